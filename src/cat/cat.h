@@ -1,0 +1,96 @@
+/* cat.h - the model language: parse a cat file, then evaluate it over any
+ * representation of sets and relations through one operations table.
+ * SPDX-License-Identifier: MIT
+ *
+ * herd's interpreter is a functor over its event-relation module; this is
+ * the same idea in C.  cat_load parses, resolves `include`s and names, and
+ * type-checks (sets versus relations) once.  cat_eval then walks the
+ * definitions in order and asks a backend (cat_backend) to build each value:
+ *   - rel_  (src/cat/rel.c)   concrete bitsets: the explicit engine and the
+ *                              static may/must analysis;
+ *   - smt_  (src/smt/)        matrices of Z3 Booleans: the SMT engine.
+ * The evaluator knows nothing about events; the builtin names (docs/
+ * model-language.md) are resolved by the backend.
+ */
+#ifndef CAT_H
+#define CAT_H
+
+#include "lc.h"
+
+typedef enum { CAT_TY_SET, CAT_TY_REL } cat_type;
+
+/* Operations a backend implements.  Binary set ops and relation ops share
+ * codes; the evaluator passes the operand type. */
+typedef enum {
+  CAT_OP_EMPTY,      /* nullary: the empty set / relation of the given type */
+  CAT_OP_UNION,      /* a | b */
+  CAT_OP_INTER,      /* a & b */
+  CAT_OP_DIFF,       /* a \ b */
+  CAT_OP_COMPL,      /* ~a  (relative to all events / all pairs) */
+  CAT_OP_SEQ,        /* a ; b           relations */
+  CAT_OP_PRODUCT,    /* a * b           sets -> relation */
+  CAT_OP_IDSET,      /* [a]             set -> relation */
+  CAT_OP_INVERSE,    /* a^-1            relation */
+  CAT_OP_PLUS,       /* a+              relation: transitive closure */
+  CAT_OP_STAR,       /* a*              relation: reflexive-transitive closure */
+  CAT_OP_OPT,        /* a?              relation: a | id */
+  CAT_OP_DOMAIN,     /* domain(a)       relation -> set */
+  CAT_OP_RANGE       /* range(a)        relation -> set */
+} cat_op;
+
+typedef enum { CAT_CHECK_ACYCLIC, CAT_CHECK_IRREFLEXIVE, CAT_CHECK_EMPTY } cat_check_kind;
+
+/* An opaque value built by the backend (a bitset, a Z3 matrix, ...). */
+typedef void *cat_value;
+
+typedef struct cat_backend {
+  /* Value of a builtin name (`po`, `W`, `rf`, ...), or NULL when the backend
+   * does not know it.  Called at most once per name and evaluation. */
+  cat_value (*builtin)(void *ctx, const char *name, cat_type *type);
+  /* Applies op; b is NULL for unary ops, a and b are NULL for CAT_OP_EMPTY.
+   * `type` is the type of the operands (the result type follows from op). */
+  cat_value (*op)(void *ctx, cat_op op, cat_type type, cat_value a, cat_value b);
+  /* For `let rec`: true when a and b are certainly the same value, so Kleene
+   * iteration may stop.  Iteration also stops after rec_limit rounds. */
+  bool (*same)(void *ctx, cat_type type, cat_value a, cat_value b);
+  size_t rec_limit;
+  /* A named check.  `flag` marks `flag ~empty E as name` (a report, not a
+   * constraint); for flags kind is CAT_CHECK_EMPTY and the flag is raised
+   * when the value is NOT empty. */
+  void (*check)(void *ctx, cat_check_kind kind, bool flag, cat_value v,
+                const char *name, lc_loc at);
+  /* Called for every value the evaluator no longer needs; may be NULL when
+   * the backend frees everything at the end (e.g. an arena). */
+  void (*release)(void *ctx, cat_type type, cat_value v);
+  void *ctx;
+} cat_backend;
+
+typedef struct cat_model cat_model;
+
+/* Loads a model.  `name_or_path` is a file path when it contains '/' or ends
+ * in ".cat", else a model name looked up as NAME.cat in the directories of
+ * `search` (NULL-terminated; the first directory that has it wins).
+ * Includes are resolved relative to the including file first, then `search`.
+ * The backend-independent builtin names and their types are checked here
+ * (docs/model-language.md), so an unknown name is a load error with its
+ * file:line:col.  Returns NULL after reporting to d. */
+cat_model *cat_load(const char *name_or_path, const char *const *search, lc_diag *d);
+void cat_model_free(cat_model *m);
+
+const char *cat_model_name(const cat_model *m);   /* from the file header, or its file name */
+const char *cat_model_path(const cat_model *m);
+
+/* Names of the model's checks and flags, in file order (borrowed). */
+size_t cat_model_nchecks(const cat_model *m);
+const char *cat_model_check_name(const cat_model *m, size_t i);
+bool cat_model_check_is_flag(const cat_model *m, size_t i);
+
+/* Evaluates every definition the checks need and calls be->check for each
+ * check in file order.  Returns 0, or -1 when the backend reported a
+ * problem through d. */
+int cat_eval(const cat_model *m, const cat_backend *be, lc_diag *d);
+
+/* Is `name` a builtin the model language knows, and of which type? */
+bool cat_builtin_type(const char *name, cat_type *type);
+
+#endif

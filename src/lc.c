@@ -1,0 +1,329 @@
+/* lc.c - memory, arenas, string buffers, sources and diagnostics.
+ * SPDX-License-Identifier: MIT
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "lc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- memory ---------------------------------------------------------- */
+
+void lc_die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("litmus-check: fatal: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  abort();
+}
+
+void *lc_xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) lc_die("out of memory (%zu bytes)", n);
+  return p;
+}
+
+void *lc_xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) lc_die("out of memory (%zu x %zu bytes)", n, size);
+  return p;
+}
+
+void *lc_xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) lc_die("out of memory (%zu bytes)", n);
+  return q;
+}
+
+char *lc_xstrndup(const char *s, size_t n) {
+  char *p = lc_xmalloc(n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *lc_xstrdup(const char *s) { return lc_xstrndup(s, strlen(s)); }
+
+/* ---- arena ----------------------------------------------------------- */
+
+/* A list of chunks; big requests get a chunk of their own. */
+typedef struct chunk {
+  struct chunk *next;
+  size_t used, size;
+  max_align_t data[];
+} chunk;
+
+struct lc_arena {
+  chunk *head;
+};
+
+enum { CHUNK_SIZE = 16384 };
+
+lc_arena *lc_arena_new(void) { return lc_xcalloc(1, sizeof(lc_arena)); }
+
+void lc_arena_free(lc_arena *a) {
+  if (!a) return;
+  for (chunk *c = a->head, *next; c; c = next) {
+    next = c->next;
+    free(c);
+  }
+  free(a);
+}
+
+void *lc_arena_alloc(lc_arena *a, size_t n) {
+  size_t align = sizeof(max_align_t);
+  n = (n + align - 1) / align * align;
+  if (!a->head || a->head->size - a->head->used < n) {
+    size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
+    chunk *c = lc_xmalloc(sizeof(chunk) + size);
+    c->used = 0;
+    c->size = size;
+    c->next = a->head;
+    a->head = c;
+  }
+  void *p = (char *)a->head->data + a->head->used;
+  a->head->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *lc_arena_strndup(lc_arena *a, const char *s, size_t n) {
+  char *p = lc_arena_alloc(a, n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *lc_arena_strdup(lc_arena *a, const char *s) {
+  return lc_arena_strndup(a, s, strlen(s));
+}
+
+/* ---- string buffer ---------------------------------------------------- */
+
+void lc_buf_init(lc_buf *b) {
+  b->cap = 64;
+  b->n = 0;
+  b->s = lc_xmalloc(b->cap);
+  b->s[0] = '\0';
+}
+
+void lc_buf_fini(lc_buf *b) {
+  free(b->s);
+  b->s = NULL;
+  b->n = b->cap = 0;
+}
+
+static void buf_grow(lc_buf *b, size_t extra) {
+  if (b->n + extra + 1 <= b->cap) return;
+  while (b->n + extra + 1 > b->cap) b->cap *= 2;
+  b->s = lc_xrealloc(b->s, b->cap);
+}
+
+void lc_buf_putn(lc_buf *b, const char *s, size_t n) {
+  buf_grow(b, n);
+  memcpy(b->s + b->n, s, n);
+  b->n += n;
+  b->s[b->n] = '\0';
+}
+
+void lc_buf_putc(lc_buf *b, char c) { lc_buf_putn(b, &c, 1); }
+void lc_buf_puts(lc_buf *b, const char *s) { lc_buf_putn(b, s, strlen(s)); }
+
+void lc_buf_vprintf(lc_buf *b, const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0) return;
+  buf_grow(b, (size_t)n);
+  vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+  b->n += (size_t)n;
+}
+
+void lc_buf_printf(lc_buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  lc_buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+void lc_buf_pad(lc_buf *b, size_t width) {
+  size_t start = b->n;
+  while (start > 0 && b->s[start - 1] != '\n') start--;
+  while (b->n - start < width) lc_buf_putc(b, ' ');
+}
+
+char *lc_buf_take(lc_buf *b) {
+  char *s = b->s;
+  lc_buf_init(b);
+  return s;
+}
+
+/* ---- sources ----------------------------------------------------------- */
+
+int lc_source_read(lc_source *src, const char *path) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) return -1;
+  lc_buf b;
+  lc_buf_init(&b);
+  char chunk[8192];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) lc_buf_putn(&b, chunk, n);
+  int err = ferror(f) ? errno : 0;
+  if (f != stdin) fclose(f);
+  if (err) {
+    lc_buf_fini(&b);
+    errno = err;
+    return -1;
+  }
+  src->name = lc_xstrdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
+  src->len = b.n;
+  src->text = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return 0;
+}
+
+void lc_source_from_string(lc_source *src, const char *name, const char *text, size_t len) {
+  src->name = lc_xstrdup(name);
+  src->text = lc_xstrndup(text, len);
+  src->len = len;
+}
+
+void lc_source_fini(lc_source *src) {
+  if (!src) return;
+  free(src->name);
+  free(src->text);
+  src->name = src->text = NULL;
+  src->len = 0;
+}
+
+/* ---- diagnostics ------------------------------------------------------- */
+
+void lc_diag_init(lc_diag *d, const lc_source *src, FILE *out) {
+  memset(d, 0, sizeof *d);
+  d->src = src;
+  d->out = out;
+}
+
+void lc_diag_fini(lc_diag *d) {
+  if (!d) return;
+  for (size_t i = 0; i < d->msgs.n; i++) {
+    free(d->msgs.v[i].text);
+    free(d->msgs.v[i].msg);
+  }
+  lc_vec_free(&d->msgs);
+}
+
+static const char *severity_name(lc_severity s) {
+  switch (s) {
+  case LC_SEV_ERROR: return "error";
+  case LC_SEV_WARNING: return "warning";
+  default: return "note";
+  }
+}
+
+/* Prints the quoted source line and a caret under loc.col.  Control bytes
+ * (and bytes of a binary file) print as '?' so a terminal is never fed
+ * escape sequences from the input. */
+static void quote_line(FILE *out, const lc_source *src, lc_loc at) {
+  if (!src || !src->text || at.line < 1) return;
+  const char *p = src->text, *end = src->text + src->len;
+  for (int line = 1; line < at.line && p < end; p++)
+    if (*p == '\n') line++;
+  if (p >= end && at.line > 1) return;
+  const char *eol = p;
+  while (eol < end && *eol != '\n') eol++;
+  fputs("  ", out);
+  for (const char *q = p; q < eol && q - p < 240; q++) {
+    unsigned char c = (unsigned char)*q;
+    fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', out);
+  }
+  fputs("\n  ", out);
+  for (int i = 1; i < at.col && i < 240; i++) fputc(p + i - 1 < eol && p[i - 1] == '\t' ? '\t' : ' ', out);
+  fputs("^\n", out);
+}
+
+void lc_vreport(lc_diag *d, lc_severity sev, lc_loc at, const char *fmt, va_list ap) {
+  lc_buf msg, text;
+  lc_buf_init(&msg);
+  lc_buf_vprintf(&msg, fmt, ap);
+  lc_buf_init(&text);
+  if (at.file && at.line > 0)
+    lc_buf_printf(&text, "%s:%d:%d: ", at.file, at.line, at.col);
+  else if (at.file)
+    lc_buf_printf(&text, "%s: ", at.file);
+  lc_buf_printf(&text, "%s: %s", severity_name(sev), msg.s);
+  lc_message m = {sev, at, lc_buf_take(&text), lc_buf_take(&msg)};
+  lc_buf_fini(&text);
+  lc_buf_fini(&msg);
+  lc_vec_push(&d->msgs, m);
+  if (sev == LC_SEV_ERROR) d->nerrors++;
+  if (sev == LC_SEV_WARNING) d->nwarnings++;
+  if (d->out) {
+    fprintf(d->out, "%s\n", m.text);
+    if (at.file && at.line > 0 && d->src && d->src->name && at.file == d->src->name)
+      quote_line(d->out, d->src, at);
+    fflush(d->out);
+  }
+}
+
+#define REPORT(sev)                       \
+  va_list ap;                             \
+  va_start(ap, fmt);                      \
+  lc_vreport(d, sev, at, fmt, ap);        \
+  va_end(ap)
+
+void lc_error(lc_diag *d, lc_loc at, const char *fmt, ...) { REPORT(LC_SEV_ERROR); }
+void lc_warning(lc_diag *d, lc_loc at, const char *fmt, ...) { REPORT(LC_SEV_WARNING); }
+void lc_note(lc_diag *d, lc_loc at, const char *fmt, ...) { REPORT(LC_SEV_NOTE); }
+
+const char *lc_diag_first_error(const lc_diag *d) {
+  for (size_t i = 0; i < d->msgs.n; i++)
+    if (d->msgs.v[i].sev == LC_SEV_ERROR) return d->msgs.v[i].text;
+  return NULL;
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+int lc_parse_int64(const char *s, size_t n, int64_t *out) {
+  size_t i = 0;
+  bool neg = false;
+  if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+  unsigned base = 10;
+  if (i + 1 < n && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+    base = 16;
+    i += 2;
+  }
+  if (i >= n) return -1;
+  uint64_t v = 0;
+  for (; i < n; i++) {
+    unsigned dgt;
+    char c = s[i];
+    if (c >= '0' && c <= '9') dgt = (unsigned)(c - '0');
+    else if (base == 16 && c >= 'a' && c <= 'f') dgt = (unsigned)(c - 'a' + 10);
+    else if (base == 16 && c >= 'A' && c <= 'F') dgt = (unsigned)(c - 'A' + 10);
+    else return -1;
+    if (v > (UINT64_MAX - dgt) / base) return -1;
+    v = v * base + dgt;
+  }
+  if (neg) {
+    if (v > (uint64_t)INT64_MAX + 1) return -1;
+    *out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+  } else {
+    *out = (int64_t)v;
+  }
+  return 0;
+}
+
+bool lc_is_tty(FILE *f) { return isatty(fileno(f)); }
+
+double lc_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

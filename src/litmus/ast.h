@@ -1,0 +1,260 @@
+/* ast.h - a scoped-PTX litmus test as written (litmus-format.md).
+ * SPDX-License-Identifier: MIT
+ *
+ * The AST keeps what the text says, normalised only where two spellings
+ * mean the same thing (`==` and `=`, `~exists` and `not exists`, `[x]` and
+ * `x`, `n:rK` and `Pn:rK`).  Spellings the CUDA generator must reproduce
+ * (state space, type, cache operator, `membar` vs `fence.sc`) are kept.
+ * Every node carries the position of its first token.  All nodes, strings
+ * and arrays of one test live in the test's arena.
+ */
+#ifndef LT_AST_H
+#define LT_AST_H
+
+#include "lc.h"
+
+/* Memory-order qualifier as written; LT_SEM_NONE when absent. */
+typedef enum {
+  LT_SEM_NONE,
+  LT_SEM_WEAK,
+  LT_SEM_RELAXED,
+  LT_SEM_ACQUIRE,
+  LT_SEM_RELEASE,
+  LT_SEM_ACQ_REL,
+  LT_SEM_SC,
+  LT_SEM_VOLATILE,   /* (ext) ld/st.volatile: relaxed at system scope */
+  LT_SEM_MMIO        /* (ext) ld/st.mmio.relaxed.sys */
+} lt_sem;
+
+typedef enum {
+  LT_SCOPE_NONE,
+  LT_SCOPE_CTA,
+  LT_SCOPE_CLUSTER,
+  LT_SCOPE_GPU,
+  LT_SCOPE_SYS
+} lt_scope;
+
+typedef enum {
+  LT_PROXY_GENERIC,
+  LT_PROXY_TEXTURE,
+  LT_PROXY_SURFACE,
+  LT_PROXY_CONSTANT
+} lt_proxy;
+
+typedef enum { LT_SPACE_NONE, LT_SPACE_GLOBAL, LT_SPACE_SHARED } lt_space;
+
+typedef enum {
+  LT_TYPE_NONE,
+  LT_TYPE_B32, LT_TYPE_U32, LT_TYPE_S32,
+  LT_TYPE_B64, LT_TYPE_U64, LT_TYPE_S64
+} lt_type;
+
+/* PTX cache operators (ext), carried to the CUDA generator unchanged. */
+typedef enum {
+  LT_CACHE_NONE,
+  LT_CACHE_CA, LT_CACHE_CG, LT_CACHE_CS, LT_CACHE_LU, LT_CACHE_CV,   /* loads */
+  LT_CACHE_WB, LT_CACHE_WT                                          /* stores (also cg, cs) */
+} lt_cache;
+
+/* atom/red operation. */
+typedef enum {
+  LT_RMW_NONE,
+  LT_RMW_ADD, LT_RMW_SUB, LT_RMW_AND, LT_RMW_OR, LT_RMW_XOR, LT_RMW_EXCH,
+  LT_RMW_MIN, LT_RMW_MAX, LT_RMW_INC, LT_RMW_DEC, LT_RMW_CAS
+} lt_rmw_op;
+
+/* Register arithmetic. */
+typedef enum { LT_ALU_MOV, LT_ALU_ADD, LT_ALU_SUB, LT_ALU_MUL, LT_ALU_DIV,
+               LT_ALU_REM, LT_ALU_AND, LT_ALU_OR, LT_ALU_XOR } lt_alu_op;
+
+typedef enum { LT_CMP_EQ, LT_CMP_NE, LT_CMP_LT, LT_CMP_LE, LT_CMP_GT, LT_CMP_GE } lt_cmp;
+
+/* An instruction operand. */
+typedef enum {
+  LT_OPND_NONE,
+  LT_OPND_IMM,     /* integer constant */
+  LT_OPND_REG,     /* rK */
+  LT_OPND_LOC,     /* location name, as an address: `x` or `[x]` */
+  LT_OPND_REGADDR  /* (ext) `[rK]`: the address held in register rK */
+} lt_opnd_kind;
+
+typedef struct lt_operand {
+  lt_opnd_kind kind;
+  int64_t imm;
+  int reg;              /* register number K of rK */
+  const char *loc;      /* location name */
+  bool bracketed;       /* written as [..]; printed back the same way */
+  lc_loc at;
+} lt_operand;
+
+typedef enum {
+  LT_I_LD,           /* ld, tld, suld, cold: dst <- [addr] */
+  LT_I_ST,           /* st, sust: [addr] <- src */
+  LT_I_ATOM,         /* atom, suatom: dst <- [addr]; [addr] <- op(old, a[, b]) */
+  LT_I_RED,          /* red, sured: [addr] <- op(old, a) */
+  LT_I_FENCE,        /* fence.{sc,acq_rel,acquire,release}.scope and membar */
+  LT_I_FENCE_PROXY,  /* fence.proxy.{generic,texture,surface,constant} */
+  LT_I_FENCE_ALIAS,  /* fence.proxy.alias */
+  LT_I_BAR,          /* bar.cta.{sync,arrive} n[, id[, count]] */
+  LT_I_ALU,          /* mov (written `ld rD, v`), add, sub, mul, div, ... */
+  LT_I_BRANCH,       /* beq/bne/blt/bgt/ble/bge a, b, label */
+  LT_I_GOTO          /* goto label */
+} lt_instr_kind;
+
+typedef struct lt_instr {
+  lt_instr_kind kind;
+  lc_loc at;
+
+  /* memory operations and fences */
+  lt_sem sem;
+  lt_scope scope;
+  lt_proxy proxy;        /* proxy of the access (tld: texture, ...); fence.proxy.P: P */
+  lt_space space;
+  lt_type type;
+  lt_cache cache;
+  lt_rmw_op rmw;         /* atom/red */
+  bool membar;           /* written `membar.{cta,gl,sys}` (sem SC, scope from the suffix) */
+  bool fence_no_sem;     /* written `fence.scope` (meaning acq_rel) */
+
+  /* bar */
+  bool bar_arrive;       /* bar.cta.arrive (else sync) */
+  bool bar_cta_suffix;   /* written with `.cta` */
+  int nbar_operands;     /* 1..3 */
+
+  /* Operands, in the order written:
+   *   ld:    dst(REG), addr                      mov: dst, a
+   *   st:    addr, a                             red: addr, a
+   *   atom:  dst, addr, a [, b for cas]          alu: dst, a, b
+   *   bar:   a = n, b = id, c = count            branch: a, b (label in `label`) */
+  lt_operand dst, addr, a, b, c;
+  const char *label;     /* branch / goto target */
+  lc_loc label_at;
+} lt_instr;
+
+/* One cell of the code table: an optional label and an optional instruction. */
+typedef struct lt_cell {
+  const char *label;     /* `LC00:` starting the cell, or NULL */
+  lc_loc label_at;
+  lt_instr *instr;       /* NULL for an empty cell or a label alone */
+  lc_loc at;             /* start of the cell */
+} lt_cell;
+
+typedef struct lt_thread {
+  int id;                /* N of PN */
+  lc_loc at;
+  int cta, cluster, gpu; /* placement; cluster == -1 when not written */
+  /* The thread's code, top to bottom: one cell per code row, empty cells
+   * included (so rows can be printed back). */
+  lt_cell *cells;
+  size_t ncells;
+} lt_thread;
+
+/* Init block entries. */
+typedef enum {
+  LT_INIT_LOC,       /* x = const            | x = &y  (value_loc set) */
+  LT_INIT_REG,       /* Pn:rK = const        | Pn:rK = &y */
+  LT_INIT_ALIAS      /* y @ proxy aliases x */
+} lt_init_kind;
+
+typedef struct lt_init {
+  lt_init_kind kind;
+  lc_loc at;
+  const char *loc;         /* LOC: the location; ALIAS: the new name (y) */
+  int thread, reg;         /* REG */
+  int64_t value;           /* the constant, when value_loc == NULL */
+  const char *value_loc;   /* `&y` (also written `y`): the address of y */
+  bool value_amp;          /* written with '&' */
+  lt_proxy proxy;          /* ALIAS: the proxy of the alias */
+  const char *target;      /* ALIAS: the aliased location (x) */
+} lt_init;
+
+/* Memory map entry (ext): `x: shared`. */
+typedef struct lt_mapping {
+  const char *loc;
+  lt_space space;
+  lc_loc at;
+} lt_mapping;
+
+/* Terms and propositions of `locations`, `filter` and the final condition. */
+typedef enum { LT_TERM_REG, LT_TERM_LOC, LT_TERM_CONST, LT_TERM_ADDR } lt_term_kind;
+
+typedef struct lt_term {
+  lt_term_kind kind;
+  int thread, reg;         /* REG: Pn:rK */
+  const char *loc;         /* LOC: final value of loc; ADDR: &loc */
+  int64_t value;           /* CONST */
+  lc_loc at;
+} lt_term;
+
+typedef enum { LT_PROP_TRUE, LT_PROP_FALSE, LT_PROP_CMP, LT_PROP_NOT,
+               LT_PROP_AND, LT_PROP_OR } lt_prop_kind;
+
+typedef struct lt_prop {
+  lt_prop_kind kind;
+  lc_loc at;
+  lt_cmp cmp;              /* CMP */
+  lt_term lhs, rhs;        /* CMP */
+  struct lt_prop *l, *r;   /* NOT (l only), AND, OR */
+  bool parens;             /* written in parentheses (printing keeps them) */
+} lt_prop;
+
+typedef enum { LT_COND_EXISTS, LT_COND_NOT_EXISTS, LT_COND_FORALL } lt_quant;
+
+typedef struct lt_test {
+  lc_arena *arena;          /* owns everything below */
+  const char *file;         /* borrowed from the source */
+  const char *arch;         /* "PTX" as written */
+  const char *name;
+  lc_loc name_at;
+  const char *doc;          /* text between the header line and '{', trimmed; "" if none */
+
+  lt_init *inits;
+  size_t ninits;
+
+  lt_thread *threads;       /* in column order */
+  size_t nthreads;
+  size_t nrows;             /* code rows (every thread has nrows cells) */
+
+  lt_mapping *map;          /* memory map (ext) */
+  size_t nmap;
+
+  lt_term *locations;       /* `locations [..]`, in order */
+  size_t nlocations;
+  bool has_locations;
+
+  lt_prop *filter;          /* NULL when absent */
+  lt_quant quant;
+  lt_prop *cond;            /* never NULL after a successful parse */
+  lc_loc cond_at;
+} lt_test;
+
+/* ---- entry points (parse.c, validate.c, print.c) ------------------------ */
+
+/* Parses src.  On success returns a test whose positions point into
+ * src->name (keep src alive as long as the test); warnings go to d.  On an
+ * error returns NULL after reporting the first error to d.  Runs
+ * lt_validate, so a returned test is well formed. */
+lt_test *lt_parse(const lc_source *src, lc_diag *d);
+void lt_test_free(lt_test *t);
+
+/* Checks what the grammar cannot (litmus-format.md, "Validation"): thread
+ * ids, row widths, labels, registers and locations named by the condition,
+ * aliases, sem/scope combinations.  Returns 0, or -1 after an error. */
+int lt_validate(const lt_test *t, lc_diag *d);
+
+/* Prints t in normal form: printing then parsing gives an equal AST. */
+void lt_print(lc_buf *out, const lt_test *t);
+void lt_print_instr(lc_buf *out, const lt_instr *in);
+void lt_print_prop(lc_buf *out, const lt_prop *p);
+void lt_print_term(lc_buf *out, const lt_term *t);
+
+/* Structural equality, ignoring positions (for the round-trip check). */
+bool lt_test_equal(const lt_test *a, const lt_test *b);
+
+/* Names for printing and messages. */
+const char *lt_sem_name(lt_sem s);       /* "weak", "relaxed", ... ("" for NONE) */
+const char *lt_scope_name(lt_scope s);   /* "cta", "cluster", "gpu", "sys" */
+const char *lt_proxy_name(lt_proxy p);   /* "generic", "texture", ... */
+const char *lt_cmp_name(lt_cmp c);       /* "==", "!=", ... */
+
+#endif
