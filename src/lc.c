@@ -171,9 +171,9 @@ int lc_source_read(lc_source *src, const char *path) {
   if (!f) return -1;
   lc_buf b;
   lc_buf_init(&b);
-  char chunk[8192];
+  char block[8192];
   size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) lc_buf_putn(&b, chunk, n);
+  while ((n = fread(block, 1, sizeof block, f)) > 0) lc_buf_putn(&b, block, n);
   int err = ferror(f) ? errno : 0;
   if (f != stdin) fclose(f);
   if (err) {

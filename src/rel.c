@@ -99,7 +99,8 @@ rel_rel *rel_new(size_t n) {
   rel_rel *r = lc_xmalloc(sizeof *r);
   r->n = n;
   r->words = words_for(n);
-  r->w = lc_xcalloc(n * r->words ? n * r->words : 1, sizeof(uint64_t));
+  size_t cells = n * r->words;
+  r->w = lc_xcalloc(cells ? cells : 1, sizeof(uint64_t));
   return r;
 }
 

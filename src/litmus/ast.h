@@ -113,6 +113,8 @@ typedef struct lt_instr {
   lt_type type;
   lt_cache cache;
   lt_rmw_op rmw;         /* atom/red */
+  lt_alu_op alu;         /* LT_I_ALU: the operation (LT_ALU_MOV for `ld rD, v` and `mov`) */
+  lt_cmp cmp;            /* LT_I_BRANCH: beq -> LT_CMP_EQ, bne -> NE, blt -> LT, ... */
   bool membar;           /* written `membar.{cta,gl,sys}` (sem SC, scope from the suffix) */
   bool fence_no_sem;     /* written `fence.scope` (meaning acq_rel) */
 

@@ -1,0 +1,40 @@
+/* check.h - one test through lowering and an engine: what litmus-check,
+ * litmus-run and the generators share.
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef LC_CHECK_H
+#define LC_CHECK_H
+
+#include "cat/cat.h"
+#include "exec/exec.h"
+#include "litmus/ast.h"
+#include "result.h"
+
+typedef enum { LC_ENGINE_SMT, LC_ENGINE_ENUM, LC_ENGINE_AUTO } lc_engine;
+
+typedef struct lc_check_options {
+  lc_engine engine;
+  double timeout;          /* seconds per test, 0 = none */
+  unsigned unroll;         /* 0 = LX_DEFAULT_UNROLL */
+  bool races;              /* evaluate the model's flags */
+} lc_check_options;
+
+void lc_check_options_init(lc_check_options *o);
+
+/* The directories a model name is looked up in, in order: $LITMUS_MODELS,
+ * the models/ folder of an in-tree build (beside the program's src/), the
+ * installed models folder.  `argv0` is the program's argv[0].  Returns a
+ * NULL-terminated array; free with lc_model_search_free. */
+char **lc_model_search(const char *argv0);
+void lc_model_search_free(char **dirs);
+
+/* Lowers t and runs the engine.  Returns NULL only when lowering fails
+ * (the error is in d); engine failures are in the result's status.  The
+ * program is returned through *prog (the result borrows it). */
+lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
+                         lx_program **prog, lc_diag *d);
+
+const char *lc_engine_name(lc_engine e);
+int lc_engine_parse(const char *s, lc_engine *e);
+
+#endif

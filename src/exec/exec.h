@@ -1,0 +1,231 @@
+/* exec.h - a litmus test lowered to events: the one representation every
+ * engine reads.
+ * SPDX-License-Identifier: MIT
+ *
+ * Each thread's code is unrolled into *paths*: straight-line runs through
+ * its branches, loops unrolled up to a bound.  A path runs when its
+ * conditions hold; a condition compares expressions over constants and the
+ * values returned by the path's reads.  In every candidate execution each
+ * thread runs exactly one of its paths, so program order, dependencies and
+ * register values are static per path: an engine only chooses the paths,
+ * rf, co, the Fence-SC order and the barrier arrival order.
+ *
+ * A failed atom.cas is a fork of the path: the success branch has the read
+ * and the write (and the condition old == expected), the failure branch the
+ * read alone (and old != expected), following PTX ISA 8.4 ("atomic
+ * operations ... if they result in a write").
+ *
+ * Every event, path and expression lives in the program's arena.
+ */
+#ifndef LX_EXEC_H
+#define LX_EXEC_H
+
+#include "lc.h"
+#include "litmus/ast.h"
+#include "rel.h"
+
+/* ---- values and expressions --------------------------------------------- */
+
+/* Values are 64-bit two's-complement integers.  The address of a location,
+ * when a test stores or compares one (`r1=&x`), is a constant far from the
+ * small integers tests use (lx_addr_value); reports print it as `&x`. */
+typedef int64_t lx_val;
+
+typedef enum {
+  LX_X_CONST,    /* c */
+  LX_X_READ,     /* the value read by event `event` */
+  LX_X_BIN       /* op(a, b) */
+} lx_expr_kind;
+
+typedef enum {
+  LX_OP_ADD, LX_OP_SUB, LX_OP_MUL, LX_OP_DIV, LX_OP_REM,
+  LX_OP_AND, LX_OP_OR, LX_OP_XOR,
+  LX_OP_MIN, LX_OP_MAX, LX_OP_UMIN, LX_OP_UMAX,
+  LX_OP_INC, LX_OP_DEC   /* PTX atom.inc/.dec: a = old, b = bound (unsigned) */
+} lx_op;
+
+typedef struct lx_expr {
+  lx_expr_kind kind;
+  lx_op op;
+  lx_val c;
+  int event;
+  const struct lx_expr *a, *b;
+} lx_expr;
+
+/* Concrete evaluation; read_value(event) supplies read values. */
+lx_val lx_op_apply(lx_op op, lx_val a, lx_val b);
+lx_val lx_expr_eval(const lx_expr *e, const lx_val *read_values);
+bool lx_cmp_apply(lt_cmp cmp, lx_val a, lx_val b);
+
+/* ---- events ------------------------------------------------------------------ */
+
+typedef enum {
+  LX_EV_READ,
+  LX_EV_WRITE,
+  LX_EV_FENCE,         /* memory fence */
+  LX_EV_PROXY_FENCE,   /* fence.proxy.P */
+  LX_EV_ALIAS_FENCE,   /* fence.proxy.alias */
+  LX_EV_BAR_ARRIVE,
+  LX_EV_BAR_WAIT
+} lx_ev_kind;
+
+/* One bit per builtin set of docs/model-language.md. */
+typedef enum {
+  LX_T_IW, LX_T_R, LX_T_W, LX_T_F, LX_T_PF, LX_T_AF, LX_T_B, LX_T_A, LX_T_RED,
+  LX_T_WEAK, LX_T_RLX, LX_T_ACQ, LX_T_REL, LX_T_ACQ_REL, LX_T_SC, LX_T_VOL,
+  LX_T_CTA, LX_T_CLUSTER, LX_T_GPU, LX_T_SYS,
+  LX_T_GEN, LX_T_TEX, LX_T_SUR, LX_T_CON,
+  LX_T_GLOBAL, LX_T_SHARED,
+  LX_NTAGS
+} lx_tag;
+
+const char *lx_tag_name(lx_tag t);          /* "IW", "R", ... */
+bool lx_tag_lookup(const char *name, lx_tag *t);
+
+typedef struct lx_event {
+  int id;
+  lx_ev_kind kind;
+  uint32_t tags;            /* 1u << LX_T_* */
+  int thread;               /* index in prog->threads; -1 for an initial write */
+  int path;                 /* index in prog->paths; -1 for an initial write */
+  int pos;                  /* position in its path (program order) */
+  lt_scope scope;           /* LT_SCOPE_NONE for weak events and initial writes */
+  lt_proxy proxy;
+  int vloc, ploc;           /* virtual address, physical location; -1 if none */
+  int rmw;                  /* the other half of an atom/red, or -1 */
+  int reg;                  /* read: the register slot it writes, or -1 */
+  const lx_expr *value;     /* write: the value written */
+  /* barriers */
+  int bar_n;                /* the instance number n */
+  const lx_expr *bar_id;    /* the id operand, or NULL */
+  const lx_expr *bar_count; /* the count operand, or NULL (all reaching threads) */
+  int bar_k;                /* this is the k-th barrier with this n on its path (from 1) */
+  const lt_instr *instr;    /* source; NULL for initial writes */
+  lc_loc at;
+} lx_event;
+
+static inline bool lx_has(const lx_event *e, lx_tag t) { return (e->tags >> t) & 1u; }
+
+/* ---- paths and threads --------------------------------------------------- */
+
+typedef struct lx_cond {
+  lt_cmp cmp;
+  const lx_expr *a, *b;
+  lc_loc at;
+  int branch_pos;           /* a branch: events of the path before it (they do not
+                               depend on it); -1 for the condition of a cas */
+} lx_cond;
+
+typedef struct lx_path {
+  int thread;
+  int *events;              /* event ids in program order */
+  size_t nevents;
+  lx_cond *conds;           /* all must hold for the path to run */
+  size_t nconds;
+  const lx_expr **regs;     /* final value of each register slot of the thread */
+  bool cut;                 /* stopped by the unroll bound: never a final state */
+  lc_loc cut_at;            /* the jump that was cut */
+} lx_path;
+
+typedef struct lx_thread {
+  int id;                   /* N of PN */
+  int cta, cluster, gpu;    /* cluster: as written, else a number of its own per CTA */
+  int *paths;               /* indices in prog->paths */
+  size_t npaths;
+  int *regs;                /* register numbers the thread uses, ascending; slot = index */
+  size_t nregs;
+} lx_thread;
+
+typedef struct lx_loc {     /* a virtual address: a name in the test */
+  const char *name;
+  int ploc;                 /* its physical location */
+  lt_proxy proxy;           /* proxy of an alias; generic for plain names */
+  bool alias;
+  lt_space space;
+  int cta;                  /* shared memory: the CTA owning this copy, else -1 */
+} lx_loc;
+
+typedef struct lx_ploc {    /* a physical location */
+  const char *name;         /* the name it was declared with (with @ctaN for shared copies) */
+  lx_val init;
+  int init_event;
+  int primary;              /* the lx_loc that is not an alias */
+  lx_val *values;           /* every value it can hold (see lx_domains) */
+  size_t nvalues;
+  bool values_unbounded;    /* more than LX_MAX_DOMAIN values */
+} lx_ploc;
+
+enum { LX_MAX_DOMAIN = 4096 };
+
+/* Things a final state shows (and hidden ones only the filter reads). */
+typedef enum { LX_OBS_REG, LX_OBS_LOC } lx_obs_kind;
+
+typedef struct lx_obs {
+  lx_obs_kind kind;
+  int thread, slot;         /* REG: thread index, register slot */
+  int ploc;                 /* LOC: physical location */
+  const char *label;        /* "P1:r0", "x" */
+  bool shown;               /* printed in states (condition and locations) */
+} lx_obs;
+
+/* ---- the program ------------------------------------------------------------- */
+
+typedef struct lx_program {
+  lc_arena *arena;
+  const lt_test *test;      /* borrowed */
+  unsigned unroll;
+
+  lx_thread *threads;
+  size_t nthreads;
+  lx_path *paths;
+  size_t npaths;
+  lx_event *events;         /* initial writes first, then threads' events */
+  size_t nevents;
+  size_t ninit;
+  lx_loc *locs;
+  size_t nlocs;
+  lx_ploc *plocs;
+  size_t nplocs;
+  lx_obs *obs;              /* shown observables first, in print order */
+  size_t nobs, nshown;
+  bool has_cut;             /* some path was cut by the unroll bound */
+
+  /* Static relations over events (docs/model-language.md). */
+  rel_rel *po, *intra, *ext, *exclusive;   /* exclusive: never in one execution */
+  rel_rel *loc, *vloc, *rmw, *addr, *data, *ctrl;
+  rel_rel *scta, *scluster, *sgpu, *incl, *sr, *id;
+  rel_set *tagset[LX_NTAGS];
+  rel_set *all;
+} lx_program;
+
+typedef struct lx_options {
+  unsigned unroll;          /* times each backward jump may be taken (default 2) */
+  size_t max_paths;         /* per thread (default 4096) */
+} lx_options;
+
+#define LX_DEFAULT_UNROLL 2u
+
+/* Lowers a validated test.  Returns NULL after reporting an error (e.g. an
+ * address that depends on a read, too many paths) to d. */
+lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d);
+void lx_program_free(lx_program *p);
+
+/* The value of &loc in registers and memory. */
+lx_val lx_addr_value(int vloc);
+/* The location whose address is v, or -1. */
+int lx_addr_loc(const lx_program *p, lx_val v);
+
+/* Prints v as a state value: an integer, or &x for an address. */
+void lx_print_value(lc_buf *b, const lx_program *p, lx_val v);
+
+/* Evaluates a proposition of the test (condition or filter) given the value
+ * of every observable. */
+bool lx_prop_eval(const lx_program *p, const lt_prop *prop, const lx_val *obs_values);
+/* Index of the observable a term names, or -1 for constants and addresses. */
+int lx_obs_index(const lx_program *p, const lt_term *t);
+
+/* A readable dump of threads, paths and events (litmus-check --events). */
+void lx_program_print(lc_buf *b, const lx_program *p);
+void lx_event_print(lc_buf *b, const lx_program *p, const lx_event *e);
+
+#endif

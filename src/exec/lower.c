@@ -1,0 +1,912 @@
+/* lower.c - from a validated AST to threads, paths and events.
+ * SPDX-License-Identifier: MIT
+ *
+ * Paths are found by replaying a thread's code under a sequence of
+ * decisions (branch taken or not, cas succeeded or not).  A replay either
+ * finishes a path, is cut by the unroll bound, or stops at the first choice
+ * its decisions do not cover; the explorer then tries both continuations.
+ * Replaying from the start for every prefix costs O(length^2) per path,
+ * nothing next to what an engine does with it, and keeps one code path that
+ * builds events with their final path index.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec.h"
+#include "exec/internal.h"
+
+typedef LC_VEC(int) int_vec;
+typedef LC_VEC(lx_event) event_vec;
+typedef LC_VEC(lx_path) path_vec;
+typedef LC_VEC(lx_cond) cond_vec;
+typedef LC_VEC(lx_loc) loc_vec;
+typedef LC_VEC(lx_ploc) ploc_vec;
+typedef LC_VEC(uint8_t) byte_vec;
+
+typedef struct lowerer {
+  const lt_test *t;
+  lx_program *p;
+  const lx_options *opt;
+  lc_diag *d;
+  event_vec events;
+  path_vec paths;
+  loc_vec locs;
+  ploc_vec plocs;
+  bool failed;
+} lowerer;
+
+/* ---- expressions ------------------------------------------------------------ */
+
+static const lx_expr *mk_const(lowerer *L, lx_val c) {
+  lx_expr *e = lc_arena_alloc(L->p->arena, sizeof *e);
+  e->kind = LX_X_CONST;
+  e->c = c;
+  return e;
+}
+
+static const lx_expr *mk_read(lowerer *L, int event) {
+  lx_expr *e = lc_arena_alloc(L->p->arena, sizeof *e);
+  e->kind = LX_X_READ;
+  e->event = event;
+  return e;
+}
+
+/* Folds constants so static branches decide themselves. */
+static const lx_expr *mk_bin(lowerer *L, lx_op op, const lx_expr *a, const lx_expr *b) {
+  if (a->kind == LX_X_CONST && b->kind == LX_X_CONST) return mk_const(L, lx_op_apply(op, a->c, b->c));
+  lx_expr *e = lc_arena_alloc(L->p->arena, sizeof *e);
+  e->kind = LX_X_BIN;
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+static bool expr_reads(const lx_expr *e, int event) {
+  switch (e->kind) {
+  case LX_X_CONST: return false;
+  case LX_X_READ: return e->event == event;
+  case LX_X_BIN: return expr_reads(e->a, event) || expr_reads(e->b, event);
+  }
+  return false;
+}
+
+static void expr_collect_reads(const lx_expr *e, int_vec *out) {
+  if (!e) return;
+  if (e->kind == LX_X_READ) lc_vec_push(out, e->event);
+  if (e->kind == LX_X_BIN) {
+    expr_collect_reads(e->a, out);
+    expr_collect_reads(e->b, out);
+  }
+}
+
+/* ---- locations ----------------------------------------------------------------- */
+
+static lt_space mapped_space(const lt_test *t, const char *name) {
+  for (size_t i = 0; i < t->nmap; i++)
+    if (strcmp(t->map[i].loc, name) == 0) return t->map[i].space;
+  return LT_SPACE_GLOBAL;
+}
+
+static const lt_init *find_init_loc(const lt_test *t, const char *name) {
+  for (size_t i = 0; i < t->ninits; i++)
+    if (t->inits[i].kind != LT_INIT_REG && strcmp(t->inits[i].loc, name) == 0) return &t->inits[i];
+  return NULL;
+}
+
+static int find_loc(const lowerer *L, const char *name, int cta) {
+  for (size_t i = 0; i < L->locs.n; i++)
+    if (strcmp(L->locs.v[i].name, name) == 0 && L->locs.v[i].cta == cta) return (int)i;
+  return -1;
+}
+
+static int add_ploc(lowerer *L, const char *name, int primary) {
+  lx_ploc pl = {0};
+  pl.name = name;
+  pl.primary = primary;
+  pl.init_event = -1;
+  lc_vec_push(&L->plocs, pl);
+  return (int)L->plocs.n - 1;
+}
+
+/* The virtual address `name` as seen by a thread of CTA `cta`: shared
+ * memory has one copy per CTA, global memory one for all. */
+static int loc_for(lowerer *L, const char *name, int cta) {
+  const lt_init *in = find_init_loc(L->t, name);
+  lt_space space = mapped_space(L->t, name);
+  int key = space == LT_SPACE_SHARED ? cta : -1;
+  int i = find_loc(L, name, key);
+  if (i >= 0) return i;
+  lx_loc l = {0};
+  l.space = space;
+  l.cta = key;
+  l.name = key >= 0 ? lc_arena_strdup(L->p->arena, name) : name;
+  if (in && in->kind == LT_INIT_ALIAS) {
+    int target = loc_for(L, in->target, cta);
+    l.alias = true;
+    l.proxy = in->proxy;
+    l.ploc = L->locs.v[target].ploc;
+    lc_vec_push(&L->locs, l);
+    return (int)L->locs.n - 1;
+  }
+  l.proxy = LT_PROXY_GENERIC;
+  lc_vec_push(&L->locs, l);
+  int idx = (int)L->locs.n - 1;
+  const char *pname = name;
+  if (key >= 0) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "%s@cta%d", name, key);
+    pname = lc_arena_strdup(L->p->arena, b.s);
+    lc_buf_fini(&b);
+  }
+  L->locs.v[idx].ploc = add_ploc(L, pname, idx);
+  return idx;
+}
+
+/* Declares every global location up front, in the order of the init block,
+ * so numbering (and hence output order) follows the test text. */
+static void declare_init_locations(lowerer *L) {
+  for (size_t i = 0; i < L->t->ninits; i++) {
+    const lt_init *in = &L->t->inits[i];
+    if (in->kind != LT_INIT_REG && mapped_space(L->t, in->loc) != LT_SPACE_SHARED)
+      loc_for(L, in->loc, -1);
+  }
+}
+
+static lx_val init_value_of(lowerer *L, const char *name) {
+  const lt_init *in = find_init_loc(L->t, name);
+  if (!in || in->kind != LT_INIT_LOC) return 0;
+  if (in->value_loc) return lx_addr_value(loc_for(L, in->value_loc, -1));
+  return in->value;
+}
+
+/* ---- threads, placement, registers ------------------------------------------------ */
+
+static void add_reg(int_vec *regs, int r) {
+  for (size_t i = 0; i < regs->n; i++)
+    if (regs->v[i] == r) return;
+  lc_vec_push(regs, r);
+}
+
+static void opnd_reg(int_vec *regs, const lt_operand *o) {
+  if (o->kind == LT_OPND_REG || o->kind == LT_OPND_REGADDR) add_reg(regs, o->reg);
+}
+
+static void prop_regs(const lt_prop *p, int thread, int_vec *regs) {
+  if (!p) return;
+  if (p->kind == LT_PROP_CMP) {
+    if (p->lhs.kind == LT_TERM_REG && p->lhs.thread == thread) add_reg(regs, p->lhs.reg);
+    if (p->rhs.kind == LT_TERM_REG && p->rhs.thread == thread) add_reg(regs, p->rhs.reg);
+  }
+  prop_regs(p->l, thread, regs);
+  prop_regs(p->r, thread, regs);
+}
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+static void collect_regs(lowerer *L, const lt_thread *th, lx_thread *xt) {
+  int_vec regs = {0};
+  for (size_t c = 0; c < th->ncells; c++) {
+    const lt_instr *in = th->cells[c].instr;
+    if (!in) continue;
+    opnd_reg(&regs, &in->dst);
+    opnd_reg(&regs, &in->addr);
+    opnd_reg(&regs, &in->a);
+    opnd_reg(&regs, &in->b);
+    opnd_reg(&regs, &in->c);
+  }
+  for (size_t i = 0; i < L->t->ninits; i++)
+    if (L->t->inits[i].kind == LT_INIT_REG && L->t->inits[i].thread == th->id) add_reg(&regs, L->t->inits[i].reg);
+  for (size_t i = 0; i < L->t->nlocations; i++)
+    if (L->t->locations[i].kind == LT_TERM_REG && L->t->locations[i].thread == th->id)
+      add_reg(&regs, L->t->locations[i].reg);
+  prop_regs(L->t->cond, th->id, &regs);
+  prop_regs(L->t->filter, th->id, &regs);
+  qsort(regs.v, regs.n, sizeof(int), cmp_int);
+  xt->nregs = regs.n;
+  xt->regs = lc_arena_alloc(L->p->arena, (regs.n ? regs.n : 1) * sizeof(int));
+  if (regs.n) memcpy(xt->regs, regs.v, regs.n * sizeof(int));
+  lc_vec_free(&regs);
+}
+
+static int reg_slot(const lx_thread *xt, int reg) {
+  for (size_t i = 0; i < xt->nregs; i++)
+    if (xt->regs[i] == reg) return (int)i;
+  return -1;
+}
+
+/* When no thread names a cluster, every CTA is its own cluster (litmus-
+ * format.md).  A CTA's threads must agree on its cluster. */
+static int place_threads(lowerer *L) {
+  const lt_test *t = L->t;
+  for (size_t i = 0; i < t->nthreads; i++) {
+    const lt_thread *a = &t->threads[i];
+    lx_thread *xa = &L->p->threads[i];
+    xa->id = a->id;
+    xa->cta = a->cta;
+    xa->gpu = a->gpu;
+    xa->cluster = a->cluster;
+    for (size_t j = 0; j < t->nthreads && xa->cluster < 0; j++) {
+      const lt_thread *b = &t->threads[j];
+      if (b->gpu == a->gpu && b->cta == a->cta && b->cluster >= 0) xa->cluster = b->cluster;
+    }
+    for (size_t j = 0; j < i; j++) {
+      const lt_thread *b = &t->threads[j];
+      if (b->gpu == a->gpu && b->cta == a->cta && a->cluster >= 0 && b->cluster >= 0 &&
+          a->cluster != b->cluster) {
+        lc_error(L->d, a->at, "P%d and P%d are in CTA %d of GPU %d but in clusters %d and %d",
+                 b->id, a->id, a->cta, a->gpu, b->cluster, a->cluster);
+        return -1;
+      }
+    }
+  }
+  /* CTAs without a cluster get numbers no written cluster uses. */
+  int next = 0;
+  for (size_t i = 0; i < t->nthreads; i++)
+    if (L->p->threads[i].cluster >= next) next = L->p->threads[i].cluster + 1;
+  for (size_t i = 0; i < t->nthreads; i++) {
+    lx_thread *xa = &L->p->threads[i];
+    if (xa->cluster >= 0) continue;
+    for (size_t j = 0; j < i; j++)
+      if (t->threads[j].cluster < 0 && L->p->threads[j].gpu == xa->gpu && L->p->threads[j].cta == xa->cta)
+        xa->cluster = L->p->threads[j].cluster;
+    if (xa->cluster < 0) xa->cluster = next++;
+  }
+  return 0;
+}
+
+/* ---- replaying a thread's code ---------------------------------------------------- */
+
+typedef enum { RUN_DONE, RUN_CUT, RUN_CHOICE, RUN_ERROR } run_status;
+
+typedef struct run {
+  lowerer *L;
+  int tidx;
+  const lt_thread *th;
+  lx_thread *xt;
+  const uint8_t *dec;
+  size_t ndec, used;
+  int path;                   /* index the path will have */
+  size_t first_event;         /* events of this run start here in L->events */
+  const lx_expr **regs;
+  cond_vec conds;
+  int *backs;                 /* backward jumps taken, per cell */
+  lc_loc cut_at;
+} run;
+
+static int label_cell(const lt_thread *th, const char *label) {
+  for (size_t c = 0; c < th->ncells; c++)
+    if (th->cells[c].label && strcmp(th->cells[c].label, label) == 0) return (int)c;
+  return -1;
+}
+
+static const lx_expr *opnd_value(run *R, const lt_operand *o) {
+  switch (o->kind) {
+  case LT_OPND_IMM: return mk_const(R->L, o->imm);
+  case LT_OPND_REG: return R->regs[reg_slot(R->xt, o->reg)];
+  case LT_OPND_LOC: return mk_const(R->L, lx_addr_value(loc_for(R->L, o->loc, R->xt->cta)));
+  default: return mk_const(R->L, 0);
+  }
+}
+
+/* The virtual address an instruction accesses.  Addresses must be known
+ * statically: an address computed from a read would make the location of
+ * an event a solver variable, which neither engine supports. */
+static int opnd_vloc(run *R, const lt_operand *o) {
+  if (o->kind == LT_OPND_LOC) return loc_for(R->L, o->loc, R->xt->cta);
+  if (o->kind == LT_OPND_REGADDR) {
+    const lx_expr *v = R->regs[reg_slot(R->xt, o->reg)];
+    int l = v->kind == LX_X_CONST ? lx_addr_loc(R->L->p, v->c) : -1;
+    if (l >= 0) return l;
+    if (v->kind == LX_X_CONST)
+      lc_error(R->L->d, o->at, "r%d does not hold the address of a location here", o->reg);
+    else
+      lc_error(R->L->d, o->at, "the address in r%d depends on a value read from memory; "
+                               "addresses must be known before the test runs", o->reg);
+    return -1;
+  }
+  lc_error(R->L->d, o->at, "expected a location");
+  return -1;
+}
+
+static lx_event *new_event(run *R, lx_ev_kind kind, const lt_instr *in) {
+  lx_event ev = {0};
+  ev.id = (int)R->L->events.n;
+  ev.kind = kind;
+  ev.thread = R->tidx;
+  ev.path = R->path;
+  ev.pos = (int)(R->L->events.n - R->first_event);
+  ev.vloc = ev.ploc = -1;
+  ev.rmw = -1;
+  ev.reg = -1;
+  ev.instr = in;
+  ev.at = in->at;
+  lc_vec_push(&R->L->events, ev);
+  return &R->L->events.v[R->L->events.n - 1];
+}
+
+static uint32_t bit(lx_tag t) { return 1u << t; }
+
+static uint32_t scope_tag(lt_scope s) {
+  switch (s) {
+  case LT_SCOPE_CTA: return bit(LX_T_CTA);
+  case LT_SCOPE_CLUSTER: return bit(LX_T_CLUSTER);
+  case LT_SCOPE_GPU: return bit(LX_T_GPU);
+  case LT_SCOPE_SYS: return bit(LX_T_SYS);
+  default: return 0;
+  }
+}
+
+static uint32_t proxy_tag(lt_proxy p) {
+  switch (p) {
+  case LT_PROXY_TEXTURE: return bit(LX_T_TEX);
+  case LT_PROXY_SURFACE: return bit(LX_T_SUR);
+  case LT_PROXY_CONSTANT: return bit(LX_T_CON);
+  default: return bit(LX_T_GEN);
+  }
+}
+
+/* Sets the memory attributes of an access.  An access through an alias
+ * name behaves as if made through the alias's proxy ([ISCA22] §5.2). */
+static void set_access(run *R, lx_event *e, const lt_instr *in, int vloc, lt_sem sem, lt_scope scope) {
+  const lx_loc *l = &R->L->locs.v[vloc];
+  e->vloc = vloc;
+  e->ploc = l->ploc;
+  e->proxy = in->proxy != LT_PROXY_GENERIC ? in->proxy : l->proxy;
+  e->tags |= proxy_tag(e->proxy);
+  e->tags |= bit(l->space == LT_SPACE_SHARED ? LX_T_SHARED : LX_T_GLOBAL);
+  switch (sem) {
+  case LT_SEM_NONE:
+  case LT_SEM_WEAK: e->tags |= bit(LX_T_WEAK); scope = LT_SCOPE_NONE; break;
+  case LT_SEM_VOLATILE: e->tags |= bit(LX_T_RLX) | bit(LX_T_VOL); scope = LT_SCOPE_SYS; break;
+  case LT_SEM_MMIO: e->tags |= bit(LX_T_RLX); scope = LT_SCOPE_SYS; break;
+  case LT_SEM_RELAXED: e->tags |= bit(LX_T_RLX); break;
+  case LT_SEM_ACQUIRE: e->tags |= bit(LX_T_ACQ); break;
+  case LT_SEM_RELEASE: e->tags |= bit(LX_T_REL); break;
+  case LT_SEM_ACQ_REL: e->tags |= bit(LX_T_ACQ_REL); break;
+  case LT_SEM_SC: e->tags |= bit(LX_T_SC); break;
+  }
+  e->scope = scope;
+  e->tags |= scope_tag(scope);
+}
+
+static void set_reg(run *R, const lt_operand *dst, const lx_expr *v) {
+  if (dst->kind == LT_OPND_REG) R->regs[reg_slot(R->xt, dst->reg)] = v;
+}
+
+static int lower_load(run *R, const lt_instr *in) {
+  int vloc = opnd_vloc(R, &in->addr);
+  if (vloc < 0) return -1;
+  lx_event *e = new_event(R, LX_EV_READ, in);
+  e->tags |= bit(LX_T_R);
+  set_access(R, e, in, vloc, in->sem, in->scope);
+  e->reg = reg_slot(R->xt, in->dst.reg);
+  int id = e->id;
+  set_reg(R, &in->dst, mk_read(R->L, id));
+  return 0;
+}
+
+static int lower_store(run *R, const lt_instr *in) {
+  int vloc = opnd_vloc(R, &in->addr);
+  if (vloc < 0) return -1;
+  const lx_expr *v = opnd_value(R, &in->a);
+  lx_event *e = new_event(R, LX_EV_WRITE, in);
+  e->tags |= bit(LX_T_W);
+  set_access(R, e, in, vloc, in->sem, in->scope);
+  e->value = v;
+  return 0;
+}
+
+static lx_op rmw_op(const lt_instr *in) {
+  bool uns = in->type == LT_TYPE_U32 || in->type == LT_TYPE_U64;
+  switch (in->rmw) {
+  case LT_RMW_ADD: return LX_OP_ADD;
+  case LT_RMW_SUB: return LX_OP_SUB;
+  case LT_RMW_AND: return LX_OP_AND;
+  case LT_RMW_OR: return LX_OP_OR;
+  case LT_RMW_XOR: return LX_OP_XOR;
+  case LT_RMW_MIN: return uns ? LX_OP_UMIN : LX_OP_MIN;
+  case LT_RMW_MAX: return uns ? LX_OP_UMAX : LX_OP_MAX;
+  case LT_RMW_INC: return LX_OP_INC;
+  case LT_RMW_DEC: return LX_OP_DEC;
+  default: return LX_OP_ADD;
+  }
+}
+
+/* The [ASPLOS19]/[DAT3M] split of an atomic's sem between its halves
+ * (ptx-model.md §1.3); no sem and no scope means relaxed.gpu (PTX ISA). */
+static void rmw_sems(const lt_instr *in, lt_sem *rs, lt_sem *ws, lt_scope *scope) {
+  lt_sem s = in->sem == LT_SEM_NONE ? LT_SEM_RELAXED : in->sem;
+  *scope = in->scope == LT_SCOPE_NONE ? LT_SCOPE_GPU : in->scope;
+  *rs = (s == LT_SEM_ACQUIRE || s == LT_SEM_ACQ_REL) ? LT_SEM_ACQUIRE : LT_SEM_RELAXED;
+  *ws = (s == LT_SEM_RELEASE || s == LT_SEM_ACQ_REL) ? LT_SEM_RELEASE : LT_SEM_RELAXED;
+}
+
+static bool take_decision(run *R, bool *choice) {
+  if (R->used >= R->ndec) return false;
+  *choice = R->dec[R->used++] != 0;
+  return true;
+}
+
+static void add_cond(run *R, lt_cmp cmp, const lx_expr *a, const lx_expr *b, lc_loc at, bool branch) {
+  lx_cond c = {cmp, a, b, at, branch ? (int)(R->L->events.n - R->first_event) : -1};
+  lc_vec_push(&R->conds, c);
+}
+
+static run_status lower_rmw(run *R, const lt_instr *in) {
+  if (in->sem == LT_SEM_WEAK || in->sem == LT_SEM_VOLATILE || in->sem == LT_SEM_MMIO) {
+    lc_error(R->L->d, in->at, "%s cannot be .%s", in->kind == LT_I_ATOM ? "atom" : "red", lt_sem_name(in->sem));
+    return RUN_ERROR;
+  }
+  bool cas = in->rmw == LT_RMW_CAS;
+  bool success = true;
+  int vloc = opnd_vloc(R, &in->addr);
+  if (vloc < 0) return RUN_ERROR;
+  if (cas && !take_decision(R, &success)) return RUN_CHOICE;
+  lt_sem rs, ws;
+  lt_scope scope;
+  rmw_sems(in, &rs, &ws, &scope);
+  const lx_expr *operand = opnd_value(R, &in->a);
+  const lx_expr *desired = cas ? opnd_value(R, &in->b) : NULL;
+  lx_event *r = new_event(R, LX_EV_READ, in);
+  r->tags |= bit(LX_T_R) | bit(LX_T_A) | (in->kind == LT_I_RED ? bit(LX_T_RED) : 0);
+  set_access(R, r, in, vloc, rs, scope);
+  int rid = r->id;
+  const lx_expr *old = mk_read(R->L, rid);
+  if (in->kind == LT_I_ATOM) {
+    r->reg = reg_slot(R->xt, in->dst.reg);
+    set_reg(R, &in->dst, old);
+  }
+  if (cas) add_cond(R, success ? LT_CMP_EQ : LT_CMP_NE, old, operand, in->at, false);
+  if (!success) return RUN_DONE;
+  const lx_expr *v = cas ? desired : in->rmw == LT_RMW_EXCH ? operand : mk_bin(R->L, rmw_op(in), old, operand);
+  lx_event *w = new_event(R, LX_EV_WRITE, in);
+  w->tags |= bit(LX_T_W) | bit(LX_T_A);
+  set_access(R, w, in, vloc, ws, scope);
+  w->value = v;
+  w->rmw = rid;
+  R->L->events.v[rid].rmw = w->id;
+  return RUN_DONE;
+}
+
+static void lower_fence(run *R, const lt_instr *in) {
+  lx_event *e;
+  switch (in->kind) {
+  case LT_I_FENCE: {
+    e = new_event(R, LX_EV_FENCE, in);
+    lt_sem s = in->membar ? LT_SEM_SC : in->fence_no_sem ? LT_SEM_ACQ_REL : in->sem;
+    e->tags |= bit(LX_T_F) | bit(LX_T_GEN);
+    e->tags |= bit(s == LT_SEM_SC ? LX_T_SC : s == LT_SEM_ACQUIRE ? LX_T_ACQ
+                   : s == LT_SEM_RELEASE ? LX_T_REL : LX_T_ACQ_REL);
+    e->scope = in->scope;
+    e->tags |= scope_tag(in->scope);
+    e->proxy = LT_PROXY_GENERIC;
+    break;
+  }
+  case LT_I_FENCE_PROXY:
+    e = new_event(R, LX_EV_PROXY_FENCE, in);
+    e->tags |= bit(LX_T_PF) | proxy_tag(in->proxy);
+    e->proxy = in->proxy;
+    break;
+  default:
+    e = new_event(R, LX_EV_ALIAS_FENCE, in);
+    e->tags |= bit(LX_T_AF);
+    break;
+  }
+}
+
+static int count_bars(run *R, int n) {
+  int k = 1;
+  for (size_t i = R->first_event; i < R->L->events.n; i++) {
+    const lx_event *e = &R->L->events.v[i];
+    if (e->kind == LX_EV_BAR_ARRIVE && e->bar_n == n) k++;
+  }
+  return k;
+}
+
+static int lower_bar(run *R, const lt_instr *in) {
+  if (in->a.kind != LT_OPND_IMM) {
+    lc_error(R->L->d, in->a.at, "the barrier instance number must be a constant");
+    return -1;
+  }
+  int n = (int)in->a.imm;
+  int k = count_bars(R, n);
+  const lx_expr *id = in->nbar_operands >= 2 ? opnd_value(R, &in->b) : NULL;
+  const lx_expr *count = in->nbar_operands >= 3 ? opnd_value(R, &in->c) : NULL;
+  for (int half = 0; half < (in->bar_arrive ? 1 : 2); half++) {
+    lx_event *e = new_event(R, half ? LX_EV_BAR_WAIT : LX_EV_BAR_ARRIVE, in);
+    e->tags |= bit(LX_T_B) | bit(LX_T_CTA);
+    e->scope = LT_SCOPE_CTA;
+    e->bar_n = n;
+    e->bar_id = id;
+    e->bar_count = count;
+    e->bar_k = k;
+  }
+  return 0;
+}
+
+static void lower_alu(run *R, const lt_instr *in) {
+  static const lx_op ops[] = {
+    [LT_ALU_ADD] = LX_OP_ADD, [LT_ALU_SUB] = LX_OP_SUB, [LT_ALU_MUL] = LX_OP_MUL,
+    [LT_ALU_DIV] = LX_OP_DIV, [LT_ALU_REM] = LX_OP_REM, [LT_ALU_AND] = LX_OP_AND,
+    [LT_ALU_OR] = LX_OP_OR, [LT_ALU_XOR] = LX_OP_XOR,
+  };
+  const lx_expr *a = opnd_value(R, &in->a);
+  set_reg(R, &in->dst, in->alu == LT_ALU_MOV ? a : mk_bin(R->L, ops[in->alu], a, opnd_value(R, &in->b)));
+}
+
+/* Takes the jump from cell `from` to `to`, counting backward jumps; false
+ * when that would exceed the unroll bound. */
+static bool jump(run *R, int from, int to, int *pc, lc_loc at) {
+  if (to <= from) {
+    if ((unsigned)R->backs[from] >= R->L->opt->unroll) {
+      R->cut_at = at;
+      return false;
+    }
+    R->backs[from]++;
+  }
+  *pc = to;
+  return true;
+}
+
+static run_status lower_branch(run *R, const lt_instr *in, int cell, int *pc) {
+  int target = label_cell(R->th, in->label);
+  bool taken = true;
+  if (in->kind == LT_I_BRANCH) {
+    const lx_expr *a = opnd_value(R, &in->a), *b = opnd_value(R, &in->b);
+    lt_cmp cmp = in->cmp;
+    if (a->kind == LX_X_CONST && b->kind == LX_X_CONST) {
+      taken = lx_cmp_apply(cmp, a->c, b->c);
+    } else {
+      if (!take_decision(R, &taken)) return RUN_CHOICE;
+      static const lt_cmp neg[] = {[LT_CMP_EQ] = LT_CMP_NE, [LT_CMP_NE] = LT_CMP_EQ,
+                                   [LT_CMP_LT] = LT_CMP_GE, [LT_CMP_LE] = LT_CMP_GT,
+                                   [LT_CMP_GT] = LT_CMP_LE, [LT_CMP_GE] = LT_CMP_LT};
+      add_cond(R, taken ? cmp : neg[cmp], a, b, in->at, true);
+    }
+  }
+  if (!taken) {
+    *pc = cell + 1;
+    return RUN_DONE;
+  }
+  return jump(R, cell, target, pc, in->at) ? RUN_DONE : RUN_CUT;
+}
+
+static run_status step(run *R, int cell, int *pc) {
+  const lt_instr *in = R->th->cells[cell].instr;
+  *pc = cell + 1;
+  if (!in) return RUN_DONE;
+  switch (in->kind) {
+  case LT_I_LD: return lower_load(R, in) < 0 ? RUN_ERROR : RUN_DONE;
+  case LT_I_ST: return lower_store(R, in) < 0 ? RUN_ERROR : RUN_DONE;
+  case LT_I_ATOM:
+  case LT_I_RED: return lower_rmw(R, in);
+  case LT_I_FENCE:
+  case LT_I_FENCE_PROXY:
+  case LT_I_FENCE_ALIAS: lower_fence(R, in); return RUN_DONE;
+  case LT_I_BAR: return lower_bar(R, in) < 0 ? RUN_ERROR : RUN_DONE;
+  case LT_I_ALU: lower_alu(R, in); return RUN_DONE;
+  case LT_I_BRANCH:
+  case LT_I_GOTO: return lower_branch(R, in, cell, pc);
+  }
+  return RUN_DONE;
+}
+
+static const lx_expr *initial_reg(lowerer *L, const lt_thread *th, int reg) {
+  for (size_t i = 0; i < L->t->ninits; i++) {
+    const lt_init *in = &L->t->inits[i];
+    if (in->kind != LT_INIT_REG || in->thread != th->id || in->reg != reg) continue;
+    if (in->value_loc) return mk_const(L, lx_addr_value(loc_for(L, in->value_loc, -1)));
+    return mk_const(L, in->value);
+  }
+  return mk_const(L, 0);
+}
+
+/* Replays the thread under the decisions; leaves the events it made in
+ * L->events (the caller keeps or drops them). */
+static run_status replay(run *R) {
+  for (size_t s = 0; s < R->xt->nregs; s++) R->regs[s] = initial_reg(R->L, R->th, R->xt->regs[s]);
+  memset(R->backs, 0, R->th->ncells * sizeof(int));
+  int pc = 0;
+  while (pc < (int)R->th->ncells) {
+    int next;
+    run_status st = step(R, pc, &next);
+    if (st != RUN_DONE) return st;
+    pc = next;
+  }
+  return RUN_DONE;
+}
+
+static void commit_path(run *R, bool cut) {
+  lowerer *L = R->L;
+  lx_path path = {0};
+  path.thread = R->tidx;
+  path.nevents = L->events.n - R->first_event;
+  path.events = lc_arena_alloc(L->p->arena, (path.nevents ? path.nevents : 1) * sizeof(int));
+  for (size_t i = 0; i < path.nevents; i++) path.events[i] = (int)(R->first_event + i);
+  path.nconds = R->conds.n;
+  path.conds = lc_arena_alloc(L->p->arena, (R->conds.n ? R->conds.n : 1) * sizeof(lx_cond));
+  if (R->conds.n) memcpy(path.conds, R->conds.v, R->conds.n * sizeof(lx_cond));
+  path.regs = lc_arena_alloc(L->p->arena, (R->xt->nregs ? R->xt->nregs : 1) * sizeof(lx_expr *));
+  memcpy(path.regs, R->regs, R->xt->nregs * sizeof(lx_expr *));
+  path.cut = cut;
+  path.cut_at = R->cut_at;
+  lc_vec_push(&L->paths, path);
+}
+
+typedef LC_VEC(byte_vec) prefix_stack;
+
+static run *new_run(lowerer *L, int tidx, const byte_vec *dec) {
+  run *R = lc_xcalloc(1, sizeof *R);
+  R->L = L;
+  R->tidx = tidx;
+  R->th = &L->t->threads[tidx];
+  R->xt = &L->p->threads[tidx];
+  R->dec = dec->v;
+  R->ndec = dec->n;
+  R->path = (int)L->paths.n;
+  R->first_event = L->events.n;
+  R->regs = lc_xcalloc(R->xt->nregs ? R->xt->nregs : 1, sizeof(lx_expr *));
+  R->backs = lc_xcalloc(R->th->ncells ? R->th->ncells : 1, sizeof(int));
+  return R;
+}
+
+static void free_run(run *R) {
+  free(R->regs);
+  free(R->backs);
+  lc_vec_free(&R->conds);
+  free(R);
+}
+
+static void push_choices(prefix_stack *stack, const byte_vec *dec) {
+  for (int choice = 1; choice >= 0; choice--) {
+    byte_vec next = {0};
+    for (size_t i = 0; i < dec->n; i++) lc_vec_push(&next, dec->v[i]);
+    lc_vec_push(&next, (uint8_t)choice);
+    lc_vec_push(stack, next);
+  }
+}
+
+/* Depth-first over decision prefixes; "not taken" (0) is explored first so
+ * path numbering follows the text. */
+static int explore_thread(lowerer *L, int tidx) {
+  const lt_thread *th = &L->t->threads[tidx];
+  lx_thread *xt = &L->p->threads[tidx];
+  prefix_stack stack = {0};
+  byte_vec empty = {0};
+  lc_vec_push(&stack, empty);
+  int_vec paths = {0};
+  int rc = 0;
+  while (stack.n && rc == 0) {
+    byte_vec dec = stack.v[--stack.n];
+    run *R = new_run(L, tidx, &dec);
+    run_status st = replay(R);
+    if ((st == RUN_DONE || st == RUN_CUT) && paths.n >= L->opt->max_paths) {
+      lc_error(L->d, th->at, "P%d has more than %zu paths through its branches and loops; "
+                             "lower --unroll", th->id, L->opt->max_paths);
+      st = RUN_ERROR;
+    }
+    if (st == RUN_DONE || st == RUN_CUT) {
+      commit_path(R, st == RUN_CUT);
+      lc_vec_push(&paths, R->path);
+    } else {
+      L->events.n = R->first_event;   /* drop a partial replay */
+      if (st == RUN_CHOICE) push_choices(&stack, &dec);
+      else rc = -1;
+    }
+    free_run(R);
+    lc_vec_free(&dec);
+  }
+  for (size_t i = 0; i < stack.n; i++) lc_vec_free(&stack.v[i]);
+  lc_vec_free(&stack);
+  xt->npaths = paths.n;
+  xt->paths = lc_arena_alloc(L->p->arena, (paths.n ? paths.n : 1) * sizeof(int));
+  if (paths.n) memcpy(xt->paths, paths.v, paths.n * sizeof(int));
+  lc_vec_free(&paths);
+  return rc;
+}
+
+/* ---- initial writes, observables --------------------------------------------------- */
+
+static void add_initial_writes(lowerer *L) {
+  for (size_t i = 0; i < L->plocs.n; i++) {
+    lx_ploc *pl = &L->plocs.v[i];
+    const lx_loc *primary = &L->locs.v[pl->primary];
+    lx_event ev = {0};
+    ev.id = (int)L->events.n;
+    ev.kind = LX_EV_WRITE;
+    ev.tags = bit(LX_T_IW) | bit(LX_T_W) | bit(LX_T_WEAK) | bit(LX_T_GEN) |
+              bit(primary->space == LT_SPACE_SHARED ? LX_T_SHARED : LX_T_GLOBAL);
+    ev.thread = ev.path = -1;
+    ev.vloc = pl->primary;
+    ev.ploc = (int)i;
+    ev.rmw = ev.reg = -1;
+    ev.proxy = LT_PROXY_GENERIC;
+    pl->init = init_value_of(L, primary->name);
+    ev.value = mk_const(L, pl->init);
+    pl->init_event = ev.id;
+    lc_vec_push(&L->events, ev);
+  }
+}
+
+typedef LC_VEC(lx_obs) obs_vec;
+
+static int thread_index(const lx_program *p, int id) {
+  for (size_t i = 0; i < p->nthreads; i++)
+    if (p->threads[i].id == id) return (int)i;
+  return -1;
+}
+
+/* The physical location a condition's `x` names.  Shared memory has a copy
+ * per CTA; a condition can only name it when a single CTA uses it. */
+static int obs_ploc(lowerer *L, const lt_term *t) {
+  int found = -1, nfound = 0;
+  for (size_t i = 0; i < L->locs.n; i++)
+    if (strcmp(L->locs.v[i].name, t->loc) == 0) {
+      if (found < 0 || L->locs.v[i].ploc != L->locs.v[found].ploc) nfound++;
+      if (found < 0) found = (int)i;
+    }
+  if (found < 0) found = loc_for(L, t->loc, -1);
+  else if (nfound > 1) {
+    lc_error(L->d, t->at, "'%s' is shared memory of several CTAs; the condition cannot name one copy", t->loc);
+    return -1;
+  }
+  return L->locs.v[found].ploc;
+}
+
+static void add_obs(lowerer *L, obs_vec *v, const lt_term *t, bool shown) {
+  lx_obs o = {0};
+  o.kind = t->kind == LT_TERM_REG ? LX_OBS_REG : LX_OBS_LOC;
+  o.shown = shown;
+  if (o.kind == LX_OBS_REG) {
+    o.thread = thread_index(L->p, t->thread);
+    o.slot = reg_slot(&L->p->threads[o.thread], t->reg);
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "P%d:r%d", t->thread, t->reg);
+    o.label = lc_arena_strdup(L->p->arena, b.s);
+    lc_buf_fini(&b);
+  } else {
+    o.label = t->loc;
+    o.ploc = obs_ploc(L, t);
+    if (o.ploc < 0) L->failed = true;
+  }
+  for (size_t i = 0; i < v->n; i++)
+    if (v->v[i].kind == o.kind && strcmp(v->v[i].label, o.label) == 0) {
+      v->v[i].shown |= shown;
+      return;
+    }
+  lc_vec_push(v, o);
+}
+
+static void prop_obs(lowerer *L, obs_vec *v, const lt_prop *p, bool shown) {
+  if (!p) return;
+  if (p->kind == LT_PROP_CMP) {
+    if (p->lhs.kind == LT_TERM_REG || p->lhs.kind == LT_TERM_LOC) add_obs(L, v, &p->lhs, shown);
+    if (p->rhs.kind == LT_TERM_REG || p->rhs.kind == LT_TERM_LOC) add_obs(L, v, &p->rhs, shown);
+  }
+  prop_obs(L, v, p->l, shown);
+  prop_obs(L, v, p->r, shown);
+}
+
+/* States print registers by thread and number, then locations by name
+ * (herd's habit), shown observables before hidden ones. */
+static int obs_order(const lx_program *p, const lx_obs *a, const lx_obs *b) {
+  if (a->shown != b->shown) return a->shown ? -1 : 1;
+  if (a->kind != b->kind) return a->kind == LX_OBS_REG ? -1 : 1;
+  if (a->kind == LX_OBS_LOC) return strcmp(a->label, b->label);
+  int ta = p->threads[a->thread].id, tb = p->threads[b->thread].id;
+  if (ta != tb) return ta < tb ? -1 : 1;
+  int ra = p->threads[a->thread].regs[a->slot], rb = p->threads[b->thread].regs[b->slot];
+  return (ra > rb) - (ra < rb);
+}
+
+/* Insertion sort: a handful of observables, and qsort has no context. */
+static void sort_obs(const lx_program *p, lx_obs *v, size_t n) {
+  for (size_t i = 1; i < n; i++) {
+    lx_obs x = v[i];
+    size_t j = i;
+    for (; j > 0 && obs_order(p, &v[j - 1], &x) > 0; j--) v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+static void collect_obs(lowerer *L) {
+  obs_vec v = {0};
+  for (size_t i = 0; i < L->t->nlocations; i++) {
+    const lt_term *t = &L->t->locations[i];
+    if (t->kind == LT_TERM_REG || t->kind == LT_TERM_LOC) add_obs(L, &v, t, true);
+  }
+  prop_obs(L, &v, L->t->cond, true);
+  prop_obs(L, &v, L->t->filter, false);
+  sort_obs(L->p, v.v, v.n);
+  L->p->nobs = v.n;
+  L->p->obs = lc_arena_alloc(L->p->arena, (v.n ? v.n : 1) * sizeof(lx_obs));
+  if (v.n) memcpy(L->p->obs, v.v, v.n * sizeof(lx_obs));
+  for (size_t i = 0; i < v.n; i++) L->p->nshown += v.v[i].shown;
+  lc_vec_free(&v);
+}
+
+/* ---- the entry point ------------------------------------------------------------ */
+
+/* Touches every location a thread names, in code order, so that locations
+ * first named in code exist before the initial writes are made. */
+static void declare_code_locations(lowerer *L) {
+  for (size_t i = 0; i < L->t->nthreads; i++) {
+    const lt_thread *th = &L->t->threads[i];
+    for (size_t c = 0; c < th->ncells; c++) {
+      const lt_instr *in = th->cells[c].instr;
+      if (!in) continue;
+      const lt_operand *ops[] = {&in->addr, &in->a, &in->b};
+      for (size_t k = 0; k < LC_ARRAY_LEN(ops); k++)
+        if (ops[k]->kind == LT_OPND_LOC) loc_for(L, ops[k]->loc, th->cta);
+    }
+  }
+  for (size_t i = 0; i < L->t->ninits; i++) {
+    const lt_init *in = &L->t->inits[i];
+    if (in->value_loc) loc_for(L, in->value_loc, -1);
+  }
+}
+
+static void finish_arrays(lowerer *L) {
+  lx_program *p = L->p;
+  p->nevents = L->events.n;
+  p->events = lc_arena_alloc(p->arena, (p->nevents ? p->nevents : 1) * sizeof(lx_event));
+  if (p->nevents) memcpy(p->events, L->events.v, p->nevents * sizeof(lx_event));
+  p->npaths = L->paths.n;
+  p->paths = lc_arena_alloc(p->arena, (p->npaths ? p->npaths : 1) * sizeof(lx_path));
+  if (p->npaths) memcpy(p->paths, L->paths.v, p->npaths * sizeof(lx_path));
+  p->nlocs = L->locs.n;
+  p->locs = lc_arena_alloc(p->arena, (p->nlocs ? p->nlocs : 1) * sizeof(lx_loc));
+  if (p->nlocs) memcpy(p->locs, L->locs.v, p->nlocs * sizeof(lx_loc));
+  p->nplocs = L->plocs.n;
+  p->plocs = lc_arena_alloc(p->arena, (p->nplocs ? p->nplocs : 1) * sizeof(lx_ploc));
+  if (p->nplocs) memcpy(p->plocs, L->plocs.v, p->nplocs * sizeof(lx_ploc));
+  for (size_t i = 0; i < p->npaths; i++) p->has_cut |= p->paths[i].cut;
+}
+
+static int build(lowerer *L) {
+  lx_program *p = L->p;
+  p->nthreads = L->t->nthreads;
+  p->threads = lc_arena_alloc(p->arena, (p->nthreads ? p->nthreads : 1) * sizeof(lx_thread));
+  if (place_threads(L) < 0) return -1;
+  for (size_t i = 0; i < p->nthreads; i++) collect_regs(L, &L->t->threads[i], &p->threads[i]);
+  declare_init_locations(L);
+  declare_code_locations(L);
+  collect_obs(L);
+  if (L->failed) return -1;
+  add_initial_writes(L);
+  p->ninit = L->events.n;
+  for (size_t i = 0; i < p->nthreads; i++)
+    if (explore_thread(L, (int)i) < 0) return -1;
+  finish_arrays(L);
+  lx_static_relations(p);
+  lx_domains(p);
+  return 0;
+}
+
+lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
+  lx_options defaults = {LX_DEFAULT_UNROLL, 4096};
+  lowerer L = {0};
+  L.t = t;
+  L.opt = opt ? opt : &defaults;
+  L.d = d;
+  L.p = lc_xcalloc(1, sizeof(lx_program));
+  L.p->arena = lc_arena_new();
+  L.p->test = t;
+  L.p->unroll = L.opt->unroll;
+  int rc = build(&L);
+  lc_vec_free(&L.events);
+  lc_vec_free(&L.paths);
+  lc_vec_free(&L.locs);
+  lc_vec_free(&L.plocs);
+  if (rc < 0) {
+    lx_program_free(L.p);
+    return NULL;
+  }
+  return L.p;
+}

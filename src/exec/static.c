@@ -1,0 +1,320 @@
+/* static.c - the relations a lowered program fixes before any engine runs:
+ * program order, locations, dependencies, placement and scope inclusion,
+ * and the values each location can hold.
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec.h"
+#include "exec/internal.h"
+
+static const char *const tag_names[LX_NTAGS] = {
+  [LX_T_IW] = "IW", [LX_T_R] = "R", [LX_T_W] = "W", [LX_T_F] = "F", [LX_T_PF] = "PF",
+  [LX_T_AF] = "AF", [LX_T_B] = "B", [LX_T_A] = "A", [LX_T_RED] = "RED",
+  [LX_T_WEAK] = "WEAK", [LX_T_RLX] = "RLX", [LX_T_ACQ] = "ACQ", [LX_T_REL] = "REL",
+  [LX_T_ACQ_REL] = "ACQ_REL", [LX_T_SC] = "SC", [LX_T_VOL] = "VOL",
+  [LX_T_CTA] = "CTA", [LX_T_CLUSTER] = "CLUSTER", [LX_T_GPU] = "GPU", [LX_T_SYS] = "SYS",
+  [LX_T_GEN] = "GEN", [LX_T_TEX] = "TEX", [LX_T_SUR] = "SUR", [LX_T_CON] = "CON",
+  [LX_T_GLOBAL] = "GLOBAL", [LX_T_SHARED] = "SHARED",
+};
+
+const char *lx_tag_name(lx_tag t) { return t < LX_NTAGS ? tag_names[t] : "?"; }
+
+bool lx_tag_lookup(const char *name, lx_tag *t) {
+  for (int i = 0; i < LX_NTAGS; i++)
+    if (strcmp(tag_names[i], name) == 0) {
+      *t = (lx_tag)i;
+      return true;
+    }
+  return false;
+}
+
+static bool is_mem(const lx_event *e) { return e->kind == LX_EV_READ || e->kind == LX_EV_WRITE; }
+
+/* Does the scope of a include the thread of b?  A weak event's scope is its
+ * own thread (ptx-model.md §1.4); an initial write includes nobody and is
+ * in nobody's scope. */
+static bool includes(const lx_program *p, const lx_event *a, const lx_event *b) {
+  if (a->thread < 0 || b->thread < 0) return false;
+  const lx_thread *ta = &p->threads[a->thread], *tb = &p->threads[b->thread];
+  switch (a->scope) {
+  case LT_SCOPE_NONE: return a->thread == b->thread;
+  case LT_SCOPE_CTA: return ta->gpu == tb->gpu && ta->cta == tb->cta;
+  case LT_SCOPE_CLUSTER: return ta->gpu == tb->gpu && ta->cluster == tb->cluster;
+  case LT_SCOPE_GPU: return ta->gpu == tb->gpu;
+  case LT_SCOPE_SYS: return true;
+  }
+  return false;
+}
+
+static bool expr_uses(const lx_expr *e, int event) {
+  if (!e) return false;
+  switch (e->kind) {
+  case LX_X_CONST: return false;
+  case LX_X_READ: return e->event == event;
+  case LX_X_BIN: return expr_uses(e->a, event) || expr_uses(e->b, event);
+  }
+  return false;
+}
+
+static void thread_relations(lx_program *p, const lx_event *a, const lx_event *b) {
+  size_t i = (size_t)a->id, j = (size_t)b->id;
+  const lx_thread *ta = &p->threads[a->thread], *tb = &p->threads[b->thread];
+  if (ta->gpu == tb->gpu) rel_add(p->sgpu, i, j);
+  if (ta->gpu == tb->gpu && ta->cluster == tb->cluster) rel_add(p->scluster, i, j);
+  if (ta->gpu == tb->gpu && ta->cta == tb->cta) rel_add(p->scta, i, j);
+  if (a->thread == b->thread) {
+    rel_add(p->intra, i, j);
+    if (a->path != b->path) rel_add(p->exclusive, i, j);
+    else if (a->pos < b->pos) rel_add(p->po, i, j);
+  }
+}
+
+/* data: the value written (or a register stored) is computed from what a
+ * read returned; ctrl: the read feeds a branch that comes before b. */
+static void dependencies(lx_program *p, const lx_event *a, const lx_event *b) {
+  if (a->kind != LX_EV_READ || a->path != b->path || a->pos >= b->pos) return;
+  if (b->kind == LX_EV_WRITE && expr_uses(b->value, a->id)) rel_add(p->data, (size_t)a->id, (size_t)b->id);
+  const lx_path *path = &p->paths[a->path];
+  for (size_t c = 0; c < path->nconds; c++) {
+    const lx_cond *cond = &path->conds[c];
+    if (cond->branch_pos < 0 || cond->branch_pos > b->pos) continue;
+    if (expr_uses(cond->a, a->id) || expr_uses(cond->b, a->id)) {
+      rel_add(p->ctrl, (size_t)a->id, (size_t)b->id);
+      break;
+    }
+  }
+}
+
+static void pair_relations(lx_program *p, const lx_event *a, const lx_event *b) {
+  size_t i = (size_t)a->id, j = (size_t)b->id;
+  if (a->thread >= 0 && b->thread >= 0) thread_relations(p, a, b);
+  if (a->thread != b->thread || a->thread < 0) rel_add(p->ext, i, j);
+  if (is_mem(a) && is_mem(b)) {
+    if (a->ploc == b->ploc) rel_add(p->loc, i, j);
+    if (a->vloc == b->vloc) rel_add(p->vloc, i, j);
+  }
+  if (includes(p, a, b)) rel_add(p->incl, i, j);
+  if (a->rmw == b->id && a->kind == LX_EV_READ) rel_add(p->rmw, i, j);
+  if (a->thread >= 0 && a->thread == b->thread) dependencies(p, a, b);
+}
+
+void lx_static_relations(lx_program *p) {
+  size_t n = p->nevents;
+  rel_rel **rels[] = {&p->po, &p->intra, &p->ext, &p->exclusive, &p->loc, &p->vloc, &p->rmw,
+                      &p->addr, &p->data, &p->ctrl, &p->scta, &p->scluster, &p->sgpu, &p->incl};
+  for (size_t k = 0; k < LC_ARRAY_LEN(rels); k++) *rels[k] = rel_new(n);
+  p->id = rel_id(n);
+  p->all = rel_set_full(n);
+  for (int t = 0; t < LX_NTAGS; t++) p->tagset[t] = rel_set_new(n);
+  for (size_t i = 0; i < n; i++) {
+    const lx_event *a = &p->events[i];
+    for (int t = 0; t < LX_NTAGS; t++)
+      if (lx_has(a, (lx_tag)t)) rel_set_add(p->tagset[t], i);
+    for (size_t j = 0; j < n; j++)
+      if (i != j) pair_relations(p, a, &p->events[j]);
+  }
+  p->sr = rel_inverse(p->incl);
+  rel_inter_into(p->sr, p->incl);
+}
+
+/* ---- value domains ------------------------------------------------------------ */
+
+typedef LC_VEC(lx_val) val_vec;
+
+static bool has_val(const val_vec *v, lx_val x) {
+  for (size_t i = 0; i < v->n; i++)
+    if (v->v[i] == x) return true;
+  return false;
+}
+
+static bool add_val(val_vec *v, lx_val x) {
+  if (has_val(v, x)) return false;
+  lc_vec_push(v, x);
+  return true;
+}
+
+/* The values an expression can take when each read returns any value its
+ * location can hold: an over-approximation (two uses of one read are
+ * treated as independent). */
+static void eval_set(const lx_program *p, const lx_expr *e, val_vec *doms, val_vec *out, bool *overflow) {
+  if (e->kind == LX_X_CONST) {
+    add_val(out, e->c);
+    return;
+  }
+  if (e->kind == LX_X_READ) {
+    const val_vec *d = &doms[p->events[e->event].ploc];
+    for (size_t i = 0; i < d->n; i++) add_val(out, d->v[i]);
+    return;
+  }
+  val_vec a = {0}, b = {0};
+  eval_set(p, e->a, doms, &a, overflow);
+  eval_set(p, e->b, doms, &b, overflow);
+  for (size_t i = 0; i < a.n && !*overflow; i++)
+    for (size_t j = 0; j < b.n && !*overflow; j++) {
+      add_val(out, lx_op_apply(e->op, a.v[i], b.v[j]));
+      if (out->n > LX_MAX_DOMAIN) *overflow = true;
+    }
+  lc_vec_free(&a);
+  lc_vec_free(&b);
+}
+
+static int cmp_val(const void *x, const void *y) {
+  lx_val a = *(const lx_val *)x, b = *(const lx_val *)y;
+  return (a > b) - (a < b);
+}
+
+/* Iterates to a fixed point; a value needing a chain of k reads-from steps
+ * appears by round k, and no chain is longer than the number of writes, so
+ * that many rounds bound what any execution can produce. */
+void lx_domains(lx_program *p) {
+  val_vec *doms = lc_xcalloc(p->nplocs ? p->nplocs : 1, sizeof(val_vec));
+  bool *overflow = lc_xcalloc(p->nplocs ? p->nplocs : 1, sizeof(bool));
+  for (size_t l = 0; l < p->nplocs; l++) add_val(&doms[l], p->plocs[l].init);
+  size_t nwrites = 0;
+  for (size_t i = 0; i < p->nevents; i++) nwrites += p->events[i].kind == LX_EV_WRITE;
+  for (size_t round = 0; round <= nwrites; round++) {
+    bool changed = false;
+    for (size_t i = p->ninit; i < p->nevents; i++) {
+      const lx_event *e = &p->events[i];
+      if (e->kind != LX_EV_WRITE || overflow[e->ploc]) continue;
+      val_vec vals = {0};
+      eval_set(p, e->value, doms, &vals, &overflow[e->ploc]);
+      for (size_t k = 0; k < vals.n && !overflow[e->ploc]; k++) {
+        changed |= add_val(&doms[e->ploc], vals.v[k]);
+        if (doms[e->ploc].n > LX_MAX_DOMAIN) overflow[e->ploc] = true;
+      }
+      lc_vec_free(&vals);
+    }
+    if (!changed) break;
+  }
+  for (size_t l = 0; l < p->nplocs; l++) {
+    lx_ploc *pl = &p->plocs[l];
+    pl->values_unbounded = overflow[l];
+    qsort(doms[l].v, doms[l].n, sizeof(lx_val), cmp_val);
+    pl->nvalues = doms[l].n;
+    pl->values = lc_arena_alloc(p->arena, (doms[l].n ? doms[l].n : 1) * sizeof(lx_val));
+    if (doms[l].n) memcpy(pl->values, doms[l].v, doms[l].n * sizeof(lx_val));
+    lc_vec_free(&doms[l]);
+  }
+  free(doms);
+  free(overflow);
+}
+
+/* ---- freeing and printing ---------------------------------------------------------- */
+
+void lx_program_free(lx_program *p) {
+  if (!p) return;
+  rel_rel *rels[] = {p->po, p->intra, p->ext, p->exclusive, p->loc, p->vloc, p->rmw, p->addr,
+                     p->data, p->ctrl, p->scta, p->scluster, p->sgpu, p->incl, p->sr, p->id};
+  for (size_t k = 0; k < LC_ARRAY_LEN(rels); k++) rel_free(rels[k]);
+  for (int t = 0; t < LX_NTAGS; t++) rel_set_free(p->tagset[t]);
+  rel_set_free(p->all);
+  lc_arena_free(p->arena);
+  free(p);
+}
+
+static const char *kind_name(lx_ev_kind k) {
+  switch (k) {
+  case LX_EV_READ: return "R";
+  case LX_EV_WRITE: return "W";
+  case LX_EV_FENCE: return "F";
+  case LX_EV_PROXY_FENCE: return "PF";
+  case LX_EV_ALIAS_FENCE: return "AF";
+  case LX_EV_BAR_ARRIVE: return "BAR.arrive";
+  case LX_EV_BAR_WAIT: return "BAR.wait";
+  }
+  return "?";
+}
+
+static const char *op_name(lx_op op) {
+  static const char *const names[] = {"+", "-", "*", "/", "%", "&", "|", "^", "min", "max",
+                                      "umin", "umax", "inc", "dec"};
+  return names[op];
+}
+
+static void print_expr(lc_buf *b, const lx_program *p, const lx_expr *e) {
+  switch (e->kind) {
+  case LX_X_CONST: lx_print_value(b, p, e->c); break;
+  case LX_X_READ: lc_buf_printf(b, "v%d", e->event); break;
+  case LX_X_BIN:
+    lc_buf_printf(b, "%s(", op_name(e->op));
+    print_expr(b, p, e->a);
+    lc_buf_puts(b, ", ");
+    print_expr(b, p, e->b);
+    lc_buf_putc(b, ')');
+    break;
+  }
+}
+
+void lx_event_print(lc_buf *b, const lx_program *p, const lx_event *e) {
+  lc_buf_printf(b, "e%d %s", e->id, kind_name(e->kind));
+  for (int t = 0; t < LX_NTAGS; t++)
+    if (lx_has(e, (lx_tag)t) && t != LX_T_R && t != LX_T_W) lc_buf_printf(b, " %s", tag_names[t]);
+  if (e->vloc >= 0) lc_buf_printf(b, " [%s]", p->locs[e->vloc].name);
+  if (e->vloc >= 0 && p->locs[e->vloc].ploc != p->locs[p->plocs[e->ploc].primary].ploc)
+    lc_buf_printf(b, " (=%s)", p->plocs[e->ploc].name);
+  if (e->kind == LX_EV_READ) lc_buf_printf(b, " -> v%d", e->id);
+  if (e->value) {
+    lc_buf_puts(b, " := ");
+    print_expr(b, p, e->value);
+  }
+  if (e->rmw >= 0) lc_buf_printf(b, " rmw e%d", e->rmw);
+  if (e->kind == LX_EV_BAR_ARRIVE || e->kind == LX_EV_BAR_WAIT) {
+    lc_buf_printf(b, " n=%d k=%d", e->bar_n, e->bar_k);
+    if (e->bar_id) {
+      lc_buf_puts(b, " id=");
+      print_expr(b, p, e->bar_id);
+    }
+    if (e->bar_count) {
+      lc_buf_puts(b, " count=");
+      print_expr(b, p, e->bar_count);
+    }
+  }
+}
+
+static void print_path(lc_buf *b, const lx_program *p, size_t pi) {
+  const lx_path *path = &p->paths[pi];
+  const lx_thread *t = &p->threads[path->thread];
+  lc_buf_printf(b, "  path %zu%s\n", pi, path->cut ? " (cut by the unroll bound)" : "");
+  for (size_t c = 0; c < path->nconds; c++) {
+    lc_buf_puts(b, "    if ");
+    print_expr(b, p, path->conds[c].a);
+    lc_buf_printf(b, " %s ", lt_cmp_name(path->conds[c].cmp));
+    print_expr(b, p, path->conds[c].b);
+    lc_buf_putc(b, '\n');
+  }
+  for (size_t i = 0; i < path->nevents; i++) {
+    lc_buf_puts(b, "    ");
+    lx_event_print(b, p, &p->events[path->events[i]]);
+    lc_buf_putc(b, '\n');
+  }
+  for (size_t r = 0; r < t->nregs; r++) {
+    lc_buf_printf(b, "    r%d = ", t->regs[r]);
+    print_expr(b, p, path->regs[r]);
+    lc_buf_putc(b, '\n');
+  }
+}
+
+void lx_program_print(lc_buf *b, const lx_program *p) {
+  lc_buf_printf(b, "Test %s: %zu events, %zu paths\n", p->test->name, p->nevents, p->npaths);
+  for (size_t l = 0; l < p->nplocs; l++) {
+    lc_buf_printf(b, "location %s: e%d := ", p->plocs[l].name, p->plocs[l].init_event);
+    lx_print_value(b, p, p->plocs[l].init);
+    lc_buf_puts(b, "; values {");
+    for (size_t v = 0; v < p->plocs[l].nvalues; v++) {
+      lc_buf_puts(b, v ? ", " : "");
+      lx_print_value(b, p, p->plocs[l].values[v]);
+    }
+    lc_buf_puts(b, p->plocs[l].values_unbounded ? ", ...}\n" : "}\n");
+  }
+  for (size_t i = 0; i < p->nthreads; i++) {
+    const lx_thread *t = &p->threads[i];
+    lc_buf_printf(b, "P%d @ cta %d, cluster %d, gpu %d\n", t->id, t->cta, t->cluster, t->gpu);
+    for (size_t k = 0; k < t->npaths; k++) print_path(b, p, (size_t)t->paths[k]);
+  }
+  lc_buf_puts(b, "observables:");
+  for (size_t o = 0; o < p->nobs; o++) lc_buf_printf(b, " %s%s", p->obs[o].label, p->obs[o].shown ? "" : "(filter)");
+  lc_buf_putc(b, '\n');
+}

@@ -1,0 +1,189 @@
+/* report.c - herd-style text and JSON reports of an engine's result.
+ * SPDX-License-Identifier: MIT
+ */
+#include "report/report.h"
+
+#include <string.h>
+
+const char *report_kind(lt_quant q) {
+  switch (q) {
+  case LT_COND_EXISTS: return "Allowed";
+  case LT_COND_NOT_EXISTS: return "Forbidden";
+  case LT_COND_FORALL: return "Required";
+  }
+  return "Allowed";
+}
+
+const char *report_observation(const lc_verdict *v) {
+  if (v->positive == 0) return "Never";
+  if (v->negative == 0) return "Always";
+  return "Sometimes";
+}
+
+static const char *quant_text(lt_quant q) {
+  switch (q) {
+  case LT_COND_EXISTS: return "exists";
+  case LT_COND_NOT_EXISTS: return "~exists";
+  case LT_COND_FORALL: return "forall";
+  }
+  return "exists";
+}
+
+void report_event(lc_buf *out, const lx_program *p, int ev) {
+  const lx_event *e = &p->events[ev];
+  if (e->thread < 0) {
+    lc_buf_printf(out, "the initial value of %s", p->plocs[e->ploc].name);
+    return;
+  }
+  lc_buf_printf(out, "P%d line %d: ", p->threads[e->thread].id, e->at.line);
+  if (e->instr) lt_print_instr(out, e->instr);
+}
+
+static void print_state(lc_buf *out, const lc_result *r, size_t i) {
+  const lx_val *s = lc_result_state(r, i);
+  for (size_t k = 0; k < r->nshown; k++) {
+    lc_buf_printf(out, "%s%s=", k ? " " : "", r->prog->obs[k].label);
+    lx_print_value(out, r->prog, s[k]);
+    lc_buf_putc(out, ';');
+  }
+  lc_buf_putc(out, '\n');
+}
+
+static void print_condition(lc_buf *out, const lt_test *t) {
+  lc_buf_printf(out, "Condition %s %s", quant_text(t->quant), t->cond->parens ? "" : "(");
+  lt_print_prop(out, t->cond);
+  lc_buf_puts(out, t->cond->parens ? "\n" : ")\n");
+}
+
+void report_text(lc_buf *out, const lc_result *r) {
+  const lt_test *t = r->prog->test;
+  lc_verdict v = lc_result_verdict(r);
+  lc_buf_printf(out, "Test %s %s\n", t->name, report_kind(t->quant));
+  lc_buf_printf(out, "States %zu\n", r->nstates);
+  for (size_t i = 0; i < r->nstates; i++) print_state(out, r, i);
+  lc_buf_puts(out, v.ok ? "Ok\n" : "No\n");
+  lc_buf_puts(out, "Witnesses\n");
+  lc_buf_printf(out, "Positive: %zu Negative: %zu\n", v.positive, v.negative);
+  for (size_t f = 0; f < r->nflags; f++) {
+    const lc_flag *fl = &r->flags[f];
+    if (!fl->raised) continue;
+    lc_buf_printf(out, "Flag %s", fl->name);
+    if (fl->ev_a >= 0) {
+      lc_buf_puts(out, ": ");
+      report_event(out, r->prog, fl->ev_a);
+      lc_buf_puts(out, " and ");
+      report_event(out, r->prog, fl->ev_b);
+    }
+    lc_buf_putc(out, '\n');
+  }
+  print_condition(out, t);
+  lc_buf_printf(out, "Observation %s %s %zu %zu\n", t->name, report_observation(&v), v.positive, v.negative);
+  lc_buf_printf(out, "Time %s %.2f\n", t->name, r->seconds);
+}
+
+/* ---- JSON ------------------------------------------------------------------------ */
+
+static json_t *value_json(const lx_program *p, lx_val v) {
+  int l = lx_addr_loc(p, v);
+  if (l < 0) return json_integer((json_int_t)v);
+  lc_buf b;
+  lc_buf_init(&b);
+  lx_print_value(&b, p, v);
+  json_t *s = json_string(b.s);
+  lc_buf_fini(&b);
+  return s;
+}
+
+static json_t *event_json(const lx_program *p, int ev) {
+  const lx_event *e = &p->events[ev];
+  json_t *o = json_object();
+  lc_buf b;
+  lc_buf_init(&b);
+  if (e->thread >= 0) {
+    json_object_set_new(o, "thread", json_integer(p->threads[e->thread].id));
+    json_object_set_new(o, "line", json_integer(e->at.line));
+    json_object_set_new(o, "column", json_integer(e->at.col));
+    if (e->instr) lt_print_instr(&b, e->instr);
+    json_object_set_new(o, "instruction", json_string(b.s));
+  } else {
+    json_object_set_new(o, "initial", json_string(p->plocs[e->ploc].name));
+  }
+  if (e->ploc >= 0) json_object_set_new(o, "location", json_string(p->plocs[e->ploc].name));
+  lc_buf_fini(&b);
+  return o;
+}
+
+static json_t *states_json(const lc_result *r) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < r->nstates; i++) {
+    json_t *s = json_object();
+    const lx_val *vals = lc_result_state(r, i);
+    json_t *values = json_object();
+    for (size_t k = 0; k < r->nshown; k++) json_object_set_new(values, r->prog->obs[k].label, value_json(r->prog, vals[k]));
+    json_object_set_new(s, "values", values);
+    json_object_set_new(s, "positive", json_boolean(lc_result_state_positive(r, i)));
+    json_array_append_new(a, s);
+  }
+  return a;
+}
+
+static json_t *flags_json(const lc_result *r, bool *race) {
+  json_t *a = json_array();
+  for (size_t f = 0; f < r->nflags; f++) {
+    const lc_flag *fl = &r->flags[f];
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(fl->name));
+    json_object_set_new(o, "raised", json_boolean(fl->raised));
+    if (fl->raised && fl->ev_a >= 0) {
+      json_t *pair = json_array();
+      json_array_append_new(pair, event_json(r->prog, fl->ev_a));
+      json_array_append_new(pair, event_json(r->prog, fl->ev_b));
+      json_object_set_new(o, "pair", pair);
+    }
+    if (fl->raised && strstr(fl->name, "race")) *race = true;
+    json_array_append_new(a, o);
+  }
+  return a;
+}
+
+json_t *report_json(const lc_result *r) {
+  const lt_test *t = r->prog->test;
+  json_t *o = json_object();
+  json_object_set_new(o, "test", json_string(t->name));
+  json_object_set_new(o, "file", json_string(t->file ? t->file : ""));
+  json_object_set_new(o, "model", json_string(r->model ? r->model : ""));
+  json_object_set_new(o, "engine", json_string(r->engine));
+  json_object_set_new(o, "kind", json_string(report_kind(t->quant)));
+  lc_buf b;
+  lc_buf_init(&b);
+  lt_print_prop(&b, t->cond);
+  json_t *cond = json_object();
+  json_object_set_new(cond, "quantifier", json_string(quant_text(t->quant)));
+  json_object_set_new(cond, "proposition", json_string(b.s));
+  json_object_set_new(o, "condition", cond);
+  lc_buf_fini(&b);
+  if (r->status != LC_RESULT_OK) {
+    json_object_set_new(o, "status", json_string(r->status == LC_RESULT_UNKNOWN ? "unknown" : "error"));
+    json_object_set_new(o, "message", json_string(r->message ? r->message : ""));
+    return o;
+  }
+  json_object_set_new(o, "status", json_string("ok"));
+  json_t *obs = json_array();
+  for (size_t k = 0; k < r->nshown; k++) json_array_append_new(obs, json_string(r->prog->obs[k].label));
+  json_object_set_new(o, "observables", obs);
+  json_object_set_new(o, "states", states_json(r));
+  lc_verdict v = lc_result_verdict(r);
+  json_object_set_new(o, "verdict", json_string(v.ok ? "Ok" : "No"));
+  json_object_set_new(o, "positive", json_integer((json_int_t)v.positive));
+  json_object_set_new(o, "negative", json_integer((json_int_t)v.negative));
+  json_object_set_new(o, "observation", json_string(report_observation(&v)));
+  bool race = false;
+  json_object_set_new(o, "flags", flags_json(r, &race));
+  json_object_set_new(o, "race", json_boolean(race));
+  json_object_set_new(o, "unroll", json_integer(r->prog->unroll));
+  json_object_set_new(o, "bound_reached", json_boolean(r->bound_reached));
+  json_object_set_new(o, "events", json_integer((json_int_t)r->prog->nevents));
+  json_object_set_new(o, "solver_checks", json_integer((json_int_t)r->solver_checks));
+  json_object_set_new(o, "seconds", json_real(r->seconds));
+  return o;
+}

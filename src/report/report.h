@@ -1,0 +1,37 @@
+/* report.h - results as herd-style text blocks and as JSON.
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <jansson.h>
+
+#include "result.h"
+
+/* The herd-style block for one test (architecture.md, "Reports"):
+ *   Test NAME Allowed|Forbidden|Required
+ *   States N
+ *   P1:r0=0; P1:r2=0;        one line per allowed state
+ *   Ok|No
+ *   Witnesses
+ *   Positive: p Negative: n
+ *   Flag NAME: ...           one line per raised flag (data races)
+ *   Condition exists (...)
+ *   Observation NAME Never|Sometimes|Always p n
+ *   Time NAME 0.01
+ * Positive and negative count states, not executions (herd counts
+ * executions; an SMT engine does not enumerate them). */
+void report_text(lc_buf *out, const lc_result *r);
+
+/* The same and more: observables, per-state verdicts, flags with their
+ * events, the unroll bound, timings.  The caller owns the object. */
+json_t *report_json(const lc_result *r);
+
+/* "Allowed" (exists), "Forbidden" (~exists), "Required" (forall). */
+const char *report_kind(lt_quant q);
+/* "Never", "Sometimes", "Always". */
+const char *report_observation(const lc_verdict *v);
+/* `P0 line 9: st.weak x, 1` for an event, for messages and flags. */
+void report_event(lc_buf *out, const lx_program *p, int ev);
+
+#endif

@@ -1,0 +1,61 @@
+/* result.h - what an engine says about one test: the allowed final states,
+ * the flags raised (data races), whether the unroll bound was reached.
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef LC_RESULT_H
+#define LC_RESULT_H
+
+#include "exec/exec.h"
+
+typedef enum {
+  LC_RESULT_OK,        /* every allowed state is listed */
+  LC_RESULT_UNKNOWN,   /* the solver said unknown or ran out of time: no verdict */
+  LC_RESULT_ERROR      /* the engine could not handle the test (message says why) */
+} lc_result_status;
+
+typedef struct lc_flag {
+  const char *name;    /* borrowed from the model */
+  bool raised;         /* some allowed execution has a pair in the flag's relation */
+  int ev_a, ev_b;      /* such a pair (event ids), when raised */
+} lc_flag;
+
+typedef struct lc_result {
+  const lx_program *prog;   /* borrowed */
+  lc_result_status status;
+  char *message;            /* for UNKNOWN and ERROR */
+  const char *engine;       /* "smt", "enum" */
+  const char *model;        /* the model's name (borrowed) */
+
+  size_t nshown;            /* values per state */
+  lx_val *states;           /* nstates * nshown, sorted (lc_result_sort) */
+  size_t nstates;
+
+  lc_flag *flags;
+  size_t nflags;
+  bool bound_reached;       /* an execution needs more loop iterations than --unroll */
+
+  double seconds;           /* wall time of the engine */
+  size_t solver_checks;     /* satisfiability checks made (SMT) or candidates tried (enum) */
+} lc_result;
+
+lc_result *lc_result_new(const lx_program *p, const char *engine, const char *model);
+void lc_result_free(lc_result *r);
+void lc_result_add_state(lc_result *r, const lx_val *values);
+/* Sorts states (value by value, numerically) and drops duplicates. */
+void lc_result_sort(lc_result *r);
+void lc_result_fail(lc_result *r, lc_result_status status, const char *fmt, ...) LC_PRINTF(3, 4);
+const lx_val *lc_result_state(const lc_result *r, size_t i);
+
+/* The verdict of the test's condition over the allowed states, herd-style:
+ * positive = states satisfying the condition's proposition, negative = the
+ * others; ok = the condition (exists / ~exists / forall) holds. */
+typedef struct lc_verdict {
+  size_t positive, negative;
+  bool ok;
+} lc_verdict;
+
+lc_verdict lc_result_verdict(const lc_result *r);
+/* Does state i satisfy the condition's proposition? */
+bool lc_result_state_positive(const lc_result *r, size_t i);
+
+#endif

@@ -1,0 +1,20 @@
+/* smt.h - the SMT engine: every allowed final state of a lowered test
+ * under a cat model, through Z3's C API.
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef SMT_H
+#define SMT_H
+
+#include "cat/cat.h"
+#include "exec/exec.h"
+#include "result.h"
+
+typedef struct smt_options {
+  double timeout;      /* seconds for the whole test; 0 = none */
+  bool races;          /* evaluate the model's flags (default true) */
+} smt_options;
+
+/* Never returns NULL: failures are in the result's status and message. */
+lc_result *smt_check(const lx_program *p, const cat_model *m, const smt_options *o);
+
+#endif
