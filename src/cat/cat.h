@@ -64,11 +64,12 @@ typedef struct cat_backend {
    * `type` is the type of the operands (the result type follows from op). */
   cat_value (*op)(void *ctx, cat_op op, cat_type type, cat_value a, cat_value b);
   /* For `let rec`: true when a and b are certainly the same value, so Kleene
-   * iteration may stop.  Iteration also stops after rec_limit rounds per
-   * member of the group (0: no limit).  A backend needs at least one of the two; a symbolic
-   * one whose `same` cannot decide returns false and relies on the limit
-   * (n*n+1 rounds per member reach the least fixed point of any monotone
-   * group over n events: each round that changes something adds a pair).  Iteration starts from empty values. */
+   * iteration (which starts from empty values) may stop.  Iteration also
+   * stops after rec_limit rounds per member of the group (0: no limit).
+   * A backend needs at least one of the two; a symbolic one whose `same`
+   * cannot decide returns false and relies on the limit: n*n+1 rounds per
+   * member reach the least fixed point of any monotone group over n events,
+   * as each round that changes something adds a pair. */
   bool (*same)(void *ctx, cat_type type, cat_value a, cat_value b);
   size_t rec_limit;
   /* A named check.  `flag` marks `flag ~empty E as name` (a report, not a
