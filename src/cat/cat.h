@@ -6,11 +6,17 @@
  * the same idea in C.  cat_load parses, resolves `include`s and names, and
  * type-checks (sets versus relations) once.  cat_eval then walks the
  * definitions in order and asks a backend (cat_backend) to build each value:
- *   - rel_  (src/cat/rel.c)   concrete bitsets: the explicit engine and the
- *                              static may/must analysis;
- *   - smt_  (src/smt/)        matrices of Z3 Booleans: the SMT engine.
+ *   - cat_rel (src/cat/cat_rel.h)  concrete bitsets: the explicit engine and
+ *                                  the static may/must analysis;
+ *   - smt_  (src/smt/)             matrices of Z3 Booleans: the SMT engine.
  * The evaluator knows nothing about events; the builtin names (docs/
  * model-language.md) are resolved by the backend.
+ *
+ * Values and ownership: every value the backend returns (from builtin or
+ * op) belongs to the evaluator, which hands it back through `release`
+ * exactly once when it is no longer needed.  Operands passed to op and
+ * check are borrowed: a backend must not keep or free them, and op must
+ * return a new value even when the result equals an operand.
  */
 #ifndef CAT_H
 #define CAT_H
@@ -38,6 +44,10 @@ typedef enum {
   CAT_OP_RANGE       /* range(a)        relation -> set */
 } cat_op;
 
+/* The type of op's result for operands of type `operand` (for
+ * CAT_OP_EMPTY, `operand` is the result type). */
+cat_type cat_op_result_type(cat_op op, cat_type operand);
+
 typedef enum { CAT_CHECK_ACYCLIC, CAT_CHECK_IRREFLEXIVE, CAT_CHECK_EMPTY } cat_check_kind;
 
 /* An opaque value built by the backend (a bitset, a Z3 matrix, ...). */
@@ -45,18 +55,27 @@ typedef void *cat_value;
 
 typedef struct cat_backend {
   /* Value of a builtin name (`po`, `W`, `rf`, ...), or NULL when the backend
-   * does not know it.  Called at most once per name and evaluation. */
+   * does not know it (cat_eval then reports an error at the name's first
+   * use).  On entry *type is the name's type (cat_builtin_type); the value
+   * must have that type.  Called at most once per name and evaluation,
+   * and only for names the checks need. */
   cat_value (*builtin)(void *ctx, const char *name, cat_type *type);
   /* Applies op; b is NULL for unary ops, a and b are NULL for CAT_OP_EMPTY.
    * `type` is the type of the operands (the result type follows from op). */
   cat_value (*op)(void *ctx, cat_op op, cat_type type, cat_value a, cat_value b);
   /* For `let rec`: true when a and b are certainly the same value, so Kleene
-   * iteration may stop.  Iteration also stops after rec_limit rounds. */
+   * iteration (which starts from empty values) may stop.  Iteration also
+   * stops after rec_limit rounds per member of the group (0: no limit).
+   * A backend needs at least one of the two; a symbolic one whose `same`
+   * cannot decide returns false and relies on the limit: n*n+1 rounds per
+   * member reach the least fixed point of any monotone group over n events,
+   * as each round that changes something adds a pair. */
   bool (*same)(void *ctx, cat_type type, cat_value a, cat_value b);
   size_t rec_limit;
   /* A named check.  `flag` marks `flag ~empty E as name` (a report, not a
    * constraint); for flags kind is CAT_CHECK_EMPTY and the flag is raised
-   * when the value is NOT empty. */
+   * when the value is NOT empty.  v is always a relation: `empty S` for a
+   * set S is checked as `empty [S]`.  `at` is the check's keyword. */
   void (*check)(void *ctx, cat_check_kind kind, bool flag, cat_value v,
                 const char *name, lc_loc at);
   /* Called for every value the evaluator no longer needs; may be NULL when
@@ -73,8 +92,15 @@ typedef struct cat_model cat_model;
  * Includes are resolved relative to the including file first, then `search`.
  * The backend-independent builtin names and their types are checked here
  * (docs/model-language.md), so an unknown name is a load error with its
- * file:line:col.  Returns NULL after reporting to d. */
+ * file:line:col.  Returns NULL after reporting to d (the messages keep
+ * their text; their loc.file is cleared, as the file names die with the
+ * failed model). */
 cat_model *cat_load(const char *name_or_path, const char *const *search, lc_diag *d);
+/* The same for a model held in memory (tests, embedded models): `name` is
+ * the file name positions carry; includes are looked up beside it (its
+ * directory part, else the current directory), then in `search`. */
+cat_model *cat_load_string(const char *name, const char *text, const char *const *search,
+                           lc_diag *d);
 void cat_model_free(cat_model *m);
 
 const char *cat_model_name(const cat_model *m);   /* from the file header, or its file name */
@@ -86,8 +112,10 @@ const char *cat_model_check_name(const cat_model *m, size_t i);
 bool cat_model_check_is_flag(const cat_model *m, size_t i);
 
 /* Evaluates every definition the checks need and calls be->check for each
- * check in file order.  Returns 0, or -1 when the backend reported a
- * problem through d. */
+ * check in file order.  Definitions are evaluated lazily, at most once
+ * each (a `let rec` group once as a whole), and released after their last
+ * use.  Returns 0, or -1 after an error in d (a builtin the backend does
+ * not provide, a builtin of the wrong type, an op that returned NULL). */
 int cat_eval(const cat_model *m, const cat_backend *be, lc_diag *d);
 
 /* Is `name` a builtin the model language knows, and of which type? */

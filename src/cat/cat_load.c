@@ -1,0 +1,770 @@
+/* cat_load.c - read a model and its includes, resolve names, check types.
+ * SPDX-License-Identifier: MIT
+ *
+ * Statements are processed in file order with a scope that grows like
+ * herd's: a `let` sees only what is defined above it (its own name there
+ * means the previous definition or the builtin), a later `let` shadows an
+ * earlier one, and `include` behaves as if the file's text stood there.
+ * Functions are expanded at each call: the body is resolved again in the
+ * scope of the function's definition with the parameters bound to the
+ * arguments.  An argument that is not just a name becomes a value of its
+ * own so it is evaluated once (inside a `let rec` body it is substituted
+ * instead, because it may change from one iteration to the next).
+ *
+ * Types are inferred with type variables joined by union-find: `0` and
+ * the members of a `let rec` start unknown; whatever is still unknown at
+ * the end is a relation.  Loading stops at the first error.
+ */
+#define _XOPEN_SOURCE 700
+#include "cat/cat_ast.h"
+#include "cat/cat_int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- builtin names (docs/model-language.md) ------------------------------ */
+
+static const char *const builtin_sets[] = {
+  "IW", "R", "W", "M", "F", "PF", "AF", "B", "A", "RED",
+  "WEAK", "RLX", "ACQ", "REL", "ACQ_REL", "SC", "VOL",
+  "CTA", "CLUSTER", "GPU", "SYS", "GEN", "TEX", "SUR", "CON", "GLOBAL", "SHARED",
+};
+static const char *const builtin_rels[] = {
+  "id", "po", "rf", "co", "fr", "sc", "loc", "vloc", "rmw", "addr", "data", "ctrl",
+  "int", "ext", "scta", "scluster", "sgpu", "incl", "sr", "sync_bar",
+};
+static const struct {
+  const char *name;
+  cat_op op;
+  cat_type arg;
+} builtin_funs[] = {
+  {"domain", CAT_OP_DOMAIN, CAT_TY_REL},
+  {"range", CAT_OP_RANGE, CAT_TY_REL},
+  {"fencerel", CAT_OP_SEQ, CAT_TY_SET},   /* po; [S]; po */
+};
+
+bool cat_builtin_type(const char *name, cat_type *type) {
+  for (size_t i = 0; i < LC_ARRAY_LEN(builtin_sets); i++)
+    if (strcmp(name, builtin_sets[i]) == 0) {
+      if (type) *type = CAT_TY_SET;
+      return true;
+    }
+  for (size_t i = 0; i < LC_ARRAY_LEN(builtin_rels); i++)
+    if (strcmp(name, builtin_rels[i]) == 0) {
+      if (type) *type = CAT_TY_REL;
+      return true;
+    }
+  return false;
+}
+
+static int builtin_fun(const char *name) {
+  for (size_t i = 0; i < LC_ARRAY_LEN(builtin_funs); i++)
+    if (strcmp(name, builtin_funs[i].name) == 0) return (int)i;
+  return -1;
+}
+
+/* ---- loader state ---------------------------------------------------------- */
+
+typedef enum { B_VAL, B_NODE, B_FUN } bind_kind;
+
+/* Scopes are immutable linked lists in the arena, so a function keeps the
+ * scope of its definition for free. */
+typedef struct scope {
+  const char *name;
+  bind_kind kind;
+  size_t val;                   /* B_VAL */
+  cat_node *node;               /* B_NODE: a substituted argument */
+  const cat_stmt *fun;          /* B_FUN */
+  const struct scope *fun_scope;
+  int *param_tvs;               /* B_FUN: parameter types inferred from the body */
+  const struct scope *next;
+} scope;
+
+/* The chain of calls being expanded, for notes after an error. */
+typedef struct frame {
+  const char *fun;
+  lc_loc at;
+  const struct frame *up;
+} frame;
+
+typedef struct tyvar {
+  int parent;
+  int type;      /* -1 unknown, else a cat_type */
+} tyvar;
+
+typedef struct loader {
+  cat_model *m;
+  lc_diag *d;
+  const char *const *search;
+  LC_VEC(char *) reading;       /* identities of the files being read, outermost first */
+  LC_VEC(const char *) reading_names;
+  LC_VEC(tyvar) tvs;
+  LC_VEC(cat_node *) nodes;
+  const frame *calls;
+  const scope *sc;
+  bool failed;
+} loader;
+
+/* ---- diagnostics ----------------------------------------------------------- */
+
+static const lc_source *source_of(const loader *ld, const char *file) {
+  for (size_t i = 0; i < ld->m->sources.n; i++)
+    if (ld->m->sources.v[i]->name == file) return ld->m->sources.v[i];
+  return NULL;
+}
+
+/* Reports the first error only, quoting the line of whichever file it is
+ * in, then one note per function call being expanded. */
+static void err(loader *ld, lc_loc at, const char *fmt, ...) LC_PRINTF(3, 4);
+static void err(loader *ld, lc_loc at, const char *fmt, ...) {
+  if (ld->failed) return;
+  ld->failed = true;
+  const lc_source *saved = ld->d->src;
+  const lc_source *src = at.file ? source_of(ld, at.file) : NULL;
+  if (src) ld->d->src = src;
+  va_list ap;
+  va_start(ap, fmt);
+  lc_vreport(ld->d, LC_SEV_ERROR, at, fmt, ap);
+  va_end(ap);
+  for (const frame *f = ld->calls; f; f = f->up) {
+    const lc_source *fs = source_of(ld, f->at.file);
+    if (fs) ld->d->src = fs;
+    lc_note(ld->d, f->at, "in the expansion of '%s' called here", f->fun);
+  }
+  ld->d->src = saved;
+}
+
+static size_t edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 32 || lb > 32) return SIZE_MAX;
+  size_t row[33];
+  for (size_t j = 0; j <= lb; j++) row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* The visible name closest to `name`, if close enough to be a typo; one-
+ * and two-letter names get no suggestion (everything is close to them). */
+static const char *suggest(const loader *ld, const char *name) {
+  size_t len = strlen(name);
+  if (len <= 2) return NULL;
+  const char *best = NULL;
+  size_t bestd = len <= 4 ? 2 : 3;   /* accept distance 1, or 2 for longer names */
+  for (const scope *s = ld->sc; s; s = s->next) {
+    size_t dd = edit_distance(name, s->name);
+    if (dd < bestd) bestd = dd, best = s->name;
+  }
+  for (size_t i = 0; i < LC_ARRAY_LEN(builtin_sets); i++) {
+    size_t dd = edit_distance(name, builtin_sets[i]);
+    if (dd < bestd) bestd = dd, best = builtin_sets[i];
+  }
+  for (size_t i = 0; i < LC_ARRAY_LEN(builtin_rels); i++) {
+    size_t dd = edit_distance(name, builtin_rels[i]);
+    if (dd < bestd) bestd = dd, best = builtin_rels[i];
+  }
+  return best;
+}
+
+static void unknown(loader *ld, lc_loc at, const char *what, const char *name) {
+  const char *s = suggest(ld, name);
+  if (s) err(ld, at, "unknown %s '%s'; did you mean '%s'?", what, name, s);
+  else err(ld, at, "unknown %s '%s' (neither defined above nor a builtin; see docs/model-language.md)", what, name);
+}
+
+/* ---- types ------------------------------------------------------------------ */
+
+static int tv_new(loader *ld, int type) {
+  tyvar t = {(int)ld->tvs.n, type};
+  lc_vec_push(&ld->tvs, t);
+  return t.parent;
+}
+
+static int tv_find(loader *ld, int v) {
+  while (ld->tvs.v[v].parent != v) {
+    ld->tvs.v[v].parent = ld->tvs.v[ld->tvs.v[v].parent].parent;
+    v = ld->tvs.v[v].parent;
+  }
+  return v;
+}
+
+static int tv_type(loader *ld, int v) { return ld->tvs.v[tv_find(ld, v)].type; }
+
+static bool tv_unify(loader *ld, int a, int b) {
+  a = tv_find(ld, a);
+  b = tv_find(ld, b);
+  if (a == b) return true;
+  int ta = ld->tvs.v[a].type, tb = ld->tvs.v[b].type;
+  if (ta >= 0 && tb >= 0 && ta != tb) return false;
+  ld->tvs.v[a].parent = b;
+  if (tb < 0) ld->tvs.v[b].type = ta;
+  return true;
+}
+
+static const char *type_name(int t) { return t == CAT_TY_SET ? "a set" : "a relation"; }
+
+/* Requires node n to have type `want`; `what` says who wants it. */
+static bool need(loader *ld, const cat_node *n, cat_type want, lc_loc at, const char *what,
+                 const char *operand) {
+  int t = tv_type(ld, n->tv);
+  if (t < 0) {
+    ld->tvs.v[tv_find(ld, n->tv)].type = (int)want;
+    return true;
+  }
+  if (t == (int)want) return true;
+  err(ld, at, "type error: %s, but %s is %s", what, operand, type_name(t));
+  return false;
+}
+
+/* ---- nodes and values -------------------------------------------------------- */
+
+static cat_node *node_new(loader *ld, cat_node_kind kind, lc_loc at, size_t group, int tv) {
+  cat_node *n = lc_arena_alloc(ld->m->arena, sizeof *n);
+  n->kind = kind;
+  n->loc = at;
+  n->group = group;
+  n->tv = tv;
+  n->ref = CAT_NONE;
+  lc_vec_push(&ld->nodes, n);
+  return n;
+}
+
+static cat_node *node_op(loader *ld, cat_op op, lc_loc at, cat_node *a, cat_node *b, size_t group,
+                         int tv) {
+  cat_node *n = node_new(ld, CAT_N_OP, at, group, tv);
+  n->op = op;
+  n->a = a;
+  n->b = b;
+  return n;
+}
+
+static cat_node *node_ref(loader *ld, size_t val, lc_loc at, size_t group) {
+  cat_node *n = node_new(ld, CAT_N_REF, at, group, ld->m->vals.v[val].tv);
+  n->ref = val;
+  return n;
+}
+
+static size_t val_new(loader *ld, cat_val_kind kind, const char *name, lc_loc at, int tv) {
+  cat_val v = {kind, name, NULL, CAT_NONE, CAT_TY_REL, at, tv};
+  lc_vec_push(&ld->m->vals, v);
+  return ld->m->vals.n - 1;
+}
+
+static size_t builtin_val(loader *ld, const char *name, cat_type type, lc_loc at) {
+  for (size_t i = 0; i < ld->m->vals.n; i++)
+    if (ld->m->vals.v[i].kind == CAT_V_BUILTIN && strcmp(ld->m->vals.v[i].name, name) == 0) return i;
+  return val_new(ld, CAT_V_BUILTIN, lc_arena_strdup(ld->m->arena, name), at, tv_new(ld, (int)type));
+}
+
+static const scope *bind(loader *ld, const scope *next, const char *name, bind_kind kind) {
+  scope *s = lc_arena_alloc(ld->m->arena, sizeof *s);
+  s->name = name;
+  s->kind = kind;
+  s->next = next;
+  return s;
+}
+
+static const scope *lookup(const scope *s, const char *name) {
+  for (; s; s = s->next)
+    if (strcmp(s->name, name) == 0) return s;
+  return NULL;
+}
+
+/* ---- expressions --------------------------------------------------------------- */
+
+static cat_node *resolve(loader *ld, const scope *sc, const cat_expr *e, size_t group);
+
+static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
+  const scope *b = lookup(sc, e->name);
+  cat_type t;
+  if (b && b->kind == B_VAL) return node_ref(ld, b->val, e->loc, group);
+  if (b && b->kind == B_NODE) return b->node;
+  if (b) {
+    size_t np = b->fun->nparams;
+    err(ld, e->loc, "'%s' is a function; call it with %zu argument%s", e->name, np, np == 1 ? "" : "s");
+    return NULL;
+  }
+  if (cat_builtin_type(e->name, &t)) return node_ref(ld, builtin_val(ld, e->name, t, e->loc), e->loc, group);
+  if (builtin_fun(e->name) >= 0) {
+    err(ld, e->loc, "'%s' is a function; call it with 1 argument", e->name);
+    return NULL;
+  }
+  const scope *saved = ld->sc;
+  ld->sc = sc;
+  unknown(ld, e->loc, "name", e->name);
+  ld->sc = saved;
+  return NULL;
+}
+
+static const char *binop_what(cat_expr_kind k) {
+  switch (k) {
+  case CAT_X_UNION: return "'|'";
+  case CAT_X_INTER: return "'&'";
+  case CAT_X_DIFF: return "'\\'";
+  case CAT_X_SEQ: return "';' needs relations";
+  default: return "'*' (product) needs sets";
+  }
+}
+
+static cat_node *resolve_binary(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
+  cat_node *a = resolve(ld, sc, e->a, group);
+  cat_node *b = a ? resolve(ld, sc, e->b, group) : NULL;
+  if (!b) return NULL;
+  static const cat_op ops[] = {CAT_OP_UNION, CAT_OP_SEQ, CAT_OP_DIFF, CAT_OP_INTER, CAT_OP_PRODUCT};
+  cat_op op = ops[e->kind - CAT_X_UNION];
+  const char *what = binop_what(e->kind);
+  if (op == CAT_OP_SEQ || op == CAT_OP_PRODUCT) {
+    cat_type want = op == CAT_OP_SEQ ? CAT_TY_REL : CAT_TY_SET;
+    if (!need(ld, a, want, e->loc, what, "its left operand") ||
+        !need(ld, b, want, e->loc, what, "its right operand"))
+      return NULL;
+    return node_op(ld, op, e->loc, a, b, group, tv_new(ld, CAT_TY_REL));
+  }
+  if (!tv_unify(ld, a->tv, b->tv)) {
+    err(ld, e->loc, "type error: %s needs operands of one type, but its left operand is %s and its right operand is %s",
+        what, type_name(tv_type(ld, a->tv)), type_name(tv_type(ld, b->tv)));
+    return NULL;
+  }
+  return node_op(ld, op, e->loc, a, b, group, a->tv);
+}
+
+static cat_node *resolve_postfix(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
+  static const cat_op ops[] = {CAT_OP_PLUS, CAT_OP_STAR, CAT_OP_OPT, CAT_OP_INVERSE};
+  static const char *const what[] = {"'+' needs a relation", "'*' (closure) needs a relation",
+                                     "'?' needs a relation", "'^-1' needs a relation"};
+  size_t k = (size_t)(e->kind - CAT_X_PLUS);
+  cat_node *a = resolve(ld, sc, e->a, group);
+  if (!a || !need(ld, a, CAT_TY_REL, e->loc, what[k], "its operand")) return NULL;
+  return node_op(ld, ops[k], e->loc, a, NULL, group, tv_new(ld, CAT_TY_REL));
+}
+
+/* fencerel(S) = po; [S]; po, with the builtin po. */
+static cat_node *fencerel(loader *ld, cat_node *s, lc_loc at, size_t group) {
+  int rel = tv_new(ld, CAT_TY_REL);
+  cat_node *po1 = node_ref(ld, builtin_val(ld, "po", CAT_TY_REL, at), at, group);
+  cat_node *po2 = node_ref(ld, builtin_val(ld, "po", CAT_TY_REL, at), at, group);
+  cat_node *id = node_op(ld, CAT_OP_IDSET, at, s, NULL, group, rel);
+  return node_op(ld, CAT_OP_SEQ, at, node_op(ld, CAT_OP_SEQ, at, po1, id, group, rel), po2, group, rel);
+}
+
+static cat_node *call_builtin(loader *ld, const scope *sc, const cat_expr *e, int f, size_t group) {
+  if (e->nargs != 1) {
+    err(ld, e->loc, "wrong number of arguments: '%s' takes 1, given %zu", e->name, e->nargs);
+    return NULL;
+  }
+  cat_node *a = resolve(ld, sc, e->args[0], group);
+  if (!a) return NULL;
+  char what[64];
+  snprintf(what, sizeof what, "'%s' needs %s", e->name, type_name(builtin_funs[f].arg));
+  if (!need(ld, a, builtin_funs[f].arg, e->loc, what, "its argument")) return NULL;
+  if (builtin_funs[f].op == CAT_OP_SEQ) return fencerel(ld, a, e->loc, group);
+  return node_op(ld, builtin_funs[f].op, e->loc, a, NULL, group, tv_new(ld, CAT_TY_SET));
+}
+
+/* Binds parameter i: a name is passed through, anything else becomes a
+ * value evaluated once (or, inside a let rec, is substituted). */
+static const scope *bind_arg(loader *ld, const scope *s, const cat_expr *e, const cat_stmt *f,
+                             size_t i, cat_node *arg, size_t group) {
+  scope *b = (scope *)bind(ld, s, f->params[i], B_VAL);
+  if (group != CAT_NONE) {
+    b->kind = B_NODE;
+    b->node = arg;
+  } else if (arg->kind == CAT_N_REF) {
+    b->val = arg->ref;
+  } else {
+    lc_buf nm;
+    lc_buf_init(&nm);
+    lc_buf_printf(&nm, "%s(%s)", e->name, f->params[i]);
+    b->val = val_new(ld, CAT_V_DEF, lc_arena_strdup(ld->m->arena, nm.s), e->args[i]->loc, arg->tv);
+    ld->m->vals.v[b->val].body = arg;
+    lc_buf_fini(&nm);
+  }
+  return b;
+}
+
+static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const scope *fb,
+                           size_t group) {
+  const cat_stmt *f = fb->fun;
+  if (e->nargs != f->nparams) {
+    err(ld, e->loc, "wrong number of arguments: '%s' takes %zu, given %zu", e->name, f->nparams, e->nargs);
+    return NULL;
+  }
+  const scope *body_sc = fb->fun_scope;
+  for (size_t i = 0; i < e->nargs; i++) {
+    cat_node *a = resolve(ld, sc, e->args[i], group);
+    if (!a) return NULL;
+    int want = tv_type(ld, fb->param_tvs[i]), got = tv_type(ld, a->tv);
+    if (want >= 0 && got >= 0 && want != got) {
+      err(ld, e->args[i]->loc, "type error: argument %zu of '%s' must be %s, but it is %s", i + 1,
+          e->name, type_name(want), type_name(got));
+      return NULL;
+    }
+    body_sc = bind_arg(ld, body_sc, e, f, i, a, group);
+  }
+  frame fr = {e->name, e->loc, ld->calls};
+  ld->calls = &fr;
+  cat_node *n = resolve(ld, body_sc, f->binds[0].e, group);
+  ld->calls = fr.up;
+  return n;
+}
+
+static cat_node *resolve_call(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
+  const scope *b = lookup(sc, e->name);
+  cat_type t;
+  if (b && b->kind == B_FUN) return call_user(ld, sc, e, b, group);
+  if (!b && builtin_fun(e->name) >= 0) return call_builtin(ld, sc, e, builtin_fun(e->name), group);
+  if (b || cat_builtin_type(e->name, &t)) {
+    err(ld, e->loc, "'%s' is not a function", e->name);
+    return NULL;
+  }
+  const scope *saved = ld->sc;
+  ld->sc = sc;
+  unknown(ld, e->loc, "function", e->name);
+  ld->sc = saved;
+  return NULL;
+}
+
+static cat_node *resolve(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
+  switch (e->kind) {
+  case CAT_X_NAME: return resolve_name(ld, sc, e, group);
+  case CAT_X_ALL: {
+    int set = tv_new(ld, CAT_TY_SET);
+    return node_op(ld, CAT_OP_COMPL, e->loc, node_op(ld, CAT_OP_EMPTY, e->loc, NULL, NULL, group, set),
+                   NULL, group, set);
+  }
+  case CAT_X_ZERO: return node_op(ld, CAT_OP_EMPTY, e->loc, NULL, NULL, group, tv_new(ld, -1));
+  case CAT_X_UNION: case CAT_X_SEQ: case CAT_X_DIFF: case CAT_X_INTER: case CAT_X_PRODUCT:
+    return resolve_binary(ld, sc, e, group);
+  case CAT_X_COMPL: {
+    cat_node *a = resolve(ld, sc, e->a, group);
+    return a ? node_op(ld, CAT_OP_COMPL, e->loc, a, NULL, group, a->tv) : NULL;
+  }
+  case CAT_X_PLUS: case CAT_X_STAR: case CAT_X_OPT: case CAT_X_INV:
+    return resolve_postfix(ld, sc, e, group);
+  case CAT_X_IDSET: {
+    cat_node *a = resolve(ld, sc, e->a, group);
+    if (!a || !need(ld, a, CAT_TY_SET, e->loc, "'[...]' needs a set", "its operand")) return NULL;
+    return node_op(ld, CAT_OP_IDSET, e->loc, a, NULL, group, tv_new(ld, CAT_TY_REL));
+  }
+  case CAT_X_CALL: return resolve_call(ld, sc, e, group);
+  }
+  return NULL;
+}
+
+/* ---- statements ------------------------------------------------------------------ */
+
+static int load_file(loader *ld, const char *path, const lc_source *given, lc_loc site);
+
+static void stmt_let(loader *ld, const cat_stmt *s) {
+  const cat_binding *b = &s->binds[0];
+  cat_node *n = resolve(ld, ld->sc, b->e, CAT_NONE);
+  if (!n) return;
+  scope *e = (scope *)bind(ld, ld->sc, b->name, B_VAL);
+  if (n->kind == CAT_N_REF) {
+    e->val = n->ref;   /* `let a = b` names b's value again */
+  } else {
+    e->val = val_new(ld, CAT_V_DEF, b->name, b->loc, n->tv);
+    ld->m->vals.v[e->val].body = n;
+  }
+  ld->sc = e;
+}
+
+/* Resolves the body once with parameters of unknown type: every name and
+ * arity is checked at the definition, and what the body requires of each
+ * parameter is remembered for messages at the calls. */
+static void stmt_fun(loader *ld, const cat_stmt *s) {
+  const scope *sc = ld->sc;
+  int *tvs = lc_arena_alloc(ld->m->arena, (s->nparams ? s->nparams : 1) * sizeof *tvs);
+  for (size_t i = 0; i < s->nparams; i++) {
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(s->params[i], s->params[j]) == 0) {
+        err(ld, s->param_locs[i], "parameter '%s' appears twice", s->params[i]);
+        return;
+      }
+    tvs[i] = tv_new(ld, -1);
+    scope *p = (scope *)bind(ld, sc, s->params[i], B_NODE);
+    p->node = node_op(ld, CAT_OP_EMPTY, s->param_locs[i], NULL, NULL, CAT_NONE, tvs[i]);
+    sc = p;
+  }
+  if (!resolve(ld, sc, s->binds[0].e, CAT_NONE)) return;
+  scope *f = (scope *)bind(ld, ld->sc, s->binds[0].name, B_FUN);
+  f->fun = s;
+  f->fun_scope = ld->sc;
+  f->param_tvs = tvs;
+  ld->sc = f;
+}
+
+static void stmt_rec(loader *ld, const cat_stmt *s) {
+  cat_group g = {lc_arena_alloc(ld->m->arena, s->nbinds * sizeof(size_t)), s->nbinds};
+  size_t gi = ld->m->groups.n;
+  const scope *sc = ld->sc;
+  for (size_t i = 0; i < s->nbinds; i++) {
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(s->binds[i].name, s->binds[j].name) == 0) {
+        err(ld, s->binds[i].loc, "'%s' is defined twice in this let rec", s->binds[i].name);
+        return;
+      }
+    g.members[i] = val_new(ld, CAT_V_DEF, s->binds[i].name, s->binds[i].loc, tv_new(ld, -1));
+    ld->m->vals.v[g.members[i]].group = gi;
+    scope *b = (scope *)bind(ld, sc, s->binds[i].name, B_VAL);
+    b->val = g.members[i];
+    sc = b;
+  }
+  lc_vec_push(&ld->m->groups, g);
+  for (size_t i = 0; i < s->nbinds; i++) {
+    cat_node *n = resolve(ld, sc, s->binds[i].e, gi);
+    if (!n) return;
+    cat_val *v = &ld->m->vals.v[g.members[i]];   /* after resolve: vals may have moved */
+    v->body = n;
+    if (!tv_unify(ld, v->tv, n->tv)) {
+      err(ld, s->binds[i].loc, "type error: '%s' is used as %s but defined as %s", v->name,
+          type_name(tv_type(ld, v->tv)), type_name(tv_type(ld, n->tv)));
+      return;
+    }
+  }
+  ld->sc = sc;
+}
+
+static void stmt_check(loader *ld, const cat_stmt *s) {
+  static const char *const kw[] = {"'acyclic' needs a relation", "'irreflexive' needs a relation"};
+  for (size_t i = 0; i < ld->m->checks.n; i++)
+    if (strcmp(ld->m->checks.v[i].name, s->name) == 0) {
+      lc_loc f = ld->m->checks.v[i].loc;
+      err(ld, s->name_loc, "duplicate check name '%s' (the first is at %s:%d:%d)", s->name, f.file,
+          f.line, f.col);
+      return;
+    }
+  cat_node *n = resolve(ld, ld->sc, s->e, CAT_NONE);
+  if (!n) return;
+  if (s->check != CAT_CHECK_EMPTY && !need(ld, n, CAT_TY_REL, s->loc, kw[s->check], "its operand"))
+    return;
+  cat_check c = {s->check, s->flag, s->name, n, s->loc};
+  lc_vec_push(&ld->m->checks, c);
+}
+
+/* include "path": beside the including file first, then the search path. */
+static void stmt_include(loader *ld, const cat_stmt *s) {
+  const char *from = s->loc.file;
+  const char *slash = strrchr(from, '/');
+  lc_buf p;
+  lc_buf_init(&p);
+  if (s->path[0] == '/' || !slash) lc_buf_puts(&p, s->path);
+  else lc_buf_printf(&p, "%.*s/%s", (int)(slash - from + 1) - 1, from, s->path);
+  bool found = access(p.s, R_OK) == 0;
+  for (const char *const *dir = ld->search; !found && s->path[0] != '/' && dir && *dir; dir++) {
+    p.n = 0;
+    lc_buf_printf(&p, "%s/%s", *dir, s->path);
+    found = access(p.s, R_OK) == 0;
+  }
+  if (!found) err(ld, s->name_loc, "cannot find included file \"%s\"", s->path);
+  else load_file(ld, p.s, NULL, s->name_loc);
+  lc_buf_fini(&p);
+}
+
+static void statement(loader *ld, const cat_stmt *s) {
+  switch (s->kind) {
+  case CAT_S_LET: stmt_let(ld, s); break;
+  case CAT_S_FUN: stmt_fun(ld, s); break;
+  case CAT_S_REC: stmt_rec(ld, s); break;
+  case CAT_S_CHECK: stmt_check(ld, s); break;
+  case CAT_S_INCLUDE: stmt_include(ld, s); break;
+  }
+}
+
+/* ---- files ---------------------------------------------------------------------- */
+
+/* The name a file is known by for cycle detection. */
+static char *identity(const char *path) {
+  char *r = realpath(path, NULL);
+  return r ? r : lc_xstrdup(path);
+}
+
+static void cycle_error(loader *ld, const char *id, const char *path, lc_loc site) {
+  size_t first = 0;
+  while (strcmp(ld->reading.v[first], id) != 0) first++;
+  lc_buf b;
+  lc_buf_init(&b);
+  for (size_t i = first; i < ld->reading_names.n; i++) lc_buf_printf(&b, "%s -> ", ld->reading_names.v[i]);
+  lc_buf_puts(&b, path);
+  err(ld, site, "include cycle: %s", b.s);
+  lc_buf_fini(&b);
+}
+
+/* Reads, parses and processes one file; `given` supplies the text of a
+ * model loaded from a string.  `site` is the include that asks for it. */
+static int load_file(loader *ld, const char *path, const lc_source *given, lc_loc site) {
+  char *id = identity(path);
+  for (size_t i = 0; i < ld->reading.n; i++)
+    if (strcmp(ld->reading.v[i], id) == 0) {
+      cycle_error(ld, id, path, site);
+      free(id);
+      return -1;
+    }
+  lc_source *src = lc_xcalloc(1, sizeof *src);
+  if (given) {
+    lc_source_from_string(src, given->name, given->text, given->len);
+  } else if (lc_source_read(src, path) < 0) {
+    if (site.file) err(ld, site, "cannot read included file \"%s\": %s", path, strerror(errno));
+    else err(ld, (lc_loc){path, 0, 0}, "cannot read model file: %s", strerror(errno));
+    free(src);
+    free(id);
+    return -1;
+  }
+  lc_vec_push(&ld->m->sources, src);
+  cat_file *f = cat_parse(ld->m->arena, src->name, src->text, src->len, ld->d);
+  if (!f) ld->failed = true;
+  if (f && ld->reading.n == 0 && f->model_name) ld->m->name = lc_xstrdup(f->model_name);
+  lc_vec_push(&ld->reading, id);
+  lc_vec_push(&ld->reading_names, src->name);
+  for (size_t i = 0; f && i < f->nstmts && !ld->failed; i++) statement(ld, f->stmts[i]);
+  ld->reading.n--;
+  ld->reading_names.n--;
+  free(id);
+  return ld->failed ? -1 : 0;
+}
+
+/* ---- the model ------------------------------------------------------------------- */
+
+static cat_type operand_type(const cat_node *n) {
+  switch (n->op) {
+  case CAT_OP_EMPTY: case CAT_OP_UNION: case CAT_OP_INTER: case CAT_OP_DIFF: case CAT_OP_COMPL:
+    return n->rtype;
+  case CAT_OP_PRODUCT: case CAT_OP_IDSET:
+    return CAT_TY_SET;
+  default:
+    return CAT_TY_REL;
+  }
+}
+
+/* Whatever inference left open is a relation; then every node and value
+ * gets its final type, and a check of a set S becomes a check of [S]. */
+static void finish_types(loader *ld) {
+  for (size_t i = 0; i < ld->tvs.n; i++)
+    if (tv_type(ld, (int)i) < 0) ld->tvs.v[tv_find(ld, (int)i)].type = CAT_TY_REL;
+  for (size_t i = 0; i < ld->nodes.n; i++) {
+    cat_node *n = ld->nodes.v[i];
+    n->rtype = (cat_type)tv_type(ld, n->tv);
+    n->type = n->kind == CAT_N_REF ? n->rtype : operand_type(n);
+  }
+  for (size_t i = 0; i < ld->m->vals.n; i++)
+    ld->m->vals.v[i].type = (cat_type)tv_type(ld, ld->m->vals.v[i].tv);
+  for (size_t i = 0; i < ld->m->checks.n; i++) {
+    cat_check *c = &ld->m->checks.v[i];
+    if (c->e->rtype != CAT_TY_SET) continue;
+    cat_node *id = node_op(ld, CAT_OP_IDSET, c->e->loc, c->e, NULL, CAT_NONE, c->e->tv);
+    id->type = CAT_TY_SET;
+    id->rtype = CAT_TY_REL;
+    c->e = id;
+  }
+}
+
+static char *default_name(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strlen(base);
+  if (n > 4 && strcmp(base + n - 4, ".cat") == 0) n -= 4;
+  return lc_xstrndup(base, n);
+}
+
+/* The file names that positions point to die with the model; messages
+ * keep their full text but lose the pointer. */
+static void forget_files(const cat_model *m, lc_diag *d, size_t first_msg) {
+  for (size_t i = first_msg; i < d->msgs.n; i++)
+    for (size_t j = 0; j < m->sources.n; j++)
+      if (d->msgs.v[i].loc.file == m->sources.v[j]->name) d->msgs.v[i].loc.file = NULL;
+}
+
+static cat_model *load(const char *path, const lc_source *given, const char *const *search,
+                       lc_diag *d) {
+  cat_model *m = lc_xcalloc(1, sizeof *m);
+  m->arena = lc_arena_new();
+  m->path = lc_xstrdup(path);
+  loader ld = {0};
+  ld.m = m;
+  ld.d = d;
+  ld.search = search;
+  size_t first_msg = d->msgs.n;
+  int rc = load_file(&ld, path, given, (lc_loc){0});
+  if (rc == 0) finish_types(&ld);
+  else forget_files(m, d, first_msg);
+  lc_vec_free(&ld.reading);
+  lc_vec_free(&ld.reading_names);
+  lc_vec_free(&ld.tvs);
+  lc_vec_free(&ld.nodes);
+  if (rc < 0) {
+    cat_model_free(m);
+    return NULL;
+  }
+  if (!m->name) m->name = default_name(path);
+  return m;
+}
+
+static bool is_path(const char *s) {
+  size_t n = strlen(s);
+  return strchr(s, '/') || (n >= 4 && strcmp(s + n - 4, ".cat") == 0);
+}
+
+cat_model *cat_load(const char *name_or_path, const char *const *search, lc_diag *d) {
+  if (is_path(name_or_path)) return load(name_or_path, NULL, search, d);
+  lc_buf p, dirs;
+  lc_buf_init(&p);
+  lc_buf_init(&dirs);
+  cat_model *m = NULL;
+  for (const char *const *dir = search; dir && *dir; dir++) {
+    p.n = 0;
+    lc_buf_printf(&p, "%s/%s.cat", *dir, name_or_path);
+    if (access(p.s, R_OK) == 0) {
+      m = load(p.s, NULL, search, d);
+      goto out;
+    }
+    lc_buf_printf(&dirs, "%s%s", dirs.n ? ", " : "", *dir);
+  }
+  lc_error(d, (lc_loc){0}, "model '%s' not found (looked for %s.cat in: %s)", name_or_path,
+           name_or_path, dirs.n ? dirs.s : "no directories");
+out:
+  lc_buf_fini(&p);
+  lc_buf_fini(&dirs);
+  return m;
+}
+
+cat_model *cat_load_string(const char *name, const char *text, const char *const *search,
+                           lc_diag *d) {
+  lc_source src = {(char *)name, (char *)text, strlen(text)};
+  return load(name, &src, search, d);
+}
+
+void cat_model_free(cat_model *m) {
+  if (!m) return;
+  for (size_t i = 0; i < m->sources.n; i++) {
+    lc_source_fini(m->sources.v[i]);
+    free(m->sources.v[i]);
+  }
+  lc_vec_free(&m->sources);
+  lc_vec_free(&m->vals);
+  lc_vec_free(&m->groups);
+  lc_vec_free(&m->checks);
+  lc_arena_free(m->arena);
+  free(m->name);
+  free(m->path);
+  free(m);
+}
+
+const char *cat_model_name(const cat_model *m) { return m->name; }
+const char *cat_model_path(const cat_model *m) { return m->path; }
+size_t cat_model_nchecks(const cat_model *m) { return m->checks.n; }
+const char *cat_model_check_name(const cat_model *m, size_t i) { return m->checks.v[i].name; }
+bool cat_model_check_is_flag(const cat_model *m, size_t i) { return m->checks.v[i].flag; }

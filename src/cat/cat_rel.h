@@ -1,0 +1,125 @@
+/* cat_rel.h - concrete backends of the model language over rel_ bitsets.
+ * SPDX-License-Identifier: MIT
+ *
+ * Two interpretations of a model over n events (0..n-1):
+ *
+ *  - exact: a set is a rel_set*, a relation a rel_rel*; the value of the
+ *    model in one candidate execution.  The explicit engine uses it, and
+ *    its results say why a check failed (a cycle, a reflexive event, a
+ *    pair) so reports can show a witness.
+ *
+ *  - may/must: a value is a pair (may, must) of such objects with
+ *    must <= may: every pair in `must` is in the value in every candidate
+ *    execution, no pair outside `may` is in it in any.  Builtins give
+ *    their bounds (e.g. rf: may = same-location write/read pairs, must =
+ *    empty); each operation propagates them soundly, so an engine learns
+ *    which pairs of each intermediate relation are statically impossible
+ *    or certain.  cat_mm_op is the single-operation form for engines that
+ *    carry bounds beside their own values, e.g. the SMT backend:
+ *
+ *        my_op(ctx, op, t, a, b):
+ *          r->mm = cat_mm_op(ctx->n, op, t, a->mm, b ? b->mm : NULL);
+ *          for each pair p:  r->term[p] = !in(r->mm->may, p) ? false
+ *                                         : in(r->mm->must, p) ? true
+ *                                         : <Z3 term from a and b>;
+ *
+ * Values handed to the caller's builtin callbacks are created by the
+ * caller and then owned by the evaluation.
+ */
+#ifndef CAT_REL_H
+#define CAT_REL_H
+
+#include "cat/cat.h"
+#include "rel.h"
+
+/* ---- exact values ---------------------------------------------------------- */
+
+/* One operation on values of n events: rel_set* for sets, rel_rel* for
+ * relations.  Operands are borrowed; the result is new. */
+void *cat_rel_op(size_t n, cat_op op, cat_type type, const void *a, const void *b);
+bool cat_rel_same(cat_type type, const void *a, const void *b);
+void *cat_rel_copy(cat_type type, const void *v);
+void cat_rel_free(cat_type type, void *v);          /* NULL is a no-op */
+
+/* Supplies a builtin: a new rel_set* (for *type == CAT_TY_SET) or rel_rel*
+ * of n events, or NULL when the engine does not have it. */
+typedef void *(*cat_rel_builtin_fn)(void *uctx, const char *name, cat_type *type);
+
+typedef struct cat_rel_check {
+  char *name;                /* owned by the result, which may outlive the model */
+  cat_check_kind kind;
+  bool flag;
+  lc_loc at;                 /* the check's keyword; at.file lives as long as the model */
+  bool holds;                /* the check holds; for a flag: it is not raised */
+  /* When it does not hold:
+   *   acyclic:      cycle[0..ncycle-1], each related to the next and the
+   *                 last to the first;
+   *   irreflexive:  a == b, an event related to itself;
+   *   empty, flag:  (a, b), the first pair of the relation (row-major). */
+  size_t *cycle, ncycle;
+  size_t a, b;
+} cat_rel_check;
+
+typedef struct cat_rel_result {
+  cat_rel_check *checks;     /* one per check of the model, in file order */
+  size_t n;
+  bool consistent;           /* every check that is not a flag holds */
+} cat_rel_result;
+
+/* Evaluates model m over n events.  Returns 0 and fills *res (release it
+ * with cat_rel_result_fini), or -1 after an error in d; *res is then
+ * empty. */
+int cat_rel_eval(const cat_model *m, size_t n, cat_rel_builtin_fn builtin, void *uctx,
+                 cat_rel_result *res, lc_diag *d);
+void cat_rel_result_fini(cat_rel_result *res);
+/* The result of the check called name, or NULL (borrowed). */
+const cat_rel_check *cat_rel_result_find(const cat_rel_result *res, const char *name);
+
+/* ---- may/must bounds ------------------------------------------------------------ */
+
+typedef struct cat_mm {
+  cat_type type;
+  void *may, *must;          /* rel_set* or rel_rel*, must <= may */
+} cat_mm;
+
+cat_mm *cat_mm_new(cat_type type, void *may, void *must);   /* takes both */
+cat_mm *cat_mm_exact(cat_type type, const void *v);         /* may = must = a copy of v */
+cat_mm *cat_mm_copy(const cat_mm *x);
+void cat_mm_free(cat_mm *x);                                /* NULL is a no-op */
+bool cat_mm_same(const cat_mm *a, const cat_mm *b);
+
+/* Bounds of op(a, b) over n events from bounds of the operands (b NULL for
+ * unary ops, both NULL for CAT_OP_EMPTY).  Monotone ops act on may and on
+ * must separately; a \ b = (may_a \ must_b, must_a \ may_b) and
+ * ~a = (~must_a, ~may_a). */
+cat_mm *cat_mm_op(size_t n, cat_op op, cat_type type, const cat_mm *a, const cat_mm *b);
+
+/* Supplies a builtin's bounds (new, of n events), or NULL. */
+typedef cat_mm *(*cat_mm_builtin_fn)(void *uctx, const char *name, cat_type *type);
+
+typedef enum {
+  CAT_MM_HOLDS,     /* holds in every execution (a flag: never raised) */
+  CAT_MM_FAILS,     /* fails in every execution (a flag: always raised) */
+  CAT_MM_UNKNOWN    /* depends on the execution */
+} cat_mm_verdict;
+
+typedef struct cat_mm_check {
+  char *name;                /* owned by the result */
+  cat_check_kind kind;
+  bool flag;
+  lc_loc at;                 /* at.file lives as long as the model */
+  cat_mm_verdict verdict;
+  cat_mm *value;             /* the bounds of the checked relation */
+} cat_mm_check;
+
+typedef struct cat_mm_result {
+  cat_mm_check *checks;      /* file order */
+  size_t n;
+} cat_mm_result;
+
+int cat_mm_eval(const cat_model *m, size_t n, cat_mm_builtin_fn builtin, void *uctx,
+                cat_mm_result *res, lc_diag *d);
+void cat_mm_result_fini(cat_mm_result *res);
+const cat_mm_check *cat_mm_result_find(const cat_mm_result *res, const char *name);
+
+#endif

@@ -1,0 +1,496 @@
+/* test_cat_parse.c - the model language: syntax, precedence, positions,
+ * include resolution, and the exact text of every kind of load error.
+ * SPDX-License-Identifier: MIT
+ */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cat/cat_ast.h"
+#include "cat/cat.h"
+
+/* ---- helpers ------------------------------------------------------------------- */
+
+/* Parses `let x = <text>` and returns the printed expression (caller frees). */
+static char *print_expr(const char *text) {
+  lc_arena *a = lc_arena_new();
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  lc_buf src;
+  lc_buf_init(&src);
+  lc_buf_printf(&src, "let x = %s", text);
+  cat_file *f = cat_parse(a, "t.cat", src.s, src.n, &d);
+  if (!f) fail_msg("parse failed: %s", lc_diag_first_error(&d));
+  assert_int_equal(f->nstmts, 1);
+  lc_buf out;
+  lc_buf_init(&out);
+  cat_expr_print(&out, f->stmts[0]->binds[0].e);
+  lc_buf_fini(&src);
+  lc_diag_fini(&d);
+  lc_arena_free(a);
+  char *s = lc_buf_take(&out);
+  lc_buf_fini(&out);
+  return s;
+}
+
+static void expect_print(const char *text, const char *want) {
+  char *got = print_expr(text);
+  if (strcmp(got, want) != 0) fail_msg("`%s` printed as `%s`, want `%s`", text, got, want);
+  free(got);
+}
+
+/* Loads a model from a string; returns the first error text or NULL. */
+static char *load_error(const char *text) {
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  cat_model *m = cat_load_string("t.cat", text, NULL, &d);
+  char *e = lc_diag_first_error(&d) ? lc_xstrdup(lc_diag_first_error(&d)) : NULL;
+  assert_true((m == NULL) == (e != NULL));
+  cat_model_free(m);
+  lc_diag_fini(&d);
+  return e;
+}
+
+/* ---- precedence and forms ------------------------------------------------------- */
+
+static void test_cat_parse_precedence(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+    {"a | b ; c & d", "(a | (b ; (c & d)))"},
+    {"a ; b | c", "((a ; b) | c)"},
+    {"a \\ b & c", "(a \\ (b & c))"},
+    {"a & b \\ c", "((a & b) \\ c)"},
+    {"a ; b \\ c", "(a ; (b \\ c))"},
+    {"a \\ b ; c", "((a \\ b) ; c)"},
+    {"a | b | c", "((a | b) | c)"},
+    {"a ; b ; c", "((a ; b) ; c)"},
+    {"a \\ b \\ c", "((a \\ b) \\ c)"},
+    {"W * M | M * W", "((W * M) | (M * W))"},
+    {"A * B & C", "((A * B) & C)"},
+    {"A & B * C", "(A & (B * C))"},
+    {"~a ; b", "(~a ; b)"},
+    {"~a * b", "(~a * b)"},
+    {"~a+", "~(a+)"},
+    {"(~a)+", "(~a)+"},
+    {"~~a", "~(~a)"},
+    {"~(a | b)", "~(a | b)"},
+    {"[R]; po; [W]", "(([R] ; po) ; [W])"},
+    {"a^-1+", "a^-1+"},
+    {"r?*", "r?*"},
+    {"(a | b)*", "(a | b)*"},
+  };
+  for (size_t i = 0; i < LC_ARRAY_LEN(cases); i++) expect_print(cases[i][0], cases[i][1]);
+}
+
+static void test_cat_parse_star_postfix_or_product(void **state) {
+  (void)state;
+  expect_print("po* ; rf", "(po* ; rf)");
+  expect_print("po*", "po*");
+  expect_print("M * M", "(M * M)");
+  expect_print("M*M", "(M * M)");
+  expect_print("r*[S]", "(r * [S])");         /* '[' starts an operand: product */
+  expect_print("r* (x)", "(r * x)");
+  expect_print("r* ~x", "(r * ~x)");
+  expect_print("a* * b", "(a* * b)");
+  expect_print("_ * _", "(_ * _)");
+  expect_print("0 * _", "(0 * _)");
+  expect_print("(r*)", "r*");
+  expect_print("r* | s", "(r* | s)");
+  expect_print("r* \\ s*", "(r* \\ s*)");
+  expect_print("f(r*, s)", "f(r*, s)");
+}
+
+static void test_cat_parse_atoms_and_calls(void **state) {
+  (void)state;
+  expect_print("_", "_");
+  expect_print("0", "0");
+  expect_print("po-loc", "po-loc");             /* '-' is part of a name */
+  expect_print("a-b | c", "(a-b | c)");
+  expect_print("x.y_z-1", "x.y_z-1");
+  expect_print("_foo", "_foo");
+  expect_print("domain(po)", "domain(po)");
+  expect_print("f(a | b, c)", "f((a | b), c)");
+  expect_print("f()", "f()");
+  expect_print("[domain(rf) & W]", "[(domain(rf) & W)]");
+  expect_print("fencerel(F & SC)", "fencerel((F & SC))");
+  expect_print("po (* a (* nested *) comment *) ; rf", "(po ; rf)");
+  expect_print("po // to the end of the line\n ; rf", "(po ; rf)");
+}
+
+/* Binary nodes carry the operator's position, the others their first token. */
+static void test_cat_parse_positions(void **state) {
+  (void)state;
+  lc_arena *a = lc_arena_new();
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  const char *text = "\"m\"\nlet x =\n  po | [W]+\n";
+  cat_file *f = cat_parse(a, "p.cat", text, strlen(text), &d);
+  assert_non_null(f);
+  const cat_stmt *s = f->stmts[0];
+  assert_int_equal(s->loc.line, 2);
+  assert_int_equal(s->loc.col, 1);
+  assert_int_equal(s->binds[0].loc.col, 5);
+  const cat_expr *u = s->binds[0].e;
+  assert_int_equal(u->kind, CAT_X_UNION);
+  assert_int_equal(u->loc.line, 3);
+  assert_int_equal(u->loc.col, 6);
+  assert_int_equal(u->a->loc.col, 3);
+  assert_int_equal(u->b->kind, CAT_X_PLUS);
+  assert_int_equal(u->b->loc.col, 11);
+  assert_int_equal(u->b->a->kind, CAT_X_IDSET);
+  assert_int_equal(u->b->a->loc.col, 8);
+  assert_int_equal(u->b->a->a->loc.col, 9);
+  assert_string_equal(u->loc.file, "p.cat");
+  lc_diag_fini(&d);
+  lc_arena_free(a);
+}
+
+static void test_cat_parse_statements(void **state) {
+  (void)state;
+  const char *text =
+      "PTX\n"
+      "include \"x.cat\"\n"
+      "let a = po\n"
+      "let f(p, q) = p ; q\n"
+      "let rec r = r ; po | rf and s = s\n"
+      "acyclic a as Ax\n"
+      "irreflexive a as Ir\n"
+      "empty a as Em\n"
+      "flag ~empty a as fl-ag\n";
+  lc_arena *ar = lc_arena_new();
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  cat_file *f = cat_parse(ar, "s.cat", text, strlen(text), &d);
+  assert_non_null(f);
+  assert_string_equal(f->model_name, "PTX");
+  assert_int_equal(f->nstmts, 8);
+  assert_int_equal(f->stmts[0]->kind, CAT_S_INCLUDE);
+  assert_string_equal(f->stmts[0]->path, "x.cat");
+  assert_int_equal(f->stmts[0]->name_loc.col, 9);
+  assert_int_equal(f->stmts[1]->kind, CAT_S_LET);
+  assert_string_equal(f->stmts[1]->binds[0].name, "a");
+  const cat_stmt *fn = f->stmts[2];
+  assert_int_equal(fn->kind, CAT_S_FUN);
+  assert_int_equal(fn->nparams, 2);
+  assert_string_equal(fn->params[1], "q");
+  assert_int_equal(fn->param_locs[1].col, 10);
+  const cat_stmt *rec = f->stmts[3];
+  assert_int_equal(rec->kind, CAT_S_REC);
+  assert_int_equal(rec->nbinds, 2);
+  assert_string_equal(rec->binds[1].name, "s");
+  static const cat_check_kind kinds[] = {CAT_CHECK_ACYCLIC, CAT_CHECK_IRREFLEXIVE, CAT_CHECK_EMPTY,
+                                         CAT_CHECK_EMPTY};
+  static const char *const names[] = {"Ax", "Ir", "Em", "fl-ag"};
+  for (size_t i = 0; i < 4; i++) {
+    const cat_stmt *c = f->stmts[4 + i];
+    assert_int_equal(c->kind, CAT_S_CHECK);
+    assert_int_equal(c->check, kinds[i]);
+    assert_int_equal(c->flag, i == 3);
+    assert_string_equal(c->name, names[i]);
+  }
+  cat_file *g = cat_parse(ar, "s.cat", "\"PTX v7.5\"", 10, &d);
+  assert_string_equal(g->model_name, "PTX v7.5");
+  assert_int_equal(g->nstmts, 0);
+  cat_file *h = cat_parse(ar, "s.cat", "(* only *) // a comment", 23, &d);
+  assert_null(h->model_name);
+  assert_int_equal(d.nerrors, 0);
+  lc_diag_fini(&d);
+  lc_arena_free(ar);
+}
+
+/* ---- load errors: one line per case, exact text -------------------------------- */
+
+static const struct {
+  const char *id, *text, *err;
+} bad[] = {
+  {"syntax-1", "let x = po ;", "t.cat:1:13: error: syntax error: unexpected end of file; expected an expression"},
+  {"syntax-2", "let = po", "t.cat:1:5: error: syntax error: unexpected '='; expected a name or 'rec'"},
+  {"syntax-3", "let x po", "t.cat:1:7: error: syntax error: unexpected 'po'; expected '=' or '('"},
+  {"syntax-4", "acyclic po", "t.cat:1:11: error: syntax error: unexpected end of file; expected 'as' and the check's name"},
+  {"syntax-5", "acyclic po as", "t.cat:1:14: error: syntax error: unexpected end of file; expected the check's name"},
+  {"syntax-6", "flag empty po as r", "t.cat:1:6: error: syntax error: unexpected 'empty'; expected '~' (flags are written 'flag ~empty E as name')"},
+  {"syntax-7", "let x = (po |\n rf", "t.cat:2:4: error: syntax error: unexpected end of file; expected ')' (to close '(' at line 1)"},
+  {"syntax-8", "let x = [W", "t.cat:1:11: error: syntax error: unexpected end of file; expected ']' (to close '[' at line 1)"},
+  {"syntax-9", "include x.cat", "t.cat:1:9: error: syntax error: unexpected 'x.cat'; expected a file name in double quotes"},
+  {"syntax-10", "\"M\" show po", "t.cat:1:5: error: syntax error: unexpected 'show'; expected a statement (let, include, acyclic, irreflexive, empty or flag)"},
+  {"syntax-11", "let rec f(x) = x", "t.cat:1:10: error: syntax error: unexpected '('; expected '=' (a let rec defines values, not functions)"},
+  {"syntax-12", "let f(a,) = a", "t.cat:1:9: error: syntax error: unexpected ')'; expected a parameter name"},
+  {"syntax-13", "let x = f(po", "t.cat:1:13: error: syntax error: unexpected end of file; expected ',' or ')' (to close '(' at line 1)"},
+  {"syntax-14", "let x = let", "t.cat:1:9: error: syntax error: unexpected 'let'; expected an expression"},
+  {"syntax-15", "let x = \"s\"", "t.cat:1:9: error: syntax error: unexpected string \"s\"; expected an expression"},
+  {"syntax-16", "let x = po )", "t.cat:1:12: error: syntax error: unexpected ')'; expected a statement (let, include, acyclic, irreflexive, empty or flag)"},
+  {"lex-1", "let x = po\n  (* open (* nested *)", "t.cat:2:3: error: unterminated comment (opened here)"},
+  {"lex-2", "let x = \"str", "t.cat:1:9: error: unterminated string"},
+  {"lex-3", "let x = po $ rf", "t.cat:1:12: error: unexpected character '$'"},
+  {"lex-4", "let x = 12", "t.cat:1:9: error: invalid token '12' (the only number is 0, the empty relation)"},
+  {"lex-5", "let x = po^1", "t.cat:1:11: error: '^' must be followed by '-1' (inverse)"},
+  {"lex-6", "let x = po - rf", "t.cat:1:12: error: unexpected character '-'"},
+  {"name-1", "let x = pox", "t.cat:1:9: error: unknown name 'pox'; did you mean 'po'?"},
+  {"name-2", "let x = zzzz", "t.cat:1:9: error: unknown name 'zzzz' (neither defined above nor a builtin; see docs/model-language.md)"},
+  {"name-3", "let myrel = po\nlet x = myrell", "t.cat:2:9: error: unknown name 'myrell'; did you mean 'myrel'?"},
+  {"name-4", "let x = y\nlet y = po", "t.cat:1:9: error: unknown name 'y' (neither defined above nor a builtin; see docs/model-language.md)"},
+  {"name-5", "let x = foo(po)", "t.cat:1:9: error: unknown function 'foo' (neither defined above nor a builtin; see docs/model-language.md)"},
+  {"name-6", "let x = po(rf)", "t.cat:1:9: error: 'po' is not a function"},
+  {"name-7", "let f(a) = a\nlet x = f", "t.cat:2:9: error: 'f' is a function; call it with 1 argument"},
+  {"name-8", "let x = domain", "t.cat:1:9: error: 'domain' is a function; call it with 1 argument"},
+  {"name-9", "let f(a) = bb", "t.cat:1:12: error: unknown name 'bb' (neither defined above nor a builtin; see docs/model-language.md)"},
+  {"name-10", "let f(param) = parm", "t.cat:1:16: error: unknown name 'parm'; did you mean 'param'?"},
+  {"type-1", "let x = W ; po", "t.cat:1:11: error: type error: ';' needs relations, but its left operand is a set"},
+  {"type-2", "let x = [po]", "t.cat:1:9: error: type error: '[...]' needs a set, but its operand is a relation"},
+  {"type-3", "let x = W | po", "t.cat:1:11: error: type error: '|' needs operands of one type, but its left operand is a set and its right operand is a relation"},
+  {"type-4", "let x = po * W", "t.cat:1:12: error: type error: '*' (product) needs sets, but its left operand is a relation"},
+  {"type-5", "let x = W+", "t.cat:1:10: error: type error: '+' needs a relation, but its operand is a set"},
+  {"type-6", "let x = W^-1", "t.cat:1:10: error: type error: '^-1' needs a relation, but its operand is a set"},
+  {"type-7", "let x = (W)*", "t.cat:1:12: error: type error: '*' (closure) needs a relation, but its operand is a set"},
+  {"type-8", "let x = domain(W)", "t.cat:1:9: error: type error: 'domain' needs a relation, but its argument is a set"},
+  {"type-9", "let x = fencerel(po)", "t.cat:1:9: error: type error: 'fencerel' needs a set, but its argument is a relation"},
+  {"type-10", "acyclic W as A", "t.cat:1:1: error: type error: 'acyclic' needs a relation, but its operand is a set"},
+  {"type-11", "irreflexive R & W as A", "t.cat:1:1: error: type error: 'irreflexive' needs a relation, but its operand is a set"},
+  {"type-12", "let x = 0 | W\nlet y = x ; po", "t.cat:2:11: error: type error: ';' needs relations, but its left operand is a set"},
+  {"type-13", "let rec a = [a] ; po", "t.cat:1:9: error: type error: 'a' is used as a set but defined as a relation"},
+  {"type-14", "let f(a) = [a]\nlet x = f(po)", "t.cat:2:11: error: type error: argument 1 of 'f' must be a set, but it is a relation"},
+  {"type-15", "let f(a, b) = a | b\nlet x = f(W, po)", "t.cat:1:17: error: type error: '|' needs operands of one type, but its left operand is a set and its right operand is a relation"},
+  {"type-16", "let f(a) = [a] ; a", "t.cat:1:16: error: type error: ';' needs relations, but its right operand is a set"},
+  {"type-17", "let x = W & R & po", "t.cat:1:15: error: type error: '&' needs operands of one type, but its left operand is a set and its right operand is a relation"},
+  {"arity-1", "let f(a) = a\nlet x = f(po, rf)", "t.cat:2:9: error: wrong number of arguments: 'f' takes 1, given 2"},
+  {"arity-2", "let x = range(po, rf)", "t.cat:1:9: error: wrong number of arguments: 'range' takes 1, given 2"},
+  {"arity-3", "let f(a, b) = a\nlet x = f()", "t.cat:2:9: error: wrong number of arguments: 'f' takes 2, given 0"},
+  {"dup-1", "empty po as A\nacyclic rf as A", "t.cat:2:15: error: duplicate check name 'A' (the first is at t.cat:1:1)"},
+  {"dup-2", "let rec a = po and b = a and a = rf", "t.cat:1:30: error: 'a' is defined twice in this let rec"},
+  {"dup-3", "let f(x, x) = x", "t.cat:1:10: error: parameter 'x' appears twice"},
+  {"include-1", "include \"nope-not-there.cat\"", "t.cat:1:9: error: cannot find included file \"nope-not-there.cat\""},
+};
+
+static void test_cat_load_errors(void **state) {
+  (void)state;
+  for (size_t i = 0; i < LC_ARRAY_LEN(bad); i++) {
+    char *e = load_error(bad[i].text);
+    if (!e) fail_msg("%s: loaded without error", bad[i].id);
+    if (strcmp(e, bad[i].err) != 0) fail_msg("%s:\n got  %s\n want %s", bad[i].id, e, bad[i].err);
+    free(e);
+  }
+}
+
+/* An error inside an expanded function body is followed by a note at the
+ * call. */
+static void test_cat_load_error_in_expansion_notes_call(void **state) {
+  (void)state;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  cat_model *m = cat_load_string("t.cat", "let f(a, b) = a | b\nlet g(c, d) = f(c, d)\nlet x = g(W, po)", NULL, &d);
+  assert_null(m);
+  assert_int_equal(d.msgs.n, 3);
+  assert_string_equal(d.msgs.v[0].text, "t.cat:1:17: error: type error: '|' needs operands of one type, but its left operand is a set and its right operand is a relation");
+  assert_string_equal(d.msgs.v[1].text, "t.cat:2:15: note: in the expansion of 'f' called here");
+  assert_string_equal(d.msgs.v[2].text, "t.cat:3:9: note: in the expansion of 'g' called here");
+  assert_null(d.msgs.v[0].loc.file);   /* the file name died with the model */
+  assert_int_equal(d.msgs.v[0].loc.line, 1);
+  lc_diag_fini(&d);
+}
+
+static void test_cat_load_accepts(void **state) {
+  (void)state;
+  static const char *const good[] = {
+    "",
+    "let x = [0]",                          /* 0 as a set */
+    "let x = 0 ; po",                       /* 0 as a relation */
+    "let rec a = a",                        /* a relation by default */
+    "let rec s = W | s and t = [s] ; po",   /* a set inferred through the group */
+    "empty W as E",                         /* empty takes a set */
+    "flag ~empty W & R as f",
+    "let f(a, b) = a | b\nlet x = f(W, R)\nlet y = f(po, rf)",   /* polymorphic */
+    "let po = po | rf\nacyclic po as A",    /* shadowing a builtin */
+    "let domain = po\nlet x = domain",     /* a value named like a function */
+    "let f(a) = a\nlet f = po\nlet x = f",
+    "let x = ~_ * _ | ~(W * W)",
+    "let g(x) = x+\nlet f(x) = g(x) ; g(x)\nacyclic f(po) as A",
+    "let x = fencerel(F) ; domain(rf) * range(co)",
+  };
+  for (size_t i = 0; i < LC_ARRAY_LEN(good); i++) {
+    char *e = load_error(good[i]);
+    if (e) fail_msg("case %zu: %s", i, e);
+  }
+}
+
+/* ---- files: includes, search, cycles -------------------------------------------- */
+
+typedef struct tmpdir {
+  char path[64];
+  LC_VEC(char *) files;
+} tmpdir;
+
+static void put(tmpdir *t, const char *name, const char *text) {
+  lc_buf p;
+  lc_buf_init(&p);
+  lc_buf_printf(&p, "%s/%s", t->path, name);
+  char *slash = strrchr(p.s, '/');
+  *slash = '\0';
+  mkdir(p.s, 0700);
+  *slash = '/';
+  FILE *f = fopen(p.s, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+  lc_vec_push(&t->files, lc_buf_take(&p));
+  lc_buf_fini(&p);
+}
+
+static int tmp_setup(void **state) {
+  tmpdir *t = calloc(1, sizeof *t);
+  strcpy(t->path, "/tmp/cat-test-XXXXXX");
+  if (!mkdtemp(t->path)) return -1;
+  put(t, "a.cat", "\"A model\"\ninclude \"b.cat\"\nacyclic x as X\n");
+  put(t, "b.cat", "\"B is not the name\"\nlet x = po\n");
+  put(t, "lib/c.cat", "let y = rf\n");
+  put(t, "uses-lib.cat", "include \"c.cat\"\nacyclic y as Y\n");
+  put(t, "sub/d.cat", "include \"e.cat\"\nacyclic z as Z\n");
+  put(t, "sub/e.cat", "let z = po\n");
+  put(t, "lib/e.cat", "let z = W\n");      /* a set: would fail the check if taken */
+  put(t, "c1.cat", "include \"c2.cat\"\n");
+  put(t, "c2.cat", "let q = po\ninclude \"c1.cat\"\n");
+  put(t, "self.cat", "include \"self.cat\"\n");
+  put(t, "diamond.cat", "include \"b.cat\"\ninclude \"b.cat\"\nacyclic x as X\n");
+  put(t, "bad-inc.cat", "include \"sub/bad.cat\"\n");
+  put(t, "sub/bad.cat", "let k = po\nlet j = W ; k\n");
+  *state = t;
+  return 0;
+}
+
+static int tmp_teardown(void **state) {
+  tmpdir *t = *state;
+  for (size_t i = t->files.n; i-- > 0;) {
+    unlink(t->files.v[i]);
+    free(t->files.v[i]);
+  }
+  lc_vec_free(&t->files);
+  char sub[96];
+  snprintf(sub, sizeof sub, "%s/lib", t->path);
+  rmdir(sub);
+  snprintf(sub, sizeof sub, "%s/sub", t->path);
+  rmdir(sub);
+  rmdir(t->path);
+  free(t);
+  return 0;
+}
+
+/* Loads NAME (relative to the temp dir) with the given search path. */
+static cat_model *load_in(tmpdir *t, const char *name, const char *const *search, lc_diag *d,
+                          char *errbuf, size_t errlen) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/%s", t->path, name);
+  size_t before = d->msgs.n;
+  cat_model *m = cat_load(path, search, d);
+  if (!m && errbuf) snprintf(errbuf, errlen, "%s", d->msgs.v[before].text);
+  return m;
+}
+
+static void test_cat_include_beside_then_search(void **state) {
+  tmpdir *t = *state;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  char lib[96], err[512] = "";
+  snprintf(lib, sizeof lib, "%s/lib", t->path);
+  const char *search[] = {lib, NULL};
+  cat_model *m = load_in(t, "a.cat", search, &d, err, sizeof err);
+  assert_non_null(m);
+  assert_string_equal(cat_model_name(m), "A model");   /* only the top file names the model */
+  assert_int_equal(cat_model_nchecks(m), 1);
+  cat_model_free(m);
+  m = load_in(t, "uses-lib.cat", search, &d, err, sizeof err);
+  assert_non_null(m);
+  assert_string_equal(cat_model_name(m), "uses-lib");  /* no header: the file name */
+  cat_model_free(m);
+  m = load_in(t, "uses-lib.cat", NULL, &d, err, sizeof err);
+  assert_null(m);
+  assert_true(strstr(err, "uses-lib.cat:1:9: error: cannot find included file \"c.cat\""));
+  /* beside the including file (sub/) wins over the search path */
+  m = load_in(t, "sub/d.cat", search, &d, err, sizeof err);
+  assert_non_null(m);
+  cat_model_free(m);
+  m = load_in(t, "diamond.cat", NULL, &d, err, sizeof err);
+  assert_non_null(m);
+  cat_model_free(m);
+  lc_diag_fini(&d);
+}
+
+static void test_cat_include_cycle(void **state) {
+  tmpdir *t = *state;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  char err[512], want[512];
+  assert_null(load_in(t, "c1.cat", NULL, &d, err, sizeof err));
+  snprintf(want, sizeof want,
+           "%s/c2.cat:2:9: error: include cycle: %s/c1.cat -> %s/c2.cat -> %s/c1.cat", t->path,
+           t->path, t->path, t->path);
+  assert_string_equal(err, want);
+  assert_null(load_in(t, "self.cat", NULL, &d, err, sizeof err));
+  snprintf(want, sizeof want, "%s/self.cat:1:9: error: include cycle: %s/self.cat -> %s/self.cat",
+           t->path, t->path, t->path);
+  assert_string_equal(err, want);
+  lc_diag_fini(&d);
+}
+
+static void test_cat_include_error_position(void **state) {
+  tmpdir *t = *state;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  char err[512], want[512];
+  assert_null(load_in(t, "bad-inc.cat", NULL, &d, err, sizeof err));
+  snprintf(want, sizeof want,
+           "%s/sub/bad.cat:2:11: error: type error: ';' needs relations, but its left operand is a set",
+           t->path);
+  assert_string_equal(err, want);
+  lc_diag_fini(&d);
+}
+
+static void test_cat_load_by_name(void **state) {
+  tmpdir *t = *state;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  char lib[96];
+  snprintf(lib, sizeof lib, "%s/lib", t->path);
+  const char *search[] = {lib, t->path, NULL};
+  cat_model *m = cat_load("a", search, &d);
+  assert_non_null(m);
+  char want[128];
+  snprintf(want, sizeof want, "%s/a.cat", t->path);
+  assert_string_equal(cat_model_path(m), want);
+  cat_model_free(m);
+  assert_null(cat_load("nothere", search, &d));
+  char msg[512];
+  snprintf(msg, sizeof msg, "error: model 'nothere' not found (looked for nothere.cat in: %s, %s)", lib,
+           t->path);
+  assert_string_equal(lc_diag_first_error(&d), msg);
+  lc_diag_fini(&d);
+  lc_diag_init(&d, NULL, NULL);
+  assert_null(cat_load("no-such-dir/missing.cat", NULL, &d));
+  assert_string_equal(lc_diag_first_error(&d),
+                      "no-such-dir/missing.cat: error: cannot read model file: No such file or directory");
+  lc_diag_fini(&d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_cat_parse_precedence),
+    cmocka_unit_test(test_cat_parse_star_postfix_or_product),
+    cmocka_unit_test(test_cat_parse_atoms_and_calls),
+    cmocka_unit_test(test_cat_parse_positions),
+    cmocka_unit_test(test_cat_parse_statements),
+    cmocka_unit_test(test_cat_load_errors),
+    cmocka_unit_test(test_cat_load_error_in_expansion_notes_call),
+    cmocka_unit_test(test_cat_load_accepts),
+    cmocka_unit_test(test_cat_include_beside_then_search),
+    cmocka_unit_test(test_cat_include_cycle),
+    cmocka_unit_test(test_cat_include_error_position),
+    cmocka_unit_test(test_cat_load_by_name),
+  };
+  return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
+}
