@@ -131,6 +131,12 @@ typedef struct lt_instr {
   lt_operand dst, addr, a, b, c;
   const char *label;     /* branch / goto target */
   lc_loc label_at;
+
+  /* For messages only (not compared, not printed): the mnemonic as written
+   * (may be NULL in a test built by hand) and where its .sem, .scope and
+   * cache qualifiers stand (line 0 when absent). */
+  const char *mnemonic;
+  lc_loc sem_at, scope_at, cache_at;
 } lt_instr;
 
 /* One cell of the code table: an optional label and an optional instruction. */
@@ -168,6 +174,7 @@ typedef struct lt_init {
   bool value_amp;          /* written with '&' */
   lt_proxy proxy;          /* ALIAS: the proxy of the alias */
   const char *target;      /* ALIAS: the aliased location (x) */
+  lc_loc target_at;        /* where target or value_loc is written */
 } lt_init;
 
 /* Memory map entry (ext): `x: shared`. */
@@ -258,5 +265,11 @@ const char *lt_sem_name(lt_sem s);       /* "weak", "relaxed", ... ("" for NONE)
 const char *lt_scope_name(lt_scope s);   /* "cta", "cluster", "gpu", "sys" */
 const char *lt_proxy_name(lt_proxy p);   /* "generic", "texture", ... */
 const char *lt_cmp_name(lt_cmp c);       /* "==", "!=", ... */
+const char *lt_space_name(lt_space s);   /* "global", "shared" ("" for NONE) */
+const char *lt_type_name(lt_type t);     /* "u32", ... ("" for NONE) */
+const char *lt_cache_name(lt_cache c);   /* "ca", ... ("" for NONE) */
+const char *lt_rmw_name(lt_rmw_op op);   /* "add", ..., "cas" ("" for NONE) */
+const char *lt_alu_name(lt_alu_op op);   /* "mov", "add", ... */
+const char *lt_branch_name(lt_cmp c);    /* "beq", "bne", ... */
 
 #endif

@@ -1,0 +1,158 @@
+/* ast.c - names of AST values, structural equality, freeing a test.
+ * SPDX-License-Identifier: MIT
+ */
+#include "litmus/ast.h"
+
+#include <string.h>
+
+void lt_test_free(lt_test *t) {
+  if (t) lc_arena_free(t->arena);   /* t itself lives in its arena */
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+#define NAME(table, i) ((size_t)(i) < LC_ARRAY_LEN(table) ? table[i] : "?")
+
+const char *lt_sem_name(lt_sem s) {
+  static const char *const n[] = {"", "weak", "relaxed", "acquire", "release", "acq_rel", "sc",
+                                  "volatile", "mmio"};
+  return NAME(n, s);
+}
+
+const char *lt_scope_name(lt_scope s) {
+  static const char *const n[] = {"", "cta", "cluster", "gpu", "sys"};
+  return NAME(n, s);
+}
+
+const char *lt_proxy_name(lt_proxy p) {
+  static const char *const n[] = {"generic", "texture", "surface", "constant"};
+  return NAME(n, p);
+}
+
+const char *lt_cmp_name(lt_cmp c) {
+  static const char *const n[] = {"==", "!=", "<", "<=", ">", ">="};
+  return NAME(n, c);
+}
+
+const char *lt_space_name(lt_space s) {
+  static const char *const n[] = {"", "global", "shared"};
+  return NAME(n, s);
+}
+
+const char *lt_type_name(lt_type t) {
+  static const char *const n[] = {"", "b32", "u32", "s32", "b64", "u64", "s64"};
+  return NAME(n, t);
+}
+
+const char *lt_cache_name(lt_cache c) {
+  static const char *const n[] = {"", "ca", "cg", "cs", "lu", "cv", "wb", "wt"};
+  return NAME(n, c);
+}
+
+const char *lt_rmw_name(lt_rmw_op op) {
+  static const char *const n[] = {"", "add", "sub", "and", "or", "xor", "exch",
+                                  "min", "max", "inc", "dec", "cas"};
+  return NAME(n, op);
+}
+
+const char *lt_alu_name(lt_alu_op op) {
+  static const char *const n[] = {"mov", "add", "sub", "mul", "div", "rem", "and", "or", "xor"};
+  return NAME(n, op);
+}
+
+const char *lt_branch_name(lt_cmp c) {
+  static const char *const n[] = {"beq", "bne", "blt", "ble", "bgt", "bge"};
+  return NAME(n, c);
+}
+
+/* ---- equality ------------------------------------------------------------------- */
+
+static bool str_eq(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool operand_eq(const lt_operand *a, const lt_operand *b) {
+  if (a->kind != b->kind || a->bracketed != b->bracketed) return false;
+  switch (a->kind) {
+  case LT_OPND_IMM: return a->imm == b->imm;
+  case LT_OPND_REG: case LT_OPND_REGADDR: return a->reg == b->reg;
+  case LT_OPND_LOC: return str_eq(a->loc, b->loc);
+  default: return true;
+  }
+}
+
+static bool instr_eq(const lt_instr *a, const lt_instr *b) {
+  if (!a || !b) return a == b;
+  return a->kind == b->kind && a->sem == b->sem && a->scope == b->scope &&
+         a->proxy == b->proxy && a->space == b->space && a->type == b->type &&
+         a->cache == b->cache && a->rmw == b->rmw && a->alu == b->alu && a->cmp == b->cmp &&
+         a->membar == b->membar && a->fence_no_sem == b->fence_no_sem &&
+         a->bar_arrive == b->bar_arrive && a->bar_cta_suffix == b->bar_cta_suffix &&
+         a->nbar_operands == b->nbar_operands && operand_eq(&a->dst, &b->dst) &&
+         operand_eq(&a->addr, &b->addr) && operand_eq(&a->a, &b->a) &&
+         operand_eq(&a->b, &b->b) && operand_eq(&a->c, &b->c) && str_eq(a->label, b->label);
+}
+
+static bool thread_eq(const lt_thread *a, const lt_thread *b) {
+  if (a->id != b->id || a->cta != b->cta || a->cluster != b->cluster || a->gpu != b->gpu ||
+      a->ncells != b->ncells)
+    return false;
+  for (size_t i = 0; i < a->ncells; i++)
+    if (!str_eq(a->cells[i].label, b->cells[i].label) ||
+        !instr_eq(a->cells[i].instr, b->cells[i].instr))
+      return false;
+  return true;
+}
+
+static bool init_eq(const lt_init *a, const lt_init *b) {
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+  case LT_INIT_ALIAS:
+    return str_eq(a->loc, b->loc) && a->proxy == b->proxy && str_eq(a->target, b->target);
+  case LT_INIT_REG:
+    if (a->thread != b->thread || a->reg != b->reg) return false;
+    break;
+  case LT_INIT_LOC:
+    if (!str_eq(a->loc, b->loc)) return false;
+    break;
+  }
+  if (!str_eq(a->value_loc, b->value_loc)) return false;
+  return a->value_loc ? a->value_amp == b->value_amp : a->value == b->value;
+}
+
+static bool term_eq(const lt_term *a, const lt_term *b) {
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+  case LT_TERM_REG: return a->thread == b->thread && a->reg == b->reg;
+  case LT_TERM_CONST: return a->value == b->value;
+  default: return str_eq(a->loc, b->loc);
+  }
+}
+
+static bool prop_eq(const lt_prop *a, const lt_prop *b) {
+  if (!a || !b) return a == b;
+  if (a->kind != b->kind || a->parens != b->parens) return false;
+  switch (a->kind) {
+  case LT_PROP_CMP: return a->cmp == b->cmp && term_eq(&a->lhs, &b->lhs) && term_eq(&a->rhs, &b->rhs);
+  case LT_PROP_NOT: return prop_eq(a->l, b->l);
+  case LT_PROP_AND: case LT_PROP_OR: return prop_eq(a->l, b->l) && prop_eq(a->r, b->r);
+  default: return true;
+  }
+}
+
+bool lt_test_equal(const lt_test *a, const lt_test *b) {
+  if (!str_eq(a->arch, b->arch) || !str_eq(a->name, b->name) || !str_eq(a->doc, b->doc) ||
+      a->ninits != b->ninits || a->nthreads != b->nthreads || a->nrows != b->nrows ||
+      a->nmap != b->nmap || a->has_locations != b->has_locations ||
+      a->nlocations != b->nlocations || a->quant != b->quant)
+    return false;
+  for (size_t i = 0; i < a->ninits; i++)
+    if (!init_eq(&a->inits[i], &b->inits[i])) return false;
+  for (size_t i = 0; i < a->nthreads; i++)
+    if (!thread_eq(&a->threads[i], &b->threads[i])) return false;
+  for (size_t i = 0; i < a->nmap; i++)
+    if (!str_eq(a->map[i].loc, b->map[i].loc) || a->map[i].space != b->map[i].space) return false;
+  for (size_t i = 0; i < a->nlocations; i++)
+    if (!term_eq(&a->locations[i], &b->locations[i])) return false;
+  return prop_eq(a->filter, b->filter) && prop_eq(a->cond, b->cond);
+}

@@ -1,0 +1,350 @@
+/* lex.c - the lexer of the litmus dialect.
+ * SPDX-License-Identifier: MIT
+ *
+ * The input is checked once, up front, for NUL bytes and UTF-8 (so every
+ * later stage may assume text); after that only ASCII is meaningful
+ * outside comments and the header's free text.
+ */
+#include "litmus/lex.h"
+
+#include <string.h>
+
+/* ---- positions and errors ---------------------------------------------- */
+
+static lc_loc here(const lt_lexer *ls, const char *at) {
+  lc_loc l = {ls->src->name, ls->line, (int)(at - ls->bol) + 1};
+  return l;
+}
+
+/* Moves past one byte, keeping line and column right. */
+static void advance(lt_lexer *ls) {
+  if (*ls->p == '\n') {
+    ls->line++;
+    ls->bol = ls->p + 1;
+  }
+  ls->p++;
+}
+
+static int peekc(const lt_lexer *ls, size_t k) {
+  return ls->p + k < ls->end ? (unsigned char)ls->p[k] : -1;
+}
+
+/* Names one input character for a message: 'x', 'é', or byte 0x07. */
+static void describe_char(const char *p, const char *end, char *buf, size_t n) {
+  unsigned char c = (unsigned char)*p;
+  if (c >= 0x21 && c < 0x7f) {
+    snprintf(buf, n, "character '%c'", c);
+  } else if (c >= 0xc2) {
+    int len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+    if (end - p < len) len = (int)(end - p);
+    snprintf(buf, n, "character '%.*s'", len, p);
+  } else {
+    snprintf(buf, n, "byte 0x%02x", c);
+  }
+}
+
+/* ---- encoding ------------------------------------------------------------ */
+
+/* Length of the well-formed UTF-8 sequence at p (Unicode table 3-7), or 0. */
+static size_t utf8_len(const unsigned char *p, const unsigned char *end) {
+  unsigned char c = p[0];
+  size_t n;
+  unsigned char lo = 0x80, hi = 0xbf;
+  if (c < 0x80) return 1;
+  if (c >= 0xc2 && c <= 0xdf) n = 2;
+  else if (c >= 0xe0 && c <= 0xef) n = 3;
+  else if (c >= 0xf0 && c <= 0xf4) n = 4;
+  else return 0;
+  if (c == 0xe0) lo = 0xa0;
+  if (c == 0xed) hi = 0x9f;
+  if (c == 0xf0) lo = 0x90;
+  if (c == 0xf4) hi = 0x8f;
+  if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi) return 0;
+  for (size_t i = 2; i < n; i++)
+    if (p[i] < 0x80 || p[i] > 0xbf) return 0;
+  return n;
+}
+
+static int check_encoding(lt_lexer *ls) {
+  const unsigned char *p = (const unsigned char *)ls->p, *end = (const unsigned char *)ls->end;
+  int line = 1;
+  const unsigned char *bol = (const unsigned char *)ls->src->text;
+  while (p < end) {
+    size_t n = *p ? utf8_len(p, end) : 0;
+    if (n == 0) {
+      lc_loc at = {ls->src->name, line, (int)(p - bol) + 1};
+      if (*p == 0)
+        lc_error(ls->d, at, "binary input: NUL byte");
+      else
+        lc_error(ls->d, at, "input is not valid UTF-8: byte 0x%02x", *p);
+      return -1;
+    }
+    if (*p == '\n') {
+      line++;
+      bol = p + 1;
+    }
+    p += n;
+  }
+  return 0;
+}
+
+int lt_lex_init(lt_lexer *ls, const lc_source *src, lc_diag *d) {
+  memset(ls, 0, sizeof *ls);
+  ls->src = src;
+  ls->d = d;
+  ls->p = ls->bol = src->text;
+  ls->end = src->text + src->len;
+  ls->line = 1;
+  ls->t.kind = LT_TOK_EOF;
+  if (check_encoding(ls) < 0) return -1;
+  /* A byte-order mark is not text; columns still count it so that they
+   * match what an editor shows as bytes. */
+  if (src->len >= 3 && memcmp(src->text, "\xef\xbb\xbf", 3) == 0) ls->p += 3;
+  return 0;
+}
+
+/* ---- whitespace and comments -------------------------------------------- */
+
+static bool is_space(int c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Skips a (* comment *), nested ones included; p is at the '('. */
+static int skip_comment(lt_lexer *ls) {
+  lc_loc open = here(ls, ls->p);
+  size_t depth = 0;
+  while (ls->p < ls->end) {
+    if (peekc(ls, 0) == '(' && peekc(ls, 1) == '*') {
+      depth++;
+      advance(ls);
+      advance(ls);
+    } else if (peekc(ls, 0) == '*' && peekc(ls, 1) == ')') {
+      advance(ls);
+      advance(ls);
+      if (--depth == 0) return 0;
+    } else {
+      advance(ls);
+    }
+  }
+  lc_error(ls->d, open, "unterminated comment");
+  return -1;
+}
+
+static int skip_space(lt_lexer *ls) {
+  for (;;) {
+    if (ls->p < ls->end && is_space(peekc(ls, 0)))
+      advance(ls);
+    else if (peekc(ls, 0) == '(' && peekc(ls, 1) == '*') {
+      if (skip_comment(ls) < 0) return -1;
+    } else
+      return 0;
+  }
+}
+
+/* ---- tokens -------------------------------------------------------------- */
+
+static bool is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static bool is_alnum(int c) { return is_alpha(c) || is_digit(c); }
+
+static bool all_digits(const char *s, size_t n) {
+  if (n == 0) return false;
+  for (size_t i = 0; i < n; i++)
+    if (!is_digit((unsigned char)s[i])) return false;
+  return true;
+}
+
+/* The number written in n decimal digits, or -1 when above max. */
+static int64_t small_number(const char *s, size_t n, int64_t max) {
+  int64_t v = 0;
+  for (size_t i = 0; i < n; i++) {
+    v = v * 10 + (s[i] - '0');
+    if (v > max) return -1;
+  }
+  return v;
+}
+
+/* word -> alpha {alnum} {'.' alnum {alnum}} ; also rK and PN */
+static int read_word(lt_lexer *ls, lt_token *t) {
+  bool dotted = false;
+  while (ls->p < ls->end && is_alnum(peekc(ls, 0))) advance(ls);
+  while (peekc(ls, 0) == '.' && peekc(ls, 1) >= 0 && is_alnum(peekc(ls, 1))) {
+    dotted = true;
+    advance(ls);
+    while (ls->p < ls->end && is_alnum(peekc(ls, 0))) advance(ls);
+  }
+  t->kind = LT_TOK_WORD;
+  t->len = (size_t)(ls->p - t->text);
+  if (dotted || t->len < 2 || (t->text[0] != 'r' && t->text[0] != 'P') ||
+      !all_digits(t->text + 1, t->len - 1))
+    return 0;
+  bool reg = t->text[0] == 'r';
+  int64_t max = reg ? LT_MAX_REG : LT_MAX_ID;
+  t->kind = reg ? LT_TOK_REG : LT_TOK_THREAD;
+  t->value = small_number(t->text + 1, t->len - 1, max);
+  if (t->value >= 0) return 0;
+  lc_error(ls->d, t->at, "%s '%.*s' out of range (%s0..%s%lld)", reg ? "register" : "thread",
+           (int)t->len, t->text, reg ? "r" : "P", reg ? "r" : "P", (long long)max);
+  return -1;
+}
+
+/* number -> ['-'] digit {alnum}, then checked to be decimal or 0x hex */
+static int read_number(lt_lexer *ls, lt_token *t) {
+  if (peekc(ls, 0) == '-') advance(ls);
+  while (ls->p < ls->end && is_alnum(peekc(ls, 0))) advance(ls);
+  t->kind = LT_TOK_INT;
+  t->len = (size_t)(ls->p - t->text);
+  const char *s = t->text + (t->text[0] == '-');
+  size_t n = t->len - (size_t)(s - t->text);
+  bool hex = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  for (size_t i = hex ? 2 : 0; i < n; i++) {
+    int c = (unsigned char)s[i];
+    bool ok = hex ? is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') : is_digit(c);
+    if (!ok) {
+      lc_error(ls->d, t->at, "malformed number '%.*s'", (int)t->len, t->text);
+      return -1;
+    }
+  }
+  if (lc_parse_int64(t->text, t->len, &t->value) == 0) return 0;
+  lc_error(ls->d, t->at, "number '%.*s' does not fit in 64 bits", (int)t->len, t->text);
+  return -1;
+}
+
+/* Operators of one or two characters; the longest match wins. */
+static const struct {
+  const char *s;
+  lt_tok_kind kind;
+} punct[] = {
+  {"/\\", LT_TOK_AND}, {"\\/", LT_TOK_OR}, {"&&", LT_TOK_AND}, {"||", LT_TOK_OR},
+  {"==", LT_TOK_EQEQ}, {"!=", LT_TOK_NE}, {"<=", LT_TOK_LE}, {">=", LT_TOK_GE},
+  {"{", LT_TOK_LBRACE}, {"}", LT_TOK_RBRACE}, {"(", LT_TOK_LPAREN}, {")", LT_TOK_RPAREN},
+  {"[", LT_TOK_LBRACKET}, {"]", LT_TOK_RBRACKET}, {"|", LT_TOK_BAR}, {";", LT_TOK_SEMI},
+  {",", LT_TOK_COMMA}, {":", LT_TOK_COLON}, {"@", LT_TOK_AT}, {"&", LT_TOK_AMP},
+  {"=", LT_TOK_EQ}, {"<", LT_TOK_LT}, {">", LT_TOK_GT}, {"~", LT_TOK_NOT}, {"!", LT_TOK_NOT},
+};
+
+static int read_punct(lt_lexer *ls, lt_token *t) {
+  for (size_t i = 0; i < LC_ARRAY_LEN(punct); i++) {
+    size_t n = strlen(punct[i].s);
+    if ((size_t)(ls->end - ls->p) >= n && memcmp(ls->p, punct[i].s, n) == 0) {
+      t->kind = punct[i].kind;
+      t->len = n;
+      while (n--) advance(ls);
+      return 0;
+    }
+  }
+  char what[32];
+  describe_char(ls->p, ls->end, what, sizeof what);
+  lc_error(ls->d, t->at, "unexpected %s", what);
+  return -1;
+}
+
+static int read_token(lt_lexer *ls, lt_token *t) {
+  if (skip_space(ls) < 0) return -1;
+  memset(t, 0, sizeof *t);
+  t->text = ls->p;
+  t->at = here(ls, ls->p);
+  if (ls->p >= ls->end) {
+    t->kind = LT_TOK_EOF;
+    return 0;
+  }
+  int c = peekc(ls, 0);
+  if (is_alpha(c)) return read_word(ls, t);
+  if (is_digit(c) || (c == '-' && peekc(ls, 1) >= 0 && is_digit(peekc(ls, 1))))
+    return read_number(ls, t);
+  return read_punct(ls, t);
+}
+
+int lt_lex_next(lt_lexer *ls) {
+  if (ls->has_ahead) {
+    ls->t = ls->ahead;
+    ls->has_ahead = false;
+    return 0;
+  }
+  return read_token(ls, &ls->t);
+}
+
+int lt_lex_peek(lt_lexer *ls) {
+  if (ls->has_ahead) return 0;
+  if (read_token(ls, &ls->ahead) < 0) return -1;
+  ls->has_ahead = true;
+  return 0;
+}
+
+/* ---- the header ------------------------------------------------------------ */
+
+static bool is_name_char(int c) {
+  return is_alnum(c) || c == '+' || c == '-' || c == '.' || c == ',';
+}
+
+int lt_lex_name(lt_lexer *ls, lt_token *name) {
+  if (skip_space(ls) < 0) return -1;
+  memset(name, 0, sizeof *name);
+  name->kind = LT_TOK_WORD;
+  name->text = ls->p;
+  name->at = here(ls, ls->p);
+  while (ls->p < ls->end && is_name_char(peekc(ls, 0))) advance(ls);
+  name->len = (size_t)(ls->p - name->text);
+  int c = peekc(ls, 0);
+  bool end_ok = c < 0 || is_space(c) || c == '"' || c == '{' || (c == '(' && peekc(ls, 1) == '*');
+  if (name->len > 0 && end_ok) return 0;
+  char what[32];
+  if (c < 0)
+    snprintf(what, sizeof what, "end of file");
+  else
+    describe_char(ls->p, ls->end, what, sizeof what);
+  if (name->len == 0)
+    lc_error(ls->d, name->at, "expected the test name after '%.*s', found %s", (int)ls->t.len,
+             ls->t.text, what);
+  else
+    lc_error(ls->d, here(ls, ls->p), "unexpected %s in the test name (names use letters, "
+             "digits and + - _ . ,)", what);
+  return -1;
+}
+
+/* Skips a "string"; p is at the opening quote. */
+static int skip_string(lt_lexer *ls) {
+  lc_loc open = here(ls, ls->p);
+  advance(ls);
+  while (ls->p < ls->end && *ls->p != '"') advance(ls);
+  if (ls->p < ls->end) {
+    advance(ls);
+    return 0;
+  }
+  lc_error(ls->d, open, "unterminated string");
+  return -1;
+}
+
+int lt_lex_doc(lt_lexer *ls, const char **doc, size_t *len) {
+  const char *start = ls->p;
+  while (ls->p < ls->end && *ls->p != '{') {
+    int r = 0;
+    if (*ls->p == '"')
+      r = skip_string(ls);
+    else if (peekc(ls, 0) == '(' && peekc(ls, 1) == '*')
+      r = skip_comment(ls);
+    else
+      advance(ls);
+    if (r < 0) return -1;
+  }
+  if (ls->p >= ls->end) {
+    lc_error(ls->d, here(ls, ls->p), "expected '{' to open the init block, found end of file");
+    return -1;
+  }
+  const char *stop = ls->p;
+  while (start < stop && is_space((unsigned char)*start)) start++;
+  while (stop > start && is_space((unsigned char)stop[-1])) stop--;
+  *doc = start;
+  *len = (size_t)(stop - start);
+  return 0;
+}
+
+const char *lt_tok_desc(const lt_token *t, char *buf, size_t n) {
+  if (t->kind == LT_TOK_EOF)
+    snprintf(buf, n, "end of file");
+  else if (t->len > 40)
+    snprintf(buf, n, "'%.37s...'", t->text);
+  else
+    snprintf(buf, n, "'%.*s'", (int)t->len, t->text);
+  return buf;
+}

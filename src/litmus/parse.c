@@ -1,0 +1,1027 @@
+/* parse.c - recursive-descent parser of the litmus dialect.
+ * SPDX-License-Identifier: MIT
+ *
+ * One function per rule, the rule written above it.  Like Lua's parser we
+ * stop at the first error: error_at reports it and longjmps back to
+ * lt_parse, which frees the test.  That is safe because everything the
+ * parser allocates lives in the test's arena, growing arrays included.
+ *
+ * The parser checks what the AST could not represent or what belongs to a
+ * single token: the grammar, the qualifiers of a mnemonic (known, allowed
+ * on that instruction, each category at most once), operand shapes, row
+ * widths, and the ranges of the numbers that name threads and placements.
+ * Everything else (thread ids, labels, references, sem/scope rules,
+ * constant ranges) is lt_validate's job.
+ */
+#include "litmus/ast.h"
+#include "litmus/lex.h"
+
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Propositions may nest (parentheses, negations, chains of /\ and \/) at
+ * most this deep: every later pass walks them recursively. */
+#define MAX_PROP_DEPTH 1000
+
+typedef struct parser {
+  lt_lexer ls;
+  lc_diag *d;
+  lt_test *t;
+  lc_arena *a;
+  size_t *cellcap;     /* capacity of threads[i].cells */
+  int nest;            /* current depth of ( and ~ */
+  jmp_buf fail;
+  char desc[64];
+} parser;
+
+#define TOK (ps->ls.t)
+
+LC_NORETURN static void error_at(parser *ps, lc_loc at, const char *fmt, ...) LC_PRINTF(3, 4);
+
+static void error_at(parser *ps, lc_loc at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  lc_vreport(ps->d, LC_SEV_ERROR, at, fmt, ap);
+  va_end(ap);
+  longjmp(ps->fail, 1);
+}
+
+static void next(parser *ps) {
+  if (lt_lex_next(&ps->ls) < 0) longjmp(ps->fail, 1);
+}
+
+static const lt_token *peek(parser *ps) {
+  if (lt_lex_peek(&ps->ls) < 0) longjmp(ps->fail, 1);
+  return &ps->ls.ahead;
+}
+
+static const char *desc(parser *ps, const lt_token *t) {
+  return lt_tok_desc(t, ps->desc, sizeof ps->desc);
+}
+
+static void expect(parser *ps, lt_tok_kind kind, const char *what) {
+  if (TOK.kind != kind) error_at(ps, TOK.at, "expected %s, found %s", what, desc(ps, &TOK));
+  next(ps);
+}
+
+/* Like expect for a closing bracket, naming the opening one when it is on
+ * another line (Lua's check_match). */
+static void check_match(parser *ps, lt_tok_kind kind, const char *close, const char *open, lc_loc at) {
+  if (TOK.kind == kind) {
+    next(ps);
+    return;
+  }
+  if (at.line == TOK.at.line)
+    error_at(ps, TOK.at, "expected '%s', found %s", close, desc(ps, &TOK));
+  error_at(ps, TOK.at, "expected '%s' (to close '%s' at line %d), found %s", close, open, at.line,
+           desc(ps, &TOK));
+}
+
+static bool tok_is(const lt_token *t, const char *w) {
+  return t->kind == LT_TOK_WORD && t->len == strlen(w) && memcmp(t->text, w, t->len) == 0;
+}
+
+static bool is_word(parser *ps, const char *w) { return tok_is(&TOK, w); }
+
+/* A word without dots: a location or label name. */
+static bool is_name(const lt_token *t) {
+  return t->kind == LT_TOK_WORD && memchr(t->text, '.', t->len) == NULL;
+}
+
+static const char *tok_str(parser *ps, const lt_token *t) {
+  return lc_arena_strndup(ps->a, t->text, t->len);
+}
+
+/* Arena-backed growable arrays: PUSH returns a zeroed new last element. */
+static void *grow(parser *ps, void *old, size_t *cap, size_t size) {
+  size_t ncap = *cap ? *cap * 2 : 4;
+  void *p = lc_arena_alloc(ps->a, ncap * size);
+  if (*cap) memcpy(p, old, *cap * size);
+  *cap = ncap;
+  return p;
+}
+
+#define PUSH(ps, arr, n, cap) \
+  ((n) == (cap) ? (void)((arr) = grow((ps), (arr), &(cap), sizeof *(arr))) : (void)0, &(arr)[(n)++])
+
+/* ---- shared pieces -------------------------------------------------------- */
+
+/* name -> WORD without dots */
+static const char *location(parser *ps, const char *what) {
+  if (!is_name(&TOK)) error_at(ps, TOK.at, "expected %s, found %s", what, desc(ps, &TOK));
+  const char *s = tok_str(ps, &TOK);
+  next(ps);
+  return s;
+}
+
+/* tref -> (THREAD | INT) ':' REG */
+static void thread_reg(parser *ps, int *thread, int *reg) {
+  if (TOK.kind == LT_TOK_INT && (TOK.value < 0 || TOK.value > LT_MAX_ID))
+    error_at(ps, TOK.at, "thread %s out of range (0..%d)", desc(ps, &TOK), LT_MAX_ID);
+  if (TOK.kind != LT_TOK_THREAD && TOK.kind != LT_TOK_INT)
+    error_at(ps, TOK.at, "expected a thread (P0 or 0), found %s", desc(ps, &TOK));
+  *thread = (int)TOK.value;
+  next(ps);
+  expect(ps, LT_TOK_COLON, "':' between thread and register");
+  if (TOK.kind != LT_TOK_REG)
+    error_at(ps, TOK.at, "expected a register (r0, r1, ...), found %s", desc(ps, &TOK));
+  *reg = (int)TOK.value;
+  next(ps);
+}
+
+/* ---- header and init block ------------------------------------------------ */
+
+/* `PTX` in any case. */
+static bool is_ptx(const lt_token *t) {
+  return t->kind == LT_TOK_WORD && t->len == 3 && (t->text[0] | 0x20) == 'p' &&
+         (t->text[1] | 0x20) == 't' && (t->text[2] | 0x20) == 'x';
+}
+
+/* header -> ARCH NAME doc */
+static void header(parser *ps) {
+  lt_test *t = ps->t;
+  next(ps);
+  if (TOK.kind == LT_TOK_EOF) {
+    lc_loc start = {t->file, 1, 1};
+    error_at(ps, start, "empty input: expected a test starting with 'PTX'");
+  }
+  if (!is_ptx(&TOK)) {
+    if (is_name(&TOK))
+      error_at(ps, TOK.at, "unsupported architecture %s: litmus-check reads PTX tests",
+               desc(ps, &TOK));
+    error_at(ps, TOK.at, "expected 'PTX' at the start of the test, found %s", desc(ps, &TOK));
+  }
+  t->arch = tok_str(ps, &TOK);
+  lt_token name;
+  const char *doc;
+  size_t len;
+  if (lt_lex_name(&ps->ls, &name) < 0 || lt_lex_doc(&ps->ls, &doc, &len) < 0)
+    longjmp(ps->fail, 1);
+  t->name = tok_str(ps, &name);
+  t->name_at = name.at;
+  t->doc = lc_arena_strndup(ps->a, doc, len);
+  next(ps);
+}
+
+/* value -> INT | ['&'] name */
+static void init_value(parser *ps, lt_init *e) {
+  if (TOK.kind == LT_TOK_INT) {
+    e->value = TOK.value;
+    next(ps);
+    return;
+  }
+  if (TOK.kind == LT_TOK_AMP) {
+    e->value_amp = true;
+    next(ps);
+  }
+  e->target_at = TOK.at;
+  e->value_loc = location(ps, "a constant or a location (&x)");
+}
+
+static lt_proxy proxy_kind(parser *ps) {
+  static const char *const names[] = {"generic", "texture", "surface", "constant"};
+  for (size_t i = 0; i < LC_ARRAY_LEN(names); i++)
+    if (is_word(ps, names[i])) {
+      next(ps);
+      return (lt_proxy)i;
+    }
+  error_at(ps, TOK.at, "expected a proxy (generic, texture, surface or constant), found %s",
+           desc(ps, &TOK));
+}
+
+/* entry -> tref '=' value | name '=' value | name '@' proxy 'aliases' name */
+static void init_entry(parser *ps, lt_init *e) {
+  e->at = TOK.at;
+  if (TOK.kind == LT_TOK_THREAD || TOK.kind == LT_TOK_INT) {
+    e->kind = LT_INIT_REG;
+    thread_reg(ps, &e->thread, &e->reg);
+    expect(ps, LT_TOK_EQ, "'='");
+    init_value(ps, e);
+    return;
+  }
+  e->loc = location(ps, "a location or a register (P0:r0) in the init block");
+  if (TOK.kind == LT_TOK_AT) {
+    e->kind = LT_INIT_ALIAS;
+    next(ps);
+    e->proxy = proxy_kind(ps);
+    if (!is_word(ps, "aliases"))
+      error_at(ps, TOK.at, "expected 'aliases', found %s", desc(ps, &TOK));
+    next(ps);
+    e->target_at = TOK.at;
+    e->target = location(ps, "the aliased location");
+    return;
+  }
+  e->kind = LT_INIT_LOC;
+  expect(ps, LT_TOK_EQ, "'=' or '@'");
+  init_value(ps, e);
+}
+
+/* init -> '{' { [entry] ';' } [entry] '}' [';'] */
+static void init_block(parser *ps) {
+  lt_test *t = ps->t;
+  lc_loc open = TOK.at;
+  size_t cap = 0;
+  next(ps);
+  while (TOK.kind != LT_TOK_RBRACE) {
+    if (TOK.kind == LT_TOK_SEMI) {
+      next(ps);
+      continue;
+    }
+    if (TOK.kind == LT_TOK_EOF) check_match(ps, LT_TOK_RBRACE, "}", "{", open);
+    init_entry(ps, PUSH(ps, t->inits, t->ninits, cap));
+    if (TOK.kind != LT_TOK_SEMI && TOK.kind != LT_TOK_RBRACE)
+      error_at(ps, TOK.at, "expected ';' or '}' after an init entry, found %s", desc(ps, &TOK));
+  }
+  next(ps);
+  if (TOK.kind == LT_TOK_SEMI) next(ps);
+}
+
+/* ---- threads ----------------------------------------------------------------- */
+
+/* placement number: KEYWORD INT */
+static int place_id(parser *ps, const char *kw) {
+  if (!is_word(ps, kw)) error_at(ps, TOK.at, "expected '%s', found %s", kw, desc(ps, &TOK));
+  next(ps);
+  if (TOK.kind != LT_TOK_INT)
+    error_at(ps, TOK.at, "expected the %s number, found %s", kw, desc(ps, &TOK));
+  if (TOK.value < 0 || TOK.value > LT_MAX_ID)
+    error_at(ps, TOK.at, "%s %s out of range (0..%d)", kw, desc(ps, &TOK), LT_MAX_ID);
+  int v = (int)TOK.value;
+  next(ps);
+  return v;
+}
+
+/* thread -> THREAD '@' 'cta' INT [',' 'cluster' INT] ',' 'gpu' INT */
+static void thread(parser *ps, lt_thread *th) {
+  if (TOK.kind != LT_TOK_THREAD)
+    error_at(ps, TOK.at, "expected a thread (P0, P1, ...), found %s", desc(ps, &TOK));
+  th->id = (int)TOK.value;
+  th->at = TOK.at;
+  th->cluster = -1;
+  next(ps);
+  if (TOK.kind != LT_TOK_AT)
+    error_at(ps, TOK.at, "thread P%d has no placement: expected '@cta N,gpu N', found %s", th->id,
+             desc(ps, &TOK));
+  next(ps);
+  th->cta = place_id(ps, "cta");
+  expect(ps, LT_TOK_COMMA, "','");
+  if (is_word(ps, "cluster")) {
+    th->cluster = place_id(ps, "cluster");
+    expect(ps, LT_TOK_COMMA, "','");
+  }
+  th->gpu = place_id(ps, "gpu");
+}
+
+/* threads -> thread { '|' thread } ';' */
+static void threads(parser *ps) {
+  lt_test *t = ps->t;
+  size_t cap = 0;
+  if (TOK.kind != LT_TOK_THREAD)
+    error_at(ps, TOK.at, "expected the thread row (P0@cta 0,gpu 0 | ...), found %s", desc(ps, &TOK));
+  for (;;) {
+    thread(ps, PUSH(ps, t->threads, t->nthreads, cap));
+    if (TOK.kind != LT_TOK_BAR) break;
+    next(ps);
+  }
+  if (TOK.kind != LT_TOK_SEMI)
+    error_at(ps, TOK.at, "expected '|' or ';' after a thread, found %s", desc(ps, &TOK));
+  next(ps);
+  ps->cellcap = lc_arena_alloc(ps->a, t->nthreads * sizeof *ps->cellcap);
+}
+
+/* ---- instructions --------------------------------------------------------------- */
+
+enum form { F_LD, F_ST, F_ATOM, F_RED, F_FENCE, F_MEMBAR, F_BAR, F_ALU, F_BRANCH, F_GOTO };
+
+static const struct opcode {
+  const char *name;
+  enum form form;
+  lt_proxy proxy;    /* memory operations */
+  int sub;           /* ALU operation or branch comparison */
+} opcodes[] = {
+  {"ld", F_LD, LT_PROXY_GENERIC, 0},      {"tld", F_LD, LT_PROXY_TEXTURE, 0},
+  {"suld", F_LD, LT_PROXY_SURFACE, 0},    {"cold", F_LD, LT_PROXY_CONSTANT, 0},
+  {"st", F_ST, LT_PROXY_GENERIC, 0},      {"sust", F_ST, LT_PROXY_SURFACE, 0},
+  {"atom", F_ATOM, LT_PROXY_GENERIC, 0},  {"suatom", F_ATOM, LT_PROXY_SURFACE, 0},
+  {"red", F_RED, LT_PROXY_GENERIC, 0},    {"sured", F_RED, LT_PROXY_SURFACE, 0},
+  {"fence", F_FENCE, 0, 0},               {"membar", F_MEMBAR, 0, 0},
+  {"bar", F_BAR, 0, 0},                   {"barrier", F_BAR, 0, 0},
+  {"mov", F_ALU, 0, LT_ALU_MOV},          {"add", F_ALU, 0, LT_ALU_ADD},
+  {"sub", F_ALU, 0, LT_ALU_SUB},          {"mul", F_ALU, 0, LT_ALU_MUL},
+  {"div", F_ALU, 0, LT_ALU_DIV},          {"rem", F_ALU, 0, LT_ALU_REM},
+  {"and", F_ALU, 0, LT_ALU_AND},          {"or", F_ALU, 0, LT_ALU_OR},
+  {"xor", F_ALU, 0, LT_ALU_XOR},
+  {"beq", F_BRANCH, 0, LT_CMP_EQ},        {"bne", F_BRANCH, 0, LT_CMP_NE},
+  {"blt", F_BRANCH, 0, LT_CMP_LT},        {"bgt", F_BRANCH, 0, LT_CMP_GT},
+  {"ble", F_BRANCH, 0, LT_CMP_LE},        {"bge", F_BRANCH, 0, LT_CMP_GE},
+  {"goto", F_GOTO, 0, 0},
+};
+
+/* Qualifier categories: a mnemonic may carry each at most once. */
+enum qcat { Q_SEM, Q_SCOPE, Q_SPACE, Q_TYPE, Q_CACHE, Q_OP, Q_MMIO, NQCAT };
+
+static const char *const qcat_plural[NQCAT] = {
+  "memory orders", "scopes", "state spaces", "types", "cache operators", "operations", "'.mmio'"
+};
+
+static const struct qual {
+  const char *name;
+  enum qcat cat;
+  int val;
+} quals[] = {
+  {"weak", Q_SEM, LT_SEM_WEAK},       {"relaxed", Q_SEM, LT_SEM_RELAXED},
+  {"acquire", Q_SEM, LT_SEM_ACQUIRE}, {"release", Q_SEM, LT_SEM_RELEASE},
+  {"acq_rel", Q_SEM, LT_SEM_ACQ_REL}, {"sc", Q_SEM, LT_SEM_SC},
+  {"volatile", Q_SEM, LT_SEM_VOLATILE}, {"mmio", Q_MMIO, 1},
+  {"cta", Q_SCOPE, LT_SCOPE_CTA},     {"cluster", Q_SCOPE, LT_SCOPE_CLUSTER},
+  {"gpu", Q_SCOPE, LT_SCOPE_GPU},     {"sys", Q_SCOPE, LT_SCOPE_SYS},
+  {"global", Q_SPACE, LT_SPACE_GLOBAL}, {"shared", Q_SPACE, LT_SPACE_SHARED},
+  {"b32", Q_TYPE, LT_TYPE_B32}, {"u32", Q_TYPE, LT_TYPE_U32}, {"s32", Q_TYPE, LT_TYPE_S32},
+  {"b64", Q_TYPE, LT_TYPE_B64}, {"u64", Q_TYPE, LT_TYPE_U64}, {"s64", Q_TYPE, LT_TYPE_S64},
+  {"ca", Q_CACHE, LT_CACHE_CA}, {"cg", Q_CACHE, LT_CACHE_CG}, {"cs", Q_CACHE, LT_CACHE_CS},
+  {"lu", Q_CACHE, LT_CACHE_LU}, {"cv", Q_CACHE, LT_CACHE_CV}, {"wb", Q_CACHE, LT_CACHE_WB},
+  {"wt", Q_CACHE, LT_CACHE_WT},
+  {"add", Q_OP, LT_RMW_ADD}, {"sub", Q_OP, LT_RMW_SUB}, {"and", Q_OP, LT_RMW_AND},
+  {"or", Q_OP, LT_RMW_OR},   {"xor", Q_OP, LT_RMW_XOR}, {"exch", Q_OP, LT_RMW_EXCH},
+  {"min", Q_OP, LT_RMW_MIN}, {"max", Q_OP, LT_RMW_MAX}, {"inc", Q_OP, LT_RMW_INC},
+  {"dec", Q_OP, LT_RMW_DEC}, {"cas", Q_OP, LT_RMW_CAS},
+};
+
+#define BIT(c) (1u << (c))
+
+static unsigned allowed_quals(enum form f) {
+  switch (f) {
+  case F_LD: case F_ST:
+    return BIT(Q_SEM) | BIT(Q_SCOPE) | BIT(Q_SPACE) | BIT(Q_TYPE) | BIT(Q_CACHE) | BIT(Q_MMIO);
+  case F_ATOM: case F_RED: return BIT(Q_SEM) | BIT(Q_SCOPE) | BIT(Q_SPACE) | BIT(Q_TYPE) | BIT(Q_OP);
+  case F_FENCE: return BIT(Q_SEM) | BIT(Q_SCOPE);
+  case F_ALU: return BIT(Q_TYPE);
+  default: return 0;
+  }
+}
+
+/* Loads take .ca .cg .cs .lu .cv; stores .wb .cg .cs .wt. */
+static bool cache_fits(enum form f, int c) {
+  if (f == F_LD) return c != LT_CACHE_WB && c != LT_CACHE_WT;
+  return c != LT_CACHE_CA && c != LT_CACHE_LU && c != LT_CACHE_CV;
+}
+
+/* One dot-separated part of a mnemonic, with its position (at the dot). */
+typedef struct part {
+  const char *s;
+  size_t n;
+  lc_loc at;
+} part;
+
+static bool next_part(const lt_token *w, size_t *off, part *p) {
+  size_t i = *off;
+  if (i >= w->len) return false;
+  p->at = w->at;
+  p->at.col += (int)i;
+  if (w->text[i] == '.') i++;
+  size_t j = i;
+  while (j < w->len && w->text[j] != '.') j++;
+  p->s = w->text + i;
+  p->n = j - i;
+  *off = j;
+  return true;
+}
+
+static bool part_is(const part *p, const char *s) {
+  return p->n == strlen(s) && memcmp(p->s, s, p->n) == 0;
+}
+
+/* The qualifiers of one mnemonic, by category. */
+typedef struct qualset {
+  bool seen[NQCAT];
+  int val[NQCAT];
+  part at[NQCAT];
+} qualset;
+
+static void qualifiers(parser *ps, const lt_token *w, size_t off, enum form f, qualset *q) {
+  unsigned mask = allowed_quals(f);
+  size_t baselen = off;
+  part p;
+  memset(q, 0, sizeof *q);
+  while (next_part(w, &off, &p)) {
+    const struct qual *qi = NULL;
+    for (size_t i = 0; i < LC_ARRAY_LEN(quals) && !qi; i++)
+      if (part_is(&p, quals[i].name)) qi = &quals[i];
+    if (!qi)
+      error_at(ps, p.at, "unknown qualifier '.%.*s' in '%.*s'", (int)p.n, p.s, (int)w->len, w->text);
+    if (!(mask & BIT(qi->cat)) || (qi->cat == Q_CACHE && !cache_fits(f, qi->val)))
+      error_at(ps, p.at, "qualifier '.%.*s' does not apply to '%.*s'", (int)p.n, p.s, (int)baselen,
+               w->text);
+    if (q->seen[qi->cat])
+      error_at(ps, p.at, "'%.*s' has two %s: '.%.*s' and '.%.*s'", (int)w->len, w->text,
+               qcat_plural[qi->cat], (int)q->at[qi->cat].n, q->at[qi->cat].s, (int)p.n, p.s);
+    q->seen[qi->cat] = true;
+    q->val[qi->cat] = qi->val;
+    q->at[qi->cat] = p;
+  }
+}
+
+/* ---- operands ---- */
+
+static void comma(parser *ps) { expect(ps, LT_TOK_COMMA, "',' between operands"); }
+
+/* reg -> REG */
+static lt_operand reg_operand(parser *ps, const char *what) {
+  lt_operand o = {0};
+  if (TOK.kind != LT_TOK_REG)
+    error_at(ps, TOK.at, "expected %s (a register), found %s", what, desc(ps, &TOK));
+  o.kind = LT_OPND_REG;
+  o.reg = (int)TOK.value;
+  o.at = TOK.at;
+  next(ps);
+  return o;
+}
+
+/* value -> REG | INT */
+static lt_operand value_operand(parser *ps) {
+  lt_operand o = {0};
+  o.at = TOK.at;
+  if (TOK.kind == LT_TOK_REG) {
+    o.kind = LT_OPND_REG;
+    o.reg = (int)TOK.value;
+  } else if (TOK.kind == LT_TOK_INT) {
+    o.kind = LT_OPND_IMM;
+    o.imm = TOK.value;
+  } else {
+    error_at(ps, TOK.at, "expected a register or a constant, found %s", desc(ps, &TOK));
+  }
+  next(ps);
+  return o;
+}
+
+/* addr -> name | '[' name ']' | '[' REG ']' */
+static lt_operand address(parser *ps) {
+  lt_operand o = {0};
+  o.at = TOK.at;
+  if (is_name(&TOK)) {
+    o.kind = LT_OPND_LOC;
+    o.loc = location(ps, "an address");
+    return o;
+  }
+  if (TOK.kind != LT_TOK_LBRACKET)
+    error_at(ps, TOK.at, "expected an address (x, [x] or [r1]), found %s", desc(ps, &TOK));
+  lc_loc open = TOK.at;
+  o.bracketed = true;
+  next(ps);
+  if (TOK.kind == LT_TOK_REG) {
+    o.kind = LT_OPND_REGADDR;
+    o.reg = (int)TOK.value;
+    next(ps);
+  } else {
+    o.kind = LT_OPND_LOC;
+    o.loc = location(ps, "a location or a register inside '[ ]'");
+  }
+  check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
+  return o;
+}
+
+static void label_operand(parser *ps, lt_instr *in) {
+  if (!is_name(&TOK)) error_at(ps, TOK.at, "expected a label, found %s", desc(ps, &TOK));
+  in->label_at = TOK.at;
+  in->label = tok_str(ps, &TOK);
+  next(ps);
+}
+
+static void no_qualifiers(parser *ps, const lt_token *w, size_t off) {
+  part p;
+  if (next_part(w, &off, &p))
+    error_at(ps, p.at, "qualifier '.%.*s' does not apply to '%.*s'", (int)p.n, p.s,
+             (int)(p.s - 1 - w->text), w->text);
+}
+
+/* ---- instruction forms ---- */
+
+/* '.mmio' is spelled '.mmio.relaxed.sys' in full; the AST keeps LT_SEM_MMIO. */
+static void mmio(parser *ps, lt_instr *in, const lt_token *w, const qualset *q) {
+  if (!q->seen[Q_SEM] || q->val[Q_SEM] != LT_SEM_RELAXED || !q->seen[Q_SCOPE] ||
+      q->val[Q_SCOPE] != LT_SCOPE_SYS)
+    error_at(ps, q->at[Q_MMIO].at, "'%.*s': '.mmio' goes with '.relaxed.sys' and nothing else",
+             (int)w->len, w->text);
+  in->sem = LT_SEM_MMIO;
+  in->sem_at = q->at[Q_MMIO].at;
+}
+
+/* ld-like  -> MNEMONIC reg ',' addr       (bare `ld reg ',' value` is a mov)
+ * st-like  -> MNEMONIC addr ',' value
+ * atom     -> MNEMONIC reg ',' addr ',' value [',' value]   (the second for cas)
+ * red      -> MNEMONIC addr ',' value */
+static void memory_op(parser *ps, lt_instr *in, const struct opcode *op, const lt_token *w, size_t off) {
+  static const lt_instr_kind kinds[] = {[F_LD] = LT_I_LD, [F_ST] = LT_I_ST, [F_ATOM] = LT_I_ATOM,
+                                        [F_RED] = LT_I_RED};
+  qualset q;
+  qualifiers(ps, w, off, op->form, &q);
+  in->kind = kinds[op->form];
+  in->proxy = op->proxy;
+  if (q.seen[Q_SEM]) in->sem = (lt_sem)q.val[Q_SEM], in->sem_at = q.at[Q_SEM].at;
+  if (q.seen[Q_SCOPE]) in->scope = (lt_scope)q.val[Q_SCOPE], in->scope_at = q.at[Q_SCOPE].at;
+  if (q.seen[Q_CACHE]) in->cache = (lt_cache)q.val[Q_CACHE], in->cache_at = q.at[Q_CACHE].at;
+  in->space = (lt_space)q.val[Q_SPACE];
+  in->type = (lt_type)q.val[Q_TYPE];
+  in->rmw = (lt_rmw_op)q.val[Q_OP];
+  if (q.seen[Q_MMIO]) mmio(ps, in, w, &q);
+  if ((op->form == F_ATOM || op->form == F_RED) && !q.seen[Q_OP])
+    error_at(ps, w->at, "'%.*s' needs an operation such as '.add', '.exch' or '.cas'", (int)w->len,
+             w->text);
+  if (op->form == F_RED && in->rmw == LT_RMW_CAS)
+    error_at(ps, q.at[Q_OP].at, "'%.*s': '.cas' needs a result register; use atom", (int)w->len,
+             w->text);
+  switch (op->form) {
+  case F_LD:
+    in->dst = reg_operand(ps, "the destination");
+    comma(ps);
+    /* The corpus writes `ld r0, 1` for "r0 := 1". */
+    if (off == w->len && op->proxy == LT_PROXY_GENERIC &&
+        (TOK.kind == LT_TOK_INT || TOK.kind == LT_TOK_REG)) {
+      in->kind = LT_I_ALU;
+      in->alu = LT_ALU_MOV;
+      in->a = value_operand(ps);
+    } else {
+      in->addr = address(ps);
+    }
+    break;
+  case F_ATOM:
+    in->dst = reg_operand(ps, "the destination");
+    comma(ps);
+    /* fall through */
+  case F_ST: case F_RED:
+    in->addr = address(ps);
+    comma(ps);
+    in->a = value_operand(ps);
+    if (in->rmw == LT_RMW_CAS) {
+      comma(ps);
+      in->b = value_operand(ps);
+    }
+    break;
+  default:
+    break;
+  }
+}
+
+/* fence -> 'fence' {'.' sem | '.' scope} | 'fence.proxy.' PROXY | 'fence.proxy.alias' */
+static void fence(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
+  static const char *const proxies[] = {"generic", "texture", "surface", "constant"};
+  part p, k;
+  size_t start = off;
+  if (next_part(w, &off, &p) && part_is(&p, "proxy")) {
+    if (!next_part(w, &off, &k))
+      error_at(ps, w->at, "'%.*s' needs a proxy: .alias, .generic, .texture, .surface or .constant",
+               (int)w->len, w->text);
+    in->kind = LT_I_FENCE_PROXY;
+    if (part_is(&k, "alias"))
+      in->kind = LT_I_FENCE_ALIAS;
+    else {
+      size_t i = 0;
+      while (i < LC_ARRAY_LEN(proxies) && !part_is(&k, proxies[i])) i++;
+      if (i == LC_ARRAY_LEN(proxies))
+        error_at(ps, k.at, "unknown proxy '.%.*s' in '%.*s'", (int)k.n, k.s, (int)w->len, w->text);
+      in->proxy = (lt_proxy)i;
+    }
+    no_qualifiers(ps, w, off);
+    return;
+  }
+  qualset q;
+  qualifiers(ps, w, start, F_FENCE, &q);
+  in->kind = LT_I_FENCE;
+  if (!q.seen[Q_SEM] && !q.seen[Q_SCOPE])
+    error_at(ps, w->at, "'%.*s' needs a scope, as in 'fence.sc.gpu' or 'fence.acq_rel.cta'",
+             (int)w->len, w->text);
+  in->fence_no_sem = !q.seen[Q_SEM];
+  in->sem = q.seen[Q_SEM] ? (lt_sem)q.val[Q_SEM] : LT_SEM_ACQ_REL;
+  in->sem_at = q.seen[Q_SEM] ? q.at[Q_SEM].at : w->at;
+  if (q.seen[Q_SCOPE]) in->scope = (lt_scope)q.val[Q_SCOPE], in->scope_at = q.at[Q_SCOPE].at;
+}
+
+/* membar -> 'membar.cta' | 'membar.gl' | 'membar.sys' */
+static void membar(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
+  static const struct { const char *name; lt_scope scope; } levels[] = {
+    {"cta", LT_SCOPE_CTA}, {"gl", LT_SCOPE_GPU}, {"sys", LT_SCOPE_SYS}};
+  part p;
+  if (!next_part(w, &off, &p))
+    error_at(ps, w->at, "'membar' needs a level: .cta, .gl or .sys");
+  size_t i = 0;
+  while (i < LC_ARRAY_LEN(levels) && !part_is(&p, levels[i].name)) i++;
+  if (i == LC_ARRAY_LEN(levels))
+    error_at(ps, p.at, "unknown membar level '.%.*s' (.cta, .gl or .sys)", (int)p.n, p.s);
+  no_qualifiers(ps, w, off);
+  in->kind = LT_I_FENCE;
+  in->membar = true;
+  in->sem = LT_SEM_SC;
+  in->sem_at = w->at;
+  in->scope = levels[i].scope;
+  in->scope_at = p.at;
+}
+
+/* bar -> ('bar' | 'barrier') ['.cta'] ('.sync' | '.arrive') value [',' value [',' value]] */
+static void barrier(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
+  bool mode = false;
+  part p;
+  while (next_part(w, &off, &p)) {
+    if (part_is(&p, "cta") && !in->bar_cta_suffix && !mode)
+      in->bar_cta_suffix = true;
+    else if ((part_is(&p, "sync") || part_is(&p, "arrive")) && !mode) {
+      mode = true;
+      in->bar_arrive = part_is(&p, "arrive");
+    } else
+      error_at(ps, p.at, "unexpected qualifier '.%.*s' in '%.*s' (expected bar.cta.sync or "
+               "bar.cta.arrive)", (int)p.n, p.s, (int)w->len, w->text);
+  }
+  if (!mode) error_at(ps, w->at, "'%.*s' needs '.sync' or '.arrive'", (int)w->len, w->text);
+  in->kind = LT_I_BAR;
+  lt_operand *ops[] = {&in->a, &in->b, &in->c};
+  *ops[0] = value_operand(ps);
+  in->nbar_operands = 1;
+  while (in->nbar_operands < 3 && TOK.kind == LT_TOK_COMMA) {
+    next(ps);
+    *ops[in->nbar_operands++] = value_operand(ps);
+  }
+}
+
+/* alu -> OP reg ',' value ',' value | 'mov' reg ',' value */
+static void alu(parser *ps, lt_instr *in, const struct opcode *op, const lt_token *w, size_t off) {
+  qualset q;
+  qualifiers(ps, w, off, F_ALU, &q);
+  in->kind = LT_I_ALU;
+  in->alu = (lt_alu_op)op->sub;
+  in->type = (lt_type)q.val[Q_TYPE];
+  in->dst = reg_operand(ps, "the destination");
+  comma(ps);
+  in->a = value_operand(ps);
+  if (in->alu == LT_ALU_MOV) return;
+  comma(ps);
+  in->b = value_operand(ps);
+}
+
+/* branch -> BCOND value ',' value ',' label | 'goto' label */
+static void branch(parser *ps, lt_instr *in, const struct opcode *op, const lt_token *w, size_t off) {
+  no_qualifiers(ps, w, off);
+  if (op->form == F_GOTO) {
+    in->kind = LT_I_GOTO;
+  } else {
+    in->kind = LT_I_BRANCH;
+    in->cmp = (lt_cmp)op->sub;
+    in->a = value_operand(ps);
+    comma(ps);
+    in->b = value_operand(ps);
+    comma(ps);
+  }
+  label_operand(ps, in);
+}
+
+/* instr -> MNEMONIC operands */
+static lt_instr *instruction(parser *ps) {
+  if (TOK.kind != LT_TOK_WORD)
+    error_at(ps, TOK.at, "expected an instruction, found %s", desc(ps, &TOK));
+  lt_token w = TOK;
+  size_t off = 0;
+  part base;
+  next_part(&w, &off, &base);
+  const struct opcode *op = NULL;
+  for (size_t i = 0; i < LC_ARRAY_LEN(opcodes) && !op; i++)
+    if (part_is(&base, opcodes[i].name)) op = &opcodes[i];
+  if (!op) error_at(ps, w.at, "unknown instruction '%.*s'", (int)w.len, w.text);
+  lt_instr *in = lc_arena_alloc(ps->a, sizeof *in);
+  in->at = w.at;
+  in->mnemonic = tok_str(ps, &w);
+  next(ps);
+  switch (op->form) {
+  case F_LD: case F_ST: case F_ATOM: case F_RED: memory_op(ps, in, op, &w, off); break;
+  case F_FENCE: fence(ps, in, &w, off); break;
+  case F_MEMBAR: membar(ps, in, &w, off); break;
+  case F_BAR: barrier(ps, in, &w, off); break;
+  case F_ALU: alu(ps, in, op, &w, off); break;
+  case F_BRANCH: case F_GOTO: branch(ps, in, op, &w, off); break;
+  }
+  return in;
+}
+
+/* ---- the code table ------------------------------------------------------------ */
+
+/* Is the current token a label: a name followed by ':'? */
+static bool at_label(parser *ps) {
+  return is_name(&TOK) && peek(ps)->kind == LT_TOK_COLON;
+}
+
+/* cell -> [name ':'] [instr]       (label may already have been read) */
+static void cell(parser *ps, size_t col, const lt_token *label) {
+  lt_thread *th = &ps->t->threads[col];
+  lt_cell *c = PUSH(ps, th->cells, th->ncells, ps->cellcap[col]);
+  lt_token lab;
+  if (!label && at_label(ps)) {
+    lab = TOK;
+    label = &lab;
+    next(ps);
+    next(ps);
+  }
+  c->at = label ? label->at : TOK.at;
+  if (label) {
+    c->label = tok_str(ps, label);
+    c->label_at = label->at;
+  }
+  if (TOK.kind != LT_TOK_BAR && TOK.kind != LT_TOK_SEMI) c->instr = instruction(ps);
+}
+
+/* row -> cell { '|' cell } ';' */
+static void row(parser *ps, const lt_token *label) {
+  size_t n = ps->t->nthreads, col = 0;
+  for (;;) {
+    cell(ps, col, col == 0 ? label : NULL);
+    col++;
+    if (TOK.kind == LT_TOK_SEMI) break;
+    if (TOK.kind != LT_TOK_BAR)
+      error_at(ps, TOK.at, "expected '|' or ';' after a cell, found %s", desc(ps, &TOK));
+    if (col == n)
+      error_at(ps, TOK.at, "this row has more cells than the %zu thread%s of the header", n,
+               n == 1 ? "" : "s");
+    next(ps);
+  }
+  if (col < n)
+    error_at(ps, TOK.at, "this row has %zu cell%s but the header has %zu threads", col,
+             col == 1 ? "" : "s", n);
+  next(ps);
+  ps->t->nrows++;
+}
+
+/* map -> mapent { ',' mapent } [';']      mapent -> name ':' ('shared' | 'global')
+ * The first name and ':' have been read. */
+static void memory_map(parser *ps, lt_token name) {
+  lt_test *t = ps->t;
+  size_t cap = 0;
+  for (;;) {
+    lt_mapping *m = PUSH(ps, t->map, t->nmap, cap);
+    m->loc = tok_str(ps, &name);
+    m->at = name.at;
+    if (is_word(ps, "shared"))
+      m->space = LT_SPACE_SHARED;
+    else if (is_word(ps, "global"))
+      m->space = LT_SPACE_GLOBAL;
+    else
+      error_at(ps, TOK.at, "expected 'shared' or 'global' after '%s:', found %s", m->loc,
+               desc(ps, &TOK));
+    next(ps);
+    if (TOK.kind != LT_TOK_COMMA) break;
+    next(ps);
+    if (!is_name(&TOK))
+      error_at(ps, TOK.at, "expected a location in the memory map, found %s", desc(ps, &TOK));
+    name = TOK;
+    next(ps);
+    expect(ps, LT_TOK_COLON, "':'");
+  }
+  if (TOK.kind == LT_TOK_SEMI) next(ps);
+}
+
+static bool ends_code(parser *ps) {
+  return TOK.kind == LT_TOK_EOF || TOK.kind == LT_TOK_NOT || is_word(ps, "exists") ||
+         is_word(ps, "forall") || is_word(ps, "not") || is_word(ps, "locations") ||
+         is_word(ps, "filter");
+}
+
+/* rows -> { row } [map]     (up to the condition, `locations` or `filter`) */
+static void rows(parser *ps) {
+  while (!ends_code(ps)) {
+    if (!at_label(ps)) {
+      row(ps, NULL);
+      continue;
+    }
+    lt_token name = TOK;
+    next(ps);
+    next(ps);
+    if (is_word(ps, "shared") || is_word(ps, "global")) {
+      memory_map(ps, name);
+      return;
+    }
+    row(ps, &name);
+  }
+}
+
+/* ---- propositions ------------------------------------------------------------- */
+
+static lt_prop *prop(parser *ps, int *h);
+
+static lt_prop *new_prop(parser *ps, lt_prop_kind kind, lc_loc at) {
+  lt_prop *p = lc_arena_alloc(ps->a, sizeof *p);
+  p->kind = kind;
+  p->at = at;
+  return p;
+}
+
+static void check_depth(parser *ps, int h, lc_loc at) {
+  if (h > MAX_PROP_DEPTH)
+    error_at(ps, at, "proposition nested too deeply (more than %d levels)", MAX_PROP_DEPTH);
+}
+
+/* term -> tref | INT | name | '&' name */
+static void term(parser *ps, lt_term *x) {
+  x->at = TOK.at;
+  if (TOK.kind == LT_TOK_THREAD || (TOK.kind == LT_TOK_INT && peek(ps)->kind == LT_TOK_COLON)) {
+    x->kind = LT_TERM_REG;
+    thread_reg(ps, &x->thread, &x->reg);
+  } else if (TOK.kind == LT_TOK_INT) {
+    x->kind = LT_TERM_CONST;
+    x->value = TOK.value;
+    next(ps);
+  } else if (TOK.kind == LT_TOK_AMP) {
+    next(ps);
+    x->kind = LT_TERM_ADDR;
+    x->loc = location(ps, "a location after '&'");
+  } else if (is_name(&TOK)) {
+    x->kind = LT_TERM_LOC;
+    x->loc = location(ps, "a location");
+  } else {
+    error_at(ps, TOK.at, "expected a register (P0:r0), a location or a constant, found %s",
+             desc(ps, &TOK));
+  }
+}
+
+static bool comparison(lt_tok_kind k, lt_cmp *c) {
+  switch (k) {
+  case LT_TOK_EQ: case LT_TOK_EQEQ: *c = LT_CMP_EQ; return true;
+  case LT_TOK_NE: *c = LT_CMP_NE; return true;
+  case LT_TOK_LT: *c = LT_CMP_LT; return true;
+  case LT_TOK_LE: *c = LT_CMP_LE; return true;
+  case LT_TOK_GT: *c = LT_CMP_GT; return true;
+  case LT_TOK_GE: *c = LT_CMP_GE; return true;
+  default: return false;
+  }
+}
+
+/* primary -> '(' prop ')' | 'true' | 'false' | term cmp term
+ * (a location named true or false is read as one when a comparison follows) */
+static lt_prop *primary(parser *ps, int *h) {
+  lt_cmp c;
+  *h = 1;
+  if (TOK.kind == LT_TOK_LPAREN) {
+    lc_loc open = TOK.at;
+    check_depth(ps, ++ps->nest, open);
+    next(ps);
+    lt_prop *p = prop(ps, h);
+    check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+    ps->nest--;
+    p->parens = true;
+    return p;
+  }
+  if ((is_word(ps, "true") || is_word(ps, "false")) && !comparison(peek(ps)->kind, &c)) {
+    lt_prop *p = new_prop(ps, is_word(ps, "true") ? LT_PROP_TRUE : LT_PROP_FALSE, TOK.at);
+    next(ps);
+    return p;
+  }
+  lt_prop *p = new_prop(ps, LT_PROP_CMP, TOK.at);
+  term(ps, &p->lhs);
+  if (!comparison(TOK.kind, &p->cmp))
+    error_at(ps, TOK.at, "expected a comparison (==, !=, <, <=, >, >=), found %s", desc(ps, &TOK));
+  next(ps);
+  term(ps, &p->rhs);
+  return p;
+}
+
+/* unary -> ('~' | '!' | 'not') unary | primary */
+static lt_prop *unary(parser *ps, int *h) {
+  if (TOK.kind != LT_TOK_NOT && !is_word(ps, "not")) return primary(ps, h);
+  lt_prop *p = new_prop(ps, LT_PROP_NOT, TOK.at);
+  check_depth(ps, ++ps->nest, TOK.at);
+  next(ps);
+  p->l = unary(ps, h);
+  ps->nest--;
+  check_depth(ps, ++*h, p->at);
+  return p;
+}
+
+static lt_prop *binary(parser *ps, lt_prop_kind kind, lt_prop *l, int hl, lc_loc at, int *h,
+                       lt_prop *(*operand)(parser *, int *)) {
+  int hr;
+  lt_prop *p = new_prop(ps, kind, l->at);
+  p->l = l;
+  p->r = operand(ps, &hr);
+  *h = 1 + (hl > hr ? hl : hr);
+  check_depth(ps, *h, at);
+  return p;
+}
+
+/* conjunct -> unary { '/\' unary } */
+static lt_prop *conjunct(parser *ps, int *h) {
+  lt_prop *p = unary(ps, h);
+  while (TOK.kind == LT_TOK_AND) {
+    lc_loc at = TOK.at;
+    next(ps);
+    p = binary(ps, LT_PROP_AND, p, *h, at, h, unary);
+  }
+  return p;
+}
+
+/* prop -> conjunct { '\/' conjunct } */
+static lt_prop *prop(parser *ps, int *h) {
+  lt_prop *p = conjunct(ps, h);
+  while (TOK.kind == LT_TOK_OR) {
+    lc_loc at = TOK.at;
+    next(ps);
+    p = binary(ps, LT_PROP_OR, p, *h, at, h, conjunct);
+  }
+  return p;
+}
+
+static lt_prop *proposition(parser *ps) {
+  int h;
+  return prop(ps, &h);
+}
+
+/* ---- the tail ------------------------------------------------------------------ */
+
+/* locations -> 'locations' '[' { [lterm] ';' } [lterm] ']'      lterm -> tref | name */
+static void locations(parser *ps) {
+  lt_test *t = ps->t;
+  size_t cap = 0;
+  next(ps);
+  lc_loc open = TOK.at;
+  expect(ps, LT_TOK_LBRACKET, "'[' after 'locations'");
+  t->has_locations = true;
+  while (TOK.kind != LT_TOK_RBRACKET) {
+    if (TOK.kind == LT_TOK_SEMI) {
+      next(ps);
+      continue;
+    }
+    lt_term *x = PUSH(ps, t->locations, t->nlocations, cap);
+    x->at = TOK.at;
+    if (is_name(&TOK)) {
+      x->kind = LT_TERM_LOC;
+      x->loc = location(ps, "a location");
+    } else if (TOK.kind == LT_TOK_THREAD || TOK.kind == LT_TOK_INT) {
+      x->kind = LT_TERM_REG;
+      thread_reg(ps, &x->thread, &x->reg);
+    } else {
+      error_at(ps, TOK.at, "expected a location or a register (P0:r0), found %s", desc(ps, &TOK));
+    }
+    if (TOK.kind != LT_TOK_SEMI && TOK.kind != LT_TOK_RBRACKET)
+      check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
+  }
+  next(ps);
+}
+
+/* cond -> ('exists' | '~' 'exists' | 'not' 'exists' | 'forall') prop */
+static void condition(parser *ps) {
+  lt_test *t = ps->t;
+  t->cond_at = TOK.at;
+  if (is_word(ps, "exists")) {
+    t->quant = LT_COND_EXISTS;
+  } else if (is_word(ps, "forall")) {
+    t->quant = LT_COND_FORALL;
+  } else if (TOK.kind == LT_TOK_NOT || is_word(ps, "not")) {
+    t->quant = LT_COND_NOT_EXISTS;
+    next(ps);
+    if (!is_word(ps, "exists"))
+      error_at(ps, TOK.at, "expected 'exists' after '~' or 'not', found %s", desc(ps, &TOK));
+  } else {
+    error_at(ps, TOK.at, "expected the final condition (exists, ~exists or forall), found %s",
+             desc(ps, &TOK));
+  }
+  next(ps);
+  t->cond = proposition(ps);
+}
+
+/* tail -> [locations] ['filter' prop] cond EOF */
+static void tail(parser *ps) {
+  if (is_word(ps, "locations")) locations(ps);
+  if (is_word(ps, "filter")) {
+    next(ps);
+    ps->t->filter = proposition(ps);
+  }
+  condition(ps);
+  if (TOK.kind != LT_TOK_EOF)
+    error_at(ps, TOK.at, "expected end of file after the condition, found %s", desc(ps, &TOK));
+}
+
+/* test -> header init threads rows tail */
+static void test(parser *ps) {
+  header(ps);
+  init_block(ps);
+  threads(ps);
+  rows(ps);
+  tail(ps);
+}
+
+lt_test *lt_parse(const lc_source *src, lc_diag *d) {
+  parser ps;
+  memset(&ps, 0, sizeof ps);
+  if (lt_lex_init(&ps.ls, src, d) < 0) return NULL;
+  lc_arena *a = lc_arena_new();
+  lt_test *t = lc_arena_alloc(a, sizeof *t);
+  t->arena = a;
+  t->file = src->name;
+  ps.t = t;
+  ps.a = a;
+  ps.d = d;
+  if (setjmp(ps.fail)) {
+    lt_test_free(t);
+    return NULL;
+  }
+  test(&ps);
+  if (lt_validate(t, d) < 0) {
+    lt_test_free(t);
+    return NULL;
+  }
+  return t;
+}
