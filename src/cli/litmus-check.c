@@ -1,54 +1,169 @@
 /* litmus-check.c - the litmus-check program: options, then the library.
  * SPDX-License-Identifier: MIT
  *
- * Modes: --print normalises tests; the default mode (model checking) is
- * not built yet.  Options are collected into `struct options` first and
- * each mode is one function, so a new mode or option touches only the
- * table, the switch and its own function.
+ * Modes: the default checks each test against a model and prints a
+ * herd-style block (or JSON); --print normalises tests; --events shows the
+ * lowered events.  Tests run on --jobs worker threads, each test with its
+ * own Z3 context, and their output is printed in the order given.
  */
-#define _GNU_SOURCE   /* getopt_long */
+#define _GNU_SOURCE   /* getopt_long, open_memstream */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "check.h"
 #include "lc.h"
 #include "litmus/ast.h"
+#include "report/report.h"
 
-typedef enum { MODE_CHECK, MODE_PRINT } run_mode;
+typedef enum { MODE_CHECK, MODE_PRINT, MODE_EVENTS } run_mode;
 
 typedef struct options {
   run_mode mode;
-  char **files;
-  int nfiles;
+  const char *model;
+  const char *expect;
+  bool json, quiet;
+  unsigned jobs;
+  lc_check_options check;
+  LC_VEC(char *) files;
 } options;
 
 static void usage(FILE *out) {
-  fputs("Usage: litmus-check [OPTION]... FILE...\n"
-        "Check scoped-PTX litmus tests against the PTX memory model.\n"
+  fputs("Usage: litmus-check [OPTION]... FILE|DIR...\n"
+        "Check scoped-PTX litmus tests against a memory model: every allowed final\n"
+        "state, the verdict of the test's condition, and data races.\n"
         "\n"
-        "  -p, --print     print each test in normal form (tests separated by a blank line)\n"
-        "  -h, --help      show this help and exit\n"
-        "  -V, --version   show the version and exit\n"
+        "  -m, --model NAME|FILE  memory model (default ptx-v7.5; see models/)\n"
+        "  -e, --engine smt|enum|auto  engine (default smt)\n"
+        "  -j, --jobs N           check N tests at a time (default 1)\n"
+        "  -t, --timeout S        give up on a test after S seconds (exit 3)\n"
+        "  -u, --unroll N         take each backward jump at most N times (default 2)\n"
+        "      --json             one JSON object per test, one per line\n"
+        "      --expect CSV       compare verdicts with lines `path,0|1` (1: the\n"
+        "                         condition holds); print mismatches, exit 1 on any\n"
+        "      --no-races         do not evaluate the model's flags (data races)\n"
+        "  -q, --quiet            print no test blocks (with --expect: mismatches only)\n"
+        "  -p, --print            print each test in normal form\n"
+        "      --events           print each test's lowered events and paths\n"
+        "  -h, --help             show this help and exit\n"
+        "  -V, --version          show the version and exit\n"
         "\n"
-        "FILE may be - for standard input.  Exit status: 0 success, 2 bad input or\n"
-        "usage, 3 internal error.  The dialect: docs/litmus-format.md.\n",
+        "A DIR is searched for *.litmus files.  FILE may be - for standard input.\n"
+        "Exit status: 0 success, 1 --expect mismatch, 2 bad input or usage,\n"
+        "3 internal error or the solver gave no answer.  See litmus-check(1).\n",
         out);
+}
+
+/* ---- files -------------------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static bool has_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Collects the *.litmus files under dir, sorted, so runs are reproducible. */
+static void add_dir(options *o, const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  LC_VEC(char *) found = {0};
+  struct dirent *ent;
+  while ((ent = readdir(d))) {
+    if (ent->d_name[0] == '.') continue;
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "%s/%s", dir, ent->d_name);
+    lc_vec_push(&found, lc_buf_take(&b));
+    lc_buf_fini(&b);
+  }
+  closedir(d);
+  qsort(found.v, found.n, sizeof(char *), cmp_str);
+  for (size_t i = 0; i < found.n; i++) {
+    struct stat st;
+    if (stat(found.v[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+      add_dir(o, found.v[i]);
+      free(found.v[i]);
+    } else if (has_suffix(found.v[i], ".litmus")) {
+      lc_vec_push(&o->files, found.v[i]);
+    } else {
+      free(found.v[i]);
+    }
+  }
+  lc_vec_free(&found);
+}
+
+static void add_path(options *o, const char *path) {
+  struct stat st;
+  if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) add_dir(o, path);
+  else lc_vec_push(&o->files, lc_xstrdup(path));
+}
+
+/* ---- options ------------------------------------------------------------------ */
+
+enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS };
+
+static int parse_number(const char *what, const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end || v < 0) {
+    fprintf(stderr, "litmus-check: %s: '%s' is not a non-negative number\n", what, s);
+    return -1;
+  }
+  *out = v;
+  return 0;
 }
 
 /* Returns -1 to go on, or the exit status when the options say to stop. */
 static int parse_options(int argc, char **argv, options *o) {
   static const struct option longopts[] = {
-    {"print", no_argument, NULL, 'p'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0},
+    {"model", required_argument, NULL, 'm'}, {"engine", required_argument, NULL, 'e'},
+    {"jobs", required_argument, NULL, 'j'},  {"timeout", required_argument, NULL, 't'},
+    {"unroll", required_argument, NULL, 'u'}, {"json", no_argument, NULL, OPT_JSON},
+    {"expect", required_argument, NULL, OPT_EXPECT}, {"no-races", no_argument, NULL, OPT_NO_RACES},
+    {"quiet", no_argument, NULL, 'q'},       {"print", no_argument, NULL, 'p'},
+    {"events", no_argument, NULL, OPT_EVENTS}, {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
-  while ((c = getopt_long(argc, argv, "phV", longopts, NULL)) != -1) {
+  double num;
+  while ((c = getopt_long(argc, argv, "m:e:j:t:u:qphV", longopts, NULL)) != -1) {
     switch (c) {
+    case 'm': o->model = optarg; break;
+    case 'e':
+      if (lc_engine_parse(optarg, &o->check.engine) < 0) {
+        fprintf(stderr, "litmus-check: unknown engine '%s' (smt, enum or auto)\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      break;
+    case 'j':
+      if (parse_number("--jobs", optarg, &num) < 0 || num < 1 || num > 256) return LC_EXIT_INPUT;
+      o->jobs = (unsigned)num;
+      break;
+    case 't':
+      if (parse_number("--timeout", optarg, &num) < 0) return LC_EXIT_INPUT;
+      o->check.timeout = num;
+      break;
+    case 'u':
+      if (parse_number("--unroll", optarg, &num) < 0 || num < 1 || num > 64) {
+        fputs("litmus-check: --unroll takes 1 to 64\n", stderr);
+        return LC_EXIT_INPUT;
+      }
+      o->check.unroll = (unsigned)num;
+      break;
+    case OPT_JSON: o->json = true; break;
+    case OPT_EXPECT: o->expect = optarg; break;
+    case OPT_NO_RACES: o->check.races = false; break;
+    case OPT_EVENTS: o->mode = MODE_EVENTS; break;
+    case 'q': o->quiet = true; break;
     case 'p': o->mode = MODE_PRINT; break;
     case 'h': usage(stdout); return LC_EXIT_OK;
     case 'V': printf("%s\n", PACKAGE_STRING); return LC_EXIT_OK;
@@ -57,69 +172,247 @@ static int parse_options(int argc, char **argv, options *o) {
       return LC_EXIT_INPUT;
     }
   }
-  o->files = argv + optind;
-  o->nfiles = argc - optind;
-  if (o->nfiles == 0) {
+  for (int i = optind; i < argc; i++) add_path(o, argv[i]);
+  if (optind == argc) {
     fputs("litmus-check: no input files (try 'litmus-check --help')\n", stderr);
     return LC_EXIT_INPUT;
   }
   return -1;
 }
 
-/* Reads and parses one file; messages go to stderr.  NULL on any error. */
-static lt_test *load(const char *path, lc_source *src) {
-  if (lc_source_read(src, path) < 0) {
-    fprintf(stderr, "litmus-check: cannot read '%s': %s\n", path, strerror(errno));
-    memset(src, 0, sizeof *src);
-    return NULL;
-  }
+/* ---- one test ------------------------------------------------------------------- */
+
+typedef struct job {
+  const char *path;
+  char *out, *err;          /* what to print, in order */
+  int status;               /* exit status this test asks for */
+  int verdict;              /* 1 Ok, 0 No, -1 none */
+  atomic_bool done;
+} job;
+
+typedef struct batch {
+  const options *o;
+  const cat_model *model;
+  job *jobs;
+  size_t njobs;
+  atomic_size_t next;
+  pthread_mutex_t lock;
+  pthread_cond_t finished;
+} batch;
+
+static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out) {
   lc_diag d;
-  lc_diag_init(&d, src, stderr);
-  lt_test *t = lt_parse(src, &d);
+  lc_diag_init(&d, NULL, err);
+  lx_program *prog = NULL;
+  lc_result *r = lc_check_test(t, b->model, &b->o->check, &prog, &d);
   lc_diag_fini(&d);
-  return t;
+  if (!r) {
+    j->status = LC_EXIT_INPUT;
+    lx_program_free(prog);
+    return;
+  }
+  if (r->status != LC_RESULT_OK) {
+    fprintf(err, "%s: error: %s\n", j->path, r->message ? r->message : "the engine failed");
+    j->status = LC_EXIT_INTERNAL;
+  } else {
+    j->verdict = lc_result_verdict(r).ok;
+    if (r->bound_reached)
+      fprintf(err, "%s: warning: some executions need more loop iterations than --unroll %u "
+                   "allows; they are not explored\n", j->path, prog->unroll);
+  }
+  if (b->o->json) {
+    json_t *js = report_json(r);
+    char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    lc_buf_printf(out, "%s\n", s);
+    free(s);
+    json_decref(js);
+  } else if (r->status == LC_RESULT_OK && !b->o->quiet) {
+    report_text(out, r);
+  }
+  lc_result_free(r);
+  lx_program_free(prog);
 }
 
-static int run_print(const options *o) {
-  int status = LC_EXIT_OK, printed = 0;
-  for (int i = 0; i < o->nfiles; i++) {
-    lc_source src;
-    lt_test *t = load(o->files[i], &src);
-    if (t) {
-      lc_buf b;
-      lc_buf_init(&b);
-      lt_print(&b, t);
-      printf("%s%s", printed++ ? "\n" : "", b.s);
-      lc_buf_fini(&b);
+static void run_job(const batch *b, job *j) {
+  char *errbuf = NULL;
+  size_t errlen = 0;
+  FILE *err = open_memstream(&errbuf, &errlen);
+  lc_buf out;
+  lc_buf_init(&out);
+  j->verdict = -1;
+  lc_source src;
+  if (lc_source_read(&src, j->path) < 0) {
+    fprintf(err, "litmus-check: cannot read '%s': %s\n", j->path, strerror(errno));
+    j->status = LC_EXIT_INPUT;
+  } else {
+    lc_diag d;
+    lc_diag_init(&d, &src, err);
+    lt_test *t = lt_parse(&src, &d);
+    lc_diag_fini(&d);
+    if (!t) j->status = LC_EXIT_INPUT;
+    else if (b->o->mode == MODE_PRINT) lt_print(&out, t);
+    else if (b->o->mode == MODE_EVENTS) {
+      lc_diag_init(&d, &src, err);
+      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, 4096};
+      lx_program *p = lx_lower(t, &lo, &d);
+      lc_diag_fini(&d);
+      if (p) lx_program_print(&out, p);
+      else j->status = LC_EXIT_INPUT;
+      lx_program_free(p);
     } else {
-      status = LC_EXIT_INPUT;
+      check_one(b, j, t, err, &out);
     }
     lt_test_free(t);
     lc_source_fini(&src);
   }
+  fclose(err);
+  j->err = errbuf;
+  j->out = lc_buf_take(&out);
+  lc_buf_fini(&out);
+}
+
+static void *worker(void *arg) {
+  batch *b = arg;
+  for (;;) {
+    size_t i = atomic_fetch_add(&b->next, 1);
+    if (i >= b->njobs) break;
+    run_job(b, &b->jobs[i]);
+    pthread_mutex_lock(&b->lock);
+    atomic_store(&b->jobs[i].done, true);
+    pthread_cond_broadcast(&b->finished);
+    pthread_mutex_unlock(&b->lock);
+  }
+  return NULL;
+}
+
+/* ---- expectations ------------------------------------------------------------------ */
+
+typedef struct expectation {
+  char *path;
+  int value;
+} expectation;
+
+typedef LC_VEC(expectation) expect_vec;
+
+static int load_expect(const char *path, expect_vec *out) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "litmus-check: cannot read '%s': %s\n", path, strerror(errno));
+    return -1;
+  }
+  char line[4096];
+  int lineno = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    line[strcspn(line, "\r\n")] = '\0';
+    if (!line[0] || line[0] == '#') continue;
+    char *comma = strrchr(line, ',');
+    if (!comma || (strcmp(comma + 1, "0") != 0 && strcmp(comma + 1, "1") != 0)) {
+      fprintf(stderr, "%s:%d: error: expected `path,0` or `path,1`\n", path, lineno);
+      fclose(f);
+      return -1;
+    }
+    *comma = '\0';
+    expectation e = {lc_xstrdup(line), comma[1] - '0'};
+    lc_vec_push(out, e);
+  }
+  fclose(f);
+  return 0;
+}
+
+/* A CSV path names a file when it is the file's path or a tail of it
+ * starting at a '/' (the corpus CSVs give paths from the corpus root). */
+static const expectation *find_expect(const expect_vec *ex, const char *file) {
+  size_t n = strlen(file);
+  for (size_t i = 0; i < ex->n; i++) {
+    size_t m = strlen(ex->v[i].path);
+    if (m <= n && strcmp(file + n - m, ex->v[i].path) == 0 && (m == n || file[n - m - 1] == '/'))
+      return &ex->v[i];
+  }
+  return NULL;
+}
+
+/* ---- the batch -------------------------------------------------------------------------- */
+
+static void progress(const batch *b, size_t i) {
+  if (b->njobs > 1 && !b->o->quiet && lc_is_tty(stderr))
+    fprintf(stderr, "\r[%zu/%zu] %-60.60s\r", i + 1, b->njobs, b->jobs[i].path);
+}
+
+static int worst(int a, int b) {
+  static const int rank[] = {0, 1, 2, 3};
+  return rank[b] > rank[a] ? b : a;
+}
+
+static int run_batch(const options *o, const cat_model *m, const expect_vec *ex) {
+  batch b = {o, m, lc_xcalloc(o->files.n ? o->files.n : 1, sizeof(job)), o->files.n, 0,
+             PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+  for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
+  unsigned nthreads = o->jobs > 1 ? o->jobs : 1;
+  pthread_t *threads = lc_xcalloc(nthreads, sizeof(pthread_t));
+  for (unsigned t = 0; t < nthreads; t++) pthread_create(&threads[t], NULL, worker, &b);
+  int status = LC_EXIT_OK;
+  size_t mismatches = 0, compared = 0;
+  for (size_t i = 0; i < b.njobs; i++) {
+    job *j = &b.jobs[i];
+    pthread_mutex_lock(&b.lock);
+    while (!atomic_load(&j->done)) pthread_cond_wait(&b.finished, &b.lock);
+    pthread_mutex_unlock(&b.lock);
+    progress(&b, i);
+    fputs(j->err, stderr);
+    fputs(j->out, stdout);
+    if (!o->json && o->mode == MODE_CHECK && *j->out && i + 1 < b.njobs) fputc('\n', stdout);
+    status = worst(status, j->status);
+    const expectation *e = ex->n ? find_expect(ex, j->path) : NULL;
+    if (e && j->verdict >= 0) {
+      compared++;
+      if (e->value != j->verdict) {
+        mismatches++;
+        fprintf(stderr, "mismatch: %s: expected %d, got %d\n", j->path, e->value, j->verdict);
+      }
+    }
+    free(j->out);
+    free(j->err);
+  }
+  if (b.njobs > 1 && !o->quiet && lc_is_tty(stderr)) fprintf(stderr, "\r%70s\r", "");
+  for (unsigned t = 0; t < nthreads; t++) pthread_join(threads[t], NULL);
+  if (ex->n) {
+    fprintf(stderr, "expect: %zu tests compared, %zu mismatches\n", compared, mismatches);
+    if (mismatches) status = worst(status, LC_EXIT_MISMATCH);
+  }
+  free(threads);
+  free(b.jobs);
   return status;
 }
 
-static int run_check(const options *o) {
-  for (int i = 0; i < o->nfiles; i++) {
-    lc_source src;
-    lt_test *t = load(o->files[i], &src);
-    lc_source_fini(&src);
-    if (!t) return LC_EXIT_INPUT;
-    lt_test_free(t);
-  }
-  fputs("litmus-check: model checking is not built yet (use --print)\n", stderr);
-  return LC_EXIT_INTERNAL;
-}
-
 int main(int argc, char **argv) {
-  options o = {MODE_CHECK, NULL, 0};
+  options o = {0};
+  o.model = "ptx-v7.5";
+  o.jobs = 1;
+  lc_check_options_init(&o.check);
   int status = parse_options(argc, argv, &o);
-  if (status >= 0) return status;
-  status = o.mode == MODE_PRINT ? run_print(&o) : run_check(&o);
+  expect_vec ex = {0};
+  cat_model *m = NULL;
+  char **search = NULL;
+  if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
+  if (status < 0 && o.mode == MODE_CHECK) {
+    search = lc_model_search(argv[0]);
+    lc_diag d;
+    lc_diag_init(&d, NULL, stderr);
+    m = cat_load(o.model, (const char *const *)search, &d);
+    lc_diag_fini(&d);
+    if (!m) status = LC_EXIT_INPUT;
+  }
+  if (status < 0) status = run_batch(&o, m, &ex);
   if (fflush(stdout) != 0 && status == LC_EXIT_OK) {
     fprintf(stderr, "litmus-check: write error: %s\n", strerror(errno));
     status = LC_EXIT_INTERNAL;
   }
+  cat_model_free(m);
+  lc_model_search_free(search);
+  for (size_t i = 0; i < o.files.n; i++) free(o.files.v[i]);
+  lc_vec_free(&o.files);
+  for (size_t i = 0; i < ex.n; i++) free(ex.v[i].path);
+  lc_vec_free(&ex);
   return status;
 }

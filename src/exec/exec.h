@@ -91,7 +91,8 @@ typedef struct lx_event {
   int pos;                  /* position in its path (program order) */
   lt_scope scope;           /* LT_SCOPE_NONE for weak events and initial writes */
   lt_proxy proxy;
-  int vloc, ploc;           /* virtual address, physical location; -1 if none */
+  int vloc, ploc;           /* the name accessed, physical location; -1 if none */
+  int va;                   /* virtual address (see lx_loc.va); -1 if none */
   int rmw;                  /* the other half of an atom/red, or -1 */
   int reg;                  /* read: the register slot it writes, or -1 */
   const lx_expr *value;     /* write: the value written */
@@ -139,6 +140,10 @@ typedef struct lx_thread {
 typedef struct lx_loc {     /* a virtual address: a name in the test */
   const char *name;
   int ploc;                 /* its physical location */
+  int va;                   /* its virtual address: its own for plain names and generic
+                               aliases (ISA 8.2.2), the target's for texture/surface/
+                               constant views, which differ only in proxy (ptx-model.md
+                               4.2: a surface handle of x is po_loc-related to x) */
   lt_proxy proxy;           /* proxy of an alias; generic for plain names */
   bool alias;
   lt_space space;

@@ -62,24 +62,6 @@ static const lx_expr *mk_bin(lowerer *L, lx_op op, const lx_expr *a, const lx_ex
   return e;
 }
 
-static bool expr_reads(const lx_expr *e, int event) {
-  switch (e->kind) {
-  case LX_X_CONST: return false;
-  case LX_X_READ: return e->event == event;
-  case LX_X_BIN: return expr_reads(e->a, event) || expr_reads(e->b, event);
-  }
-  return false;
-}
-
-static void expr_collect_reads(const lx_expr *e, int_vec *out) {
-  if (!e) return;
-  if (e->kind == LX_X_READ) lc_vec_push(out, e->event);
-  if (e->kind == LX_X_BIN) {
-    expr_collect_reads(e->a, out);
-    expr_collect_reads(e->b, out);
-  }
-}
-
 /* ---- locations ----------------------------------------------------------------- */
 
 static lt_space mapped_space(const lt_test *t, const char *name) {
@@ -127,11 +109,14 @@ static int loc_for(lowerer *L, const char *name, int cta) {
     l.proxy = in->proxy;
     l.ploc = L->locs.v[target].ploc;
     lc_vec_push(&L->locs, l);
-    return (int)L->locs.n - 1;
+    int idx = (int)L->locs.n - 1;
+    L->locs.v[idx].va = in->proxy == LT_PROXY_GENERIC ? idx : L->locs.v[target].va;
+    return idx;
   }
   l.proxy = LT_PROXY_GENERIC;
   lc_vec_push(&L->locs, l);
   int idx = (int)L->locs.n - 1;
+  L->locs.v[idx].va = idx;
   const char *pname = name;
   if (key >= 0) {
     lc_buf b;
@@ -320,7 +305,7 @@ static lx_event *new_event(run *R, lx_ev_kind kind, const lt_instr *in) {
   ev.thread = R->tidx;
   ev.path = R->path;
   ev.pos = (int)(R->L->events.n - R->first_event);
-  ev.vloc = ev.ploc = -1;
+  ev.vloc = ev.ploc = ev.va = -1;
   ev.rmw = -1;
   ev.reg = -1;
   ev.instr = in;
@@ -355,6 +340,7 @@ static uint32_t proxy_tag(lt_proxy p) {
 static void set_access(run *R, lx_event *e, const lt_instr *in, int vloc, lt_sem sem, lt_scope scope) {
   const lx_loc *l = &R->L->locs.v[vloc];
   e->vloc = vloc;
+  e->va = l->va;
   e->ploc = l->ploc;
   e->proxy = in->proxy != LT_PROXY_GENERIC ? in->proxy : l->proxy;
   e->tags |= proxy_tag(e->proxy);
@@ -723,6 +709,7 @@ static void add_initial_writes(lowerer *L) {
               bit(primary->space == LT_SPACE_SHARED ? LX_T_SHARED : LX_T_GLOBAL);
     ev.thread = ev.path = -1;
     ev.vloc = pl->primary;
+    ev.va = primary->va;
     ev.ploc = (int)i;
     ev.rmw = ev.reg = -1;
     ev.proxy = LT_PROXY_GENERIC;

@@ -93,7 +93,7 @@ static void pair_relations(lx_program *p, const lx_event *a, const lx_event *b) 
   if (a->thread != b->thread || a->thread < 0) rel_add(p->ext, i, j);
   if (is_mem(a) && is_mem(b)) {
     if (a->ploc == b->ploc) rel_add(p->loc, i, j);
-    if (a->vloc == b->vloc) rel_add(p->vloc, i, j);
+    if (a->va == b->va) rel_add(p->vloc, i, j);
   }
   if (includes(p, a, b)) rel_add(p->incl, i, j);
   if (a->rmw == b->id && a->kind == LX_EV_READ) rel_add(p->rmw, i, j);
