@@ -1,0 +1,30 @@
+/* cuda.h - a litmus test as a CUDA kernel: the generator and the runner.
+ * SPDX-License-Identifier: MIT
+ *
+ * The generator writes CUDA C++ in which every litmus instruction is an
+ * inline-PTX `asm volatile` spelled as the test spells it; the runner
+ * compiles that source with NVRTC and launches it through the CUDA driver
+ * API, both opened with dlopen so that litmus-run builds and starts on
+ * machines without a GPU.
+ */
+#ifndef CU_CUDA_H
+#define CU_CUDA_H
+
+#include "exec/exec.h"
+#include "result.h"
+#include "run/run.h"
+
+/* The kernel source for p under par (litmus-run --emit-cuda).  Returns an
+ * exit status: 0, or LC_EXIT_INPUT after reporting an instruction the
+ * generator cannot run (texture/surface accesses, ...) to d. */
+int cu_emit(lc_buf *out, const lx_program *p, const run_params *par, lc_diag *d);
+
+/* Runs p on the GPU and fills out.  `allowed` (the model's states) lets the
+ * device record the first par->max_forbidden instances whose outcome the
+ * model forbids.  Returns an exit status: 0; LC_EXIT_INPUT when there is no
+ * GPU, no driver or NVRTC, or the test cannot run (message in d);
+ * LC_EXIT_INTERNAL when the GPU or the compiler failed. */
+int cu_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out,
+           lc_diag *d);
+
+#endif
