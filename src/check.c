@@ -61,7 +61,8 @@ char **lc_model_search(const char *argv0) {
     lc_buf b;
     lc_buf_init(&b);
     lc_buf_printf(&b, "%s/../models", pd);
-    if (access(b.s, R_OK) == 0) dirs[n++] = lc_buf_take(&b);
+    char real[PATH_MAX];
+    if (access(b.s, R_OK) == 0) dirs[n++] = lc_xstrdup(realpath(b.s, real) ? real : b.s);
     lc_buf_fini(&b);
     free(pd);
   }

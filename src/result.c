@@ -18,6 +18,7 @@ lc_result *lc_result_new(const lx_program *p, const char *engine, const char *mo
 void lc_result_free(lc_result *r) {
   if (!r) return;
   free(r->states);
+  for (size_t f = 0; f < r->nflags; f++) free(r->flags[f].pairs);
   free(r->flags);
   free(r->message);
   free(r);
@@ -97,3 +98,26 @@ lc_verdict lc_result_verdict(const lc_result *r) {
   }
   return v;
 }
+
+static bool flag_has(const lc_flag *f, int a, int b) {
+  for (size_t i = 0; i < f->npairs; i++)
+    if (f->pairs[2 * i] == a && f->pairs[2 * i + 1] == b) return true;
+  return false;
+}
+
+void lc_flag_add_pair(lc_flag *f, int a, int b) {
+  if (flag_has(f, a, b) || flag_has(f, b, a)) return;
+  f->pairs = lc_xrealloc(f->pairs, (f->npairs + 1) * 2 * sizeof(int));
+  size_t i = f->npairs++;
+  for (; i > 0 && (f->pairs[2 * (i - 1)] > a || (f->pairs[2 * (i - 1)] == a && f->pairs[2 * (i - 1) + 1] > b)); i--) {
+    f->pairs[2 * i] = f->pairs[2 * (i - 1)];
+    f->pairs[2 * i + 1] = f->pairs[2 * (i - 1) + 1];
+  }
+  f->pairs[2 * i] = a;
+  f->pairs[2 * i + 1] = b;
+  f->raised = true;
+  f->ev_a = f->pairs[0];
+  f->ev_b = f->pairs[1];
+}
+
+bool lc_flag_has_pair(const lc_flag *f, int a, int b) { return flag_has(f, a, b) || flag_has(f, b, a); }

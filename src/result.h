@@ -16,8 +16,18 @@ typedef enum {
 typedef struct lc_flag {
   const char *name;    /* borrowed from the model */
   bool raised;         /* some allowed execution has a pair in the flag's relation */
-  int ev_a, ev_b;      /* such a pair (event ids), when raised */
+  int ev_a, ev_b;      /* such a pair (event ids), when raised: the first of `pairs` */
+  int *pairs;          /* when the engine lists them: every pair (a,b) some allowed
+                          execution has in the relation, 2 ints each, sorted, a
+                          symmetric pair (b,a) listed once as (a,b) with a < b */
+  size_t npairs;
 } lc_flag;
+
+/* Adds a pair to a flag (keeping `pairs` sorted and free of duplicates and
+ * of mirror images) and raises it. */
+void lc_flag_add_pair(lc_flag *f, int a, int b);
+/* Is (a,b), or its mirror image, listed? */
+bool lc_flag_has_pair(const lc_flag *f, int a, int b);
 
 typedef struct lc_result {
   const lx_program *prog;   /* borrowed */

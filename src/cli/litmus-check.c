@@ -145,7 +145,10 @@ static int parse_options(int argc, char **argv, options *o) {
       }
       break;
     case 'j':
-      if (parse_number("--jobs", optarg, &num) < 0 || num < 1 || num > 256) return LC_EXIT_INPUT;
+      if (parse_number("--jobs", optarg, &num) < 0 || num < 1 || num > 256) {
+        fputs("litmus-check: --jobs takes 1 to 256\n", stderr);
+        return LC_EXIT_INPUT;
+      }
       o->jobs = (unsigned)num;
       break;
     case 't':
@@ -153,7 +156,7 @@ static int parse_options(int argc, char **argv, options *o) {
       o->check.timeout = num;
       break;
     case 'u':
-      if (parse_number("--unroll", optarg, &num) < 0 || num < 1 || num > 64) {
+      if (parse_number("--unroll", optarg, &num) < 0 || num < 1 || num > 64 || num != (unsigned)num) {
         fputs("litmus-check: --unroll takes 1 to 64\n", stderr);
         return LC_EXIT_INPUT;
       }
@@ -385,6 +388,16 @@ static int run_batch(const options *o, const cat_model *m, const expect_vec *ex)
   return status;
 }
 
+/* Messages without a position (a model that is not found) name the
+ * program, as command-line tools do. */
+static void print_messages(const lc_diag *d) {
+  for (size_t i = 0; i < d->msgs.n; i++) {
+    const char *text = d->msgs.v[i].text;
+    bool positioned = strncmp(text, "error:", 6) && strncmp(text, "warning:", 8) && strncmp(text, "note:", 5);
+    fprintf(stderr, "%s%s\n", positioned ? "" : "litmus-check: ", text);
+  }
+}
+
 int main(int argc, char **argv) {
   options o = {0};
   o.model = "ptx-v7.5";
@@ -398,8 +411,9 @@ int main(int argc, char **argv) {
   if (status < 0 && o.mode == MODE_CHECK) {
     search = lc_model_search(argv[0]);
     lc_diag d;
-    lc_diag_init(&d, NULL, stderr);
+    lc_diag_init(&d, NULL, NULL);
     m = cat_load(o.model, (const char *const *)search, &d);
+    print_messages(&d);
     lc_diag_fini(&d);
     if (!m) status = LC_EXIT_INPUT;
   }

@@ -55,6 +55,58 @@ static void print_condition(lc_buf *out, const lt_test *t) {
   lc_buf_puts(out, t->cond->parens ? "\n" : ")\n");
 }
 
+/* A raised flag's pairs: all of them when the engine listed them, else
+ * the one witness it gave (possibly none). */
+static size_t flag_npairs(const lc_flag *fl) {
+  if (!fl->raised) return 0;
+  return fl->npairs ? fl->npairs : fl->ev_a >= 0;
+}
+
+static void flag_pair(const lc_flag *fl, size_t i, int *a, int *b) {
+  *a = fl->npairs ? fl->pairs[2 * i] : fl->ev_a;
+  *b = fl->npairs ? fl->pairs[2 * i + 1] : fl->ev_b;
+}
+
+/* Two events come from the same source when they are copies of one
+ * instruction on different paths (or the same initial write). */
+static bool same_source(const lx_program *p, int x, int y) {
+  const lx_event *a = &p->events[x], *b = &p->events[y];
+  return a->instr == b->instr && (a->instr || a->ploc == b->ploc);
+}
+
+/* Is pair i a repeat, at the source level, of an earlier pair? */
+static bool repeated_pair(const lx_program *p, const lc_flag *fl, size_t i) {
+  int a, b;
+  flag_pair(fl, i, &a, &b);
+  for (size_t j = 0; j < i; j++) {
+    int c, d;
+    flag_pair(fl, j, &c, &d);
+    if ((same_source(p, a, c) && same_source(p, b, d)) || (same_source(p, a, d) && same_source(p, b, c)))
+      return true;
+  }
+  return false;
+}
+
+/* One line per racy pair of instructions (or per raised flag when the
+ * engine gave no pair). */
+static void print_flag(lc_buf *out, const lc_result *r, const lc_flag *fl) {
+  if (!fl->raised) return;
+  size_t n = flag_npairs(fl) ? flag_npairs(fl) : 1;
+  for (size_t i = 0; i < n; i++) {
+    int a, b;
+    flag_pair(fl, i, &a, &b);
+    if (a >= 0 && repeated_pair(r->prog, fl, i)) continue;
+    lc_buf_printf(out, "Flag %s", fl->name);
+    if (a >= 0) {
+      lc_buf_puts(out, ": ");
+      report_event(out, r->prog, a);
+      lc_buf_puts(out, " and ");
+      report_event(out, r->prog, b);
+    }
+    lc_buf_putc(out, '\n');
+  }
+}
+
 void report_text(lc_buf *out, const lc_result *r) {
   const lt_test *t = r->prog->test;
   lc_verdict v = lc_result_verdict(r);
@@ -64,18 +116,7 @@ void report_text(lc_buf *out, const lc_result *r) {
   lc_buf_puts(out, v.ok ? "Ok\n" : "No\n");
   lc_buf_puts(out, "Witnesses\n");
   lc_buf_printf(out, "Positive: %zu Negative: %zu\n", v.positive, v.negative);
-  for (size_t f = 0; f < r->nflags; f++) {
-    const lc_flag *fl = &r->flags[f];
-    if (!fl->raised) continue;
-    lc_buf_printf(out, "Flag %s", fl->name);
-    if (fl->ev_a >= 0) {
-      lc_buf_puts(out, ": ");
-      report_event(out, r->prog, fl->ev_a);
-      lc_buf_puts(out, " and ");
-      report_event(out, r->prog, fl->ev_b);
-    }
-    lc_buf_putc(out, '\n');
-  }
+  for (size_t f = 0; f < r->nflags; f++) print_flag(out, r, &r->flags[f]);
   print_condition(out, t);
   lc_buf_printf(out, "Observation %s %s %zu %zu\n", t->name, report_observation(&v), v.positive, v.negative);
   lc_buf_printf(out, "Time %s %.2f\n", t->name, r->seconds);
@@ -128,22 +169,29 @@ static json_t *states_json(const lc_result *r) {
 }
 
 static json_t *flags_json(const lc_result *r, bool *race) {
-  json_t *a = json_array();
+  json_t *all = json_array();
   for (size_t f = 0; f < r->nflags; f++) {
     const lc_flag *fl = &r->flags[f];
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(fl->name));
     json_object_set_new(o, "raised", json_boolean(fl->raised));
-    if (fl->raised && fl->ev_a >= 0) {
-      json_t *pair = json_array();
-      json_array_append_new(pair, event_json(r->prog, fl->ev_a));
-      json_array_append_new(pair, event_json(r->prog, fl->ev_b));
-      json_object_set_new(o, "pair", pair);
+    if (fl->raised) {
+      json_t *pairs = json_array();
+      for (size_t i = 0; i < flag_npairs(fl); i++) {
+        int a, b;
+        flag_pair(fl, i, &a, &b);
+        if (repeated_pair(r->prog, fl, i)) continue;
+        json_t *pair = json_array();
+        json_array_append_new(pair, event_json(r->prog, a));
+        json_array_append_new(pair, event_json(r->prog, b));
+        json_array_append_new(pairs, pair);
+      }
+      json_object_set_new(o, "pairs", pairs);
     }
     if (fl->raised && strstr(fl->name, "race")) *race = true;
-    json_array_append_new(a, o);
+    json_array_append_new(all, o);
   }
-  return a;
+  return all;
 }
 
 json_t *report_json(const lc_result *r) {

@@ -395,7 +395,9 @@ static Z3_ast prop(smt_enc *e, const lt_prop *pr, Z3_ast *obs) {
 typedef struct query {
   smt_enc *e;
   lc_result *r;
+  double timeout;    /* seconds, 0 = none */
   double deadline;   /* lc_now() seconds, 0 = none */
+  bool timed_out;
 } query;
 
 /* One satisfiability check, under what is left of the time budget. */
@@ -403,7 +405,10 @@ static Z3_lbool solve(query *q) {
   smt_enc *e = q->e;
   if (q->deadline > 0) {
     double left = q->deadline - lc_now();
-    if (left <= 0) return Z3_L_UNDEF;
+    if (left <= 0) {
+      q->timed_out = true;
+      return Z3_L_UNDEF;
+    }
     Z3_params params = Z3_mk_params(e->z);
     Z3_params_inc_ref(e->z, params);
     Z3_params_set_uint(e->z, params, Z3_mk_string_symbol(e->z, "timeout"), (unsigned)(left * 1000) + 1);
@@ -415,9 +420,12 @@ static Z3_lbool solve(query *q) {
 }
 
 static bool unknown(query *q, const char *what) {
-  const char *why = Z3_solver_get_reason_unknown(q->e->z, q->e->s);
-  lc_result_fail(q->r, LC_RESULT_UNKNOWN, "the solver gave no answer while %s (%s)", what,
-                 why && *why ? why : "unknown");
+  const char *why = q->timed_out ? "timeout" : Z3_solver_get_reason_unknown(q->e->z, q->e->s);
+  if (q->timed_out || (why && (strcmp(why, "timeout") == 0 || strcmp(why, "canceled") == 0)))
+    lc_result_fail(q->r, LC_RESULT_UNKNOWN, "out of time (--timeout %g s) while %s; no verdict", q->timeout, what);
+  else
+    lc_result_fail(q->r, LC_RESULT_UNKNOWN, "the solver gave no answer (%s) while %s; no verdict",
+                   why && *why ? why : "unknown", what);
   return false;
 }
 
@@ -453,6 +461,36 @@ static bool query_bound(query *q) {
   return true;
 }
 
+/* Every pair of a flag's relation that some allowed execution has: each
+ * model found contributes all its pairs, and the next query asks for a
+ * pair not yet seen, so the list does not depend on which model Z3 finds
+ * first. */
+static bool flag_pairs(query *q, const smt_val *v, lc_flag *out) {
+  smt_enc *e = q->e;
+  for (;;) {
+    Z3_ast fresh = NULL;
+    for (size_t a = 0; a < e->n; a++)
+      for (size_t b = 0; b < e->n; b++)
+        if (v->t[a * e->n + b] && !lc_flag_has_pair(out, (int)a, (int)b))
+          fresh = smt_or(e, fresh, smt_pair(e, v, a, b));
+    if (!fresh) return true;
+    Z3_solver_push(e->z, e->s);
+    smt_assert(e, fresh);
+    Z3_lbool res = solve(q);
+    if (res == Z3_L_TRUE) {
+      Z3_model m = Z3_solver_get_model(e->z, e->s);
+      Z3_model_inc_ref(e->z, m);
+      for (size_t a = 0; a < e->n; a++)
+        for (size_t b = 0; b < e->n; b++)
+          if (v->t[a * e->n + b] && model_true(e, m, smt_pair(e, v, a, b))) lc_flag_add_pair(out, (int)a, (int)b);
+      Z3_model_dec_ref(e->z, m);
+    }
+    Z3_solver_pop(e->z, e->s, 1);
+    if (res == Z3_L_UNDEF) return unknown(q, "checking the model's flags");
+    if (res == Z3_L_FALSE) return true;
+  }
+}
+
 static bool query_flags(query *q) {
   smt_enc *e = q->e;
   q->r->nflags = e->flags.n;
@@ -461,23 +499,7 @@ static bool query_flags(query *q) {
     lc_flag *out = &q->r->flags[f];
     out->name = e->flags.v[f].name;
     out->ev_a = out->ev_b = -1;
-    Z3_solver_push(e->z, e->s);
-    smt_assert(e, smt_flag_nonempty(e, e->flags.v[f].v));
-    Z3_lbool res = solve(q);
-    if (res == Z3_L_TRUE) {
-      Z3_model m = Z3_solver_get_model(e->z, e->s);
-      Z3_model_inc_ref(e->z, m);
-      out->raised = true;
-      for (size_t a = 0; a < e->n && out->ev_a < 0; a++)
-        for (size_t b = 0; b < e->n && out->ev_a < 0; b++)
-          if (model_true(e, m, smt_pair(e, e->flags.v[f].v, a, b))) {
-            out->ev_a = (int)a;
-            out->ev_b = (int)b;
-          }
-      Z3_model_dec_ref(e->z, m);
-    }
-    Z3_solver_pop(e->z, e->s, 1);
-    if (res == Z3_L_UNDEF) return unknown(q, "checking the model's flags");
+    if (!flag_pairs(q, e->flags.v[f].v, out)) return false;
   }
   return true;
 }
@@ -584,7 +606,8 @@ lc_result *smt_check(const lx_program *p, const cat_model *m, const smt_options 
   lc_result *r = lc_result_new(p, "smt", cat_model_name(m));
   smt_enc e;
   enc_init(&e, p);
-  query q = {&e, r, o && o->timeout > 0 ? start + o->timeout : 0};
+  double timeout = o ? o->timeout : 0;
+  query q = {&e, r, timeout, timeout > 0 ? start + timeout : 0, false};
   Z3_ast *obs = NULL;
   bool races = !o || o->races;
   if (encode(&e, m, r, &obs) && query_bound(&q) && (!races || query_flags(&q))) enumerate(&q, obs);

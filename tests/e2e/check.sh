@@ -1,0 +1,66 @@
+#!/bin/sh
+# check.sh - litmus-check end to end: whole outputs against stored files.
+#
+#   classic/NAME.expected   litmus/NAME.litmus under ptx-v7.5 and ptx-v6.0
+#                           (generic, alias-free tests mean the same in both)
+#   races/NAME.litmus       with NAME.litmus.expected
+#   check-errors/cases      one case a line: NAME|STATUS|ARGS, the stderr in
+#                           NAME.expected-err
+# `Time` lines are dropped.  PROMOTE=1 rewrites the expected files from the
+# current output (review the diff before committing it).
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+lc=$(cd "$top_builddir" && pwd)/src/litmus-check
+dir="$top_srcdir/tests/e2e"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+# compare EXPECTED-FILE ACTUAL-FILE WHAT
+compare() {
+  if [ "${PROMOTE:-0}" = 1 ]; then
+    cp "$2" "$1"
+  fi
+  if diff -u "$1" "$2" >"$tmp/diff"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: $3"
+    cat "$tmp/diff"
+  fi
+}
+
+for exp in "$dir"/classic/*.expected; do
+  name=$(basename "$exp" .expected)
+  for model in ptx-v7.5 ptx-v6.0; do
+    (cd "$top_srcdir" && "$lc" --model "$model" "litmus/$name.litmus" 2>/dev/null) |
+      grep -v '^Time ' >"$tmp/out"
+    compare "$exp" "$tmp/out" "litmus/$name.litmus ($model)"
+  done
+done
+
+for t in "$dir"/races/*.litmus; do
+  (cd "$dir/races" && "$lc" "$(basename "$t")" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
+  compare "$t.expected" "$tmp/out" "races/$(basename "$t")"
+done
+
+while IFS='|' read -r name want args; do
+  case "$name" in ''|'#'*) continue ;; esac
+  (cd "$dir/check-errors" && eval "\"\$lc\" $args" >/dev/null 2>"$tmp/err"; echo $? >"$tmp/status")
+  # the installed models folder depends on --prefix: keep the message, not the path list
+  sed -e "s|$(cd "$top_srcdir" && pwd)|TOP|g" -e 's|(looked for \([^ ]*\) in: .*)|(looked for \1 in: ...)|' \
+    "$tmp/err" >"$tmp/err2"
+  got=$(cat "$tmp/status")
+  if [ "$got" != "$want" ]; then
+    fail=$((fail + 1))
+    echo "FAIL: check-errors/$name: exit status $got, expected $want"
+    cat "$tmp/err2"
+  else
+    compare "$dir/check-errors/$name.expected-err" "$tmp/err2" "check-errors/$name"
+  fi
+done <"$dir/check-errors/cases"
+
+echo "e2e check: $pass passed, $fail failed"
+[ "$fail" = 0 ]
