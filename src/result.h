@@ -45,6 +45,9 @@ typedef struct lc_result {
   bool bound_reached;       /* an execution needs more loop iterations than --unroll */
 
   double seconds;           /* wall time of the engine */
+  double seconds_encode;    /* of which: building the encoding (SMT) */
+  double seconds_flags;     /*   the unroll-bound and flag queries */
+  double seconds_states;    /*   listing the states */
   size_t solver_checks;     /* satisfiability checks made (SMT) or candidates tried (enum) */
 } lc_result;
 

@@ -233,5 +233,10 @@ json_t *report_json(const lc_result *r) {
   json_object_set_new(o, "events", json_integer((json_int_t)r->prog->nevents));
   json_object_set_new(o, "solver_checks", json_integer((json_int_t)r->solver_checks));
   json_object_set_new(o, "seconds", json_real(r->seconds));
+  json_t *phases = json_object();
+  json_object_set_new(phases, "encode", json_real(r->seconds_encode));
+  json_object_set_new(phases, "flags", json_real(r->seconds_flags));
+  json_object_set_new(phases, "states", json_real(r->seconds_states));
+  json_object_set_new(o, "seconds_by_phase", phases);
   return o;
 }

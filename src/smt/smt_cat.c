@@ -299,7 +299,9 @@ static void check(void *ctx, cat_check_kind kind, bool flag, cat_value cv, const
   }
   Z3_ast holds;
   switch (kind) {
-  case CAT_CHECK_ACYCLIC: holds = irreflexive(e, closure(e, v, false)); break;
+  case CAT_CHECK_ACYCLIC:
+    holds = irreflexive(e, closure(e, v, false));
+    break;
   case CAT_CHECK_IRREFLEXIVE: holds = irreflexive(e, v); break;
   default: holds = smt_not(e, nonempty(e, v)); break;
   }
