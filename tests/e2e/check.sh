@@ -41,6 +41,23 @@ for exp in "$dir"/classic/*.expected; do
   done
 done
 
+# several tests on several workers print in the order given, blank-line separated
+(cd "$top_srcdir" && "$lc" -j 3 litmus/MP.litmus litmus/SB.litmus litmus/IRIW.litmus litmus/CoRR.litmus 2>/dev/null) |
+  grep -v '^Time ' >"$tmp/out"
+for name in MP SB IRIW CoRR; do
+  cat "$dir/classic/$name.expected"
+  [ "$name" = CoRR ] || echo
+done >"$tmp/want"
+if diff -u "$tmp/want" "$tmp/out" >"$tmp/diff"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: --jobs 3 output order"; cat "$tmp/diff"; fi
+
+# JSON: whole objects, with timings blanked
+for t in "$dir"/json/*.litmus; do
+  (cd "$dir/json" && "$lc" --json "$(basename "$t")" 2>/dev/null) |
+    sed -e 's/"seconds":[0-9][0-9.e+-]*/"seconds":0/' -e 's/"\(encode\|flags\|states\)":[0-9][0-9.e+-]*/"\1":0/g'  -e 's/"solver_checks":[0-9]*/"solver_checks":0/' >"$tmp/out"
+  compare "$t.expected" "$tmp/out" "json/$(basename "$t")"
+done
+
 for t in "$dir"/races/*.litmus; do
   (cd "$dir/races" && "$lc" "$(basename "$t")" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
   compare "$t.expected" "$tmp/out" "races/$(basename "$t")"
