@@ -669,8 +669,34 @@ static void explore_values(walk *w, size_t k) {
   Z3_solver_pop(e->z, e->s, 1);
 }
 
+/* The last observable, when its values are known: each value not yet
+ * seen is a state exactly when assuming its literal is satisfiable, which
+ * needs no model at all. */
+static void explore_last(walk *w, size_t k) {
+  const obs_enc *o = &w->obs[k];
+  lc_result_add_state(w->q->r, w->vals);
+  lx_val first = w->vals[k];
+  for (size_t i = 0; i < o->nvalues && w->ok; i++) {
+    if (o->values[i] == first) continue;
+    if (w->q->deadline > 0 && w->q->deadline <= lc_now()) {
+      w->q->timed_out = true;
+      w->ok = unknown(w->q, "listing the allowed states");
+      break;
+    }
+    set_timeout(w->q);
+    w->q->r->solver_checks++;
+    Z3_lbool res = Z3_solver_check_assumptions(w->q->e->z, w->q->e->s, 1, &o->is[i]);
+    if (res == Z3_L_UNDEF) w->ok = unknown(w->q, "listing the allowed states");
+    if (res != Z3_L_TRUE) continue;
+    w->vals[k] = o->values[i];
+    lc_result_add_state(w->q->r, w->vals);
+  }
+  w->vals[k] = first;
+}
+
 static void explore(walk *w, size_t k) {
   if (k == w->n) lc_result_add_state(w->q->r, w->vals);
+  else if (k + 1 == w->n && w->obs[k].nvalues) explore_last(w, k);
   else explore_values(w, k);
 }
 
