@@ -83,6 +83,6 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
   lx_program *p = lx_lower(t, &lo, d);
   *prog = p;
   if (!p) return NULL;
-  smt_options so = {o->timeout, o->races};
+  smt_options so = {o->timeout, o->races, o->threads};
   return smt_check(p, m, &so);
 }

@@ -17,6 +17,7 @@ typedef struct lc_check_options {
   double timeout;          /* seconds per test, 0 = none */
   unsigned unroll;         /* 0 = LX_DEFAULT_UNROLL */
   bool races;              /* evaluate the model's flags */
+  unsigned threads;        /* threads to split one test's states among (0, 1: one) */
 } lc_check_options;
 
 void lc_check_options_init(lc_check_options *o);

@@ -42,7 +42,8 @@ static void usage(FILE *out) {
         "\n"
         "  -m, --model NAME|FILE  memory model (default ptx-v7.5; see models/)\n"
         "  -e, --engine smt|enum|auto  engine (default smt)\n"
-        "  -j, --jobs N           check N tests at a time (default 1)\n"
+        "  -j, --jobs N           check N tests at a time (default 1); with fewer tests\n"
+        "                         than N, split each test's states among the jobs\n"
         "  -t, --timeout S        give up on a test after S seconds (exit 3)\n"
         "  -u, --unroll N         take each backward jump at most N times (default 2)\n"
         "      --json             one JSON object per test, one per line\n"
@@ -351,7 +352,7 @@ static int run_batch(const options *o, const cat_model *m, const expect_vec *ex)
   batch b = {o, m, lc_xcalloc(o->files.n ? o->files.n : 1, sizeof(job)), o->files.n, 0,
              PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
-  unsigned nthreads = o->jobs > 1 ? o->jobs : 1;
+  unsigned nthreads = o->jobs < b.njobs ? o->jobs : (unsigned)(b.njobs ? b.njobs : 1);
   pthread_t *threads = lc_xcalloc(nthreads, sizeof(pthread_t));
   for (unsigned t = 0; t < nthreads; t++) pthread_create(&threads[t], NULL, worker, &b);
   int status = LC_EXIT_OK;
@@ -417,6 +418,8 @@ int main(int argc, char **argv) {
     lc_diag_fini(&d);
     if (!m) status = LC_EXIT_INPUT;
   }
+  /* Jobs a batch of few tests leaves idle split the states of each test. */
+  if (o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;
   if (status < 0) status = run_batch(&o, m, &ex);
   if (fflush(stdout) != 0 && status == LC_EXIT_OK) {
     fprintf(stderr, "litmus-check: write error: %s\n", strerror(errno));

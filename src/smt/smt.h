@@ -12,6 +12,7 @@
 typedef struct smt_options {
   double timeout;      /* seconds for the whole test; 0 = none */
   bool races;          /* evaluate the model's flags (default true) */
+  unsigned threads;    /* split the listing of states among threads (0, 1: no) */
 } smt_options;
 
 /* Never returns NULL: failures are in the result's status and message. */

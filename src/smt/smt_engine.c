@@ -11,6 +11,8 @@
  * clause forbids that combination of observable values, so co orders and
  * rf choices that give the same state are never visited twice.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -614,6 +616,8 @@ typedef struct walk {
   size_t n;
   lx_val *vals;       /* the current model's values of all observables */
   bool ok;
+  size_t cut;         /* depth at which to stop and record prefixes (n: none) */
+  LC_VEC(lx_val) prefixes;
 } walk;
 
 /* The literal "o_k has value v": a value's `is` literal when there is
@@ -695,19 +699,32 @@ static void explore_last(walk *w, size_t k) {
 }
 
 static void explore(walk *w, size_t k) {
-  if (k == w->n) lc_result_add_state(w->q->r, w->vals);
+  if (k == w->cut && k < w->n) {
+    for (size_t i = 0; i < k; i++) lc_vec_push(&w->prefixes, w->vals[i]);
+  } else if (k == w->n) lc_result_add_state(w->q->r, w->vals);
   else if (k + 1 == w->n && w->obs[k].nvalues) explore_last(w, k);
   else explore_values(w, k);
 }
 
-static bool enumerate(query *q, obs_enc *obs) {
-  walk w = {q, obs, q->e->p->nshown, lc_xcalloc(q->e->p->nshown ? q->e->p->nshown : 1, sizeof(lx_val)), true};
-  Z3_lbool res = solve(q);
-  if (res == Z3_L_UNDEF) w.ok = unknown(q, "listing the allowed states");
+static walk new_walk(query *q, obs_enc *obs, size_t cut) {
+  size_t n = q->e->p->nshown;
+  walk w = {q, obs, n, lc_xcalloc(n ? n : 1, sizeof(lx_val)), true, cut, {0}};
+  return w;
+}
+
+/* Explores from depth k below the asserted prefix vals[0..k). */
+static void explore_below(walk *w, size_t k) {
+  Z3_lbool res = solve(w->q);
+  if (res == Z3_L_UNDEF) w->ok = unknown(w->q, "listing the allowed states");
   if (res == Z3_L_TRUE) {
-    read_model(&w, 0);
-    explore(&w, 0);
+    read_model(w, 0);
+    explore(w, k);
   }
+}
+
+static bool enumerate(query *q, obs_enc *obs) {
+  walk w = new_walk(q, obs, q->e->p->nshown);
+  explore_below(&w, 0);
   free(w.vals);
   return w.ok;
 }
@@ -784,6 +801,94 @@ static bool encode(smt_enc *e, const cat_model *m, lc_result *r, obs_enc **obs) 
   return true;
 }
 
+/* ---- splitting one test's states among threads --------------------------------------- */
+
+/* The walk is cut at a depth with enough prefixes to keep every thread
+ * busy; each thread builds its own encoding (a Z3 context is not shared
+ * between threads) and walks the subtrees of the prefixes it takes. */
+typedef struct split {
+  const lx_program *p;
+  const cat_model *m;
+  const lx_val *prefixes;
+  size_t nprefixes, depth;
+  atomic_size_t next;
+  double timeout, deadline;
+} split;
+
+typedef struct split_job {
+  split *sp;
+  lc_result *r;
+  pthread_t thread;
+} split_job;
+
+static void walk_prefixes(split *sp, query *q, obs_enc *obs) {
+  walk w = new_walk(q, obs, q->e->p->nshown);
+  for (size_t i; w.ok && (i = atomic_fetch_add(&sp->next, 1)) < sp->nprefixes;) {
+    Z3_solver_push(q->e->z, q->e->s);
+    for (size_t k = 0; k < sp->depth; k++) {
+      w.vals[k] = sp->prefixes[i * sp->depth + k];
+      smt_assert(q->e, is_value(&w, k, w.vals[k]));
+    }
+    explore_below(&w, sp->depth);
+    Z3_solver_pop(q->e->z, q->e->s, 1);
+  }
+  free(w.vals);
+}
+
+static void *split_worker(void *arg) {
+  split_job *job = arg;
+  split *sp = job->sp;
+  smt_enc e;
+  enc_init(&e, sp->p);
+  query q = {&e, job->r, sp->timeout, sp->deadline, false};
+  obs_enc *obs = NULL;
+  if (encode(&e, sp->m, job->r, &obs)) {
+    for (size_t pi = 0; pi < sp->p->npaths; pi++)
+      if (sp->p->paths[pi].cut) smt_assert(&e, smt_not(&e, e.path[pi]));
+    walk_prefixes(sp, &q, obs);
+  }
+  free_observables(obs, sp->p->nobs);
+  enc_fini(&e);
+  return NULL;
+}
+
+/* A depth whose prefixes (bounded by the product of the observables'
+ * known value counts) number at least 8 per thread. */
+static size_t split_depth(const obs_enc *obs, size_t n, unsigned threads) {
+  size_t d = 0, prefixes = 1;
+  while (d < n && prefixes < 8 * (size_t)threads) prefixes *= obs[d++].nvalues > 1 ? obs[d - 1].nvalues : 2;
+  return d;
+}
+
+static bool enumerate_split(query *q, obs_enc *obs, const cat_model *m, unsigned threads) {
+  size_t depth = split_depth(obs, q->e->p->nshown, threads);
+  walk w = new_walk(q, obs, depth);
+  explore_below(&w, 0);
+  split sp = {q->e->p, m, w.prefixes.v, w.prefixes.n / (depth ? depth : 1), depth, 0, q->timeout, q->deadline};
+  split_job *jobs = lc_xcalloc(threads, sizeof(split_job));
+  for (unsigned t = 0; w.ok && depth > 0 && t < threads; t++) {
+    jobs[t].sp = &sp;
+    jobs[t].r = lc_result_new(q->e->p, "smt", q->r->model);
+    pthread_create(&jobs[t].thread, NULL, split_worker, &jobs[t]);
+  }
+  for (unsigned t = 0; t < threads; t++) {
+    if (!jobs[t].r) continue;
+    pthread_join(jobs[t].thread, NULL);
+    lc_result *part = jobs[t].r;
+    for (size_t i = 0; i < part->nstates; i++) lc_result_add_state(q->r, lc_result_state(part, i));
+    q->r->solver_checks += part->solver_checks;
+    if (part->status != LC_RESULT_OK && w.ok) {
+      lc_result_fail(q->r, part->status, "%s", part->message);
+      w.ok = false;
+    }
+    lc_result_free(part);
+  }
+  free(jobs);
+  free(w.vals);
+  lc_vec_free(&w.prefixes);
+  return w.ok;
+}
+
 lc_result *smt_check(const lx_program *p, const cat_model *m, const smt_options *o) {
   double start = lc_now();
   lc_result *r = lc_result_new(p, "smt", cat_model_name(m));
@@ -799,7 +904,9 @@ lc_result *smt_check(const lx_program *p, const cat_model *m, const smt_options 
   if (ok) ok = query_bound(&q) && (!races || query_flags(&q));
   r->seconds_flags = lc_now() - t;
   t = lc_now();
-  if (ok) enumerate(&q, obs);
+  unsigned threads = o && o->threads > 1 ? o->threads : 1;
+  if (ok && threads > 1 && p->nshown > 1) enumerate_split(&q, obs, m, threads);
+  else if (ok) enumerate(&q, obs);
   r->seconds_states = lc_now() - t;
   free_observables(obs, p->nobs);
   enc_fini(&e);
