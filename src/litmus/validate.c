@@ -216,7 +216,11 @@ static int check_init(vctx *v, const lt_init *e) {
                  l->at.line);
   if (e->kind != LT_INIT_ALIAS) return 0;
   const sym *target = loc_sym(v, e->target, false);
-  if (!target || !(target->flags & F_INIT) || ((const lt_init *)target->first)->kind != LT_INIT_LOC)
+  const lt_init *decl = target ? target->first : NULL;
+  if (decl && decl->kind == LT_INIT_ALIAS)
+    return error(v, or_at(e->target_at, e->at), "'%s' aliases '%s', which is itself an alias of "
+                 "'%s': alias '%s' instead", e->loc, e->target, decl->target, decl->target);
+  if (!decl)
     return error(v, or_at(e->target_at, e->at),
                  "'%s' aliases '%s', which the init block does not give a value (write '%s=0;')",
                  e->loc, e->target, e->target);
