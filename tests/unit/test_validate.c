@@ -261,6 +261,34 @@ static void test_validate_hand_built_ast(void **state) {
   parsed_fini(&p);
 }
 
+/* Enough locations, registers and labels to make the symbol table grow
+ * several times; the checks must still find the one duplicate. */
+static void test_validate_many_symbols(void **state) {
+  (void)state;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_puts(&b, "PTX many\n{\n");
+  for (int i = 0; i < 300; i++) lc_buf_printf(&b, "x%d=%d; P0:r%d=%d;\n", i, i, i + 1000, i);
+  lc_buf_puts(&b, "}\n P0@cta 0,gpu 0 ;\n");
+  for (int i = 0; i < 300; i++)
+    lc_buf_printf(&b, " L%d: ld.weak r%d, x%d ;\n add r%d, r%d, r%d ;\n", i, i, i, i, i, i + 1000);
+  for (int i = 0; i < 300; i++) lc_buf_printf(&b, " beq r%d, 0, L%d ;\n", i, 299 - i);
+  lc_buf_puts(&b, "exists (P0:r299 == 299 /\\ x0 == 0)\n");
+  parsed p;
+  if (!parse_text(&p, b.s)) print_error("%s\n", first_error(&p));
+  assert_non_null(p.t);
+  assert_int_equal(p.d.msgs.n, 0);
+  parsed_fini(&p);
+  /* Code starts on line 305: L7 is on line 319, the first beq on 905. */
+  char *dup = strstr(b.s, " beq r0, 0, L299 ;");
+  assert_non_null(dup);
+  memcpy(dup, " L7: goto L299   ", 17);
+  assert_null(parse_text(&p, b.s));
+  assert_string_equal(first_error(&p), "t.litmus:905:2: error: label 'L7' appears twice in P0 (first at line 319)");
+  parsed_fini(&p);
+  lc_buf_fini(&b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_validate_semantic_errors),
@@ -271,6 +299,7 @@ int main(void) {
     cmocka_unit_test(test_validate_no_warnings_after_an_error),
     cmocka_unit_test(test_validate_classic_tests_are_clean),
     cmocka_unit_test(test_validate_hand_built_ast),
+    cmocka_unit_test(test_validate_many_symbols),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
