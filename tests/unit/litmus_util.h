@@ -16,6 +16,7 @@
 
 #include "lc.h"
 #include "litmus/ast.h"
+#include "../roundtrip.h"
 
 /* A text parsed as the file "t.litmus", with its messages kept. */
 typedef struct parsed {
@@ -93,15 +94,6 @@ static inline const lt_instr *parse_instr(parsed *p, const char *code) {
   assert_int_equal(p->t->nrows, 1);
   assert_non_null(p->t->threads[0].cells[0].instr);
   return p->t->threads[0].cells[0].instr;
-}
-
-static inline char *print_test(const lt_test *t) {
-  lc_buf b;
-  lc_buf_init(&b);
-  lt_print(&b, t);
-  char *s = lc_buf_take(&b);
-  lc_buf_fini(&b);
-  return s;
 }
 
 #endif
