@@ -183,8 +183,9 @@ static int read_word(lt_lexer *ls, lt_token *t) {
   t->kind = reg ? LT_TOK_REG : LT_TOK_THREAD;
   t->value = small_number(t->text + 1, t->len - 1, max);
   if (t->value >= 0) return 0;
-  lc_error(ls->d, t->at, "%s '%.*s' out of range (%s0..%s%lld)", reg ? "register" : "thread",
-           (int)t->len, t->text, reg ? "r" : "P", reg ? "r" : "P", (long long)max);
+  char what[64];
+  lc_error(ls->d, t->at, "%s %s out of range (%s0..%s%lld)", reg ? "register" : "thread",
+           lt_tok_desc(t, what, sizeof what), reg ? "r" : "P", reg ? "r" : "P", (long long)max);
   return -1;
 }
 
@@ -194,6 +195,8 @@ static int read_number(lt_lexer *ls, lt_token *t) {
   while (ls->p < ls->end && is_alnum(peekc(ls, 0))) advance(ls);
   t->kind = LT_TOK_INT;
   t->len = (size_t)(ls->p - t->text);
+  char what[64];
+  lt_tok_desc(t, what, sizeof what);
   const char *s = t->text + (t->text[0] == '-');
   size_t n = t->len - (size_t)(s - t->text);
   bool hex = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
@@ -201,12 +204,12 @@ static int read_number(lt_lexer *ls, lt_token *t) {
     int c = (unsigned char)s[i];
     bool ok = hex ? is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') : is_digit(c);
     if (!ok) {
-      lc_error(ls->d, t->at, "malformed number '%.*s'", (int)t->len, t->text);
+      lc_error(ls->d, t->at, "malformed number %s", what);
       return -1;
     }
   }
   if (lc_parse_int64(t->text, t->len, &t->value) == 0) return 0;
-  lc_error(ls->d, t->at, "number '%.*s' does not fit in 64 bits", (int)t->len, t->text);
+  lc_error(ls->d, t->at, "number %s does not fit in 64 bits", what);
   return -1;
 }
 

@@ -511,6 +511,27 @@ static void mmio(parser *ps, lt_instr *in, const lt_token *w, const qualset *q) 
  * st-like  -> MNEMONIC addr ',' value
  * atom     -> MNEMONIC reg ',' addr ',' value [',' value]   (the second for cas)
  * red      -> MNEMONIC addr ',' value */
+static void memory_operands(parser *ps, lt_instr *in, bool bare_ld) {
+  if (in->kind == LT_I_LD || in->kind == LT_I_ATOM) {
+    in->dst = reg_operand(ps, "the destination");
+    comma(ps);
+  }
+  /* The corpus writes `ld r0, 1` for "r0 := 1". */
+  if (bare_ld && (TOK.kind == LT_TOK_INT || TOK.kind == LT_TOK_REG)) {
+    in->kind = LT_I_ALU;
+    in->alu = LT_ALU_MOV;
+    in->a = value_operand(ps);
+    return;
+  }
+  in->addr = address(ps);
+  if (in->kind == LT_I_LD) return;
+  comma(ps);
+  in->a = value_operand(ps);
+  if (in->rmw != LT_RMW_CAS) return;
+  comma(ps);
+  in->b = value_operand(ps);
+}
+
 static void memory_op(parser *ps, lt_instr *in, const struct opcode *op, const lt_token *w, size_t off) {
   static const lt_instr_kind kinds[] = {[F_LD] = LT_I_LD, [F_ST] = LT_I_ST, [F_ATOM] = LT_I_ATOM,
                                         [F_RED] = LT_I_RED};
@@ -518,12 +539,15 @@ static void memory_op(parser *ps, lt_instr *in, const struct opcode *op, const l
   qualifiers(ps, w, off, op->form, &q);
   in->kind = kinds[op->form];
   in->proxy = op->proxy;
-  if (q.seen[Q_SEM]) in->sem = (lt_sem)q.val[Q_SEM], in->sem_at = q.at[Q_SEM].at;
-  if (q.seen[Q_SCOPE]) in->scope = (lt_scope)q.val[Q_SCOPE], in->scope_at = q.at[Q_SCOPE].at;
-  if (q.seen[Q_CACHE]) in->cache = (lt_cache)q.val[Q_CACHE], in->cache_at = q.at[Q_CACHE].at;
+  in->sem = (lt_sem)q.val[Q_SEM];
+  in->scope = (lt_scope)q.val[Q_SCOPE];
+  in->cache = (lt_cache)q.val[Q_CACHE];
   in->space = (lt_space)q.val[Q_SPACE];
   in->type = (lt_type)q.val[Q_TYPE];
   in->rmw = (lt_rmw_op)q.val[Q_OP];
+  in->sem_at = q.at[Q_SEM].at;
+  in->scope_at = q.at[Q_SCOPE].at;
+  in->cache_at = q.at[Q_CACHE].at;
   if (q.seen[Q_MMIO]) mmio(ps, in, w, &q);
   if ((op->form == F_ATOM || op->form == F_RED) && !q.seen[Q_OP])
     error_at(ps, w->at, "'%.*s' needs an operation such as '.add', '.exch' or '.cas'", (int)w->len,
@@ -531,36 +555,7 @@ static void memory_op(parser *ps, lt_instr *in, const struct opcode *op, const l
   if (op->form == F_RED && in->rmw == LT_RMW_CAS)
     error_at(ps, q.at[Q_OP].at, "'%.*s': '.cas' needs a result register; use atom", (int)w->len,
              w->text);
-  switch (op->form) {
-  case F_LD:
-    in->dst = reg_operand(ps, "the destination");
-    comma(ps);
-    /* The corpus writes `ld r0, 1` for "r0 := 1". */
-    if (off == w->len && op->proxy == LT_PROXY_GENERIC &&
-        (TOK.kind == LT_TOK_INT || TOK.kind == LT_TOK_REG)) {
-      in->kind = LT_I_ALU;
-      in->alu = LT_ALU_MOV;
-      in->a = value_operand(ps);
-    } else {
-      in->addr = address(ps);
-    }
-    break;
-  case F_ATOM:
-    in->dst = reg_operand(ps, "the destination");
-    comma(ps);
-    /* fall through */
-  case F_ST: case F_RED:
-    in->addr = address(ps);
-    comma(ps);
-    in->a = value_operand(ps);
-    if (in->rmw == LT_RMW_CAS) {
-      comma(ps);
-      in->b = value_operand(ps);
-    }
-    break;
-  default:
-    break;
-  }
+  memory_operands(ps, in, op->form == F_LD && op->proxy == LT_PROXY_GENERIC && off == w->len);
 }
 
 /* fence -> 'fence' {'.' sem | '.' scope} | 'fence.proxy.' PROXY | 'fence.proxy.alias' */
@@ -594,7 +589,8 @@ static void fence(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
   in->fence_no_sem = !q.seen[Q_SEM];
   in->sem = q.seen[Q_SEM] ? (lt_sem)q.val[Q_SEM] : LT_SEM_ACQ_REL;
   in->sem_at = q.seen[Q_SEM] ? q.at[Q_SEM].at : w->at;
-  if (q.seen[Q_SCOPE]) in->scope = (lt_scope)q.val[Q_SCOPE], in->scope_at = q.at[Q_SCOPE].at;
+  in->scope = (lt_scope)q.val[Q_SCOPE];
+  in->scope_at = q.at[Q_SCOPE].at;
 }
 
 /* membar -> 'membar.cta' | 'membar.gl' | 'membar.sys' */

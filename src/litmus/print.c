@@ -251,7 +251,7 @@ static void tail(lc_buf *b, const lt_test *t) {
 }
 
 void lt_print(lc_buf *b, const lt_test *t) {
-  lc_buf_printf(b, "%s %s\n", t->arch, t->name);
+  lc_buf_printf(b, "%s %s\n", t->arch ? t->arch : "PTX", t->name ? t->name : "");
   if (t->doc && *t->doc) lc_buf_printf(b, "%s\n", t->doc);
   lc_buf_puts(b, "{\n");
   for (size_t i = 0; i < t->ninits; i++) init_entry(b, &t->inits[i]);

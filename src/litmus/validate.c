@@ -19,13 +19,12 @@
 typedef enum { S_EMPTY, S_LOC, S_REG, S_LABEL, S_CTA, S_MAP } sym_kind;
 
 enum {
-  F_INIT = 1,       /* LOC: given a value in init; REG: initialised */
-  F_ALIAS = 2,      /* LOC: declared by an alias */
-  F_CODE = 4,       /* mentioned by an instruction */
-  F_REF = 8,        /* LOC: named by init (&x, alias target), map or condition */
-  F_COND = 16,      /* REG: named by the condition, filter or locations */
-  F_WRITTEN = 32,   /* REG: written by an earlier instruction (warning pass) */
-  F_WARNED = 64
+  F_INIT = 1,       /* REG: initialised (a LOC's declaration is its `first`) */
+  F_CODE = 2,       /* mentioned by an instruction */
+  F_REF = 4,        /* LOC: named by init (&x, alias target), map or condition */
+  F_COND = 8,       /* REG: named by the condition, filter or locations */
+  F_WRITTEN = 16,   /* REG: written by an earlier instruction (warning pass) */
+  F_WARNED = 32     /* REG: read-before-write already reported */
 };
 
 typedef struct sym {
@@ -35,8 +34,7 @@ typedef struct sym {
   unsigned flags;
   const void *first;   /* the init entry, cell or mapping that declared it first */
   lc_loc at;           /* where that is */
-  int value;           /* CTA: its cluster; its first thread in b */
-  int thread;
+  int cluster, thread; /* CTA: its cluster and the first thread placed in it */
 } sym;
 
 typedef struct symtab {
@@ -142,7 +140,7 @@ static void collect(vctx *v) {
     if (e->kind == LT_INIT_REG) {
       declare(v, reg_sym(v, e->thread, e->reg, true), F_INIT, e, e->at);
     } else {
-      declare(v, loc_sym(v, e->loc, true), e->kind == LT_INIT_LOC ? F_INIT : F_ALIAS, e, e->at);
+      declare(v, loc_sym(v, e->loc, true), 0, e, e->at);
     }
     if (e->value_loc) loc_sym(v, e->value_loc, true)->flags |= F_REF;
     if (e->kind == LT_INIT_ALIAS) loc_sym(v, e->target, true)->flags |= F_REF;
@@ -179,11 +177,11 @@ static int check_thread(vctx *v, size_t col, unsigned char *seen) {
   sym *cta = sym_get(&v->syms, S_CTA, th->gpu, th->cta, NULL, true);
   if (!cta->first) {
     cta->first = th;
-    cta->value = th->cluster;
+    cta->cluster = th->cluster;
     cta->thread = th->id;
-  } else if (cta->value != th->cluster) {
+  } else if (cta->cluster != th->cluster) {
     return error(v, th->at, "P%d puts CTA %d of GPU %d in cluster %d, but P%d puts it in cluster %d",
-                 th->id, th->cta, th->gpu, th->cluster, cta->thread, cta->value);
+                 th->id, th->cta, th->gpu, th->cluster, cta->thread, cta->cluster);
   }
   return 0;
 }
@@ -216,7 +214,11 @@ static int check_init(vctx *v, const lt_init *e) {
                  l->at.line);
   if (e->kind != LT_INIT_ALIAS) return 0;
   const sym *target = loc_sym(v, e->target, false);
-  if (!target || !(target->flags & F_INIT) || ((const lt_init *)target->first)->kind != LT_INIT_LOC)
+  const lt_init *decl = target ? target->first : NULL;
+  if (decl && decl->kind == LT_INIT_ALIAS)
+    return error(v, or_at(e->target_at, e->at), "'%s' aliases '%s', which is itself an alias of "
+                 "'%s': alias '%s' instead", e->loc, e->target, decl->target, decl->target);
+  if (!decl)
     return error(v, or_at(e->target_at, e->at),
                  "'%s' aliases '%s', which the init block does not give a value (write '%s=0;')",
                  e->loc, e->target, e->target);

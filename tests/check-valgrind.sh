@@ -1,0 +1,50 @@
+#!/bin/sh
+# check-valgrind.sh - the front-end tests under valgrind: the unit tests
+# given as arguments, then litmus-check --print on every classic test, seed,
+# corpus test and error file, and lt-roundtrip on every valid test.  Any
+# memory error or leak fails (valgrind exits 99).  Run by `make check-valgrind`.
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}" "${CORPUS_DIR:=}"
+if ! command -v valgrind >/dev/null 2>&1; then
+  echo "check-valgrind: valgrind is not installed (Debian package valgrind)" >&2
+  exit 1
+fi
+vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible"
+check=$top_builddir/src/litmus-check
+failed=0
+
+# expect STATUS COMMAND...: runs COMMAND under valgrind, wants STATUS.
+expect() {
+  want=$1; shift
+  $vg "$@" >/dev/null 2>"${TMPDIR:-/tmp}/check-valgrind.$$"
+  got=$?
+  if [ "$got" -ne "$want" ]; then
+    echo "FAIL (exit $got, expected $want): $*" | cut -c1-200
+    grep -v '^  ' "${TMPDIR:-/tmp}/check-valgrind.$$" | head -20
+    failed=$((failed + 1))
+  else
+    echo "ok: $*" | cut -c1-100
+  fi
+  rm -f "${TMPDIR:-/tmp}/check-valgrind.$$"
+}
+
+for t in "$@"; do expect 0 "$top_builddir/$t"; done
+
+valid="$top_srcdir/litmus/*.litmus $top_srcdir/tests/fuzz/seeds/*.litmus"
+corpus=""
+if [ -n "$CORPUS_DIR" ] && [ -d "$CORPUS_DIR/litmus" ]; then
+  corpus=$(find "$CORPUS_DIR/litmus" -name '*.litmus' | LC_ALL=C sort)
+else
+  echo "corpus not found at ${CORPUS_DIR:-(CORPUS_DIR unset)}; checking without it"
+fi
+# shellcheck disable=SC2086
+expect 0 "$check" --print $valid $corpus
+# shellcheck disable=SC2086
+expect 0 "$top_builddir/tests/lt-roundtrip" $valid $corpus
+for f in "$top_srcdir"/tests/e2e/errors/*.litmus "$top_srcdir"/tests/fuzz/seeds/*.txt; do
+  expect 2 "$check" --print "$f"
+done
+expect 3 "$check" "$top_srcdir/litmus/MP.litmus"
+
+[ "$failed" -eq 0 ] && echo "check-valgrind: all clean" || echo "check-valgrind: $failed failed"
+[ "$failed" -eq 0 ]
