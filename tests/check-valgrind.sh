@@ -44,7 +44,11 @@ expect 0 "$top_builddir/tests/lt-roundtrip" $valid $corpus
 for f in "$top_srcdir"/tests/e2e/errors/*.litmus "$top_srcdir"/tests/fuzz/seeds/*.txt; do
   expect 2 "$check" --print "$f"
 done
-expect 3 "$check" "$top_srcdir/litmus/MP.litmus"
+# model checking: a plain test, races, barriers, a test split among jobs
+expect 0 "$check" "$top_srcdir/litmus/MP.litmus" "$top_srcdir/litmus/MP+bar.sync.litmus" \
+  "$top_srcdir/tests/e2e/races/MP+rel-cta-acq-gpu+ctrl.litmus"
+expect 0 "$check" -j 2 --json "$top_srcdir/litmus/IRIW.litmus"
+expect 0 "$check" --model ptx-v6.0 "$top_srcdir/litmus/SB+fence.sc-gpu.litmus"
 
 [ "$failed" -eq 0 ] && echo "check-valgrind: all clean" || echo "check-valgrind: $failed failed"
 [ "$failed" -eq 0 ]
