@@ -23,8 +23,8 @@
  *   Instances NAME N in S s (R per second), I iterations
  *   Seed NAME 0x...
  *   Time NAME S
- * Lines that vary from run to run with the same seed start with Time or
- * Instances.
+ * With the same seed only the counts (so the outcomes seen), Instances and
+ * Time change from run to run: the hardware's timing does.
  */
 #ifndef RUN_REPORT_H
 #define RUN_REPORT_H
