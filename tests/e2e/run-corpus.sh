@@ -8,6 +8,9 @@
 set -u
 builddir=${top_builddir:-.}
 run=$builddir/src/litmus-run
+# models from the source tree, also in a VPATH build (make distcheck)
+LITMUS_MODELS=${LITMUS_MODELS:-${top_srcdir:-.}/models}
+export LITMUS_MODELS
 case $run in /*) ;; *) run=$(pwd)/$run ;; esac
 corpus=${CORPUS_DIR:-}
 if [ -z "$corpus" ] || [ ! -d "$corpus/litmus/PTX" ]; then

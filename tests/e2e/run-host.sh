@@ -10,6 +10,9 @@ set -u
 srcdir=${top_srcdir:-.}
 builddir=${top_builddir:-.}
 run=$builddir/src/litmus-run
+# models from the source tree, also in a VPATH build (make distcheck)
+LITMUS_MODELS=${LITMUS_MODELS:-${top_srcdir:-.}/models}
+export LITMUS_MODELS
 case $run in /*) ;; *) run=$(pwd)/$run ;; esac
 tmp=${TMPDIR:-/tmp}/run-host.$$
 mkdir -p "$tmp" || exit 99
