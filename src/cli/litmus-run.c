@@ -520,7 +520,7 @@ static int run_all(const options *o, const cat_model *m, const atomic_bool *stop
     if (rc > status) status = rc;
     if (wrc > status) status = wrc;
   }
-  if (stop && atomic_load(stop)) fputs("litmus-run: interrupted; the results above are partial\n", stderr);
+  if (stop && atomic_load(stop)) fputs("litmus-run: interrupted; the results are partial\n", stderr);
   lc_buf_fini(&s.out);
   return status;
 }
