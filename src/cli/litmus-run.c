@@ -161,7 +161,8 @@ static int parse_seconds(const char *s, double *out) {
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (errno || end == s || *end || !(v > 0) || v > 1e7) return bad_value("--time", s, "a positive number of seconds");
+  if (errno || end == s || *end || !(v > 0) || v > 1e7)
+    return bad_value("--time", s, "a positive number of seconds");
   *out = v;
   return 0;
 }

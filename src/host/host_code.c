@@ -275,8 +275,9 @@ static int init_regs(compiler *C, host_thread *ht) {
     }
     int v = find_vloc(C->p, in->value_loc, -1);
     if (v >= 0 && C->p->locs[v].alias) {
-      lc_error(C->d, in->at, "the host backend cannot run P%d:r%d=&%s: %s is an alias (virtual aliases "
-                             "need the GPU's address translation)", in->thread, in->reg, in->value_loc, in->value_loc);
+      lc_error(C->d, in->at,
+               "the host backend cannot run P%d:r%d=&%s: %s is an alias (virtual aliases need the GPU's "
+               "address translation)", in->thread, in->reg, in->value_loc, in->value_loc);
       return -1;
     }
     ht->init[slot] = v >= 0 ? lx_addr_value(v) : 0;
@@ -286,7 +287,8 @@ static int init_regs(compiler *C, host_thread *ht) {
 
 static int cta_group(const lx_program *p, size_t t) {
   for (size_t u = 0; u < t; u++)
-    if (p->threads[u].gpu == p->threads[t].gpu && p->threads[u].cta == p->threads[t].cta) return cta_group(p, u);
+    if (p->threads[u].gpu == p->threads[t].gpu && p->threads[u].cta == p->threads[t].cta)
+      return cta_group(p, u);
   return (int)t;
 }
 

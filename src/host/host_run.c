@@ -16,17 +16,18 @@
  * rotation of each location's copies among the instances (par->shuffle), so
  * that instance i's x and y sit at different distances each batch.
  *
- * Termination: a thread abandons an instance when its CTA deadlocks at a
- * barrier, when it spins in a loop that can no longer end (both detected
- * exactly, below), or, as a safety net, after par->spin_limit backward
- * jumps or rounds of waiting.  The instance is then counted incomplete,
+ * Termination: a thread abandons an instance when no thread of it can make
+ * progress any more: each is finished, blocked at a barrier that cannot be
+ * released, or spinning in a loop that comes back to the same state while
+ * nobody writes (detected exactly, `quiescent`).  As a safety net for what
+ * that misses (a loop counting forever), a thread also gives up after
+ * par->spin_limit backward jumps or rounds of waiting.  The instance is then counted incomplete,
  * not binned.  Abandoning is safe because every instance has its own
  * memory and its own barrier records.
  */
 #define _GNU_SOURCE   /* sched_getcpu, pthread_setaffinity_np */
 #include "host/host.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -43,7 +44,8 @@ enum {
   HOST_CACHE_LINE = 64
 };
 
-/* Status bits of one thread in one instance. */
+/* Status bits of one thread in one instance: abandoned; took a backward
+ * jump more often than the model's unroll bound. */
 enum { HOST_INCOMPLETE = 1, HOST_BEYOND = 2 };
 
 /* ---- randomness ------------------------------------------------------------------ */
@@ -87,7 +89,8 @@ static void spin_barrier_wait(host_spin_barrier *b, unsigned n, bool yield) {
     atomic_store_explicit(&b->gen, g + 1, memory_order_release);
     return;
   }
-  for (unsigned round = 0; atomic_load_explicit(&b->gen, memory_order_acquire) == g; round++) backoff_yield(yield, round);
+  for (unsigned round = 0; atomic_load_explicit(&b->gen, memory_order_acquire) == g; round++)
+    backoff_yield(yield, round);
 }
 
 /* A blocking barrier for the start and end of a batch, where threads may
@@ -148,13 +151,12 @@ static void gate_resize(host_gate *g, unsigned n) {
  * allows.  Arrivals publish with release and waits read them with acquire:
  * the CTA-scoped release/acquire of sync_bar.
  *
- * Deadlocks (a quorum that cannot be met, barriers met in opposite orders)
- * are the model's "no candidate execution"; a waiting thread detects one
- * when every thread of its CTA is finished or waiting and no wait can be
- * released.  Whether a wait can be released only grows as arrivals and
- * finishes accumulate, so a consistent snapshot decides it; each log is a
- * seqlock (seq odd while its owner changes it) and the snapshot is taken
- * by reading every log twice. */
+ * The log also serves to end instances that cannot end: a deadlock at
+ * barriers (a quorum that cannot be met, barriers met in opposite orders:
+ * the model's "no candidate execution") or threads spinning in vain.  See
+ * `quiescent`.  Each log is a seqlock (seq odd while its owner changes it)
+ * so that a reader can take a consistent snapshot of all of them by
+ * reading every log twice. */
 typedef struct host_arrival {
   int32_t n;
   int32_t has_id;
@@ -163,7 +165,9 @@ typedef struct host_arrival {
 
 typedef struct host_barlog {
   _Alignas(HOST_CACHE_LINE) atomic_uint seq;
-  atomic_uint narrived, done, waiting;
+  atomic_uint narrived, done, waiting, idle;
+  atomic_ulong writes;                  /* the owner's writes and arrivals so far, published */
+  atomic_ulong idle_sum;                /* while idle: the sum of writes its loop cycle saw */
   atomic_int wait_n;                    /* the wait, while waiting */
   atomic_uint wait_k;
   atomic_int wait_has_id, wait_has_count;
@@ -206,9 +210,12 @@ typedef struct host_worker {
   int cpu;                       /* pinned to, or -1 */
   int ran_on;                    /* sched_getcpu() at the start of the batch */
   unsigned *seqs;                /* nthreads: quiescent's first collect */
-  lx_val *snap;                  /* registers at the last check for a stuck loop */
-  size_t snap_pc;
-  bool snap_valid, wrote;
+  unsigned long nwrites;         /* writes and barrier arrivals in this instance */
+  lx_val *snap;                  /* at the last check for a stuck loop: registers, */
+  size_t snap_pc;                /* the jump, */
+  unsigned long snap_writes;     /* nwrites, */
+  unsigned long snap_sum;        /* and everybody's published writes */
+  bool snap_valid;
   pthread_t tid;
   bool started;
 } host_worker;
@@ -363,37 +370,53 @@ static host_wait published_wait(host_barlog *log) {
   return w;
 }
 
-/* Can no thread but w act in this instance any more?  True when every
- * other thread (of w's CTA only, with cta_only) has finished or waits at a
- * barrier that cannot be released; such threads stay so unless w acts.
- * Reads the logs, then checks that none changed meanwhile (double collect). */
-static bool quiescent(host_worker *w, size_t inst, bool cta_only) {
+/* Can the instance make no progress any more?  Every thread, w included,
+ * must be finished, waiting at a barrier that cannot be released, or idle:
+ * spinning in a loop whose last cycle came back to the same jump with the
+ * same registers and wrote nothing, while nobody's published writes
+ * changed.  Such a thread read memory that no longer changes (the writes
+ * it saw published happen before its cycle), so it will cycle forever
+ * unless someone writes or arrives, and nobody can.  Each thread publishes
+ * its writes whenever it waits, idles or finishes, so a validated idle
+ * state (its sum equal to the current sum) is never stale.  Reads every
+ * log, then checks that none changed meanwhile (double collect). */
+static bool quiescent(host_worker *w, size_t inst) {
   const host_shared *sh = w->sh;
+  unsigned long sum = 0;
   for (size_t u = 0; u < sh->nthreads; u++) {
-    if (u == w->t || (cta_only && sh->hc->threads[u].group != w->code->group)) continue;
     host_barlog *log = barlog(sh, inst, u);
     unsigned seq = atomic_load_explicit(&log->seq, memory_order_acquire);
     if (seq & 1) return false;
     w->seqs[u] = seq;
+    sum += atomic_load_explicit(&log->writes, memory_order_acquire);
+  }
+  for (size_t u = 0; u < sh->nthreads; u++) {
+    host_barlog *log = barlog(sh, inst, u);
     if (atomic_load_explicit(&log->done, memory_order_relaxed)) continue;
-    if (!atomic_load_explicit(&log->waiting, memory_order_relaxed)) return false;
-    host_wait pw = published_wait(log);
-    if (wait_ready(sh, inst, u, &pw)) return false;
+    if (atomic_load_explicit(&log->waiting, memory_order_relaxed)) {
+      host_wait pw = published_wait(log);
+      if (wait_ready(sh, inst, u, &pw)) return false;
+    } else if (!atomic_load_explicit(&log->idle, memory_order_relaxed) ||
+               atomic_load_explicit(&log->idle_sum, memory_order_relaxed) != sum) {
+      return false;
+    }
   }
   atomic_thread_fence(memory_order_acquire);
-  for (size_t u = 0; u < sh->nthreads; u++) {
-    if (u == w->t || (cta_only && sh->hc->threads[u].group != w->code->group)) continue;
+  for (size_t u = 0; u < sh->nthreads; u++)
     if (atomic_load_explicit(&barlog(sh, inst, u)->seq, memory_order_relaxed) != w->seqs[u]) return false;
-  }
   return true;
 }
 
-/* A deadlock: only w could act in its CTA, and w waits in vain. */
-static bool deadlocked(host_worker *w, size_t inst, const host_wait *mine) {
-  return quiescent(w, inst, true) && !wait_ready(w->sh, inst, w->t, mine);
+/* The sum of every thread's published writes, read with acquire so that
+ * this thread sees the writes counted. */
+static unsigned long published_writes(const host_shared *sh, size_t inst) {
+  unsigned long sum = 0;
+  for (size_t u = 0; u < sh->nthreads; u++)
+    sum += atomic_load_explicit(&barlog(sh, inst, u)->writes, memory_order_acquire);
+  return sum;
 }
 
-static void publish_wait(host_barlog *log, const host_wait *w, bool waiting) {
+static void publish_wait(host_barlog *log, const host_wait *w, bool waiting, unsigned long nwrites) {
   log_begin(log);
   if (waiting) {
     atomic_store_explicit(&log->wait_n, w->n, memory_order_relaxed);
@@ -404,6 +427,16 @@ static void publish_wait(host_barlog *log, const host_wait *w, bool waiting) {
     atomic_store_explicit(&log->wait_count, w->count, memory_order_relaxed);
   }
   atomic_store_explicit(&log->waiting, waiting, memory_order_relaxed);
+  atomic_store_explicit(&log->idle, 0, memory_order_relaxed);
+  atomic_store_explicit(&log->writes, nwrites, memory_order_release);
+  log_end(log);
+}
+
+static void publish_idle(host_barlog *log, bool idle, unsigned long sum, unsigned long nwrites) {
+  log_begin(log);
+  atomic_store_explicit(&log->idle, idle, memory_order_relaxed);
+  atomic_store_explicit(&log->idle_sum, sum, memory_order_relaxed);
+  atomic_store_explicit(&log->writes, nwrites, memory_order_release);
   log_end(log);
 }
 
@@ -430,39 +463,49 @@ static int bar(host_worker *w, const host_op *o, size_t inst) {
                   o->has_count ? val(&o->b, w->regs) : 0};
   wt.k = arrive(mine, o->bar_n, wt.has_id, wt.id);
   if (!wt.k) return -1;
-  w->wrote = true;
+  w->nwrites++;
   if (o->arrive_only || wait_ready(sh, inst, w->t, &wt)) return 0;
-  publish_wait(mine, &wt, true);
+  publish_wait(mine, &wt, true, w->nwrites);
   for (unsigned round = 1;; round++) {
     backoff(sh, round);
     if (wait_ready(sh, inst, w->t, &wt)) break;
-    if (round >= sh->spin_limit || (round % 64 == 0 && deadlocked(w, inst, &wt))) return -1;
+    if (round >= sh->spin_limit || (round % 64 == 0 && quiescent(w, inst))) return -1;
   }
-  publish_wait(mine, &wt, false);
+  publish_wait(mine, &wt, false, w->nwrites);
   return 0;
 }
 
 /* Marks the thread finished with this instance (released or abandoned). */
-static void finish_instance(host_shared *sh, size_t inst, size_t t) {
+static void finish_instance(host_shared *sh, size_t inst, size_t t, unsigned long nwrites) {
   host_barlog *log = barlog(sh, inst, t);
   log_begin(log);
   atomic_store_explicit(&log->waiting, 0, memory_order_relaxed);
+  atomic_store_explicit(&log->idle, 0, memory_order_relaxed);
+  atomic_store_explicit(&log->writes, nwrites, memory_order_release);
   atomic_store_explicit(&log->done, 1, memory_order_release);
   log_end(log);
 }
 
-/* Is the thread in a loop that cannot end?  When no other thread can act
- * any more (`quiescent`), memory stays as it is, so a thread that comes
- * back to the same jump with the same registers, having written nothing
- * in between, will do so forever.  Checked every 64 backward jumps. */
+/* Is the thread in a loop that cannot end?  It is idle when it comes back
+ * to the jump of the last check with the same registers, having written
+ * nothing while nobody published a write; it then publishes so, and the
+ * instance is stuck when everybody is finished, blocked or idle
+ * (`quiescent`).  Checked every 64 backward jumps. */
 static bool stuck(host_worker *w, size_t inst, size_t from) {
   size_t bytes = w->code->nregs * sizeof(lx_val);
-  if (w->snap_valid && !w->wrote && w->snap_pc == from && (!bytes || memcmp(w->snap, w->regs, bytes) == 0))
-    return true;
-  w->snap_valid = quiescent(w, inst, false);
+  bool same = w->snap_valid && w->snap_pc == from && w->snap_writes == w->nwrites &&
+              (!bytes || memcmp(w->snap, w->regs, bytes) == 0);
+  unsigned long sum = published_writes(w->sh, inst);
+  bool idle = same && sum == w->snap_sum;
+  host_barlog *mine = barlog(w->sh, inst, w->t);
+  publish_idle(mine, idle, sum, w->nwrites);
+  if (idle && quiescent(w, inst)) return true;
+  /* the next cycle starts here; the sum includes our own writes, now published */
+  w->snap_valid = true;
   w->snap_pc = from;
+  w->snap_writes = w->nwrites;
+  w->snap_sum = published_writes(w->sh, inst);
   if (bytes) memcpy(w->snap, w->regs, bytes);
-  w->wrote = false;
   return false;
 }
 
@@ -487,6 +530,7 @@ static unsigned run_code(host_worker *w, size_t inst) {
   if (th->nregs) memcpy(r, th->init, th->nregs * sizeof(lx_val));
   if (th->has_loop) memset(w->backs, 0, th->nops * sizeof(uint32_t));
   w->snap_valid = false;
+  w->nwrites = 0;
   unsigned spins = 0, st = 0;
   for (size_t pc = 0; pc < th->nops;) {
     size_t at = pc++;
@@ -499,11 +543,11 @@ static unsigned run_code(host_worker *w, size_t inst) {
     case HOST_LD: v = do_load(a, o->order); break;
     case HOST_ST:
       do_store(a, val(&o->a, r), o->order);
-      w->wrote = true;
+      w->nwrites++;
       continue;
-    case HOST_RMW: v = fetch_op(a, o->op, val(&o->a, r), o->order), w->wrote = true; break;
-    case HOST_EXCH: v = do_exchange(a, val(&o->a, r), o->order), w->wrote = true; break;
-    case HOST_CAS: v = do_cas(a, val(&o->a, r), val(&o->b, r), o->order), w->wrote = true; break;
+    case HOST_RMW: v = fetch_op(a, o->op, val(&o->a, r), o->order), w->nwrites++; break;
+    case HOST_EXCH: v = do_exchange(a, val(&o->a, r), o->order), w->nwrites++; break;
+    case HOST_CAS: v = do_cas(a, val(&o->a, r), val(&o->b, r), o->order), w->nwrites++; break;
     case HOST_FENCE: do_fence(o->order); continue;
     case HOST_BAR:
       if (bar(w, o, inst) < 0) return st | HOST_INCOMPLETE;
@@ -527,7 +571,7 @@ static void run_instance(host_worker *w, size_t i) {
   host_shared *sh = w->sh;
   for (size_t l = 0; l < sh->nplocs; l++) w->loc[l] = slot(sh, l, i);
   unsigned st = run_code(w, i);
-  if (sh->bars) finish_instance(sh, i, w->t);
+  if (sh->bars) finish_instance(sh, i, w->t, w->nwrites);
   w->status[i] = (uint8_t)st;
   if (w->code->nregs) memcpy(w->out + i * w->code->nregs, w->regs, w->code->nregs * sizeof(lx_val));
 }
@@ -565,6 +609,8 @@ static void prepare_batch(host_shared *sh, bool shuffle, uint64_t *rng) {
     atomic_store_explicit(&sh->bars[b].narrived, 0, memory_order_relaxed);
     atomic_store_explicit(&sh->bars[b].done, 0, memory_order_relaxed);
     atomic_store_explicit(&sh->bars[b].waiting, 0, memory_order_relaxed);
+    atomic_store_explicit(&sh->bars[b].idle, 0, memory_order_relaxed);
+    atomic_store_explicit(&sh->bars[b].writes, 0, memory_order_relaxed);
   }
 }
 

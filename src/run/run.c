@@ -169,7 +169,8 @@ static void sort_bins(run_result *r) {
   for (size_t i = 1; i < r->nbins; i++) {
     run_bin x = r->bins[i];
     size_t j = i;
-    for (; j > 0 && compare_values(r->bins[j - 1].values, x.values, r->nshown) > 0; j--) r->bins[j] = r->bins[j - 1];
+    for (; j > 0 && compare_values(r->bins[j - 1].values, x.values, r->nshown) > 0; j--)
+      r->bins[j] = r->bins[j - 1];
     r->bins[j] = x;
   }
 }

@@ -212,7 +212,8 @@ static json_t *value_json(const lx_program *p, lx_val v) {
 
 static json_t *values_json(const run_result *r, const lx_val *v) {
   json_t *o = json_object();
-  for (size_t k = 0; k < r->nshown; k++) json_object_set_new(o, r->prog->obs[k].label, value_json(r->prog, v[k]));
+  for (size_t k = 0; k < r->nshown; k++)
+    json_object_set_new(o, r->prog->obs[k].label, value_json(r->prog, v[k]));
   return o;
 }
 
@@ -338,7 +339,8 @@ static json_t *condition_json(const lt_test *t) {
 static json_t *timings_json(const run_result *r) {
   json_t *o = json_object();
   json_object_set_new(o, "run_seconds", json_real(r->seconds));
-  json_object_set_new(o, "instances_per_second", json_real(r->seconds > 0 ? (double)r->instances / r->seconds : 0));
+  double rate = r->seconds > 0 ? (double)r->instances / r->seconds : 0;
+  json_object_set_new(o, "instances_per_second", json_real(rate));
   json_object_set_new(o, "model_seconds", r->model ? json_real(r->model->seconds) : json_null());
   return o;
 }

@@ -132,6 +132,43 @@ static void test_host_run_stuck_loop(void **state) {
   stop(w);
 }
 
+/* Two threads each spinning for the other's write: nobody writes, so the
+ * instance is stuck, and detected as such. */
+static void test_host_run_mutual_spin(void **state) {
+  (void)state;
+  world *w = start("PTX mutual\n{ x=0; y=0; }\n"
+                   " P0@cta 0,gpu 0  | P1@cta 1,gpu 0  ;\n"
+                   " LC00:           | LC00:           ;\n"
+                   " ld.weak r0, x   | ld.weak r1, y   ;\n"
+                   " beq r0, 0, LC00 | beq r1, 0, LC00 ;\n"
+                   "exists (P0:r0 == 1)\n");
+  double t0 = lc_now();
+  run(w, NULL);
+  assert_int_equal(w->r.incomplete, 300);
+  assert_true(lc_now() - t0 < 10);
+  stop(w);
+}
+
+/* A handshake through two spin loops ends every time: a loop that is
+ * waiting for a write still to come is not taken for a stuck one. */
+static void test_host_run_handshake(void **state) {
+  (void)state;
+  world *w = start("PTX handshake\n{ x=0; y=0; }\n"
+                   " P0@cta 0,gpu 0       | P1@cta 1,gpu 0       ;\n"
+                   " st.release.gpu x, 1  | LC00:                ;\n"
+                   " LC01:                | ld.acquire.gpu r1, x ;\n"
+                   " ld.acquire.gpu r0, y | beq r1, 0, LC00      ;\n"
+                   " beq r0, 0, LC01      | st.release.gpu y, 1  ;\n"
+                   "exists (P0:r0 == 1 /\\ P1:r1 == 1)\n");
+  w->par.instances = 500;
+  run(w, NULL);
+  assert_int_equal(w->r.incomplete, 0);
+  assert_int_equal(w->r.nbins, 1);
+  assert_true(w->r.bins[0].positive);
+  assert_int_equal(w->r.bins[0].count, 1500);
+  stop(w);
+}
+
 /* Without a count a sync waits for the CTA's other thread, so the store
  * before it is seen after it. */
 static void test_host_run_barrier_syncs(void **state) {
@@ -247,6 +284,8 @@ int main(void) {
     cmocka_unit_test(test_host_run_filter),
     cmocka_unit_test(test_host_run_deadlock),
     cmocka_unit_test(test_host_run_stuck_loop),
+    cmocka_unit_test(test_host_run_mutual_spin),
+    cmocka_unit_test(test_host_run_handshake),
     cmocka_unit_test(test_host_run_barrier_syncs),
     cmocka_unit_test(test_host_run_barrier_numbers),
     cmocka_unit_test(test_host_run_mp_no_forbidden),
