@@ -191,7 +191,7 @@ static void collect_regs(lowerer *L, const lt_thread *th, lx_thread *xt) {
       add_reg(&regs, L->t->locations[i].reg);
   prop_regs(L->t->cond, th->id, &regs);
   prop_regs(L->t->filter, th->id, &regs);
-  qsort(regs.v, regs.n, sizeof(int), cmp_int);
+  if (regs.n) qsort(regs.v, regs.n, sizeof(int), cmp_int);   /* qsort(NULL, 0) is undefined */
   xt->nregs = regs.n;
   xt->regs = lc_arena_alloc(L->p->arena, (regs.n ? regs.n : 1) * sizeof(int));
   if (regs.n) memcpy(xt->regs, regs.v, regs.n * sizeof(int));

@@ -12,6 +12,7 @@
 #ifndef RUN_H
 #define RUN_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "exec/exec.h"
@@ -37,6 +38,12 @@ typedef struct run_params {
   unsigned threads_per_cta;  /* 0 = backend default */
   unsigned max_forbidden;    /* record the first K instances with a forbidden outcome */
   bool progress;             /* progress on stderr (only when it is a terminal) */
+  unsigned spin_limit;       /* backward jumps one thread may take in one instance, and
+                                rounds it may wait at a CTA barrier, before the instance
+                                is abandoned (counted in run_result.incomplete) */
+  bool pin;                  /* host: pin each litmus thread to a CPU of its own */
+  const atomic_bool *stop;   /* borrowed, may be NULL: set (e.g. by a SIGINT handler
+                                thread) to end the run after the current batch */
 } run_params;
 
 void run_params_init(run_params *p);   /* the defaults documented in litmus-run.1 */
@@ -44,15 +51,29 @@ void run_params_init(run_params *p);   /* the defaults documented in litmus-run.
 typedef struct run_bin {
   lx_val *values;            /* nshown values */
   uint64_t count;
+  uint64_t unexplored;       /* of count: instances in which some thread took a backward
+                                jump more often than the model's unroll bound */
   bool allowed;              /* the model allows this outcome (set by run_compare) */
-  bool positive;             /* the outcome satisfies the test's condition */
+  bool positive;             /* the outcome satisfies the test's condition (set by
+                                run_result_finish) */
 } run_bin;
+
+/* How a bin compares with the model (after run_compare). */
+typedef enum {
+  RUN_BIN_ALLOWED,
+  RUN_BIN_FORBIDDEN,         /* not allowed, and seen in an instance the model explored */
+  RUN_BIN_UNEXPLORED         /* not allowed, but only seen beyond the unroll bound */
+} run_bin_status;
+
+run_bin_status run_bin_classify(const run_bin *b);
 
 /* One instance whose outcome the model forbids, as the device saw it. */
 typedef struct run_sample {
   uint64_t iteration, instance;
   lx_val *values;            /* nshown values */
-  int *ctas, *threads;       /* per litmus thread: the CTA and thread index that ran its role */
+  int *ctas, *threads;       /* per litmus thread: the CTA and thread index that ran its role;
+                                NULL where a backend has none (host) */
+  int *cpus;                 /* per litmus thread: the CPU its host thread ran on; NULL (cuda) */
 } run_sample;
 
 typedef struct run_result {
@@ -61,7 +82,10 @@ typedef struct run_result {
   size_t nshown;
   run_bin *bins;
   size_t nbins;
-  uint64_t instances;        /* instances run: the bins must add up to this */
+  uint64_t instances;        /* instances run: bins + incomplete + filtered add up to this */
+  uint64_t incomplete;       /* abandoned at par.spin_limit (spin loop, barrier never
+                                released); in no bin */
+  uint64_t filtered;         /* rejected by the test's filter; in no bin */
   uint64_t iterations;
   double seconds;            /* time spent running instances (compilation excluded) */
   run_sample *samples;
@@ -72,19 +96,36 @@ typedef struct run_result {
   int sm_major, sm_minor;
   char *driver_version, *compiler_version;
   LC_VEC(char *) notes;      /* e.g. a placement run narrower than written */
+  /* set by run_compare */
+  const lc_result *model;    /* borrowed: the allowed states compared with */
+  size_t nforbidden;         /* bins with status RUN_BIN_FORBIDDEN */
+  /* private to run.c: open-addressing index of bins by outcome */
+  size_t *index_;
+  size_t index_cap_;
 } run_result;
 
 void run_result_init(run_result *r, const lx_program *p, const char *backend);
 void run_result_fini(run_result *r);
-/* Adds `count` to the bin of an outcome (creating it). */
-void run_result_add(run_result *r, const lx_val *values, uint64_t count);
+/* Adds `count` to the bin of an outcome (creating it); returns the bin's
+ * index, stable until run_result_finish sorts the bins. */
+size_t run_result_add(run_result *r, const lx_val *values, uint64_t count);
+/* The same for instances beyond the model's unroll bound (run_bin.unexplored). */
+size_t run_result_add_unexplored(run_result *r, const lx_val *values, uint64_t count);
+/* Records a sample (copies the arrays; ctas, threads, cpus may be NULL). */
+void run_result_add_sample(run_result *r, uint64_t iteration, uint64_t instance, const lx_val *values,
+                           const int *ctas, const int *threads, const int *cpus);
 void run_result_note(run_result *r, const char *fmt, ...) LC_PRINTF(2, 3);
-/* Sorts bins like lc_result states; checks that they add up to instances
- * (returns -1 with a message in d when they do not). */
+/* Sorts bins like lc_result states and sets their positive flags; checks
+ * that bins, incomplete and filtered add up to instances (returns -1 with a
+ * message in d when they do not). */
 int run_result_finish(run_result *r, lc_diag *d);
 
 /* Marks every bin allowed or not against the model's states.  Returns the
- * number of forbidden outcomes observed. */
+ * number of forbidden outcomes observed (bins, not instances). */
 size_t run_compare(run_result *r, const lc_result *allowed);
+
+/* Is `values` (nshown of them) one of the model's states?  Binary search
+ * over the sorted states. */
+bool run_state_allowed(const lc_result *allowed, const lx_val *values);
 
 #endif

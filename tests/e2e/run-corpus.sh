@@ -1,0 +1,40 @@
+#!/bin/sh
+# run-corpus.sh - every test of the Dat3M PTX corpus on the host backend:
+# none may show an outcome the PTX v7.5 model forbids (exit 1), and none may
+# fail (exit 3).  Tests the host backend refuses (proxies, aliases: exit 2)
+# are counted and listed with the reason, not failed.  Short runs: this is
+# a regression check of the backend and the comparison, not a stress run.
+# Skipped (77) when $CORPUS_DIR is absent.
+set -u
+builddir=${top_builddir:-.}
+run=$builddir/src/litmus-run
+# models from the source tree, also in a VPATH build (make distcheck)
+LITMUS_MODELS=${LITMUS_MODELS:-${top_srcdir:-.}/models}
+export LITMUS_MODELS
+case $run in /*) ;; *) run=$(pwd)/$run ;; esac
+corpus=${CORPUS_DIR:-}
+if [ -z "$corpus" ] || [ ! -d "$corpus/litmus/PTX" ]; then
+  echo "SKIP: no corpus at '${corpus}' (CORPUS_DIR; configure --with-corpus=DIR)"
+  exit 77
+fi
+tmp=${TMPDIR:-/tmp}/run-corpus.$$
+mkdir -p "$tmp" || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+ran=0 refused=0 failed=0 incomplete=0
+for f in $(find "$corpus/litmus/PTX" -name '*.litmus' | LC_ALL=C sort); do
+  name=${f#"$corpus"/}
+  "$run" --backend host -q --iterations 4 --instances 500 "$f" > "$tmp/out" 2> "$tmp/err"
+  rc=$?
+  case $rc in
+    0) ran=$((ran + 1))
+       grep -q '^Incomplete' "$tmp/out" && incomplete=$((incomplete + 1)) ;;
+    2) refused=$((refused + 1))
+       echo "refused: $name: $(grep -m1 'error:' "$tmp/err" | sed 's/^.*error: //')" ;;
+    1) failed=$((failed + 1)); echo "FAIL: $name: a forbidden outcome was observed"; grep '^!!!' "$tmp/out" ;;
+    *) failed=$((failed + 1)); echo "FAIL: $name: exit $rc"; cat "$tmp/err" ;;
+  esac
+done
+echo "corpus: $ran ran ($incomplete with incomplete instances), $refused refused, $failed failed;" \
+     "forbidden outcomes observed in $failed"
+[ $failed -eq 0 ]
