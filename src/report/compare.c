@@ -1,0 +1,453 @@
+/* compare.c - results files side by side.
+ * SPDX-License-Identifier: MIT
+ *
+ * Loading records (test, column, outcome, count, status) entries; the
+ * outcome-by-column matrix of each test is built once every file is in,
+ * since a later file may add both columns and outcomes.
+ */
+#define _GNU_SOURCE   /* getline */
+#include "report/compare.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry {
+  size_t col, outcome;
+  uint64_t count;
+  cmp_status status;
+} entry;
+
+/* What loading gathers per test (parallel to cmp_table.tests), until
+ * cmp_finish builds the matrices. */
+typedef struct pending {
+  LC_VEC(entry) entries;
+  LC_VEC(size_t) cols;
+  LC_VEC(char *) verdicts;   /* parallel to cols */
+} pending;
+
+typedef LC_VEC(pending) pending_vec;
+
+void cmp_init(cmp_table *t) { memset(t, 0, sizeof *t); }
+
+static void free_test(cmp_test *x, size_t ncols) {
+  free(x->key);
+  free(x->name);
+  free(x->kind);
+  free(x->condition);
+  for (size_t i = 0; i < x->outcomes.n; i++) free(x->outcomes.v[i]);
+  lc_vec_free(&x->outcomes);
+  free(x->cells);
+  free(x->present);
+  for (size_t c = 0; x->verdict && c < ncols; c++) free(x->verdict[c]);
+  free(x->verdict);
+}
+
+static void free_pending(cmp_table *t);
+
+void cmp_fini(cmp_table *t) {
+  free_pending(t);
+  for (size_t i = 0; i < t->tests.n; i++) free_test(&t->tests.v[i], t->columns.n);
+  lc_vec_free(&t->tests);
+  for (size_t c = 0; c < t->columns.n; c++) {
+    free(t->columns.v[c].path);
+    free(t->columns.v[c].label);
+    free(t->columns.v[c].desc);
+  }
+  lc_vec_free(&t->columns);
+}
+
+/* ---- loading ------------------------------------------------------------------------- */
+
+static const char *str(json_t *o, const char *key) {
+  const char *s = json_string_value(json_object_get(o, key));
+  return s ? s : "";
+}
+
+/* Tests are matched by file name, not path: results from different
+ * machines name the same test from different folders. */
+static char *test_key(json_t *o) {
+  const char *file = str(o, "file");
+  const char *slash = strrchr(file, '/');
+  return lc_xstrdup(*file ? (slash ? slash + 1 : file) : str(o, "test"));
+}
+
+static size_t find_test(cmp_table *t, json_t *o, pending **side, pending_vec *pend) {
+  char *key = test_key(o);
+  for (size_t i = 0; i < t->tests.n; i++)
+    if (strcmp(t->tests.v[i].key, key) == 0) {
+      free(key);
+      *side = &pend->v[i];
+      return i;
+    }
+  cmp_test x = {0};
+  x.key = key;
+  x.name = lc_xstrdup(str(o, "test"));
+  x.kind = lc_xstrdup(str(o, "kind"));
+  json_t *cond = json_object_get(o, "condition");
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "%s %s", str(cond, "quantifier"), str(cond, "proposition"));
+  x.condition = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  lc_vec_push(&t->tests, x);
+  pending p = {0};
+  lc_vec_push(pend, p);
+  *side = &pend->v[pend->n - 1];
+  return t->tests.n - 1;
+}
+
+/* "P1:r0=0; x=1;" in the order of the object's observables. */
+static char *outcome_text(json_t *observables, json_t *values) {
+  lc_buf b;
+  lc_buf_init(&b);
+  size_t i;
+  json_t *name;
+  json_array_foreach(observables, i, name) {
+    json_t *v = json_object_get(values, json_string_value(name));
+    lc_buf_printf(&b, "%s%s=", i ? " " : "", json_string_value(name));
+    if (json_is_integer(v)) lc_buf_printf(&b, "%lld", (long long)json_integer_value(v));
+    else if (json_is_string(v)) lc_buf_puts(&b, json_string_value(v));
+    else lc_buf_puts(&b, "?");
+    lc_buf_putc(&b, ';');
+  }
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
+}
+
+static size_t outcome_index(cmp_test *x, char *text) {
+  for (size_t i = 0; i < x->outcomes.n; i++)
+    if (strcmp(x->outcomes.v[i], text) == 0) {
+      free(text);
+      return i;
+    }
+  lc_vec_push(&x->outcomes, text);
+  return x->outcomes.n - 1;
+}
+
+static void add_entry(cmp_test *x, pending *p, size_t col, char *text, uint64_t count, cmp_status st) {
+  entry e = {col, outcome_index(x, text), count, st};
+  lc_vec_push(&p->entries, e);
+}
+
+static cmp_status run_status(json_t *bin) {
+  const char *s = str(bin, "status");
+  if (strcmp(s, "forbidden") == 0) return CMP_FORBIDDEN;
+  if (strcmp(s, "unexplored") == 0) return CMP_UNEXPLORED;
+  return CMP_ALLOWED;
+}
+
+static void load_run(cmp_test *x, pending *p, size_t col, json_t *o) {
+  json_t *obs = json_object_get(o, "observables"), *bin;
+  size_t i;
+  json_array_foreach(json_object_get(o, "histogram"), i, bin)
+    add_entry(x, p, col, outcome_text(obs, json_object_get(bin, "values")),
+              (uint64_t)json_integer_value(json_object_get(bin, "count")), run_status(bin));
+  json_t *values;
+  json_array_foreach(json_object_get(o, "unobserved_allowed"), i, values)
+    add_entry(x, p, col, outcome_text(obs, values), 0, CMP_ALLOWED);
+}
+
+static void load_check(cmp_test *x, pending *p, size_t col, json_t *o) {
+  json_t *obs = json_object_get(o, "observables"), *state;
+  size_t i;
+  json_array_foreach(json_object_get(o, "states"), i, state)
+    add_entry(x, p, col, outcome_text(obs, json_object_get(state, "values")), 0, CMP_ALLOWED);
+}
+
+static char *column_desc(json_t *o, bool hardware) {
+  lc_buf b;
+  lc_buf_init(&b);
+  if (hardware) {
+    json_t *dev = json_object_get(o, "device");
+    lc_buf_printf(&b, "%s: %s", str(dev, "backend"), str(dev, "name"));
+    json_t *sm = json_object_get(dev, "sm");
+    if (json_is_string(sm)) lc_buf_printf(&b, " (sm_%s)", json_string_value(sm));
+    if (*str(dev, "driver")) lc_buf_printf(&b, ", %s", str(dev, "driver"));
+  } else {
+    lc_buf_printf(&b, "model %s (%s engine)", str(o, "model"), str(o, "engine"));
+  }
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
+}
+
+static int load_object(cmp_table *t, pending_vec *pend, size_t col, json_t *o) {
+  cmp_column *c = &t->columns.v[col];
+  bool hardware = json_object_get(o, "histogram") != NULL;
+  if (!json_object_get(o, "states") && !hardware) return -1;
+  if (c->ntests == 0) {
+    c->hardware = hardware;
+    c->desc = column_desc(o, hardware);
+  } else if (c->hardware != hardware) {
+    return -1;
+  }
+  pending *p;
+  size_t ti = find_test(t, o, &p, pend);
+  cmp_test *x = &t->tests.v[ti];
+  lc_vec_push(&p->cols, col);
+  const char *v = str(o, "verdict");
+  lc_vec_push(&p->verdicts, *v ? lc_xstrdup(v) : NULL);
+  if (hardware) load_run(x, p, col, o);
+  else load_check(x, p, col, o);
+  c->ntests++;
+  return 0;
+}
+
+static pending_vec *pending_of(cmp_table *t) {
+  if (!t->loading) t->loading = lc_xcalloc(1, sizeof(pending_vec));
+  return t->loading;
+}
+
+static void free_pending(cmp_table *t) {
+  pending_vec *pend = t->loading;
+  if (!pend) return;
+  for (size_t i = 0; i < pend->n; i++) {
+    lc_vec_free(&pend->v[i].entries);
+    lc_vec_free(&pend->v[i].cols);
+    for (size_t k = 0; k < pend->v[i].verdicts.n; k++) free(pend->v[i].verdicts.v[k]);
+    lc_vec_free(&pend->v[i].verdicts);
+  }
+  lc_vec_free(pend);
+  free(pend);
+  t->loading = NULL;
+}
+
+int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    lc_error(d, (lc_loc){path, 0, 0}, "cannot read results file");
+    return -1;
+  }
+  cmp_column c = {0};
+  c.path = lc_xstrdup(path);
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "[%zu]", t->columns.n + 1);
+  c.label = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  lc_vec_push(&t->columns, c);
+  size_t col = t->columns.n - 1;
+  pending_vec *pend = pending_of(t);
+  int rc = 0, lineno = 0;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  while (rc == 0 && (n = getline(&line, &cap, f)) > 0) {
+    lineno++;
+    if (n <= 1) continue;
+    json_error_t err;
+    json_t *o = json_loads(line, 0, &err);
+    if (!o || !json_is_object(o) || load_object(t, pend, col, o) < 0) {
+      lc_error(d, (lc_loc){path, lineno, o ? 1 : err.column}, "%s",
+               o ? "not a litmus-run or litmus-check result (or mixed with the other kind)" : err.text);
+      rc = -1;
+    }
+    json_decref(o);
+  }
+  free(line);
+  fclose(f);
+  if (rc == 0 && t->columns.v[col].ntests == 0) {
+    lc_error(d, (lc_loc){path, 0, 0}, "no results in this file");
+    rc = -1;
+  }
+  return rc;
+}
+
+/* ---- the matrices ------------------------------------------------------------------------ */
+
+const cmp_cell *cmp_cell_at(const cmp_table *t, const cmp_test *x, size_t outcome, size_t col) {
+  return &x->cells[outcome * t->columns.n + col];
+}
+
+bool cmp_outcome_forbidden_seen(const cmp_table *t, const cmp_test *x, size_t i) {
+  bool seen = false, forbidden = false;
+  for (size_t c = 0; c < t->columns.n; c++) {
+    const cmp_cell *cell = cmp_cell_at(t, x, i, c);
+    if (!x->present[c]) continue;
+    if (t->columns.v[c].hardware) {
+      seen |= cell->count > 0;
+      forbidden |= cell->count > 0 && cell->status == CMP_FORBIDDEN;
+    } else {
+      forbidden |= cell->status != CMP_ALLOWED;
+    }
+  }
+  return seen && forbidden;
+}
+
+/* Columns disagree when one hardware column showed an outcome another did
+ * not, or two models differ about it, or the columns' verdicts differ. */
+static bool row_differs(const cmp_table *t, const cmp_test *x, size_t i) {
+  int seen = -1, allowed = -1;
+  for (size_t c = 0; c < t->columns.n; c++) {
+    if (!x->present[c]) continue;
+    const cmp_cell *cell = cmp_cell_at(t, x, i, c);
+    int *slot = t->columns.v[c].hardware ? &seen : &allowed;
+    int v = t->columns.v[c].hardware ? cell->count > 0 : cell->status == CMP_ALLOWED;
+    if (*slot >= 0 && *slot != v) return true;
+    *slot = v;
+  }
+  return false;
+}
+
+static void build_matrix(cmp_table *t, cmp_test *x, pending *p) {
+  size_t ncols = t->columns.n;
+  x->cells = lc_xcalloc(x->outcomes.n * ncols + 1, sizeof(cmp_cell));
+  x->present = lc_xcalloc(ncols, sizeof(bool));
+  x->verdict = lc_xcalloc(ncols, sizeof(char *));
+  for (size_t k = 0; k < p->cols.n; k++) {
+    size_t c = p->cols.v[k];
+    x->present[c] = true;
+    free(x->verdict[c]);
+    x->verdict[c] = p->verdicts.v[k];
+    p->verdicts.v[k] = NULL;
+    for (size_t i = 0; i < x->outcomes.n; i++) {
+      cmp_cell *cell = &x->cells[i * ncols + c];
+      cell->present = true;
+      cell->status = t->columns.v[c].hardware ? CMP_ALLOWED : CMP_FORBIDDEN;
+    }
+  }
+  for (size_t k = 0; k < p->entries.n; k++) {
+    const entry *e = &p->entries.v[k];
+    cmp_cell *cell = &x->cells[e->outcome * ncols + e->col];
+    cell->count += e->count;
+    cell->status = e->status;
+  }
+}
+
+static int cmp_cstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void cmp_finish(cmp_table *t) {
+  pending_vec *pend = pending_of(t);
+  for (size_t i = 0; i < t->tests.n; i++) {
+    cmp_test *x = &t->tests.v[i];
+    /* Sort outcomes, renumbering the entries that point at them. */
+    char **old = lc_xmalloc((x->outcomes.n + 1) * sizeof(char *));
+    memcpy(old, x->outcomes.v, x->outcomes.n * sizeof(char *));
+    qsort(x->outcomes.v, x->outcomes.n, sizeof(char *), cmp_cstr);
+    for (size_t k = 0; k < pend->v[i].entries.n; k++) {
+      entry *e = &pend->v[i].entries.v[k];
+      for (size_t j = 0; j < x->outcomes.n; j++)
+        if (x->outcomes.v[j] == old[e->outcome]) {
+          e->outcome = j;
+          break;
+        }
+    }
+    free(old);
+    build_matrix(t, x, &pend->v[i]);
+    for (size_t r = 0; r < x->outcomes.n; r++) {
+      x->forbidden_seen |= cmp_outcome_forbidden_seen(t, x, r);
+      x->differs |= row_differs(t, x, r);
+    }
+    /* A GPU not showing an allowed outcome is no disagreement with a
+     * model: verdicts are compared among runs and among models. */
+    const char *first[2] = {NULL, NULL};
+    for (size_t c = 0; c < t->columns.n; c++) {
+      const char **f = &first[t->columns.v[c].hardware];
+      if (!x->verdict[c]) continue;
+      if (*f && strcmp(*f, x->verdict[c]) != 0) x->differs = true;
+      *f = x->verdict[c];
+    }
+  }
+  free_pending(t);
+}
+
+/* ---- reports ------------------------------------------------------------------------------ */
+
+static void cell_text(lc_buf *b, const cmp_table *t, const cmp_test *x, size_t i, size_t c) {
+  const cmp_cell *cell = cmp_cell_at(t, x, i, c);
+  if (!x->present[c]) lc_buf_puts(b, "-");
+  else if (!t->columns.v[c].hardware) lc_buf_puts(b, cell->status == CMP_ALLOWED ? "allowed" : "forbidden");
+  else lc_buf_printf(b, "%llu%s", (unsigned long long)cell->count,
+                     cell->count && cell->status == CMP_FORBIDDEN ? "!" :
+                     cell->count && cell->status == CMP_UNEXPLORED ? "?" : "");
+}
+
+static void print_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
+  size_t w = 7;
+  for (size_t i = 0; i < x->outcomes.n; i++)
+    if (strlen(x->outcomes.v[i]) > w) w = strlen(x->outcomes.v[i]);
+  lc_buf_printf(out, "Test %s %s: %s%s%s\n", x->name, x->kind, x->condition,
+                x->forbidden_seen ? "  [FORBIDDEN OUTCOME OBSERVED]" : "", x->differs ? "  [differs]" : "");
+  lc_buf_puts(out, "    outcome");
+  lc_buf_pad(out, w + 6);
+  for (size_t c = 0; c < t->columns.n; c++) lc_buf_printf(out, " %12s", t->columns.v[c].label);
+  lc_buf_putc(out, '\n');
+  for (size_t i = 0; i < x->outcomes.n; i++) {
+    lc_buf_printf(out, "  %s %s", cmp_outcome_forbidden_seen(t, x, i) ? "!" : " ", x->outcomes.v[i]);
+    lc_buf_pad(out, w + 6);
+    for (size_t c = 0; c < t->columns.n; c++) {
+      lc_buf cell;
+      lc_buf_init(&cell);
+      cell_text(&cell, t, x, i, c);
+      lc_buf_printf(out, " %12s", cell.s);
+      lc_buf_fini(&cell);
+    }
+    lc_buf_putc(out, '\n');
+  }
+  lc_buf_puts(out, "    verdict");
+  lc_buf_pad(out, w + 6);
+  for (size_t c = 0; c < t->columns.n; c++) lc_buf_printf(out, " %12s", x->verdict[c] ? x->verdict[c] : "-");
+  lc_buf_puts(out, "\n\n");
+}
+
+void cmp_print(lc_buf *out, const cmp_table *t, bool only_differences) {
+  for (size_t c = 0; c < t->columns.n; c++) {
+    const cmp_column *col = &t->columns.v[c];
+    lc_buf_printf(out, "%s %s: %s, %zu tests\n", col->label, col->path, col->desc, col->ntests);
+  }
+  lc_buf_putc(out, '\n');
+  size_t forbidden = 0, differ = 0;
+  for (size_t i = 0; i < t->tests.n; i++) {
+    const cmp_test *x = &t->tests.v[i];
+    forbidden += x->forbidden_seen;
+    differ += x->differs;
+    if (!only_differences || x->differs || x->forbidden_seen) print_test(out, t, x);
+  }
+  lc_buf_printf(out, "%zu tests, %zu where the columns disagree, %zu with a forbidden outcome observed\n",
+                t->tests.n, differ, forbidden);
+}
+
+static json_t *test_json(const cmp_table *t, const cmp_test *x) {
+  json_t *o = json_object();
+  json_object_set_new(o, "test", json_string(x->name));
+  json_object_set_new(o, "file", json_string(x->key));
+  json_object_set_new(o, "kind", json_string(x->kind));
+  json_object_set_new(o, "condition", json_string(x->condition));
+  json_object_set_new(o, "differs", json_boolean(x->differs));
+  json_object_set_new(o, "forbidden_observed", json_boolean(x->forbidden_seen));
+  json_t *rows = json_array();
+  for (size_t i = 0; i < x->outcomes.n; i++) {
+    json_t *row = json_object(), *cells = json_array();
+    json_object_set_new(row, "outcome", json_string(x->outcomes.v[i]));
+    json_object_set_new(row, "forbidden_observed", json_boolean(cmp_outcome_forbidden_seen(t, x, i)));
+    for (size_t c = 0; c < t->columns.n; c++) {
+      const cmp_cell *cell = cmp_cell_at(t, x, i, c);
+      if (!x->present[c]) json_array_append_new(cells, json_null());
+      else if (t->columns.v[c].hardware) json_array_append_new(cells, json_integer((json_int_t)cell->count));
+      else json_array_append_new(cells, json_boolean(cell->status == CMP_ALLOWED));
+    }
+    json_object_set_new(row, "columns", cells);
+    json_array_append_new(rows, row);
+  }
+  json_object_set_new(o, "outcomes", rows);
+  return o;
+}
+
+json_t *cmp_json(const cmp_table *t, bool only_differences) {
+  json_t *o = json_object(), *cols = json_array(), *tests = json_array();
+  for (size_t c = 0; c < t->columns.n; c++) {
+    json_t *col = json_object();
+    json_object_set_new(col, "file", json_string(t->columns.v[c].path));
+    json_object_set_new(col, "kind", json_string(t->columns.v[c].hardware ? "run" : "model"));
+    json_object_set_new(col, "description", json_string(t->columns.v[c].desc));
+    json_array_append_new(cols, col);
+  }
+  for (size_t i = 0; i < t->tests.n; i++) {
+    const cmp_test *x = &t->tests.v[i];
+    if (!only_differences || x->differs || x->forbidden_seen) json_array_append_new(tests, test_json(t, x));
+  }
+  json_object_set_new(o, "columns", cols);
+  json_object_set_new(o, "tests", tests);
+  return o;
+}

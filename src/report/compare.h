@@ -1,0 +1,66 @@
+/* compare.h - results of several runs and models side by side
+ * (litmus-compare): which outcomes each GPU showed, which each model
+ * allows, and where they disagree.
+ * SPDX-License-Identifier: MIT
+ *
+ * Inputs are JSON-lines results files as `litmus-run --json` and
+ * `litmus-check --json` write them, one object per test.  Each file is a
+ * column; tests are matched across columns by their file name.
+ */
+#ifndef COMPARE_H
+#define COMPARE_H
+
+#include <jansson.h>
+
+#include "lc.h"
+
+typedef struct cmp_column {
+  char *path;
+  char *label;             /* "[1]", "[2]", ... */
+  char *desc;              /* "cuda: NVIDIA H100 (sm_90), driver ...", "model PTX v7.5 (smt)" */
+  bool hardware;           /* litmus-run results (else litmus-check results) */
+  size_t ntests;
+} cmp_column;
+
+typedef enum { CMP_ABSENT, CMP_ALLOWED, CMP_FORBIDDEN, CMP_UNEXPLORED } cmp_status;
+
+typedef struct cmp_cell {
+  bool present;            /* the column has this test */
+  uint64_t count;          /* hardware: instances with this outcome */
+  cmp_status status;       /* hardware: what the run's model said; model: allowed or not */
+} cmp_cell;
+
+typedef struct cmp_test {
+  char *key;               /* the test's file name */
+  char *name, *kind, *condition;
+  LC_VEC(char *) outcomes; /* "P1:r0=0; P1:r1=0;" in first-seen order, then sorted */
+  cmp_cell *cells;         /* outcomes.n x ncolumns, row-major */
+  bool *present;           /* per column */
+  char **verdict;          /* per column: "Ok", "No", or NULL */
+  bool forbidden_seen;     /* hardware showed an outcome some model forbids */
+  bool differs;            /* columns disagree about some outcome */
+} cmp_test;
+
+typedef struct cmp_table {
+  LC_VEC(cmp_column) columns;
+  LC_VEC(cmp_test) tests;
+  void *loading;           /* entries read but not yet in matrices (compare.c) */
+} cmp_table;
+
+void cmp_init(cmp_table *t);
+void cmp_fini(cmp_table *t);
+/* Adds a results file as a column.  Returns 0, or -1 after reporting a
+ * malformed file to d (file:line). */
+int cmp_add_file(cmp_table *t, const char *path, lc_diag *d);
+/* Sorts outcomes and marks disagreements and forbidden observations. */
+void cmp_finish(cmp_table *t);
+
+const cmp_cell *cmp_cell_at(const cmp_table *t, const cmp_test *test, size_t outcome, size_t col);
+/* Was outcome i of a test seen on hardware while some column's model (or
+ * the run's own) forbids it? */
+bool cmp_outcome_forbidden_seen(const cmp_table *t, const cmp_test *test, size_t i);
+
+void cmp_print(lc_buf *out, const cmp_table *t, bool only_differences);
+json_t *cmp_json(const cmp_table *t, bool only_differences);
+
+#endif
