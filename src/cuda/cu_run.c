@@ -310,10 +310,16 @@ static void free_buffers(runner *R) {
 
 /* ---- the parameter block ---------------------------------------------------------------- */
 
-static void fill_launch(runner *R) {
+static int fill_launch(runner *R) {
   cu_launch *P = &R->P;
   const cu_plan *pl = R->pl;
   cu_launch_roles(P, pl);
+  /* the sizes (ninst, ...) of the template; every launch redraws the rest */
+  if (cu_launch_draw(P, &R->shape, R->par.seed, 0) < 0) {
+    lc_error(R->d, (lc_loc){0}, "internal error: the grid (%u CTAs, clusters of %u) cannot hold the test's placement",
+             R->shape.nctas, R->shape.cs);
+    return -1;
+  }
   cu_domains_build(&R->dm, R->p, R->allowed);
   for (size_t j = 0; j < R->dm.nshown; j++) P->dom_off[j] = R->dm.off[j], P->dom_len[j] = R->dm.len[j];
   P->ndense = R->dm.ndense <= CU_MAX_DENSE ? (cu_u32)R->dm.ndense : 0;
@@ -331,6 +337,7 @@ static void fill_launch(runner *R) {
   P->stress_lines = R->par.stress_lines;
   P->stress_iters = R->par.stress_iterations;
   R->cls_shared = (2 + (P->shared_hist ? (size_t)P->ndense : 0)) * 4;
+  return 0;
 }
 
 static void set_pointers(runner *R) {
@@ -529,8 +536,7 @@ static int prepare(runner *R) {
   if (rc == 0) rc = size_grid(R);
   if (rc) return rc;
   note_placement(R);
-  fill_launch(R);
-  if (alloc_buffers(R) < 0) return LC_EXIT_INTERNAL;
+  if (fill_launch(R) < 0 || alloc_buffers(R) < 0) return LC_EXIT_INTERNAL;
   set_pointers(R);
   return 0;
 }

@@ -227,6 +227,7 @@ typedef struct pins {
 
 typedef struct pentry {
   char name[64];
+  long param_size;          /* bytes of its one parameter, the cu_launch block */
   LC_VEC(pins) ins;
 } pentry;
 
@@ -301,6 +302,8 @@ static int read_ptx(const char *path, ptx_file *f) {
       continue;
     }
     if (!cur) continue;
+    const char *par = strstr(s, "_param_0[");
+    if (depth == 0 && par) cur->param_size = strtol(par + 9, NULL, 10);
     if (strcmp(s, "{") == 0 && buf[0] == '{') depth++;
     else if (strcmp(s, "}") == 0 && buf[0] == '}' && --depth == 0) cur = NULL;
     else if (depth > 0) read_entry_line(cur, s, &role, &line);
@@ -364,6 +367,11 @@ static int check_ptx(tcase *tcs, size_t n, const int *in_batch, const char *ptx,
       if (strcmp(f.v[e].name, want) == 0) k = &f.v[e];
     if (!k) {
       fprintf(stderr, "FAIL %s (%s): kernel %s missing from the PTX\n", tcs[i].path, what, want);
+      fails++;
+    } else if (k->param_size != (long)sizeof(cu_launch)) {
+      /* the host fills the parameter block the device reads: same layout */
+      fprintf(stderr, "FAIL %s (%s): the kernel's parameter block is %ld bytes, the host's cu_launch %zu\n",
+              tcs[i].path, what, k->param_size, sizeof(cu_launch));
       fails++;
     } else if (check_test(&tcs[i], k, what) < 0) {
       fails++;
