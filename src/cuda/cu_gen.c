@@ -9,7 +9,7 @@
  *   - cu_test: each role's code, phase by phase, one `asm volatile` block
  *     per role and phase holding the litmus instructions in program order
  *     (with a "memory" clobber, so the compiler neither reorders the blocks
- *     nor moves memory accesses across them); a bar.cta.sync between
+ *     nor moves memory accesses across them); a barrier.cta.sync between
  *     phases; then the observed registers go out to memory;
  *   - cu_classify: per instance, reads the registers and final values,
  *     resets the locations for the next launch, and counts the outcome.
@@ -546,7 +546,9 @@ static void emit_boundary(gen *g, int phase) {
       if (r->items[i].boundary && r->items[i].phase == phase)
         lc_buf_printf(g->o, " P%d line %d", thread_id(g, (int)k), r->items[i].in->at.line);
   }
-  lc_buf_printf(g->o, "\n  asm volatile(\"bar.cta.sync %d;\" ::: \"memory\");\n", g->pl->bar_number[phase]);
+  /* barrier.cta.sync is bar.cta.sync without .aligned: correct even if a
+   * warp has not reconverged after the branches of the asm blocks */
+  lc_buf_printf(g->o, "\n  asm volatile(\"barrier.cta.sync %d;\" ::: \"memory\");\n", g->pl->bar_number[phase]);
 }
 
 static void emit_outputs(gen *g) {
@@ -574,7 +576,7 @@ static int owner_role(const gen *g, int ploc) {
 static void emit_shared_finals(gen *g) {
   const lx_program *p = g->p;
   if (!g->pl->nfin) return;
-  lc_buf_puts(g->o, "  __syncthreads();\n");
+  lc_buf_puts(g->o, "  asm volatile(\"barrier.cta.sync 0;\" ::: \"memory\");\n");
   for (size_t j = 0; j < p->nobs; j++) {
     int f = g->pl->obs_fin[j];
     if (f < 0) continue;

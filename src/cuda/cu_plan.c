@@ -4,7 +4,7 @@
  * Every GPU thread plays every role of the test, one after the other, each
  * for a different instance.  That is only faithful if a role's code can be
  * cut into phases at its barriers, the same phases for all roles: a phase
- * boundary is one bar.cta.sync that every thread of the CTA executes, which
+ * boundary is one barrier.cta.sync that every thread of the CTA executes, which
  * synchronises at least the threads the test's barrier synchronises (more
  * synchronisation only removes behaviours, so what the GPU shows is still
  * an outcome of the test).  This file finds the phases, the loops (each
@@ -319,7 +319,7 @@ static int layer_keys(planner *P, bars *B) {
     if ((size_t)B->keys.v[site->key].layer > n)
       return refuse(P, site->role, P->pl->roles[site->role].items[site->item].in,
                     "threads of its CTA meet its barriers in different orders, which deadlocks; the "
-                    "GPU backend makes every barrier one CTA-wide bar.cta.sync, which needs one order");
+                    "GPU backend makes every barrier one CTA-wide barrier.cta.sync, which needs one order");
   }
   return 0;
 }

@@ -78,7 +78,7 @@ bool cu_ptx_opcode(lc_buf *b, const cu_plan *pl, int k, const lt_instr *in) {
     lc_buf_puts(b, "fence.proxy.alias");
     return true;
   case LT_I_BAR:
-    lc_buf_puts(b, "bar.cta.sync");
+    lc_buf_puts(b, "barrier.cta.sync");
     return true;
   default:
     return false;

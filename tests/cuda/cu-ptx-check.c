@@ -20,7 +20,7 @@
  * as add of the negated operand, red forms PTX lacks as atom).  Each PTX
  * instruction is attributed to a litmus instruction through the
  * "// P<n> line <l>:" comment the generator puts before it; a phase
- * boundary (bar.cta.sync) must fall between the role's neighbours.
+ * boundary (barrier.cta.sync, the non-.aligned bar.cta.sync) must fall between the role's neighbours.
  *
  * Exit status: 0 all good, 1 a check failed, 2 usage, 77 no compiler.
  */
@@ -139,7 +139,7 @@ static void expect_instr(tcase *tc, int k, const cu_item *it) {
   case LT_I_FENCE: case LT_I_FENCE_ALIAS: expect_fence(in, &e); break;
   case LT_I_BAR:
     if (it->dropped) return;
-    strcpy(e.op, "bar.cta.sync");
+    strcpy(e.op, "barrier.cta.sync");
     e.barrier = true;
     break;
   case LT_I_ALU: expect_alu(tc, in, &e); break;
