@@ -259,7 +259,9 @@ static int alloc_aliased(runner *R, size_t bytes) {
       CHECK(R, v->MemMap(R->vmm_va + size, size, 0, R->vmm_handle, 0), "cuMemMap") < 0)
     return -1;
   cu_mem_access acc = {{1, R->dev}, 3};
-  if (CHECK(R, v->MemSetAccess(R->vmm_va, 2 * size, &acc, 1), "cuMemSetAccess") < 0) return -1;
+  if (CHECK(R, v->MemSetAccess(R->vmm_va, size, &acc, 1), "cuMemSetAccess") < 0 ||
+      CHECK(R, v->MemSetAccess(R->vmm_va + size, size, &acc, 1), "cuMemSetAccess") < 0)
+    return -1;
   R->buf[B_MEM] = R->vmm_va;
   R->size[B_MEM] = size;
   R->P.alias_delta = (cu_i64)size;
