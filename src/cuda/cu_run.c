@@ -66,7 +66,8 @@ static void fill_defaults(run_params *q, const run_params *par) {
   if (!q->stride) q->stride = 1;
   if (!q->stress_lines) q->stress_lines = DEFAULT_STRESS_LINES;
   if (!q->stress_iterations) q->stress_iterations = DEFAULT_STRESS_ITERS;
-  if (!q->testing_pct || q->testing_pct > 100) q->testing_pct = q->mem_stress ? 50 : 100;
+  /* memory stress needs stressing CTAs: 100% testing would leave none */
+  if (!q->testing_pct || q->testing_pct >= 100) q->testing_pct = q->mem_stress ? 50 : 100;
   if (!q->mem_stress) q->testing_pct = 100;
   q->stress_pattern &= 3;
 }
@@ -316,6 +317,10 @@ static int fill_launch(runner *R) {
   cu_launch *P = &R->P;
   const cu_plan *pl = R->pl;
   cu_launch_roles(P, pl);
+  /* Without a cluster launch every CTA is a cluster of its own
+   * (note_placement says why that is sound). */
+  if (R->shape.cs == 1)
+    for (cu_u32 k = 0; k < P->nroles; k++) P->role_cl[k] = P->role_cta[k];
   /* the sizes (ninst, ...) of the template; every launch redraws the rest */
   if (cu_launch_draw(P, &R->shape, R->par.seed, 0) < 0) {
     lc_error(R->d, (lc_loc){0}, "internal error: the grid (%u CTAs, clusters of %u) cannot hold the test's placement",

@@ -65,7 +65,7 @@ static void test_cu_refuse_barrier_order(void **state) {
           " bar.cta.sync 0 | st.weak x, 1   ;\n"
           " bar.cta.sync 1 | bar.cta.sync 0 ;\nexists (P0:r0 == 1)\n",
           "t.litmus:5:2: error: P0: 'bar.cta.sync 0' cannot run on the GPU: threads of its CTA meet its barriers in "
-          "different orders, which deadlocks; the GPU backend makes every barrier one CTA-wide bar.cta.sync, which "
+          "different orders, which deadlocks; the GPU backend makes every barrier one CTA-wide barrier.cta.sync, which "
           "needs one order");
 }
 
@@ -111,7 +111,9 @@ static char *emit(const char *text) {
   lc_buf_init(&b);
   assert_int_equal(cu_emit(&b, f.p, NULL, &f.d), 0);
   fx_free(&f);
-  return lc_buf_take(&b);
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
 }
 
 static void contains(const char *src, const char *want) {
@@ -159,7 +161,7 @@ static void test_cu_shared_and_64_bit(void **state) {
   free(s);
 }
 
-/* Barriers cut the roles into phases; one bar.cta.sync per boundary. */
+/* Barriers cut the roles into phases; one barrier.cta.sync per boundary. */
 static void test_cu_phases(void **state) {
   (void)state;
   char *s = emit("PTX a\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n"
@@ -167,14 +169,14 @@ static void test_cu_phases(void **state) {
                  " bar.cta.sync 1 | ld.weak r0, x  | bar.cta.sync 2, 1, 1 ;\n"
                  " bar.cta.arrive 3 | ld.weak r1, y | ;\n"
                  "exists (P1:r0 == 0)\n");
-  const char *p0 = strstr(s, "// P0, phase 0"), *b1 = strstr(s, "bar.cta.sync 1;\" ::: \"memory\"");
-  const char *p1 = strstr(s, "// P1, phase 1"), *b2 = strstr(s, "bar.cta.sync 2;\" ::: \"memory\"");
+  const char *p0 = strstr(s, "// P0, phase 0"), *b1 = strstr(s, "barrier.cta.sync 1;\" ::: \"memory\"");
+  const char *p1 = strstr(s, "// P1, phase 1"), *b2 = strstr(s, "barrier.cta.sync 2;\" ::: \"memory\"");
   assert_non_null(p0);
   assert_non_null(b1);
   assert_non_null(p1);
   assert_true(p0 < b1 && b1 < p1);
   assert_null(b2);                /* barrier 2 and the lone arrive share boundaries or drop */
-  assert_null(strstr(s, "bar.cta.sync 3;"));
+  assert_null(strstr(s, "barrier.cta.sync 3;"));
   contains(s, "// no thread waits on this barrier instance: nothing to synchronise");
   free(s);
 }
