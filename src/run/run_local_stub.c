@@ -14,7 +14,7 @@ void run_params_init(run_params *p) {
   p->seed = 1;
   p->barrier = true;
   p->shuffle = true;
-  p->testing_pct = 100;
+  p->testing_pct = 0;       /* backend default: 100, or 50 with mem_stress */
   p->stride = 1;
   p->stress_lines = 64;
   p->stress_iterations = 128;

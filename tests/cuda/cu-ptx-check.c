@@ -635,6 +635,12 @@ static void remove_dir(const char *dir, const opts *o) {
   rmdir(dir);
 }
 
+static void print_list(const char *what, const int *v, int n) {
+  printf("%s", what);
+  for (int i = 0; i < n; i++) printf("%ssm_%d", i ? "," : " ", v[i]);
+  if (!n) printf(" none");
+}
+
 int main(int argc, char **argv) {
   opts o;
   memset(&o, 0, sizeof o);
@@ -653,10 +659,10 @@ int main(int argc, char **argv) {
     rc = 77;
   } else {
     fails += dir ? compile_all(&o, rtc, tcs, o.files.n, dir) : 1;
-    printf("%zu tests, %zu refused, %zu compiled for", o.files.n, refused.n, o.files.n - refused.n);
-    for (int a = 0; a < o.narchs; a++) printf(" sm_%d", o.archs[a]);
-    printf(" with%s%s in %.1f s: %s\n", o.nvcc ? " nvcc+ptxas" : "", rtc ? " NVRTC" : "", lc_now() - t0,
-           fails ? "FAILED" : "ok");
+    printf("%zu tests, %zu refused, %zu checked:", o.files.n, refused.n, o.files.n - refused.n);
+    if (o.nvcc) print_list(" nvcc -ptx", o.archs, o.narchs), print_list(", ptxas", o.ptxas, o.nptxas);
+    if (rtc) print_list(", NVRTC ptx", o.rtc, o.nrtc), print_list(", NVRTC cubin", o.cubin, o.ncubin);
+    printf("; %.1f s: %s\n", lc_now() - t0, fails ? "FAILED" : "ok");
     rc = fails ? 1 : 0;
   }
   cu_nvrtc_close(rtc);
