@@ -8,8 +8,8 @@
  * maps the testing threads one to one onto the instances (cu_map.h, the
  * code the real kernel runs).  cu_classify launches count every instance
  * in dense bin 0 (or the out-of-domain table when there are no dense
- * bins), so the runner's collection can be checked against the number of
- * instances it launched.  Generic aliases get two real views of one
+ * bins), and record instance 0 as a sample when that bin is forbidden, so
+ * the runner's collection can be checked against what it launched.  Generic aliases get two real views of one
  * memory file, as cuMemMap gives on a GPU.
  */
 #define _GNU_SOURCE
@@ -157,11 +157,31 @@ static cu_result check_test(const cu_launch *P, unsigned grid, unsigned block, u
   return bad ? fail("cu_test: a role does not map threads one to one onto instances") : 0;
 }
 
+/* Instance 0 of the launch as a forbidden sample, laid out as cu_forbidden
+ * (cu_gen.c) writes it. */
+static void record_sample(const cu_launch *P) {
+  uint64_t *cnt = (uint64_t *)(uintptr_t)P->counters;
+  uint64_t k = cnt[CU_CNT_SAMPLED]++;
+  if (k >= P->max_samples) return;
+  uint64_t *rec = (uint64_t *)(uintptr_t)P->samples + k * cu_sample_words(P->nshown, P->nroles);
+  cu_i64 v[CU_MAX_SHOWN];
+  cu_dense_values(P, (const cu_i64 *)(uintptr_t)P->dom, 0, P->nshown, v);
+  rec[0] = P->iteration;
+  rec[1] = 0;
+  for (cu_u32 j = 0; j < P->nshown; j++) rec[2 + j] = (uint64_t)v[j];
+  for (cu_u32 r = 0; r < P->nroles; r++) {
+    cu_u32 B, lane;
+    cu_role_thread(P, r, 0, &B, &lane);
+    rec[2 + P->nshown + r] = ((uint64_t)cu_physical_cta(P, B) << 32) | lane;
+  }
+}
+
 static cu_result classify(const cu_launch *P) {
   if (P->phase == 0) return 0;
   uint64_t *cnt = (uint64_t *)(uintptr_t)P->counters;
   if (P->ndense) {
     ((uint64_t *)(uintptr_t)P->hist)[0] += P->ninst;
+    if (P->judge && !cu_bit((const cu_u32 *)(uintptr_t)P->allowed, 0)) record_sample(P);
     return 0;
   }
   /* no dense bins: one out-of-domain outcome, all values 7 */

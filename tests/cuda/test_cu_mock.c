@@ -201,6 +201,37 @@ static void test_cu_mock_allowed(void **state) {
   fx_free(&f);
 }
 
+/* A forbidden bin: the first max_forbidden instances come back as samples
+ * with the CTA and thread of every role. */
+static void test_cu_mock_forbidden_samples(void **state) {
+  (void)state;
+  cu_fixture f;
+  assert_non_null(fx_load(&f, mp));
+  lc_result *allowed = lc_result_new(f.p, "test", "test");
+  const lx_val ok[2] = {1, 1};
+  lc_result_add_state(allowed, ok);
+  lc_result_sort(allowed);
+  run_result r;
+  run_params par;
+  params(&par, 5);
+  par.max_forbidden = 3;
+  assert_int_equal(cu_run(f.p, &par, allowed, &r, &f.d), 0);
+  check_counts(&r);
+  assert_int_equal(run_compare(&r, allowed), 1);
+  assert_int_equal(r.nsamples, 3);
+  for (size_t s = 0; s < r.nsamples; s++) {
+    const run_sample *x = &r.samples[s];
+    assert_int_equal(x->iteration, s);
+    assert_int_equal(x->values[0], 0);
+    assert_int_equal(x->values[1], 0);
+    assert_int_not_equal(x->ctas[0], x->ctas[1]);   /* P0 and P1 are in different CTAs */
+    assert_true(x->threads[0] < 64 && x->threads[1] < 64);
+  }
+  run_result_fini(&r);
+  lc_result_free(allowed);
+  fx_free(&f);
+}
+
 /* Stress, no barrier, no shuffle, a stride: still one-to-one (the mock checks). */
 static void test_cu_mock_options(void **state) {
   (void)state;
@@ -231,6 +262,7 @@ int main(void) {
     cmocka_unit_test(test_cu_mock_narrowed),
     cmocka_unit_test(test_cu_mock_shared_and_alias),
     cmocka_unit_test(test_cu_mock_allowed),
+    cmocka_unit_test(test_cu_mock_forbidden_samples),
     cmocka_unit_test(test_cu_mock_options),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
