@@ -1,0 +1,755 @@
+/* cu_gen.c - the CUDA source of a litmus test: a test kernel in which
+ * every thread plays every role, and a kernel that classifies outcomes.
+ * SPDX-License-Identifier: MIT
+ *
+ * Layout of the source (what --emit-cuda prints and NVRTC compiles):
+ *   - a prelude, guarded by CU_PRELUDE so that several tests can share one
+ *     translation unit: cu_map.h verbatim, then device helpers (address
+ *     conversion, stress, spin barrier, histogram, samples);
+ *   - cu_test: each role's code, phase by phase, one `asm volatile` block
+ *     per role and phase holding the litmus instructions in program order
+ *     (with a "memory" clobber, so the compiler neither reorders the blocks
+ *     nor moves memory accesses across them); a barrier.cta.sync between
+ *     phases; then the observed registers go out to memory;
+ *   - cu_classify: per instance, reads the registers and final values,
+ *     resets the locations for the next launch, and counts the outcome.
+ * Kernel names go through CU_KNAME so a test file can rename them.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "cuda/cu_int.h"
+
+static const char prelude_helpers[] =
+  "/* ---- device helpers ---------------------------------------------------- */\n"
+  "#define CU_DEV __device__ __forceinline__\n"
+  "\n"
+  "CU_DEV cu_u64 cu_to_global(cu_u64 generic) {\n"
+  "  cu_u64 g;\n"
+  "  asm(\"cvta.to.global.u64 %0, %1;\" : \"=l\"(g) : \"l\"(generic));\n"
+  "  return g;\n"
+  "}\n"
+  "\n"
+  "CU_DEV cu_u64 cu_to_shared(const void *generic) {\n"
+  "  cu_u64 s;\n"
+  "  asm(\"cvta.to.shared.u64 %0, %1;\" : \"=l\"(s) : \"l\"(generic));\n"
+  "  return s;\n"
+  "}\n"
+  "\n"
+  "CU_DEV cu_i64 cu_sx(cu_u32 x) { return (cu_i64)(int)x; }\n"
+  "CU_DEV cu_i64 cu_sx(cu_u64 x) { return (cu_i64)x; }\n"
+  "\n"
+  "/* Memory stress: `iters` rounds of the pattern's two accesses to one\n"
+  " * scratchpad line, the line drawn per warp from the launch's seed. */\n"
+  "CU_DEV void cu_stress(const cu_launch *P, cu_u64 key, cu_u32 iters) {\n"
+  "  cu_u64 s = P->stress_seed ^ (key * 0x9e3779b97f4a7c15ull);\n"
+  "  cu_u32 line = (cu_u32)(cu_splitmix64(&s) % P->stress_lines);\n"
+  "  volatile cu_u32 *w = (volatile cu_u32 *)P->scratch + (cu_u64)line * CU_LINE_WORDS +\n"
+  "                       threadIdx.x % CU_LINE_WORDS;\n"
+  "  cu_u32 sink = 0;\n"
+  "  for (cu_u32 n = 0; n < iters; n++) {\n"
+  "    switch (P->stress_pattern) {\n"
+  "    case 0: *w = n; *w = n + 1; break;\n"
+  "    case 1: *w = n; sink += *w; break;\n"
+  "    case 2: sink += *w; *w = n; break;\n"
+  "    default: sink += *w; sink += *w; break;\n"
+  "    }\n"
+  "  }\n"
+  "  asm volatile(\"\" :: \"r\"(sink));\n"
+  "}\n"
+  "\n"
+  "/* The testing CTAs meet here before the test, so that roles of one\n"
+  " * instance start close together.  Bounded: CTAs that are not resident\n"
+  " * together must not hang the GPU. */\n"
+  "CU_DEV void cu_spin_barrier(const cu_launch *P) {\n"
+  "  __syncthreads();\n"
+  "  if (threadIdx.x == 0) {\n"
+  "    volatile cu_u32 *c = (volatile cu_u32 *)P->sync;\n"
+  "    cu_u32 want = P->ntest_clusters * P->cs;\n"
+  "    atomicAdd((cu_u32 *)P->sync, 1u);\n"
+  "    for (cu_u32 n = 0; n < P->barrier_spins && *c < want; n++) {\n"
+  "    }\n"
+  "    if (*c < want) atomicAdd((cu_u64 *)P->counters + CU_CNT_BARRIER_MISS, 1ull);\n"
+  "  }\n"
+  "  __syncthreads();\n"
+  "}\n"
+  "\n"
+  "/* The first max_samples forbidden instances, with where each role ran. */\n"
+  "CU_DEV void cu_forbidden(const cu_launch *P, const cu_i64 *v, cu_u32 n, cu_u32 i) {\n"
+  "  cu_u64 *claims = (cu_u64 *)P->counters + CU_CNT_SAMPLED;\n"
+  "  if (*(volatile cu_u64 *)claims >= P->max_samples) return;\n"
+  "  cu_u64 k = atomicAdd(claims, 1ull);\n"
+  "  if (k >= P->max_samples) return;\n"
+  "  cu_u64 *rec = (cu_u64 *)P->samples + k * cu_sample_words(n, P->nroles);\n"
+  "  rec[0] = P->iteration;\n"
+  "  rec[1] = i;\n"
+  "  for (cu_u32 j = 0; j < n; j++) rec[2 + j] = (cu_u64)v[j];\n"
+  "#pragma unroll 1\n"
+  "  for (cu_u32 r = 0; r < P->nroles; r++) {\n"
+  "    cu_u32 B, lane;\n"
+  "    cu_role_thread(P, r, i, &B, &lane);\n"
+  "    rec[2 + n + r] = ((cu_u64)cu_physical_cta(P, B) << 32) | lane;\n"
+  "  }\n"
+  "}\n"
+  "\n"
+  "/* Outcomes outside the value domains: an open-addressing table keyed by\n"
+  " * a 64-bit hash of the values. */\n"
+  "CU_DEV void cu_hash_add(const cu_launch *P, const cu_i64 *v, cu_u32 n) {\n"
+  "  cu_u64 h = cu_outcome_hash(v, n);\n"
+  "  cu_u64 *tab = (cu_u64 *)P->hash;\n"
+  "  cu_u64 *cnt = (cu_u64 *)P->counters;\n"
+  "#pragma unroll 1\n"
+  "  for (cu_u32 probe = 0; probe < P->hash_cap; probe++) {\n"
+  "    cu_u64 *e = tab + (cu_u64)((h + probe) & (P->hash_cap - 1)) * cu_hash_entry_words(n);\n"
+  "    cu_u64 old = atomicCAS(e, 0ull, h);\n"
+  "    if (old == 0)\n"
+  "      for (cu_u32 j = 0; j < n; j++) e[2 + j] = (cu_u64)v[j];\n"
+  "    if (old == 0 || old == h) {\n"
+  "      atomicAdd(e + 1, 1ull);\n"
+  "      atomicAdd(cnt + CU_CNT_HASHED, 1ull);\n"
+  "      return;\n"
+  "    }\n"
+  "  }\n"
+  "  atomicAdd(cnt + CU_CNT_LOST, 1ull);\n"
+  "}\n"
+  "\n"
+  "CU_DEV void cu_count(const cu_launch *P, const cu_i64 *v, cu_u32 n, cu_u32 i, cu_u32 *shist) {\n"
+  "  cu_u32 bin;\n"
+  "  bool forbidden = P->judge;\n"
+  "  if (cu_dense_index(P, (const cu_i64 *)P->dom, v, n, &bin)) {\n"
+  "    if (P->shared_hist) {\n"
+  "      /* most instances share a few bins: one atomic per bin and warp */\n"
+  "      cu_u32 peers = __match_any_sync(__activemask(), bin);\n"
+  "      if ((threadIdx.x & 31) == (cu_u32)(__ffs(peers) - 1)) atomicAdd(shist + bin, (cu_u32)__popc(peers));\n"
+  "    } else\n"
+  "      atomicAdd((cu_u64 *)P->hist + bin, 1ull);\n"
+  "    forbidden = forbidden && !cu_bit((const cu_u32 *)P->allowed, bin);\n"
+  "  } else {\n"
+  "    cu_hash_add(P, v, n);\n"
+  "  }\n"
+  "  if (forbidden) cu_forbidden(P, v, n, i);\n"
+  "}\n"
+  "\n"
+  "/* Per-CTA counts (scnt[CU_CNT_CUT], scnt[CU_CNT_FILTERED], then the\n"
+  " * histogram) go to the device-wide ones once per CTA. */\n"
+  "CU_DEV void cu_flush(const cu_launch *P, cu_u32 *scnt, cu_u32 *shist) {\n"
+  "  __syncthreads();\n"
+  "  if (P->shared_hist)\n"
+  "    for (cu_u32 b = threadIdx.x; b < P->ndense; b += blockDim.x)\n"
+  "      if (shist[b]) atomicAdd((cu_u64 *)P->hist + b, (cu_u64)shist[b]);\n"
+  "  if (threadIdx.x < 2 && scnt[threadIdx.x])\n"
+  "    atomicAdd((cu_u64 *)P->counters + threadIdx.x, (cu_u64)scnt[threadIdx.x]);\n"
+  "}\n";
+
+/* ---- output helpers ------------------------------------------------------------------ */
+
+typedef struct gen {
+  lc_buf *o;
+  const cu_plan *pl;
+  const lx_program *p;
+  const char *rc;        /* asm constraint of a register: "r" or "l" */
+  const char *bt;        /* PTX bit type of a temporary: "b32" or "b64" */
+  const char *st;        /* PTX signed type for comparisons: "s32" or "s64" */
+} gen;
+
+/* Appends s as the body of a C string literal; in an asm template a
+ * percent sign that is not an operand must be doubled. */
+static void c_string(lc_buf *o, const char *s, bool escape_percent) {
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') lc_buf_putc(o, '\\');
+    if (*s == '%' && escape_percent) lc_buf_putc(o, '%');
+    if (*s == '\n') { lc_buf_puts(o, "\\n"); continue; }
+    lc_buf_putc(o, *s);
+  }
+}
+
+static void c_comment(lc_buf *o, const char *s) {
+  for (; *s; s++) {
+    if (s[0] == '*' && s[1] == '/') { lc_buf_puts(o, "* /"); s++; continue; }
+    lc_buf_putc(o, *s == '\n' ? ' ' : *s);
+  }
+}
+
+/* A litmus label as a PTX identifier. */
+static void ptx_label(lc_buf *b, int k, const char *label) {
+  lc_buf_printf(b, "LT%d_", k);
+  for (const char *c = label; *c; c++)
+    lc_buf_putc(b, (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ? *c : '_');
+}
+
+static int thread_id(const gen *g, int k) { return g->p->threads[k].id; }
+
+/* ---- one asm block: a role's code in one phase --------------------------------------- */
+
+typedef struct seg {
+  gen *g;
+  int k;                 /* role */
+  int phase;
+  LC_VEC(int) regs;      /* register numbers, operand order */
+  LC_VEC(int) locs;      /* lx_loc indices, operand order */
+  bool cut;              /* the cut flag is an operand */
+  lc_buf body;           /* PTX lines */
+} seg;
+
+static int seg_index(const int *v, size_t n, int x) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i] == x) return (int)i;
+  return -1;
+}
+
+static void note_reg(seg *S, const lt_operand *o) {
+  if (o->kind == LT_OPND_REG && seg_index(S->regs.v, S->regs.n, o->reg) < 0) lc_vec_push(&S->regs, o->reg);
+}
+
+static void note_operands(seg *S, const lt_instr *in) {
+  note_reg(S, &in->dst);
+  note_reg(S, &in->a);
+  note_reg(S, &in->b);
+  note_reg(S, &in->c);
+  int v = cu_plan_vloc(S->g->pl, S->k, &in->addr);
+  if (v >= 0 && seg_index(S->locs.v, S->locs.n, v) < 0) lc_vec_push(&S->locs, v);
+}
+
+/* Operand numbers: registers, then the cut flag, then addresses. */
+static int reg_operand(const seg *S, int reg) { return seg_index(S->regs.v, S->regs.n, reg); }
+static int cut_operand(const seg *S) { return (int)S->regs.n; }
+static int loc_operand(const seg *S, int vloc) {
+  return (int)S->regs.n + (S->cut ? 1 : 0) + seg_index(S->locs.v, S->locs.n, vloc);
+}
+
+/* A value operand: %N for a register, the constant itself. */
+static void value(seg *S, lc_buf *b, const lt_operand *o) {
+  if (o->kind == LT_OPND_REG)
+    lc_buf_printf(b, "%%%d", reg_operand(S, o->reg));
+  else
+    lc_buf_printf(b, "%" PRId64, o->imm);
+}
+
+static void line(seg *S, const char *fmt, ...) LC_PRINTF(2, 3);
+static void line(seg *S, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  lc_buf_vprintf(&S->body, fmt, ap);
+  va_end(ap);
+  lc_buf_putc(&S->body, '\n');
+}
+
+static void emit_memory(seg *S, const lt_instr *in) {
+  lc_buf op, v;
+  lc_buf_init(&op);
+  lc_buf_init(&v);
+  cu_ptx_opcode(&op, S->g->pl, S->k, in);
+  int addr = loc_operand(S, cu_plan_vloc(S->g->pl, S->k, &in->addr));
+  bool sub = (in->kind == LT_I_ATOM || in->kind == LT_I_RED) && in->rmw == LT_RMW_SUB;
+  if (sub && in->a.kind == LT_OPND_REG) {
+    line(S, "neg.%s tv, %%%d;", S->g->st, reg_operand(S, in->a.reg));
+    lc_buf_puts(&v, "tv");
+  } else if (sub) {
+    lc_buf_printf(&v, "%" PRId64, (int64_t)(0 - (uint64_t)in->a.imm));
+  } else {
+    value(S, &v, &in->a);
+  }
+  switch (in->kind) {
+  case LT_I_LD: line(S, "%s %%%d, [%%%d];", op.s, reg_operand(S, in->dst.reg), addr); break;
+  case LT_I_ST: line(S, "%s [%%%d], %s;", op.s, addr, v.s); break;
+  case LT_I_ATOM:
+  case LT_I_RED: {
+    lc_buf dst;
+    lc_buf_init(&dst);
+    if (in->kind == LT_I_ATOM) lc_buf_printf(&dst, "%%%d, ", reg_operand(S, in->dst.reg));
+    else if (cu_ptx_red_as_atom(in)) lc_buf_puts(&dst, "td, ");
+    lc_buf_printf(&op, " %s[%%%d], %s", dst.s, addr, v.s);
+    if (in->rmw == LT_RMW_CAS) {
+      lc_buf_puts(&op, ", ");
+      value(S, &op, &in->b);
+    }
+    line(S, "%s;", op.s);
+    lc_buf_fini(&dst);
+    break;
+  }
+  default: break;
+  }
+  lc_buf_fini(&op);
+  lc_buf_fini(&v);
+}
+
+/* x/0 = 0 and x%0 = x, as the model defines them (PTX leaves them undefined). */
+static void emit_divide(seg *S, const lt_instr *in, const char *op) {
+  int d = reg_operand(S, in->dst.reg);
+  lc_buf a, b;
+  lc_buf_init(&a);
+  lc_buf_init(&b);
+  value(S, &a, &in->a);
+  value(S, &b, &in->b);
+  bool rem = in->alu == LT_ALU_REM;
+  if (in->b.kind == LT_OPND_IMM && in->b.imm == 0) {
+    line(S, "mov.%s %%%d, %s;", S->g->bt, d, rem ? a.s : "0");
+  } else if (in->b.kind == LT_OPND_IMM) {
+    line(S, "%s %%%d, %s, %s;", op, d, a.s, b.s);
+  } else {
+    line(S, "setp.ne.%s p, %s, 0;", S->g->st, b.s);
+    line(S, "@p %s t1, %s, %s;", op, a.s, b.s);
+    line(S, "@!p mov.%s t1, %s;", S->g->bt, rem ? a.s : "0");
+    line(S, "mov.%s %%%d, t1;", S->g->bt, d);
+  }
+  lc_buf_fini(&a);
+  lc_buf_fini(&b);
+}
+
+static void emit_alu(seg *S, const lt_instr *in) {
+  const char *op = cu_ptx_alu(S->g->pl, in->alu);
+  lc_buf a, b;
+  lc_buf_init(&a);
+  lc_buf_init(&b);
+  value(S, &a, &in->a);
+  if (in->alu == LT_ALU_MOV) {
+    line(S, "%s %%%d, %s;", op, reg_operand(S, in->dst.reg), a.s);
+  } else if (in->alu == LT_ALU_DIV || in->alu == LT_ALU_REM) {
+    emit_divide(S, in, op);
+  } else {
+    value(S, &b, &in->b);
+    line(S, "%s %%%d, %s, %s;", op, reg_operand(S, in->dst.reg), a.s, b.s);
+  }
+  lc_buf_fini(&a);
+  lc_buf_fini(&b);
+}
+
+static const char *setp_cmp(lt_cmp c) {
+  static const char *const names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+  return names[c];
+}
+
+/* A backward jump is taken at most `unroll` times, like the model's
+ * unrolling; once more and the instance is cut (not counted). */
+static void emit_loop_guard(seg *S, int loop) {
+  line(S, "add.u32 lc%d, lc%d, 1;", loop, loop);
+  line(S, "setp.gt.u32 q, lc%d, %u;", loop, S->g->p->unroll);
+  line(S, "@q bra LT%d_cut;", S->k);
+}
+
+static void emit_jump(seg *S, const cu_item *it, int index) {
+  const lt_instr *in = it->in;
+  lc_buf target;
+  lc_buf_init(&target);
+  ptx_label(&target, S->k, in->label);
+  if (in->kind == LT_I_BRANCH) {
+    lc_buf a, b;
+    lc_buf_init(&a);
+    lc_buf_init(&b);
+    value(S, &a, &in->a);
+    value(S, &b, &in->b);
+    line(S, "setp.%s.%s p, %s, %s;", setp_cmp(in->cmp), S->g->st, a.s, b.s);
+    lc_buf_fini(&a);
+    lc_buf_fini(&b);
+    if (it->loop < 0) {
+      line(S, "@p bra %s;", target.s);
+    } else {
+      line(S, "@!p bra LT%d_n%d;", S->k, index);
+      emit_loop_guard(S, it->loop);
+      line(S, "bra %s;", target.s);
+      line(S, "LT%d_n%d:", S->k, index);
+    }
+  } else {
+    if (it->loop >= 0) emit_loop_guard(S, it->loop);
+    line(S, "bra %s;", target.s);
+  }
+  lc_buf_fini(&target);
+}
+
+static void emit_comment(seg *S, const lt_instr *in) {
+  lc_buf b;
+  lc_buf_init(&b);
+  lt_print_instr(&b, in);
+  line(S, "// P%d line %d: %s", thread_id(S->g, S->k), in->at.line, b.s);
+  lc_buf_fini(&b);
+}
+
+static void emit_item(seg *S, const cu_item *it, int index) {
+  const lt_instr *in = it->in;
+  if (it->label) {
+    lc_buf l;
+    lc_buf_init(&l);
+    ptx_label(&l, S->k, it->label);
+    line(S, "%s:", l.s);
+    lc_buf_fini(&l);
+  }
+  if (!in) return;
+  emit_comment(S, in);
+  lc_buf op;
+  lc_buf_init(&op);
+  switch (in->kind) {
+  case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED: emit_memory(S, in); break;
+  case LT_I_FENCE: case LT_I_FENCE_ALIAS:
+    cu_ptx_opcode(&op, S->g->pl, S->k, in);
+    line(S, "%s;", op.s);
+    break;
+  case LT_I_BAR: line(S, "// no thread waits on this barrier instance: nothing to synchronise"); break;
+  case LT_I_ALU: emit_alu(S, in); break;
+  case LT_I_BRANCH: case LT_I_GOTO: emit_jump(S, it, index); break;
+  default: break;
+  }
+  lc_buf_fini(&op);
+}
+
+/* Items of the phase, and labels of barrier cells that open it. */
+static bool in_phase(const cu_role *r, size_t i, int phase) {
+  if (!r->items[i].boundary) return r->items[i].phase == phase;
+  return r->items[i].label && (i == 0 ? 0 : r->items[i - 1].phase) == phase;
+}
+
+static bool seg_collect(seg *S) {
+  const cu_role *r = &S->g->pl->roles[S->k];
+  bool any = false;
+  for (size_t i = 0; i < r->nitems; i++) {
+    if (!in_phase(r, i, S->phase)) continue;
+    any = true;
+    if (r->items[i].in && !r->items[i].boundary) note_operands(S, r->items[i].in);
+  }
+  S->cut = r->cut >= 0;
+  return any;
+}
+
+static void seg_body(seg *S) {
+  const cu_role *r = &S->g->pl->roles[S->k];
+  const char *bt = S->g->bt;
+  line(S, "{");
+  line(S, ".reg .pred p, q;");
+  line(S, ".reg .%s t1, tv, td;", bt);
+  int nloops = 0;
+  for (size_t i = 0; i < r->nitems; i++)
+    if (r->items[i].loop >= 0 && in_phase(r, i, S->phase)) {
+      line(S, ".reg .u32 lc%d;", r->items[i].loop);
+      line(S, "mov.u32 lc%d, 0;", r->items[i].loop);
+      nloops++;
+    }
+  if (S->cut) {
+    line(S, "setp.ne.u32 q, %%%d, 0;", cut_operand(S));
+    line(S, "@q bra LT%d_end;", S->k);
+  }
+  for (size_t i = 0; i < r->nitems; i++) {
+    if (!in_phase(r, i, S->phase)) continue;
+    if (r->items[i].boundary) {
+      cu_item label_only = r->items[i];
+      label_only.in = NULL;
+      emit_item(S, &label_only, (int)i);
+    } else {
+      emit_item(S, &r->items[i], (int)i);
+    }
+  }
+  if (nloops) {
+    line(S, "bra LT%d_end;", S->k);
+    line(S, "LT%d_cut:", S->k);
+    line(S, "mov.u32 %%%d, 1;", cut_operand(S));
+  }
+  line(S, "LT%d_end:", S->k);
+  line(S, "}");
+}
+
+static void seg_print(seg *S) {
+  gen *g = S->g;
+  int id = thread_id(g, S->k);
+  lc_buf_printf(g->o, "  // P%d, phase %d\n  asm volatile(\n", id, S->phase);
+  const char *s = S->body.s;
+  while (*s) {
+    const char *nl = strchr(s, '\n');
+    lc_buf l;
+    lc_buf_init(&l);
+    lc_buf_putn(&l, s, (size_t)(nl - s));
+    lc_buf_puts(g->o, "    \"");
+    c_string(g->o, l.s, strncmp(l.s, "//", 2) == 0);
+    lc_buf_puts(g->o, "\\n\\t\"\n");
+    lc_buf_fini(&l);
+    s = nl + 1;
+  }
+  lc_buf_puts(g->o, "    :");
+  const char *sep = " ";
+  for (size_t i = 0; i < S->regs.n; i++, sep = ", ")
+    lc_buf_printf(g->o, "%s\"+%s\"(p%d_r%d)", sep, g->rc, id, S->regs.v[i]);
+  if (S->cut) lc_buf_printf(g->o, "%s\"+r\"(p%d_cut)", sep, id);
+  lc_buf_puts(g->o, "\n    :");
+  sep = " ";
+  for (size_t i = 0; i < S->locs.n; i++, sep = ", ") lc_buf_printf(g->o, "%s\"l\"(a%d_%d)", sep, id, S->locs.v[i]);
+  lc_buf_puts(g->o, "\n    : \"memory\");\n");
+}
+
+static void emit_segment(gen *g, int k, int phase) {
+  seg S = {g, k, phase, {0}, {0}, false, {0}};
+  lc_buf_init(&S.body);
+  if (seg_collect(&S)) {
+    seg_body(&S);
+    seg_print(&S);
+  }
+  lc_vec_free(&S.regs);
+  lc_vec_free(&S.locs);
+  lc_buf_fini(&S.body);
+}
+
+/* ---- the test kernel ---------------------------------------------------------------- */
+
+static int64_t reg_init(const gen *g, int k, int reg) {
+  const lt_test *t = g->p->test;
+  for (size_t i = 0; i < t->ninits; i++)
+    if (t->inits[i].kind == LT_INIT_REG && t->inits[i].thread == thread_id(g, k) && t->inits[i].reg == reg)
+      return t->inits[i].value;
+  return 0;
+}
+
+static bool opnd_is(const lt_operand *o, int reg) { return o->kind == LT_OPND_REG && o->reg == reg; }
+
+/* Registers only the init block names need no variable. */
+static bool reg_used(const gen *g, int k, size_t slot) {
+  const cu_role *r = &g->pl->roles[k];
+  int reg = g->p->threads[k].regs[slot];
+  for (size_t i = 0; i < r->nitems; i++) {
+    const lt_instr *in = r->items[i].in;
+    if (in && in->kind != LT_I_BAR && (opnd_is(&in->dst, reg) || opnd_is(&in->a, reg) || opnd_is(&in->b, reg) || opnd_is(&in->c, reg)))
+      return true;
+  }
+  for (size_t j = 0; j < g->p->nobs; j++)
+    if (g->p->obs[j].kind == LX_OBS_REG && g->p->obs[j].thread == k && g->p->obs[j].slot == (int)slot) return true;
+  return false;
+}
+
+static void emit_role_setup(gen *g, int k) {
+  const cu_role *r = &g->pl->roles[k];
+  const lx_thread *th = &g->p->threads[k];
+  int id = th->id;
+  lc_buf_printf(g->o, "  // P%d: litmus CTA %d, cluster %d\n", id, r->lcta, r->lcl);
+  lc_buf_printf(g->o, "  const cu_u32 i%d = cu_role_instance(&P, %d, B, lane);\n", k, k);
+  for (size_t v = 0; v < g->p->nlocs; v++) {
+    bool used = false;
+    for (size_t i = 0; i < r->nitems && !used; i++)
+      used = r->items[i].in && cu_plan_vloc(g->pl, k, &r->items[i].in->addr) == (int)v;
+    if (!used) continue;
+    const lx_loc *l = &g->p->locs[v];
+    int s = g->pl->sidx[l->ploc];
+    if (s >= 0)
+      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_shared(&sh[cu_shared_slot(&P, %d, i%d)]);  // %s\n",
+                    id, v, s, k, l->name);
+    else
+      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_global(P.mem + cu_loc_word(&P, %d, i%d) * sizeof(cu_word)%s);  // %s\n",
+                    id, v, g->pl->gidx[l->ploc], k, l->alias ? " + P.alias_delta" : "", l->name);
+  }
+  for (size_t i = 0; i < th->nregs; i++)
+    if (reg_used(g, k, i))
+      lc_buf_printf(g->o, "  cu_word p%d_r%d = (cu_word)%" PRId64 "LL;\n", id, th->regs[i],
+                  reg_init(g, k, th->regs[i]));
+  if (r->cut >= 0) lc_buf_printf(g->o, "  cu_u32 p%d_cut = 0;\n", id);
+}
+
+static void emit_boundary(gen *g, int phase) {
+  lc_buf_printf(g->o, "  // phase boundary %d: every thread of the CTA, for", phase);
+  for (size_t k = 0; k < g->pl->nroles; k++) {
+    const cu_role *r = &g->pl->roles[k];
+    for (size_t i = 0; i < r->nitems; i++)
+      if (r->items[i].boundary && r->items[i].phase == phase)
+        lc_buf_printf(g->o, " P%d line %d", thread_id(g, (int)k), r->items[i].in->at.line);
+  }
+  /* barrier.cta.sync is bar.cta.sync without .aligned: correct even if a
+   * warp has not reconverged after the branches of the asm blocks */
+  lc_buf_printf(g->o, "\n  asm volatile(\"barrier.cta.sync %d;\" ::: \"memory\");\n", g->pl->bar_number[phase]);
+}
+
+static void emit_outputs(gen *g) {
+  const lx_program *p = g->p;
+  for (size_t j = 0; j < p->nobs; j++) {
+    const lx_obs *o = &p->obs[j];
+    if (g->pl->obs_reg[j] < 0) continue;
+    lc_buf_printf(g->o, "  ((cu_word *)P.regs)[(cu_u64)%d * P.ninst + i%d] = p%d_r%d;  // %s\n",
+                  g->pl->obs_reg[j], o->thread, p->threads[o->thread].id, p->threads[o->thread].regs[o->slot],
+                  o->label);
+  }
+  for (size_t k = 0; k < g->pl->nroles; k++)
+    if (g->pl->roles[k].cut >= 0)
+      lc_buf_printf(g->o, "  ((cu_u32 *)P.cut)[(cu_u64)%d * P.ninst + i%zu] = p%d_cut;\n", g->pl->roles[k].cut, k,
+                    thread_id(g, (int)k));
+}
+
+/* A role of the litmus CTA that owns shared location ploc. */
+static int owner_role(const gen *g, int ploc) {
+  for (size_t k = 0; k < g->pl->nroles; k++)
+    if (g->pl->roles[k].lcta == g->pl->owner[ploc]) return (int)k;
+  return 0;
+}
+
+static void emit_shared_finals(gen *g) {
+  const lx_program *p = g->p;
+  if (!g->pl->nfin) return;
+  lc_buf_puts(g->o, "  asm volatile(\"barrier.cta.sync 0;\" ::: \"memory\");\n");
+  for (size_t j = 0; j < p->nobs; j++) {
+    int f = g->pl->obs_fin[j];
+    if (f < 0) continue;
+    int pl = p->obs[j].ploc;
+    lc_buf_printf(g->o, "  ((cu_word *)P.fin)[(cu_u64)%d * P.ninst + cu_role_home(&P, %d, B) * P.T + lane] = "
+                        "sh[cu_shared_slot(&P, %d, lane)];  // %s\n",
+                  f, owner_role(g, pl), g->pl->sidx[pl], p->obs[j].label);
+  }
+}
+
+static void emit_test_kernel(gen *g) {
+  const cu_plan *pl = g->pl;
+  lc_buf *o = g->o;
+  lc_buf_puts(o, "extern \"C\" __global__ void __launch_bounds__(1024) CU_KNAME(cu_test)(const cu_launch P) {\n"
+                 "  cu_u32 B;\n"
+                 "  const bool testing = cu_logical_cta(&P, blockIdx.x, &B);\n"
+                 "  /* stressing CTAs stress during the test, testing ones before it (one copy of the loop) */\n"
+                 "  if (testing ? P.pre_stress : P.mem_stress)\n"
+                 "    cu_stress(&P, ((cu_u64)testing << 40) + (cu_u64)blockIdx.x * 64 + threadIdx.x / 32, P.stress_iters);\n"
+                 "  if (!testing) return;\n"
+                 "  const cu_u32 lane = threadIdx.x;\n");
+  if (pl->nshared) lc_buf_puts(o, "  extern __shared__ cu_u64 cu_dyn[];\n  cu_word *sh = (cu_word *)cu_dyn;\n");
+  for (size_t i = 0; i < g->p->nplocs; i++)
+    if (pl->sidx[i] >= 0)
+      lc_buf_printf(o, "  sh[cu_shared_slot(&P, %d, lane)] = (cu_word)%" PRId64 "LL;  // %s\n", pl->sidx[i],
+                    g->p->plocs[i].init, g->p->plocs[i].name);
+  if (pl->nshared) lc_buf_puts(o, "  __syncthreads();\n");
+  lc_buf_puts(o, "  if (P.barrier) cu_spin_barrier(&P);\n");
+  for (size_t k = 0; k < pl->nroles; k++) emit_role_setup(g, (int)k);
+  for (int ph = 0; ph < pl->nphases; ph++) {
+    if (ph > 0) emit_boundary(g, ph);
+    for (size_t k = 0; k < pl->nroles; k++) emit_segment(g, (int)k, ph);
+  }
+  emit_outputs(g);
+  emit_shared_finals(g);
+  lc_buf_puts(o, "}\n\n");
+}
+
+/* ---- the classify kernel ----------------------------------------------------------- */
+
+static void emit_term(gen *g, const lt_term *t) {
+  if (t->kind == LT_TERM_CONST)
+    lc_buf_printf(g->o, "(cu_i64)%" PRId64 "LL", t->value);
+  else
+    lc_buf_printf(g->o, "v[%d]", lx_obs_index(g->p, t));
+}
+
+static void emit_prop(gen *g, const lt_prop *p) {
+  static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+  switch (p->kind) {
+  case LT_PROP_TRUE: lc_buf_puts(g->o, "true"); break;
+  case LT_PROP_FALSE: lc_buf_puts(g->o, "false"); break;
+  case LT_PROP_CMP:
+    lc_buf_putc(g->o, '(');
+    emit_term(g, &p->lhs);
+    lc_buf_printf(g->o, " %s ", ops[p->cmp]);
+    emit_term(g, &p->rhs);
+    lc_buf_putc(g->o, ')');
+    break;
+  case LT_PROP_NOT: lc_buf_puts(g->o, "!"); emit_prop(g, p->l); break;
+  case LT_PROP_AND: case LT_PROP_OR:
+    lc_buf_putc(g->o, '(');
+    emit_prop(g, p->l);
+    lc_buf_puts(g->o, p->kind == LT_PROP_AND ? " && " : " || ");
+    emit_prop(g, p->r);
+    lc_buf_putc(g->o, ')');
+    break;
+  }
+}
+
+static void emit_reads(gen *g) {
+  const lx_program *p = g->p;
+  for (size_t j = 0; j < p->nobs; j++) {
+    const lx_obs *o = &p->obs[j];
+    lc_buf_printf(g->o, "      v[%zu] = cu_sx(", j);
+    if (g->pl->obs_reg[j] >= 0)
+      lc_buf_printf(g->o, "((const cu_word *)P.regs)[(cu_u64)%d * P.ninst + i]", g->pl->obs_reg[j]);
+    else if (g->pl->obs_fin[j] >= 0)
+      lc_buf_printf(g->o, "((const cu_word *)P.fin)[(cu_u64)%d * P.ninst + i]", g->pl->obs_fin[j]);
+    else
+      lc_buf_printf(g->o, "mem[cu_loc_word(&P, %d, i)]", g->pl->gidx[o->ploc]);
+    lc_buf_printf(g->o, ");  // ");
+    c_comment(g->o, o->label);
+    lc_buf_putc(g->o, '\n');
+  }
+}
+
+static void emit_classify_kernel(gen *g) {
+  const lx_program *p = g->p;
+  lc_buf *o = g->o;
+  lc_buf_puts(o, "extern \"C\" __global__ void __launch_bounds__(1024) CU_KNAME(cu_classify)(const cu_launch P) {\n"
+                 "  extern __shared__ cu_u32 cu_cls[];\n"
+                 "  cu_u32 *scnt = cu_cls, *shist = cu_cls + 2;\n"
+                 "  if (P.phase) {\n"
+                 "    for (cu_u32 b = threadIdx.x; b < 2 + (P.shared_hist ? P.ndense : 0); b += blockDim.x) cu_cls[b] = 0;\n"
+                 "    __syncthreads();\n"
+                 "  }\n"
+                 "  if (blockIdx.x == 0 && threadIdx.x == 0) *(volatile cu_u32 *)P.sync = 0;\n");
+  if (g->pl->nglobal) lc_buf_puts(o, "  cu_word *mem = (cu_word *)P.mem;\n");
+  lc_buf_puts(o, "  for (cu_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < P.ninst; i += gridDim.x * blockDim.x) {\n");
+  lc_buf_printf(o, "    cu_i64 v[%zu];\n", p->nobs ? p->nobs : 1);
+  lc_buf_puts(o, "    if (P.phase) {\n");
+  emit_reads(g);
+  lc_buf_puts(o, "    }\n");
+  for (size_t i = 0; i < p->nplocs; i++)
+    if (g->pl->gidx[i] >= 0)
+      lc_buf_printf(o, "    mem[cu_loc_word(&P, %d, i)] = (cu_word)%" PRId64 "LL;  // %s\n", g->pl->gidx[i],
+                    p->plocs[i].init, p->plocs[i].name);
+  lc_buf_puts(o, "    if (!P.phase) continue;\n");
+  if (g->pl->ncut) {
+    lc_buf_puts(o, "    if (");
+    for (int c = 0; c < g->pl->ncut; c++)
+      lc_buf_printf(o, "%s((const cu_u32 *)P.cut)[(cu_u64)%d * P.ninst + i]", c ? " | " : "", c);
+    lc_buf_puts(o, ") {\n      atomicAdd(scnt + CU_CNT_CUT, 1u);\n      continue;\n    }\n");
+  }
+  if (p->test->filter) {
+    lc_buf_puts(o, "    if (!");
+    emit_prop(g, p->test->filter);
+    lc_buf_puts(o, ") {\n      atomicAdd(scnt + CU_CNT_FILTERED, 1u);\n      continue;\n    }\n");
+  }
+  lc_buf_printf(o, "    cu_count(&P, v, %zu, i, shist);\n", p->nshown);
+  lc_buf_puts(o, "  }\n"
+                 "  if (P.phase) cu_flush(&P, scnt, shist);\n"
+                 "}\n");
+}
+
+/* ---- the whole source --------------------------------------------------------------- */
+
+static void emit_header(gen *g) {
+  const cu_plan *pl = g->pl;
+  const lx_program *p = g->p;
+  lc_buf_puts(g->o, "/* ");
+  c_comment(g->o, p->test->name);
+  lc_buf_printf(g->o, ": CUDA kernels generated by litmus-check %s", PACKAGE_VERSION);
+  lc_buf_printf(g->o, "\n * %zu roles, %d litmus CTA(s) in %d cluster(s), %d phase(s), %d-bit values;"
+                      " needs sm_%d or later\n",
+                pl->nroles, pl->nlcta, pl->nlcl, pl->nphases, pl->width, pl->min_sm);
+  lc_buf_puts(g->o, " * cu_test: every thread plays every role, each for another instance.\n"
+                    " * cu_classify: one thread per instance counts its outcome. */\n");
+}
+
+void cu_gen_prelude(lc_buf *out) {
+  lc_buf_puts(out, "#ifndef CU_PRELUDE\n#define CU_PRELUDE\n");
+  lc_buf_puts(out, cu_map_text);
+  lc_buf_puts(out, "\n");
+  lc_buf_puts(out, prelude_helpers);
+  lc_buf_puts(out, "#endif\n\n");
+}
+
+void cu_gen_body(lc_buf *out, const cu_plan *pl) {
+  gen g = {out, pl, pl->p, pl->width == 64 ? "l" : "r", pl->width == 64 ? "b64" : "b32",
+           pl->width == 64 ? "s64" : "s32"};
+  lc_buf_puts(out, "#ifndef CU_KNAME\n#define CU_KNAME(name) name\n#endif\n\n");
+  lc_buf_printf(out, "typedef %s cu_word;\n\n", pl->width == 64 ? "cu_u64" : "cu_u32");
+  emit_test_kernel(&g);
+  emit_classify_kernel(&g);
+}
+
+int cu_gen(lc_buf *out, const cu_plan *pl) {
+  gen g = {out, pl, pl->p, NULL, NULL, NULL};
+  emit_header(&g);
+  cu_gen_prelude(out);
+  cu_gen_body(out, pl);
+  return 0;
+}
+
+int cu_emit(lc_buf *out, const lx_program *p, const run_params *par, lc_diag *d) {
+  (void)par;
+  cu_plan *pl = cu_plan_new(p, d);
+  if (!pl) return LC_EXIT_INPUT;
+  int rc = cu_gen(out, pl);
+  cu_plan_free(pl);
+  return rc;
+}

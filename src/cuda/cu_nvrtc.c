@@ -1,0 +1,150 @@
+/* cu_nvrtc.c - NVRTC, opened with dlopen so that nothing CUDA is needed to
+ * build or start litmus-run.
+ * SPDX-License-Identifier: MIT
+ *
+ * We declare the handful of entry points we call ourselves; their C ABI
+ * has been stable since NVRTC 7.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cu_int.h"
+
+typedef int nvrtc_result;                  /* nvrtcResult; 0 is NVRTC_SUCCESS */
+typedef struct nvrtc_prog *nvrtc_program;  /* nvrtcProgram */
+
+struct cu_nvrtc {
+  void *lib;
+  char version[32];
+  nvrtc_result (*Version)(int *, int *);
+  const char *(*GetErrorString)(nvrtc_result);
+  nvrtc_result (*CreateProgram)(nvrtc_program *, const char *, const char *, int, const char *const *,
+                                const char *const *);
+  nvrtc_result (*DestroyProgram)(nvrtc_program *);
+  nvrtc_result (*CompileProgram)(nvrtc_program, int, const char *const *);
+  nvrtc_result (*GetPTXSize)(nvrtc_program, size_t *);
+  nvrtc_result (*GetPTX)(nvrtc_program, char *);
+  nvrtc_result (*GetCUBINSize)(nvrtc_program, size_t *);
+  nvrtc_result (*GetCUBIN)(nvrtc_program, char *);
+  nvrtc_result (*GetProgramLogSize)(nvrtc_program, size_t *);
+  nvrtc_result (*GetProgramLog)(nvrtc_program, char *);
+};
+
+static const char *const sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2",
+                                      "libnvrtc.so.11.1", "libnvrtc.so.11.0", "libnvrtc.so"};
+
+/* The toolkit found at configure time first, then the loader's path. */
+static void *open_lib(void) {
+  const char *dir = LC_CUDA_DIR;
+  for (size_t i = 0; *dir && i < LC_ARRAY_LEN(sonames); i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/lib64/%s", dir, sonames[i]);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (h) return h;
+  }
+  for (size_t i = 0; i < LC_ARRAY_LEN(sonames); i++) {
+    void *h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
+    if (h) return h;
+  }
+  return NULL;
+}
+
+/* dlsym returns an object pointer; POSIX guarantees it converts to a
+ * function pointer, which memcpy expresses without a cast warning. */
+static bool sym(void *lib, const char *name, void *fn, size_t size) {
+  void *p = dlsym(lib, name);
+  if (!p) return false;
+  memcpy(fn, &p, size);
+  return true;
+}
+#define SYM(n, f, name) sym((n)->lib, name, &(n)->f, sizeof((n)->f))
+
+cu_nvrtc *cu_nvrtc_open(lc_diag *d) {
+  cu_nvrtc *n = lc_xcalloc(1, sizeof *n);
+  n->lib = open_lib();
+  if (!n->lib) {
+    lc_error(d, (lc_loc){0}, "NVRTC (libnvrtc.so) not found: install the CUDA toolkit's runtime compiler "
+                             "(searched %s/lib64 and the loader's path)", *LC_CUDA_DIR ? LC_CUDA_DIR : "no toolkit");
+    free(n);
+    return NULL;
+  }
+  bool ok = SYM(n, Version, "nvrtcVersion") && SYM(n, GetErrorString, "nvrtcGetErrorString") &&
+            SYM(n, CreateProgram, "nvrtcCreateProgram") && SYM(n, DestroyProgram, "nvrtcDestroyProgram") &&
+            SYM(n, CompileProgram, "nvrtcCompileProgram") && SYM(n, GetPTXSize, "nvrtcGetPTXSize") &&
+            SYM(n, GetPTX, "nvrtcGetPTX") && SYM(n, GetProgramLogSize, "nvrtcGetProgramLogSize") &&
+            SYM(n, GetProgramLog, "nvrtcGetProgramLog");
+  /* nvrtcGetCUBIN arrived in CUDA 11.1; without it we load PTX. */
+  SYM(n, GetCUBINSize, "nvrtcGetCUBINSize");
+  SYM(n, GetCUBIN, "nvrtcGetCUBIN");
+  int major = 0, minor = 0;
+  if (!ok || n->Version(&major, &minor) != 0) {
+    lc_error(d, (lc_loc){0}, "the NVRTC library found lacks the entry points litmus-run needs");
+    cu_nvrtc_close(n);
+    return NULL;
+  }
+  snprintf(n->version, sizeof n->version, "%d.%d", major, minor);
+  return n;
+}
+
+void cu_nvrtc_close(cu_nvrtc *n) {
+  if (!n) return;
+  if (n->lib) dlclose(n->lib);
+  free(n);
+}
+
+const char *cu_nvrtc_version(const cu_nvrtc *n) { return n->version; }
+
+static void report_log(cu_nvrtc *n, nvrtc_program prog, const char *what, nvrtc_result r, lc_diag *d) {
+  size_t size = 0;
+  char *log = NULL;
+  if (n->GetProgramLogSize(prog, &size) == 0 && size > 1) {
+    log = lc_xmalloc(size);
+    if (n->GetProgramLog(prog, log) != 0) log[0] = 0;
+  }
+  lc_error(d, (lc_loc){0}, "%s: %s%s%s", what, n->GetErrorString(r), log && *log ? "\n" : "", log ? log : "");
+  free(log);
+}
+
+static int take_image(cu_nvrtc *n, nvrtc_program prog, bool ptx, char **image, size_t *size, lc_diag *d) {
+  bool cubin = !ptx && n->GetCUBINSize && n->GetCUBIN;
+  nvrtc_result r = cubin ? n->GetCUBINSize(prog, size) : n->GetPTXSize(prog, size);
+  if (r != 0 || *size == 0) {
+    lc_error(d, (lc_loc){0}, "nvrtcGet%sSize: %s", cubin ? "CUBIN" : "PTX", r ? n->GetErrorString(r) : "empty");
+    return -1;
+  }
+  *image = lc_xmalloc(*size + 1);
+  r = cubin ? n->GetCUBIN(prog, *image) : n->GetPTX(prog, *image);
+  (*image)[*size] = 0;
+  if (r != 0) {
+    lc_error(d, (lc_loc){0}, "nvrtcGet%s: %s", cubin ? "CUBIN" : "PTX", n->GetErrorString(r));
+    free(*image);
+    *image = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+int cu_nvrtc_compile(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx, char **image,
+                     size_t *size, lc_diag *d) {
+  char arch[64];
+  bool cubin = !ptx && n->GetCUBIN;
+  snprintf(arch, sizeof arch, "--gpu-architecture=%s_%d", cubin ? "sm" : "compute", sm);
+  const char *opts[] = {arch, "-std=c++17"};
+  nvrtc_program prog = NULL;
+  *image = NULL;
+  *size = 0;
+  nvrtc_result r = n->CreateProgram(&prog, src, name, 0, NULL, NULL);
+  if (r != 0) {
+    lc_error(d, (lc_loc){0}, "nvrtcCreateProgram: %s", n->GetErrorString(r));
+    return -1;
+  }
+  r = n->CompileProgram(prog, (int)LC_ARRAY_LEN(opts), opts);
+  int rc = r != 0 ? (report_log(n, prog, "nvrtcCompileProgram", r, d), -1)
+                  : take_image(n, prog, !cubin, image, size, d);
+  n->DestroyProgram(&prog);
+  return rc;
+}

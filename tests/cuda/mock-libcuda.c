@@ -1,0 +1,256 @@
+/* mock-libcuda.c - a stand-in libcuda.so.1 for machines without a GPU, so
+ * that tests can drive litmus-run's runner through its dlopen'd driver
+ * path: host memory for device memory, and "launches" that check the
+ * parameter block the runner built instead of running kernels.
+ * SPDX-License-Identifier: MIT
+ *
+ * cu_test launches check the grid against the block and that every role
+ * maps the testing threads one to one onto the instances (cu_map.h, the
+ * code the real kernel runs).  cu_classify launches count every instance
+ * in dense bin 0 (or the out-of-domain table when there are no dense
+ * bins), and record instance 0 as a sample when that bin is forbidden, so
+ * the runner's collection can be checked against what it launched.  Generic aliases get two real views of one
+ * memory file, as cuMemMap gives on a GPU.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cuda/cu_driver.h"
+#include "cuda/cu_map.h"
+
+#define API __attribute__((visibility("default")))
+
+enum { ERR_INVALID_VALUE = 1, ERR_LAUNCH_FAILED = 719, ERR_NOT_FOUND = 500 };
+
+/* The entry points the runner resolves. */
+API cu_result cuInit(unsigned flags);
+API cu_result cuDriverGetVersion(int *v);
+API cu_result cuGetErrorName(cu_result r, const char **s);
+API cu_result cuGetErrorString(cu_result r, const char **s);
+API cu_result cuDeviceGetCount(int *n);
+API cu_result cuDeviceGet(cu_device *d, int ordinal);
+API cu_result cuDeviceGetName(char *name, int len, cu_device d);
+API cu_result cuDeviceGetAttribute(int *v, int attr, cu_device d);
+API cu_result cuDevicePrimaryCtxRetain(cu_context *c, cu_device d);
+API cu_result cuDevicePrimaryCtxRelease_v2(cu_device d);
+API cu_result cuCtxSetCurrent(cu_context c);
+API cu_result cuCtxSynchronize(void);
+API cu_result cuModuleLoadData(cu_module *m, const void *image);
+API cu_result cuModuleUnload(cu_module m);
+API cu_result cuModuleGetFunction(cu_function *f, cu_module m, const char *name);
+API cu_result cuMemGetInfo_v2(size_t *free_b, size_t *total_b);
+API cu_result cuMemAlloc_v2(cu_devptr *p, size_t n);
+API cu_result cuMemFree_v2(cu_devptr p);
+API cu_result cuMemcpyHtoD_v2(cu_devptr dst, const void *src, size_t n);
+API cu_result cuMemcpyDtoH_v2(void *dst, cu_devptr src, size_t n);
+API cu_result cuMemsetD8_v2(cu_devptr dst, unsigned char v, size_t n);
+API cu_result cuLaunchKernel(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                             unsigned bz, unsigned shared, cu_stream s, void **params, void **extra);
+API cu_result cuLaunchKernelEx(const cu_launch_config *c, cu_function f, void **params, void **extra);
+API cu_result cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, cu_function f, int block, size_t shared);
+API cu_result cuFuncSetAttribute(cu_function f, int attr, int v);
+API cu_result cuMemGetAllocationGranularity(size_t *g, const cu_mem_prop *p, int option);
+API cu_result cuMemCreate(cu_mem_handle *h, size_t size, const cu_mem_prop *p, unsigned long long flags);
+API cu_result cuMemRelease(cu_mem_handle h);
+API cu_result cuMemAddressReserve(cu_devptr *p, size_t size, size_t align, cu_devptr addr, unsigned long long flags);
+API cu_result cuMemAddressFree(cu_devptr p, size_t size);
+API cu_result cuMemMap(cu_devptr p, size_t size, size_t off, cu_mem_handle h, unsigned long long flags);
+API cu_result cuMemUnmap(cu_devptr p, size_t size);
+API cu_result cuMemSetAccess(cu_devptr p, size_t size, const cu_mem_access *d, size_t n);
+/* NVRTC looks this one up in whatever libcuda.so.1 is loaded; no tables here. */
+API cu_result cuGetExportTable(const void **table, const void *id);
+
+static struct cu_func_st { int which; } f_test = {1}, f_classify = {2};
+static struct cu_mod_st { int dummy; } module;
+static struct cu_ctx_st { int dummy; } context;
+
+cu_result cuGetExportTable(const void **table, const void *id) {
+  *table = NULL;
+  (void)id;
+  return 801;   /* CUDA_ERROR_NOT_SUPPORTED */
+}
+
+cu_result cuInit(unsigned flags) { return flags ? ERR_INVALID_VALUE : 0; }
+cu_result cuDriverGetVersion(int *v) { *v = 13000; return 0; }
+cu_result cuGetErrorName(cu_result r, const char **s) {
+  *s = r == ERR_LAUNCH_FAILED ? "CUDA_ERROR_LAUNCH_FAILED" : "CUDA_ERROR_MOCK";
+  return 0;
+}
+cu_result cuGetErrorString(cu_result r, const char **s) { *s = r ? "the mock driver rejected the call" : "no error"; return 0; }
+cu_result cuDeviceGetCount(int *n) { *n = 1; return 0; }
+cu_result cuDeviceGet(cu_device *d, int ordinal) { *d = ordinal; return ordinal == 0 ? 0 : ERR_INVALID_VALUE; }
+cu_result cuDeviceGetName(char *name, int len, cu_device d) { snprintf(name, (size_t)len, "Mock GPU %d", d); return 0; }
+
+cu_result cuDeviceGetAttribute(int *v, int attr, cu_device d) {
+  switch (attr) {
+  case CU_ATTR_MAX_THREADS_PER_BLOCK: *v = 1024; break;
+  case CU_ATTR_MAX_SHARED_PER_BLOCK: *v = 48 * 1024; break;
+  case CU_ATTR_SM_COUNT: *v = 4; break;
+  case CU_ATTR_MAX_THREADS_PER_SM: *v = 2048; break;
+  case CU_ATTR_CC_MAJOR: *v = getenv("MOCK_CUDA_SM") ? atoi(getenv("MOCK_CUDA_SM")) / 10 : 9; break;
+  case CU_ATTR_CC_MINOR: *v = getenv("MOCK_CUDA_SM") ? atoi(getenv("MOCK_CUDA_SM")) % 10 : 0; break;
+  case CU_ATTR_VMM: case CU_ATTR_CLUSTER_LAUNCH: *v = 1; break;
+  default: *v = 0; break;
+  }
+  (void)d;
+  return 0;
+}
+
+cu_result cuDevicePrimaryCtxRetain(cu_context *c, cu_device d) { *c = &context; (void)d; return 0; }
+cu_result cuDevicePrimaryCtxRelease_v2(cu_device d) { (void)d; return 0; }
+cu_result cuCtxSetCurrent(cu_context c) { return c == &context ? 0 : ERR_INVALID_VALUE; }
+cu_result cuCtxSynchronize(void) { return 0; }
+cu_result cuModuleLoadData(cu_module *m, const void *image) { *m = &module; return image ? 0 : ERR_INVALID_VALUE; }
+cu_result cuModuleUnload(cu_module m) { return m == &module ? 0 : ERR_INVALID_VALUE; }
+
+cu_result cuModuleGetFunction(cu_function *f, cu_module m, const char *name) {
+  if (m != &module) return ERR_INVALID_VALUE;
+  if (strcmp(name, "cu_test") == 0) *f = &f_test;
+  else if (strcmp(name, "cu_classify") == 0) *f = &f_classify;
+  else return ERR_NOT_FOUND;
+  return 0;
+}
+
+cu_result cuMemGetInfo_v2(size_t *free_b, size_t *total_b) { *free_b = *total_b = (size_t)1 << 30; return 0; }
+cu_result cuMemAlloc_v2(cu_devptr *p, size_t n) { *p = (cu_devptr)(uintptr_t)calloc(1, n); return *p ? 0 : 2; }
+cu_result cuMemFree_v2(cu_devptr p) { free((void *)(uintptr_t)p); return 0; }
+cu_result cuMemcpyHtoD_v2(cu_devptr dst, const void *src, size_t n) { memcpy((void *)(uintptr_t)dst, src, n); return 0; }
+cu_result cuMemcpyDtoH_v2(void *dst, cu_devptr src, size_t n) { memcpy(dst, (void *)(uintptr_t)src, n); return 0; }
+cu_result cuMemsetD8_v2(cu_devptr dst, unsigned char v, size_t n) { memset((void *)(uintptr_t)dst, v, n); return 0; }
+cu_result cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, cu_function f, int block, size_t shared) {
+  *n = 2048 / block;
+  (void)f, (void)shared;
+  return 0;
+}
+cu_result cuFuncSetAttribute(cu_function f, int attr, int v) { (void)f, (void)attr, (void)v; return 0; }
+
+/* ---- launches ----------------------------------------------------------------------- */
+
+static int fail(const char *what) {
+  fprintf(stderr, "mock libcuda: %s\n", what);
+  return ERR_LAUNCH_FAILED;
+}
+
+static cu_result check_test(const cu_launch *P, unsigned grid, unsigned block, unsigned cluster) {
+  if (grid != P->nctas || block != P->T || cluster != P->cs) return fail("cu_test: grid, block or cluster size");
+  if (P->ninst != P->ntest_clusters * P->cs * P->T) return fail("cu_test: ninst");
+  char *seen = calloc(P->ninst, 1);
+  int bad = 0;
+  for (cu_u32 k = 0; k < P->nroles && !bad; k++) {
+    memset(seen, 0, P->ninst);
+    for (cu_u32 b = 0; b < P->nctas; b++) {
+      cu_u32 B;
+      if (!cu_logical_cta(P, b, &B)) continue;
+      for (cu_u32 lane = 0; lane < P->T; lane++) {
+        cu_u32 i = cu_role_instance(P, k, B, lane);
+        bad |= i >= P->ninst || seen[i];
+        if (i < P->ninst) seen[i] = 1;
+      }
+    }
+  }
+  free(seen);
+  return bad ? fail("cu_test: a role does not map threads one to one onto instances") : 0;
+}
+
+/* Instance 0 of the launch as a forbidden sample, laid out as cu_forbidden
+ * (cu_gen.c) writes it. */
+static void record_sample(const cu_launch *P) {
+  uint64_t *cnt = (uint64_t *)(uintptr_t)P->counters;
+  uint64_t k = cnt[CU_CNT_SAMPLED]++;
+  if (k >= P->max_samples) return;
+  uint64_t *rec = (uint64_t *)(uintptr_t)P->samples + k * cu_sample_words(P->nshown, P->nroles);
+  cu_i64 v[CU_MAX_SHOWN];
+  cu_dense_values(P, (const cu_i64 *)(uintptr_t)P->dom, 0, P->nshown, v);
+  rec[0] = P->iteration;
+  rec[1] = 0;
+  for (cu_u32 j = 0; j < P->nshown; j++) rec[2 + j] = (uint64_t)v[j];
+  for (cu_u32 r = 0; r < P->nroles; r++) {
+    cu_u32 B, lane;
+    cu_role_thread(P, r, 0, &B, &lane);
+    rec[2 + P->nshown + r] = ((uint64_t)cu_physical_cta(P, B) << 32) | lane;
+  }
+}
+
+static cu_result classify(const cu_launch *P) {
+  if (P->phase == 0) return 0;
+  uint64_t *cnt = (uint64_t *)(uintptr_t)P->counters;
+  if (P->ndense) {
+    ((uint64_t *)(uintptr_t)P->hist)[0] += P->ninst;
+    if (P->judge && !cu_bit((const cu_u32 *)(uintptr_t)P->allowed, 0)) record_sample(P);
+    return 0;
+  }
+  /* no dense bins: one out-of-domain outcome, all values 7 */
+  uint64_t *e = (uint64_t *)(uintptr_t)P->hash;
+  cu_i64 v[CU_MAX_SHOWN];
+  for (cu_u32 j = 0; j < P->nshown; j++) v[j] = 7;
+  e[0] = cu_outcome_hash(v, P->nshown);
+  e[1] += P->ninst;
+  for (cu_u32 j = 0; j < P->nshown; j++) e[2 + j] = 7;
+  cnt[CU_CNT_HASHED] += P->ninst;
+  return 0;
+}
+
+cu_result cuLaunchKernel(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                         unsigned bz, unsigned shared, cu_stream s, void **params, void **extra) {
+  const cu_launch *P = params[0];
+  if (gy != 1 || gz != 1 || by != 1 || bz != 1 || s || extra) return fail("launch shape");
+  (void)shared;
+  return f == &f_test ? check_test(P, gx, bx, 1) : classify(P);
+}
+
+cu_result cuLaunchKernelEx(const cu_launch_config *c, cu_function f, void **params, void **extra) {
+  if (c->nattrs != 1 || c->attrs[0].id != CU_LAUNCH_ATTR_CLUSTER_DIM || f != &f_test || extra)
+    return fail("cluster launch");
+  const cu_launch *P = params[0];
+  if (c->grid_x % c->attrs[0].value.cluster_dim.x) return fail("grid not a multiple of the cluster");
+  return check_test(P, c->grid_x, c->block_x, c->attrs[0].value.cluster_dim.x);
+}
+
+/* ---- virtual memory: one memory file mapped twice ------------------------------------ */
+
+cu_result cuMemGetAllocationGranularity(size_t *g, const cu_mem_prop *p, int option) {
+  *g = (size_t)sysconf(_SC_PAGESIZE);
+  (void)p, (void)option;
+  return 0;
+}
+
+cu_result cuMemCreate(cu_mem_handle *h, size_t size, const cu_mem_prop *p, unsigned long long flags) {
+  int fd = memfd_create("mock-cuda", 0);
+  if (fd < 0 || ftruncate(fd, (off_t)size) < 0) return 2;
+  *h = (cu_mem_handle)fd + 1;
+  (void)p, (void)flags;
+  return 0;
+}
+
+cu_result cuMemRelease(cu_mem_handle h) { return close((int)h - 1) == 0 ? 0 : ERR_INVALID_VALUE; }
+
+cu_result cuMemAddressReserve(cu_devptr *p, size_t size, size_t align, cu_devptr addr, unsigned long long flags) {
+  void *m = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return 2;
+  *p = (cu_devptr)(uintptr_t)m;
+  (void)align, (void)addr, (void)flags;
+  return 0;
+}
+
+cu_result cuMemAddressFree(cu_devptr p, size_t size) { return munmap((void *)(uintptr_t)p, size) ? 1 : 0; }
+
+cu_result cuMemMap(cu_devptr p, size_t size, size_t off, cu_mem_handle h, unsigned long long flags) {
+  void *m = mmap((void *)(uintptr_t)p, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, (int)h - 1, (off_t)off);
+  (void)flags;
+  return m == MAP_FAILED ? 2 : 0;
+}
+
+cu_result cuMemUnmap(cu_devptr p, size_t size) {
+  void *m = mmap((void *)(uintptr_t)p, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+  return m == MAP_FAILED ? 1 : 0;
+}
+
+cu_result cuMemSetAccess(cu_devptr p, size_t size, const cu_mem_access *d, size_t n) {
+  (void)p, (void)size;
+  return n == 1 && d->flags == 3 ? 0 : ERR_INVALID_VALUE;
+}

@@ -1,0 +1,328 @@
+/* test_cu_gen.c - the CUDA generator: what it refuses (exact message and
+ * position), how it spells instructions, how it cuts phases, and how an
+ * outcome becomes a histogram bin.
+ * SPDX-License-Identifier: MIT
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "cu_testlib.h"
+
+/* ---- refusals ---------------------------------------------------------------------- */
+
+/* Plans text and expects cu_emit to refuse it with exactly `want`. */
+static void refused(const char *text, const char *want) {
+  cu_fixture f;
+  assert_non_null(fx_load(&f, text));
+  lc_buf b;
+  lc_buf_init(&b);
+  assert_int_equal(cu_emit(&b, f.p, NULL, &f.d), LC_EXIT_INPUT);
+  assert_string_equal(fx_error(&f), want);
+  lc_buf_fini(&b);
+  fx_free(&f);
+}
+
+static void test_cu_refuse_surface(void **state) {
+  (void)state;
+  refused("PTX a\n{ x=0; s @ surface aliases x; }\n P0@cta 0,gpu 0 ;\n sust.weak s, 1 ;\nexists (x == 1)\n",
+          "t.litmus:4:2: error: P0: 'sust.weak s, 1' cannot run on the GPU: texture and surface accesses need "
+          "texture/surface objects over the location, which the CUDA backend does not set up");
+}
+
+static void test_cu_refuse_constant(void **state) {
+  (void)state;
+  refused("PTX a\n{ x=0; c @ constant aliases x; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n cold.weak r0, c ;\n"
+          "exists (P0:r0 == 0)\n",
+          "t.litmus:5:2: error: P0: 'cold.weak r0, c' cannot run on the GPU: constant-proxy accesses need constant "
+          "memory aliasing the location, which the CUDA backend does not set up");
+}
+
+static void test_cu_refuse_proxy_fence(void **state) {
+  (void)state;
+  refused("PTX a\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n fence.proxy.constant ;\nexists (x == 1)\n",
+          "t.litmus:5:2: error: P0: 'fence.proxy.constant' cannot run on the GPU: PTX has no such proxy fence (it "
+          "has fence.proxy.alias and the async proxies); texture, surface and constant proxies are not set up");
+}
+
+static void test_cu_refuse_quorum_hang(void **state) {
+  (void)state;
+  refused("PTX a\n{ x=0; }\n P0@cta 0,gpu 0       | P1@cta 0,gpu 0       ;\n"
+          " st.weak x, 1         | bar.cta.sync 1, 1, 3 ;\n"
+          " bar.cta.sync 1, 1, 3 | ld.weak r0, x        ;\nexists (P1:r0 == 0)\n",
+          "t.litmus:5:2: error: P0: 'bar.cta.sync 1, 1, 3' cannot run on the GPU: it waits for 3 threads but only "
+          "2 reach this barrier, so it never completes");
+}
+
+static void test_cu_refuse_barrier_order(void **state) {
+  (void)state;
+  refused("PTX a\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+          " ld.weak r0, x  | bar.cta.sync 1 ;\n"
+          " bar.cta.sync 0 | st.weak x, 1   ;\n"
+          " bar.cta.sync 1 | bar.cta.sync 0 ;\nexists (P0:r0 == 1)\n",
+          "t.litmus:5:2: error: P0: 'bar.cta.sync 0' cannot run on the GPU: threads of its CTA meet its barriers in "
+          "different orders, which deadlocks; the GPU backend makes every barrier one CTA-wide barrier.cta.sync, which "
+          "needs one order");
+}
+
+static void test_cu_refuse_branch_over_barrier(void **state) {
+  (void)state;
+  refused("PTX a\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0   ;\n"
+          " st.weak x, 1   | beq r0, 0, LC00 ;\n"
+          " bar.cta.sync 1 | bar.cta.sync 1  ;\n"
+          "                | LC00:           ;\n"
+          "                | ld.weak r0, x   ;\nexists (P1:r0 == 0)\n",
+          "t.litmus:4:19: error: P1: 'beq r0, 0, LC00' cannot run on the GPU: it jumps across a barrier; every thread "
+          "must meet every barrier of the kernel, so the backend does not branch around one");
+}
+
+static void test_cu_refuse_atom_type(void **state) {
+  (void)state;
+  refused("PTX a\n{ x=0; }\n P0@cta 0,gpu 0 ;\n atom.relaxed.gpu.and.u32 r0, x, 1 ;\nexists (P0:r0 == 0)\n",
+          "t.litmus:4:2: error: P0: 'atom.relaxed.gpu.and.u32 r0, x, 1' cannot run on the GPU: PTX has no atom/red "
+          "of this operation with this type");
+}
+
+static void test_cu_refuse_mixed_sizes(void **state) {
+  (void)state;
+  refused("PTX a\n{ x=0; y=0; }\n P0@cta 0,gpu 0 ;\n st.weak.u64 x, 1 ;\n st.weak.u32 y, 1 ;\nexists (x == 1)\n",
+          "t.litmus:5:2: error: P0: 'st.weak.u32 y, 1' cannot run on the GPU: the test also needs 64-bit values; "
+          "mixed-size accesses are not supported");
+}
+
+static void test_cu_refuse_addresses(void **state) {
+  (void)state;
+  refused("PTX a\n{ x=&y; y=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P0:r0 == 0)\n",
+          "t.litmus:2:3: error: the GPU backend does not support addresses as initial values (&y)");
+  refused("PTX a\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P0:r0 == 0 /\\ P0:r0 != &x)\n",
+          "t.litmus:5:32: error: the GPU backend cannot compare addresses (&x) in an outcome");
+}
+
+/* ---- spelling and structure ---------------------------------------------------------- */
+
+static char *emit(const char *text) {
+  cu_fixture f;
+  assert_non_null(fx_load(&f, text));
+  lc_buf b;
+  lc_buf_init(&b);
+  assert_int_equal(cu_emit(&b, f.p, NULL, &f.d), 0);
+  fx_free(&f);
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
+}
+
+static void contains(const char *src, const char *want) {
+  if (!strstr(src, want)) fail_msg("generated source lacks \"%s\"", want);
+}
+
+static void test_cu_spelling(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ x=0; y=0; z=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                 " st.weak x, 1 | ld.acquire.gpu r0, y ;\n"
+                 " st.release.cta y, 1 | ld.weak.cg r1, x ;\n"
+                 " atom.acq_rel.gpu.add r2, z, 1 | red.acq_rel.sys.sub z, 2 ;\n"
+                 " membar.gl | fence.sc.cta ;\n"
+                 " atom.relaxed.gpu.cas r3, x, 0, 5 | red.release.gpu.min z, 3 ;\n"
+                 " fence.proxy.alias | atom.exch r4, y, 7 ;\n"
+                 "exists (P1:r0 == 1)\n");
+  contains(s, "\"st.weak.global.u32 [%2], 1;\\n\\t\"");
+  contains(s, "\"st.release.cta.global.u32 [%3], 1;\\n\\t\"");
+  contains(s, "\"atom.acq_rel.gpu.global.add.u32 %0, [%4], 1;\\n\\t\"");
+  contains(s, "\"membar.gl;\\n\\t\"");
+  contains(s, "\"atom.relaxed.gpu.global.cas.b32 %1, [%2], 0, 5;\\n\\t\"");
+  contains(s, "\"fence.proxy.alias;\\n\\t\"");
+  contains(s, "\"ld.acquire.gpu.global.u32 %0, [%3];\\n\\t\"");
+  contains(s, "\"ld.weak.global.cg.u32 %1, [%4];\\n\\t\"");
+  /* red.acq_rel has no PTX form: the atom with its result discarded; sub is add of -v */
+  contains(s, "\"atom.acq_rel.sys.global.add.u32 td, [%5], -2;\\n\\t\"");
+  contains(s, "\"fence.sc.cta;\\n\\t\"");
+  contains(s, "\"red.release.gpu.global.min.s32 [%5], 3;\\n\\t\"");
+  contains(s, "\"atom.global.exch.b32 %2, [%3], 7;\\n\\t\"");
+  contains(s, "// P1 line 6: red.acq_rel.sys.sub z, 2");
+  free(s);
+}
+
+static void test_cu_shared_and_64_bit(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ x=0; y=5000000000; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+                 " st.relaxed.cta x, 1 | ld.relaxed.cta r0, x ;\n"
+                 " st.weak y, 1 | ld.weak r1, y ;\nx: shared\nexists (P1:r0 == 1)\n");
+  contains(s, "st.relaxed.cta.shared.u64 [%0], 1;");
+  contains(s, "ld.relaxed.cta.shared.u64 %0, [%2];");
+  contains(s, "st.weak.global.u64 [%1], 1;");
+  contains(s, "typedef cu_u64 cu_word;");
+  contains(s, "\"+l\"(p1_r0)");
+  contains(s, "cu_to_shared(&sh[cu_shared_slot(&P, 0, i0)])");
+  free(s);
+}
+
+/* Barriers cut the roles into phases; one barrier.cta.sync per boundary. */
+static void test_cu_phases(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n"
+                 " st.weak x, 1   | bar.cta.sync 1 | st.weak y, 1 ;\n"
+                 " bar.cta.sync 1 | ld.weak r0, x  | bar.cta.sync 2, 1, 1 ;\n"
+                 " bar.cta.arrive 3 | ld.weak r1, y | ;\n"
+                 "exists (P1:r0 == 0)\n");
+  const char *p0 = strstr(s, "// P0, phase 0"), *b1 = strstr(s, "barrier.cta.sync 1;\" ::: \"memory\"");
+  const char *p1 = strstr(s, "// P1, phase 1"), *b2 = strstr(s, "barrier.cta.sync 2;\" ::: \"memory\"");
+  assert_non_null(p0);
+  assert_non_null(b1);
+  assert_non_null(p1);
+  assert_true(p0 < b1 && b1 < p1);
+  assert_null(b2);                /* barrier 2 and the lone arrive share boundaries or drop */
+  assert_null(strstr(s, "barrier.cta.sync 3;"));
+  contains(s, "// no thread waits on this barrier instance: nothing to synchronise");
+  free(s);
+}
+
+/* A backward jump is bounded like the model's unrolling and cuts the instance. */
+static void test_cu_loops(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                 " st.relaxed.gpu f, 1 | LC00: ;\n"
+                 "                     | ld.relaxed.gpu r0, f ;\n"
+                 "                     | beq r0, 0, LC00 ;\n"
+                 "exists (P1:r0 == 1)\n");
+  contains(s, "LT1_LC00:");
+  contains(s, "setp.eq.s32 p, %0, 0;");
+  contains(s, "@!p bra LT1_n2;");
+  contains(s, "setp.gt.u32 q, lc0, 2;");
+  contains(s, "mov.u32 %1, 1;");
+  contains(s, "((cu_u32 *)P.cut)[(cu_u64)0 * P.ninst + i1] = p1_cut;");
+  free(s);
+}
+
+static void test_cu_arith(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\n add r1, r0, 3 ;\n div r2, r1, r0 ;\n"
+                 " rem r3, r1, 0 ;\n ld r4, 9 ;\n st.weak x, r2 ;\nexists (P0:r3 == 0)\n");
+  contains(s, "add.s32 %1, %0, 3;");
+  contains(s, "setp.ne.s32 p, %0, 0;");
+  contains(s, "@p div.s32 t1, %1, %0;");
+  contains(s, "@!p mov.b32 t1, 0;");
+  contains(s, "mov.b32 %3, %1;");   /* x % 0 = x, as the model says */
+  contains(s, "mov.b32 %4, 9;");
+  free(s);
+}
+
+/* ---- outcomes -------------------------------------------------------------------------- */
+
+static const char *const mp =
+  "PTX MP\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+  " st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+static void setup_launch(cu_launch *P, const cu_domains *dm) {
+  memset(P, 0, sizeof *P);
+  P->nshown = (cu_u32)dm->nshown;
+  P->ndense = (cu_u32)dm->ndense;
+  for (size_t j = 0; j < dm->nshown; j++) P->dom_off[j] = dm->off[j], P->dom_len[j] = dm->len[j];
+}
+
+static void test_cu_outcome_index(void **state) {
+  (void)state;
+  cu_fixture f;
+  assert_non_null(fx_load(&f, mp));
+  lc_result *allowed = lc_result_new(f.p, "test", "test");
+  const lx_val states[][2] = {{0, 0}, {0, 1}, {1, 1}, {7, 1}};   /* 7: a value only the "model" knows */
+  for (size_t s = 0; s < LC_ARRAY_LEN(states); s++) lc_result_add_state(allowed, states[s]);
+  lc_result_sort(allowed);
+  cu_domains dm;
+  cu_domains_build(&dm, f.p, allowed);
+  assert_int_equal(dm.nshown, 2);
+  assert_int_equal(dm.len[0], 3);          /* {0, 1, 7} */
+  assert_int_equal(dm.len[1], 2);          /* {0, 1} */
+  assert_int_equal(dm.ndense, 6);
+  cu_launch P;
+  setup_launch(&P, &dm);
+  /* every bin decodes to values that index back to it */
+  for (cu_u32 bin = 0; bin < 6; bin++) {
+    cu_i64 v[2];
+    cu_u32 back;
+    cu_dense_values(&P, dm.values, bin, 2, v);
+    assert_true(cu_dense_index(&P, dm.values, v, 2, &back));
+    assert_int_equal(back, bin);
+  }
+  const cu_i64 outside[2] = {2, 0};
+  cu_u32 bin;
+  assert_false(cu_dense_index(&P, dm.values, outside, 2, &bin));
+  /* the bitmap marks exactly the allowed states */
+  uint32_t *bits = cu_allowed_bitmap(&dm, &P, allowed);
+  int set = 0;
+  for (cu_u32 b = 0; b < 6; b++) {
+    cu_i64 v[2];
+    cu_dense_values(&P, dm.values, b, 2, v);
+    bool want = false;
+    for (size_t s = 0; s < LC_ARRAY_LEN(states); s++) want |= states[s][0] == v[0] && states[s][1] == v[1];
+    assert_int_equal(cu_bit(bits, b), want);
+    set += cu_bit(bits, b);
+  }
+  assert_int_equal(set, 4);
+  free(bits);
+  /* without a model every bin is allowed */
+  bits = cu_allowed_bitmap(&dm, &P, NULL);
+  for (cu_u32 b = 0; b < 6; b++) assert_true(cu_bit(bits, b));
+  free(bits);
+  cu_domains_fini(&dm);
+  lc_result_free(allowed);
+  fx_free(&f);
+}
+
+/* Register values computed from reads (add, atom) follow the values the
+ * lowering gives the location read. */
+static void test_cu_register_domain(void **state) {
+  (void)state;
+  cu_fixture f;
+  assert_non_null(fx_load(&f, "PTX a\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                              " atom.relaxed.gpu.add r0, x, 2 | ld.weak r1, x ;\n"
+                              " add r2, r0, 10 | ;\nexists (P0:r2 == 10 /\\ P1:r1 == 2)\n"));
+  cu_domains dm;
+  cu_domains_build(&dm, f.p, NULL);
+  assert_int_equal(dm.nshown, 2);
+  const lx_ploc *x = &f.p->plocs[0];
+  assert_int_equal(dm.len[0], x->nvalues);
+  assert_int_equal(dm.len[1], x->nvalues);
+  for (size_t i = 0; i < x->nvalues; i++) {
+    assert_int_equal(dm.values[dm.off[0] + i], x->values[i] + 10);   /* P0:r2 = old x + 10 */
+    assert_int_equal(dm.values[dm.off[1] + i], x->values[i]);        /* P1:r1 = x */
+  }
+  cu_domains_fini(&dm);
+  fx_free(&f);
+}
+
+static void test_cu_outcome_hash_never_zero(void **state) {
+  (void)state;
+  for (cu_i64 a = -3; a < 4; a++) {
+    const cu_i64 v[2] = {a, -a};
+    assert_int_not_equal(cu_outcome_hash(v, 2), 0);
+    assert_int_not_equal(cu_outcome_hash(v, 2), cu_outcome_hash(v, 1));
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_cu_refuse_surface),
+    cmocka_unit_test(test_cu_refuse_constant),
+    cmocka_unit_test(test_cu_refuse_proxy_fence),
+    cmocka_unit_test(test_cu_refuse_quorum_hang),
+    cmocka_unit_test(test_cu_refuse_barrier_order),
+    cmocka_unit_test(test_cu_refuse_branch_over_barrier),
+    cmocka_unit_test(test_cu_refuse_atom_type),
+    cmocka_unit_test(test_cu_refuse_mixed_sizes),
+    cmocka_unit_test(test_cu_refuse_addresses),
+    cmocka_unit_test(test_cu_spelling),
+    cmocka_unit_test(test_cu_shared_and_64_bit),
+    cmocka_unit_test(test_cu_phases),
+    cmocka_unit_test(test_cu_loops),
+    cmocka_unit_test(test_cu_arith),
+    cmocka_unit_test(test_cu_outcome_index),
+    cmocka_unit_test(test_cu_register_domain),
+    cmocka_unit_test(test_cu_outcome_hash_never_zero),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
