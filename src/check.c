@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "enum/enum.h"
 #include "smt/smt.h"
 
 void lc_check_options_init(lc_check_options *o) {
@@ -82,6 +83,10 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
   lx_program *p = lx_lower(t, &lo, d);
   *prog = p;
   if (!p) return NULL;
+  if (o->engine == LC_ENGINE_ENUM) {
+    enum_options eo = {o->timeout, o->races, false};
+    return enum_check(p, m, &eo);
+  }
   smt_options so = {o->timeout, o->races};
   return smt_check(p, m, &so);
 }
