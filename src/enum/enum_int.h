@@ -18,6 +18,7 @@
 #define ENUM_INT_H
 
 #include "enum/enum.h"
+#include "cat/cat_rel.h"
 #include "rel.h"
 
 /* ---- frames ---------------------------------------------------------------- */
@@ -84,5 +85,24 @@ rel_rel *enum_order_may(const enum_order *o);
 rel_rel **enum_bar_choices(const enum_frame *f, const lx_val *val, size_t *n);
 /* The arrive -> wait pairs that may synchronise when values are unknown. */
 rel_rel *enum_bar_may(const enum_frame *f);
+
+/* ---- the model, incrementally ------------------------------------------------ */
+
+/* The choices a builtin may depend on, one bit each. */
+enum { ENUM_RF, ENUM_CO, ENUM_SC, ENUM_BAR, ENUM_NCHOICES };
+typedef unsigned (*enum_model_deps_fn)(void *uctx, const char *name);
+
+typedef struct enum_model enum_model;
+enum_model *enum_model_new(const cat_model *m);
+/* Forgets every value: a new frame of n events. */
+void enum_model_reset(enum_model *em, size_t n);
+void enum_model_free(enum_model *em);
+/* The verdict of every check (file order) over the bounds `builtin`
+ * gives.  ver[c] is the clock of choice c's last change, `clock` the
+ * clock now (> 0); values older than a change they depend on are
+ * rebuilt.  Once a check that is not a flag fails, later verdicts are
+ * left CAT_MM_UNKNOWN.  Returns 0, or -1 with an error in d. */
+int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_fn deps, void *uctx,
+                    const uint64_t *ver, uint64_t clock, cat_mm_verdict *out, lc_diag *d);
 
 #endif

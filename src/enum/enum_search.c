@@ -94,7 +94,14 @@ typedef struct search {
   size_t *flag_check;       /* per flag: its index among the model's checks */
   size_t nopen;             /* flags not raised yet */
   lx_val *obs;              /* scratch: one value per observable */
+
+  enum_model *em;           /* the model over bounds, kept between nodes */
+  uint64_t ver[ENUM_NCHOICES], clock;
+  cat_mm_verdict *verdicts; /* per check of the model */
 } search;
+
+/* Choice c moved: values built on it are stale. */
+static void changed(search *s, unsigned c) { s->ver[c] = ++s->clock; }
 
 static void fail(search *s, lc_result_status st, const char *msg) {
   if (!s->stop) lc_result_fail(s->r, st, "%s", msg);
@@ -170,6 +177,16 @@ static void *exact_builtin(void *uctx, const char *name, cat_type *type) {
   *type = CAT_TY_REL;
   rel_free(must);
   return may;
+}
+
+static unsigned builtin_deps(void *uctx, const char *name) {
+  (void)uctx;
+  if (strcmp(name, "rf") == 0) return 1u << ENUM_RF;
+  if (strcmp(name, "co") == 0) return 1u << ENUM_CO;
+  if (strcmp(name, "fr") == 0) return 1u << ENUM_RF | 1u << ENUM_CO;
+  if (strcmp(name, "sc") == 0) return 1u << ENUM_SC;
+  if (strcmp(name, "sync_bar") == 0) return 1u << ENUM_BAR;
+  return 0;
 }
 
 static cat_mm *bounds_builtin(void *uctx, const char *name, cat_type *type) {
@@ -328,20 +345,16 @@ static bool worth(search *s) {
   if (s->stop || !anything_open(s)) return false;
   if (s->o->no_prune) return true;
   lc_diag d;
-  cat_mm_result res;
-  if (cat_mm_eval(s->m, s->f->n, bounds_builtin, s, &res, new_diag(&d)) < 0) {
-    eval_error(s, &d);
-    lc_diag_fini(&d);
-    return false;
-  }
+  int rc = enum_model_eval(s->em, bounds_builtin, builtin_deps, s, s->ver, s->clock, s->verdicts,
+                           new_diag(&d));
+  if (rc < 0) eval_error(s, &d);
   lc_diag_fini(&d);
+  if (rc < 0) return false;
   bool worth = true, flags_settled = true;
-  for (size_t i = 0; i < res.n && worth; i++) {
-    const cat_mm_check *c = &res.checks[i];
-    if (!c->flag) worth = c->verdict != CAT_MM_FAILS;
-    else if (c->verdict != CAT_MM_HOLDS) flags_settled = false;
+  for (size_t i = 0; i < cat_model_nchecks(s->m) && worth; i++) {
+    if (!cat_model_check_is_flag(s->m, i)) worth = s->verdicts[i] != CAT_MM_FAILS;
+    else if (s->verdicts[i] != CAT_MM_HOLDS) flags_settled = false;
   }
-  cat_mm_result_fini(&res);
   /* Flags not raised yet that hold below: only new states matter. */
   if (worth && !s->f->cut && s->nopen > 0 && flags_settled) worth = states_open(s);
   return worth;
@@ -407,14 +420,17 @@ static void search_order(search *s, enum_order *o, size_t k, next_fn next) {
   }
   size_t a = o->pairs[k][0], b = o->pairs[k][1];
   rel_rel *before = rel_copy(o->before), *apart = rel_copy(o->apart);
+  unsigned which = o == &s->co ? ENUM_CO : ENUM_SC;
   for (int how = 0; how < 3 && !s->stop; how++) {
     rel_assign(o->before, before);
     rel_assign(o->apart, apart);
+    changed(s, which);
     if (!decide(o, how, a, b)) continue;
     if (next_open(o, k + 1) == o->npairs || worth(s)) search_order(s, o, k + 1, next);
   }
   rel_assign(o->before, before);
   rel_assign(o->apart, apart);
+  changed(s, which);
   rel_free(before);
   rel_free(apart);
 }
@@ -424,9 +440,11 @@ static void search_co(search *s) { search_order(s, &s->co, 0, leaf); }
 static void search_bar(search *s) {
   for (size_t i = 0; i < s->nbars && !s->stop; i++) {
     s->bar = s->bars[i];
+    changed(s, ENUM_BAR);
     if (s->nbars == 1 || worth(s)) search_co(s);
   }
   s->bar = NULL;
+  changed(s, ENUM_BAR);
 }
 
 static void after_sc(search *s) { search_bar(s); }
@@ -442,6 +460,7 @@ static void after_values(search *s) {
     rel_union_into(s->bar_may, s->bars[i]);
     rel_inter_into(s->bar_must, s->bars[i]);
   }
+  changed(s, ENUM_BAR);
   if (s->nbars && worth(s)) search_order(s, &s->sc, 0, after_sc);
   for (size_t i = 0; i < s->nbars; i++) rel_free(s->bars[i]);
   free(s->bars);
@@ -451,6 +470,7 @@ static void after_values(search *s) {
   rel_free(s->bar_must);
   s->bar_may = coarse_may;
   s->bar_must = coarse_must;
+  changed(s, ENUM_BAR);
 }
 
 /* Every read has its source.  Reads on a cycle of value dependencies get
@@ -513,12 +533,14 @@ static void search_rf(search *s, size_t i) {
   }
   for (size_t c = 0; c < f->ncands[i] && !s->stop; c++) {
     s->rf[i] = (int)f->cands[i][c];
+    changed(s, ENUM_RF);
     reset_values(s);
     propagate(s);
     if (!conds_hold(s, false)) continue;
     if (i + 1 == f->nreads || worth(s)) search_rf(s, i + 1);
   }
   s->rf[i] = -1;
+  changed(s, ENUM_RF);
 }
 
 /* ---- frames ----------------------------------------------------------------------------- */
@@ -538,6 +560,8 @@ static void search_frame(search *s, const int *paths) {
   enum_order_init(&s->sc, rel_copy(f->scdom));
   s->bar_may = enum_bar_may(f);
   s->bar_must = rel_new(f->n);
+  enum_model_reset(s->em, f->n);
+  for (unsigned c = 0; c < ENUM_NCHOICES; c++) changed(s, c);
   if (worth(s)) search_rf(s, 0);
   rel_free(s->bar_may);
   rel_free(s->bar_must);
@@ -627,6 +651,9 @@ lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_option
   s.known = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
   s.obs = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(lx_val));
   s.found.w = p->nshown;
+  s.em = enum_model_new(m);
+  s.clock = 1;
+  s.verdicts = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(cat_mm_verdict));
   setup_flags(&s);
   search_frames(&s);
   store_states(&s);
@@ -636,6 +663,8 @@ lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_option
   free(s.val);
   free(s.known);
   free(s.obs);
+  free(s.verdicts);
+  enum_model_free(s.em);
   s.r->seconds = lc_now() - start;
   return s.r;
 }
