@@ -396,46 +396,91 @@ static void leaf(search *s) {
 
 /* ---- the choices ------------------------------------------------------------------------- */
 
-typedef void (*next_fn)(search *s);
+/* Called on a complete choice of some pairs; returns true to end the
+ * search. */
+typedef bool (*done_fn)(search *s, void *ctx);
 
 static bool decide(enum_order *o, int how, size_t a, size_t b) {
-  if (how == 2) {
+  if (how == 0) {
     enum_order_separate(o, a, b);
     return true;
   }
-  return how == 0 ? enum_order_relate(o, a, b) : enum_order_relate(o, b, a);
+  return how == 1 ? enum_order_relate(o, a, b) : enum_order_relate(o, b, a);
 }
 
-static size_t next_open(const enum_order *o, size_t k) {
-  while (k < o->npairs && enum_order_decided(o, o->pairs[k][0], o->pairs[k][1])) k++;
+static size_t next_open(const enum_order *o, const size_t *idx, size_t n, size_t k) {
+  while (k < n && enum_order_decided(o, o->pairs[idx[k]][0], o->pairs[idx[k]][1])) k++;
   return k;
 }
 
-/* Each open pair of o: a before b, b before a, or unrelated. */
-static void search_order(search *s, enum_order *o, size_t k, next_fn next) {
-  k = next_open(o, k);
-  if (k == o->npairs) {
-    next(s);
-    return;
-  }
-  size_t a = o->pairs[k][0], b = o->pairs[k][1];
+/* Each open pair idx[k..n) of o: unrelated (first: orders with fewer
+ * pairs are allowed more often), a before b, or b before a.  Returns
+ * true when `done` ended the search. */
+static bool search_pairs(search *s, enum_order *o, const size_t *idx, size_t n, size_t k, done_fn done,
+                         void *ctx) {
+  k = next_open(o, idx, n, k);
+  if (k == n) return done(s, ctx);
+  size_t a = o->pairs[idx[k]][0], b = o->pairs[idx[k]][1];
   rel_rel *before = rel_copy(o->before), *apart = rel_copy(o->apart);
   unsigned which = o == &s->co ? ENUM_CO : ENUM_SC;
-  for (int how = 0; how < 3 && !s->stop; how++) {
+  bool ended = false;
+  for (int how = 0; how < 3 && !s->stop && !ended; how++) {
     rel_assign(o->before, before);
     rel_assign(o->apart, apart);
     changed(s, which);
     if (!decide(o, how, a, b)) continue;
-    if (next_open(o, k + 1) == o->npairs || worth(s)) search_order(s, o, k + 1, next);
+    if (next_open(o, idx, n, k + 1) == n || worth(s)) ended = search_pairs(s, o, idx, n, k + 1, done, ctx);
   }
   rel_assign(o->before, before);
   rel_assign(o->apart, apart);
   changed(s, which);
   rel_free(before);
   rel_free(apart);
+  return ended;
 }
 
-static void search_co(search *s) { search_order(s, &s->co, 0, leaf); }
+/* ---- co ---------------------------------------------------------------------------------- */
+
+static bool done_leaf(search *s, void *ctx) {
+  (void)ctx;
+  leaf(s);
+  return false;
+}
+
+static bool found_one(search *s, void *ctx) {
+  (void)ctx;
+  return worth(s);
+}
+
+/* Before choosing co as a whole, each location alone must have an order
+ * that passes every check while the others' co is still open: otherwise
+ * a location with no possible order would be rediscovered under every
+ * order of the locations chosen before it. */
+static bool each_location_possible(search *s) {
+  const enum_order *o = &s->co;
+  size_t *idx = lc_xcalloc(o->npairs + 1, sizeof(size_t));
+  bool *seen = lc_xcalloc(o->npairs + 1, sizeof(bool));
+  bool possible = true;
+  for (size_t k = 0; k < o->npairs && possible && !s->stop; k++) {
+    if (seen[k]) continue;
+    int ploc = enum_frame_event(s->f, o->pairs[k][0])->ploc;
+    size_t n = 0;
+    for (size_t j = k; j < o->npairs; j++)
+      if (enum_frame_event(s->f, o->pairs[j][0])->ploc == ploc) idx[n++] = j, seen[j] = true;
+    possible = search_pairs(s, &s->co, idx, n, 0, found_one, NULL);
+  }
+  free(idx);
+  free(seen);
+  return possible && !s->stop;
+}
+
+static void search_co(search *s) {
+  if (!each_location_possible(s)) return;
+  size_t *all = lc_xcalloc(s->co.npairs + 1, sizeof(size_t));
+  for (size_t k = 0; k < s->co.npairs; k++) all[k] = k;
+  search_pairs(s, &s->co, all, s->co.npairs, 0, done_leaf, NULL);
+  free(all);
+}
 
 static void search_bar(search *s) {
   for (size_t i = 0; i < s->nbars && !s->stop; i++) {
@@ -447,7 +492,11 @@ static void search_bar(search *s) {
   changed(s, ENUM_BAR);
 }
 
-static void after_sc(search *s) { search_bar(s); }
+static bool after_sc(search *s, void *ctx) {
+  (void)ctx;
+  search_bar(s);
+  return false;
+}
 
 /* Read values are all known: conditions, barriers, then sc, sync_bar, co. */
 static void after_values(search *s) {
@@ -461,7 +510,10 @@ static void after_values(search *s) {
     rel_inter_into(s->bar_must, s->bars[i]);
   }
   changed(s, ENUM_BAR);
-  if (s->nbars && worth(s)) search_order(s, &s->sc, 0, after_sc);
+  size_t *all = lc_xcalloc(s->sc.npairs + 1, sizeof(size_t));
+  for (size_t k = 0; k < s->sc.npairs; k++) all[k] = k;
+  if (s->nbars && worth(s)) search_pairs(s, &s->sc, all, s->sc.npairs, 0, after_sc, NULL);
+  free(all);
   for (size_t i = 0; i < s->nbars; i++) rel_free(s->bars[i]);
   free(s->bars);
   s->bars = NULL;
