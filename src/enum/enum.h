@@ -18,7 +18,7 @@
 typedef struct enum_options {
   double timeout;      /* seconds for the whole test; 0 = none */
   bool races;          /* evaluate the model's flags (default true) */
-  bool no_prune;       /* evaluate every candidate in full (tests of the pruning) */
+  bool no_prune;       /* evaluate every candidate in full: slow, for testing the pruning */
 } enum_options;
 
 /* Never returns NULL: failures are in the result's status and message. */

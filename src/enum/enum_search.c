@@ -342,8 +342,9 @@ static void eval_error(search *s, lc_diag *d) {
 /* Is the subtree below the current partial choice worth exploring? */
 static bool worth(search *s) {
   tick(s);
-  if (s->stop || !anything_open(s)) return false;
+  if (s->stop) return false;
   if (s->o->no_prune) return true;
+  if (!anything_open(s)) return false;
   lc_diag d;
   int rc = enum_model_eval(s->em, bounds_builtin, builtin_deps, s, s->ver, s->clock, s->verdicts,
                            new_diag(&d));
@@ -375,7 +376,7 @@ static void raise_flags(search *s, const cat_rel_result *res) {
 /* A complete candidate execution. */
 static void leaf(search *s) {
   tick(s);
-  if (s->stop || !anything_open(s)) return;
+  if (s->stop || (!s->o->no_prune && !anything_open(s))) return;
   lc_diag d;
   cat_rel_result res;
   if (cat_rel_eval(s->m, s->f->n, exact_builtin, s, &res, new_diag(&d)) < 0) {
