@@ -442,6 +442,25 @@ static bool search_pairs(search *s, enum_order *o, const size_t *idx, size_t n, 
 
 /* ---- co ---------------------------------------------------------------------------------- */
 
+/* co is chosen location by location.  A location's orders are first
+ * tried alone, the other locations' co left open; an order that fails
+ * then fails in every combination (the bounds are sound), so
+ *   - a location with no such order ends the search at once, instead of
+ *     being rediscovered under every order of the locations chosen
+ *     before it;
+ *   - for a location whose final value is observed, the orders that pass
+ *     alone are listed and combined first: which writes end up co-maximal
+ *     is then known after each choice, so subtrees reaching only states
+ *     already found are cut early;
+ *   - the other locations' pairs are decided last, where the first
+ *     allowed execution ends the search (nothing new below). */
+typedef struct co_group {
+  int ploc;
+  bool observed;
+  size_t *idx, n;           /* the location's pairs (indices in co.pairs) */
+  LC_VEC(rel_rel *) before, apart;   /* observed: its orders that pass alone */
+} co_group;
+
 static bool done_leaf(search *s, void *ctx) {
   (void)ctx;
   leaf(s);
@@ -453,34 +472,107 @@ static bool found_one(search *s, void *ctx) {
   return worth(s);
 }
 
-/* Before choosing co as a whole, each location alone must have an order
- * that passes every check while the others' co is still open: otherwise
- * a location with no possible order would be rediscovered under every
- * order of the locations chosen before it. */
-static bool each_location_possible(search *s) {
-  const enum_order *o = &s->co;
-  size_t *idx = lc_xcalloc(o->npairs + 1, sizeof(size_t));
-  bool *seen = lc_xcalloc(o->npairs + 1, sizeof(bool));
-  bool possible = true;
-  for (size_t k = 0; k < o->npairs && possible && !s->stop; k++) {
-    if (seen[k]) continue;
-    int ploc = enum_frame_event(s->f, o->pairs[k][0])->ploc;
-    size_t n = 0;
-    for (size_t j = k; j < o->npairs; j++)
-      if (enum_frame_event(s->f, o->pairs[j][0])->ploc == ploc) idx[n++] = j, seen[j] = true;
-    possible = search_pairs(s, &s->co, idx, n, 0, found_one, NULL);
+static bool keep_option(search *s, void *ctx) {
+  co_group *g = ctx;
+  if (worth(s)) {
+    lc_vec_push(&g->before, rel_copy(s->co.before));
+    lc_vec_push(&g->apart, rel_copy(s->co.apart));
   }
-  free(idx);
-  free(seen);
-  return possible && !s->stop;
+  return false;
+}
+
+static bool observed_ploc(const lx_program *p, int ploc) {
+  for (size_t o = 0; o < p->nobs; o++)
+    if (p->obs[o].kind == LX_OBS_LOC && p->obs[o].ploc == ploc) return true;
+  return false;
+}
+
+static size_t group_pairs(const search *s, co_group *groups) {
+  const enum_order *o = &s->co;
+  size_t ng = 0;
+  for (size_t k = 0; k < o->npairs; k++) {
+    int ploc = enum_frame_event(s->f, o->pairs[k][0])->ploc;
+    size_t g = 0;
+    while (g < ng && groups[g].ploc != ploc) g++;
+    if (g == ng) {
+      memset(&groups[ng], 0, sizeof groups[ng]);
+      groups[ng].ploc = ploc;
+      groups[ng].observed = observed_ploc(s->p, ploc);
+      groups[ng++].idx = lc_xcalloc(o->npairs, sizeof(size_t));
+    }
+    groups[g].idx[groups[g].n++] = k;
+  }
+  return ng;
+}
+
+static void free_group(co_group *g) {
+  for (size_t i = 0; i < g->before.n; i++) {
+    rel_free(g->before.v[i]);
+    rel_free(g->apart.v[i]);
+  }
+  lc_vec_free(&g->before);
+  lc_vec_free(&g->apart);
+  free(g->idx);
+}
+
+/* Observed locations with fewer orders first; the rest after them. */
+static int by_options(const void *x, const void *y) {
+  const co_group *a = x, *b = y;
+  if (a->observed != b->observed) return a->observed ? -1 : 1;
+  return (a->before.n > b->before.n) - (a->before.n < b->before.n);
+}
+
+/* Groups [g, nobs) are observed: one listed order each; then the pairs
+ * of the others, `rest`. */
+static void combine(search *s, co_group *groups, size_t nobs, size_t g, const size_t *rest, size_t nrest) {
+  if (g == nobs) {
+    search_pairs(s, &s->co, rest, nrest, 0, done_leaf, NULL);
+    return;
+  }
+  rel_rel *before = rel_copy(s->co.before), *apart = rel_copy(s->co.apart);
+  for (size_t i = 0; i < groups[g].before.n && !s->stop; i++) {
+    rel_assign(s->co.before, before);
+    rel_assign(s->co.apart, apart);
+    rel_union_into(s->co.before, groups[g].before.v[i]);
+    rel_union_into(s->co.apart, groups[g].apart.v[i]);
+    changed(s, ENUM_CO);
+    if (worth(s)) combine(s, groups, nobs, g + 1, rest, nrest);
+  }
+  rel_assign(s->co.before, before);
+  rel_assign(s->co.apart, apart);
+  changed(s, ENUM_CO);
+  rel_free(before);
+  rel_free(apart);
+}
+
+/* Lists the observed locations' orders and checks the others have one;
+ * false when some location has none. */
+static bool prepare_groups(search *s, co_group *groups, size_t ng) {
+  for (size_t g = 0; g < ng && !s->stop; g++) {
+    if (groups[g].observed) {
+      search_pairs(s, &s->co, groups[g].idx, groups[g].n, 0, keep_option, &groups[g]);
+      if (!groups[g].before.n) return false;
+    } else if (!search_pairs(s, &s->co, groups[g].idx, groups[g].n, 0, found_one, NULL)) {
+      return false;
+    }
+  }
+  return !s->stop;
 }
 
 static void search_co(search *s) {
-  if (!each_location_possible(s)) return;
-  size_t *all = lc_xcalloc(s->co.npairs + 1, sizeof(size_t));
-  for (size_t k = 0; k < s->co.npairs; k++) all[k] = k;
-  search_pairs(s, &s->co, all, s->co.npairs, 0, done_leaf, NULL);
-  free(all);
+  co_group *groups = lc_xcalloc(s->co.npairs + 1, sizeof *groups);
+  size_t ng = group_pairs(s, groups), nobs = 0, nrest = 0;
+  size_t *rest = lc_xcalloc(s->co.npairs + 1, sizeof(size_t));
+  if (prepare_groups(s, groups, ng)) {
+    qsort(groups, ng, sizeof *groups, by_options);
+    while (nobs < ng && groups[nobs].observed) nobs++;
+    for (size_t g = nobs; g < ng; g++)
+      for (size_t k = 0; k < groups[g].n; k++) rest[nrest++] = groups[g].idx[k];
+    combine(s, groups, nobs, 0, rest, nrest);
+  }
+  for (size_t g = 0; g < ng; g++) free_group(&groups[g]);
+  free(groups);
+  free(rest);
 }
 
 static void search_bar(search *s) {
