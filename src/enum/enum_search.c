@@ -705,6 +705,8 @@ static void search_frame(search *s, const int *paths) {
   enum_order_init(&s->sc, rel_copy(f->scdom));
   s->bar_may = enum_bar_may(f);
   s->bar_must = rel_new(f->n);
+  /* Values read in the previous frame must not look known in this one. */
+  memset(s->known, 0, s->p->nevents * sizeof(bool));
   enum_model_reset(s->em, f->n);
   for (unsigned c = 0; c < ENUM_NCHOICES; c++) changed(s, c);
   if (worth(s)) search_rf(s, 0);

@@ -23,7 +23,7 @@ for t in "$dir"/*.litmus; do
   for engine in smt enum; do
     (cd "$dir" && "$check" --model "$model" --engine "$engine" "$name") > "$tmp/out" 2> "$tmp/err"
     rc=$?
-    { grep -v '^Time ' "$tmp/out"; grep 'warning: some executions' "$tmp/err"; } > "$tmp/got"
+    { grep -v '^Time ' "$tmp/out" | sed 's/^\(Flag [^:]*\):.*/\1/'; grep 'warning: some executions' "$tmp/err"; } > "$tmp/got"
     if [ $rc -ne 0 ]; then cat "$tmp/err"; echo "FAIL: $name ($engine): exit $rc"; fail=1; continue; fi
     if [ "${PROMOTE:-0}" = 1 ] && [ $engine = smt ]; then cp "$tmp/got" "$t.expected"; fi
     if diff -u "$t.expected" "$tmp/got"; then echo "ok: $name ($engine)"; else echo "FAIL: $name ($engine)"; fail=1; fi
