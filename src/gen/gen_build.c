@@ -59,6 +59,13 @@ lt_test *gen_finish(gen_build *b, lt_quant quant) {
   if (b->inits.n) memcpy(t->inits, b->inits.v, b->inits.n * sizeof(lt_init));
   lc_vec_free(&b->inits);
   t->quant = quant;
+  t->nlocations = b->locations.n;
+  t->has_locations = b->locations.n > 0;
+  t->locations = lc_arena_alloc(t->arena, (b->locations.n ? b->locations.n : 1) * sizeof(lt_term));
+  if (b->locations.n) memcpy(t->locations, b->locations.v, b->locations.n * sizeof(lt_term));
+  lc_vec_free(&b->locations);
+  t->filter = b->filter;
+  if (t->filter) t->filter->parens = true;
   if (!b->cond) {
     t->cond = lc_arena_alloc(t->arena, sizeof *t->cond);
     t->cond->kind = LT_PROP_TRUE;
@@ -145,28 +152,46 @@ lt_instr *gen_branch(gen_build *b, lt_cmp cmp, lt_operand x, lt_operand y, const
   return in;
 }
 
+lt_instr *gen_alu(gen_build *b, lt_alu_op op, int dst, lt_operand x, lt_operand y) {
+  lt_instr *in = new_instr(b, LT_I_ALU, LT_SEM_NONE, LT_SCOPE_NONE);
+  in->alu = op;
+  in->dst = gen_reg(dst);
+  in->a = x;
+  in->b = y;
+  return in;
+}
+
 /* Conjunctions nest to the left, as the parser builds `a /\ b /\ c`. */
-static void add_cmp(gen_build *b, lt_term lhs, lt_cmp cmp, int64_t v) {
+static void add_cmp(gen_build *b, lt_prop **to, lt_term lhs, lt_cmp cmp, int64_t v) {
   lt_prop *p = lc_arena_alloc(b->t->arena, sizeof *p);
   p->kind = LT_PROP_CMP;
   p->cmp = cmp;
   p->lhs = lhs;
   p->rhs = (lt_term){.kind = LT_TERM_CONST, .value = v};
-  if (!b->cond) {
-    b->cond = p;
+  if (!*to) {
+    *to = p;
     return;
   }
   lt_prop *and = lc_arena_alloc(b->t->arena, sizeof *and);
   and->kind = LT_PROP_AND;
-  and->l = b->cond;
+  and->l = *to;
   and->r = p;
-  b->cond = and;
+  *to = and;
 }
 
 void gen_cond_reg(gen_build *b, int thread, int reg, lt_cmp cmp, int64_t v) {
-  add_cmp(b, (lt_term){.kind = LT_TERM_REG, .thread = thread, .reg = reg}, cmp, v);
+  add_cmp(b, &b->cond, (lt_term){.kind = LT_TERM_REG, .thread = thread, .reg = reg}, cmp, v);
 }
 
 void gen_cond_loc(gen_build *b, const char *loc, lt_cmp cmp, int64_t v) {
-  add_cmp(b, (lt_term){.kind = LT_TERM_LOC, .loc = gen_str(b, loc)}, cmp, v);
+  add_cmp(b, &b->cond, (lt_term){.kind = LT_TERM_LOC, .loc = gen_str(b, loc)}, cmp, v);
+}
+
+void gen_filter_reg(gen_build *b, int thread, int reg, lt_cmp cmp, int64_t v) {
+  add_cmp(b, &b->filter, (lt_term){.kind = LT_TERM_REG, .thread = thread, .reg = reg}, cmp, v);
+}
+
+void gen_show_loc(gen_build *b, const char *loc) {
+  lt_term t = {.kind = LT_TERM_LOC, .loc = gen_str(b, loc)};
+  lc_vec_push(&b->locations, t);
 }

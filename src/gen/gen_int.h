@@ -24,6 +24,8 @@ typedef struct gen_build {
   lt_test *t;
   LC_VEC(lt_init) inits;
   lt_prop *cond;                 /* conjunction so far, or NULL */
+  lt_prop *filter;               /* likewise */
+  LC_VEC(lt_term) locations;
 } gen_build;
 
 /* A test with nthreads threads of nrows empty cells each, all in CTA 0 of
@@ -49,9 +51,14 @@ lt_instr *gen_rmw(gen_build *b, lt_sem sem, lt_scope scope, lt_rmw_op op, int ds
                   lt_operand a, lt_operand c);
 lt_instr *gen_fence(gen_build *b, lt_sem sem, lt_scope scope);
 lt_instr *gen_branch(gen_build *b, lt_cmp cmp, lt_operand x, lt_operand y, const char *label);
+lt_instr *gen_alu(gen_build *b, lt_alu_op op, int dst, lt_operand x, lt_operand y);
 
 /* Adds `lhs cmp rhs` to the condition's conjunction. */
 void gen_cond_reg(gen_build *b, int thread, int reg, lt_cmp cmp, int64_t v);
 void gen_cond_loc(gen_build *b, const char *loc, lt_cmp cmp, int64_t v);
+/* Adds `Pthread:rreg cmp v` to the filter's conjunction. */
+void gen_filter_reg(gen_build *b, int thread, int reg, lt_cmp cmp, int64_t v);
+/* Adds loc to the `locations [...]` list. */
+void gen_show_loc(gen_build *b, const char *loc);
 
 #endif

@@ -2,14 +2,17 @@
  * SPDX-License-Identifier: MIT
  *
  * A test has 2-4 threads of 1-4 instructions over 1-3 locations: loads,
- * stores (of constants, or of a register for a data dependency), atom
- * add/exch/cas, red, and fence.sc / fence.acq_rel, each with a random
- * memory order and scope; threads are placed in random CTAs, sometimes in
- * clusters and sometimes on two GPUs; now and then a load feeds a forward
- * branch.  The condition names every register (so outcome sets cover the
- * whole final state) and sometimes a location's final value.  Stores
- * write values distinct per location, so every outcome says which write
- * each read saw.
+ * stores (of constants, or of a register for a data dependency, sometimes
+ * through register arithmetic), atom add/exch/cas (now and then another
+ * operation), red, and fences (sc and acq_rel mostly, also acquire,
+ * release and membar), each with a random memory order (volatile too) and
+ * scope; threads are placed in random CTAs, sometimes in clusters and
+ * sometimes on two GPUs; now and then a load feeds a forward branch.  The
+ * condition names every register (so outcome sets cover the whole final
+ * state) and sometimes a location's final value; a few tests have a
+ * filter, a `locations` list or a location starting at a value other
+ * than 0.  Stores write values distinct per location, so every outcome
+ * says which write each read saw.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -75,23 +78,29 @@ static int new_reg(rgen *g, size_t t, int loc) {
 
 static lt_instr *random_fence(rgen *g);
 
+/* Weak, volatile (relaxed.sys) and the default `ld` take no scope. */
+static lt_scope scope_for(rgen *g, lt_sem sem) {
+  return sem == LT_SEM_WEAK || sem == LT_SEM_VOLATILE || sem == LT_SEM_NONE ? LT_SCOPE_NONE : any_scope(g);
+}
+
 static lt_instr *random_load(rgen *g, size_t t) {
-  static const lt_sem sems[] = {LT_SEM_WEAK, LT_SEM_RELAXED, LT_SEM_ACQUIRE};
-  lt_sem sem = sems[pick(g, 3)];
+  static const lt_sem sems[] = {LT_SEM_WEAK, LT_SEM_RELAXED, LT_SEM_ACQUIRE, LT_SEM_WEAK, LT_SEM_RELAXED,
+                                LT_SEM_ACQUIRE, LT_SEM_VOLATILE};
+  lt_sem sem = sems[pick(g, LC_ARRAY_LEN(sems))];
   int loc = use_loc(g);
   if (loc < 0) return random_fence(g);
-  return gen_ld(&g->b, sem, sem == LT_SEM_WEAK ? LT_SCOPE_NONE : any_scope(g), new_reg(g, t, loc),
-                loc_names[loc]);
+  return gen_ld(&g->b, sem, scope_for(g, sem), new_reg(g, t, loc), loc_names[loc]);
 }
 
 static lt_instr *random_store(rgen *g, size_t t) {
-  static const lt_sem sems[] = {LT_SEM_WEAK, LT_SEM_RELAXED, LT_SEM_RELEASE};
-  lt_sem sem = sems[pick(g, 3)];
+  static const lt_sem sems[] = {LT_SEM_WEAK, LT_SEM_RELAXED, LT_SEM_RELEASE, LT_SEM_WEAK, LT_SEM_RELAXED,
+                                LT_SEM_RELEASE, LT_SEM_VOLATILE};
+  lt_sem sem = sems[pick(g, LC_ARRAY_LEN(sems))];
   int loc = use_loc(g);
   if (loc < 0) return random_fence(g);
   lt_operand v = g->nregs[t] && gen_rng_chance(&g->rng, 1, 4) ? gen_reg((int)pick(g, (unsigned)g->nregs[t]))
                                                               : gen_imm(fresh_value(g, loc));
-  return gen_st(&g->b, sem, sem == LT_SEM_WEAK ? LT_SCOPE_NONE : any_scope(g), loc_names[loc], v);
+  return gen_st(&g->b, sem, scope_for(g, sem), loc_names[loc], v);
 }
 
 /* atom (add, exch, cas) or red (add); no sem means relaxed.gpu. */
@@ -105,8 +114,12 @@ static lt_instr *random_rmw(rgen *g, size_t t, bool red) {
   if (loc < 0) return random_fence(g);
   if (red) return gen_rmw(&g->b, sem, scope, LT_RMW_ADD, -1, loc_names[loc], gen_imm(1), gen_imm(0));
   static const lt_rmw_op ops[] = {LT_RMW_ADD, LT_RMW_EXCH, LT_RMW_CAS};
-  lt_rmw_op op = ops[pick(g, 3)];
+  static const lt_rmw_op others[] = {LT_RMW_SUB, LT_RMW_AND, LT_RMW_OR, LT_RMW_XOR,
+                                     LT_RMW_MIN, LT_RMW_MAX, LT_RMW_INC, LT_RMW_DEC};
+  lt_rmw_op op = gen_rng_chance(&g->rng, 1, 5) ? others[pick(g, LC_ARRAY_LEN(others))] : ops[pick(g, 3)];
   int dst = new_reg(g, t, loc);
+  if (op != LT_RMW_ADD && op != LT_RMW_EXCH && op != LT_RMW_CAS)
+    return gen_rmw(&g->b, sem, scope, op, dst, loc_names[loc], gen_imm(1 + pick(g, 3)), gen_imm(0));
   if (op == LT_RMW_ADD) return gen_rmw(&g->b, sem, scope, op, dst, loc_names[loc], gen_imm(1 + pick(g, 2)), gen_imm(0));
   if (op == LT_RMW_EXCH)
     return gen_rmw(&g->b, sem, scope, op, dst, loc_names[loc], gen_imm(fresh_value(g, loc)), gen_imm(0));
@@ -117,7 +130,22 @@ static lt_instr *random_rmw(rgen *g, size_t t, bool red) {
 static lt_instr *random_fence(rgen *g) {
   static const lt_sem sems[] = {LT_SEM_SC, LT_SEM_ACQ_REL, LT_SEM_SC, LT_SEM_ACQ_REL, LT_SEM_ACQUIRE,
                                 LT_SEM_RELEASE};
+  if (gen_rng_chance(&g->rng, 1, 10)) {   /* membar.{cta,gl,sys}: fence.sc */
+    static const lt_scope levels[] = {LT_SCOPE_CTA, LT_SCOPE_GPU, LT_SCOPE_SYS};
+    lt_instr *in = gen_fence(&g->b, LT_SEM_SC, levels[pick(g, 3)]);
+    in->membar = true;
+    return in;
+  }
   return gen_fence(&g->b, sems[pick(g, LC_ARRAY_LEN(sems))], any_scope(g));
+}
+
+/* rK = rJ + c, where rJ holds a value read: a dependency through
+ * arithmetic when rK is stored. */
+static lt_instr *random_alu(rgen *g, size_t t) {
+  if (!g->nregs[t]) return random_fence(g);
+  int from = (int)pick(g, (unsigned)g->nregs[t]);
+  int dst = new_reg(g, t, g->regs[t][from].loc);
+  return gen_alu(&g->b, LT_ALU_ADD, dst, gen_reg(from), gen_imm(1));
 }
 
 static lt_instr *random_instr(rgen *g, size_t t) {
@@ -126,6 +154,7 @@ static lt_instr *random_instr(rgen *g, size_t t) {
   if (k < 64) return random_store(g, t);
   if (k < 78) return random_rmw(g, t, false);
   if (k < 85) return random_rmw(g, t, true);
+  if (k < 88) return random_alu(g, t);
   return random_fence(g);
 }
 
@@ -192,6 +221,21 @@ static void condition(rgen *g, size_t nthreads) {
     }
 }
 
+/* Now and then: a filter on a register, a `locations` list. */
+static void extras(rgen *g, size_t nthreads) {
+  size_t t = pick(g, (unsigned)nthreads);
+  if (g->nregs[t] && gen_rng_chance(&g->rng, 1, 12)) {
+    int r = (int)pick(g, (unsigned)g->nregs[t]);
+    gen_filter_reg(&g->b, (int)t, r, LT_CMP_NE, (int64_t)pick(g, (unsigned)g->next_val[g->regs[t][r].loc]));
+  }
+  if (gen_rng_chance(&g->rng, 1, 12))
+    for (unsigned l = 0; l < g->nlocs; l++)
+      if (g->used[l]) {
+        gen_show_loc(&g->b, loc_names[l]);
+        break;
+      }
+}
+
 void gen_options_init(gen_options *o) {
   memset(o, 0, sizeof *o);
   o->min_threads = 2;
@@ -228,8 +272,9 @@ lt_test *gen_random(const gen_options *o, uint64_t index) {
   for (size_t t = 0; t < nthreads; t++) g.b.t->threads[t].ncells = nrows;
   place(&g, nthreads);
   for (int l = 0; l < (int)g.nlocs; l++)
-    if (g.used[l]) gen_init_loc(&g.b, loc_names[l], 0);
+    if (g.used[l]) gen_init_loc(&g.b, loc_names[l], gen_rng_chance(&g.rng, 1, 10) ? 7 : 0);
   condition(&g, nthreads);
+  extras(&g, nthreads);
   static const lt_quant quants[] = {LT_COND_EXISTS, LT_COND_EXISTS, LT_COND_EXISTS, LT_COND_EXISTS,
                                     LT_COND_NOT_EXISTS, LT_COND_FORALL};
   return gen_finish(&g.b, quants[pick(&g, LC_ARRAY_LEN(quants))]);

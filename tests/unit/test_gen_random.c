@@ -109,8 +109,8 @@ static void test_gen_random_variety(void **state) {
   gen_options o;
   gen_options_init(&o);
   o.seed = 5;
-  bool seen[16] = {0};
-  for (uint64_t i = 0; i < 400; i++) {
+  bool seen[24] = {0};
+  for (uint64_t i = 0; i < 800; i++) {
     lt_test *t = gen_random(&o, i);
     seen[0] |= t->threads[0].cluster >= 0;
     for (size_t j = 0; j < t->nthreads; j++) {
@@ -128,13 +128,20 @@ static void test_gen_random_variety(void **state) {
         seen[9] |= in->kind == LT_I_ST && in->a.kind == LT_OPND_REG;
         seen[10] |= in->scope == LT_SCOPE_CLUSTER;
         seen[11] |= in->scope == LT_SCOPE_CTA;
+        seen[14] |= in->membar;
+        seen[15] |= in->sem == LT_SEM_VOLATILE;
+        seen[16] |= in->kind == LT_I_ALU;
+        seen[17] |= in->kind == LT_I_ATOM && in->rmw == LT_RMW_INC;
       }
     }
     seen[12] |= t->quant == LT_COND_FORALL;
     seen[13] |= t->quant == LT_COND_NOT_EXISTS;
+    seen[18] |= t->filter != NULL;
+    seen[19] |= t->has_locations;
+    for (size_t k = 0; k < t->ninits; k++) seen[20] |= t->inits[k].value != 0;
     lt_test_free(t);
   }
-  for (size_t k = 0; k < 14; k++)
+  for (size_t k = 0; k < 21; k++)
     if (!seen[k]) fail_msg("feature %zu never generated", k);
 }
 
