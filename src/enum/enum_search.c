@@ -6,17 +6,19 @@
  * source of each read, the values (fixed by rf, except around a cycle of
  * value dependencies, where they are guessed from the location's domain
  * and checked), the Fence-SC order pair by pair, an arrival order of the
- * barriers, and co pair by pair.  A complete choice is a candidate
- * execution; the model is evaluated on it exactly (cat_rel_eval) and, if
- * every check holds, its final states and flags are recorded.
+ * barriers, and co location by location, pair by pair.  A complete choice
+ * is a candidate execution; the model is evaluated on it exactly
+ * (cat_rel_eval) and, if every check holds, its final states and flags
+ * are recorded.
  *
  * Pruning never uses knowledge of a model.  At an inner node the model is
- * evaluated on may/must bounds of the choices still open (cat_mm_eval):
- * a check that fails for every completion cuts the subtree, and so does a
- * subtree that can add nothing - every final state it could reach is
- * already known, and every flag is already raised or holds in all its
- * completions.  Path conditions are checked as soon as their values are
- * known.
+ * evaluated on may/must bounds of the choices still open (enum_model.c,
+ * cat_mm_op underneath): a check that fails for every completion cuts the
+ * subtree, and so does a subtree that can add nothing - every final state
+ * it could reach is already known, and every flag is already raised or
+ * holds in all its completions.  Path conditions are checked as soon as
+ * their values are known.  Tests of the pruning compare it with the
+ * unpruned search (enum_options.no_prune).
  */
 #include <stdlib.h>
 #include <string.h>

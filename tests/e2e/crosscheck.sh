@@ -1,7 +1,10 @@
 #!/bin/sh
 # crosscheck.sh - the two engines agree (full outcome sets, flags, bound)
-# on random tests, on the classic tests of litmus/ and on the regression
-# tests, under each shipped model for the hand-written ones.
+# on random tests, on the classic tests of litmus/, on the regression
+# tests and on tests/e2e/engines/ (features random tests lack: shared
+# memory, addresses in registers, atom inc/dec/min/max, bar.arrive,
+# proxies, many fence.sc), under each shipped model for the hand-written
+# ones.
 # CROSSCHECK_COUNT and CROSSCHECK_SEED change the random batch.
 set -u
 srcdir=${top_srcdir:-.}
@@ -12,5 +15,6 @@ fail=0
 for model in ptx-v7.5 ptx-v6.0 sc; do
   "$cc" --dir "$srcdir/litmus" --model "$model" || fail=1
   "$cc" --dir "$srcdir/tests/e2e/regress" --model "$model" || fail=1
+  "$cc" --dir "$srcdir/tests/e2e/engines" --model "$model" || fail=1
 done
 exit $fail
