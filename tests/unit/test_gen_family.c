@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "enum_fixture.h"
+#include "check.h"
 #include "gen/gen.h"
 
 static size_t states(const cat_model *m, gen_family f, unsigned n) {
@@ -63,10 +64,40 @@ static void test_gen_family_names(void **state) {
   assert_null(gen_family_test(GEN_RANDOM, 3));
 }
 
+/* --engine auto: the explicit engine on chains, the SMT engine on rings
+ * of six fence.sc (scripts/bench-engines). */
+static const char *auto_engine(const cat_model *m, gen_family f, unsigned n) {
+  lt_test *t = gen_family_test(f, n);
+  lc_check_options o;
+  lc_check_options_init(&o);
+  o.engine = LC_ENGINE_AUTO;
+  lx_program *p = NULL;
+  lc_diag d;
+  lc_diag_init(&d, NULL, stderr);
+  lc_result *r = lc_check_test(t, m, &o, &p, &d);
+  lc_diag_fini(&d);
+  assert_non_null(r);
+  const char *e = r->engine;
+  lc_result_free(r);
+  lx_program_free(p);
+  lt_test_free(t);
+  return e;
+}
+
+static void test_gen_family_auto(void **state) {
+  (void)state;
+  cat_model *m = fx_model("ptx-v7.5");
+  assert_string_equal(auto_engine(m, GEN_CHAIN, 5), "enum");
+  assert_string_equal(auto_engine(m, GEN_SB, 5), "enum");
+  assert_string_equal(auto_engine(m, GEN_SB, 6), "smt");
+  cat_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_gen_family_states),
     cmocka_unit_test(test_gen_family_names),
+    cmocka_unit_test(test_gen_family_auto),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
