@@ -11,6 +11,8 @@ builddir=${top_builddir:-.}
 check=$builddir/src/litmus-check
 case $check in /*) ;; *) check=$(pwd)/$check ;; esac
 dir=$srcdir/tests/e2e/regress
+# The models of the source tree, also in a separate build tree (distcheck).
+export LITMUS_MODELS="${LITMUS_MODELS:-$(cd "$srcdir" && pwd)/models}"
 tmp=${TMPDIR:-/tmp}/regress.$$
 mkdir -p "$tmp" || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
