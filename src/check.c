@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "enum/enum.h"
 #include "smt/smt.h"
 
 void lc_check_options_init(lc_check_options *o) {
@@ -77,12 +78,72 @@ void lc_model_search_free(char **dirs) {
   free(dirs);
 }
 
+/* The size of a test as the engines feel it: per thread, the most events
+ * of a kind any one of its paths has, summed over threads. */
+typedef struct test_size {
+  size_t fence_sc;          /* fence.sc (and membar) events */
+  size_t reads;
+  size_t max_writes;        /* writes to the location written most */
+} test_size;
+
+static size_t path_count(const lx_program *p, const lx_path *path, int kind, int ploc) {
+  size_t n = 0;
+  for (size_t i = 0; i < path->nevents; i++) {
+    const lx_event *e = &p->events[path->events[i]];
+    if (kind == LX_EV_FENCE) n += e->kind == LX_EV_FENCE && lx_has(e, LX_T_SC);
+    else n += (int)e->kind == kind && (ploc < 0 || e->ploc == ploc);
+  }
+  return n;
+}
+
+static size_t thread_max(const lx_program *p, const lx_thread *th, int kind, int ploc) {
+  size_t most = 0;
+  for (size_t k = 0; k < th->npaths; k++) {
+    size_t n = path_count(p, &p->paths[th->paths[k]], kind, ploc);
+    if (n > most) most = n;
+  }
+  return most;
+}
+
+static test_size measure(const lx_program *p) {
+  test_size z = {0, 0, 0};
+  for (size_t t = 0; t < p->nthreads; t++) {
+    z.fence_sc += thread_max(p, &p->threads[t], LX_EV_FENCE, -1);
+    z.reads += thread_max(p, &p->threads[t], LX_EV_READ, -1);
+  }
+  for (size_t l = 0; l < p->nplocs; l++) {
+    size_t w = 0;
+    for (size_t t = 0; t < p->nthreads; t++) w += thread_max(p, &p->threads[t], LX_EV_WRITE, (int)l);
+    if (w > z.max_writes) z.max_writes = w;
+  }
+  return z;
+}
+
+/* --engine auto, from the measurements of scripts/bench-engines and of
+ * the 10,000 random tests of scripts/crosscheck (README, "Two engines"):
+ * the explicit engine is faster on the corpus, on nearly all random
+ * tests and on the chain, IRIW and N-writers families, where the SMT
+ * engine slows down with the number of states.  It loses where it must
+ * enumerate many orders: six or more fence.sc (store-buffering rings), or
+ * a location written five times or more read back four times or more
+ * (partial co orders of racy writes). */
+static lc_engine auto_engine(const lx_program *p) {
+  test_size z = measure(p);
+  if (z.fence_sc >= 6 || (z.max_writes >= 5 && z.reads >= 4)) return LC_ENGINE_SMT;
+  return LC_ENGINE_ENUM;
+}
+
 lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
                          lx_program **prog, lc_diag *d) {
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, 4096};
   lx_program *p = lx_lower(t, &lo, d);
   *prog = p;
   if (!p) return NULL;
+  lc_engine engine = o->engine == LC_ENGINE_AUTO ? auto_engine(p) : o->engine;
+  if (engine == LC_ENGINE_ENUM) {
+    enum_options eo = {o->timeout, o->races, false};
+    return enum_check(p, m, &eo);
+  }
   smt_options so = {o->timeout, o->races, o->threads};
   return smt_check(p, m, &so);
 }

@@ -115,7 +115,7 @@ static void ex_check(void *ctx, cat_check_kind kind, bool flag, cat_value v, con
                      lc_loc at) {
   exact *x = ctx;
   const rel_rel *r = v;
-  cat_rel_check c = {lc_xstrdup(name), kind, flag, at, true, NULL, 0, 0, 0};
+  cat_rel_check c = {lc_xstrdup(name), kind, flag, at, true, NULL, 0, 0, 0, NULL};
   if (kind == CAT_CHECK_ACYCLIC) {
     c.cycle = lc_xmalloc((r->n ? r->n : 1) * sizeof *c.cycle);
     c.holds = rel_acyclic(r, c.cycle, &c.ncycle);
@@ -128,6 +128,7 @@ static void ex_check(void *ctx, cat_check_kind kind, bool flag, cat_value v, con
     c.b = c.a;
   } else {
     c.holds = !rel_first_pair(r, &c.a, &c.b);
+    if (flag && !c.holds) c.rel = rel_copy(r);
   }
   lc_vec_push(&x->checks, c);
 }
@@ -136,6 +137,7 @@ static void free_checks(cat_rel_check *c, size_t n) {
   for (size_t i = 0; i < n; i++) {
     free(c[i].cycle);
     free(c[i].name);
+    rel_free(c[i].rel);
   }
   free(c);
 }

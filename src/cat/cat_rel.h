@@ -58,6 +58,7 @@ typedef struct cat_rel_check {
    *   empty, flag:  (a, b), the first pair of the relation (row-major). */
   size_t *cycle, ncycle;
   size_t a, b;
+  rel_rel *rel;              /* a raised flag: its whole relation (owned), else NULL */
 } cat_rel_check;
 
 typedef struct cat_rel_result {

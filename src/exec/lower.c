@@ -278,6 +278,15 @@ static const lx_expr *opnd_value(run *R, const lt_operand *o) {
   }
 }
 
+/* The location whose address is v.  Not lx_addr_loc: it checks against
+ * p->nlocs, which is set only when lowering ends, so while lowering every
+ * address held in a register looked like no location at all. */
+static int addr_loc(const lowerer *L, lx_val v) {
+  for (size_t i = 0; i < L->locs.n; i++)
+    if (lx_addr_value((int)i) == v) return (int)i;
+  return -1;
+}
+
 /* The virtual address an instruction accesses.  Addresses must be known
  * statically: an address computed from a read would make the location of
  * an event a solver variable, which neither engine supports. */
@@ -285,7 +294,7 @@ static int opnd_vloc(run *R, const lt_operand *o) {
   if (o->kind == LT_OPND_LOC) return loc_for(R->L, o->loc, R->xt->cta);
   if (o->kind == LT_OPND_REGADDR) {
     const lx_expr *v = R->regs[reg_slot(R->xt, o->reg)];
-    int l = v->kind == LX_X_CONST ? lx_addr_loc(R->L->p, v->c) : -1;
+    int l = v->kind == LX_X_CONST ? addr_loc(R->L, v->c) : -1;
     if (l >= 0) return l;
     if (v->kind == LX_X_CONST)
       lc_error(R->L->d, o->at, "r%d does not hold the address of a location here", o->reg);

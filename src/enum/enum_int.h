@@ -1,0 +1,111 @@
+/* enum_int.h - the explicit engine's pieces: frames, orders, barriers.
+ * SPDX-License-Identifier: MIT
+ *
+ * A *frame* is one combination of paths (one per thread) with its events
+ * renumbered 0..n-1: the initial writes first, then the executed events
+ * thread by thread in program order.  The model is evaluated over the
+ * frame's events only, so `_`, complements and `id` range over what runs,
+ * exactly as the SMT engine's values "relative to execution" do.
+ *
+ * An *order* is a strict partial order being chosen pair by pair (co per
+ * location, the Fence-SC order): every pair of its domain is either
+ * related one way, related the other way, or decided unrelated, and
+ * transitivity is kept as pairs are decided.  Deciding every undecided
+ * pair in a fixed sequence, each in one of three ways, visits every
+ * strict partial order on the domain exactly once.
+ */
+#ifndef ENUM_INT_H
+#define ENUM_INT_H
+
+#include "enum/enum.h"
+#include "cat/cat_rel.h"
+#include "rel.h"
+
+/* ---- frames ---------------------------------------------------------------- */
+
+enum { ENUM_NSTATIC = 15 };
+
+typedef struct enum_frame {
+  const lx_program *p;      /* borrowed */
+  const int *paths;         /* chosen path index (in prog->paths) per thread; borrowed */
+  bool cut;                 /* some chosen path is cut by the unroll bound */
+  size_t n;
+  int *orig;                /* frame index -> event id */
+  int *idx;                 /* event id -> frame index, or -1 */
+  rel_set *tags[LX_NTAGS];
+  rel_set *all;
+  rel_rel *stat[ENUM_NSTATIC];
+  size_t *reads, nreads;    /* frame indices, in frame order */
+  size_t **cands;           /* per read: the writes it may read from */
+  size_t *ncands;
+  size_t *fsc, nfsc;        /* fence.sc events */
+  rel_rel *codom;           /* same-location pairs of writes, IW excluded */
+  rel_rel *iwco;            /* IW -> every write of its location */
+  rel_rel *scdom;           /* pairs of fence.sc events */
+} enum_frame;
+
+enum_frame *enum_frame_new(const lx_program *p, const int *paths);
+void enum_frame_free(enum_frame *f);
+/* The static builtin `name` restricted to the frame (a new value), or
+ * NULL when `name` is not static. */
+void *enum_frame_static(const enum_frame *f, const char *name, cat_type *type);
+/* The program event at frame index i. */
+static inline const lx_event *enum_frame_event(const enum_frame *f, size_t i) {
+  return &f->p->events[f->orig[i]];
+}
+
+/* ---- orders ------------------------------------------------------------------ */
+
+typedef struct enum_order {
+  rel_rel *dom;             /* pairs the order may relate (symmetric) */
+  rel_rel *before;          /* related pairs, transitively closed */
+  rel_rel *apart;           /* pairs decided unrelated (symmetric) */
+  size_t (*pairs)[2];       /* every unordered pair of dom, in decision order */
+  size_t npairs;
+} enum_order;
+
+/* Takes dom (symmetric, irreflexive). */
+void enum_order_init(enum_order *o, rel_rel *dom);
+void enum_order_fini(enum_order *o);
+/* Has the pair (a,b) been related or separated, by a decision or by
+ * transitivity? */
+bool enum_order_decided(const enum_order *o, size_t a, size_t b);
+/* Relates a before b and closes; false when that contradicts an earlier
+ * decision (the order is then unusable until restored). */
+bool enum_order_relate(enum_order *o, size_t a, size_t b);
+void enum_order_separate(enum_order *o, size_t a, size_t b);
+/* Pairs that some completion may relate: related ones and undecided ones. */
+rel_rel *enum_order_may(const enum_order *o);
+
+/* ---- barriers ------------------------------------------------------------------ */
+
+/* Every sync_bar relation some arrival order gives, for the frame's
+ * barrier events and read values (event-id indexed); a new array of new
+ * relations.  *n is 0 when every arrival order deadlocks. */
+rel_rel **enum_bar_choices(const enum_frame *f, const lx_val *val, size_t *n);
+/* The arrive -> wait pairs that may synchronise when values are unknown. */
+rel_rel *enum_bar_may(const enum_frame *f);
+
+/* ---- the model, incrementally ------------------------------------------------ */
+
+/* The choices a builtin may depend on, one bit each. */
+enum { ENUM_RF, ENUM_CO, ENUM_SC, ENUM_BAR, ENUM_NCHOICES };
+typedef unsigned (*enum_model_deps_fn)(void *uctx, const char *name);
+
+typedef struct enum_model enum_model;
+enum_model *enum_model_new(const cat_model *m);
+/* Forgets every value: a new frame of n events. */
+void enum_model_reset(enum_model *em, size_t n);
+void enum_model_free(enum_model *em);
+/* The verdict of every check (file order) over the bounds `builtin`
+ * gives.  ver[c] is the clock of choice c's last change, `clock` the
+ * clock now (> 0); values older than a change they depend on are
+ * rebuilt.  Once a check that is not a flag fails, later verdicts are
+ * left CAT_MM_UNKNOWN.  Returns 0, or -1 with an error in d. */
+int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_fn deps, void *uctx,
+                    const uint64_t *ver, uint64_t clock, cat_mm_verdict *out, lc_diag *d);
+/* The may bound of check i's relation in the last evaluation, or NULL
+ * when the evaluation stopped before it (borrowed until the next one). */
+const rel_rel *enum_model_check_may(const enum_model *em, size_t i);
+
+#endif

@@ -1,0 +1,230 @@
+/* enum_model.c - the model over may/must bounds, re-evaluated many times
+ * with few choices changing in between.
+ * SPDX-License-Identifier: MIT
+ *
+ * The search asks at every inner node whether some check fails in every
+ * completion.  Between two nodes usually one choice moved (a co pair, one
+ * read's source), while most of a model does not depend on it: in the
+ * PTX models causality depends on rf, sc and sync_bar but not on co.  So
+ * every value the evaluator builds is remembered under its structure -
+ * the builtin it is, or the operation and the values it was made from -
+ * together with the choices it depends on; it is rebuilt only when one of
+ * those changed.  Check verdicts are remembered the same way.  After the
+ * first check that fails for every completion, the rest of the evaluation
+ * is skipped: the node is pruned whatever they say.
+ *
+ * Nothing here knows a model: dependencies come from the engine's
+ * builtins (enum_model_deps_fn) and flow through the operations.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "enum/enum_int.h"
+
+#define NONE ((size_t)-1)
+enum { OP_BUILTIN = -1 };
+
+typedef struct entry {
+  int op;                   /* cat_op, or OP_BUILTIN */
+  cat_type type;            /* the operands' type (the builtin's for a builtin) */
+  size_t a, b;              /* operand entries, or NONE */
+  const char *name;         /* builtin name (borrowed from the model) */
+  unsigned deps;            /* choices it depends on */
+  cat_mm *val;              /* last value, or NULL */
+  uint64_t at;              /* clock when val was built */
+  cat_mm_verdict verdict[3];/* per check kind, valid when vat[kind] == at */
+  uint64_t vat[3];
+} entry;
+
+/* What the evaluator holds is an entry's index, tagged so that it is
+ * never NULL: 1 stands for "not computed" (after the node is decided,
+ * values are never looked at). */
+static cat_value enc(size_t e) { return (cat_value)(uintptr_t)(e == NONE ? 1 : e + 2); }
+static size_t dec(cat_value v) { return (uintptr_t)v == 1 ? NONE : (size_t)((uintptr_t)v - 2); }
+
+struct enum_model {
+  const cat_model *m;
+  size_t n;
+  LC_VEC(entry) ents;
+  size_t *slot;             /* open addressing: entry + 1, 0 empty */
+  size_t nslots;
+  /* one evaluation */
+  cat_mm_builtin_fn builtin;
+  enum_model_deps_fn deps;
+  void *uctx;
+  const uint64_t *ver;      /* per choice: clock of its last change */
+  uint64_t clock;
+  cat_mm_verdict *out;
+  size_t *check_ent;        /* per check: its value's entry in the last evaluation, or NONE */
+  size_t ncheck;
+  bool decided;             /* some check fails in every completion */
+};
+
+enum_model *enum_model_new(const cat_model *m) {
+  enum_model *em = lc_xcalloc(1, sizeof *em);
+  em->m = m;
+  return em;
+}
+
+void enum_model_reset(enum_model *em, size_t n) {
+  for (size_t i = 0; i < em->ents.n; i++) cat_mm_free(em->ents.v[i].val);
+  em->ents.n = 0;
+  memset(em->slot, 0, em->nslots * sizeof(size_t));
+  em->n = n;
+}
+
+void enum_model_free(enum_model *em) {
+  if (!em) return;
+  enum_model_reset(em, 0);
+  lc_vec_free(&em->ents);
+  free(em->slot);
+  free(em->check_ent);
+  free(em);
+}
+
+/* ---- entries by structure ------------------------------------------------------ */
+
+static uint64_t key_hash(int op, cat_type type, size_t a, size_t b, const char *name) {
+  uint64_t h = 1469598103934665603u;
+  uint64_t parts[4] = {(uint64_t)(int64_t)op, (uint64_t)type, (uint64_t)a, (uint64_t)b};
+  for (size_t i = 0; i < 4; i++) h = (h ^ parts[i]) * 1099511628211u;
+  for (const char *c = name; c && *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211u;
+  return h;
+}
+
+static bool key_is(const entry *x, int op, cat_type type, size_t a, size_t b, const char *name) {
+  if (x->op != op || x->type != type || x->a != a || x->b != b) return false;
+  return op != OP_BUILTIN || strcmp(x->name, name) == 0;
+}
+
+static size_t *slot_of(enum_model *em, int op, cat_type type, size_t a, size_t b, const char *name) {
+  size_t mask = em->nslots - 1, i = (size_t)key_hash(op, type, a, b, name) & mask;
+  for (;; i = (i + 1) & mask) {
+    size_t k = em->slot[i];
+    if (!k || key_is(&em->ents.v[k - 1], op, type, a, b, name)) return &em->slot[i];
+  }
+}
+
+static void grow(enum_model *em) {
+  free(em->slot);
+  em->nslots = em->nslots ? em->nslots * 2 : 256;
+  em->slot = lc_xcalloc(em->nslots, sizeof(size_t));
+  for (size_t k = 0; k < em->ents.n; k++) {
+    const entry *x = &em->ents.v[k];
+    *slot_of(em, x->op, x->type, x->a, x->b, x->name) = k + 1;
+  }
+}
+
+static size_t find(enum_model *em, int op, cat_type type, size_t a, size_t b, const char *name,
+                   unsigned deps) {
+  if ((em->ents.n + 1) * 2 > em->nslots) grow(em);
+  size_t *slot = slot_of(em, op, type, a, b, name);
+  if (*slot) return *slot - 1;
+  entry x = {op, type, a, b, name, deps, NULL, 0, {0}, {0}};
+  lc_vec_push(&em->ents, x);
+  *slot = em->ents.n;
+  return em->ents.n - 1;
+}
+
+/* Built after the last change of every choice it depends on? */
+static bool fresh(const enum_model *em, const entry *x) {
+  if (!x->val) return false;
+  for (unsigned d = 0; d < ENUM_NCHOICES; d++)
+    if ((x->deps >> d & 1u) && em->ver[d] > x->at) return false;
+  return true;
+}
+
+static void store(enum_model *em, entry *x, cat_mm *v) {
+  cat_mm_free(x->val);
+  x->val = v;
+  x->at = em->clock;
+}
+
+/* ---- the backend ----------------------------------------------------------------- */
+
+static cat_value be_builtin(void *ctx, const char *name, cat_type *type) {
+  enum_model *em = ctx;
+  if (em->decided) return enc(NONE);
+  size_t e = find(em, OP_BUILTIN, *type, NONE, NONE, name, em->deps(em->uctx, name));
+  if (fresh(em, &em->ents.v[e])) return enc(e);
+  cat_mm *v = em->builtin(em->uctx, name, type);
+  if (!v) return NULL;
+  if (v->type != *type) {
+    cat_mm_free(v);
+    return NULL;
+  }
+  store(em, &em->ents.v[e], v);
+  return enc(e);
+}
+
+static cat_value be_op(void *ctx, cat_op op, cat_type type, cat_value va, cat_value vb) {
+  enum_model *em = ctx;
+  size_t ea = va ? dec(va) : NONE, eb = vb ? dec(vb) : NONE;
+  if (em->decided || (va && ea == NONE) || (vb && eb == NONE)) return enc(NONE);
+  unsigned deps = (va ? em->ents.v[ea].deps : 0) | (vb ? em->ents.v[eb].deps : 0);
+  size_t e = find(em, (int)op, type, ea, eb, NULL, deps);
+  if (fresh(em, &em->ents.v[e])) return enc(e);
+  cat_mm *v = cat_mm_op(em->n, op, type, va ? em->ents.v[ea].val : NULL, vb ? em->ents.v[eb].val : NULL);
+  store(em, &em->ents.v[e], v);
+  return enc(e);
+}
+
+static bool be_same(void *ctx, cat_type type, cat_value va, cat_value vb) {
+  enum_model *em = ctx;
+  size_t a = dec(va), b = dec(vb);
+  (void)type;
+  if (a == NONE || b == NONE || a == b) return true;
+  return cat_mm_same(em->ents.v[a].val, em->ents.v[b].val);
+}
+
+static bool holds(cat_check_kind kind, const rel_rel *r) {
+  if (kind == CAT_CHECK_ACYCLIC) return rel_acyclic(r, NULL, NULL);
+  if (kind == CAT_CHECK_IRREFLEXIVE) return rel_irreflexive(r);
+  return rel_empty(r);
+}
+
+static cat_mm_verdict verdict(entry *x, cat_check_kind kind) {
+  if (x->vat[kind] == x->at && x->at) return x->verdict[kind];
+  cat_mm_verdict v = holds(kind, x->val->may) ? CAT_MM_HOLDS
+                   : !holds(kind, x->val->must) ? CAT_MM_FAILS : CAT_MM_UNKNOWN;
+  x->verdict[kind] = v;
+  x->vat[kind] = x->at;
+  return v;
+}
+
+static void be_check(void *ctx, cat_check_kind kind, bool flag, cat_value v, const char *name, lc_loc at) {
+  enum_model *em = ctx;
+  size_t e = dec(v), i = em->ncheck++;
+  (void)name;
+  (void)at;
+  em->check_ent[i] = e;
+  if (e == NONE) return;
+  em->out[i] = verdict(&em->ents.v[e], kind);
+  if (!flag && em->out[i] == CAT_MM_FAILS) em->decided = true;
+}
+
+int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_fn deps, void *uctx,
+                    const uint64_t *ver, uint64_t clock, cat_mm_verdict *out, lc_diag *d) {
+  em->builtin = builtin;
+  em->deps = deps;
+  em->uctx = uctx;
+  em->ver = ver;
+  em->clock = clock;
+  em->out = out;
+  em->ncheck = 0;
+  em->decided = false;
+  if (!em->check_ent) em->check_ent = lc_xcalloc(cat_model_nchecks(em->m) + 1, sizeof(size_t));
+  for (size_t i = 0; i < cat_model_nchecks(em->m); i++) {
+    out[i] = CAT_MM_UNKNOWN;
+    em->check_ent[i] = NONE;
+  }
+  cat_backend be = {be_builtin, be_op, be_same, em->n * em->n + 1, be_check, NULL, em};
+  return cat_eval(em->m, &be, d);
+}
+
+const rel_rel *enum_model_check_may(const enum_model *em, size_t i) {
+  size_t e = em->check_ent ? em->check_ent[i] : NONE;
+  if (e == NONE || !em->ents.v[e].val) return NULL;
+  return em->ents.v[e].val->may;
+}

@@ -1,0 +1,833 @@
+/* enum_search.c - the explicit engine: a depth-first search over the
+ * choices of a candidate execution, the model evaluated on bitsets.
+ * SPDX-License-Identifier: MIT
+ *
+ * Choices are made in this order: one path per thread (a frame), the
+ * source of each read, the values (fixed by rf, except around a cycle of
+ * value dependencies, where they are guessed from the location's domain
+ * and checked), the Fence-SC order pair by pair, an arrival order of the
+ * barriers, and co location by location, pair by pair.  A complete choice
+ * is a candidate execution; the model is evaluated on it exactly
+ * (cat_rel_eval) and, if every check holds, its final states and flags
+ * are recorded.
+ *
+ * Pruning never uses knowledge of a model.  At an inner node the model is
+ * evaluated on may/must bounds of the choices still open (enum_model.c,
+ * cat_mm_op underneath): a check that fails for every completion cuts the
+ * subtree, and so does a subtree that can add nothing - every final state
+ * it could reach is already known, and every pair each flag's relation
+ * may have below is already listed.  (Flags list every racy pair some
+ * allowed execution has, as the SMT engine does, so both engines report
+ * the same pairs.)  Path conditions are checked as soon as
+ * their values are known.  Tests of the pruning compare it with the
+ * unpruned search (enum_options.no_prune).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cat/cat_rel.h"
+#include "enum/enum_int.h"
+
+/* ---- a set of states ------------------------------------------------------------- */
+
+typedef struct state_set {
+  size_t w;                 /* values per state */
+  lx_val *v;                /* n * w values */
+  size_t n, cap;
+  size_t *slot;             /* open addressing: state index + 1, 0 empty */
+  size_t nslots;
+} state_set;
+
+static uint64_t hash_state(const lx_val *x, size_t w) {
+  uint64_t h = 1469598103934665603u;
+  for (size_t i = 0; i < w; i++) h = (h ^ (uint64_t)x[i]) * 1099511628211u;
+  return h;
+}
+
+static size_t *find_slot(const state_set *s, const lx_val *x) {
+  size_t i = (size_t)hash_state(x, s->w) & (s->nslots - 1);
+  for (;; i = (i + 1) & (s->nslots - 1)) {
+    size_t k = s->slot[i];
+    if (!k || memcmp(s->v + (k - 1) * s->w, x, s->w * sizeof(lx_val)) == 0) return &s->slot[i];
+  }
+}
+
+static bool set_has(const state_set *s, const lx_val *x) { return s->nslots && *find_slot(s, x) != 0; }
+
+static void set_grow(state_set *s) {
+  free(s->slot);
+  s->nslots = s->nslots ? s->nslots * 2 : 64;
+  s->slot = lc_xcalloc(s->nslots, sizeof(size_t));
+  for (size_t k = 0; k < s->n; k++) *find_slot(s, s->v + k * s->w) = k + 1;
+}
+
+static void set_add(state_set *s, const lx_val *x) {
+  if ((s->n + 1) * 2 > s->nslots) set_grow(s);
+  size_t *slot = find_slot(s, x);
+  if (*slot) return;
+  if (s->n == s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 16;
+    s->v = lc_xrealloc(s->v, s->cap * (s->w ? s->w : 1) * sizeof(lx_val));
+  }
+  memcpy(s->v + s->n * s->w, x, s->w * sizeof(lx_val));
+  *slot = ++s->n;
+}
+
+/* ---- the search state ---------------------------------------------------------------- */
+
+typedef struct search {
+  const lx_program *p;
+  const cat_model *m;
+  const enum_options *o;
+  lc_result *r;
+  double deadline;
+  bool stop;                /* an error or the time limit: r says which */
+  size_t ticks;
+
+  enum_frame *f;
+  int *rf;                  /* per read of the frame: its source, -1 while open */
+  lx_val *val;              /* per event id: the value a read returns */
+  bool *known;              /* per event id: val is set */
+  enum_order sc, co;
+  rel_rel *bar_may, *bar_must;   /* bounds of sync_bar until it is chosen */
+  rel_rel *bar;             /* the chosen sync_bar, or NULL */
+  rel_rel **bars;           /* every sync_bar the arrival orders give */
+  size_t nbars;
+
+  state_set found;
+  size_t *flag_check;       /* per flag: its index among the model's checks */
+  lx_val *obs;              /* scratch: one value per observable */
+
+  enum_model *em;           /* the model over bounds, kept between nodes */
+  uint64_t ver[ENUM_NCHOICES], clock;
+  cat_mm_verdict *verdicts; /* per check of the model */
+} search;
+
+/* Choice c moved: values built on it are stale. */
+static void changed(search *s, unsigned c) { s->ver[c] = ++s->clock; }
+
+static void fail(search *s, lc_result_status st, const char *msg) {
+  if (!s->stop) lc_result_fail(s->r, st, "%s", msg);
+  s->stop = true;
+}
+
+static void tick(search *s) {
+  s->r->solver_checks++;
+  if (s->deadline > 0 && (++s->ticks & 255) == 0 && lc_now() > s->deadline)
+    fail(s, LC_RESULT_UNKNOWN, "the explicit engine ran out of time");
+}
+
+/* ---- builtins: bounds of the chosen relations --------------------------------------- */
+
+static void rf_bounds(const search *s, rel_rel *may, rel_rel *must) {
+  const enum_frame *f = s->f;
+  for (size_t i = 0; i < f->nreads; i++) {
+    size_t r = f->reads[i];
+    if (s->rf[i] >= 0) {
+      rel_add(must, (size_t)s->rf[i], r);
+      rel_add(may, (size_t)s->rf[i], r);
+      continue;
+    }
+    for (size_t c = 0; c < f->ncands[i]; c++) rel_add(may, f->cands[i][c], r);
+  }
+}
+
+static void order_bounds(const enum_order *o, const rel_rel *first, rel_rel **may, rel_rel **must) {
+  *may = enum_order_may(o);
+  *must = rel_copy(o->before);
+  if (!first) return;
+  rel_union_into(*may, first);
+  rel_union_into(*must, first);
+}
+
+static void fr_bounds(const search *s, rel_rel **may, rel_rel **must) {
+  size_t n = s->f->n;
+  rel_rel *rfmay = rel_new(n), *rfmust = rel_new(n), *comay, *comust;
+  rf_bounds(s, rfmay, rfmust);
+  order_bounds(&s->co, s->f->iwco, &comay, &comust);
+  rel_rel *imay = rel_inverse(rfmay), *imust = rel_inverse(rfmust);
+  *may = rel_seq(imay, comay);
+  *must = rel_seq(imust, comust);
+  rel_free(rfmay), rel_free(rfmust), rel_free(comay), rel_free(comust), rel_free(imay), rel_free(imust);
+}
+
+/* The bounds of a chosen builtin; false when `name` is not one. */
+static bool choice_bounds(const search *s, const char *name, rel_rel **may, rel_rel **must) {
+  size_t n = s->f->n;
+  if (strcmp(name, "rf") == 0) {
+    *may = rel_new(n), *must = rel_new(n);
+    rf_bounds(s, *may, *must);
+  } else if (strcmp(name, "co") == 0) {
+    order_bounds(&s->co, s->f->iwco, may, must);
+  } else if (strcmp(name, "sc") == 0) {
+    order_bounds(&s->sc, NULL, may, must);
+  } else if (strcmp(name, "fr") == 0) {
+    fr_bounds(s, may, must);
+  } else if (strcmp(name, "sync_bar") == 0) {
+    *may = rel_copy(s->bar ? s->bar : s->bar_may);
+    *must = rel_copy(s->bar ? s->bar : s->bar_must);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+static void *exact_builtin(void *uctx, const char *name, cat_type *type) {
+  const search *s = uctx;
+  void *v = enum_frame_static(s->f, name, type);
+  rel_rel *may, *must;
+  if (v || !choice_bounds(s, name, &may, &must)) return v;
+  *type = CAT_TY_REL;
+  rel_free(must);
+  return may;
+}
+
+static unsigned builtin_deps(void *uctx, const char *name) {
+  (void)uctx;
+  if (strcmp(name, "rf") == 0) return 1u << ENUM_RF;
+  if (strcmp(name, "co") == 0) return 1u << ENUM_CO;
+  if (strcmp(name, "fr") == 0) return 1u << ENUM_RF | 1u << ENUM_CO;
+  if (strcmp(name, "sc") == 0) return 1u << ENUM_SC;
+  if (strcmp(name, "sync_bar") == 0) return 1u << ENUM_BAR;
+  return 0;
+}
+
+static cat_mm *bounds_builtin(void *uctx, const char *name, cat_type *type) {
+  const search *s = uctx;
+  void *v = enum_frame_static(s->f, name, type);
+  if (v) return cat_mm_new(*type, v, cat_rel_copy(*type, v));
+  rel_rel *may, *must;
+  if (!choice_bounds(s, name, &may, &must)) return NULL;
+  *type = CAT_TY_REL;
+  return cat_mm_new(CAT_TY_REL, may, must);
+}
+
+/* ---- values and path conditions ---------------------------------------------------- */
+
+static bool expr_known(const search *s, const lx_expr *e) {
+  switch (e->kind) {
+  case LX_X_CONST: return true;
+  case LX_X_READ: return s->known[e->event];
+  case LX_X_BIN: return expr_known(s, e->a) && expr_known(s, e->b);
+  }
+  return false;
+}
+
+/* Gives every read whose source's value can be computed its value, until
+ * nothing changes; reads on a cycle of value dependencies stay unknown. */
+static void propagate(search *s) {
+  const enum_frame *f = s->f;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < f->nreads; i++) {
+      int ev = f->orig[f->reads[i]];
+      if (s->known[ev] || s->rf[i] < 0) continue;
+      const lx_expr *x = enum_frame_event(f, (size_t)s->rf[i])->value;
+      if (!expr_known(s, x)) continue;
+      s->val[ev] = lx_expr_eval(x, s->val);
+      s->known[ev] = changed = true;
+    }
+  }
+}
+
+static void reset_values(search *s) {
+  for (size_t i = 0; i < s->f->nreads; i++) s->known[s->f->orig[s->f->reads[i]]] = false;
+}
+
+/* False when a path condition whose values are known does not hold (all
+ * of them must be known when `all`). */
+static bool conds_hold(const search *s, bool all) {
+  const enum_frame *f = s->f;
+  for (size_t t = 0; t < s->p->nthreads; t++) {
+    const lx_path *path = &s->p->paths[f->paths[t]];
+    for (size_t c = 0; c < path->nconds; c++) {
+      const lx_cond *k = &path->conds[c];
+      if (!all && (!expr_known(s, k->a) || !expr_known(s, k->b))) continue;
+      if (!lx_cmp_apply(k->cmp, lx_expr_eval(k->a, s->val), lx_expr_eval(k->b, s->val))) return false;
+    }
+  }
+  return true;
+}
+
+/* ---- final states ------------------------------------------------------------------------ */
+
+static bool co_maximal(const search *s, size_t w) {
+  const rel_rel *b = s->co.before, *iw = s->f->iwco;
+  for (size_t x = 0; x < s->f->n; x++)
+    if (rel_has(b, w, x) || rel_has(iw, w, x)) return false;
+  return true;
+}
+
+/* Calls fn on every observable valuation whose locations take the value
+ * of a write that has no co successor yet (exactly the co-maximal writes
+ * once co is complete: docs/model-language.md, item 5).  Stops and
+ * returns false when fn does, or when *budget (0: none) runs out. */
+typedef bool (*obs_fn)(search *s, void *ctx);
+
+static bool each_final(search *s, size_t o, size_t *budget, obs_fn fn, void *ctx) {
+  const lx_program *p = s->p;
+  if (o == p->nobs) {
+    if (*budget && --*budget == 0) return false;
+    return fn(s, ctx);
+  }
+  const lx_obs *ob = &p->obs[o];
+  if (ob->kind == LX_OBS_REG) {
+    const lx_path *path = &p->paths[s->f->paths[ob->thread]];
+    s->obs[o] = lx_expr_eval(path->regs[ob->slot], s->val);
+    return each_final(s, o + 1, budget, fn, ctx);
+  }
+  for (size_t w = 0; w < s->f->n; w++) {
+    const lx_event *e = enum_frame_event(s->f, w);
+    if (e->kind != LX_EV_WRITE || e->ploc != ob->ploc || !co_maximal(s, w)) continue;
+    s->obs[o] = lx_expr_eval(e->value, s->val);
+    if (!each_final(s, o + 1, budget, fn, ctx)) return false;
+  }
+  return true;
+}
+
+static bool passes_filter(const search *s) {
+  return !s->p->test->filter || lx_prop_eval(s->p, s->p->test->filter, s->obs);
+}
+
+static bool stop_if_new(search *s, void *ctx) {
+  (void)ctx;
+  return !passes_filter(s) || set_has(&s->found, s->obs);
+}
+
+/* Are the values every observable can take known yet? */
+static bool obs_known(const search *s) {
+  const lx_program *p = s->p;
+  for (size_t o = 0; o < p->nobs; o++) {
+    const lx_obs *ob = &p->obs[o];
+    if (ob->kind == LX_OBS_REG) {
+      if (!expr_known(s, p->paths[s->f->paths[ob->thread]].regs[ob->slot])) return false;
+      continue;
+    }
+    for (size_t w = 0; w < s->f->n; w++) {
+      const lx_event *e = enum_frame_event(s->f, w);
+      if (e->kind == LX_EV_WRITE && e->ploc == ob->ploc && !expr_known(s, e->value)) return false;
+    }
+  }
+  return true;
+}
+
+/* Could the current partial choice still reach a state not found yet? */
+static bool states_open(search *s) {
+  if (!obs_known(s)) return true;
+  size_t budget = 257;
+  return !each_final(s, 0, &budget, stop_if_new, NULL);
+}
+
+static bool record(search *s, void *ctx) {
+  if (!passes_filter(s)) return true;
+  set_add(&s->found, s->obs);
+  *(bool *)ctx = true;
+  return true;
+}
+
+/* ---- evaluating the model ---------------------------------------------------------------- */
+
+/* Could the subtree add anything?  Whether a flag can gain a pair needs
+ * the model (flag_open), so a search that lists flags always goes on. */
+static bool anything_open(search *s) {
+  if (s->f->cut) return !s->r->bound_reached;
+  return s->r->nflags > 0 || states_open(s);
+}
+
+static lc_diag *new_diag(lc_diag *d) {
+  lc_diag_init(d, NULL, NULL);
+  return d;
+}
+
+static void eval_error(search *s, lc_diag *d) {
+  const char *msg = lc_diag_first_error(d);
+  fail(s, LC_RESULT_ERROR, msg ? msg : "the model could not be evaluated");
+}
+
+/* Can flag k gain a pair below?  Not when each pair its relation may
+ * still have is listed already. */
+static bool flag_open(search *s, size_t k) {
+  size_t i = s->flag_check[k];
+  if (s->verdicts[i] == CAT_MM_HOLDS) return false;
+  const rel_rel *may = enum_model_check_may(s->em, i);
+  if (!may) return true;
+  for (size_t a = 0; a < may->n; a++)
+    for (size_t b = 0; b < may->n; b++)
+      if (rel_has(may, a, b) && !lc_flag_has_pair(&s->r->flags[k], s->f->orig[a], s->f->orig[b]))
+        return true;
+  return false;
+}
+
+/* Is the subtree below the current partial choice worth exploring? */
+static bool worth(search *s) {
+  tick(s);
+  if (s->stop) return false;
+  if (s->o->no_prune) return true;
+  if (!anything_open(s)) return false;
+  lc_diag d;
+  int rc = enum_model_eval(s->em, bounds_builtin, builtin_deps, s, s->ver, s->clock, s->verdicts,
+                           new_diag(&d));
+  if (rc < 0) eval_error(s, &d);
+  lc_diag_fini(&d);
+  if (rc < 0) return false;
+  for (size_t i = 0; i < cat_model_nchecks(s->m); i++)
+    if (!cat_model_check_is_flag(s->m, i) && s->verdicts[i] == CAT_MM_FAILS) return false;
+  if (s->f->cut || states_open(s)) return true;
+  /* No new state below: only new pairs of a flag matter. */
+  for (size_t k = 0; k < s->r->nflags; k++)
+    if (flag_open(s, k)) return true;
+  return false;
+}
+
+/* Every pair of every raised flag, in event ids. */
+static void raise_flags(search *s, const cat_rel_result *res) {
+  for (size_t k = 0; k < s->r->nflags; k++) {
+    const rel_rel *rel = res->checks[s->flag_check[k]].rel;
+    if (!rel) continue;
+    for (size_t a = 0; a < rel->n; a++)
+      for (size_t b = 0; b < rel->n; b++)
+        if (rel_has(rel, a, b)) lc_flag_add_pair(&s->r->flags[k], s->f->orig[a], s->f->orig[b]);
+  }
+}
+
+/* A complete candidate execution. */
+static void leaf(search *s) {
+  tick(s);
+  if (s->stop || (!s->o->no_prune && !anything_open(s))) return;
+  lc_diag d;
+  cat_rel_result res;
+  if (cat_rel_eval(s->m, s->f->n, exact_builtin, s, &res, new_diag(&d)) < 0) {
+    eval_error(s, &d);
+    lc_diag_fini(&d);
+    return;
+  }
+  lc_diag_fini(&d);
+  if (res.consistent && s->f->cut) s->r->bound_reached = true;
+  if (res.consistent && !s->f->cut) {
+    bool some = false;
+    size_t budget = 0;
+    each_final(s, 0, &budget, record, &some);
+    if (some) raise_flags(s, &res);
+  }
+  cat_rel_result_fini(&res);
+}
+
+/* ---- the choices ------------------------------------------------------------------------- */
+
+/* Called on a complete choice of some pairs; returns true to end the
+ * search. */
+typedef bool (*done_fn)(search *s, void *ctx);
+
+static bool decide(enum_order *o, int how, size_t a, size_t b) {
+  if (how == 0) {
+    enum_order_separate(o, a, b);
+    return true;
+  }
+  return how == 1 ? enum_order_relate(o, a, b) : enum_order_relate(o, b, a);
+}
+
+static size_t next_open(const enum_order *o, const size_t *idx, size_t n, size_t k) {
+  while (k < n && enum_order_decided(o, o->pairs[idx[k]][0], o->pairs[idx[k]][1])) k++;
+  return k;
+}
+
+/* Each open pair idx[k..n) of o: unrelated (first: orders with fewer
+ * pairs are allowed more often), a before b, or b before a.  Returns
+ * true when `done` ended the search. */
+static bool search_pairs(search *s, enum_order *o, const size_t *idx, size_t n, size_t k, done_fn done,
+                         void *ctx) {
+  k = next_open(o, idx, n, k);
+  if (k == n) return done(s, ctx);
+  size_t a = o->pairs[idx[k]][0], b = o->pairs[idx[k]][1];
+  rel_rel *before = rel_copy(o->before), *apart = rel_copy(o->apart);
+  unsigned which = o == &s->co ? ENUM_CO : ENUM_SC;
+  bool ended = false;
+  for (int how = 0; how < 3 && !s->stop && !ended; how++) {
+    rel_assign(o->before, before);
+    rel_assign(o->apart, apart);
+    changed(s, which);
+    if (!decide(o, how, a, b)) continue;
+    if (next_open(o, idx, n, k + 1) == n || worth(s)) ended = search_pairs(s, o, idx, n, k + 1, done, ctx);
+  }
+  rel_assign(o->before, before);
+  rel_assign(o->apart, apart);
+  changed(s, which);
+  rel_free(before);
+  rel_free(apart);
+  return ended;
+}
+
+/* ---- co ---------------------------------------------------------------------------------- */
+
+/* co is chosen location by location.  A location's orders are first
+ * tried alone, the other locations' co left open; an order that fails
+ * then fails in every combination (the bounds are sound), so
+ *   - a location with no such order ends the search at once, instead of
+ *     being rediscovered under every order of the locations chosen
+ *     before it;
+ *   - for a location whose final value is observed, the orders that pass
+ *     alone are listed and combined first: which writes end up co-maximal
+ *     is then known after each choice, so subtrees reaching only states
+ *     already found are cut early;
+ *   - the other locations' pairs are decided last, where the first
+ *     allowed execution ends the search (nothing new below). */
+typedef struct co_group {
+  int ploc;
+  bool observed;
+  size_t *idx, n;           /* the location's pairs (indices in co.pairs) */
+  LC_VEC(rel_rel *) before, apart;   /* observed: its orders that pass alone */
+} co_group;
+
+static bool done_leaf(search *s, void *ctx) {
+  (void)ctx;
+  leaf(s);
+  return false;
+}
+
+static bool found_one(search *s, void *ctx) {
+  (void)ctx;
+  return worth(s);
+}
+
+static bool keep_option(search *s, void *ctx) {
+  co_group *g = ctx;
+  if (worth(s)) {
+    lc_vec_push(&g->before, rel_copy(s->co.before));
+    lc_vec_push(&g->apart, rel_copy(s->co.apart));
+  }
+  return false;
+}
+
+static bool observed_ploc(const lx_program *p, int ploc) {
+  for (size_t o = 0; o < p->nobs; o++)
+    if (p->obs[o].kind == LX_OBS_LOC && p->obs[o].ploc == ploc) return true;
+  return false;
+}
+
+static size_t group_pairs(const search *s, co_group *groups) {
+  const enum_order *o = &s->co;
+  size_t ng = 0;
+  for (size_t k = 0; k < o->npairs; k++) {
+    int ploc = enum_frame_event(s->f, o->pairs[k][0])->ploc;
+    size_t g = 0;
+    while (g < ng && groups[g].ploc != ploc) g++;
+    if (g == ng) {
+      memset(&groups[ng], 0, sizeof groups[ng]);
+      groups[ng].ploc = ploc;
+      groups[ng].observed = observed_ploc(s->p, ploc);
+      groups[ng++].idx = lc_xcalloc(o->npairs, sizeof(size_t));
+    }
+    groups[g].idx[groups[g].n++] = k;
+  }
+  return ng;
+}
+
+static void free_group(co_group *g) {
+  for (size_t i = 0; i < g->before.n; i++) {
+    rel_free(g->before.v[i]);
+    rel_free(g->apart.v[i]);
+  }
+  lc_vec_free(&g->before);
+  lc_vec_free(&g->apart);
+  free(g->idx);
+}
+
+/* Observed locations with fewer orders first; the rest after them. */
+static int by_options(const void *x, const void *y) {
+  const co_group *a = x, *b = y;
+  if (a->observed != b->observed) return a->observed ? -1 : 1;
+  return (a->before.n > b->before.n) - (a->before.n < b->before.n);
+}
+
+/* Groups [g, nobs) are observed: one listed order each; then the pairs
+ * of the others, `rest`. */
+static void combine(search *s, co_group *groups, size_t nobs, size_t g, const size_t *rest, size_t nrest) {
+  if (g == nobs) {
+    search_pairs(s, &s->co, rest, nrest, 0, done_leaf, NULL);
+    return;
+  }
+  rel_rel *before = rel_copy(s->co.before), *apart = rel_copy(s->co.apart);
+  for (size_t i = 0; i < groups[g].before.n && !s->stop; i++) {
+    rel_assign(s->co.before, before);
+    rel_assign(s->co.apart, apart);
+    rel_union_into(s->co.before, groups[g].before.v[i]);
+    rel_union_into(s->co.apart, groups[g].apart.v[i]);
+    changed(s, ENUM_CO);
+    if (worth(s)) combine(s, groups, nobs, g + 1, rest, nrest);
+  }
+  rel_assign(s->co.before, before);
+  rel_assign(s->co.apart, apart);
+  changed(s, ENUM_CO);
+  rel_free(before);
+  rel_free(apart);
+}
+
+/* Lists the observed locations' orders and checks the others have one;
+ * false when some location has none. */
+static bool prepare_groups(search *s, co_group *groups, size_t ng) {
+  for (size_t g = 0; g < ng && !s->stop; g++) {
+    if (groups[g].observed) {
+      search_pairs(s, &s->co, groups[g].idx, groups[g].n, 0, keep_option, &groups[g]);
+      if (!groups[g].before.n) return false;
+    } else if (!search_pairs(s, &s->co, groups[g].idx, groups[g].n, 0, found_one, NULL)) {
+      return false;
+    }
+  }
+  return !s->stop;
+}
+
+static void search_co(search *s) {
+  co_group *groups = lc_xcalloc(s->co.npairs + 1, sizeof *groups);
+  size_t ng = group_pairs(s, groups), nobs = 0, nrest = 0;
+  size_t *rest = lc_xcalloc(s->co.npairs + 1, sizeof(size_t));
+  if (prepare_groups(s, groups, ng)) {
+    qsort(groups, ng, sizeof *groups, by_options);
+    while (nobs < ng && groups[nobs].observed) nobs++;
+    for (size_t g = nobs; g < ng; g++)
+      for (size_t k = 0; k < groups[g].n; k++) rest[nrest++] = groups[g].idx[k];
+    combine(s, groups, nobs, 0, rest, nrest);
+  }
+  for (size_t g = 0; g < ng; g++) free_group(&groups[g]);
+  free(groups);
+  free(rest);
+}
+
+static void search_bar(search *s) {
+  for (size_t i = 0; i < s->nbars && !s->stop; i++) {
+    s->bar = s->bars[i];
+    changed(s, ENUM_BAR);
+    if (s->nbars == 1 || worth(s)) search_co(s);
+  }
+  s->bar = NULL;
+  changed(s, ENUM_BAR);
+}
+
+static bool after_sc(search *s, void *ctx) {
+  (void)ctx;
+  search_bar(s);
+  return false;
+}
+
+/* Read values are all known: conditions, barriers, then sc, sync_bar, co. */
+static void after_values(search *s) {
+  if (!conds_hold(s, true)) return;
+  rel_rel *coarse_may = s->bar_may, *coarse_must = s->bar_must;
+  s->bars = enum_bar_choices(s->f, s->val, &s->nbars);
+  s->bar_may = rel_new(s->f->n);
+  s->bar_must = s->nbars ? rel_copy(s->bars[0]) : rel_new(s->f->n);
+  for (size_t i = 0; i < s->nbars; i++) {
+    rel_union_into(s->bar_may, s->bars[i]);
+    rel_inter_into(s->bar_must, s->bars[i]);
+  }
+  changed(s, ENUM_BAR);
+  size_t *all = lc_xcalloc(s->sc.npairs + 1, sizeof(size_t));
+  for (size_t k = 0; k < s->sc.npairs; k++) all[k] = k;
+  if (s->nbars && worth(s)) search_pairs(s, &s->sc, all, s->sc.npairs, 0, after_sc, NULL);
+  free(all);
+  for (size_t i = 0; i < s->nbars; i++) rel_free(s->bars[i]);
+  free(s->bars);
+  s->bars = NULL;
+  s->nbars = 0;
+  rel_free(s->bar_may);
+  rel_free(s->bar_must);
+  s->bar_may = coarse_may;
+  s->bar_must = coarse_must;
+  changed(s, ENUM_BAR);
+}
+
+/* Every read has its source.  Reads on a cycle of value dependencies get
+ * each value of their location's domain in turn (lx_domains bounds what
+ * any execution can produce); every guess is checked against its source
+ * once all values are set. */
+static bool values_consistent(const search *s) {
+  const enum_frame *f = s->f;
+  for (size_t i = 0; i < f->nreads; i++) {
+    const lx_expr *x = enum_frame_event(f, (size_t)s->rf[i])->value;
+    if (s->val[f->orig[f->reads[i]]] != lx_expr_eval(x, s->val)) return false;
+  }
+  return true;
+}
+
+static void guess_values(search *s) {
+  const enum_frame *f = s->f;
+  propagate(s);
+  size_t i = 0;
+  while (i < f->nreads && s->known[f->orig[f->reads[i]]]) i++;
+  if (i == f->nreads) {
+    if (values_consistent(s) && worth(s)) after_values(s);
+    return;
+  }
+  /* A cycle of value dependencies is a cycle of rf and dependencies,
+   * which models forbid: ask the model before guessing. */
+  if (!worth(s)) return;
+  int ev = f->orig[f->reads[i]];
+  const lx_ploc *pl = &s->p->plocs[s->p->events[ev].ploc];
+  if (pl->values_unbounded) {
+    fail(s, LC_RESULT_ERROR, "a cycle of value dependencies over a location with too many "
+                             "possible values for the explicit engine");
+    return;
+  }
+  size_t bytes = s->p->nevents * sizeof(lx_val), kbytes = s->p->nevents * sizeof(bool);
+  lx_val *val = lc_xmalloc(bytes ? bytes : 1);
+  bool *known = lc_xmalloc(kbytes ? kbytes : 1);
+  memcpy(val, s->val, bytes);
+  memcpy(known, s->known, kbytes);
+  for (size_t k = 0; k < pl->nvalues && !s->stop; k++) {
+    memcpy(s->val, val, bytes);
+    memcpy(s->known, known, kbytes);
+    s->val[ev] = pl->values[k];
+    s->known[ev] = true;
+    guess_values(s);
+  }
+  memcpy(s->val, val, bytes);
+  memcpy(s->known, known, kbytes);
+  free(val);
+  free(known);
+}
+
+/* The source of read i, then of the next ones. */
+static void search_rf(search *s, size_t i) {
+  const enum_frame *f = s->f;
+  if (i == f->nreads) {
+    reset_values(s);
+    guess_values(s);
+    return;
+  }
+  for (size_t c = 0; c < f->ncands[i] && !s->stop; c++) {
+    s->rf[i] = (int)f->cands[i][c];
+    changed(s, ENUM_RF);
+    reset_values(s);
+    propagate(s);
+    if (!conds_hold(s, false)) continue;
+    if (i + 1 == f->nreads || worth(s)) search_rf(s, i + 1);
+  }
+  s->rf[i] = -1;
+  changed(s, ENUM_RF);
+}
+
+/* ---- frames ----------------------------------------------------------------------------- */
+
+static bool any_cut(const lx_program *p, const int *paths) {
+  for (size_t t = 0; t < p->nthreads; t++)
+    if (p->paths[paths[t]].cut) return true;
+  return false;
+}
+
+static void search_frame(search *s, const int *paths) {
+  enum_frame *f = enum_frame_new(s->p, paths);
+  s->f = f;
+  s->rf = lc_xcalloc(f->nreads ? f->nreads : 1, sizeof(int));
+  for (size_t i = 0; i < f->nreads; i++) s->rf[i] = -1;
+  enum_order_init(&s->co, rel_copy(f->codom));
+  enum_order_init(&s->sc, rel_copy(f->scdom));
+  s->bar_may = enum_bar_may(f);
+  s->bar_must = rel_new(f->n);
+  /* Values read in the previous frame must not look known in this one. */
+  memset(s->known, 0, s->p->nevents * sizeof(bool));
+  enum_model_reset(s->em, f->n);
+  for (unsigned c = 0; c < ENUM_NCHOICES; c++) changed(s, c);
+  if (worth(s)) search_rf(s, 0);
+  rel_free(s->bar_may);
+  rel_free(s->bar_must);
+  s->bar_may = s->bar_must = NULL;
+  enum_order_fini(&s->co);
+  enum_order_fini(&s->sc);
+  free(s->rf);
+  s->rf = NULL;
+  enum_frame_free(f);
+  s->f = NULL;
+}
+
+/* Every combination of one path per thread, odometer style. */
+static void search_frames(search *s) {
+  const lx_program *p = s->p;
+  size_t nt = p->nthreads;
+  size_t *k = lc_xcalloc(nt ? nt : 1, sizeof(size_t));
+  int *paths = lc_xcalloc(nt ? nt : 1, sizeof(int));
+  for (size_t t = 0; t < nt; t++)
+    if (!p->threads[t].npaths) goto out;
+  for (;;) {
+    for (size_t t = 0; t < nt; t++) paths[t] = p->threads[t].paths[k[t]];
+    if (!(any_cut(p, paths) && s->r->bound_reached)) search_frame(s, paths);
+    size_t t = 0;
+    while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
+    if (t == nt || s->stop) break;
+  }
+out:
+  free(k);
+  free(paths);
+}
+
+/* ---- the entry point ---------------------------------------------------------------------- */
+
+static void setup_flags(search *s) {
+  size_t nchecks = cat_model_nchecks(s->m), n = 0;
+  s->flag_check = lc_xcalloc(nchecks ? nchecks : 1, sizeof(size_t));
+  s->r->flags = lc_xcalloc(nchecks ? nchecks : 1, sizeof(lc_flag));
+  for (size_t i = 0; i < nchecks; i++) {
+    if (!cat_model_check_is_flag(s->m, i)) continue;
+    /* Flags are evaluated anyway; without --races none is reported. */
+    if (!s->o->races) continue;
+    s->flag_check[n] = i;
+    s->r->flags[n] = (lc_flag){cat_model_check_name(s->m, i), false, -1, -1, NULL, 0};
+    n++;
+  }
+  s->r->nflags = n;
+}
+
+typedef struct row {
+  const lx_val *v;
+  size_t w;
+} row;
+
+static int cmp_row(const void *x, const void *y) {
+  const row *a = x, *b = y;
+  for (size_t i = 0; i < a->w; i++)
+    if (a->v[i] != b->v[i]) return a->v[i] < b->v[i] ? -1 : 1;
+  return 0;
+}
+
+/* States go to the result already sorted, so lc_result_sort has nothing
+ * to move. */
+static void store_states(search *s) {
+  const state_set *set = &s->found;
+  row *rows = lc_xcalloc(set->n ? set->n : 1, sizeof(row));
+  for (size_t i = 0; i < set->n; i++) rows[i] = (row){set->v + i * set->w, set->w};
+  qsort(rows, set->n, sizeof(row), cmp_row);
+  for (size_t i = 0; i < set->n; i++) lc_result_add_state(s->r, rows[i].v);
+  free(rows);
+  lc_result_sort(s->r);
+}
+
+lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_options *o) {
+  double start = lc_now();
+  enum_options defaults = {0, true, false};
+  if (!o) o = &defaults;
+  search s;
+  memset(&s, 0, sizeof s);
+  s.p = p;
+  s.m = m;
+  s.o = o;
+  s.r = lc_result_new(p, "enum", cat_model_name(m));
+  s.deadline = o->timeout > 0 ? start + o->timeout : 0;
+  s.val = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(lx_val));
+  s.known = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
+  s.obs = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(lx_val));
+  s.found.w = p->nshown;
+  s.em = enum_model_new(m);
+  s.clock = 1;
+  s.verdicts = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(cat_mm_verdict));
+  setup_flags(&s);
+  search_frames(&s);
+  store_states(&s);
+  free(s.found.v);
+  free(s.found.slot);
+  free(s.flag_check);
+  free(s.val);
+  free(s.known);
+  free(s.obs);
+  free(s.verdicts);
+  enum_model_free(s.em);
+  s.r->seconds = lc_now() - start;
+  return s.r;
+}

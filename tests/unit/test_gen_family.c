@@ -1,0 +1,103 @@
+/* test_gen_family.c - the benchmark families have the states they
+ * promise, under both engines.
+ * SPDX-License-Identifier: MIT
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "enum_fixture.h"
+#include "check.h"
+#include "gen/gen.h"
+
+static size_t states(const cat_model *m, gen_family f, unsigned n) {
+  lt_test *t = gen_family_test(f, n);
+  assert_non_null(t);
+  lc_diag d;
+  lc_diag_init(&d, NULL, stderr);
+  lx_program *p = lx_lower(t, NULL, &d);
+  lc_diag_fini(&d);
+  assert_non_null(p);
+  enum_options eo = {0, true, false};
+  smt_options so = {0, true};
+  lc_result *a = enum_check(p, m, &eo), *b = smt_check(p, m, &so);
+  assert_true(fx_same(a, b));
+  size_t k = a->nstates;
+  lc_result_free(a);
+  lc_result_free(b);
+  lx_program_free(p);
+  lt_test_free(t);
+  return k;
+}
+
+static size_t power(size_t b, unsigned e) {
+  size_t r = 1;
+  while (e--) r *= b;
+  return r;
+}
+
+static void test_gen_family_states(void **state) {
+  (void)state;
+  cat_model *m = fx_model("ptx-v7.5");
+  assert_non_null(m);
+  for (unsigned n = 2; n <= 6; n++) assert_int_equal(states(m, GEN_CHAIN, n), power(2, n) - 1);
+  for (unsigned n = 2; n <= 4; n++) assert_int_equal(states(m, GEN_SB, n), power(2, n) - 1);
+  for (unsigned n = 1; n <= 3; n++) assert_int_equal(states(m, GEN_IRIW, n), power(4, n));
+  for (unsigned n = 1; n <= 3; n++) assert_int_equal(states(m, GEN_WR, n), power(n + 1, n));
+  cat_model_free(m);
+}
+
+static void test_gen_family_names(void **state) {
+  (void)state;
+  for (int f = GEN_RANDOM; f <= GEN_WR; f++) {
+    gen_family g;
+    assert_int_equal(gen_family_parse(gen_family_name((gen_family)f), &g), 0);
+    assert_int_equal(g, f);
+  }
+  gen_family g;
+  assert_int_equal(gen_family_parse("nope", &g), -1);
+  assert_null(gen_family_test(GEN_CHAIN, 1));
+  assert_null(gen_family_test(GEN_RANDOM, 3));
+}
+
+/* --engine auto: the explicit engine on chains, the SMT engine on rings
+ * of six fence.sc (scripts/bench-engines). */
+static const char *auto_engine(const cat_model *m, gen_family f, unsigned n) {
+  lt_test *t = gen_family_test(f, n);
+  lc_check_options o;
+  lc_check_options_init(&o);
+  o.engine = LC_ENGINE_AUTO;
+  lx_program *p = NULL;
+  lc_diag d;
+  lc_diag_init(&d, NULL, stderr);
+  lc_result *r = lc_check_test(t, m, &o, &p, &d);
+  lc_diag_fini(&d);
+  assert_non_null(r);
+  const char *e = r->engine;
+  lc_result_free(r);
+  lx_program_free(p);
+  lt_test_free(t);
+  return e;
+}
+
+static void test_gen_family_auto(void **state) {
+  (void)state;
+  cat_model *m = fx_model("ptx-v7.5");
+  assert_string_equal(auto_engine(m, GEN_CHAIN, 5), "enum");
+  assert_string_equal(auto_engine(m, GEN_SB, 5), "enum");
+  assert_string_equal(auto_engine(m, GEN_SB, 6), "smt");
+  cat_model_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_gen_family_states),
+    cmocka_unit_test(test_gen_family_names),
+    cmocka_unit_test(test_gen_family_auto),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
