@@ -15,7 +15,7 @@
 
 void lc_check_options_init(lc_check_options *o) {
   memset(o, 0, sizeof *o);
-  o->engine = LC_ENGINE_SMT;
+  o->engine = LC_ENGINE_AUTO;
   o->races = true;
 }
 
@@ -78,59 +78,81 @@ void lc_model_search_free(char **dirs) {
   free(dirs);
 }
 
-/* The size of a test as the engines feel it: per thread, the most events
- * of a kind any one of its paths has, summed over threads. */
-typedef struct test_size {
+/* The shape of a test as the engines feel it: per thread, the most
+ * events of a kind any one of its paths has, summed over threads. */
+typedef struct test_shape {
+  size_t frame;             /* events of the largest combination of paths */
+  size_t combos;            /* combinations of paths (saturates) */
   size_t fence_sc;          /* fence.sc (and membar) events */
-  size_t reads;
+  size_t rmw;               /* halves of atom/red */
   size_t max_writes;        /* writes to the location written most */
-} test_size;
+  size_t max_readers;       /* threads reading the location read by most */
+} test_shape;
 
-static size_t path_count(const lx_program *p, const lx_path *path, int kind, int ploc) {
-  size_t n = 0;
-  for (size_t i = 0; i < path->nevents; i++) {
-    const lx_event *e = &p->events[path->events[i]];
-    if (kind == LX_EV_FENCE) n += e->kind == LX_EV_FENCE && lx_has(e, LX_T_SC);
-    else n += (int)e->kind == kind && (ploc < 0 || e->ploc == ploc);
-  }
-  return n;
+enum { ANY_EVENT = -2, RMW_HALF = -1 };
+
+static bool counts(const lx_event *e, int kind, int ploc) {
+  if (kind == ANY_EVENT) return true;
+  if (kind == RMW_HALF) return e->rmw >= 0;
+  if (kind == LX_EV_FENCE) return e->kind == LX_EV_FENCE && lx_has(e, LX_T_SC);
+  return (int)e->kind == kind && (ploc < 0 || e->ploc == ploc);
 }
 
+/* kind: an lx_ev_kind (LX_EV_FENCE: the SC ones), RMW_HALF or ANY_EVENT. */
 static size_t thread_max(const lx_program *p, const lx_thread *th, int kind, int ploc) {
   size_t most = 0;
   for (size_t k = 0; k < th->npaths; k++) {
-    size_t n = path_count(p, &p->paths[th->paths[k]], kind, ploc);
+    const lx_path *path = &p->paths[th->paths[k]];
+    size_t n = 0;
+    for (size_t i = 0; i < path->nevents; i++) n += counts(&p->events[path->events[i]], kind, ploc);
     if (n > most) most = n;
   }
   return most;
 }
 
-static test_size measure(const lx_program *p) {
-  test_size z = {0, 0, 0};
+static test_shape measure(const lx_program *p) {
+  test_shape z = {0, 1, 0, 0, 0, 0};
+  for (size_t i = 0; i < p->nevents; i++) z.frame += p->events[i].thread < 0;
   for (size_t t = 0; t < p->nthreads; t++) {
-    z.fence_sc += thread_max(p, &p->threads[t], LX_EV_FENCE, -1);
-    z.reads += thread_max(p, &p->threads[t], LX_EV_READ, -1);
+    const lx_thread *th = &p->threads[t];
+    z.frame += thread_max(p, th, ANY_EVENT, -1);
+    z.combos = z.combos > 1000 ? z.combos : z.combos * (th->npaths ? th->npaths : 1);
+    z.fence_sc += thread_max(p, th, LX_EV_FENCE, -1);
+    z.rmw += thread_max(p, th, RMW_HALF, -1);
   }
   for (size_t l = 0; l < p->nplocs; l++) {
-    size_t w = 0;
-    for (size_t t = 0; t < p->nthreads; t++) w += thread_max(p, &p->threads[t], LX_EV_WRITE, (int)l);
+    size_t w = 0, r = 0;
+    for (size_t t = 0; t < p->nthreads; t++) {
+      w += thread_max(p, &p->threads[t], LX_EV_WRITE, (int)l);
+      r += thread_max(p, &p->threads[t], LX_EV_READ, (int)l) > 0;
+    }
     if (w > z.max_writes) z.max_writes = w;
+    if (r > z.max_readers) z.max_readers = r;
   }
   return z;
 }
 
-/* --engine auto, from the measurements of scripts/bench-engines and of
- * the 10,000 random tests of scripts/crosscheck (README, "Two engines"):
- * the explicit engine is faster on the corpus, on nearly all random
- * tests and on the chain, IRIW and N-writers families, where the SMT
- * engine slows down with the number of states.  It loses where it must
- * enumerate many orders: six or more fence.sc (store-buffering rings), or
- * a location written five times or more read back four times or more
- * (partial co orders of racy writes). */
+/* --engine auto follows the measurements: scripts/bench-engines on the
+ * families, 1,000 random tests of litmus-gen and the public corpus
+ * (numbers in the README's "Two engines").
+ *  - The explicit engine enumerates co and the Fence-SC order as partial
+ *    orders, whose number grows fastest of all (1, 1, 3, 19, 219, 4231 on
+ *    0..5 elements): from four writes to one location (N writers, 3x at
+ *    4) or six fence.sc (SB rings, 2x at 6, 10x at 12) Z3 is faster.
+ *  - Otherwise it wins on tiny tests (12 events or fewer in the largest
+ *    frame, initial writes included), where setting up Z3 costs more than
+ *    enumerating; on tests with branches (4 or more combinations of
+ *    paths: the corpus's loops, 3-13x), which it takes one frame at a
+ *    time; and on IRIW shapes, many threads reading single-writer
+ *    locations without RMWs or sc fences (2x at 8 readers).
+ *  - Elsewhere (larger tests with RMWs, fences and filters; chains of 8 to
+ *    16 threads) Z3 is as fast or up to 2x faster. */
 static lc_engine auto_engine(const lx_program *p) {
-  test_size z = measure(p);
-  if (z.fence_sc >= 6 || (z.max_writes >= 5 && z.reads >= 4)) return LC_ENGINE_SMT;
-  return LC_ENGINE_ENUM;
+  test_shape z = measure(p);
+  if (z.fence_sc >= 6 || z.max_writes >= 4) return LC_ENGINE_SMT;
+  if (z.frame <= 12 || z.combos >= 4) return LC_ENGINE_ENUM;
+  if (z.fence_sc == 0 && z.rmw == 0 && z.max_writes <= 1 && z.max_readers >= 7) return LC_ENGINE_ENUM;
+  return LC_ENGINE_SMT;
 }
 
 lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,

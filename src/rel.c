@@ -244,6 +244,12 @@ bool rel_equal(const rel_rel *a, const rel_rel *b) {
   return a->n == b->n && memcmp(a->w, b->w, a->n * a->words * sizeof(uint64_t)) == 0;
 }
 
+bool rel_subset(const rel_rel *a, const rel_rel *b) {
+  for (size_t i = 0, m = a->n * a->words; i < m; i++)
+    if (a->w[i] & ~b->w[i]) return false;
+  return true;
+}
+
 bool rel_empty(const rel_rel *r) {
   for (size_t i = 0, m = r->n * r->words; i < m; i++)
     if (r->w[i]) return false;

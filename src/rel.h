@@ -80,6 +80,7 @@ rel_set *rel_range(const rel_rel *r);
 void rel_restrict_into(rel_rel *r, const rel_set *da, const rel_set *rb);
 bool rel_equal(const rel_rel *a, const rel_rel *b);
 bool rel_empty(const rel_rel *r);
+bool rel_subset(const rel_rel *a, const rel_rel *b);   /* same n */
 size_t rel_count(const rel_rel *r);
 bool rel_irreflexive(const rel_rel *r);
 /* Acyclic; when not and cycle != NULL, writes one cycle's events into

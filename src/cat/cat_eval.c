@@ -8,7 +8,8 @@
  * rec` group is evaluated as a whole by Kleene iteration from empty
  * values; references between its members read the current iterate, and
  * references from its bodies to other values count as one use each,
- * however many rounds the iteration takes.
+ * however many rounds the iteration takes.  The counts depend on the
+ * model only, so they are made once, at load (cat_count_uses).
  */
 #include "cat/cat_int.h"
 
@@ -269,11 +270,21 @@ static void cleanup(ev *E) {
   free(E->needed);
 }
 
+size_t *cat_count_uses(const cat_model *m) {
+  size_t n = m->vals.n ? m->vals.n : 1;
+  ev E = {m, NULL, NULL, lc_xcalloc(n, sizeof(slot)), NULL, lc_xcalloc(n, sizeof(bool)), false};
+  for (size_t i = 0; i < m->checks.n; i++) count(&E, m->checks.v[i].e);
+  size_t *uses = lc_xcalloc(n, sizeof(size_t));
+  for (size_t i = 0; i < m->vals.n; i++) uses[i] = E.slots[i].uses;
+  free(E.slots);
+  free(E.needed);
+  return uses;
+}
+
 int cat_eval(const cat_model *m, const cat_backend *be, lc_diag *d) {
   size_t n = m->vals.n ? m->vals.n : 1;
-  ev E = {m, be, d, lc_xcalloc(n, sizeof(slot)), lc_xcalloc(n, sizeof(cat_value)),
-          lc_xcalloc(n, sizeof(bool)), false};
-  for (size_t i = 0; i < m->checks.n; i++) count(&E, m->checks.v[i].e);
+  ev E = {m, be, d, lc_xcalloc(n, sizeof(slot)), lc_xcalloc(n, sizeof(cat_value)), NULL, false};
+  for (size_t i = 0; i < m->vals.n; i++) E.slots[i].uses = m->uses[i];
   for (size_t i = 0; i < m->checks.n && !E.failed; i++) {
     const cat_check *c = &m->checks.v[i];
     res r = eval(&E, c->e);

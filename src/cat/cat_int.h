@@ -62,6 +62,11 @@ struct cat_model {
   LC_VEC(cat_val) vals;
   LC_VEC(cat_group) groups;
   LC_VEC(cat_check) checks;
+  size_t *uses;            /* per value: its readers in one evaluation (cat_count_uses) */
 };
+
+/* Per value of m, how many times one evaluation of the checks reads it;
+ * counted once at load, as it depends on the model only (new array). */
+size_t *cat_count_uses(const cat_model *m);
 
 #endif

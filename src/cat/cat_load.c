@@ -710,6 +710,7 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
     return NULL;
   }
   if (!m->name) m->name = default_name(path);
+  m->uses = cat_count_uses(m);
   return m;
 }
 
@@ -757,6 +758,7 @@ void cat_model_free(cat_model *m) {
   lc_vec_free(&m->vals);
   lc_vec_free(&m->groups);
   lc_vec_free(&m->checks);
+  free(m->uses);
   lc_arena_free(m->arena);
   free(m->name);
   free(m->path);

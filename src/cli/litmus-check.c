@@ -43,7 +43,7 @@ static void usage(FILE *out) {
         "state, the verdict of the test's condition, and data races.\n"
         "\n"
         "  -m, --model NAME|FILE  memory model (default ptx-v7.5; see models/)\n"
-        "  -e, --engine smt|enum|auto  engine (default smt)\n"
+        "  -e, --engine smt|enum|auto  engine (default auto)\n"
         "  -j, --jobs N           check N tests at a time (default 1); with fewer tests\n"
         "                         than N, split each test's states among the jobs\n"
         "  -t, --timeout S        give up on a test after S seconds (exit 3)\n"

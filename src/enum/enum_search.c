@@ -96,6 +96,8 @@ typedef struct search {
 
   state_set found;
   size_t *flag_check;       /* per flag: its index among the model's checks */
+  rel_rel **listed;         /* per flag: the pairs listed, in event ids, both ways */
+  rel_rel **frame_may;      /* per flag: pairs it may have in this frame (event ids) */
   lx_val *obs;              /* scratch: one value per observable */
 
   enum_model *em;           /* the model over bounds, kept between nodes */
@@ -113,8 +115,12 @@ static void fail(search *s, lc_result_status st, const char *msg) {
 
 static void tick(search *s) {
   s->r->solver_checks++;
-  if (s->deadline > 0 && (++s->ticks & 255) == 0 && lc_now() > s->deadline)
-    fail(s, LC_RESULT_UNKNOWN, "the explicit engine ran out of time");
+  if (s->deadline > 0 && (++s->ticks & 255) == 0 && lc_now() > s->deadline && !s->stop) {
+    lc_result_fail(s->r, LC_RESULT_UNKNOWN,
+                   "out of time (--timeout %g s) while enumerating candidate executions; no verdict",
+                   s->o->timeout);
+    s->stop = true;
+  }
 }
 
 /* ---- builtins: bounds of the chosen relations --------------------------------------- */
@@ -327,11 +333,19 @@ static bool record(search *s, void *ctx) {
 
 /* ---- evaluating the model ---------------------------------------------------------------- */
 
-/* Could the subtree add anything?  Whether a flag can gain a pair needs
- * the model (flag_open), so a search that lists flags always goes on. */
+/* Can a flag gain a pair in this frame?  Its pairs there are bounded by
+ * the bounds at the frame's root (note_frame_flags); the bounds of an
+ * inner node are finer (flag_open) but cost an evaluation. */
+static bool frame_flags_open(const search *s) {
+  for (size_t k = 0; k < s->r->nflags; k++)
+    if (!rel_subset(s->frame_may[k], s->listed[k])) return true;
+  return false;
+}
+
+/* Could the subtree add anything? */
 static bool anything_open(search *s) {
   if (s->f->cut) return !s->r->bound_reached;
-  return s->r->nflags > 0 || states_open(s);
+  return states_open(s) || frame_flags_open(s);
 }
 
 static lc_diag *new_diag(lc_diag *d) {
@@ -353,8 +367,7 @@ static bool flag_open(search *s, size_t k) {
   if (!may) return true;
   for (size_t a = 0; a < may->n; a++)
     for (size_t b = 0; b < may->n; b++)
-      if (rel_has(may, a, b) && !lc_flag_has_pair(&s->r->flags[k], s->f->orig[a], s->f->orig[b]))
-        return true;
+      if (rel_has(may, a, b) && !rel_has(s->listed[k], s->f->orig[a], s->f->orig[b])) return true;
   return false;
 }
 
@@ -379,6 +392,28 @@ static bool worth(search *s) {
   return false;
 }
 
+/* Before the frame's root is evaluated, a flag may have any pair. */
+static void forget_frame_flags(search *s) {
+  for (size_t k = 0; k < s->r->nflags; k++) {
+    rel_clear(s->frame_may[k]);
+    rel_compl_into(s->frame_may[k]);
+  }
+}
+
+/* The bounds at the frame's root, just evaluated, in event ids. */
+static void note_frame_flags(search *s) {
+  for (size_t k = 0; k < s->r->nflags; k++) {
+    size_t i = s->flag_check[k];
+    const rel_rel *may = enum_model_check_may(s->em, i);
+    if (!may) continue;
+    rel_clear(s->frame_may[k]);
+    if (s->verdicts[i] == CAT_MM_HOLDS) continue;
+    for (size_t a = 0; a < may->n; a++)
+      for (size_t b = 0; b < may->n; b++)
+        if (rel_has(may, a, b)) rel_add(s->frame_may[k], s->f->orig[a], s->f->orig[b]);
+  }
+}
+
 /* Every pair of every raised flag, in event ids. */
 static void raise_flags(search *s, const cat_rel_result *res) {
   for (size_t k = 0; k < s->r->nflags; k++) {
@@ -386,7 +421,11 @@ static void raise_flags(search *s, const cat_rel_result *res) {
     if (!rel) continue;
     for (size_t a = 0; a < rel->n; a++)
       for (size_t b = 0; b < rel->n; b++)
-        if (rel_has(rel, a, b)) lc_flag_add_pair(&s->r->flags[k], s->f->orig[a], s->f->orig[b]);
+        if (rel_has(rel, a, b) && !rel_has(s->listed[k], s->f->orig[a], s->f->orig[b])) {
+          lc_flag_add_pair(&s->r->flags[k], s->f->orig[a], s->f->orig[b]);
+          rel_add(s->listed[k], s->f->orig[a], s->f->orig[b]);
+          rel_add(s->listed[k], s->f->orig[b], s->f->orig[a]);
+        }
   }
 }
 
@@ -726,7 +765,11 @@ static void search_frame(search *s, const int *paths) {
   memset(s->known, 0, s->p->nevents * sizeof(bool));
   enum_model_reset(s->em, f->n);
   for (unsigned c = 0; c < ENUM_NCHOICES; c++) changed(s, c);
-  if (worth(s)) search_rf(s, 0);
+  forget_frame_flags(s);
+  if (worth(s)) {
+    note_frame_flags(s);
+    search_rf(s, 0);
+  }
   rel_free(s->bar_may);
   rel_free(s->bar_must);
   s->bar_may = s->bar_must = NULL;
@@ -763,6 +806,8 @@ out:
 static void setup_flags(search *s) {
   size_t nchecks = cat_model_nchecks(s->m), n = 0;
   s->flag_check = lc_xcalloc(nchecks ? nchecks : 1, sizeof(size_t));
+  s->listed = lc_xcalloc(nchecks ? nchecks : 1, sizeof(rel_rel *));
+  s->frame_may = lc_xcalloc(nchecks ? nchecks : 1, sizeof(rel_rel *));
   s->r->flags = lc_xcalloc(nchecks ? nchecks : 1, sizeof(lc_flag));
   for (size_t i = 0; i < nchecks; i++) {
     if (!cat_model_check_is_flag(s->m, i)) continue;
@@ -770,6 +815,8 @@ static void setup_flags(search *s) {
     if (!s->o->races) continue;
     s->flag_check[n] = i;
     s->r->flags[n] = (lc_flag){cat_model_check_name(s->m, i), false, -1, -1, NULL, 0};
+    s->listed[n] = rel_new(s->p->nevents);
+    s->frame_may[n] = rel_new(s->p->nevents);
     n++;
   }
   s->r->nflags = n;
@@ -822,6 +869,12 @@ lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_option
   store_states(&s);
   free(s.found.v);
   free(s.found.slot);
+  for (size_t k = 0; k < s.r->nflags; k++) {
+    rel_free(s.listed[k]);
+    rel_free(s.frame_may[k]);
+  }
+  free(s.listed);
+  free(s.frame_may);
   free(s.flag_check);
   free(s.val);
   free(s.known);
