@@ -1,8 +1,9 @@
 #!/bin/sh
-# check-valgrind.sh - the front-end tests under valgrind: the unit tests
-# given as arguments, then litmus-check --print on every classic test, seed,
-# corpus test and error file, and lt-roundtrip on every valid test.  Any
-# memory error or leak fails (valgrind exits 99).  Run by `make check-valgrind`.
+# check-valgrind.sh - tests under valgrind: the unit tests given as
+# arguments, then litmus-check --print on every classic test, seed, corpus
+# test and error file, lt-roundtrip on every valid test, model checking
+# with both engines and litmus-gen.  Any memory error or leak fails
+# (valgrind exits 99).  Run by `make check-valgrind`.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}" "${CORPUS_DIR:=}"
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -44,11 +45,20 @@ expect 0 "$top_builddir/tests/lt-roundtrip" $valid $corpus
 for f in "$top_srcdir"/tests/e2e/errors/*.litmus "$top_srcdir"/tests/fuzz/seeds/*.txt; do
   expect 2 "$check" --print "$f"
 done
-# model checking: a plain test, races, barriers, a test split among jobs
-expect 0 "$check" "$top_srcdir/litmus/MP.litmus" "$top_srcdir/litmus/MP+bar.sync.litmus" \
-  "$top_srcdir/tests/e2e/races/MP+rel-cta-acq-gpu+ctrl.litmus"
-expect 0 "$check" -j 2 --json "$top_srcdir/litmus/IRIW.litmus"
-expect 0 "$check" --model ptx-v6.0 "$top_srcdir/litmus/SB+fence.sc-gpu.litmus"
+# model checking with each engine: a plain test, races, barriers, loops,
+# a test split among jobs, a timeout; and litmus-gen
+for engine in smt enum; do
+  expect 0 "$check" --engine $engine "$top_srcdir/litmus/MP.litmus" "$top_srcdir/litmus/MP+bar.sync.litmus" \
+    "$top_srcdir/tests/e2e/races/MP+rel-cta-acq-gpu+ctrl.litmus" "$top_srcdir/tests/e2e/regress/loop-filter.litmus"
+  expect 0 "$check" --engine $engine --model ptx-v6.0 "$top_srcdir/litmus/SB+fence.sc-gpu.litmus"
+  expect 3 "$check" --engine $engine --timeout 0.000001 "$top_srcdir/tests/e2e/check-errors/iriw-6.litmus"
+done
+expect 0 "$check" --engine smt -j 2 --json "$top_srcdir/litmus/IRIW.litmus"
+gen_out=${TMPDIR:-/tmp}/check-valgrind-gen.$$
+expect 0 "$top_builddir/src/litmus-gen" --seed 5 --count 20 --out "$gen_out"
+expect 0 "$top_builddir/src/litmus-gen" --family iriw --size 1-3 --out "$gen_out"
+expect 0 "$check" --no-races "$gen_out"
+rm -rf "$gen_out"
 
 [ "$failed" -eq 0 ] && echo "check-valgrind: all clean" || echo "check-valgrind: $failed failed"
 [ "$failed" -eq 0 ]
