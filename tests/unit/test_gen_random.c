@@ -12,22 +12,14 @@
 
 #include "enum_fixture.h"
 #include "gen/gen.h"
-
-static char *text_of(const lt_test *t) {
-  lc_buf b;
-  lc_buf_init(&b);
-  lt_print(&b, t);
-  char *s = lc_buf_take(&b);
-  lc_buf_fini(&b);
-  return s;
-}
+#include "../roundtrip.h"
 
 static char *random_text(uint64_t seed, uint64_t index) {
   gen_options o;
   gen_options_init(&o);
   o.seed = seed;
   lt_test *t = gen_random(&o, index);
-  char *s = text_of(t);
+  char *s = rt_print(t);
   lt_test_free(t);
   return s;
 }
@@ -47,7 +39,7 @@ static void test_gen_random_deterministic(void **state) {
 /* Printed, the test parses without a message into an equal AST, prints
  * the same again, and lowers. */
 static void check_round_trip(const lt_test *t) {
-  char *text = text_of(t);
+  char *text = rt_print(t);
   lc_source src;
   lc_source_from_string(&src, "gen.litmus", text, strlen(text));
   lc_diag d;
@@ -56,7 +48,7 @@ static void check_round_trip(const lt_test *t) {
   assert_non_null(back);
   assert_int_equal(d.msgs.n, 0);
   assert_true(lt_test_equal(t, back));
-  char *again = text_of(back);
+  char *again = rt_print(back);
   assert_string_equal(text, again);
   lx_program *p = lx_lower(back, NULL, &d);
   assert_non_null(p);
