@@ -71,6 +71,8 @@ void enum_model_reset(enum_model *em, size_t n) {
   for (size_t i = 0; i < em->ents.n; i++) cat_mm_free(em->ents.v[i].val);
   em->ents.n = 0;
   memset(em->slot, 0, em->nslots * sizeof(size_t));
+  if (em->check_ent)
+    for (size_t i = 0; i < cat_model_nchecks(em->m); i++) em->check_ent[i] = NONE;
   em->n = n;
 }
 
