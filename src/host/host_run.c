@@ -21,7 +21,11 @@
  * released, or spinning in a loop that comes back to the same state while
  * nobody writes (detected exactly, `quiescent`).  As a safety net for what
  * that misses (a loop counting forever), a thread also gives up after
- * par->spin_limit backward jumps or rounds of waiting.  The instance is then counted incomplete,
+ * par->spin_limit backward jumps or rounds of waiting - once the other
+ * threads of the instance are finished, blocked or idle, or after a grace
+ * of HOST_GRACE_SECONDS while one still runs: on a loaded machine a
+ * thread may be descheduled for longer than the spins last, and its
+ * partner must not give up on it.  The instance is then counted incomplete,
  * not binned.  Abandoning is safe because every instance has its own
  * memory and its own barrier records.
  */
@@ -216,6 +220,7 @@ typedef struct host_worker {
   unsigned long snap_writes;     /* nwrites, */
   unsigned long snap_sum;        /* and everybody's published writes */
   bool snap_valid;
+  double over_since;             /* when the spin limit was passed, 0 before */
   pthread_t tid;
   bool started;
 } host_worker;
@@ -440,6 +445,25 @@ static void publish_idle(host_barlog *log, bool idle, unsigned long sum, unsigne
   log_end(log);
 }
 
+/* Past the spin limit: give up, unless another thread of the instance is
+ * still running (neither finished, waiting nor idle) and may release this
+ * one, within the grace period. */
+#define HOST_GRACE_SECONDS 2.0
+static bool give_up(host_worker *w, size_t inst) {
+  const host_shared *sh = w->sh;
+  bool others_running = false;
+  for (size_t u = 0; u < sh->nthreads && !others_running; u++) {
+    host_barlog *log = barlog(sh, inst, u);
+    others_running = u != w->t && !atomic_load_explicit(&log->done, memory_order_relaxed) &&
+                     !atomic_load_explicit(&log->waiting, memory_order_relaxed) &&
+                     !atomic_load_explicit(&log->idle, memory_order_relaxed);
+  }
+  if (!others_running) return true;
+  double now = lc_now();
+  if (w->over_since == 0) w->over_since = now;
+  return now - w->over_since > HOST_GRACE_SECONDS;
+}
+
 /* Arrives at a CTA barrier; returns the k of this arrival, or 0 when the
  * log is full (the instance is abandoned). */
 static unsigned arrive(host_barlog *log, int n, bool has_id, lx_val id) {
@@ -469,7 +493,7 @@ static int bar(host_worker *w, const host_op *o, size_t inst) {
   for (unsigned round = 1;; round++) {
     backoff(sh, round);
     if (wait_ready(sh, inst, w->t, &wt)) break;
-    if (round >= sh->spin_limit || (round % 64 == 0 && quiescent(w, inst))) return -1;
+    if ((round >= sh->spin_limit && give_up(w, inst)) || (round % 64 == 0 && quiescent(w, inst))) return -1;
   }
   publish_wait(mine, &wt, false, w->nwrites);
   return 0;
@@ -515,7 +539,7 @@ static int jump(host_worker *w, size_t inst, size_t from, const host_op *o, size
                 unsigned *st) {
   if ((size_t)o->target <= from) {
     if (++w->backs[from] > w->sh->unroll) *st |= HOST_BEYOND;
-    if (++*spins > w->sh->spin_limit) return -1;
+    if (++*spins > w->sh->spin_limit && give_up(w, inst)) return -1;
     if (*spins % 64 == 0 && stuck(w, inst, from)) return -1;
     backoff(w->sh, *spins);
   }
@@ -530,6 +554,7 @@ static unsigned run_code(host_worker *w, size_t inst) {
   if (th->nregs) memcpy(r, th->init, th->nregs * sizeof(lx_val));
   if (th->has_loop) memset(w->backs, 0, th->nops * sizeof(uint32_t));
   w->snap_valid = false;
+  w->over_since = 0;
   w->nwrites = 0;
   unsigned spins = 0, st = 0;
   for (size_t pc = 0; pc < th->nops;) {
