@@ -45,6 +45,7 @@ typedef struct rgen {
   int nregs[MAX_THREADS];
   lt_instr *code[MAX_THREADS][MAX_INSTRS];
   unsigned ninstrs[MAX_THREADS];
+  unsigned extra_rows[MAX_THREADS];   /* rows a barrier added */
   int branch_after[MAX_THREADS];   /* row of the load a branch tests, or -1 */
 } rgen;
 
@@ -236,6 +237,65 @@ static void extras(rgen *g, size_t nthreads) {
       }
 }
 
+/* ---- barriers --------------------------------------------------------------- */
+
+static lt_instr *barrier(rgen *g, bool arrive, int count) {
+  lt_instr *in = lc_arena_alloc(g->b.t->arena, sizeof *in);
+  in->kind = LT_I_BAR;
+  in->bar_arrive = arrive;
+  in->bar_cta_suffix = true;
+  in->a = gen_imm(1);
+  in->nbar_operands = count ? 3 : 1;
+  if (count) {
+    in->b = gen_imm(0);
+    in->c = gen_imm(count);
+  }
+  return in;
+}
+
+/* Puts `in` at row `row` of thread t, moving the rows below down one. */
+static void insert_row(rgen *g, size_t t, unsigned row, lt_instr *in) {
+  lt_thread *th = &g->b.t->threads[t];
+  unsigned used = rows_of(g, t) + g->extra_rows[t];
+  memmove(&th->cells[row + 1], &th->cells[row], (used - row) * sizeof(lt_cell));
+  memset(&th->cells[row], 0, sizeof(lt_cell));
+  th->cells[row].instr = in;
+  g->extra_rows[t]++;
+}
+
+/* A row for thread t's barrier: anywhere, but not between its branch and
+ * the label the branch jumps to.  Skipping a barrier only makes the other
+ * threads wait forever (executions every model rules out), and a GPU
+ * kernel cannot branch around one. */
+static unsigned barrier_row(rgen *g, size_t t) {
+  if (g->branch_after[t] < 0) return pick(g, rows_of(g, t) + 1);
+  unsigned before_branch = (unsigned)g->branch_after[t] + 2, r = pick(g, before_branch + 1);
+  return r < before_branch ? r : rows_of(g, t);
+}
+
+/* Now and then the threads of one CTA meet at a barrier, each at a row of
+ * its own: `bar.cta.sync 1`, or with the CTA's thread count, and then
+ * sometimes one thread only arrives. */
+static void add_barrier(rgen *g, size_t nthreads) {
+  if (!gen_rng_chance(&g->rng, 1, 6)) return;
+  const lt_thread *th = g->b.t->threads, *first = &th[pick(g, (unsigned)nthreads)];
+  size_t members[MAX_THREADS], n = 0;
+  for (size_t t = 0; t < nthreads; t++)
+    if (th[t].gpu == first->gpu && th[t].cta == first->cta) members[n++] = t;
+  if (n < 2) return;
+  bool counted = gen_rng_chance(&g->rng, 1, 3);
+  size_t arriver = counted && pick(g, 2) ? pick(g, (unsigned)n) : n;
+  for (size_t k = 0; k < n; k++) {
+    size_t t = members[k];
+    insert_row(g, t, barrier_row(g, t), barrier(g, k == arriver, counted ? (int)n : 0));
+  }
+  unsigned nrows = g->b.t->nrows;
+  for (size_t t = 0; t < nthreads; t++)
+    if (rows_of(g, t) + g->extra_rows[t] > nrows) nrows = rows_of(g, t) + g->extra_rows[t];
+  g->b.t->nrows = nrows;
+  for (size_t t = 0; t < nthreads; t++) g->b.t->threads[t].ncells = nrows;
+}
+
 void gen_options_init(gen_options *o) {
   memset(o, 0, sizeof *o);
   o->min_threads = 2;
@@ -260,7 +320,7 @@ lt_test *gen_random(const gen_options *o, uint64_t index) {
   snprintf(doc, sizeof doc, "\"litmus-gen --seed %" PRIu64 ", test %" PRIu64 "\"", o->seed, index);
   unsigned nrows = 0;
   /* The builder needs the row count first: draw the code, then lay it out. */
-  gen_begin(&g.b, name, doc, nthreads, MAX_INSTRS + 2);
+  gen_begin(&g.b, name, doc, nthreads, MAX_INSTRS + 3);   /* code, branch, label, barrier */
   for (size_t t = 0; t < nthreads; t++)
     for (unsigned i = 0; i < g.ninstrs[t]; i++) g.code[t][i] = random_instr(&g, t);
   choose_branch(&g, nthreads);
@@ -275,6 +335,7 @@ lt_test *gen_random(const gen_options *o, uint64_t index) {
     if (g.used[l]) gen_init_loc(&g.b, loc_names[l], gen_rng_chance(&g.rng, 1, 10) ? 7 : 0);
   condition(&g, nthreads);
   extras(&g, nthreads);
+  add_barrier(&g, nthreads);   /* last: tests without one are as they were */
   static const lt_quant quants[] = {LT_COND_EXISTS, LT_COND_EXISTS, LT_COND_EXISTS, LT_COND_EXISTS,
                                     LT_COND_NOT_EXISTS, LT_COND_FORALL};
   return gen_finish(&g.b, quants[pick(&g, LC_ARRAY_LEN(quants))]);

@@ -66,16 +66,21 @@ static bool names_reg(const lt_prop *p, int thread, int reg) {
   return names_reg(p->l, thread, reg) || names_reg(p->r, thread, reg);
 }
 
-/* 2-4 threads of 1-4 instructions (a branch adds itself and a label),
- * every register written is in the condition. */
+/* 2-4 threads of 1-4 instructions (a branch adds itself and a label, a
+ * barrier itself), every register written is in the condition, and no
+ * branch jumps over a barrier. */
 static void check_shape(const lt_test *t) {
   assert_in_range(t->nthreads, 2, 4);
   for (size_t j = 0; j < t->nthreads; j++) {
     size_t n = 0;
+    bool skipping = false;
     for (size_t r = 0; r < t->threads[j].ncells; r++) {
       const lt_instr *in = t->threads[j].cells[r].instr;
+      if (t->threads[j].cells[r].label) skipping = false;
       if (!in) continue;
-      n += in->kind != LT_I_BRANCH;
+      skipping |= in->kind == LT_I_BRANCH;
+      assert_false(skipping && in->kind == LT_I_BAR);
+      n += in->kind != LT_I_BRANCH && in->kind != LT_I_BAR;
       if (in->dst.kind == LT_OPND_REG) assert_true(names_reg(t->cond, (int)j, in->dst.reg));
     }
     assert_in_range(n, 1, 4);
@@ -124,6 +129,9 @@ static void test_gen_random_variety(void **state) {
         seen[15] |= in->sem == LT_SEM_VOLATILE;
         seen[16] |= in->kind == LT_I_ALU;
         seen[17] |= in->kind == LT_I_ATOM && in->rmw == LT_RMW_INC;
+        seen[21] |= in->kind == LT_I_BAR && !in->bar_arrive && in->nbar_operands == 1;
+        seen[22] |= in->kind == LT_I_BAR && in->bar_arrive;
+        seen[23] |= in->kind == LT_I_BAR && !in->bar_arrive && in->nbar_operands == 3;
       }
     }
     seen[12] |= t->quant == LT_COND_FORALL;
@@ -133,7 +141,7 @@ static void test_gen_random_variety(void **state) {
     for (size_t k = 0; k < t->ninits; k++) seen[20] |= t->inits[k].value != 0;
     lt_test_free(t);
   }
-  for (size_t k = 0; k < 21; k++)
+  for (size_t k = 0; k < LC_ARRAY_LEN(seen); k++)
     if (!seen[k]) fail_msg("feature %zu never generated", k);
 }
 
