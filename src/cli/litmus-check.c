@@ -9,18 +9,17 @@
 #define _GNU_SOURCE   /* getopt_long, open_memstream */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <z3.h>
 
 #include "check.h"
+#include "paths.h"
 #include "lc.h"
 #include "litmus/ast.h"
 #include "report/report.h"
@@ -34,7 +33,7 @@ typedef struct options {
   bool json, quiet;
   unsigned jobs;
   lc_check_options check;
-  LC_VEC(char *) files;
+  lc_paths files;
 } options;
 
 static void usage(FILE *out) {
@@ -62,51 +61,6 @@ static void usage(FILE *out) {
         "Exit status: 0 success, 1 --expect mismatch, 2 bad input or usage,\n"
         "3 internal error or the solver gave no answer.  See litmus-check(1).\n",
         out);
-}
-
-/* ---- files -------------------------------------------------------------------- */
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static bool has_suffix(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* Collects the *.litmus files under dir, sorted, so runs are reproducible. */
-static void add_dir(options *o, const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  LC_VEC(char *) found = {0};
-  struct dirent *ent;
-  while ((ent = readdir(d))) {
-    if (ent->d_name[0] == '.') continue;
-    lc_buf b;
-    lc_buf_init(&b);
-    lc_buf_printf(&b, "%s/%s", dir, ent->d_name);
-    lc_vec_push(&found, lc_buf_take(&b));
-    lc_buf_fini(&b);
-  }
-  closedir(d);
-  qsort(found.v, found.n, sizeof(char *), cmp_str);
-  for (size_t i = 0; i < found.n; i++) {
-    struct stat st;
-    if (stat(found.v[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-      add_dir(o, found.v[i]);
-      free(found.v[i]);
-    } else if (has_suffix(found.v[i], ".litmus")) {
-      lc_vec_push(&o->files, found.v[i]);
-    } else {
-      free(found.v[i]);
-    }
-  }
-  lc_vec_free(&found);
-}
-
-static void add_path(options *o, const char *path) {
-  struct stat st;
-  if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) add_dir(o, path);
-  else lc_vec_push(&o->files, lc_xstrdup(path));
 }
 
 /* ---- options ------------------------------------------------------------------ */
@@ -178,7 +132,7 @@ static int parse_options(int argc, char **argv, options *o) {
       return LC_EXIT_INPUT;
     }
   }
-  for (int i = optind; i < argc; i++) add_path(o, argv[i]);
+  for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
   if (optind == argc) {
     fputs("litmus-check: no input files (try 'litmus-check --help')\n", stderr);
     return LC_EXIT_INPUT;
@@ -429,8 +383,7 @@ int main(int argc, char **argv) {
   }
   cat_model_free(m);
   lc_model_search_free(search);
-  for (size_t i = 0; i < o.files.n; i++) free(o.files.v[i]);
-  lc_vec_free(&o.files);
+  lc_paths_free(&o.files);
   for (size_t i = 0; i < ex.n; i++) free(ex.v[i].path);
   lc_vec_free(&ex);
   /* Z3 keeps process-wide tables (symbols, memory pools) after every

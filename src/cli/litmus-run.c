@@ -12,7 +12,6 @@
 #define _GNU_SOURCE   /* getopt_long */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -21,11 +20,11 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "paths.h"
 #include "cuda/cuda.h"
 #include "host/host.h"
 #include "lc.h"
@@ -41,7 +40,7 @@ typedef struct options {
   const char *model, *output;
   lc_check_options check;
   run_params par;
-  LC_VEC(char *) files;
+  lc_paths files;
 } options;
 
 static void usage(FILE *out) {
@@ -82,51 +81,6 @@ static void usage(FILE *out) {
         "2 bad input, no GPU or a test the backend cannot run, 3 internal error.\n"
         "See litmus-run(1).\n",
         out);
-}
-
-/* ---- files ------------------------------------------------------------------------ */
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static bool has_suffix(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* Collects the *.litmus files under dir, sorted, so runs are reproducible. */
-static void add_dir(options *o, const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  LC_VEC(char *) found = {0};
-  struct dirent *ent;
-  while ((ent = readdir(d))) {
-    if (ent->d_name[0] == '.') continue;
-    lc_buf b;
-    lc_buf_init(&b);
-    lc_buf_printf(&b, "%s/%s", dir, ent->d_name);
-    lc_vec_push(&found, lc_buf_take(&b));
-    lc_buf_fini(&b);
-  }
-  closedir(d);
-  qsort(found.v, found.n, sizeof(char *), cmp_str);
-  for (size_t i = 0; i < found.n; i++) {
-    struct stat st;
-    if (stat(found.v[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-      add_dir(o, found.v[i]);
-      free(found.v[i]);
-    } else if (has_suffix(found.v[i], ".litmus")) {
-      lc_vec_push(&o->files, found.v[i]);
-    } else {
-      free(found.v[i]);
-    }
-  }
-  lc_vec_free(&found);
-}
-
-static void add_path(options *o, const char *path) {
-  struct stat st;
-  if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) add_dir(o, path);
-  else lc_vec_push(&o->files, lc_xstrdup(path));
 }
 
 /* ---- options ---------------------------------------------------------------------- */
@@ -310,7 +264,7 @@ static int parse_options(int argc, char **argv, options *o) {
     }
     if (!flag_option(o, c) && other_option(o, c, optarg) < 0) return LC_EXIT_INPUT;
   }
-  for (int i = optind; i < argc; i++) add_path(o, argv[i]);
+  for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
   if (optind == argc) {
     fputs("litmus-run: no input files (try 'litmus-run --help')\n", stderr);
     return LC_EXIT_INPUT;
@@ -565,7 +519,6 @@ int main(int argc, char **argv) {
   }
   cat_model_free(m);
   lc_model_search_free(search);
-  for (size_t i = 0; i < o.files.n; i++) free(o.files.v[i]);
-  lc_vec_free(&o.files);
+  lc_paths_free(&o.files);
   return status;
 }

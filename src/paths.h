@@ -1,0 +1,16 @@
+/* paths.h - the litmus files a command line names: files as given, folders
+ * searched for *.litmus.
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef LC_PATHS_H
+#define LC_PATHS_H
+#include "lc.h"
+
+typedef LC_VEC(char *) lc_paths;   /* owned strings */
+
+/* Appends path (a file, or - for standard input) or, for a folder, every
+ * *.litmus file below it, sorted, so runs are reproducible. */
+void lc_paths_add(lc_paths *out, const char *path);
+void lc_paths_free(lc_paths *p);
+
+#endif
