@@ -56,6 +56,9 @@ typedef struct lx_expr {
 lx_val lx_op_apply(lx_op op, lx_val a, lx_val b);
 lx_val lx_expr_eval(const lx_expr *e, const lx_val *read_values);
 bool lx_cmp_apply(lt_cmp cmp, lx_val a, lx_val b);
+/* The operation an atom/red applies to the old value (min/max unsigned
+ * for .u32/.u64); exch and cas are the caller's. */
+lx_op lx_rmw_op(const lt_instr *in);
 
 /* ---- events ------------------------------------------------------------------ */
 

@@ -396,7 +396,7 @@ static int lower_store(run *R, const lt_instr *in) {
   return 0;
 }
 
-static lx_op rmw_op(const lt_instr *in) {
+lx_op lx_rmw_op(const lt_instr *in) {
   bool uns = in->type == LT_TYPE_U32 || in->type == LT_TYPE_U64;
   switch (in->rmw) {
   case LT_RMW_ADD: return LX_OP_ADD;
@@ -458,7 +458,7 @@ static run_status lower_rmw(run *R, const lt_instr *in) {
   }
   if (cas) add_cond(R, success ? LT_CMP_EQ : LT_CMP_NE, old, operand, in->at, false);
   if (!success) return RUN_DONE;
-  const lx_expr *v = cas ? desired : in->rmw == LT_RMW_EXCH ? operand : mk_bin(R->L, rmw_op(in), old, operand);
+  const lx_expr *v = cas ? desired : in->rmw == LT_RMW_EXCH ? operand : mk_bin(R->L, lx_rmw_op(in), old, operand);
   lx_event *w = new_event(R, LX_EV_WRITE, in);
   w->tags |= bit(LX_T_W) | bit(LX_T_A);
   set_access(R, w, in, vloc, ws, scope);

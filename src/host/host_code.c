@@ -148,21 +148,6 @@ static host_order fence_order(const lt_instr *in) {
   }
 }
 
-static lx_op rmw_op(const lt_instr *in) {
-  bool uns = in->type == LT_TYPE_U32 || in->type == LT_TYPE_U64;
-  switch (in->rmw) {
-  case LT_RMW_SUB: return LX_OP_SUB;
-  case LT_RMW_AND: return LX_OP_AND;
-  case LT_RMW_OR: return LX_OP_OR;
-  case LT_RMW_XOR: return LX_OP_XOR;
-  case LT_RMW_MIN: return uns ? LX_OP_UMIN : LX_OP_MIN;
-  case LT_RMW_MAX: return uns ? LX_OP_UMAX : LX_OP_MAX;
-  case LT_RMW_INC: return LX_OP_INC;
-  case LT_RMW_DEC: return LX_OP_DEC;
-  default: return LX_OP_ADD;
-  }
-}
-
 static int label_cell(const lt_thread *th, const char *label) {
   for (size_t c = 0; c < th->ncells; c++)
     if (th->cells[c].label && strcmp(th->cells[c].label, label) == 0) return (int)c;
@@ -182,7 +167,7 @@ static int compile_rmw(compiler *C, const lt_instr *in, host_op *op) {
     return value_opnd(C, in, &in->b, &op->b);
   }
   op->code = in->rmw == LT_RMW_EXCH ? HOST_EXCH : HOST_RMW;
-  op->op = rmw_op(in);
+  op->op = lx_rmw_op(in);
   return 0;
 }
 

@@ -20,7 +20,7 @@ const char *report_observation(const lc_verdict *v) {
   return "Sometimes";
 }
 
-static const char *quant_text(lt_quant q) {
+const char *report_quant(lt_quant q) {
   switch (q) {
   case LT_COND_EXISTS: return "exists";
   case LT_COND_NOT_EXISTS: return "~exists";
@@ -49,10 +49,15 @@ static void print_state(lc_buf *out, const lc_result *r, size_t i) {
   lc_buf_putc(out, '\n');
 }
 
-static void print_condition(lc_buf *out, const lt_test *t) {
-  lc_buf_printf(out, "Condition %s %s", quant_text(t->quant), t->cond->parens ? "" : "(");
+void report_condition(lc_buf *out, const lt_test *t) {
+  lc_buf_printf(out, "Condition %s %s", report_quant(t->quant), t->cond->parens ? "" : "(");
   lt_print_prop(out, t->cond);
-  lc_buf_puts(out, t->cond->parens ? "\n" : ")\n");
+  if (!t->cond->parens) lc_buf_putc(out, ')');
+}
+
+static void print_condition(lc_buf *out, const lt_test *t) {
+  report_condition(out, t);
+  lc_buf_putc(out, '\n');
 }
 
 /* A raised flag's pairs: all of them when the engine listed them, else
@@ -124,9 +129,8 @@ void report_text(lc_buf *out, const lc_result *r) {
 
 /* ---- JSON ------------------------------------------------------------------------ */
 
-static json_t *value_json(const lx_program *p, lx_val v) {
-  int l = lx_addr_loc(p, v);
-  if (l < 0) return json_integer((json_int_t)v);
+json_t *report_value_json(const lx_program *p, lx_val v) {
+  if (lx_addr_loc(p, v) < 0) return json_integer((json_int_t)v);
   lc_buf b;
   lc_buf_init(&b);
   lx_print_value(&b, p, v);
@@ -160,7 +164,8 @@ static json_t *states_json(const lc_result *r) {
     json_t *s = json_object();
     const lx_val *vals = lc_result_state(r, i);
     json_t *values = json_object();
-    for (size_t k = 0; k < r->nshown; k++) json_object_set_new(values, r->prog->obs[k].label, value_json(r->prog, vals[k]));
+    for (size_t k = 0; k < r->nshown; k++)
+      json_object_set_new(values, r->prog->obs[k].label, report_value_json(r->prog, vals[k]));
     json_object_set_new(s, "values", values);
     json_object_set_new(s, "positive", json_boolean(lc_result_state_positive(r, i)));
     json_array_append_new(a, s);
@@ -206,7 +211,7 @@ json_t *report_json(const lc_result *r) {
   lc_buf_init(&b);
   lt_print_prop(&b, t->cond);
   json_t *cond = json_object();
-  json_object_set_new(cond, "quantifier", json_string(quant_text(t->quant)));
+  json_object_set_new(cond, "quantifier", json_string(report_quant(t->quant)));
   json_object_set_new(cond, "proposition", json_string(b.s));
   json_object_set_new(o, "condition", cond);
   lc_buf_fini(&b);

@@ -26,9 +26,15 @@ void report_text(lc_buf *out, const lc_result *r);
 /* The same and more: observables, per-state verdicts, flags with their
  * events, the unroll bound, timings.  The caller owns the object. */
 json_t *report_json(const lc_result *r);
+/* A value in JSON: a number, or "&x" for the address of x. */
+json_t *report_value_json(const lx_program *p, lx_val v);
 
 /* "Allowed" (exists), "Forbidden" (~exists), "Required" (forall). */
 const char *report_kind(lt_quant q);
+/* "exists", "~exists" or "forall". */
+const char *report_quant(lt_quant q);
+/* "Condition exists (P)" as herd and litmus7 print it, without a newline. */
+void report_condition(lc_buf *out, const lt_test *t);
 /* "Never", "Sometimes", "Always". */
 const char *report_observation(const lc_verdict *v);
 /* `P0 line 9: st.weak x, 1` for an event, for messages and flags. */

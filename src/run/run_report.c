@@ -14,15 +14,6 @@
 
 #include "report/report.h"
 
-static const char *quant_text(lt_quant q) {
-  switch (q) {
-  case LT_COND_EXISTS: return "exists";
-  case LT_COND_NOT_EXISTS: return "~exists";
-  case LT_COND_FORALL: return "forall";
-  }
-  return "exists";
-}
-
 static const char *test_name(const run_result *r) { return r->prog->test->name; }
 
 /* Positive and negative instances, and whether the condition holds of what
@@ -126,10 +117,8 @@ static void print_histogram(lc_buf *out, const run_result *r) {
 }
 
 static void print_condition(lc_buf *out, const run_result *r, bool validated) {
-  const lt_test *t = r->prog->test;
-  lc_buf_printf(out, "Condition %s %s", quant_text(t->quant), t->cond->parens ? "" : "(");
-  lt_print_prop(out, t->cond);
-  lc_buf_printf(out, "%s is %svalidated\n", t->cond->parens ? "" : ")", validated ? "" : "NOT ");
+  report_condition(out, r->prog->test);
+  lc_buf_printf(out, " is %svalidated\n", validated ? "" : "NOT ");
 }
 
 static void print_model(lc_buf *out, const run_result *r, const run_totals *t) {
@@ -200,20 +189,10 @@ void run_report_text(lc_buf *out, const run_result *r) {
 
 /* ---- JSON ------------------------------------------------------------------------- */
 
-static json_t *value_json(const lx_program *p, lx_val v) {
-  if (lx_addr_loc(p, v) < 0) return json_integer((json_int_t)v);
-  lc_buf b;
-  lc_buf_init(&b);
-  lx_print_value(&b, p, v);
-  json_t *s = json_string(b.s);
-  lc_buf_fini(&b);
-  return s;
-}
-
 static json_t *values_json(const run_result *r, const lx_val *v) {
   json_t *o = json_object();
   for (size_t k = 0; k < r->nshown; k++)
-    json_object_set_new(o, r->prog->obs[k].label, value_json(r->prog, v[k]));
+    json_object_set_new(o, r->prog->obs[k].label, report_value_json(r->prog, v[k]));
   return o;
 }
 
@@ -330,7 +309,7 @@ static json_t *condition_json(const lt_test *t) {
   lc_buf_init(&b);
   lt_print_prop(&b, t->cond);
   json_t *o = json_object();
-  json_object_set_new(o, "quantifier", json_string(quant_text(t->quant)));
+  json_object_set_new(o, "quantifier", json_string(report_quant(t->quant)));
   json_object_set_new(o, "proposition", json_string(b.s));
   lc_buf_fini(&b);
   return o;
