@@ -658,7 +658,7 @@ static lt_cstmt *stmt(parser *ps) {
     lt_p_expect(ps, LT_TOK_LPAREN, "'('");
     lt_p_expect(ps, LT_TOK_RPAREN, "')'");
     semi(ps);
-  } else if (type_word(&TOK)) {
+  } else if (type_word(&TOK) && !name_is(&TOK, "atomic_ref")) {   /* atomic_ref<..>(x).op() is code */
     s = new_stmt(ps, LT_CS_DECL, at);
     s->type = type_name(ps);
     if (!ident_tok(&TOK)) lt_p_error(ps, TOK.at, "expected a local's name, found %s", lt_p_desc(ps, &TOK));
