@@ -181,6 +181,8 @@ typedef struct lx_obs {
 typedef struct lx_program {
   lc_arena *arena;
   const lt_test *test;      /* borrowed */
+  const lt_test *code;      /* the code table lowered: `test` itself, or for a C++ test
+                               its bodies compiled to cells (lower_cpp.c, in the arena) */
   unsigned unroll;
 
   lx_thread *threads;

@@ -909,6 +909,7 @@ lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
   L.p->test = t;
   L.p->unroll = L.opt->unroll;
   if (t->cpp) L.t = lx_cpp_compile(t, L.p->arena, d);
+  L.p->code = L.t;
   int rc = L.t ? build(&L) : -1;
   lc_vec_free(&L.events);
   lc_vec_free(&L.paths);
