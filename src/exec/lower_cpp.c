@@ -227,11 +227,6 @@ static void put(cc *c, const lt_cexpr *p, lt_instr *in) {
   place(c, lend, p->at);
 }
 
-static bool load_ok(lt_mo mo) { return mo != LT_MO_RELEASE && mo != LT_MO_ACQ_REL; }
-static bool store_ok(lt_mo mo) {
-  return mo == LT_MO_RELAXED || mo == LT_MO_RELEASE || mo == LT_MO_SEQ_CST;
-}
-
 static void set_scope(lt_instr *in, const lt_catomic *a) {
   in->scope = lt_ts_scope(a->scope);
   if (a->scope_at.line) in->scope_at = a->scope_at;
@@ -249,12 +244,6 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
     }
     return imm(0, at);
   }
-  if (a->kind == LT_CA_LOAD && !load_ok(a->mo))
-    fail(c, a->mo_at, "a load cannot be memory_order_release or memory_order_acq_rel");
-  if (a->kind == LT_CA_STORE && !store_ok(a->mo))
-    fail(c, a->mo_at, "a store must be memory_order_relaxed, _release or _seq_cst");
-  if (a->kind == LT_CA_CAS && !load_ok(a->mo_fail))
-    fail(c, a->mo_at, "the failure order of a compare-exchange cannot be release or acq_rel");
   lt_operand val = a->val ? expr(c, a->val) : imm(0, at);
   if (a->kind == LT_CA_STORE) {
     lt_instr *in = mk(c, LT_I_ST, at);
