@@ -90,7 +90,7 @@ void report_cpp_race_reason(lc_buf *out, const lx_program *p, int ia, int ib) {
                   !atomic_access(a) && !atomic_access(b) ? "both non-atomic" : "one non-atomic");
     return;
   }
-  if (includes(p, b, a) && !includes(p, a, b)) {
+  if (includes(p, a, b) && !includes(p, b, a)) {   /* a: the scope that leaves out the other */
     const lx_event *t = a;
     a = b;
     b = t;
