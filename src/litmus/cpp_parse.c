@@ -378,8 +378,10 @@ static void atomic_args(parser *ps, lt_catomic *a, bool member) {
   }
 }
 
-/* The orders C++ allows each operation ([atomics.types.operations]). */
-static void check_orders(parser *ps, const lt_catomic *a) {
+/* The orders C++ allows each operation ([atomics.types.operations]);
+ * mo_fail means something for a compare-exchange only (NA elsewhere). */
+static void check_orders(parser *ps, lt_catomic *a) {
+  if (a->kind != LT_CA_CAS) a->mo_fail = LT_MO_NA;
   bool rel = a->mo == LT_MO_RELEASE || a->mo == LT_MO_ACQ_REL;
   if (a->kind == LT_CA_LOAD && rel)
     lt_p_error(ps, a->mo_at, "a load cannot be %s", lt_mo_name(a->mo));
