@@ -183,8 +183,9 @@ static lt_operand address(cc *c, const lt_cexpr *p) {
     o.reg = p->local;
     return o;
   }
-  fail(c, p->at, "this pointer is not a location known before the test runs (x, x + 1, or a "
-                 "local holding one); computed addresses are not supported");
+  fail(c, p->at, "this pointer is neither a location (x, x + k, a local holding one) nor an "
+                 "element of an init-block array (x + i for atomic_int x[N]); other computed "
+                 "addresses are not supported");
   o.kind = LT_OPND_LOC;
   o.loc = "?";
   return o;
