@@ -232,7 +232,7 @@ static void run_job(const batch *b, job *j) {
     else if (b->o->mode == MODE_PRINT) lt_print(&out, t);
     else if (b->o->mode == MODE_EVENTS) {
       lc_diag_init(&d, &src, err);
-      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, 4096};
+      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS};
       lx_program *p = lx_lower(t, &lo, &d);
       lc_diag_fini(&d);
       if (p) lx_program_print(&out, p);

@@ -210,10 +210,11 @@ typedef struct lx_program {
 
 typedef struct lx_options {
   unsigned unroll;          /* times each backward jump may be taken (default 2) */
-  size_t max_paths;         /* per thread (default 4096) */
+  size_t max_paths;         /* per thread (default LX_DEFAULT_MAX_PATHS) */
 } lx_options;
 
 #define LX_DEFAULT_UNROLL 2u
+#define LX_DEFAULT_MAX_PATHS 4096u
 
 /* Lowers a validated test.  Returns NULL after reporting an error (e.g. an
  * address that depends on a read, too many paths) to d. */
