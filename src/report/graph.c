@@ -1,0 +1,315 @@
+/* graph.c - executions as Graphviz pictures, after herd7's: one column
+ * per thread, program order downwards, rf red, co blue, fr orange, the
+ * Fence-SC order and barriers green; boxes for each CTA, cluster (when it
+ * holds several CTAs) and GPU; the edges of the violated check drawn
+ * thick, with a check's own pair in purple.
+ * SPDX-License-Identifier: MIT
+ */
+#define _GNU_SOURCE   /* posix_spawnp's environ */
+#include <errno.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report/why.h"
+
+extern char **environ;
+
+/* ---- one execution -------------------------------------------------------------------- */
+
+typedef struct picture {
+  lc_buf *out;
+  const lx_program *p;
+  const lc_witness *w;
+  const lc_violation *v;    /* NULL for an allowed execution */
+  size_t k;                 /* its number in the file */
+} picture;
+
+static void dot_escape(lc_buf *out, const char *s) {
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') lc_buf_putc(out, '\\');
+    lc_buf_putc(out, *s);
+  }
+}
+
+static void node(const picture *g, int ev, const char *indent) {
+  lc_buf b;
+  lc_buf_init(&b);
+  report_event_name(&b, g->p, ev);
+  lc_buf_puts(&b, ": ");
+  report_event_effect(&b, g->p, g->w, ev);
+  if (g->p->events[ev].thread >= 0) {
+    lc_buf_puts(&b, "\n");
+    report_event_instr(&b, g->p, ev);
+  }
+  lc_buf_printf(g->out, "%sx%zu_e%d [label=\"", indent, g->k, ev);
+  dot_escape(g->out, b.s);
+  lc_buf_printf(g->out, "\"%s];\n", g->p->events[ev].thread < 0 ? ", fontsize=9, fontcolor=gray30" : "");
+  lc_buf_fini(&b);
+}
+
+static void thread_box(const picture *g, size_t t, const char *indent) {
+  const lx_path *path = &g->p->paths[g->w->paths[t]];
+  lc_buf_printf(g->out, "%ssubgraph cluster_x%zu_t%zu {\n%s  label=\"P%d\"; style=invis;\n", indent, g->k, t,
+                indent, g->p->threads[t].id);
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "%s  ", indent);
+  for (size_t i = 0; i < path->nevents; i++) node(g, path->events[i], b.s);
+  lc_buf_fini(&b);
+  lc_buf_printf(g->out, "%s}\n", indent);
+}
+
+static bool cluster_has_two_ctas(const lx_program *p, int cluster) {
+  int cta = -1;
+  for (size_t t = 0; t < p->nthreads; t++)
+    if (p->threads[t].cluster == cluster) {
+      if (cta >= 0 && p->threads[t].cta != cta) return true;
+      cta = p->threads[t].cta;
+    }
+  return false;
+}
+
+/* Is thread t the first with its value of the field (a box opens)? */
+static bool first_with(const lx_program *p, size_t t, int which) {
+  for (size_t u = 0; u < t; u++) {
+    const lx_thread *a = &p->threads[u], *b = &p->threads[t];
+    int x = which == 0 ? a->gpu : which == 1 ? a->cluster : a->cta;
+    int y = which == 0 ? b->gpu : which == 1 ? b->cluster : b->cta;
+    if (x == y && (which == 0 || a->gpu == b->gpu)) return false;
+  }
+  return true;
+}
+
+static void ctas(const picture *g, int gpu, int cluster, const char *indent) {
+  const lx_program *p = g->p;
+  for (size_t t = 0; t < p->nthreads; t++) {
+    const lx_thread *th = &p->threads[t];
+    if (th->gpu != gpu || th->cluster != cluster || !first_with(p, t, 2)) continue;
+    lc_buf_printf(g->out, "%ssubgraph cluster_x%zu_cta%zu {\n%s  label=\"CTA %d\"; style=rounded; color=gray60;\n",
+                  indent, g->k, t, indent, th->cta);
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "%s  ", indent);
+    for (size_t u = 0; u < p->nthreads; u++)
+      if (p->threads[u].gpu == gpu && p->threads[u].cta == th->cta) thread_box(g, u, b.s);
+    lc_buf_fini(&b);
+    lc_buf_printf(g->out, "%s}\n", indent);
+  }
+}
+
+static void boxes(const picture *g) {
+  const lx_program *p = g->p;
+  for (size_t t = 0; t < p->nthreads; t++) {
+    const lx_thread *th = &p->threads[t];
+    if (!first_with(p, t, 0)) continue;
+    lc_buf_printf(g->out, "    subgraph cluster_x%zu_gpu%zu {\n      label=\"GPU %d\"; style=solid; color=gray40;\n",
+                  g->k, t, th->gpu);
+    for (size_t u = 0; u < p->nthreads; u++) {
+      const lx_thread *c = &p->threads[u];
+      if (c->gpu != th->gpu || !first_with(p, u, 1)) continue;
+      if (!cluster_has_two_ctas(p, c->cluster)) {
+        ctas(g, c->gpu, c->cluster, "      ");
+        continue;
+      }
+      lc_buf_printf(g->out, "      subgraph cluster_x%zu_cl%zu {\n        label=\"cluster %d\"; style=dashed;\n",
+                    g->k, u, c->cluster);
+      ctas(g, c->gpu, c->cluster, "        ");
+      lc_buf_puts(g->out, "      }\n");
+    }
+    lc_buf_puts(g->out, "    }\n");
+  }
+}
+
+static const char *const colors[LC_NBASE] = {"black", "red", "blue", "#ffa040", "purple", "darkgreen", "darkgreen"};
+
+/* The violation's edge (from, to, rel), if any. */
+static bool hot(const picture *g, int from, int to, const char *rel) {
+  for (size_t i = 0; g->v && i < g->v->nedges; i++) {
+    const lc_edge *e = &g->v->edges[i];
+    if (e->from == from && e->to == to && strcmp(e->rel, rel) == 0) return true;
+  }
+  return false;
+}
+
+static void edge(const picture *g, int a, int b, size_t rel, bool constrain) {
+  bool h = hot(g, a, b, lc_base_names[rel]);
+  lc_buf_printf(g->out, "    x%zu_e%d -> x%zu_e%d [label=\"%s\", color=\"%s\", fontcolor=\"%s\"%s%s%s];\n", g->k, a,
+                g->k, b, lc_base_names[rel], colors[rel], colors[rel], constrain ? ", weight=10" : ", constraint=false",
+                h ? ", penwidth=3" : "", rel == 6 ? ", style=dashed" : "");
+}
+
+/* Immediate steps only (herd draws po and co that way), fr from each
+ * read to the co-successors of its source that are immediate. */
+static rel_rel *steps(const rel_rel *r) {
+  rel_rel *two = rel_seq(r, r), *s = rel_copy(r);
+  rel_diff_into(s, two);
+  rel_free(two);
+  return s;
+}
+
+static void edges(const picture *g, rel_rel *base[LC_NBASE]) {
+  rel_rel *po = steps(base[0]), *co = steps(base[2]), *fr = rel_copy(base[3]);
+  rel_rel *shown[LC_NBASE] = {po, base[1], co, fr, base[4], steps(base[5]), base[6]};
+  /* fr to a write co-after the first one it reaches is implied: dropped */
+  rel_rel *frco = rel_seq(fr, base[2]);
+  rel_diff_into(fr, frco);
+  rel_free(frco);
+  for (size_t r = 0; r < LC_NBASE; r++)
+    for (size_t a = 0; a < g->p->nevents; a++)
+      for (size_t b = 0; b < g->p->nevents; b++)
+        if (rel_has(shown[r], a, b) || (rel_has(base[r], a, b) && hot(g, (int)a, (int)b, lc_base_names[r])))
+          edge(g, (int)a, (int)b, r, r == 0);
+  for (size_t i = 0; g->v && i < g->v->nedges; i++) {
+    const lc_edge *e = &g->v->edges[i];
+    bool is_base = false;
+    for (size_t r = 0; r < LC_NBASE; r++) is_base |= strcmp(e->rel, lc_base_names[r]) == 0;
+    if (!is_base)
+      lc_buf_printf(g->out, "    x%zu_e%d -> x%zu_e%d [label=\"%s\", color=purple, fontcolor=purple, penwidth=3, "
+                    "constraint=false];\n", g->k, e->from, g->k, e->to, e->rel);
+  }
+  rel_free(po), rel_free(co), rel_free(fr), rel_free(shown[5]);
+}
+
+static void draw(picture *g, const char *title) {
+  lc_buf_printf(g->out, "  subgraph cluster_x%zu {\n    label=\"", g->k);
+  dot_escape(g->out, title);
+  lc_buf_puts(g->out, "\"; labeljust=l; fontsize=12; style=solid; color=white;\n");
+  rel_rel *base[LC_NBASE];
+  lc_witness_base(g->p, g->w, base);
+  for (size_t ev = 0; ev < g->p->ninit; ev++) {
+    bool used = false;
+    for (size_t r = 1; r < LC_NBASE && !used; r++)
+      for (size_t b = 0; b < g->p->nevents && !used; b++) used = rel_has(base[r], ev, b) || rel_has(base[r], b, ev);
+    if (used) node(g, (int)ev, "    ");
+  }
+  boxes(g);
+  edges(g, base);
+  for (size_t i = 0; i < LC_NBASE; i++) rel_free(base[i]);
+  lc_buf_puts(g->out, "  }\n");
+}
+
+size_t report_explain_dot(lc_buf *out, const lc_explain_result *x) {
+  const lx_program *p = x->prog;
+  lc_buf_printf(out, "digraph \"");
+  dot_escape(out, p->test->name);
+  lc_buf_puts(out, "\" {\n  graph [fontname=\"Helvetica\", newrank=true, nodesep=0.5, ranksep=0.45];\n"
+                   "  node [shape=none, fontname=\"Helvetica\", fontsize=11, margin=0.02];\n"
+                   "  edge [fontname=\"Helvetica\", fontsize=10, arrowsize=0.7];\n");
+  picture g = {out, p, NULL, NULL, 0};
+  for (size_t i = 0; i < x->n; i++) {
+    const lc_explanation *e = &x->ex[i];
+    lc_buf t;
+    lc_buf_init(&t);
+    lc_state_print(&t, p, &e->state);
+    size_t len = t.n;
+    if (e->witness) {
+      g.w = e->witness, g.v = NULL;
+      lc_buf_puts(&t, "  allowed");
+      draw(&g, t.s);
+      g.k++;
+    }
+    for (size_t r = 0; r < e->nreasons; r++)
+      for (size_t k = 0; k < e->reasons[r].n; k++) {
+        g.w = e->reasons[r].why[k].w, g.v = &e->reasons[r].why[k].v;
+        t.n = len, t.s[len] = '\0';
+        lc_buf_printf(&t, "  forbidden: %s fails here", g.v->name);
+        draw(&g, t.s);
+        g.k++;
+      }
+    lc_buf_fini(&t);
+  }
+  for (size_t i = 0; i < x->nraces; i++) {
+    if (!x->races[i].w) continue;
+    g.w = x->races[i].w, g.v = NULL;
+    lc_buf t;
+    lc_buf_init(&t);
+    lc_buf_printf(&t, "%s: ", x->races[i].flag);
+    report_event_name(&t, p, x->races[i].a);
+    lc_buf_puts(&t, " / ");
+    report_event_name(&t, p, x->races[i].b);
+    draw(&g, t.s);
+    lc_buf_fini(&t);
+    g.k++;
+  }
+  lc_buf_puts(out, "}\n");
+  return g.k;
+}
+
+/* ---- Graphviz ---------------------------------------------------------------------------- */
+
+static bool on_path(const char *prog) {
+  const char *path = getenv("PATH");
+  if (!path) return false;
+  for (const char *s = path; *s;) {
+    size_t n = strcspn(s, ":");
+    char buf[4096];
+    if (n && n + strlen(prog) + 2 < sizeof buf) {
+      memcpy(buf, s, n);
+      snprintf(buf + n, sizeof buf - n, "/%s", prog);
+      if (access(buf, X_OK) == 0) return true;
+    }
+    s += n + (s[n] == ':');
+  }
+  return false;
+}
+
+int report_dot_to_svg(const char *dot_path, const char *svg_path, char **msg) {
+  if (!on_path("dot")) return 1;
+  char *argv[] = {"dot", "-Tsvg", "-o", (char *)svg_path, (char *)dot_path, NULL};
+  pid_t pid;
+  int rc = posix_spawnp(&pid, "dot", NULL, NULL, argv, environ), status = 0;
+  lc_buf b;
+  lc_buf_init(&b);
+  if (rc != 0) lc_buf_printf(&b, "cannot run dot: %s", strerror(rc));
+  else if (waitpid(pid, &status, 0) < 0) lc_buf_printf(&b, "dot: %s", strerror(errno));
+  else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) lc_buf_printf(&b, "dot failed on %s", dot_path);
+  if (!b.n) {
+    lc_buf_fini(&b);
+    return 0;
+  }
+  *msg = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return -1;
+}
+
+static int write_file(const char *path, const char *text, char **msg) {
+  FILE *f = fopen(path, "w");
+  bool ok = f && fputs(text, f) >= 0;
+  if (f && fclose(f) != 0) ok = false;
+  if (ok) return 0;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "cannot write '%s': %s", path, strerror(errno));
+  *msg = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return -1;
+}
+
+int report_graph_file(const lc_explain_result *x, const char *path, char **msg) {
+  size_t n = strlen(path);
+  bool svg = n > 4 && strcmp(path + n - 4, ".svg") == 0;
+  lc_buf dot, name;
+  lc_buf_init(&dot);
+  lc_buf_init(&name);
+  report_explain_dot(&dot, x);
+  if (svg) lc_buf_printf(&name, "%.*s.dot", (int)(n - 4), path);
+  else lc_buf_puts(&name, path);
+  int rc = write_file(name.s, dot.s, msg);
+  if (rc == 0 && svg) {
+    rc = report_dot_to_svg(name.s, path, msg);
+    if (rc == 1) {
+      lc_buf b;
+      lc_buf_init(&b);
+      lc_buf_printf(&b, "Graphviz's dot is not installed: wrote %s only", name.s);
+      *msg = lc_buf_take(&b);
+      lc_buf_fini(&b);
+      rc = 0;
+    }
+  }
+  lc_buf_fini(&dot);
+  lc_buf_fini(&name);
+  return rc;
+}

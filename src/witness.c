@@ -1,0 +1,231 @@
+/* witness.c - candidate executions as data and the states explanations
+ * speak of.
+ * SPDX-License-Identifier: MIT
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "witness.h"
+
+lc_witness *lc_witness_new(const lx_program *p) {
+  lc_witness *w = lc_xcalloc(1, sizeof *w);
+  w->paths = lc_xcalloc(p->nthreads, sizeof(int));
+  w->rf = lc_xcalloc(p->nevents, sizeof(int));
+  for (size_t i = 0; i < p->nevents; i++) w->rf[i] = -1;
+  w->val = lc_xcalloc(p->nevents, sizeof(lx_val));
+  w->co = rel_new(p->nevents);
+  w->sc = rel_new(p->nevents);
+  w->bar = rel_new(p->nevents);
+  w->obs = lc_xcalloc(p->nobs, sizeof(lx_val));
+  return w;
+}
+
+lc_witness *lc_witness_copy(const lx_program *p, const lc_witness *w) {
+  lc_witness *c = lc_witness_new(p);
+  memcpy(c->paths, w->paths, p->nthreads * sizeof(int));
+  memcpy(c->rf, w->rf, p->nevents * sizeof(int));
+  memcpy(c->val, w->val, p->nevents * sizeof(lx_val));
+  memcpy(c->obs, w->obs, p->nobs * sizeof(lx_val));
+  rel_assign(c->co, w->co);
+  rel_assign(c->sc, w->sc);
+  rel_assign(c->bar, w->bar);
+  return c;
+}
+
+void lc_witness_free(lc_witness *w) {
+  if (!w) return;
+  free(w->paths);
+  free(w->rf);
+  free(w->val);
+  rel_free(w->co);
+  rel_free(w->sc);
+  rel_free(w->bar);
+  free(w->obs);
+  free(w);
+}
+
+bool lc_witness_runs(const lx_program *p, const lc_witness *w, int ev) {
+  const lx_event *e = &p->events[ev];
+  return e->thread < 0 || w->paths[e->thread] == e->path;
+}
+
+/* ---- states ------------------------------------------------------------------- */
+
+void lc_state_fini(lc_state *s) {
+  free(s->obs);
+  free(s->val);
+  memset(s, 0, sizeof *s);
+}
+
+bool lc_state_holds(const lc_state *s, const lx_val *obs_values) {
+  for (size_t i = 0; i < s->n; i++)
+    if (obs_values[s->obs[i]] != s->val[i]) return false;
+  return true;
+}
+
+void lc_state_print(lc_buf *b, const lx_program *p, const lc_state *s) {
+  for (size_t i = 0; i < s->n; i++) {
+    lc_buf_printf(b, "%s%s=", i ? " " : "", p->obs[s->obs[i]].label);
+    lx_print_value(b, p, s->val[i]);
+    lc_buf_putc(b, ';');
+  }
+}
+
+/* Adds obs = v; false when the state already gives obs another value. */
+static bool state_add(lc_state *s, int obs, lx_val v) {
+  for (size_t i = 0; i < s->n; i++)
+    if (s->obs[i] == obs) return s->val[i] == v;
+  s->obs = lc_xrealloc(s->obs, (s->n + 1) * sizeof(int));
+  s->val = lc_xrealloc(s->val, (s->n + 1) * sizeof(lx_val));
+  s->obs[s->n] = obs;
+  s->val[s->n++] = v;
+  return true;
+}
+
+static int obs_by_label(const lx_program *p, const char *label, size_t n) {
+  for (size_t i = 0; i < p->nobs; i++)
+    if (strlen(p->obs[i].label) == n && strncmp(p->obs[i].label, label, n) == 0) return (int)i;
+  return -1;
+}
+
+static bool parse_value(const lx_program *p, const char *s, size_t n, lx_val *v) {
+  if (n > 1 && s[0] == '&') {
+    for (size_t l = 0; l < p->nlocs; l++)
+      if (strlen(p->locs[l].name) == n - 1 && strncmp(p->locs[l].name, s + 1, n - 1) == 0) {
+        *v = lx_addr_value((int)l);
+        return true;
+      }
+    return false;
+  }
+  char tmp[32], *end;
+  if (n == 0 || n >= sizeof tmp) return false;
+  memcpy(tmp, s, n);
+  tmp[n] = '\0';
+  errno = 0;
+  long long x = strtoll(tmp, &end, 0);
+  if (errno || *end) return false;
+  *v = (lx_val)x;
+  return true;
+}
+
+static size_t trim(const char **s, size_t n) {
+  while (n && isspace((unsigned char)**s)) (*s)++, n--;
+  while (n && isspace((unsigned char)(*s)[n - 1])) n--;
+  return n;
+}
+
+int lc_state_parse(const lx_program *p, const char *text, lc_state *out, char **err) {
+  memset(out, 0, sizeof *out);
+  for (const char *s = text; *s;) {
+    size_t len = strcspn(s, ";");
+    const char *item = s, *eq = memchr(s, '=', len);
+    s += len + (s[len] == ';');
+    size_t n = trim(&item, len);
+    if (!n) continue;
+    lc_buf b;
+    lc_buf_init(&b);
+    const char *val = eq ? eq + 1 : NULL;
+    size_t nl = eq ? (size_t)(eq - item) : n, nv = eq ? (size_t)(item + n - val) : 0;
+    nl = trim(&item, nl);
+    nv = val ? trim(&val, nv) : 0;
+    int o = eq ? obs_by_label(p, item, nl) : -1;
+    lx_val v;
+    if (!eq) lc_buf_printf(&b, "'%.*s' is not of the form NAME=VALUE", (int)n, item);
+    else if (o < 0) lc_buf_printf(&b, "'%.*s' is not a register or location the test shows", (int)nl, item);
+    else if (!parse_value(p, val, nv, &v)) lc_buf_printf(&b, "'%.*s' is not a value", (int)nv, val);
+    else if (!state_add(out, o, v)) lc_buf_printf(&b, "%.*s is given two values", (int)nl, item);
+    if (b.n) {
+      *err = lc_buf_take(&b);
+      lc_buf_fini(&b);
+      lc_state_fini(out);
+      return -1;
+    }
+    lc_buf_fini(&b);
+  }
+  if (!out->n) {
+    *err = lc_xstrdup("an empty state (give e.g. 'P1:r0=1; P1:r1=0;')");
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- the condition's states ------------------------------------------------------- */
+
+typedef LC_VEC(lc_state) state_vec;
+
+static void free_states(state_vec *v) {
+  for (size_t i = 0; i < v->n; i++) lc_state_fini(&v->v[i]);
+  lc_vec_free(v);
+}
+
+static bool const_value(const lx_program *p, const lt_term *t, lx_val *v) {
+  if (t->kind == LT_TERM_CONST) {
+    *v = t->value;
+    return true;
+  }
+  if (t->kind != LT_TERM_ADDR) return false;
+  for (size_t l = 0; l < p->nlocs; l++)
+    if (strcmp(p->locs[l].name, t->loc) == 0) {
+      *v = lx_addr_value((int)l);
+      return true;
+    }
+  return false;
+}
+
+static bool merge(lc_state *into, const lc_state *from) {
+  for (size_t i = 0; i < from->n; i++)
+    if (!state_add(into, from->obs[i], from->val[i])) return false;
+  return true;
+}
+
+static bool dnf(const lx_program *p, const lt_prop *pr, state_vec *out);
+
+static bool dnf_and(const lx_program *p, const lt_prop *pr, state_vec *out) {
+  state_vec l = {0}, r = {0};
+  bool ok = dnf(p, pr->l, &l) && dnf(p, pr->r, &r);
+  for (size_t i = 0; ok && i < l.n; i++)
+    for (size_t j = 0; j < r.n; j++) {
+      lc_state s = {0};
+      if (merge(&s, &l.v[i]) && merge(&s, &r.v[j])) lc_vec_push(out, s);
+      else lc_state_fini(&s);
+    }
+  free_states(&l);
+  free_states(&r);
+  return ok;
+}
+
+static bool dnf(const lx_program *p, const lt_prop *pr, state_vec *out) {
+  lc_state s = {0};
+  lx_val v;
+  switch (pr->kind) {
+  case LT_PROP_TRUE: lc_vec_push(out, s); return true;
+  case LT_PROP_FALSE: return true;
+  case LT_PROP_OR: return dnf(p, pr->l, out) && dnf(p, pr->r, out);
+  case LT_PROP_AND: return dnf_and(p, pr, out);
+  case LT_PROP_CMP: {
+    if (pr->cmp != LT_CMP_EQ) return false;
+    const lt_term *o = &pr->lhs, *c = &pr->rhs;
+    if (lx_obs_index(p, o) < 0) o = &pr->rhs, c = &pr->lhs;
+    if (lx_obs_index(p, o) < 0 || !const_value(p, c, &v)) return false;
+    state_add(&s, lx_obs_index(p, o), v);
+    lc_vec_push(out, s);
+    return true;
+  }
+  default: return false;
+  }
+}
+
+bool lc_state_of_condition(const lx_program *p, lc_state **out, size_t *n) {
+  state_vec v = {0};
+  if (!dnf(p, p->test->cond, &v) || !v.n) {
+    free_states(&v);
+    *out = NULL;
+    *n = 0;
+    return false;
+  }
+  *out = v.v;
+  *n = v.n;
+  return true;
+}
