@@ -9,7 +9,7 @@
 #include "explain.h"
 #include "smt/smt.h"
 
-const char *const lc_base_names[LC_NBASE] = {"po", "rf", "co", "fr", "rmw", "sc", "sync_bar"};
+const char *const lc_base_names[LC_NBASE] = {"po", "rf", "co", "fr", "rmw", "sc", "sync_bar", "data", "addr", "ctrl"};
 
 /* ---- base relations of a witness -------------------------------------------------------- */
 
@@ -33,6 +33,9 @@ void lc_witness_base(const lx_program *p, const lc_witness *w, rel_rel *out[LC_N
   out[4] = running(p, w, p->rmw);
   out[5] = rel_copy(w->sc);
   out[6] = rel_copy(w->bar);
+  out[7] = running(p, w, p->data);
+  out[8] = running(p, w, p->addr);
+  out[9] = running(p, w, p->ctrl);
   rel_free(inv);
 }
 
@@ -41,8 +44,9 @@ static void free_base(rel_rel *base[LC_NBASE]) {
 }
 
 static const char *base_label(rel_rel *base[LC_NBASE], int a, int b) {
+  static const size_t order[LC_NBASE] = {1, 2, 3, 5, 6, 4, 7, 8, 9, 0};
   for (size_t i = 0; i < LC_NBASE; i++)
-    if (rel_has(base[i], (size_t)a, (size_t)b)) return lc_base_names[i];
+    if (rel_has(base[order[i]], (size_t)a, (size_t)b)) return lc_base_names[order[i]];
   return NULL;
 }
 

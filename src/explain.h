@@ -100,8 +100,10 @@ void lc_explain_free(lc_explain_result *x);
 bool lc_explain_failed(const lc_explain_result *x);
 
 /* The base relations of an execution, for labels and pictures: po, rf,
- * co, fr, rmw, sc, sync_bar over event ids (events that run only). */
-enum { LC_NBASE = 7 };
+ * co, fr, rmw, sc, sync_bar, data, addr, ctrl over event ids (events
+ * that run only).  An edge is named after the first of rf, co, fr, sc,
+ * sync_bar, rmw, data, addr, ctrl, po that has it. */
+enum { LC_NBASE = 10 };
 extern const char *const lc_base_names[LC_NBASE];
 void lc_witness_base(const lx_program *p, const lc_witness *w, rel_rel *out[LC_NBASE]);
 

@@ -777,10 +777,13 @@ static void guess_values(search *s) {
   bool *known = lc_xmalloc(kbytes ? kbytes : 1);
   memcpy(val, s->val, bytes);
   memcpy(known, s->known, kbytes);
-  for (size_t k = 0; k < pl->nvalues && !s->stop; k++) {
+  /* Explaining a state, its values are guessed too: out of thin air, they
+   * lie outside the domains, which bound what allowed executions produce. */
+  size_t extra = s->target ? s->target->n : 0;
+  for (size_t k = 0; k < pl->nvalues + extra && !s->stop; k++) {
     memcpy(s->val, val, bytes);
     memcpy(s->known, known, kbytes);
-    s->val[ev] = pl->values[k];
+    s->val[ev] = k < pl->nvalues ? pl->values[k] : s->target->val[k - pl->nvalues];
     s->known[ev] = true;
     guess_values(s);
   }

@@ -123,7 +123,8 @@ static void boxes(const picture *g) {
   }
 }
 
-static const char *const colors[LC_NBASE] = {"black", "red", "blue", "#ffa040", "purple", "darkgreen", "darkgreen"};
+static const char *const colors[LC_NBASE] = {"black", "red", "blue", "#ffa040", "purple", "darkgreen", "darkgreen",
+                                             "indigo", "indigo", "indigo"};
 
 /* The violation's edge (from, to, rel), if any. */
 static bool hot(const picture *g, int from, int to, const char *rel) {
@@ -152,7 +153,8 @@ static rel_rel *steps(const rel_rel *r) {
 
 static void edges(const picture *g, rel_rel *base[LC_NBASE]) {
   rel_rel *po = steps(base[0]), *co = steps(base[2]), *fr = rel_copy(base[3]);
-  rel_rel *shown[LC_NBASE] = {po, base[1], co, fr, base[4], steps(base[5]), base[6]};
+  rel_rel *none = rel_new(g->p->nevents);   /* dependencies: drawn only when in a violation */
+  rel_rel *shown[LC_NBASE] = {po, base[1], co, fr, base[4], steps(base[5]), base[6], none, none, none};
   /* fr to a write co-after the first one it reaches is implied: dropped */
   rel_rel *frco = rel_seq(fr, base[2]);
   rel_diff_into(fr, frco);
@@ -170,7 +172,7 @@ static void edges(const picture *g, rel_rel *base[LC_NBASE]) {
       lc_buf_printf(g->out, "    x%zu_e%d -> x%zu_e%d [label=\"%s\", color=purple, fontcolor=purple, penwidth=3, "
                     "constraint=false];\n", g->k, e->from, g->k, e->to, e->rel);
   }
-  rel_free(po), rel_free(co), rel_free(fr), rel_free(shown[5]);
+  rel_free(po), rel_free(co), rel_free(fr), rel_free(shown[5]), rel_free(none);
 }
 
 static void draw(picture *g, const char *title) {

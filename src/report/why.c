@@ -242,7 +242,7 @@ static json_t *execution_json(const lx_program *p, const lc_witness *w) {
   lc_witness_base(p, w, base);
   json_object_set_new(o, "events", evs);
   for (size_t i = 0; i < LC_NBASE; i++)
-    if (i != 0 && i != 4) json_object_set_new(o, lc_base_names[i], pairs_json(base[i]));
+    if (i >= 1 && i <= 6 && i != 4) json_object_set_new(o, lc_base_names[i], pairs_json(base[i]));
   for (size_t i = 0; i < LC_NBASE; i++) rel_free(base[i]);
   for (size_t k = 0; k < p->nshown; k++) {
     lc_buf b;
