@@ -361,8 +361,10 @@ lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine
     lc_state *s = &x->ex[i].state;
     s->n = states[i].n;
     s->obs = lc_xcalloc(s->n + 1, sizeof(int));
+    s->cmp = lc_xcalloc(s->n + 1, sizeof(lt_cmp));
     s->val = lc_xcalloc(s->n + 1, sizeof(lx_val));
     memcpy(s->obs, states[i].obs, s->n * sizeof(int));
+    memcpy(s->cmp, states[i].cmp, s->n * sizeof(lt_cmp));
     memcpy(s->val, states[i].val, s->n * sizeof(lx_val));
     explain_one(&r, s, &x->ex[i]);
     reset_run(&r);

@@ -55,33 +55,58 @@ bool lc_witness_runs(const lx_program *p, const lc_witness *w, int ev) {
 
 void lc_state_fini(lc_state *s) {
   free(s->obs);
+  free(s->cmp);
   free(s->val);
   memset(s, 0, sizeof *s);
 }
 
 bool lc_state_holds(const lc_state *s, const lx_val *obs_values) {
   for (size_t i = 0; i < s->n; i++)
-    if (obs_values[s->obs[i]] != s->val[i]) return false;
+    if (!lx_cmp_apply(s->cmp[i], obs_values[s->obs[i]], s->val[i])) return false;
   return true;
 }
 
 void lc_state_print(lc_buf *b, const lx_program *p, const lc_state *s) {
   for (size_t i = 0; i < s->n; i++) {
-    lc_buf_printf(b, "%s%s=", i ? " " : "", p->obs[s->obs[i]].label);
+    lc_buf_printf(b, "%s%s%s", i ? " " : "", p->obs[s->obs[i]].label,
+                  s->cmp[i] == LT_CMP_EQ ? "=" : lt_cmp_name(s->cmp[i]));
     lx_print_value(b, p, s->val[i]);
     lc_buf_putc(b, ';');
   }
 }
 
-/* Adds obs = v; false when the state already gives obs another value. */
-static bool state_add(lc_state *s, int obs, lx_val v) {
-  for (size_t i = 0; i < s->n; i++)
-    if (s->obs[i] == obs) return s->val[i] == v;
+/* Adds obs cmp v; false when the state already gives obs another value. */
+static bool state_add(lc_state *s, int obs, lt_cmp cmp, lx_val v) {
+  for (size_t i = 0; i < s->n; i++) {
+    if (s->obs[i] != obs || s->cmp[i] != cmp) continue;
+    if (s->val[i] == v) return true;
+    if (cmp == LT_CMP_EQ) return false;
+  }
   s->obs = lc_xrealloc(s->obs, (s->n + 1) * sizeof(int));
+  s->cmp = lc_xrealloc(s->cmp, (s->n + 1) * sizeof(lt_cmp));
   s->val = lc_xrealloc(s->val, (s->n + 1) * sizeof(lx_val));
   s->obs[s->n] = obs;
+  s->cmp[s->n] = cmp;
   s->val[s->n++] = v;
   return true;
+}
+
+/* The comparison an item is written with: its position and length. */
+static const char *find_cmp(const char *s, size_t n, lt_cmp *cmp, size_t *len) {
+  static const struct { const char *op; lt_cmp cmp; } ops[] = {
+    {"!=", LT_CMP_NE}, {"<=", LT_CMP_LE}, {">=", LT_CMP_GE}, {"==", LT_CMP_EQ},
+    {"=", LT_CMP_EQ},  {"<", LT_CMP_LT},  {">", LT_CMP_GT},
+  };
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+      size_t m = strlen(ops[k].op);
+      if (i + m <= n && strncmp(s + i, ops[k].op, m) == 0) {
+        *cmp = ops[k].cmp;
+        *len = m;
+        return s + i;
+      }
+    }
+  return NULL;
 }
 
 static int obs_by_label(const lx_program *p, const char *label, size_t n) {
@@ -120,13 +145,15 @@ int lc_state_parse(const lx_program *p, const char *text, lc_state *out, char **
   memset(out, 0, sizeof *out);
   for (const char *s = text; *s;) {
     size_t len = strcspn(s, ";");
-    const char *item = s, *eq = memchr(s, '=', len);
+    const char *item = s;
     s += len + (s[len] == ';');
-    size_t n = trim(&item, len);
+    size_t n = trim(&item, len), oplen = 0;
     if (!n) continue;
+    lt_cmp cmp = LT_CMP_EQ;
+    const char *eq = find_cmp(item, n, &cmp, &oplen);
     lc_buf b;
     lc_buf_init(&b);
-    const char *val = eq ? eq + 1 : NULL;
+    const char *val = eq ? eq + oplen : NULL;
     size_t nl = eq ? (size_t)(eq - item) : n, nv = eq ? (size_t)(item + n - val) : 0;
     nl = trim(&item, nl);
     nv = val ? trim(&val, nv) : 0;
@@ -135,7 +162,7 @@ int lc_state_parse(const lx_program *p, const char *text, lc_state *out, char **
     if (!eq) lc_buf_printf(&b, "'%.*s' is not of the form NAME=VALUE", (int)n, item);
     else if (o < 0) lc_buf_printf(&b, "'%.*s' is not a register or location the test shows", (int)nl, item);
     else if (!parse_value(p, val, nv, &v)) lc_buf_printf(&b, "'%.*s' is not a value", (int)nv, val);
-    else if (!state_add(out, o, v)) lc_buf_printf(&b, "%.*s is given two values", (int)nl, item);
+    else if (!state_add(out, o, cmp, v)) lc_buf_printf(&b, "%.*s is given two values", (int)nl, item);
     if (b.n) {
       *err = lc_buf_take(&b);
       lc_buf_fini(&b);
@@ -176,15 +203,15 @@ static bool const_value(const lx_program *p, const lt_term *t, lx_val *v) {
 
 static bool merge(lc_state *into, const lc_state *from) {
   for (size_t i = 0; i < from->n; i++)
-    if (!state_add(into, from->obs[i], from->val[i])) return false;
+    if (!state_add(into, from->obs[i], from->cmp[i], from->val[i])) return false;
   return true;
 }
 
-static bool dnf(const lx_program *p, const lt_prop *pr, state_vec *out);
+static bool dnf(const lx_program *p, const lt_prop *pr, bool neg, state_vec *out);
 
-static bool dnf_and(const lx_program *p, const lt_prop *pr, state_vec *out) {
+static bool dnf_and(const lx_program *p, const lt_prop *pr, bool neg, state_vec *out) {
   state_vec l = {0}, r = {0};
-  bool ok = dnf(p, pr->l, &l) && dnf(p, pr->r, &r);
+  bool ok = dnf(p, pr->l, neg, &l) && dnf(p, pr->r, neg, &r);
   for (size_t i = 0; ok && i < l.n; i++)
     for (size_t j = 0; j < r.n; j++) {
       lc_state s = {0};
@@ -196,30 +223,50 @@ static bool dnf_and(const lx_program *p, const lt_prop *pr, state_vec *out) {
   return ok;
 }
 
-static bool dnf(const lx_program *p, const lt_prop *pr, state_vec *out) {
-  lc_state s = {0};
+static lt_cmp negate(lt_cmp c) {
+  static const lt_cmp neg[] = {LT_CMP_NE, LT_CMP_EQ, LT_CMP_GE, LT_CMP_GT, LT_CMP_LE, LT_CMP_LT};
+  return neg[c];
+}
+
+/* `c OP x` as `x OP' c`. */
+static lt_cmp mirror(lt_cmp c) {
+  static const lt_cmp mir[] = {LT_CMP_EQ, LT_CMP_NE, LT_CMP_GT, LT_CMP_GE, LT_CMP_LT, LT_CMP_LE};
+  return mir[c];
+}
+
+static bool dnf_cmp(const lx_program *p, const lt_prop *pr, bool neg, state_vec *out) {
+  const lt_term *o = &pr->lhs, *c = &pr->rhs;
+  lt_cmp cmp = neg ? negate(pr->cmp) : pr->cmp;
+  if (lx_obs_index(p, o) < 0) o = &pr->rhs, c = &pr->lhs, cmp = mirror(cmp);
   lx_val v;
+  if (lx_obs_index(p, o) < 0 || !const_value(p, c, &v)) return false;
+  lc_state s = {0};
+  state_add(&s, lx_obs_index(p, o), cmp, v);
+  lc_vec_push(out, s);
+  return true;
+}
+
+/* The disjunctive normal form of pr, or of its negation when neg. */
+static bool dnf(const lx_program *p, const lt_prop *pr, bool neg, state_vec *out) {
+  lc_state s = {0};
   switch (pr->kind) {
-  case LT_PROP_TRUE: lc_vec_push(out, s); return true;
-  case LT_PROP_FALSE: return true;
-  case LT_PROP_OR: return dnf(p, pr->l, out) && dnf(p, pr->r, out);
-  case LT_PROP_AND: return dnf_and(p, pr, out);
-  case LT_PROP_CMP: {
-    if (pr->cmp != LT_CMP_EQ) return false;
-    const lt_term *o = &pr->lhs, *c = &pr->rhs;
-    if (lx_obs_index(p, o) < 0) o = &pr->rhs, c = &pr->lhs;
-    if (lx_obs_index(p, o) < 0 || !const_value(p, c, &v)) return false;
-    state_add(&s, lx_obs_index(p, o), v);
-    lc_vec_push(out, s);
+  case LT_PROP_TRUE:
+  case LT_PROP_FALSE:
+    if ((pr->kind == LT_PROP_TRUE) != neg) lc_vec_push(out, s);
     return true;
+  case LT_PROP_NOT: return dnf(p, pr->l, !neg, out);
+  case LT_PROP_OR:
+  case LT_PROP_AND:
+    if ((pr->kind == LT_PROP_OR) != neg) return dnf(p, pr->l, neg, out) && dnf(p, pr->r, neg, out);
+    return dnf_and(p, pr, neg, out);
+  case LT_PROP_CMP: return dnf_cmp(p, pr, neg, out);
   }
-  default: return false;
-  }
+  return false;
 }
 
 bool lc_state_of_condition(const lx_program *p, lc_state **out, size_t *n) {
   state_vec v = {0};
-  if (!dnf(p, p->test->cond, &v) || !v.n) {
+  if (!dnf(p, p->test->cond, p->test->quant == LT_COND_FORALL, &v) || !v.n) {
     free_states(&v);
     *out = NULL;
     *n = 0;

@@ -30,24 +30,28 @@ void lc_witness_free(lc_witness *w);
 /* Does event ev run in w? */
 bool lc_witness_runs(const lx_program *p, const lc_witness *w, int ev);
 
-/* A final state, or part of one: observable obs[i] has value val[i]. */
+/* A final state, or part of one: observable obs[i] compares as cmp[i]
+ * (== mostly) with val[i]. */
 typedef struct lc_state {
   size_t n;
   int *obs;
+  lt_cmp *cmp;
   lx_val *val;
 } lc_state;
 
 void lc_state_fini(lc_state *s);
 /* Does a full vector of observable values give the state? */
 bool lc_state_holds(const lc_state *s, const lx_val *obs_values);
-/* Written as reports write states: `P1:r0=1; P1:r1=0;`. */
+/* Written as reports write states: `P1:r0=1; P1:r1=0;` (`P1:r2!=1;`
+ * for another comparison). */
 void lc_state_print(lc_buf *b, const lx_program *p, const lc_state *s);
 /* Parses that form (spaces optional, the last `;` too).  Returns 0, or -1
  * with a message in *err (caller frees). */
 int lc_state_parse(const lx_program *p, const char *text, lc_state *out, char **err);
-/* The states the test's condition speaks of: its proposition in
- * disjunctive normal form, each conjunction of `obs == constant` one
- * state.  Returns false when the proposition has another shape. */
+/* The states the test's condition speaks of: its proposition (negated
+ * for forall: the counter-examples) in disjunctive normal form, each
+ * conjunction of `observable OP constant` one state.  Returns false when
+ * the proposition has another shape. */
 bool lc_state_of_condition(const lx_program *p, lc_state **out, size_t *n);
 
 /* The engines' answer to "a candidate execution giving `state` that passes
