@@ -29,6 +29,10 @@ typedef struct picture {
 
 static void dot_escape(lc_buf *out, const char *s) {
   for (; *s; s++) {
+    if (*s == '\n') {
+      lc_buf_puts(out, "\\n");
+      continue;
+    }
     if (*s == '"' || *s == '\\') lc_buf_putc(out, '\\');
     lc_buf_putc(out, *s);
   }
@@ -175,19 +179,46 @@ static void edges(const picture *g, rel_rel *base[LC_NBASE]) {
   rel_free(po), rel_free(co), rel_free(fr), rel_free(shown[5]), rel_free(none);
 }
 
+/* Initial writes are drawn when some rf, co or fr edge has them. */
+static bool init_used(rel_rel *base[LC_NBASE], const lx_program *p, size_t ev) {
+  for (size_t r = 1; r < 4; r++)
+    for (size_t b = 0; b < p->nevents; b++)
+      if (rel_has(base[r], ev, b) || rel_has(base[r], b, ev)) return true;
+  return false;
+}
+
+/* Threads' first events side by side in thread order, the initial
+ * writes drawn above them. */
+static void order_columns(const picture *g, rel_rel *base[LC_NBASE]) {
+  const lx_program *p = g->p;
+  int prev = -1;
+  lc_buf_puts(g->out, "    { rank=same;");
+  for (size_t t = 0; t < p->nthreads; t++) {
+    const lx_path *path = &p->paths[g->w->paths[t]];
+    if (path->nevents) lc_buf_printf(g->out, " x%zu_e%d;", g->k, path->events[0]);
+  }
+  lc_buf_puts(g->out, " }\n");
+  for (size_t t = 0; t < p->nthreads; t++) {
+    const lx_path *path = &p->paths[g->w->paths[t]];
+    if (!path->nevents) continue;
+    if (prev >= 0) lc_buf_printf(g->out, "    x%zu_e%d -> x%zu_e%d [style=invis];\n", g->k, prev, g->k, path->events[0]);
+    prev = path->events[0];
+  }
+  for (size_t ev = 0; ev < p->ninit && prev >= 0; ev++)
+    if (init_used(base, p, ev)) lc_buf_printf(g->out, "    x%zu_e%zu -> x%zu_e%d [style=invis];\n", g->k, ev, g->k,
+                                              p->paths[g->w->paths[0]].nevents ? p->paths[g->w->paths[0]].events[0] : prev);
+}
+
 static void draw(picture *g, const char *title) {
   lc_buf_printf(g->out, "  subgraph cluster_x%zu {\n    label=\"", g->k);
   dot_escape(g->out, title);
   lc_buf_puts(g->out, "\"; labeljust=l; fontsize=12; style=solid; color=white;\n");
   rel_rel *base[LC_NBASE];
   lc_witness_base(g->p, g->w, base);
-  for (size_t ev = 0; ev < g->p->ninit; ev++) {
-    bool used = false;
-    for (size_t r = 1; r < LC_NBASE && !used; r++)
-      for (size_t b = 0; b < g->p->nevents && !used; b++) used = rel_has(base[r], ev, b) || rel_has(base[r], b, ev);
-    if (used) node(g, (int)ev, "    ");
-  }
+  for (size_t ev = 0; ev < g->p->ninit; ev++)
+    if (init_used(base, g->p, ev)) node(g, (int)ev, "    ");
   boxes(g);
+  order_columns(g, base);
   edges(g, base);
   for (size_t i = 0; i < LC_NBASE; i++) rel_free(base[i]);
   lc_buf_puts(g->out, "  }\n");
