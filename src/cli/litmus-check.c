@@ -191,7 +191,8 @@ static char *graph_path(const batch *b, const lt_test *t) {
 
 static void write_graph(const batch *b, job *j, const lc_explain_result *x, FILE *err) {
   char *path = graph_path(b, x->prog->test), *msg = NULL;
-  if (report_graph_file(x, path, &msg) < 0) {
+  size_t n;
+  if (report_graph_file(x, path, &n, &msg) < 0) {
     fprintf(err, "%s: error: --graph: %s\n", j->path, msg);
     j->status = LC_EXIT_INTERNAL;
   } else if (msg) {

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE   /* posix_spawnp's environ */
 #include <errno.h>
+#include <stdint.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ typedef struct picture {
   const lc_witness *w;
   const lc_violation *v;    /* NULL for an allowed execution */
   size_t k;                 /* its number in the file */
+  size_t only;              /* the one execution drawn, or SIZE_MAX: all */
 } picture;
 
 static void dot_escape(lc_buf *out, const char *s) {
@@ -187,51 +189,46 @@ static bool init_used(rel_rel *base[LC_NBASE], const lx_program *p, size_t ev) {
   return false;
 }
 
-/* Threads' first events side by side in thread order, the initial
- * writes drawn above them. */
-static void order_columns(const picture *g, rel_rel *base[LC_NBASE]) {
+/* The initial writes drawn above the threads' first events. */
+static void init_above(const picture *g, rel_rel *base[LC_NBASE]) {
   const lx_program *p = g->p;
-  int prev = -1;
-  lc_buf_puts(g->out, "    { rank=same;");
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_path *path = &p->paths[g->w->paths[t]];
-    if (path->nevents) lc_buf_printf(g->out, " x%zu_e%d;", g->k, path->events[0]);
+    for (size_t ev = 0; ev < p->ninit && path->nevents; ev++)
+      if (init_used(base, p, ev))
+        lc_buf_printf(g->out, "    x%zu_e%zu -> x%zu_e%d [style=invis];\n", g->k, ev, g->k, path->events[0]);
   }
-  lc_buf_puts(g->out, " }\n");
-  for (size_t t = 0; t < p->nthreads; t++) {
-    const lx_path *path = &p->paths[g->w->paths[t]];
-    if (!path->nevents) continue;
-    if (prev >= 0) lc_buf_printf(g->out, "    x%zu_e%d -> x%zu_e%d [style=invis];\n", g->k, prev, g->k, path->events[0]);
-    prev = path->events[0];
-  }
-  for (size_t ev = 0; ev < p->ninit && prev >= 0; ev++)
-    if (init_used(base, p, ev)) lc_buf_printf(g->out, "    x%zu_e%zu -> x%zu_e%d [style=invis];\n", g->k, ev, g->k,
-                                              p->paths[g->w->paths[0]].nevents ? p->paths[g->w->paths[0]].events[0] : prev);
 }
 
+/* Execution k as a digraph of its own (when `only` is k or SIZE_MAX):
+ * Graphviz 2.43 loses edges when executions share one graph. */
 static void draw(picture *g, const char *title) {
-  lc_buf_printf(g->out, "  subgraph cluster_x%zu {\n    label=\"", g->k);
+  if (g->only != SIZE_MAX && g->only != g->k) {
+    g->k++;
+    return;
+  }
+  lc_buf_puts(g->out, "digraph \"");
+  dot_escape(g->out, g->p->test->name);
+  lc_buf_printf(g->out, " %zu\" {\n  graph [fontname=\"Helvetica\", newrank=true, nodesep=0.5, ranksep=0.45, "
+                        "labelloc=t, labeljust=l, fontsize=12, label=\"", g->k + 1);
   dot_escape(g->out, title);
-  lc_buf_puts(g->out, "\"; labeljust=l; fontsize=12; style=solid; color=white;\n");
+  lc_buf_puts(g->out, "\"];\n  node [shape=none, fontname=\"Helvetica\", fontsize=11, margin=0.02];\n"
+                      "  edge [fontname=\"Helvetica\", fontsize=10, arrowsize=0.7];\n");
   rel_rel *base[LC_NBASE];
   lc_witness_base(g->p, g->w, base);
   for (size_t ev = 0; ev < g->p->ninit; ev++)
     if (init_used(base, g->p, ev)) node(g, (int)ev, "    ");
   boxes(g);
-  order_columns(g, base);
+  init_above(g, base);
   edges(g, base);
   for (size_t i = 0; i < LC_NBASE; i++) rel_free(base[i]);
-  lc_buf_puts(g->out, "  }\n");
+  lc_buf_puts(g->out, "}\n");
+  g->k++;
 }
 
-size_t report_explain_dot(lc_buf *out, const lc_explain_result *x) {
+size_t report_explain_dot(lc_buf *out, const lc_explain_result *x, size_t only) {
   const lx_program *p = x->prog;
-  lc_buf_printf(out, "digraph \"");
-  dot_escape(out, p->test->name);
-  lc_buf_puts(out, "\" {\n  graph [fontname=\"Helvetica\", newrank=true, nodesep=0.5, ranksep=0.45];\n"
-                   "  node [shape=none, fontname=\"Helvetica\", fontsize=11, margin=0.02];\n"
-                   "  edge [fontname=\"Helvetica\", fontsize=10, arrowsize=0.7];\n");
-  picture g = {out, p, NULL, NULL, 0};
+  picture g = {out, p, NULL, NULL, 0, only};
   for (size_t i = 0; i < x->n; i++) {
     const lc_explanation *e = &x->ex[i];
     lc_buf t;
@@ -242,7 +239,6 @@ size_t report_explain_dot(lc_buf *out, const lc_explain_result *x) {
       g.w = e->witness, g.v = NULL;
       lc_buf_puts(&t, "  allowed");
       draw(&g, t.s);
-      g.k++;
     }
     for (size_t r = 0; r < e->nreasons; r++)
       for (size_t k = 0; k < e->reasons[r].n; k++) {
@@ -250,7 +246,6 @@ size_t report_explain_dot(lc_buf *out, const lc_explain_result *x) {
         t.n = len, t.s[len] = '\0';
         lc_buf_printf(&t, "  forbidden: %s fails here", g.v->name);
         draw(&g, t.s);
-        g.k++;
       }
     lc_buf_fini(&t);
   }
@@ -265,9 +260,7 @@ size_t report_explain_dot(lc_buf *out, const lc_explain_result *x) {
     report_event_name(&t, p, x->races[i].b);
     draw(&g, t.s);
     lc_buf_fini(&t);
-    g.k++;
   }
-  lc_buf_puts(out, "}\n");
   return g.k;
 }
 
@@ -321,28 +314,44 @@ static int write_file(const char *path, const char *text, char **msg) {
   return -1;
 }
 
-int report_graph_file(const lc_explain_result *x, const char *path, char **msg) {
-  size_t n = strlen(path);
-  bool svg = n > 4 && strcmp(path + n - 4, ".svg") == 0;
-  lc_buf dot, name;
-  lc_buf_init(&dot);
-  lc_buf_init(&name);
-  report_explain_dot(&dot, x);
-  if (svg) lc_buf_printf(&name, "%.*s.dot", (int)(n - 4), path);
-  else lc_buf_puts(&name, path);
-  int rc = write_file(name.s, dot.s, msg);
-  if (rc == 0 && svg) {
-    rc = report_dot_to_svg(name.s, path, msg);
-    if (rc == 1) {
-      lc_buf b;
-      lc_buf_init(&b);
-      lc_buf_printf(&b, "Graphviz's dot is not installed: wrote %s only", name.s);
-      *msg = lc_buf_take(&b);
-      lc_buf_fini(&b);
-      rc = 0;
-    }
+/* Execution k (of n) goes to STEM.EXT when it is the only one, else to
+ * STEM-k.EXT, counting from 1. */
+static void numbered(lc_buf *b, const char *stem, size_t k, size_t n, const char *ext) {
+  if (n == 1) lc_buf_printf(b, "%s.%s", stem, ext);
+  else lc_buf_printf(b, "%s-%zu.%s", stem, k + 1, ext);
+}
+
+/* One DOT file per execution (Graphviz 2.43 corrupts memory on files of
+ * several graphs, and loses edges when executions share one graph). */
+int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, char **msg) {
+  size_t len = strlen(path);
+  bool svg = len > 4 && strcmp(path + len - 4, ".svg") == 0;
+  bool dot = len > 4 && strcmp(path + len - 4, ".dot") == 0;
+  char *stem = lc_xstrdup(path);
+  if (svg || dot) stem[len - 4] = '\0';
+  lc_buf scratch;
+  lc_buf_init(&scratch);
+  *n = report_explain_dot(&scratch, x, SIZE_MAX - 1);
+  lc_buf_fini(&scratch);
+  int rc = 0;
+  for (size_t k = 0; k < *n && rc == 0; k++) {
+    lc_buf text, dpath, spath;
+    lc_buf_init(&text), lc_buf_init(&dpath), lc_buf_init(&spath);
+    report_explain_dot(&text, x, k);
+    numbered(&dpath, stem, k, *n, "dot");
+    numbered(&spath, stem, k, *n, "svg");
+    rc = write_file(dpath.s, text.s, msg);
+    if (rc == 0 && svg) rc = report_dot_to_svg(dpath.s, spath.s, msg);
+    lc_buf_fini(&text), lc_buf_fini(&dpath), lc_buf_fini(&spath);
   }
-  lc_buf_fini(&dot);
-  lc_buf_fini(&name);
+  if (rc == 1) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "Graphviz's dot is not installed: wrote DOT files only");
+    *msg = lc_buf_take(&b);
+    lc_buf_fini(&b);
+    rc = 0;
+  }
+  free(stem);
   return rc;
 }

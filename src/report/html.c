@@ -94,11 +94,14 @@ static void picture(lc_buf *out, const char *dir, const char *stem, const lc_exp
   lc_buf_init(&svg);
   lc_buf_printf(&svg, "%s/%s.svg", dir, stem);
   char *msg = NULL;
-  int rc = report_graph_file(x, svg.s, &msg);
+  size_t n = 0;
+  int rc = report_graph_file(x, svg.s, &n, &msg);
   lc_buf_puts(out, "<h2>Executions</h2>\n");
   if (rc < 0) fprintf(err, "litmus-check: --html: %s\n", msg);
-  else if (msg) lc_buf_printf(out, "<p>Graphviz is not installed: the pictures are in <a href=\"%s.dot\">%s.dot</a>.</p>\n", stem, stem);
-  else lc_buf_printf(out, "<img src=\"%s.svg\" alt=\"executions of %s\">\n", stem, stem);
+  else if (msg) lc_buf_printf(out, "<p>Graphviz is not installed: the pictures are in %s.dot or %s-N.dot.</p>\n", stem, stem);
+  else if (n == 1) lc_buf_printf(out, "<p><img src=\"%s.svg\" alt=\"an execution of %s\"></p>\n", stem, stem);
+  else
+    for (size_t k = 1; k <= n; k++) lc_buf_printf(out, "<p><img src=\"%s-%zu.svg\" alt=\"execution %zu of %s\"></p>\n", stem, k, k, stem);
   free(msg);
   lc_buf_fini(&svg);
 }

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "report/report.h"
 #include "report/why.h"
 
 /* ---- labels --------------------------------------------------------------------------- */
@@ -174,12 +175,12 @@ static void print_state_of(lc_buf *out, const lx_program *p, const lc_witness *w
 static void print_race(lc_buf *out, const lx_program *p, const lc_race *r) {
   lc_buf_printf(out, "Race %s: ", r->flag);
   report_event_name(out, p, r->a);
-  lc_buf_puts(out, " ");
-  report_event_instr(out, p, r->a);
-  lc_buf_puts(out, " / ");
+  lc_buf_puts(out, " = ");
+  report_event(out, p, r->a);
+  lc_buf_puts(out, " and ");
   report_event_name(out, p, r->b);
-  lc_buf_puts(out, " ");
-  report_event_instr(out, p, r->b);
+  lc_buf_puts(out, " = ");
+  report_event(out, p, r->b);
   lc_buf_putc(out, '\n');
   if (!r->w) {
     lc_buf_printf(out, "  No execution: %s\n", r->message ? r->message : "none found");

@@ -37,17 +37,20 @@ void report_explain_text(lc_buf *out, const lc_explain_result *x);
 void report_explain_headline(lc_buf *out, const lc_explain_result *x);
 json_t *report_explain_json(const lc_explain_result *x);
 
-/* Every execution of x as one Graphviz digraph, one box per execution.
- * Returns the number of executions drawn. */
-size_t report_explain_dot(lc_buf *out, const lc_explain_result *x);
+/* The executions of x as Graphviz digraphs, one each (all of them, or
+ * only execution number `only` when it is not SIZE_MAX).  Returns the
+ * number of executions x has. */
+size_t report_explain_dot(lc_buf *out, const lc_explain_result *x, size_t only);
 /* Runs Graphviz's dot on a DOT file.  Returns 0, 1 when dot is not
  * installed, -1 when it failed (*msg says why, caller frees). */
 int report_dot_to_svg(const char *dot_path, const char *svg_path, char **msg);
 
-/* Writes the DOT of x to path; for a path ending in .svg, the DOT beside
- * it (.dot) and the SVG through dot.  Returns 0 (*msg set, a warning, when
- * Graphviz is missing and only the DOT was written), or -1 with *msg. */
-int report_graph_file(const lc_explain_result *x, const char *path, char **msg);
+/* Draws x's executions, one file each: PATH for a single one, else
+ * STEM-1.EXT, STEM-2.EXT, ... (PATH = STEM.EXT).  PATH ending in .svg:
+ * the DOT beside each SVG (.dot), the SVG through Graphviz's dot.  *n:
+ * the number of executions.  Returns 0 (*msg set, a warning, when
+ * Graphviz is missing and only DOT was written), or -1 with *msg. */
+int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, char **msg);
 
 /* --html DIR: writes DIR/TEST.html (states, verdict, explanations and
  * their pictures, as SVG when Graphviz is installed) and returns the
