@@ -93,6 +93,12 @@ static void print_headline(lc_buf *out, const run_result *r, const run_totals *t
     print_where(out, r, s);
     lc_buf_puts(out, ")\n");
   }
+  for (size_t i = 0; i < r->nbins; i++)
+    if (r->bins[i].why) {
+      lc_buf_puts(out, "!!! why ");
+      print_values(out, r, r->bins[i].values);
+      lc_buf_printf(out, " %s\n", r->bins[i].why);
+    }
 }
 
 static char bin_flag(const run_result *r, const run_bin *b) {
