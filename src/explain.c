@@ -2,6 +2,7 @@
  * executions that show each, and their concrete re-evaluation.
  * SPDX-License-Identifier: MIT
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +201,7 @@ typedef struct explainer_run {
   LC_VEC(uint64_t) minimal;
   size_t questions;
   char *message;
+  bool cross;               /* the engine is not the explicit one: judge each answer */
 } explainer_run;
 
 static uint64_t to_bits(const explainer_run *r, const bool *failing) {
@@ -218,12 +220,13 @@ static int ask(explainer_run *r, uint64_t set, const lc_state *st) {
   r->questions++;
   int rc = r->ex.find(r->ex.ctx, on, st, &w, failing, &r->message);
   if (rc == 1) {
-    judged j;
-    if (judge(r->p, r->m, w, st, failing, &j, &r->message)) {
+    /* The explicit engine's answers come from the judge's own evaluation;
+     * those shown are evaluated again for their violations anyway. */
+    judged j = {0};
+    if (!r->cross || judge(r->p, r->m, w, st, failing, &j, &r->message)) {
       found f = {w, to_bits(r, failing)};
       lc_vec_push(&r->seen, f);
-      cat_rel_result_fini(&j.res);
-      free(j.orig);
+      if (r->cross) cat_rel_result_fini(&j.res), free(j.orig);
     } else {
       lc_witness_free(w);
       rc = -1;
@@ -319,9 +322,25 @@ static void explain_forbidden(explainer_run *r, const lc_state *st, lc_explanati
   x->kind = rc == 0 ? LC_EXPLAIN_FORBIDDEN : LC_EXPLAIN_ERROR;
 }
 
-static void explain_one(explainer_run *r, const lc_state *st, lc_explanation *x) {
+/* Does the checked result already say no allowed state gives st?  Only
+ * when st speaks of shown observables (the result lists their values). */
+static bool known_forbidden(const lc_result *res, const lc_state *st) {
+  if (!res || res->status != LC_RESULT_OK || res->bound_reached) return false;
+  for (size_t i = 0; i < st->n; i++)
+    if ((size_t)st->obs[i] >= res->nshown) return false;
+  lx_val *full = lc_xcalloc(res->prog->nobs + 1, sizeof(lx_val));
+  bool some = false;
+  for (size_t i = 0; i < res->nstates && !some; i++) {
+    memcpy(full, lc_result_state(res, i), res->nshown * sizeof(lx_val));
+    some = lc_state_holds(st, full);
+  }
+  free(full);
+  return !some;
+}
+
+static void explain_one(explainer_run *r, const lc_state *st, const lc_result *res, lc_explanation *x) {
   uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1;
-  int rc = ask(r, all, st);
+  int rc = known_forbidden(res, st) ? 0 : ask(r, all, st);
   if (rc == 1) {
     x->kind = LC_EXPLAIN_ALLOWED;
     x->witness = lc_witness_copy(r->p, r->seen.v[r->seen.n - 1].w);
@@ -342,7 +361,7 @@ static void reset_run(explainer_run *r) {
 }
 
 lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
-                              const lc_state *states, size_t n) {
+                              const lc_state *states, size_t n, const lc_result *checked) {
   double start = lc_now();
   if (engine == LC_ENGINE_AUTO) engine = lc_engine_choose(p);
   lc_explain_result *x = lc_xcalloc(1, sizeof *x);
@@ -351,7 +370,7 @@ lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine
   x->engine = lc_engine_name(engine);
   x->ex = lc_xcalloc(n + 1, sizeof(lc_explanation));
   x->n = n;
-  explainer_run r = {p, m, {0}, NULL, 0, {0}, {0}, 0, NULL};
+  explainer_run r = {p, m, {0}, NULL, 0, {0}, {0}, 0, NULL, engine != LC_ENGINE_ENUM};
   r.ex = engine == LC_ENGINE_ENUM ? enum_explainer(p, m, timeout) : smt_explainer(p, m, timeout);
   size_t nc = cat_model_nchecks(m);
   r.checks = lc_xcalloc(nc + 1, sizeof(size_t));
@@ -366,7 +385,7 @@ lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine
     memcpy(s->obs, states[i].obs, s->n * sizeof(int));
     memcpy(s->cmp, states[i].cmp, s->n * sizeof(lt_cmp));
     memcpy(s->val, states[i].val, s->n * sizeof(lx_val));
-    explain_one(&r, s, &x->ex[i]);
+    explain_one(&r, s, checked, &x->ex[i]);
     reset_run(&r);
   }
   lc_vec_free(&r.seen);

@@ -89,9 +89,11 @@ typedef struct lc_explain_result {
 } lc_explain_result;
 
 /* Explains `states` (n of them, copied) of p under m with the engine
- * given (auto picks as checking does).  Never NULL. */
+ * given (auto picks as checking does).  `checked`, when not NULL, is the
+ * result of checking p under m: a state it shows no allowed execution
+ * gives is not asked about again.  Never NULL. */
 lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
-                              const lc_state *states, size_t n);
+                              const lc_state *states, size_t n, const lc_result *checked);
 /* Each pair of each raised flag of r (a result of checking p), with an
  * execution in which it races, added to x. */
 void lc_explain_races(lc_explain_result *x, const lc_result *r, double timeout);

@@ -399,7 +399,7 @@ static void explain_forbidden(session *s, const lx_program *prog, run_result *rr
     lc_state st = {prog->nshown, lc_xcalloc(prog->nshown + 1, sizeof(int)),
                    lc_xcalloc(prog->nshown + 1, sizeof(lt_cmp)), lc_xcalloc(prog->nshown + 1, sizeof(lx_val))};
     for (size_t k = 0; k < prog->nshown; k++) st.obs[k] = (int)k, st.cmp[k] = LT_CMP_EQ, st.val[k] = b->values[k];
-    lc_explain_result *x = lc_explain(prog, s->model, s->o->check.engine, s->o->check.timeout, &st, 1);
+    lc_explain_result *x = lc_explain(prog, s->model, s->o->check.engine, s->o->check.timeout, &st, 1, rr->model);
     lc_buf why;
     lc_buf_init(&why);
     report_explain_headline(&why, x);

@@ -355,8 +355,20 @@ static bool frame_flags_open(const search *s) {
 }
 
 /* Could the subtree add anything? */
+static bool stop_if_target(search *s, void *ctx) {
+  (void)ctx;
+  return !passes_filter(s) || (s->target->n && !lc_state_holds(s->target, s->obs));
+}
+
+/* Could the current partial choice still give the state wanted? */
+static bool target_open(search *s) {
+  if (!obs_known(s)) return true;
+  size_t budget = 257;
+  return !each_final(s, 0, &budget, stop_if_target, NULL);
+}
+
 static bool anything_open(search *s) {
-  if (s->target) return !s->f->cut && !s->hit;
+  if (s->target) return !s->f->cut && !s->hit && target_open(s);
   if (s->f->cut) return !s->r->bound_reached;
   return states_open(s) || frame_flags_open(s);
 }
