@@ -360,10 +360,20 @@ static void reset_run(explainer_run *r) {
   r->minimal.n = 0;
 }
 
+/* --engine auto for explanations: the explicit engine prunes with the
+ * checks asked about only, and with few of them, on tests with branches
+ * (loops: Ticketlock-same-gpu of the corpus), its search is many minutes
+ * where Z3 takes a second. */
+static lc_engine explain_engine(const lx_program *p) {
+  for (size_t t = 0; t < p->nthreads; t++)
+    if (p->threads[t].npaths > 1) return LC_ENGINE_SMT;
+  return lc_engine_choose(p);
+}
+
 lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
                               const lc_state *states, size_t n, const lc_result *checked) {
   double start = lc_now();
-  if (engine == LC_ENGINE_AUTO) engine = lc_engine_choose(p);
+  if (engine == LC_ENGINE_AUTO) engine = explain_engine(p);
   lc_explain_result *x = lc_xcalloc(1, sizeof *x);
   x->prog = p;
   x->model = m;
@@ -378,13 +388,7 @@ lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine
     if (!cat_model_check_is_flag(m, i)) r.checks[r.k++] = i;
   for (size_t i = 0; i < n; i++) {
     lc_state *s = &x->ex[i].state;
-    s->n = states[i].n;
-    s->obs = lc_xcalloc(s->n + 1, sizeof(int));
-    s->cmp = lc_xcalloc(s->n + 1, sizeof(lt_cmp));
-    s->val = lc_xcalloc(s->n + 1, sizeof(lx_val));
-    memcpy(s->obs, states[i].obs, s->n * sizeof(int));
-    memcpy(s->cmp, states[i].cmp, s->n * sizeof(lt_cmp));
-    memcpy(s->val, states[i].val, s->n * sizeof(lx_val));
+    lc_state_copy(&states[i], s);
     explain_one(&r, s, checked, &x->ex[i]);
     reset_run(&r);
   }

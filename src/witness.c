@@ -56,13 +56,15 @@ bool lc_witness_runs(const lx_program *p, const lc_witness *w, int ev) {
 void lc_state_fini(lc_state *s) {
   free(s->obs);
   free(s->cmp);
+  free(s->rhs);
   free(s->val);
   memset(s, 0, sizeof *s);
 }
 
 bool lc_state_holds(const lc_state *s, const lx_val *obs_values) {
   for (size_t i = 0; i < s->n; i++)
-    if (!lx_cmp_apply(s->cmp[i], obs_values[s->obs[i]], s->val[i])) return false;
+    if (!lx_cmp_apply(s->cmp[i], obs_values[s->obs[i]], s->rhs[i] >= 0 ? obs_values[s->rhs[i]] : s->val[i]))
+      return false;
   return true;
 }
 
@@ -70,18 +72,22 @@ void lc_state_print(lc_buf *b, const lx_program *p, const lc_state *s) {
   for (size_t i = 0; i < s->n; i++) {
     lc_buf_printf(b, "%s%s%s", i ? " " : "", p->obs[s->obs[i]].label,
                   s->cmp[i] == LT_CMP_EQ ? "=" : lt_cmp_name(s->cmp[i]));
-    lx_print_value(b, p, s->val[i]);
+    if (s->rhs[i] >= 0) lc_buf_puts(b, p->obs[s->rhs[i]].label);
+    else lx_print_value(b, p, s->val[i]);
     lc_buf_putc(b, ';');
   }
 }
 
-/* Adds obs cmp v; false when the state already gives obs another value. */
-static bool state_add(lc_state *s, int obs, lt_cmp cmp, lx_val v) {
+/* Adds `obs cmp v` (rhs -1) or `obs cmp rhs`; false when the state
+ * already gives obs another value. */
+static bool state_add(lc_state *s, int obs, lt_cmp cmp, lx_val v, int rhs) {
   for (size_t i = 0; i < s->n; i++) {
-    if (s->obs[i] != obs || s->cmp[i] != cmp) continue;
-    if (s->val[i] == v) return true;
+    if (s->obs[i] != obs || s->cmp[i] != cmp || s->rhs[i] != rhs) continue;
+    if (s->val[i] == v || rhs >= 0) return true;
     if (cmp == LT_CMP_EQ) return false;
   }
+  s->rhs = lc_xrealloc(s->rhs, (s->n + 1) * sizeof(int));
+  s->rhs[s->n] = rhs;
   s->obs = lc_xrealloc(s->obs, (s->n + 1) * sizeof(int));
   s->cmp = lc_xrealloc(s->cmp, (s->n + 1) * sizeof(lt_cmp));
   s->val = lc_xrealloc(s->val, (s->n + 1) * sizeof(lx_val));
@@ -158,11 +164,12 @@ int lc_state_parse(const lx_program *p, const char *text, lc_state *out, char **
     nl = trim(&item, nl);
     nv = val ? trim(&val, nv) : 0;
     int o = eq ? obs_by_label(p, item, nl) : -1;
-    lx_val v;
+    lx_val v = 0;
+    int rhs = eq ? obs_by_label(p, val, nv) : -1;
     if (!eq) lc_buf_printf(&b, "'%.*s' is not of the form NAME=VALUE", (int)n, item);
     else if (o < 0) lc_buf_printf(&b, "'%.*s' is not a register or location the test shows", (int)nl, item);
-    else if (!parse_value(p, val, nv, &v)) lc_buf_printf(&b, "'%.*s' is not a value", (int)nv, val);
-    else if (!state_add(out, o, cmp, v)) lc_buf_printf(&b, "%.*s is given two values", (int)nl, item);
+    else if (rhs < 0 && !parse_value(p, val, nv, &v)) lc_buf_printf(&b, "'%.*s' is not a value", (int)nv, val);
+    else if (!state_add(out, o, cmp, v, rhs)) lc_buf_printf(&b, "%.*s is given two values", (int)nl, item);
     if (b.n) {
       *err = lc_buf_take(&b);
       lc_buf_fini(&b);
@@ -203,7 +210,7 @@ static bool const_value(const lx_program *p, const lt_term *t, lx_val *v) {
 
 static bool merge(lc_state *into, const lc_state *from) {
   for (size_t i = 0; i < from->n; i++)
-    if (!state_add(into, from->obs[i], from->cmp[i], from->val[i])) return false;
+    if (!state_add(into, from->obs[i], from->cmp[i], from->val[i], from->rhs[i])) return false;
   return true;
 }
 
@@ -238,10 +245,11 @@ static bool dnf_cmp(const lx_program *p, const lt_prop *pr, bool neg, state_vec 
   const lt_term *o = &pr->lhs, *c = &pr->rhs;
   lt_cmp cmp = neg ? negate(pr->cmp) : pr->cmp;
   if (lx_obs_index(p, o) < 0) o = &pr->rhs, c = &pr->lhs, cmp = mirror(cmp);
-  lx_val v;
-  if (lx_obs_index(p, o) < 0 || !const_value(p, c, &v)) return false;
+  lx_val v = 0;
+  int rhs = lx_obs_index(p, c);
+  if (lx_obs_index(p, o) < 0 || (rhs < 0 && !const_value(p, c, &v))) return false;
   lc_state s = {0};
-  state_add(&s, lx_obs_index(p, o), cmp, v);
+  state_add(&s, lx_obs_index(p, o), cmp, v, rhs);
   lc_vec_push(out, s);
   return true;
 }
@@ -275,4 +283,14 @@ bool lc_state_of_condition(const lx_program *p, lc_state **out, size_t *n) {
   *out = v.v;
   *n = v.n;
   return true;
+}
+
+void lc_state_of_values(const lx_program *p, const lx_val *values, lc_state *out) {
+  memset(out, 0, sizeof *out);
+  for (size_t k = 0; k < p->nshown; k++) state_add(out, (int)k, LT_CMP_EQ, values[k], -1);
+}
+
+void lc_state_copy(const lc_state *s, lc_state *out) {
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < s->n; i++) state_add(out, s->obs[i], s->cmp[i], s->val[i], s->rhs[i]);
 }

@@ -31,13 +31,19 @@ void lc_witness_free(lc_witness *w);
 bool lc_witness_runs(const lx_program *p, const lc_witness *w, int ev);
 
 /* A final state, or part of one: observable obs[i] compares as cmp[i]
- * (== mostly) with val[i]. */
+ * (== mostly) with val[i], or with observable rhs[i] when it is not -1. */
 typedef struct lc_state {
   size_t n;
   int *obs;
   lt_cmp *cmp;
   lx_val *val;
+  int *rhs;
 } lc_state;
+
+/* A new state of n entries obs[i] == val[i] over the shown observables. */
+void lc_state_of_values(const lx_program *p, const lx_val *values, lc_state *out);
+/* A copy of s into out. */
+void lc_state_copy(const lc_state *s, lc_state *out);
 
 void lc_state_fini(lc_state *s);
 /* Does a full vector of observable values give the state? */
@@ -50,7 +56,7 @@ void lc_state_print(lc_buf *b, const lx_program *p, const lc_state *s);
 int lc_state_parse(const lx_program *p, const char *text, lc_state *out, char **err);
 /* The states the test's condition speaks of: its proposition (negated
  * for forall: the counter-examples) in disjunctive normal form, each
- * conjunction of `observable OP constant` one state.  Returns false when
+ * conjunction of `observable OP constant|observable` one state.  Returns false when
  * the proposition has another shape. */
 bool lc_state_of_condition(const lx_program *p, lc_state **out, size_t *n);
 

@@ -221,8 +221,7 @@ static lc_explain_result *explain_test(const batch *b, job *j, const lc_result *
     fprintf(err, "%s: warning: --explain: the condition is not a disjunction of conjunctions of "
                  "equalities; give a state (--explain='P1:r0=1;')\n", j->path);
   }
-  lc_engine e = r->engine[0] == 'e' ? LC_ENGINE_ENUM : LC_ENGINE_SMT;
-  lc_explain_result *x = lc_explain(p, b->model, e, b->o->check.timeout, states, n, r);
+  lc_explain_result *x = lc_explain(p, b->model, b->o->check.engine, b->o->check.timeout, states, n, r);
   if (races || (b->o->html && !st)) lc_explain_races(x, r, b->o->check.timeout);
   for (size_t i = 0; i < n; i++) lc_state_fini(&states[i]);
   if (states != &one) free(states);

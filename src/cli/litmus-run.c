@@ -396,9 +396,8 @@ static void explain_forbidden(session *s, const lx_program *prog, run_result *rr
   for (size_t i = 0; i < rr->nbins; i++) {
     run_bin *b = &rr->bins[i];
     if (run_bin_classify(b) != RUN_BIN_FORBIDDEN) continue;
-    lc_state st = {prog->nshown, lc_xcalloc(prog->nshown + 1, sizeof(int)),
-                   lc_xcalloc(prog->nshown + 1, sizeof(lt_cmp)), lc_xcalloc(prog->nshown + 1, sizeof(lx_val))};
-    for (size_t k = 0; k < prog->nshown; k++) st.obs[k] = (int)k, st.cmp[k] = LT_CMP_EQ, st.val[k] = b->values[k];
+    lc_state st;
+    lc_state_of_values(prog, b->values, &st);
     lc_explain_result *x = lc_explain(prog, s->model, s->o->check.engine, s->o->check.timeout, &st, 1, rr->model);
     lc_buf why;
     lc_buf_init(&why);

@@ -930,8 +930,8 @@ void smt_enc_init(smt_enc *e, const lx_program *p) { enc_init(e, p); }
 void smt_enc_fini(smt_enc *e) { enc_fini(e); }
 bool smt_encode(smt_enc *e, const cat_model *m, lc_result *r, obs_enc **obs) { return encode(e, m, r, obs); }
 void smt_free_observables(obs_enc *obs, size_t n) { free_observables(obs, n); }
-Z3_ast smt_obs_cmp(smt_enc *e, const obs_enc *obs, size_t k, lt_cmp cmp, lx_val v) {
-  return compare(e, cmp, obs[k].term, bv(e, v));
+Z3_ast smt_obs_cmp(smt_enc *e, const obs_enc *obs, size_t k, lt_cmp cmp, lx_val v, int rhs) {
+  return compare(e, cmp, obs[k].term, rhs >= 0 ? obs[rhs].term : bv(e, v));
 }
 bool smt_model_true(smt_enc *e, Z3_model m, Z3_ast t) { return model_true(e, m, t); }
 lx_val smt_model_value(smt_enc *e, Z3_model m, Z3_ast t) { return model_value(e, m, t); }

@@ -91,7 +91,7 @@ static int find(void *ctx, const bool *on, const lc_state *state, lc_witness **w
   for (size_t i = 0; i < nchecks; i++)
     if (f->lit[i] && (!on || on[i])) assume[na++] = f->lit[i];
   Z3_solver_push(f->e.z, f->e.s);
-  for (size_t i = 0; i < state->n; i++) smt_assert(&f->e, smt_obs_cmp(&f->e, f->obs, (size_t)state->obs[i], state->cmp[i], state->val[i]));
+  for (size_t i = 0; i < state->n; i++) smt_assert(&f->e, smt_obs_cmp(&f->e, f->obs, (size_t)state->obs[i], state->cmp[i], state->val[i], state->rhs[i]));
   Z3_lbool res = Z3_solver_check_assumptions(f->e.z, f->e.s, (unsigned)na, assume);
   int rc = res == Z3_L_TRUE ? 1 : res == Z3_L_FALSE ? 0 : -1;
   if (rc == 1) {

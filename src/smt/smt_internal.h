@@ -70,13 +70,13 @@ Z3_ast smt_pair(smt_enc *e, const smt_val *v, size_t a, size_t b);
 
 /* The engine's encoding, for explanations (smt_explain.c): build it
  * (with e->defer_checks set first, the checks are left to the caller), the
- * term "observable k compares so with v" and readings of a model. */
+ * term "observable k compares so with v (or observable rhs)" and readings of a model. */
 typedef struct obs_enc obs_enc;
 void smt_enc_init(smt_enc *e, const lx_program *p);
 void smt_enc_fini(smt_enc *e);
 bool smt_encode(smt_enc *e, const cat_model *m, lc_result *r, obs_enc **obs);
 void smt_free_observables(obs_enc *obs, size_t n);
-Z3_ast smt_obs_cmp(smt_enc *e, const obs_enc *obs, size_t k, lt_cmp cmp, lx_val v);
+Z3_ast smt_obs_cmp(smt_enc *e, const obs_enc *obs, size_t k, lt_cmp cmp, lx_val v, int rhs);
 bool smt_model_true(smt_enc *e, Z3_model m, Z3_ast t);
 lx_val smt_model_value(smt_enc *e, Z3_model m, Z3_ast t);
 lx_val smt_model_obs(smt_enc *e, Z3_model m, const obs_enc *obs, size_t k);
