@@ -89,7 +89,8 @@ typedef struct lc_explain_result {
 } lc_explain_result;
 
 /* Explains `states` (n of them, copied) of p under m with the engine
- * given (auto: Z3 for tests with branches, else as checking picks).  `checked`, when not NULL, is the
+ * given (auto: as checking picks, the explicit engine giving way to Z3
+ * when a question takes it over a second).  `checked`, when not NULL, is the
  * result of checking p under m: a state it shows no allowed execution
  * gives is not asked about again.  Never NULL. */
 lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,

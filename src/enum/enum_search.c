@@ -313,19 +313,29 @@ static bool stop_if_new(search *s, void *ctx) {
 }
 
 /* Are the values every observable can take known yet? */
-static bool obs_known(const search *s) {
-  const lx_program *p = s->p;
-  for (size_t o = 0; o < p->nobs; o++) {
-    const lx_obs *ob = &p->obs[o];
-    if (ob->kind == LX_OBS_REG) {
-      if (!expr_known(s, p->paths[s->f->paths[ob->thread]].regs[ob->slot])) return false;
-      continue;
-    }
-    for (size_t w = 0; w < s->f->n; w++) {
-      const lx_event *e = enum_frame_event(s->f, w);
-      if (e->kind == LX_EV_WRITE && e->ploc == ob->ploc && !expr_known(s, e->value)) return false;
-    }
+static bool one_known(const search *s, size_t o) {
+  const lx_obs *ob = &s->p->obs[o];
+  if (ob->kind == LX_OBS_REG) return expr_known(s, s->p->paths[s->f->paths[ob->thread]].regs[ob->slot]);
+  for (size_t w = 0; w < s->f->n; w++) {
+    const lx_event *e = enum_frame_event(s->f, w);
+    if (e->kind == LX_EV_WRITE && e->ploc == ob->ploc && !expr_known(s, e->value)) return false;
   }
+  return true;
+}
+
+static bool obs_known(const search *s) {
+  for (size_t o = 0; o < s->p->nobs; o++)
+    if (!one_known(s, o)) return false;
+  return true;
+}
+
+/* Are the values the target state speaks of known (all of them, for the
+ * filter)? */
+static bool target_known(const search *s) {
+  if (s->p->test->filter) return obs_known(s);
+  for (size_t i = 0; i < s->target->n; i++)
+    if (!one_known(s, (size_t)s->target->obs[i]) || (s->target->rhs[i] >= 0 && !one_known(s, (size_t)s->target->rhs[i])))
+      return false;
   return true;
 }
 
@@ -362,7 +372,7 @@ static bool stop_if_target(search *s, void *ctx) {
 
 /* Could the current partial choice still give the state wanted? */
 static bool target_open(search *s) {
-  if (!obs_known(s)) return true;
+  if (!target_known(s)) return true;
   size_t budget = 257;
   return !each_final(s, 0, &budget, stop_if_target, NULL);
 }
