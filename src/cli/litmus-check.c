@@ -376,10 +376,8 @@ static void progress(const batch *b, size_t i) {
     fprintf(stderr, "\r[%zu/%zu] %-60.60s\r", i + 1, b->njobs, b->jobs[i].path);
 }
 
-static int worst(int a, int b) {
-  static const int rank[] = {0, 1, 2, 3};
-  return rank[b] > rank[a] ? b : a;
-}
+/* Exit statuses grow with severity. */
+static int worst(int a, int b) { return a > b ? a : b; }
 
 static int run_batch(const options *o, const cat_model *m, const expect_vec *ex) {
   batch b = {o, m, lc_xcalloc(o->files.n ? o->files.n : 1, sizeof(job)), o->files.n, 0,
