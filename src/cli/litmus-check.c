@@ -380,7 +380,7 @@ static void progress(const batch *b, size_t i) {
 static int worst(int a, int b) { return a > b ? a : b; }
 
 static int run_batch(const options *o, const cat_model *m, const expect_vec *ex) {
-  batch b = {o, m, lc_xcalloc(o->files.n ? o->files.n : 1, sizeof(job)), o->files.n, 0,
+  batch b = {o, m, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
              PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
   unsigned nthreads = o->jobs < b.njobs ? o->jobs : (unsigned)(b.njobs ? b.njobs : 1);
