@@ -121,9 +121,15 @@ char *report_html_page(const char *dir, const lc_explain_result *x, const lc_res
   escape(&page, text.s);
   lc_buf_printf(&page, ": <b>%s</b> (%s).</p>\n", v.ok ? "Ok" : "No", report_observation(&v));
   if (t->doc && *t->doc) {
+    /* the doc string as written, without its quotes */
+    size_t n = strlen(t->doc), q = t->doc[0] == '"' && n > 1 && t->doc[n - 1] == '"';
+    lc_buf doc;
+    lc_buf_init(&doc);
+    lc_buf_putn(&doc, t->doc + q, n - 2 * q);
     lc_buf_puts(&page, "<p><i>");
-    escape(&page, t->doc);
+    escape(&page, doc.s);
     lc_buf_puts(&page, "</i></p>\n");
+    lc_buf_fini(&doc);
   }
   states_table(&page, r);
   lc_buf_puts(&page, "<h2>Why</h2>\n<p>");
