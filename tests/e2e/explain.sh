@@ -1,7 +1,7 @@
 #!/bin/sh
 # explain.sh - litmus-check --explain, --graph and --html end to end.
 #
-#   explain/NAME.expected   litmus/NAME.litmus --explain (ptx-v7.5, default
+#   explain/NAME.expected   each litmus/NAME.litmus --explain (ptx-v7.5, default
 #                           engine): the whole output, `Time` lines dropped
 #   explain/checks          NAME CHECK: the check litmus/NAME.litmus's doc
 #                           string names; with both engines, every forbidden
