@@ -269,6 +269,7 @@ static json_t *histogram_json(const run_result *r) {
     json_object_set_new(o, "allowed", r->model ? json_boolean(b->allowed) : json_null());
     json_object_set_new(o, "status", json_string(status_name(r, b)));
     json_object_set_new(o, "unexplored", u64_json(b->unexplored));
+    if (b->why) json_object_set_new(o, "why", json_string(b->why));
     json_array_append_new(a, o);
   }
   return a;
