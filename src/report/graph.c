@@ -189,19 +189,28 @@ static bool init_used(rel_rel *base[LC_NBASE], const lx_program *p, size_t ev) {
   return false;
 }
 
-/* The initial writes drawn above the threads' first events. */
+/* The initial writes drawn above the threads' first events, which are
+ * side by side in thread order. */
 static void init_above(const picture *g, rel_rel *base[LC_NBASE]) {
   const lx_program *p = g->p;
+  int prev = -1;
+  lc_buf_puts(g->out, "  { rank=same;");
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_path *path = &p->paths[g->w->paths[t]];
-    for (size_t ev = 0; ev < p->ninit && path->nevents; ev++)
+    if (path->nevents) lc_buf_printf(g->out, " x%zu_e%d;", g->k, path->events[0]);
+  }
+  lc_buf_puts(g->out, " }\n");
+  for (size_t t = 0; t < p->nthreads; t++) {
+    const lx_path *path = &p->paths[g->w->paths[t]];
+    if (!path->nevents) continue;
+    if (prev >= 0) lc_buf_printf(g->out, "  x%zu_e%d -> x%zu_e%d [style=invis];\n", g->k, prev, g->k, path->events[0]);
+    prev = path->events[0];
+    for (size_t ev = 0; ev < p->ninit; ev++)
       if (init_used(base, p, ev))
-        lc_buf_printf(g->out, "    x%zu_e%zu -> x%zu_e%d [style=invis];\n", g->k, ev, g->k, path->events[0]);
+        lc_buf_printf(g->out, "  x%zu_e%zu -> x%zu_e%d [style=invis];\n", g->k, ev, g->k, path->events[0]);
   }
 }
 
-/* Execution k as a digraph of its own (when `only` is k or SIZE_MAX):
- * Graphviz 2.43 loses edges when executions share one graph. */
 static void draw(picture *g, const char *title) {
   if (g->only != SIZE_MAX && g->only != g->k) {
     g->k++;
