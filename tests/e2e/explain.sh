@@ -80,7 +80,9 @@ while IFS='|' read -r name want args; do
 done <"$dir/cases"
 
 # --html: a page per test, each linked from the index, pictures as SVG
-(cd "$top_srcdir" && "$lc" --html "$tmp/html" litmus >/dev/null 2>"$tmp/err")
+# (the PTX classic tests: litmus/cuda-cpp has a loop whose unroll warning
+# would fill stderr)
+(cd "$top_srcdir" && "$lc" --html "$tmp/html" litmus/*.litmus >/dev/null 2>"$tmp/err")
 n=$(ls "$top_srcdir"/litmus/*.litmus | wc -l)
 rows=$(grep -c '^<tr><td><a href=' "$tmp/html/index.html" 2>/dev/null || echo 0)
 pages=$(ls "$tmp"/html/*.html 2>/dev/null | grep -v -c index.html)
