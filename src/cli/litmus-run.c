@@ -26,6 +26,7 @@
 #include "check.h"
 #include "paths.h"
 #include "cuda/cuda.h"
+#include "cuda/cu_sass.h"
 #include "host/host.h"
 #include "lc.h"
 #include "litmus/ast.h"
@@ -36,10 +37,11 @@ typedef enum { BACKEND_CUDA, BACKEND_HOST } backend_kind;
 
 typedef struct options {
   backend_kind backend;
-  bool emit_cuda, json, seeded;
+  bool emit_cuda, json, seeded, check_sass;
   const char *model, *output;
   lc_check_options check;
   run_params par;
+  cu_sass_opts sass;
   lc_paths files;
 } options;
 
@@ -50,6 +52,8 @@ static void usage(FILE *out) {
         "\n"
         "  -b, --backend cuda|host   where to run (default cuda); host: CPU threads\n"
         "      --emit-cuda           print the generated CUDA source and exit\n"
+        "      --check-sass          check that ptxas keeps every access (needs cuobjdump)\n"
+        "      --sm LIST             architectures of --check-sass (default 75,80,90)\n"
         "  -n, --iterations N        kernel launches (cuda) or batches (host)\n"
         "  -t, --time S              stop after S seconds (with -n: whichever first)\n"
         "  -i, --instances N         test instances per launch or batch\n"
@@ -88,7 +92,7 @@ static void usage(FILE *out) {
 enum {
   OPT_EMIT = 256, OPT_JSON, OPT_MEM_STRESS, OPT_NO_MEM_STRESS, OPT_PRE_STRESS, OPT_NO_PRE_STRESS,
   OPT_PATTERN, OPT_LINES, OPT_STRESS_ITERS, OPT_BARRIER, OPT_NO_BARRIER, OPT_SHUFFLE, OPT_NO_SHUFFLE,
-  OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN
+  OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM
 };
 
 static int bad_value(const char *what, const char *s, const char *expected) {
@@ -129,6 +133,20 @@ static int parse_pattern(const char *s, unsigned *out) {
       return 0;
     }
   return bad_value("--stress-pattern", s, "st-st, st-ld, ld-st, ld-ld or 0-3");
+}
+
+/* "75,80,90": the architectures of --check-sass. */
+static int parse_sms(const char *s, cu_sass_opts *so) {
+  so->nsms = 0;
+  for (const char *p = s; *p;) {
+    char *end;
+    long v = strtol(p, &end, 10);
+    if (end == p || v < 50 || v > 200 || so->nsms == (int)LC_ARRAY_LEN(so->sms) || (*end && *end != ','))
+      return bad_value("--sm", s, "a list of architectures like 75,80,90");
+    so->sms[so->nsms++] = (int)v;
+    p = *end ? end + 1 : end;
+  }
+  return so->nsms ? 0 : bad_value("--sm", s, "a list of architectures like 75,80,90");
 }
 
 /* Options that take an unsigned 32-bit number: where it goes and its range. */
@@ -192,6 +210,7 @@ static bool flag_option(options *o, int c) {
   case OPT_PIN: o->par.pin = true; return true;
   case OPT_NO_PIN: o->par.pin = false; return true;
   case OPT_EMIT: o->emit_cuda = true; return true;
+  case OPT_CHECK_SASS: o->check_sass = true; return true;
   case OPT_JSON: o->json = true; return true;
   case 'q': o->par.progress = false; return true;
   }
@@ -218,12 +237,14 @@ static int other_option(options *o, int c, const char *arg) {
   case 'm': o->model = arg; return 0;
   case 'o': o->output = arg; return 0;
   case OPT_PATTERN: return parse_pattern(arg, &o->par.stress_pattern);
+  case OPT_SM: return parse_sms(arg, &o->sass);
   }
   return uint_option(o, c, arg);
 }
 
 static const struct option longopts[] = {
   {"backend", required_argument, NULL, 'b'},     {"emit-cuda", no_argument, NULL, OPT_EMIT},
+  {"check-sass", no_argument, NULL, OPT_CHECK_SASS}, {"sm", required_argument, NULL, OPT_SM},
   {"iterations", required_argument, NULL, 'n'},  {"time", required_argument, NULL, 't'},
   {"instances", required_argument, NULL, 'i'},   {"seed", required_argument, NULL, 's'},
   {"device", required_argument, NULL, 'd'},      {"model", required_argument, NULL, 'm'},
@@ -488,12 +509,24 @@ static void options_init(options *o) {
   o->check.races = false;   /* the runner needs states only */
   run_params_init(&o->par);
   o->par.progress = true;
+  o->sass = (cu_sass_opts){{75, 80, 90}, 3, NULL, false, stdout};
+}
+
+/* --check-sass: no model, no run; 77 when cuobjdump or NVRTC is missing. */
+static int check_sass(const options *o) {
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  int rc = cu_sass_check(o->files.v, o->files.n, &o->sass, &d);
+  if (lc_diag_first_error(&d)) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  return rc;
 }
 
 int main(int argc, char **argv) {
   options o;
   options_init(&o);
   int status = parse_options(argc, argv, &o);
+  if (status < 0 && o.check_sass) status = check_sass(&o);
   if (!o.seeded) o.par.seed = clock_seed();
   o.par.progress = o.par.progress && lc_is_tty(stderr);
   cat_model *m = NULL;

@@ -189,7 +189,8 @@ typedef struct seg {
   int k;                 /* role */
   int phase;
   LC_VEC(int) regs;      /* register numbers, operand order */
-  LC_VEC(int) locs;      /* lx_loc indices, operand order */
+  LC_VEC(int) shadows;   /* items that read memory into a register, operand order */
+  LC_VEC(int) accs;      /* items that access memory (their own address each), operand order */
   bool cut;              /* the cut flag is an operand */
   lc_buf body;           /* PTX lines */
 } seg;
@@ -204,20 +205,35 @@ static void note_reg(seg *S, const lt_operand *o) {
   if (o->kind == LT_OPND_REG && seg_index(S->regs.v, S->regs.n, o->reg) < 0) lc_vec_push(&S->regs, o->reg);
 }
 
-static void note_operands(seg *S, const lt_instr *in) {
+static bool is_memory(const lt_instr *in) {
+  return in && (in->kind == LT_I_LD || in->kind == LT_I_ST || in->kind == LT_I_ATOM || in->kind == LT_I_RED);
+}
+
+/* Loads and atoms (a red spelled as atom too) put what they read in a
+ * shadow register that goes to the sink, so that ptxas never finds the
+ * value dead and drops the access. */
+static bool reads_into_register(const lt_instr *in) {
+  return in->kind == LT_I_LD || in->kind == LT_I_ATOM || cu_ptx_red_as_atom(in);
+}
+
+static void note_operands(seg *S, const lt_instr *in, int item) {
   note_reg(S, &in->dst);
   note_reg(S, &in->a);
   note_reg(S, &in->b);
   note_reg(S, &in->c);
-  int v = cu_plan_vloc(S->g->pl, S->k, &in->addr);
-  if (v >= 0 && seg_index(S->locs.v, S->locs.n, v) < 0) lc_vec_push(&S->locs, v);
+  if (!is_memory(in)) return;
+  lc_vec_push(&S->accs, item);
+  if (reads_into_register(in)) lc_vec_push(&S->shadows, item);
 }
 
-/* Operand numbers: registers, then the cut flag, then addresses. */
+/* Operand numbers: registers, the cut flag, shadows, then addresses. */
 static int reg_operand(const seg *S, int reg) { return seg_index(S->regs.v, S->regs.n, reg); }
 static int cut_operand(const seg *S) { return (int)S->regs.n; }
-static int loc_operand(const seg *S, int vloc) {
-  return (int)S->regs.n + (S->cut ? 1 : 0) + seg_index(S->locs.v, S->locs.n, vloc);
+static int shadow_operand(const seg *S, int item) {
+  return (int)S->regs.n + (S->cut ? 1 : 0) + seg_index(S->shadows.v, S->shadows.n, item);
+}
+static int addr_operand(const seg *S, int item) {
+  return (int)(S->regs.n + (S->cut ? 1 : 0) + S->shadows.n) + seg_index(S->accs.v, S->accs.n, item);
 }
 
 /* A value operand: %N for a register, the constant itself. */
@@ -237,12 +253,12 @@ static void line(seg *S, const char *fmt, ...) {
   lc_buf_putc(&S->body, '\n');
 }
 
-static void emit_memory(seg *S, const lt_instr *in) {
+static void emit_memory(seg *S, const lt_instr *in, int item) {
   lc_buf op, v;
   lc_buf_init(&op);
   lc_buf_init(&v);
   cu_ptx_opcode(&op, S->g->pl, S->k, in);
-  int addr = loc_operand(S, cu_plan_vloc(S->g->pl, S->k, &in->addr));
+  int addr = addr_operand(S, item);
   bool sub = (in->kind == LT_I_ATOM || in->kind == LT_I_RED) && in->rmw == LT_RMW_SUB;
   if (sub && in->a.kind == LT_OPND_REG) {
     line(S, "neg.%s tv, %%%d;", S->g->st, reg_operand(S, in->a.reg));
@@ -253,20 +269,24 @@ static void emit_memory(seg *S, const lt_instr *in) {
     value(S, &v, &in->a);
   }
   switch (in->kind) {
-  case LT_I_LD: line(S, "%s %%%d, [%%%d];", op.s, reg_operand(S, in->dst.reg), addr); break;
+  case LT_I_LD:
+    line(S, "%s %%%d, [%%%d];", op.s, shadow_operand(S, item), addr);
+    line(S, "mov.%s %%%d, %%%d;", S->g->bt, reg_operand(S, in->dst.reg), shadow_operand(S, item));
+    break;
   case LT_I_ST: line(S, "%s [%%%d], %s;", op.s, addr, v.s); break;
   case LT_I_ATOM:
   case LT_I_RED: {
     lc_buf dst;
     lc_buf_init(&dst);
-    if (in->kind == LT_I_ATOM) lc_buf_printf(&dst, "%%%d, ", reg_operand(S, in->dst.reg));
-    else if (cu_ptx_red_as_atom(in)) lc_buf_puts(&dst, "td, ");
+    if (reads_into_register(in)) lc_buf_printf(&dst, "%%%d, ", shadow_operand(S, item));
     lc_buf_printf(&op, " %s[%%%d], %s", dst.s, addr, v.s);
     if (in->rmw == LT_RMW_CAS) {
       lc_buf_puts(&op, ", ");
       value(S, &op, &in->b);
     }
     line(S, "%s;", op.s);
+    if (in->kind == LT_I_ATOM)
+      line(S, "mov.%s %%%d, %%%d;", S->g->bt, reg_operand(S, in->dst.reg), shadow_operand(S, item));
     lc_buf_fini(&dst);
     break;
   }
@@ -381,7 +401,7 @@ static void emit_item(seg *S, const cu_item *it, int index) {
   lc_buf op;
   lc_buf_init(&op);
   switch (in->kind) {
-  case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED: emit_memory(S, in); break;
+  case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED: emit_memory(S, in, index); break;
   case LT_I_FENCE: case LT_I_FENCE_ALIAS:
     cu_ptx_opcode(&op, S->g->pl, S->k, in);
     line(S, "%s;", op.s);
@@ -406,7 +426,7 @@ static bool seg_collect(seg *S) {
   for (size_t i = 0; i < r->nitems; i++) {
     if (!in_phase(r, i, S->phase)) continue;
     any = true;
-    if (r->items[i].in && !r->items[i].boundary) note_operands(S, r->items[i].in);
+    if (r->items[i].in && !r->items[i].boundary) note_operands(S, r->items[i].in, (int)i);
   }
   S->cut = r->cut >= 0;
   return any;
@@ -417,7 +437,7 @@ static void seg_body(seg *S) {
   const char *bt = S->g->bt;
   line(S, "{");
   line(S, ".reg .pred p, q;");
-  line(S, ".reg .%s t1, tv, td;", bt);
+  line(S, ".reg .%s t1, tv;", bt);
   int nloops = 0;
   for (size_t i = 0; i < r->nitems; i++)
     if (r->items[i].loop >= 0 && in_phase(r, i, S->phase)) {
@@ -468,22 +488,25 @@ static void seg_print(seg *S) {
   const char *sep = " ";
   for (size_t i = 0; i < S->regs.n; i++, sep = ", ")
     lc_buf_printf(g->o, "%s\"+%s\"(p%d_r%d)", sep, g->rc, id, S->regs.v[i]);
-  if (S->cut) lc_buf_printf(g->o, "%s\"+r\"(p%d_cut)", sep, id);
+  if (S->cut) lc_buf_printf(g->o, "%s\"+r\"(p%d_cut)", sep, id), sep = ", ";
+  for (size_t i = 0; i < S->shadows.n; i++, sep = ", ")
+    lc_buf_printf(g->o, "%s\"+%s\"(s%d_%d)", sep, g->rc, id, S->shadows.v[i]);
   lc_buf_puts(g->o, "\n    :");
   sep = " ";
-  for (size_t i = 0; i < S->locs.n; i++, sep = ", ") lc_buf_printf(g->o, "%s\"l\"(a%d_%d)", sep, id, S->locs.v[i]);
+  for (size_t i = 0; i < S->accs.n; i++, sep = ", ") lc_buf_printf(g->o, "%s\"l\"(a%d_%d)", sep, id, S->accs.v[i]);
   lc_buf_puts(g->o, "\n    : \"memory\");\n");
 }
 
 static void emit_segment(gen *g, int k, int phase) {
-  seg S = {g, k, phase, {0}, {0}, false, {0}};
+  seg S = {g, k, phase, {0}, {0}, {0}, false, {0}};
   lc_buf_init(&S.body);
   if (seg_collect(&S)) {
     seg_body(&S);
     seg_print(&S);
   }
   lc_vec_free(&S.regs);
-  lc_vec_free(&S.locs);
+  lc_vec_free(&S.shadows);
+  lc_vec_free(&S.accs);
   lc_buf_fini(&S.body);
 }
 
@@ -513,31 +536,52 @@ static bool reg_used(const gen *g, int k, size_t slot) {
   return false;
 }
 
+/* Every access gets its own address: its location's plus ord * P.zero,
+ * a zero the compiler cannot see through (a launch parameter), with ord
+ * the access's ordinal in the role.  ptxas thus cannot prove that two
+ * accesses touch the same word, so it can neither merge two loads, nor
+ * forward a store to a load, nor delete a store that a later one
+ * overwrites. */
 static void emit_role_setup(gen *g, int k) {
   const cu_role *r = &g->pl->roles[k];
   const lx_thread *th = &g->p->threads[k];
   int id = th->id;
   lc_buf_printf(g->o, "  // P%d: litmus CTA %d, cluster %d\n", id, r->lcta, r->lcl);
   lc_buf_printf(g->o, "  const cu_u32 i%d = cu_role_instance(&P, %d, B, lane);\n", k, k);
-  for (size_t v = 0; v < g->p->nlocs; v++) {
-    bool used = false;
-    for (size_t i = 0; i < r->nitems && !used; i++)
-      used = r->items[i].in && cu_plan_vloc(g->pl, k, &r->items[i].in->addr) == (int)v;
-    if (!used) continue;
-    const lx_loc *l = &g->p->locs[v];
+  int ord = 0;
+  for (size_t i = 0; i < r->nitems; i++) {
+    const lt_instr *in = r->items[i].in;
+    if (r->items[i].boundary || !is_memory(in)) continue;
+    const lx_loc *l = &g->p->locs[cu_plan_vloc(g->pl, k, &in->addr)];
     int s = g->pl->sidx[l->ploc];
+    ord++;
     if (s >= 0)
-      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_shared(&sh[cu_shared_slot(&P, %d, i%d)]);  // %s\n",
-                    id, v, s, k, l->name);
+      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_shared(&sh[cu_shared_slot(&P, %d, i%d)]) + %d * P.zero;  // %s\n",
+                    id, i, s, k, ord, l->name);
     else
-      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_global(P.mem + cu_loc_word(&P, %d, i%d) * sizeof(cu_word)%s);  // %s\n",
-                    id, v, g->pl->gidx[l->ploc], k, l->alias ? " + P.alias_delta" : "", l->name);
+      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_global(P.mem + cu_loc_word(&P, %d, i%d) * sizeof(cu_word)%s) + %d * P.zero;  // %s\n",
+                    id, i, g->pl->gidx[l->ploc], k, l->alias ? " + P.alias_delta" : "", ord, l->name);
+    if (reads_into_register(in)) lc_buf_printf(g->o, "  cu_word s%d_%zu = 0;\n", id, i);
   }
   for (size_t i = 0; i < th->nregs; i++)
     if (reg_used(g, k, i))
       lc_buf_printf(g->o, "  cu_word p%d_r%d = (cu_word)%" PRId64 "LL;\n", id, th->regs[i],
                   reg_init(g, k, th->regs[i]));
   if (r->cut >= 0) lc_buf_printf(g->o, "  cu_u32 p%d_cut = 0;\n", id);
+}
+
+/* What every load and atom read, folded into one word that is stored only
+ * when it equals a value the compiler cannot know (it never does in
+ * practice: the store is there to keep the loads alive). */
+static void emit_sink(gen *g) {
+  lc_buf_puts(g->o, "  cu_word cu_sink = (cu_word)(cu_t1 - cu_t0);\n");
+  for (size_t k = 0; k < g->pl->nroles; k++) {
+    const cu_role *r = &g->pl->roles[k];
+    for (size_t i = 0; i < r->nitems; i++)
+      if (!r->items[i].boundary && is_memory(r->items[i].in) && reads_into_register(r->items[i].in))
+        lc_buf_printf(g->o, "  cu_sink ^= s%d_%zu;\n", thread_id(g, (int)k), i);
+  }
+  lc_buf_puts(g->o, "  if ((cu_u64)cu_sink == P.zero + 0x9e3779b97f4a7c15ull) ((volatile cu_word *)P.scratch)[0] = cu_sink;\n");
 }
 
 static void emit_boundary(gen *g, int phase) {
@@ -606,12 +650,19 @@ static void emit_test_kernel(gen *g) {
       lc_buf_printf(o, "  sh[cu_shared_slot(&P, %d, lane)] = (cu_word)%" PRId64 "LL;  // %s\n", pl->sidx[i],
                     g->p->plocs[i].init, g->p->plocs[i].name);
   if (pl->nshared) lc_buf_puts(o, "  __syncthreads();\n");
-  lc_buf_puts(o, "  if (P.barrier) cu_spin_barrier(&P);\n");
+  /* the roles' address arithmetic before the barrier, so that their first
+   * accesses follow its release closely */
   for (size_t k = 0; k < pl->nroles; k++) emit_role_setup(g, (int)k);
+  lc_buf_puts(o, "  if (P.barrier) cu_spin_barrier(&P);\n");
+  /* the clock reads bracket the litmus code: the SASS check looks there */
+  lc_buf_puts(o, "  cu_u32 cu_t0, cu_t1;\n"
+                 "  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(cu_t0) :: \"memory\");\n");
   for (int ph = 0; ph < pl->nphases; ph++) {
     if (ph > 0) emit_boundary(g, ph);
     for (size_t k = 0; k < pl->nroles; k++) emit_segment(g, (int)k, ph);
   }
+  lc_buf_puts(o, "  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(cu_t1) :: \"memory\");\n");
+  emit_sink(g);
   emit_outputs(g);
   emit_shared_finals(g);
   lc_buf_puts(o, "}\n\n");
@@ -734,7 +785,10 @@ void cu_gen_body(lc_buf *out, const cu_plan *pl) {
   lc_buf_puts(out, "#ifndef CU_KNAME\n#define CU_KNAME(name) name\n#endif\n\n");
   lc_buf_printf(out, "typedef %s cu_word;\n\n", pl->width == 64 ? "cu_u64" : "cu_u32");
   emit_test_kernel(&g);
+  /* the SASS check compiles the test kernels alone */
+  lc_buf_puts(out, "#ifndef CU_TEST_KERNEL_ONLY\n");
   emit_classify_kernel(&g);
+  lc_buf_puts(out, "#endif\n");
 }
 
 int cu_gen(lc_buf *out, const cu_plan *pl) {

@@ -80,6 +80,7 @@ typedef struct cu_launch {
   cu_i64 alias_delta;     /* bytes from a global location to its generic-alias view */
   cu_u64 iteration;
   cu_u64 stress_seed;
+  cu_u64 zero;            /* 0, but the compiler cannot know: keeps each access's address its own */
 
   cu_u32 ninst;           /* instances per launch = testing CTAs * T */
   cu_u32 nctas;           /* CTAs in the grid (testing and stressing) */

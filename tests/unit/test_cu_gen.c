@@ -130,20 +130,26 @@ static void test_cu_spelling(void **state) {
                  " atom.relaxed.gpu.cas r3, x, 0, 5 | red.release.gpu.min z, 3 ;\n"
                  " fence.proxy.alias | atom.exch r4, y, 7 ;\n"
                  "exists (P1:r0 == 1)\n");
-  contains(s, "\"st.weak.global.u32 [%2], 1;\\n\\t\"");
-  contains(s, "\"st.release.cta.global.u32 [%3], 1;\\n\\t\"");
-  contains(s, "\"atom.acq_rel.gpu.global.add.u32 %0, [%4], 1;\\n\\t\"");
+  contains(s, "\"st.weak.global.u32 [%4], 1;\\n\\t\"");
+  contains(s, "\"st.release.cta.global.u32 [%5], 1;\\n\\t\"");
+  contains(s, "\"atom.acq_rel.gpu.global.add.u32 %2, [%6], 1;\\n\\t\"");
   contains(s, "\"membar.gl;\\n\\t\"");
-  contains(s, "\"atom.relaxed.gpu.global.cas.b32 %1, [%2], 0, 5;\\n\\t\"");
+  contains(s, "\"atom.relaxed.gpu.global.cas.b32 %3, [%7], 0, 5;\\n\\t\"");
   contains(s, "\"fence.proxy.alias;\\n\\t\"");
-  contains(s, "\"ld.acquire.gpu.global.u32 %0, [%3];\\n\\t\"");
-  contains(s, "\"ld.weak.global.cg.u32 %1, [%4];\\n\\t\"");
-  /* red.acq_rel has no PTX form: the atom with its result discarded; sub is add of -v */
-  contains(s, "\"atom.acq_rel.sys.global.add.u32 td, [%5], -2;\\n\\t\"");
+  contains(s, "\"ld.acquire.gpu.global.u32 %3, [%7];\\n\\t\"");
+  contains(s, "\"ld.weak.global.cg.u32 %4, [%8];\\n\\t\"");
+  /* red.acq_rel has no PTX form: the atom with its result in a shadow only; sub is add of -v */
+  contains(s, "\"atom.acq_rel.sys.global.add.u32 %5, [%9], -2;\\n\\t\"");
   contains(s, "\"fence.sc.cta;\\n\\t\"");
-  contains(s, "\"red.release.gpu.global.min.s32 [%5], 3;\\n\\t\"");
-  contains(s, "\"atom.global.exch.b32 %2, [%3], 7;\\n\\t\"");
+  contains(s, "\"red.release.gpu.global.min.s32 [%10], 3;\\n\\t\"");
+  contains(s, "\"atom.global.exch.b32 %6, [%11], 7;\\n\\t\"");
   contains(s, "// P1 line 6: red.acq_rel.sys.sub z, 2");
+  /* what a load or atom reads goes to the register through a shadow that the sink keeps alive */
+  contains(s, "\"mov.b32 %0, %3;\\n\\t\"");
+  contains(s, "cu_sink ^= s1_2;");   /* the red.acq_rel spelled as atom */
+  /* every access its own address: the two accesses of P0 to x differ by a multiple of P.zero */
+  contains(s, "const cu_u64 a0_0 = cu_to_global(P.mem + cu_loc_word(&P, 0, i0) * sizeof(cu_word)) + 1 * P.zero;  // x");
+  contains(s, "const cu_u64 a0_4 = cu_to_global(P.mem + cu_loc_word(&P, 0, i0) * sizeof(cu_word)) + 4 * P.zero;  // x");
   free(s);
 }
 
@@ -153,7 +159,7 @@ static void test_cu_shared_and_64_bit(void **state) {
                  " st.relaxed.cta x, 1 | ld.relaxed.cta r0, x ;\n"
                  " st.weak y, 1 | ld.weak r1, y ;\nx: shared\nexists (P1:r0 == 1)\n");
   contains(s, "st.relaxed.cta.shared.u64 [%0], 1;");
-  contains(s, "ld.relaxed.cta.shared.u64 %0, [%2];");
+  contains(s, "ld.relaxed.cta.shared.u64 %2, [%4];");
   contains(s, "st.weak.global.u64 [%1], 1;");
   contains(s, "typedef cu_u64 cu_word;");
   contains(s, "\"+l\"(p1_r0)");
