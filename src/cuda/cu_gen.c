@@ -26,6 +26,7 @@
 static const char prelude_helpers[] =
   "/* ---- device helpers ---------------------------------------------------- */\n"
   "#define CU_DEV __device__ __forceinline__\n"
+  "#define CU_GLOBAL extern \"C\" __global__ void __launch_bounds__(1024)\n"
   "\n"
   "CU_DEV cu_u64 cu_to_global(cu_u64 generic) {\n"
   "  cu_u64 g;\n"
@@ -39,9 +40,7 @@ static const char prelude_helpers[] =
   "  return s;\n"
   "}\n"
   "\n"
-  "CU_DEV cu_i64 cu_sx(cu_u32 x) { return (cu_i64)(int)x; }\n"
-  "CU_DEV cu_i64 cu_sx(cu_u64 x) { return (cu_i64)x; }\n"
-  "\n"
+
   "/* Memory stress: `iters` rounds of the pattern's two accesses to one\n"
   " * scratchpad line, the line drawn per warp from the launch's seed. */\n"
   "CU_DEV void cu_stress(const cu_launch *P, cu_u64 key, cu_u32 iters) {\n"
@@ -76,7 +75,12 @@ static const char prelude_helpers[] =
   "  }\n"
   "  __syncthreads();\n"
   "}\n"
-  "\n"
+  "\n";
+
+/* The classify kernel's helpers: in the subset of CUDA C++ and C11 that
+ * tests/unit/test_cu_classify.c compiles on the host, with stand-ins for
+ * the few CUDA built-ins they call. */
+static const char prelude_classify[] =
   "/* The first max_samples forbidden instances, with where each role ran. */\n"
   "CU_DEV void cu_forbidden(const cu_launch *P, const cu_i64 *v, cu_u32 n, cu_u32 i) {\n"
   "  cu_u64 *claims = (cu_u64 *)P->counters + CU_CNT_SAMPLED;\n"
@@ -636,7 +640,8 @@ static void emit_shared_finals(gen *g) {
 static void emit_test_kernel(gen *g) {
   const cu_plan *pl = g->pl;
   lc_buf *o = g->o;
-  lc_buf_puts(o, "extern \"C\" __global__ void __launch_bounds__(1024) CU_KNAME(cu_test)(const cu_launch P) {\n"
+  lc_buf_puts(o, "#ifndef CU_CLASSIFY_ONLY\n"
+                 "CU_GLOBAL CU_KNAME(cu_test)(const cu_launch P) {\n"
                  "  cu_u32 B;\n"
                  "  const bool testing = cu_logical_cta(&P, blockIdx.x, &B);\n"
                  "  /* stressing CTAs stress during the test, testing ones before it (one copy of the loop) */\n"
@@ -665,7 +670,7 @@ static void emit_test_kernel(gen *g) {
   emit_sink(g);
   emit_outputs(g);
   emit_shared_finals(g);
-  lc_buf_puts(o, "}\n\n");
+  lc_buf_puts(o, "}\n#endif\n\n");
 }
 
 /* ---- the classify kernel ----------------------------------------------------------- */
@@ -704,7 +709,7 @@ static void emit_reads(gen *g) {
   const lx_program *p = g->p;
   for (size_t j = 0; j < p->nobs; j++) {
     const lx_obs *o = &p->obs[j];
-    lc_buf_printf(g->o, "      v[%zu] = cu_sx(", j);
+    lc_buf_printf(g->o, "      v[%zu] = (cu_i64)%s(", j, g->pl->width == 64 ? "" : "(int)");
     if (g->pl->obs_reg[j] >= 0)
       lc_buf_printf(g->o, "((const cu_word *)P.regs)[(cu_u64)%d * P.ninst + i]", g->pl->obs_reg[j]);
     else if (g->pl->obs_fin[j] >= 0)
@@ -720,7 +725,7 @@ static void emit_reads(gen *g) {
 static void emit_classify_kernel(gen *g) {
   const lx_program *p = g->p;
   lc_buf *o = g->o;
-  lc_buf_puts(o, "extern \"C\" __global__ void __launch_bounds__(1024) CU_KNAME(cu_classify)(const cu_launch P) {\n"
+  lc_buf_puts(o, "CU_GLOBAL CU_KNAME(cu_classify)(const cu_launch P) {\n"
                  "  extern __shared__ cu_u32 cu_cls[];\n"
                  "  cu_u32 *scnt = cu_cls, *shist = cu_cls + 2;\n"
                  "  if (P.phase) {\n"
@@ -776,8 +781,11 @@ void cu_gen_prelude(lc_buf *out) {
   lc_buf_puts(out, cu_map_text);
   lc_buf_puts(out, "\n");
   lc_buf_puts(out, prelude_helpers);
+  lc_buf_puts(out, prelude_classify);
   lc_buf_puts(out, "#endif\n\n");
 }
+
+void cu_gen_classify_prelude(lc_buf *out) { lc_buf_puts(out, prelude_classify); }
 
 void cu_gen_body(lc_buf *out, const cu_plan *pl) {
   gen g = {out, pl, pl->p, pl->width == 64 ? "l" : "r", pl->width == 64 ? "b64" : "b32",
