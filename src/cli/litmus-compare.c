@@ -10,6 +10,7 @@
 
 #include "lc.h"
 #include "report/compare.h"
+#include "run/campaign.h"
 
 static void usage(FILE *out) {
   fputs("Usage: litmus-compare [OPTION]... RESULTS...\n"
@@ -22,27 +23,53 @@ static void usage(FILE *out) {
         "  -d, --differences  only tests where the columns disagree or a forbidden\n"
         "                     outcome was seen\n"
         "      --json         the comparison as one JSON object\n"
+        "      --merge OUT    merge the shards of a campaign (litmus-run --campaign\n"
+        "                     --shard) into OUT; exit 1 when runs are missing\n"
         "  -h, --help         show this help and exit\n"
         "  -V, --version      show the version and exit\n"
         "\n"
-        "Exit status: 0, 1 a forbidden outcome was seen, 2 bad input or usage.\n",
+        "Exit status: 0, 1 a forbidden outcome was seen, 2 bad input or usage, or\n"
+        "files that share no test.\n",
         out);
+}
+
+/* With two files or more, some test must be in two of them. */
+static bool shares_a_test(const cmp_table *t) {
+  if (t->columns.n < 2) return true;
+  for (size_t i = 0; i < t->tests.n; i++) {
+    size_t n = 0;
+    for (size_t c = 0; c < t->columns.n; c++) n += t->tests.v[i].present[c];
+    if (n >= 2) return true;
+  }
+  return false;
+}
+
+static int merge_shards(char *const *paths, size_t n, const char *out) {
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  int rc = run_campaign_merge(paths, n, out, &d);
+  if (rc < 0) fprintf(stderr, "litmus-compare: %s\n", lc_diag_first_error(&d));
+  if (rc == 1) fprintf(stderr, "litmus-compare: %s: runs are missing (a shard not run or not finished)\n", out);
+  lc_diag_fini(&d);
+  return rc < 0 ? LC_EXIT_INPUT : rc;
 }
 
 int main(int argc, char **argv) {
   static const struct option longopts[] = {
     {"differences", no_argument, NULL, 'd'}, {"json", no_argument, NULL, 'j'},
     {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0},
+    {"merge", required_argument, NULL, 'm'}, {NULL, 0, NULL, 0},
   };
   bool diff = false, json = false;
+  const char *merge = NULL;
   int c;
   while ((c = getopt_long(argc, argv, "dhV", longopts, NULL)) != -1) {
     switch (c) {
     case 'd': diff = true; break;
     case 'j': json = true; break;
+    case 'm': merge = optarg; break;
     case 'h': usage(stdout); return LC_EXIT_OK;
-    case 'V': printf("%s\n", PACKAGE_STRING); return LC_EXIT_OK;
+    case 'V': printf("litmus-compare (%s)\n", PACKAGE_STRING); return LC_EXIT_OK;
     default: fputs("Try 'litmus-compare --help'.\n", stderr); return LC_EXIT_INPUT;
     }
   }
@@ -50,6 +77,7 @@ int main(int argc, char **argv) {
     fputs("litmus-compare: no results files (try 'litmus-compare --help')\n", stderr);
     return LC_EXIT_INPUT;
   }
+  if (merge) return merge_shards(argv + optind, (size_t)(argc - optind), merge);
   cmp_table t;
   cmp_init(&t);
   lc_diag d;
@@ -62,6 +90,11 @@ int main(int argc, char **argv) {
     cmp_finish(&t);
     for (size_t i = 0; i < t.tests.n; i++)
       if (t.tests.v[i].forbidden_seen) status = LC_EXIT_MISMATCH;
+    if (!shares_a_test(&t)) {
+      fputs("litmus-compare: warning: the files share no test (tests are matched by file name): "
+            "nothing to compare\n", stderr);
+      status = LC_EXIT_INPUT;
+    }
     if (json) {
       json_t *o = cmp_json(&t, diff);
       json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

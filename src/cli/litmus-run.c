@@ -30,6 +30,7 @@
 #include "host/host.h"
 #include "lc.h"
 #include "litmus/ast.h"
+#include "run/campaign.h"
 #include "run/run.h"
 #include "run/run_report.h"
 
@@ -37,7 +38,9 @@ typedef enum { BACKEND_CUDA, BACKEND_HOST } backend_kind;
 
 typedef struct options {
   backend_kind backend;
-  bool emit_cuda, json, seeded, check_sass;
+  bool emit_cuda, json, seeded, check_sass, resume;
+  const char *campaign, *grid_spec;   /* --campaign FILE, --grid SPEC */
+  unsigned shard, nshards;            /* --shard I/N */
   const char *model, *output;
   lc_check_options check;
   run_params par;
@@ -65,6 +68,11 @@ static void usage(FILE *out) {
         "      --json                one JSON object per test, one per line\n"
         "  -o, --output FILE         write the results to FILE (atomically)\n"
         "  -q, --quiet               no progress on the terminal\n"
+        "Campaigns (docs/campaigns.md):\n"
+        "      --campaign FILE       run every test at every grid point; one JSON line per run\n"
+        "      --grid SPEC           e.g. 'stress-iterations=0,1024;barrier=on,off'\n"
+        "      --shard I/N           only runs r with r %% N == I (0 <= I < N)\n"
+        "      --resume              go on with the runs FILE lacks\n"
         "Stress and layout (defaults in litmus-run(1)):\n"
         "      --[no-]mem-stress     idle threads hammer a scratchpad during the test\n"
         "      --[no-]pre-stress     testing threads hammer it before the test\n"
@@ -92,7 +100,8 @@ static void usage(FILE *out) {
 enum {
   OPT_EMIT = 256, OPT_JSON, OPT_MEM_STRESS, OPT_NO_MEM_STRESS, OPT_PRE_STRESS, OPT_NO_PRE_STRESS,
   OPT_PATTERN, OPT_LINES, OPT_STRESS_ITERS, OPT_BARRIER, OPT_NO_BARRIER, OPT_SHUFFLE, OPT_NO_SHUFFLE,
-  OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM
+  OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM,
+  OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME
 };
 
 static int bad_value(const char *what, const char *s, const char *expected) {
@@ -211,6 +220,7 @@ static bool flag_option(options *o, int c) {
   case OPT_NO_PIN: o->par.pin = false; return true;
   case OPT_EMIT: o->emit_cuda = true; return true;
   case OPT_CHECK_SASS: o->check_sass = true; return true;
+  case OPT_RESUME: o->resume = true; return true;
   case OPT_JSON: o->json = true; return true;
   case 'q': o->par.progress = false; return true;
   }
@@ -238,6 +248,17 @@ static int other_option(options *o, int c, const char *arg) {
   case 'o': o->output = arg; return 0;
   case OPT_PATTERN: return parse_pattern(arg, &o->par.stress_pattern);
   case OPT_SM: return parse_sms(arg, &o->sass);
+  case OPT_CAMPAIGN: o->campaign = arg; return 0;
+  case OPT_GRID: o->grid_spec = arg; return 0;
+  case OPT_SHARD: {
+    unsigned i, n;
+    char end;
+    if (sscanf(arg, "%u/%u%c", &i, &n, &end) != 2 || n == 0 || i >= n)
+      return bad_value("--shard", arg, "I/N with 0 <= I < N");
+    o->shard = i;
+    o->nshards = n;
+    return 0;
+  }
   }
   return uint_option(o, c, arg);
 }
@@ -245,6 +266,8 @@ static int other_option(options *o, int c, const char *arg) {
 static const struct option longopts[] = {
   {"backend", required_argument, NULL, 'b'},     {"emit-cuda", no_argument, NULL, OPT_EMIT},
   {"check-sass", no_argument, NULL, OPT_CHECK_SASS}, {"sm", required_argument, NULL, OPT_SM},
+  {"campaign", required_argument, NULL, OPT_CAMPAIGN}, {"grid", required_argument, NULL, OPT_GRID},
+  {"shard", required_argument, NULL, OPT_SHARD}, {"resume", no_argument, NULL, OPT_RESUME},
   {"iterations", required_argument, NULL, 'n'},  {"time", required_argument, NULL, 't'},
   {"instances", required_argument, NULL, 'i'},   {"seed", required_argument, NULL, 's'},
   {"device", required_argument, NULL, 'd'},      {"model", required_argument, NULL, 'm'},
@@ -357,6 +380,9 @@ typedef struct session {
   const options *o;
   const cat_model *model;
   lc_buf out;                /* everything reported so far (for -o) */
+  run_campaign *camp;        /* --campaign, else NULL */
+  const run_grid *grid;
+  size_t file;               /* index of the file being run */
 } session;
 
 /* Prints the messages a backend left in d: positioned ones as they are,
@@ -382,12 +408,12 @@ static int emit(session *s, const char *path, const lx_program *prog) {
   return rc;
 }
 
-static int run_backend(const options *o, const char *path, const lx_program *prog, const lc_result *allowed,
-                       run_result *rr) {
+static int run_backend(const options *o, const run_params *par, const char *path, const lx_program *prog,
+                       const lc_result *allowed, run_result *rr) {
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
-  int rc = o->backend == BACKEND_HOST ? host_run(prog, &o->par, allowed, rr, &d)
-                                      : cu_run(prog, &o->par, allowed, rr, &d);
+  int rc = o->backend == BACKEND_HOST ? host_run(prog, par, allowed, rr, &d)
+                                      : cu_run(prog, par, allowed, rr, &d);
   print_messages(&d, path);
   if (rc == LC_EXIT_INPUT && o->backend == BACKEND_CUDA)
     fprintf(stderr, "litmus-run: %s: the CUDA backend cannot run here (no GPU, driver or NVRTC?); "
@@ -409,11 +435,16 @@ static void report(session *s, const run_result *rr) {
   }
 }
 
-static int run_program(session *s, const char *path, const lx_program *prog, const lc_result *allowed) {
+static bool interrupted(const options *o) { return o->par.stop && atomic_load(o->par.stop); }
+
+/* Runs prog with par; the report goes to s->out, or with js as a JSON
+ * object to *js (a campaign's run). */
+static int run_program(session *s, const char *path, const lx_program *prog, const lc_result *allowed,
+                       const run_params *par, json_t **js) {
   const char *backend = s->o->backend == BACKEND_HOST ? "host" : "cuda";
   run_result rr;
   run_result_init(&rr, prog, backend);
-  int rc = run_backend(s->o, path, prog, allowed, &rr);
+  int rc = run_backend(s->o, par, path, prog, allowed, &rr);
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
   if (rc == 0 && run_result_finish(&rr, &d) < 0) {
@@ -422,11 +453,36 @@ static int run_program(session *s, const char *path, const lx_program *prog, con
   }
   if (rc == 0) {
     if (run_compare(&rr, allowed) > 0) rc = LC_EXIT_MISMATCH;
-    report(s, &rr);
+    if (js) *js = run_report_json(&rr);
+    else report(s, &rr);
   }
   lc_diag_fini(&d);
   run_result_fini(&rr);
   return rc;
+}
+
+/* The campaign's runs of this file still to do, each appended when it
+ * finishes; a run cut short by an interrupt is not kept. */
+static int campaign_runs(session *s, const char *path, const lx_program *prog, const lc_result *allowed) {
+  int status = LC_EXIT_OK;
+  for (size_t r = 0; run_campaign_next(s->camp, &r) && !interrupted(s->o); r++) {
+    if (run_campaign_test(s->camp, r) != s->file) continue;
+    run_params par = s->o->par;
+    lc_diag d;
+    lc_diag_init(&d, NULL, NULL);
+    run_grid_apply(s->grid, run_campaign_point(s->camp, r), &par, &d);   /* checked when parsed */
+    par.seed = run_campaign_seed(s->camp, r);
+    json_t *js = NULL;
+    int rc = run_program(s, path, prog, allowed, &par, &js);
+    if (js && !interrupted(s->o) && run_campaign_append(s->camp, r, js, &d) < 0) {
+      fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+      rc = LC_EXIT_INTERNAL;
+    }
+    json_decref(js);
+    lc_diag_fini(&d);
+    if (rc > status) status = rc;
+  }
+  return status;
 }
 
 static int check_and_run(session *s, const char *path, const lt_test *t, const lc_source *src) {
@@ -446,7 +502,7 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
     if (allowed->bound_reached)
       fprintf(stderr, "litmus-run: %s: warning: some executions need more loop iterations than --unroll %u; "
                       "outcomes only they reach are marked '?'\n", path, prog->unroll);
-    rc = run_program(s, path, prog, allowed);
+    rc = s->camp ? campaign_runs(s, path, prog, allowed) : run_program(s, path, prog, allowed, &s->o->par, NULL);
   }
   lc_result_free(allowed);
   lx_program_free(prog);
@@ -485,18 +541,68 @@ static int flush_output(session *s, size_t *printed) {
   return 0;
 }
 
+/* Exit status of a run stopped by SIGINT or SIGTERM: the results it wrote
+ * are partial (and say so). */
+enum { EXIT_INTERRUPTED = 130 };
+
+/* Whether the campaign still has a run of file i. */
+static bool campaign_pending(const session *s, size_t i) {
+  for (size_t r = 0; run_campaign_next(s->camp, &r); r++)
+    if (run_campaign_test(s->camp, r) == i) return true;
+  return false;
+}
+
+static int open_campaign(session *s, run_campaign *c, run_grid *g) {
+  const options *o = s->o;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  int rc = (o->grid_spec && run_grid_parse(g, o->grid_spec, &d) < 0) ||
+           run_campaign_open(c, o->campaign, o->files.v, o->files.n, g, o->backend == BACKEND_HOST ? "host" : "cuda",
+                             o->par.seed, o->shard, o->nshards, o->resume, &d) < 0 ? -1 : 0;
+  if (rc < 0) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  s->camp = rc == 0 ? c : NULL;
+  s->grid = g;
+  return rc;
+}
+
+static int close_campaign(session *s) {
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  size_t done, mine = run_campaign_mine(s->camp, &done);
+  fprintf(stderr, "litmus-run: %s: %zu of %zu runs done%s\n", s->o->campaign, done, mine,
+          done == mine ? "" : " (partial: --resume goes on)");
+  int rc = run_campaign_close(s->camp, &d) < 0 ? LC_EXIT_INTERNAL : 0;
+  if (rc) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  return rc;
+}
+
 static int run_all(const options *o, const cat_model *m, const atomic_bool *stop) {
-  session s = {o, m, {0}};
+  session s = {o, m, {0}, NULL, NULL, 0};
   lc_buf_init(&s.out);
+  run_campaign camp;
+  run_grid grid = {{0}};
   int status = LC_EXIT_OK;
+  if (o->campaign && open_campaign(&s, &camp, &grid) < 0) status = LC_EXIT_INPUT;
   size_t printed = 0;
-  for (size_t i = 0; i < o->files.n && !(stop && atomic_load(stop)); i++) {
+  for (size_t i = 0; i < o->files.n && status != LC_EXIT_INPUT && !(stop && atomic_load(stop)); i++) {
+    s.file = i;
+    if (s.camp && !campaign_pending(&s, i)) continue;
     int rc = run_file(&s, o->files.v[i]);
     int wrc = flush_output(&s, &printed);
     if (rc > status) status = rc;
     if (wrc > status) status = wrc;
   }
-  if (stop && atomic_load(stop)) fputs("litmus-run: interrupted; the results are partial\n", stderr);
+  if (s.camp) {
+    int rc = close_campaign(&s);
+    if (rc > status) status = rc;
+  }
+  if (stop && atomic_load(stop)) {
+    fputs("litmus-run: interrupted; the results are partial\n", stderr);
+    status = EXIT_INTERRUPTED;
+  }
+  run_grid_free(&grid);
   lc_buf_fini(&s.out);
   return status;
 }
