@@ -36,11 +36,16 @@
 
 typedef enum { BACKEND_CUDA, BACKEND_HOST } backend_kind;
 
+/* Exit status of a run stopped by SIGINT or SIGTERM: the results it wrote
+ * are partial (and say so). */
+enum { EXIT_INTERRUPTED = 130 };
+
 typedef struct options {
   backend_kind backend;
   bool emit_cuda, json, seeded, check_sass, resume;
   const char *campaign, *grid_spec;   /* --campaign FILE, --grid SPEC */
   unsigned shard, nshards;            /* --shard I/N */
+  atomic_bool *checking;              /* set while the model check runs (interrupts quit then) */
   const char *model, *output;
   lc_check_options check;
   run_params par;
@@ -64,6 +69,8 @@ static void usage(FILE *out) {
         "  -d, --device N            CUDA device (default 0)\n"
         "  -m, --model NAME|FILE     memory model (default ptx-v7.5)\n"
         "  -u, --unroll N            loop bound of the model check (default 2)\n"
+        "  -e, --engine smt|enum|auto  engine of the model check (default auto)\n"
+        "      --timeout S           give up the model check of a test after S seconds\n"
         "  -k, --max-forbidden K     record the first K forbidden instances (default 8)\n"
         "      --json                one JSON object per test, one per line\n"
         "  -o, --output FILE         write the results to FILE (atomically)\n"
@@ -101,7 +108,7 @@ enum {
   OPT_EMIT = 256, OPT_JSON, OPT_MEM_STRESS, OPT_NO_MEM_STRESS, OPT_PRE_STRESS, OPT_NO_PRE_STRESS,
   OPT_PATTERN, OPT_LINES, OPT_STRESS_ITERS, OPT_BARRIER, OPT_NO_BARRIER, OPT_SHUFFLE, OPT_NO_SHUFFLE,
   OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM,
-  OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME
+  OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME, OPT_TIMEOUT
 };
 
 static int bad_value(const char *what, const char *s, const char *expected) {
@@ -249,6 +256,17 @@ static int other_option(options *o, int c, const char *arg) {
   case OPT_PATTERN: return parse_pattern(arg, &o->par.stress_pattern);
   case OPT_SM: return parse_sms(arg, &o->sass);
   case OPT_CAMPAIGN: o->campaign = arg; return 0;
+  case 'e':
+    return lc_engine_parse(arg, &o->check.engine) < 0 ? bad_value("--engine", arg, "smt, enum or auto") : 0;
+  case OPT_TIMEOUT: {
+    char *end;
+    errno = 0;
+    double secs = strtod(arg, &end);
+    if (errno || end == arg || *end || !(secs > 0) || secs > 1e7)
+      return bad_value("--timeout", arg, "a positive number of seconds");
+    o->check.timeout = secs;
+    return 0;
+  }
   case OPT_GRID: o->grid_spec = arg; return 0;
   case OPT_SHARD: {
     unsigned i, n;
@@ -268,6 +286,7 @@ static const struct option longopts[] = {
   {"check-sass", no_argument, NULL, OPT_CHECK_SASS}, {"sm", required_argument, NULL, OPT_SM},
   {"campaign", required_argument, NULL, OPT_CAMPAIGN}, {"grid", required_argument, NULL, OPT_GRID},
   {"shard", required_argument, NULL, OPT_SHARD}, {"resume", no_argument, NULL, OPT_RESUME},
+  {"engine", required_argument, NULL, 'e'},     {"timeout", required_argument, NULL, OPT_TIMEOUT},
   {"iterations", required_argument, NULL, 'n'},  {"time", required_argument, NULL, 't'},
   {"instances", required_argument, NULL, 'i'},   {"seed", required_argument, NULL, 's'},
   {"device", required_argument, NULL, 'd'},      {"model", required_argument, NULL, 'm'},
@@ -293,7 +312,7 @@ static const struct option longopts[] = {
 /* Returns -1 to go on, or the exit status when the options say to stop. */
 static int parse_options(int argc, char **argv, options *o) {
   int c;
-  while ((c = getopt_long(argc, argv, "b:n:t:i:s:d:m:u:k:o:qhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "b:n:t:i:s:d:m:u:k:o:e:qhV", longopts, NULL)) != -1) {
     if (c == 'h') {
       usage(stdout);
       return LC_EXIT_OK;
@@ -338,6 +357,7 @@ typedef struct interrupts {
   pthread_t thread;
   bool running;
   atomic_bool stop;
+  atomic_bool checking;      /* the model check runs: it cannot stop between batches */
 } interrupts;
 
 static void *interrupt_thread(void *arg) {
@@ -345,6 +365,12 @@ static void *interrupt_thread(void *arg) {
   int sig;
   for (;;) {
     if (sigwait(&in->set, &sig) != 0) continue;
+    if (atomic_load(&in->checking)) {
+      /* every finished test is written already (stdout is flushed, -o and
+       * --campaign files are written per test and run) */
+      fputs("\nlitmus-run: interrupted during the model check; the results are partial\n", stderr);
+      _exit(EXIT_INTERRUPTED);
+    }
     if (!atomic_exchange(&in->stop, true)) {
       fputs("\nlitmus-run: interrupted; finishing the current batch (again to quit at once)\n", stderr);
       continue;
@@ -363,6 +389,7 @@ static void interrupts_start(interrupts *in) {
   sigaddset(&in->set, SIGINT);
   sigaddset(&in->set, SIGTERM);
   atomic_init(&in->stop, false);
+  atomic_init(&in->checking, false);
   in->running = pthread_sigmask(SIG_BLOCK, &in->set, NULL) == 0 &&
                 pthread_create(&in->thread, NULL, interrupt_thread, in) == 0;
 }
@@ -422,9 +449,13 @@ static int run_backend(const options *o, const run_params *par, const char *path
   return rc;
 }
 
+static bool interrupted(const options *o) { return o->par.stop && atomic_load(o->par.stop); }
+
 static void report(session *s, const run_result *rr) {
+  bool partial = interrupted(s->o);
   if (s->o->json) {
     json_t *js = run_report_json(rr);
+    if (partial) json_object_set_new(js, "partial", json_true());
     char *text = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
     lc_buf_printf(&s->out, "%s\n", text);
     free(text);
@@ -432,10 +463,9 @@ static void report(session *s, const run_result *rr) {
   } else {
     if (s->out.n) lc_buf_putc(&s->out, '\n');
     run_report_text(&s->out, rr);
+    if (partial) lc_buf_puts(&s->out, "Partial: interrupted; the counts are of the instances run before\n");
   }
 }
-
-static bool interrupted(const options *o) { return o->par.stop && atomic_load(o->par.stop); }
 
 /* Runs prog with par; the report goes to s->out, or with js as a JSON
  * object to *js (a campaign's run). */
@@ -489,7 +519,12 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
   lc_diag d;
   lc_diag_init(&d, src, stderr);
   lx_program *prog = NULL;
+  if (s->o->par.progress)
+    fprintf(stderr, "litmus-run: %s: model check (%s engine)...", path, lc_engine_name(s->o->check.engine));
+  if (s->o->checking) atomic_store(s->o->checking, true);
   lc_result *allowed = lc_check_test(t, s->model, &s->o->check, &prog, &d);
+  if (s->o->checking) atomic_store(s->o->checking, false);
+  if (s->o->par.progress) fputs("\r\033[K", stderr);
   lc_diag_fini(&d);
   int rc;
   if (!allowed) rc = LC_EXIT_INPUT;
@@ -541,10 +576,6 @@ static int flush_output(session *s, size_t *printed) {
   return 0;
 }
 
-/* Exit status of a run stopped by SIGINT or SIGTERM: the results it wrote
- * are partial (and say so). */
-enum { EXIT_INTERRUPTED = 130 };
-
 /* Whether the campaign still has a run of file i. */
 static bool campaign_pending(const session *s, size_t i) {
   for (size_t r = 0; run_campaign_next(s->camp, &r); r++)
@@ -578,15 +609,28 @@ static int close_campaign(session *s) {
   return rc;
 }
 
+/* Without a driver the CUDA backend can run no test: one message, before
+ * the first. */
+static bool gpu_ready(const options *o) {
+  if (o->backend != BACKEND_CUDA || o->emit_cuda) return true;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  bool ok = cu_probe(&d) == 0;
+  if (!ok) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  return ok;
+}
+
 static int run_all(const options *o, const cat_model *m, const atomic_bool *stop) {
   session s = {o, m, {0}, NULL, NULL, 0};
   lc_buf_init(&s.out);
   run_campaign camp;
   run_grid grid = {{0}};
   int status = LC_EXIT_OK;
-  if (o->campaign && open_campaign(&s, &camp, &grid) < 0) status = LC_EXIT_INPUT;
+  bool ready = !(o->campaign && open_campaign(&s, &camp, &grid) < 0) && gpu_ready(o);
+  if (!ready) status = LC_EXIT_INPUT;
   size_t printed = 0;
-  for (size_t i = 0; i < o->files.n && status != LC_EXIT_INPUT && !(stop && atomic_load(stop)); i++) {
+  for (size_t i = 0; i < o->files.n && ready && !(stop && atomic_load(stop)); i++) {
     s.file = i;
     if (s.camp && !campaign_pending(&s, i)) continue;
     int rc = run_file(&s, o->files.v[i]);
@@ -649,6 +693,7 @@ int main(int argc, char **argv) {
     interrupts in;
     interrupts_start(&in);
     o.par.stop = in.running ? &in.stop : NULL;
+    o.checking = in.running ? &in.checking : NULL;
     status = run_all(&o, m, o.par.stop);
     interrupts_stop(&in);
   }

@@ -88,3 +88,10 @@ int cu_check(const cu_driver *d, cu_result r, const char *call, lc_diag *diag) {
   lc_error(diag, (lc_loc){0}, "%s: %s (%d): %s", call, name, r, text);
   return -1;
 }
+
+int cu_probe(lc_diag *d) {
+  cu_driver *drv = cu_driver_open(d);
+  int rc = drv ? 0 : -1;
+  cu_driver_close(drv);
+  return rc;
+}

@@ -27,4 +27,8 @@ int cu_emit(lc_buf *out, const lx_program *p, const run_params *par, lc_diag *d)
 int cu_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out,
            lc_diag *d);
 
+/* 0 when the CUDA driver can be opened, else -1 with the reason in d (so
+ * that a run over many tests can stop once, before the first). */
+int cu_probe(lc_diag *d);
+
 #endif
