@@ -144,8 +144,8 @@ static const char prelude_classify[] =
   "  if (P->shared_hist)\n"
   "    for (cu_u32 b = threadIdx.x; b < P->ndense; b += blockDim.x)\n"
   "      if (shist[b]) atomicAdd((cu_u64 *)P->hist + b, (cu_u64)shist[b]);\n"
-  "  if (threadIdx.x < 2 && scnt[threadIdx.x])\n"
-  "    atomicAdd((cu_u64 *)P->counters + threadIdx.x, (cu_u64)scnt[threadIdx.x]);\n"
+  "  for (cu_u32 c = threadIdx.x; c < CU_NCTA_COUNTERS; c += blockDim.x)\n"
+  "    if (scnt[c]) atomicAdd((cu_u64 *)P->counters + c, (cu_u64)scnt[c]);\n"
   "}\n";
 
 /* ---- output helpers ------------------------------------------------------------------ */
@@ -722,14 +722,39 @@ static void emit_reads(gen *g) {
   }
 }
 
+/* The register and final-value slots just read get CU_POISON, for the
+ * next launch to overwrite. */
+static void emit_poison(gen *g) {
+  for (size_t j = 0; j < g->p->nobs; j++) {
+    if (g->pl->obs_reg[j] >= 0)
+      lc_buf_printf(g->o, "    ((cu_word *)P.regs)[(cu_u64)%d * P.ninst + i] = (cu_word)CU_POISON;\n", g->pl->obs_reg[j]);
+    else if (g->pl->obs_fin[j] >= 0)
+      lc_buf_printf(g->o, "    ((cu_word *)P.fin)[(cu_u64)%d * P.ninst + i] = (cu_word)CU_POISON;\n", g->pl->obs_fin[j]);
+  }
+}
+
+/* An instance whose slot still holds the poison was not run: counted
+ * apart (the host refuses such a histogram). */
+static void emit_unwritten(gen *g) {
+  const char *sep = "    if (";
+  for (size_t j = 0; j < g->p->nobs; j++)
+    if (g->pl->obs_reg[j] >= 0 || g->pl->obs_fin[j] >= 0) {
+      lc_buf_printf(g->o, "%sv[%zu] == (cu_i64)%s(cu_word)CU_POISON", sep, j, g->pl->width == 64 ? "" : "(int)");
+      sep = " || ";
+    }
+  if (*sep == ' ' && sep[1] == '|')
+    lc_buf_puts(g->o, ") {\n      atomicAdd(scnt + CU_CNT_UNWRITTEN, 1u);\n      continue;\n    }\n");
+}
+
 static void emit_classify_kernel(gen *g) {
   const lx_program *p = g->p;
   lc_buf *o = g->o;
   lc_buf_puts(o, "CU_GLOBAL CU_KNAME(cu_classify)(const cu_launch P) {\n"
                  "  extern __shared__ cu_u32 cu_cls[];\n"
-                 "  cu_u32 *scnt = cu_cls, *shist = cu_cls + 2;\n"
+                 "  cu_u32 *scnt = cu_cls, *shist = cu_cls + CU_NCTA_COUNTERS;\n"
                  "  if (P.phase) {\n"
-                 "    for (cu_u32 b = threadIdx.x; b < 2 + (P.shared_hist ? P.ndense : 0); b += blockDim.x) cu_cls[b] = 0;\n"
+                 "    for (cu_u32 b = threadIdx.x; b < CU_NCTA_COUNTERS + (P.shared_hist ? P.ndense : 0); b += blockDim.x)\n"
+                 "      cu_cls[b] = 0;\n"
                  "    __syncthreads();\n"
                  "  }\n"
                  "  if (blockIdx.x == 0 && threadIdx.x == 0) *(volatile cu_u32 *)P.sync = 0;\n");
@@ -739,11 +764,13 @@ static void emit_classify_kernel(gen *g) {
   lc_buf_puts(o, "    if (P.phase) {\n");
   emit_reads(g);
   lc_buf_puts(o, "    }\n");
+  emit_poison(g);
   for (size_t i = 0; i < p->nplocs; i++)
     if (g->pl->gidx[i] >= 0)
       lc_buf_printf(o, "    mem[cu_loc_word(&P, %d, i)] = (cu_word)%" PRId64 "LL;  // %s\n", g->pl->gidx[i],
                     p->plocs[i].init, p->plocs[i].name);
   lc_buf_puts(o, "    if (!P.phase) continue;\n");
+  emit_unwritten(g);
   if (g->pl->ncut) {
     lc_buf_puts(o, "    if (");
     for (int c = 0; c < g->pl->ncut; c++)

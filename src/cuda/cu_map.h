@@ -55,12 +55,19 @@ enum {
 enum {
   CU_CNT_CUT,             /* instances stopped by the loop bound */
   CU_CNT_FILTERED,        /* instances the test's filter rejects */
+  CU_CNT_UNWRITTEN,       /* instances whose result slot still held CU_POISON: the test kernel missed them */
   CU_CNT_HASHED,          /* instances counted in the out-of-domain table */
   CU_CNT_LOST,            /* out-of-domain outcomes the full table could not take */
   CU_CNT_SAMPLED,         /* claims on a sample record (the first max_samples are kept) */
   CU_CNT_BARRIER_MISS,    /* testing CTAs that gave up waiting at the spin barrier */
-  CU_NCOUNTERS
+  CU_NCOUNTERS,
+  CU_NCTA_COUNTERS = CU_CNT_UNWRITTEN + 1   /* the first ones, counted per CTA first */
 };
+
+/* What the classify kernel leaves in every register and final-value slot
+ * after reading it, so that a slot the next test launch does not write
+ * is seen (as an unwritten instance), never counted as an outcome. */
+enum { CU_POISON = 0x5eadbeef };
 
 /* The parameter block of both kernels, passed by value at every launch. */
 typedef struct cu_launch {

@@ -343,7 +343,7 @@ static int fill_launch(runner *R) {
   P->stress_pattern = R->par.stress_pattern;
   P->stress_lines = R->par.stress_lines;
   P->stress_iters = R->par.stress_iterations;
-  R->cls_shared = (2 + (P->shared_hist ? (size_t)P->ndense : 0)) * 4;
+  R->cls_shared = (CU_NCTA_COUNTERS + (P->shared_hist ? (size_t)P->ndense : 0)) * 4;
   return 0;
 }
 
@@ -493,6 +493,11 @@ static int collect(runner *R) {
   if (download(R, B_COUNTERS, cnt, sizeof cnt) < 0) return LC_EXIT_INTERNAL;
   uint64_t dense = collect_dense(R), hashed = collect_hashed(R);
   uint64_t run = R->iterations * R->P.ninst;
+  if (cnt[CU_CNT_UNWRITTEN]) {
+    lc_error(R->d, (lc_loc){0}, "internal error: %" PRIu64 " instances left a result slot unwritten (the test "
+             "kernel did not run them); no histogram", cnt[CU_CNT_UNWRITTEN]);
+    return LC_EXIT_INTERNAL;
+  }
   if (hashed != cnt[CU_CNT_HASHED] ||
       dense + hashed + cnt[CU_CNT_LOST] + cnt[CU_CNT_CUT] + cnt[CU_CNT_FILTERED] != run) {
     lc_error(R->d, (lc_loc){0}, "internal error: the device histogram does not add up: %" PRIu64 " dense + %" PRIu64

@@ -3,8 +3,10 @@
  * and final values a test launch would leave, it must put each instance in
  * the right dense bin (or, outside the domains, in the right hash-table
  * entry with its values) and reset every location to its initial value.
- * Broken variants (a shifted dense index, a hash of the first value only, a
- * wrong reset value) must be caught.
+ * Slots the test launch did not write still hold the poison the classify
+ * kernel leaves after reading: such instances are counted apart, and every
+ * slot is poisoned again.  Broken variants (a shifted dense index, a hash
+ * of the first value only, a wrong reset value, no poison) must be caught.
  * SPDX-License-Identifier: MIT
  *
  * The expected bins are worked out here from the sorted domains, not with
@@ -193,6 +195,15 @@ static bool outcome(const harness *h, cu_u32 i, int64_t *v) {
   return out;
 }
 
+/* Instances the test kernel "missed": their first register or final slot
+ * still holds the poison the classify kernel left there. */
+static bool missed(const harness *h, cu_u32 i) {
+  if (i % 11 != 5) return false;
+  for (size_t j = 0; j < h->f.p->nshown; j++)
+    if (h->pl->obs_reg[j] >= 0 || h->pl->obs_fin[j] >= 0) return true;
+  return false;
+}
+
 /* Registers and finals where the test kernel leaves them; the rest of
  * the location memory garbage, so that only a reset makes it initial. */
 static void fill(harness *h) {
@@ -202,7 +213,12 @@ static void fill(harness *h) {
   for (cu_u32 i = 0; i < h->P.ninst; i++) {
     int64_t v[CU_MAX_SHOWN];
     outcome(h, i, v);
+    bool poison = missed(h, i);
     for (size_t j = 0; j < p->nshown; j++) {
+      if (poison && (h->pl->obs_reg[j] >= 0 || h->pl->obs_fin[j] >= 0)) {
+        v[j] = h->wsize == 8 ? (int64_t)(uint64_t)CU_POISON : (int64_t)(int32_t)(uint32_t)CU_POISON;
+        poison = false;
+      }
       if (h->pl->obs_reg[j] >= 0) put_word(h, h->regs, (size_t)h->pl->obs_reg[j] * h->P.ninst + i, v[j]);
       else if (h->pl->obs_fin[j] >= 0) put_word(h, h->fin, (size_t)h->pl->obs_fin[j] * h->P.ninst + i, v[j]);
       else put_word(h, h->mem, cu_loc_word(&h->P, (cu_u32)h->pl->gidx[p->obs[j].ploc], i), v[j]);
@@ -237,27 +253,34 @@ static uint64_t hashed_count(const harness *h, const int64_t *v) {
 /* NULL when the classify kernel counted and reset right, else what is wrong. */
 static const char *verify(harness *h) {
   const lx_program *p = h->f.p;
-  uint64_t *want = calloc(h->P.ndense + 1, 8), nout = 0;
+  uint64_t *want = calloc(h->P.ndense + 1, 8), nout = 0, nmissed = 0;
   const char *why = NULL;
   for (cu_u32 i = 0; i < h->P.ninst; i++) {
     int64_t v[CU_MAX_SHOWN];
     uint64_t b;
-    if (outcome(h, i, v)) nout++;
+    if (missed(h, i)) nmissed++;
+    else if (outcome(h, i, v)) nout++;
     else if (expected_bin(h, v, &b)) want[b]++;
   }
   for (uint64_t b = 0; b < h->P.ndense && !why; b++)
     if (want[b] != h->hist[b]) why = "a dense bin's count";
   if (!why && h->counters[CU_CNT_HASHED] != nout) why = "the count of outcomes outside the domains";
+  if (!why && h->counters[CU_CNT_UNWRITTEN] != nmissed) why = "the count of unwritten instances";
   for (cu_u32 i = 0; i < h->P.ninst && !why; i++) {
     int64_t v[CU_MAX_SHOWN];
-    if (!outcome(h, i, v)) continue;
+    if (missed(h, i) || !outcome(h, i, v)) continue;
     uint64_t same = 0;
     for (cu_u32 x = 0; x < h->P.ninst; x++) {
       int64_t u[CU_MAX_SHOWN];
-      if (outcome(h, x, u) && memcmp(u, v, h->P.nshown * sizeof *v) == 0) same++;
+      if (!missed(h, x) && outcome(h, x, u) && memcmp(u, v, h->P.nshown * sizeof *v) == 0) same++;
     }
     if (hashed_count(h, v) != same) why = "a hash-table entry (values or count)";
   }
+  /* every register and final slot is poisoned for the next launch */
+  for (size_t w = 0; w < (size_t)h->pl->nregout * h->P.ninst && !why; w++)
+    if ((uint32_t)get_word(h, h->regs, w) != (uint32_t)CU_POISON) why = "the poisoning of a register slot";
+  for (size_t w = 0; w < (size_t)h->pl->nfin * h->P.ninst && !why; w++)
+    if ((uint32_t)get_word(h, h->fin, w) != (uint32_t)CU_POISON) why = "the poisoning of a final slot";
   /* every location's block holds ninst initial values after the reset */
   for (size_t l = 0; l < p->nplocs && !why; l++) {
     int g = h->pl->gidx[l];
@@ -306,6 +329,7 @@ static void shift_dense_index(lc_buf *s) {
 }
 static void hash_first_value(lc_buf *s) { replace_first(s, "cu_outcome_hash(v, n)", "cu_outcome_hash(v, 1)"); }
 static void wrong_reset(lc_buf *s) { replace_first(s, "= (cu_word)0LL;  // y", "= (cu_word)7LL;  // y"); }
+static void no_poison(lc_buf *s) { replace_first(s, "= (cu_word)CU_POISON;", "= (cu_word)0;"); }
 
 static void test_classify_catches_broken_kernels(void **state) {
   (void)state;
@@ -318,6 +342,9 @@ static void test_classify_catches_broken_kernels(void **state) {
   why = classify(mp, wrong_reset);
   assert_non_null(why);
   assert_string_equal(why, "the reset of a location");
+  why = classify(mp, no_poison);
+  assert_non_null(why);
+  assert_string_equal(why, "the poisoning of a register slot");
 }
 
 int main(void) {
