@@ -81,7 +81,8 @@ static const char prelude_helpers[] =
  * tests/unit/test_cu_classify.c compiles on the host, with stand-ins for
  * the few CUDA built-ins they call. */
 static const char prelude_classify[] =
-  "/* The first max_samples forbidden instances, with where each role ran. */\n"
+  "/* The first max_samples forbidden instances, with where each role ran:\n"
+  " * physical CTA, SM and thread. */\n"
   "CU_DEV void cu_forbidden(const cu_launch *P, const cu_i64 *v, cu_u32 n, cu_u32 i) {\n"
   "  cu_u64 *claims = (cu_u64 *)P->counters + CU_CNT_SAMPLED;\n"
   "  if (*(volatile cu_u64 *)claims >= P->max_samples) return;\n"
@@ -95,7 +96,8 @@ static const char prelude_classify[] =
   "  for (cu_u32 r = 0; r < P->nroles; r++) {\n"
   "    cu_u32 B, lane;\n"
   "    cu_role_thread(P, r, i, &B, &lane);\n"
-  "    rec[2 + n + r] = ((cu_u64)cu_physical_cta(P, B) << 32) | lane;\n"
+  "    cu_u32 cta = cu_physical_cta(P, B), sm = ((const cu_u32 *)P->ctasm)[cta];\n"
+  "    rec[2 + n + r] = ((cu_u64)cta << 32) | ((cu_u64)(sm & 0xffff) << 16) | lane;\n"
   "  }\n"
   "}\n"
   "\n"
@@ -648,7 +650,12 @@ static void emit_test_kernel(gen *g) {
                  "  if (testing ? P.pre_stress : P.mem_stress)\n"
                  "    cu_stress(&P, ((cu_u64)testing << 40) + (cu_u64)blockIdx.x * 64 + threadIdx.x / 32, P.stress_iters);\n"
                  "  if (!testing) return;\n"
-                 "  const cu_u32 lane = threadIdx.x;\n");
+                 "  const cu_u32 lane = threadIdx.x;\n"
+                 "  if (lane == 0) {\n"
+                 "    cu_u32 sm;\n"
+                 "    asm(\"mov.u32 %0, %%smid;\" : \"=r\"(sm));\n"
+                 "    ((cu_u32 *)P.ctasm)[blockIdx.x] = sm;\n"
+                 "  }\n");
   if (pl->nshared) lc_buf_puts(o, "  extern __shared__ cu_u64 cu_dyn[];\n  cu_word *sh = (cu_word *)cu_dyn;\n");
   for (size_t i = 0; i < g->p->nplocs; i++)
     if (pl->sidx[i] >= 0)

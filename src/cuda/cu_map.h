@@ -84,6 +84,7 @@ typedef struct cu_launch {
   cu_u64 hash;            /* out-of-domain outcomes: hash_cap entries of 2 + nshown u64 */
   cu_u64 samples;         /* forbidden instances: max_samples records of 2 + nshown + nroles u64 */
   cu_u64 counters;        /* CU_NCOUNTERS u64 */
+  cu_u64 ctasm;           /* per physical CTA: the SM it runs on (u32), for the samples */
   cu_i64 alias_delta;     /* bytes from a global location to its generic-alias view */
   cu_u64 iteration;
   cu_u64 stress_seed;

@@ -26,7 +26,8 @@ enum {
   MAX_CLUSTER = 8
 };
 
-enum { B_MEM, B_REGS, B_FIN, B_CUT, B_SCRATCH, B_SYNC, B_HIST, B_ALLOWED, B_DOM, B_HASH, B_SAMPLES, B_COUNTERS, NBUF };
+enum { B_MEM, B_REGS, B_FIN, B_CUT, B_SCRATCH, B_SYNC, B_HIST, B_ALLOWED, B_DOM, B_HASH, B_SAMPLES, B_COUNTERS,
+       B_CTASM, NBUF };
 
 typedef struct runner {
   const lx_program *p;
@@ -296,7 +297,7 @@ static int alloc_buffers(runner *R) {
       alloc(R, B_SYNC, 8) < 0 || alloc(R, B_HIST, (size_t)R->P.ndense * 8) < 0 ||
       alloc(R, B_HASH, (size_t)HASH_CAP * cu_hash_entry_words(R->P.nshown) * 8) < 0 ||
       alloc(R, B_SAMPLES, (size_t)R->par.max_forbidden * cu_sample_words(R->P.nshown, R->P.nroles) * 8) < 0 ||
-      alloc(R, B_COUNTERS, CU_NCOUNTERS * 8) < 0 ||
+      alloc(R, B_COUNTERS, CU_NCOUNTERS * 8) < 0 || alloc(R, B_CTASM, (size_t)R->shape.nctas * 4) < 0 ||
       upload(R, B_DOM, R->dm.values, R->dm.nvalues * sizeof(cu_i64)) < 0)
     return -1;
   uint32_t *bits = cu_allowed_bitmap(&R->dm, &R->P, R->allowed);
@@ -361,6 +362,7 @@ static void set_pointers(runner *R) {
   P->hash = R->buf[B_HASH];
   P->samples = R->buf[B_SAMPLES];
   P->counters = R->buf[B_COUNTERS];
+  P->ctasm = R->buf[B_CTASM];
 }
 
 /* ---- launching ------------------------------------------------------------------------------ */
@@ -479,9 +481,11 @@ static void collect_samples(runner *R, uint64_t claims) {
       memcpy(o->values, r + 2, R->P.nshown * sizeof *o->values);
       o->ctas = lc_xcalloc(R->P.nroles, sizeof *o->ctas);
       o->threads = lc_xcalloc(R->P.nroles, sizeof *o->threads);
+      o->sms = lc_xcalloc(R->P.nroles, sizeof *o->sms);
       for (size_t k = 0; k < R->P.nroles; k++) {
         o->ctas[k] = (int)(r[2 + R->P.nshown + k] >> 32);
-        o->threads[k] = (int)(r[2 + R->P.nshown + k] & 0xffffffffu);
+        o->sms[k] = (int)(r[2 + R->P.nshown + k] >> 16 & 0xffffu);
+        o->threads[k] = (int)(r[2 + R->P.nshown + k] & 0xffffu);
       }
     }
   }

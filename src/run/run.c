@@ -45,6 +45,7 @@ static void free_sample(run_sample *s) {
   free(s->ctas);
   free(s->threads);
   free(s->cpus);
+  free(s->sms);
 }
 
 void run_result_fini(run_result *r) {
@@ -142,6 +143,7 @@ void run_result_add_sample(run_result *r, uint64_t iteration, uint64_t instance,
   s->ctas = copy_ints(ctas, nt);
   s->threads = copy_ints(threads, nt);
   s->cpus = copy_ints(cpus, nt);
+  s->sms = NULL;
 }
 
 void run_result_note(run_result *r, const char *fmt, ...) {

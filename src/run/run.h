@@ -74,6 +74,7 @@ typedef struct run_sample {
   int *ctas, *threads;       /* per litmus thread: the CTA and thread index that ran its role;
                                 NULL where a backend has none (host) */
   int *cpus;                 /* per litmus thread: the CPU its host thread ran on; NULL (cuda) */
+  int *sms;                  /* per litmus thread: the SM its CTA ran on; NULL (host) */
 } run_sample;
 
 typedef struct run_result {

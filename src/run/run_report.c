@@ -72,6 +72,7 @@ static void print_where(lc_buf *out, const run_result *r, const run_sample *s) {
     lc_buf_printf(out, "%sP%d", t ? ", " : "", r->prog->threads[t].id);
     if (s->ctas) lc_buf_printf(out, " cta %d", s->ctas[t]);
     if (s->threads) lc_buf_printf(out, " thread %d", s->threads[t]);
+    if (s->sms) lc_buf_printf(out, " sm %d", s->sms[t]);
     if (s->cpus) lc_buf_printf(out, " cpu %d", s->cpus[t]);
   }
 }
@@ -287,6 +288,7 @@ static json_t *samples_json(const run_result *r) {
       json_object_set_new(w, "cta", ints_json(s->ctas, t));
       json_object_set_new(w, "thread_index", ints_json(s->threads, t));
       json_object_set_new(w, "cpu", ints_json(s->cpus, t));
+      if (s->sms) json_object_set_new(w, "sm", ints_json(s->sms, t));
       json_array_append_new(where, w);
     }
     json_object_set_new(o, "where", where);

@@ -139,6 +139,8 @@ static int fail(const char *what) {
 static cu_result check_test(const cu_launch *P, unsigned grid, unsigned block, unsigned cluster) {
   if (grid != P->nctas || block != P->T || cluster != P->cs) return fail("cu_test: grid, block or cluster size");
   if (P->ninst != P->ntest_clusters * P->cs * P->T) return fail("cu_test: ninst");
+  /* what the kernel's first thread of each CTA records: its SM (4 SMs) */
+  for (cu_u32 b = 0; b < P->nctas; b++) ((cu_u32 *)(uintptr_t)P->ctasm)[b] = b % 4;
   char *seen = calloc(P->ninst, 1);
   int bad = 0;
   for (cu_u32 k = 0; k < P->nroles && !bad; k++) {
@@ -172,7 +174,8 @@ static void record_sample(const cu_launch *P) {
   for (cu_u32 r = 0; r < P->nroles; r++) {
     cu_u32 B, lane;
     cu_role_thread(P, r, 0, &B, &lane);
-    rec[2 + P->nshown + r] = ((uint64_t)cu_physical_cta(P, B) << 32) | lane;
+    cu_u32 cta = cu_physical_cta(P, B), sm = ((const cu_u32 *)(uintptr_t)P->ctasm)[cta];
+    rec[2 + P->nshown + r] = ((uint64_t)cta << 32) | ((uint64_t)sm << 16) | lane;
   }
 }
 

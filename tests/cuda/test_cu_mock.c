@@ -230,6 +230,9 @@ static void test_cu_mock_forbidden_samples(void **state) {
     assert_int_equal(x->values[1], 0);
     assert_int_not_equal(x->ctas[0], x->ctas[1]);   /* P0 and P1 are in different CTAs */
     assert_true(x->threads[0] < 64 && x->threads[1] < 64);
+    assert_non_null(x->sms);   /* the SM each role's CTA ran on, as the stand-in placed it */
+    assert_int_equal(x->sms[0], x->ctas[0] % 4);
+    assert_int_equal(x->sms[1], x->ctas[1] % 4);
   }
   run_result_fini(&r);
   lc_result_free(allowed);
