@@ -197,6 +197,25 @@ static size_t bytes_per_instance(const runner *R) {
          (size_t)pl->ncut * 4;
 }
 
+/* CTAs the device holds at once for this kernel: the occupancy API, and
+ * for a cluster launch cuOccupancyMaxActiveClusters (clusters must fit on
+ * a GPC, which can leave SMs unused). */
+static int resident_ctas(runner *R, int per_sm, unsigned T, unsigned cs, uint64_t *out) {
+  *out = (uint64_t)R->nsm * (uint64_t)(per_sm > 0 ? per_sm : 1);
+  if (cs <= 1 || !R->drv->OccupancyMaxActiveClusters) return 0;
+  cu_launch_attr a;
+  memset(&a, 0, sizeof a);
+  a.id = CU_LAUNCH_ATTR_CLUSTER_DIM;
+  a.value.cluster_dim.x = cs;
+  a.value.cluster_dim.y = a.value.cluster_dim.z = 1;
+  cu_launch_config c = {(unsigned)(*out / cs * cs), 1, 1, T, 1, 1, (unsigned)R->test_shared, NULL, &a, 1};
+  int nclusters = 0;
+  if (CHECK(R, R->drv->OccupancyMaxActiveClusters(&nclusters, R->ftest, &c), "cuOccupancyMaxActiveClusters") < 0)
+    return -1;
+  if (nclusters > 0 && (uint64_t)nclusters * cs < *out) *out = (uint64_t)nclusters * cs;
+  return 0;
+}
+
 static int size_grid(runner *R) {
   const cu_plan *pl = R->pl;
   unsigned T = R->par.threads_per_cta, cs = cluster_size(R);
@@ -224,6 +243,26 @@ static int size_grid(runner *R) {
   if (ntest * T > CU_MAX_INSTANCES) ntest = CU_MAX_INSTANCES / T / cs * cs;
   uint64_t all = R->par.mem_stress ? ntest * 100 / R->par.testing_pct : ntest;
   all = (all + cs - 1) / cs * cs;
+  /* never a grid that cannot be resident: the roles of an instance must
+   * overlap in time, and the spin barrier waits for every testing CTA */
+  uint64_t resident;
+  if (resident_ctas(R, per_sm, T, cs, &resident) < 0) return LC_EXIT_INTERNAL;
+  if (all > resident) {
+    uint64_t was = ntest * T;
+    ntest = R->par.mem_stress ? resident * R->par.testing_pct / 100 : resident;
+    ntest = ntest / cs * cs;
+    if (ntest < need) {
+      lc_error(R->d, (lc_loc){0}, "the test needs %" PRIu64 " CTAs resident at once; %s holds %" PRIu64, need,
+               R->name, resident);
+      return LC_EXIT_INPUT;
+    }
+    all = R->par.mem_stress ? ntest * 100 / R->par.testing_pct / cs * cs : ntest;
+    if (all > resident) all = resident / cs * cs;
+    if (R->par.instances)
+      run_result_note(R->out, "%" PRIu64 " instances per launch asked, %" PRIu64 " run: %s holds %" PRIu64
+                      " CTAs of this kernel at once, and every CTA of a launch must be resident", was, ntest * T,
+                      R->name, resident);
+  }
   if (all / cs > CU_MAX_CLUSTERS) {
     lc_error(R->d, (lc_loc){0}, "%" PRIu64 " CTAs are too many for one launch", all);
     return LC_EXIT_INPUT;

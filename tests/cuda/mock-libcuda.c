@@ -128,6 +128,15 @@ cu_result cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, cu_function f, int
   return 0;
 }
 cu_result cuFuncSetAttribute(cu_function f, int attr, int v) { (void)f, (void)attr, (void)v; return 0; }
+/* Clusters fit on 3 of the 4 SMs' worth of CTAs, as when clusters must
+ * stay in a GPC. */
+API cu_result cuOccupancyMaxActiveClusters(int *n, cu_function f, const cu_launch_config *c);
+cu_result cuOccupancyMaxActiveClusters(int *n, cu_function f, const cu_launch_config *c) {
+  (void)f;
+  unsigned cs = c->nattrs == 1 ? c->attrs[0].value.cluster_dim.x : 1;
+  *n = (int)(3 * (2048 / c->block_x) / cs);
+  return 0;
+}
 
 /* ---- launches ----------------------------------------------------------------------- */
 
@@ -138,6 +147,9 @@ static int fail(const char *what) {
 
 static cu_result check_test(const cu_launch *P, unsigned grid, unsigned block, unsigned cluster) {
   if (grid != P->nctas || block != P->T || cluster != P->cs) return fail("cu_test: grid, block or cluster size");
+  /* resident at once: 4 SMs x 2048 threads, clusters on 3 SMs' worth */
+  unsigned resident = cluster > 1 ? 3 * (2048 / block) / cluster * cluster : 4 * (2048 / block);
+  if (grid > resident) return fail("cu_test: a grid that cannot be resident at once");
   if (P->ninst != P->ntest_clusters * P->cs * P->T) return fail("cu_test: ninst");
   /* what the kernel's first thread of each CTA records: its SM (4 SMs) */
   for (cu_u32 b = 0; b < P->nctas; b++) ((cu_u32 *)(uintptr_t)P->ctasm)[b] = b % 4;

@@ -86,6 +86,38 @@ static void test_cu_mock_seconds(void **state) {
   fx_free(&f);
 }
 
+/* More instances than the device holds at once: the grid is cut to what is
+ * resident (4 SMs x 32 CTAs of 64 threads), with a note; the stand-in
+ * refuses a grid that cannot be resident. */
+static void test_cu_mock_resident(void **state) {
+  (void)state;
+  cu_fixture f;
+  run_result r;
+  run_params par;
+  params(&par, 2);
+  par.instances = 1 << 20;
+  assert_int_equal(run_text(&f, &r, mp, &par, NULL), 0);
+  check_counts(&r);
+  assert_int_equal(r.params.instances, 4 * 32 * 64);
+  assert_int_equal(r.notes.n, 1);
+  assert_non_null(strstr(r.notes.v[0], "1048576 instances per launch asked, 8192 run"));
+  run_result_fini(&r);
+  fx_free(&f);
+  /* a cluster launch: cuOccupancyMaxActiveClusters says 3 SMs' worth */
+  params(&par, 2);
+  par.instances = 1 << 20;
+  assert_int_equal(run_text(&f, &r,
+                            "PTX C\n{ x=0; y=0; }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;\n"
+                            " st.weak x, 1 | ld.acquire.cluster r0, y ;\n"
+                            " st.release.cluster y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
+                            &par, NULL),
+                   0);
+  check_counts(&r);
+  assert_int_equal(r.params.instances, 3 * 32 * 64);
+  run_result_fini(&r);
+  fx_free(&f);
+}
+
 /* Same cluster, different CTAs: a cluster launch (the mock checks its shape). */
 static void test_cu_mock_cluster_launch(void **state) {
   (void)state;
@@ -265,6 +297,7 @@ int main(void) {
     cmocka_unit_test(test_cu_mock_mp),
     cmocka_unit_test(test_cu_mock_seconds),
     cmocka_unit_test(test_cu_mock_cluster_launch),
+    cmocka_unit_test(test_cu_mock_resident),
     cmocka_unit_test(test_cu_mock_cluster_scope_on_sm80),
     cmocka_unit_test(test_cu_mock_narrowed),
     cmocka_unit_test(test_cu_mock_shared_and_alias),
