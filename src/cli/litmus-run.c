@@ -85,7 +85,11 @@ static void usage(FILE *out) {
         "      --[no-]pre-stress     testing threads hammer it before the test\n"
         "      --stress-pattern P    st-st, st-ld, ld-st or ld-ld (or 0-3)\n"
         "      --stress-lines N      scratchpad lines the stress targets\n"
-        "      --stress-iterations N accesses per stressing thread\n"
+        "      --stress-iterations N rounds per stressing thread at most (they stop\n"
+        "                            when the testing CTAs are done)\n"
+        "      --pre-stress-pattern P, --pre-stress-lines N, --pre-stress-iterations N\n"
+        "                            the same for the pre-stress of the testing threads\n"
+        "      --loc-offset N        words between an instance's locations (0: apart)\n"
         "      --[no-]barrier        spin barrier before each instance\n"
         "      --[no-]shuffle        shuffle CTAs (cuda) or location copies (host)\n"
         "      --testing-pct P       percentage of CTAs that run tests (cuda)\n"
@@ -108,7 +112,8 @@ enum {
   OPT_EMIT = 256, OPT_JSON, OPT_MEM_STRESS, OPT_NO_MEM_STRESS, OPT_PRE_STRESS, OPT_NO_PRE_STRESS,
   OPT_PATTERN, OPT_LINES, OPT_STRESS_ITERS, OPT_BARRIER, OPT_NO_BARRIER, OPT_SHUFFLE, OPT_NO_SHUFFLE,
   OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM,
-  OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME, OPT_TIMEOUT
+  OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME, OPT_TIMEOUT,
+  OPT_PRE_PATTERN, OPT_PRE_LINES, OPT_PRE_ITERS, OPT_LOC_OFFSET
 };
 
 static int bad_value(const char *what, const char *s, const char *expected) {
@@ -205,6 +210,18 @@ static int uint_option(options *o, int c, const char *arg) {
     if (parse_uint("--threads-per-cta", arg, 1, 1024, &v) < 0) return -1;
     o->par.threads_per_cta = (unsigned)v;
     return 0;
+  case OPT_PRE_LINES:
+    if (parse_uint("--pre-stress-lines", arg, 1, 1u << 24, &v) < 0) return -1;
+    o->par.pre_stress_lines = (unsigned)v;
+    return 0;
+  case OPT_PRE_ITERS:
+    if (parse_uint("--pre-stress-iterations", arg, 0, 1u << 30, &v) < 0) return -1;
+    o->par.pre_stress_iterations = (unsigned)v;
+    return 0;
+  case OPT_LOC_OFFSET:
+    if (parse_uint("--loc-offset", arg, 0, 1u << 16, &v) < 0) return -1;
+    o->par.loc_offset = (unsigned)v;
+    return 0;
   case OPT_SPIN_LIMIT:
     if (parse_uint("--spin-limit", arg, 1, 1u << 30, &v) < 0) return -1;
     o->par.spin_limit = (unsigned)v;
@@ -254,6 +271,7 @@ static int other_option(options *o, int c, const char *arg) {
   case 'm': o->model = arg; return 0;
   case 'o': o->output = arg; return 0;
   case OPT_PATTERN: return parse_pattern(arg, &o->par.stress_pattern);
+  case OPT_PRE_PATTERN: return parse_pattern(arg, &o->par.pre_stress_pattern);
   case OPT_SM: return parse_sms(arg, &o->sass);
   case OPT_CAMPAIGN: o->campaign = arg; return 0;
   case 'e':
@@ -298,6 +316,10 @@ static const struct option longopts[] = {
   {"stress-pattern", required_argument, NULL, OPT_PATTERN},
   {"stress-lines", required_argument, NULL, OPT_LINES},
   {"stress-iterations", required_argument, NULL, OPT_STRESS_ITERS},
+  {"pre-stress-pattern", required_argument, NULL, OPT_PRE_PATTERN},
+  {"pre-stress-lines", required_argument, NULL, OPT_PRE_LINES},
+  {"pre-stress-iterations", required_argument, NULL, OPT_PRE_ITERS},
+  {"loc-offset", required_argument, NULL, OPT_LOC_OFFSET},
   {"barrier", no_argument, NULL, OPT_BARRIER},   {"no-barrier", no_argument, NULL, OPT_NO_BARRIER},
   {"shuffle", no_argument, NULL, OPT_SHUFFLE},   {"no-shuffle", no_argument, NULL, OPT_NO_SHUFFLE},
   {"testing-pct", required_argument, NULL, OPT_TESTING_PCT},
@@ -326,6 +348,11 @@ static int parse_options(int argc, char **argv, options *o) {
       return LC_EXIT_INPUT;
     }
     if (!flag_option(o, c) && other_option(o, c, optarg) < 0) return LC_EXIT_INPUT;
+  }
+  if (o->par.loc_offset > o->par.stride) {
+    fprintf(stderr, "litmus-run: --loc-offset %u is more than --stride %u: an instance's locations must fit in its slot\n",
+            o->par.loc_offset, o->par.stride);
+    return LC_EXIT_INPUT;
   }
   for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
   if (optind == argc) {

@@ -41,16 +41,22 @@ static const char prelude_helpers[] =
   "}\n"
   "\n"
 
-  "/* Memory stress: `iters` rounds of the pattern's two accesses to one\n"
-  " * scratchpad line, the line drawn per warp from the launch's seed. */\n"
-  "CU_DEV void cu_stress(const cu_launch *P, cu_u64 key, cu_u32 iters) {\n"
+  "/* Memory stress: at most `iters` rounds of the pattern's two accesses to\n"
+  " * one of `lines` scratchpad lines, drawn per warp from the launch's seed.\n"
+  " * Stressing CTAs (until_done) stop once every testing CTA has finished\n"
+  " * its litmus code, so they stress while the tests run, not after. */\n"
+  "CU_DEV void cu_stress(const cu_launch *P, cu_u64 key, cu_u32 pattern, cu_u32 lines, cu_u32 iters,\n"
+  "                      bool until_done) {\n"
   "  cu_u64 s = P->stress_seed ^ (key * 0x9e3779b97f4a7c15ull);\n"
-  "  cu_u32 line = (cu_u32)(cu_splitmix64(&s) % P->stress_lines);\n"
+  "  cu_u32 line = (cu_u32)(cu_splitmix64(&s) % lines);\n"
+  "  const volatile cu_u32 *done = (const volatile cu_u32 *)P->sync + 1;\n"
+  "  const cu_u32 ntest = P->ntest_clusters * P->cs;\n"
   "  volatile cu_u32 *w = (volatile cu_u32 *)P->scratch + (cu_u64)line * CU_LINE_WORDS +\n"
   "                       threadIdx.x % CU_LINE_WORDS;\n"
   "  cu_u32 sink = 0;\n"
   "  for (cu_u32 n = 0; n < iters; n++) {\n"
-  "    switch (P->stress_pattern) {\n"
+  "    if (until_done && (n & 63) == 0 && *done >= ntest) break;\n"
+  "    switch (pattern) {\n"
   "    case 0: *w = n; *w = n + 1; break;\n"
   "    case 1: *w = n; sink += *w; break;\n"
   "    case 2: sink += *w; *w = n; break;\n"
@@ -648,7 +654,9 @@ static void emit_test_kernel(gen *g) {
                  "  const bool testing = cu_logical_cta(&P, blockIdx.x, &B);\n"
                  "  /* stressing CTAs stress during the test, testing ones before it (one copy of the loop) */\n"
                  "  if (testing ? P.pre_stress : P.mem_stress)\n"
-                 "    cu_stress(&P, ((cu_u64)testing << 40) + (cu_u64)blockIdx.x * 64 + threadIdx.x / 32, P.stress_iters);\n"
+                 "    cu_stress(&P, ((cu_u64)testing << 40) + (cu_u64)blockIdx.x * 64 + threadIdx.x / 32,\n"
+                 "              testing ? P.pre_pattern : P.stress_pattern, testing ? P.pre_lines : P.stress_lines,\n"
+                 "              testing ? P.pre_iters : P.stress_iters, !testing);\n"
                  "  if (!testing) return;\n"
                  "  const cu_u32 lane = threadIdx.x;\n"
                  "  if (lane == 0) {\n"
@@ -673,7 +681,8 @@ static void emit_test_kernel(gen *g) {
     if (ph > 0) emit_boundary(g, ph);
     for (size_t k = 0; k < pl->nroles; k++) emit_segment(g, (int)k, ph);
   }
-  lc_buf_puts(o, "  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(cu_t1) :: \"memory\");\n");
+  lc_buf_puts(o, "  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(cu_t1) :: \"memory\");\n"
+                 "  if (lane == 0) atomicAdd((cu_u32 *)P.sync + 1, 1u);   /* this CTA's litmus code is done */\n");
   emit_sink(g);
   emit_outputs(g);
   emit_shared_finals(g);
@@ -764,7 +773,7 @@ static void emit_classify_kernel(gen *g) {
                  "      cu_cls[b] = 0;\n"
                  "    __syncthreads();\n"
                  "  }\n"
-                 "  if (blockIdx.x == 0 && threadIdx.x == 0) *(volatile cu_u32 *)P.sync = 0;\n");
+                 "  if (blockIdx.x == 0 && threadIdx.x == 0) ((volatile cu_u32 *)P.sync)[0] = ((volatile cu_u32 *)P.sync)[1] = 0;\n");
   if (g->pl->nglobal) lc_buf_puts(o, "  cu_word *mem = (cu_word *)P.mem;\n");
   lc_buf_puts(o, "  for (cu_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < P.ninst; i += gridDim.x * blockDim.x) {\n");
   lc_buf_printf(o, "    cu_i64 v[%zu];\n", p->nobs ? p->nobs : 1);

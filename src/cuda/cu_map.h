@@ -109,6 +109,8 @@ typedef struct cu_launch {
   cu_u32 barrier;         /* testing CTAs meet at a bounded spin barrier before the test */
   cu_u32 barrier_spins;   /* how long to wait there */
   cu_u32 mem_stress, pre_stress, stress_pattern, stress_lines, stress_iters;
+  cu_u32 pre_pattern, pre_lines, pre_iters;   /* pre-stress of the testing threads */
+  cu_u32 loc_offset;      /* 0: locations apart; else words between the locations of one instance */
 
   cu_u32 smul, smul_inv, sadd;   /* shuffle of cluster indices mod nclusters */
   cu_u32 rmul, rmul_inv, radd;   /* shuffle of ranks mod cs */
@@ -187,8 +189,15 @@ CU_FN cu_u32 cu_role_instance(const cu_launch *P, cu_u32 k, cu_u32 B, cu_u32 lan
 
 /* ---- locations -------------------------------------------------------------------- */
 
-/* The word index of global location g of instance i in `mem`. */
+/* The word index of global location g of instance i in `mem`.  Apart
+ * (loc_offset 0): each location has an array of ninst slots of its own,
+ * permuted differently.  Together (0 < loc_offset <= stride): an
+ * instance's locations are loc_offset words apart in one slot of
+ * nglobal * stride words, so that they share a cache line when
+ * nglobal * loc_offset words fit in one. */
 CU_FN cu_u64 cu_loc_word(const cu_launch *P, cu_u32 g, cu_u32 i) {
+  if (P->loc_offset)
+    return (cu_u64)cu_affine(i, P->pmul, P->padd[0], P->ninst) * P->nglobal * P->stride + (cu_u64)g * P->loc_offset;
   return ((cu_u64)g * P->ninst + cu_affine(i, P->pmul, P->padd[g], P->ninst)) * P->stride;
 }
 

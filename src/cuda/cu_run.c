@@ -66,6 +66,9 @@ static void fill_defaults(run_params *q, const run_params *par) {
   if (!q->threads_per_cta) q->threads_per_cta = DEFAULT_T;
   if (!q->stride) q->stride = 1;
   if (!q->stress_lines) q->stress_lines = DEFAULT_STRESS_LINES;
+  if (!q->pre_stress_lines) q->pre_stress_lines = DEFAULT_STRESS_LINES;
+  if (q->loc_offset > q->stride) q->loc_offset = q->stride;
+  q->pre_stress_pattern &= 3;
   if (!q->stress_iterations) q->stress_iterations = DEFAULT_STRESS_ITERS;
   /* memory stress needs stressing CTAs: 100% testing would leave none */
   if (!q->testing_pct || q->testing_pct >= 100) q->testing_pct = q->mem_stress ? 50 : 100;
@@ -330,7 +333,8 @@ static int alloc_buffers(runner *R) {
   size_t ninst = (size_t)R->shape.ntest_clusters * R->shape.cs * R->shape.T, w = word_bytes(R);
   size_t mem = (size_t)pl->nglobal * ninst * R->par.stride * w;
   if ((pl->alias ? alloc_aliased(R, mem) : alloc(R, B_MEM, mem)) < 0) return -1;
-  size_t stress = (R->par.mem_stress || R->par.pre_stress) ? (size_t)R->par.stress_lines * CU_LINE_WORDS * 4 : 0;
+  unsigned lines = R->par.stress_lines > R->par.pre_stress_lines ? R->par.stress_lines : R->par.pre_stress_lines;
+  size_t stress = (R->par.mem_stress || R->par.pre_stress) ? (size_t)lines * CU_LINE_WORDS * 4 : 0;
   if (alloc(R, B_REGS, (size_t)pl->nregout * ninst * w) < 0 || alloc(R, B_FIN, (size_t)pl->nfin * ninst * w) < 0 ||
       alloc(R, B_CUT, (size_t)pl->ncut * ninst * 4) < 0 || alloc(R, B_SCRATCH, stress) < 0 ||
       alloc(R, B_SYNC, 8) < 0 || alloc(R, B_HIST, (size_t)R->P.ndense * 8) < 0 ||
@@ -383,6 +387,10 @@ static int fill_launch(runner *R) {
   P->stress_pattern = R->par.stress_pattern;
   P->stress_lines = R->par.stress_lines;
   P->stress_iters = R->par.stress_iterations;
+  P->pre_pattern = R->par.pre_stress_pattern;
+  P->pre_lines = R->par.pre_stress_lines;
+  P->pre_iters = R->par.pre_stress_iterations;
+  P->loc_offset = R->par.loc_offset;
   R->cls_shared = (CU_NCTA_COUNTERS + (P->shared_hist ? (size_t)P->ndense : 0)) * 4;
   return 0;
 }

@@ -20,7 +20,9 @@ void run_params_init(run_params *p) {
   p->pre_stress = true;
   p->stress_pattern = 0;
   p->stress_lines = 64;
-  p->stress_iterations = 1024;
+  p->stress_iterations = 65536;
+  p->pre_stress_lines = 64;
+  p->pre_stress_iterations = 256;
   p->barrier = true;
   p->shuffle = true;
   p->testing_pct = 50;

@@ -217,6 +217,10 @@ static json_t *params_json(const run_params *p) {
   json_object_set_new(o, "stress_pattern", json_integer(p->stress_pattern));
   json_object_set_new(o, "stress_lines", json_integer(p->stress_lines));
   json_object_set_new(o, "stress_iterations", json_integer(p->stress_iterations));
+  json_object_set_new(o, "pre_stress_pattern", json_integer(p->pre_stress_pattern));
+  json_object_set_new(o, "pre_stress_lines", json_integer(p->pre_stress_lines));
+  json_object_set_new(o, "pre_stress_iterations", json_integer(p->pre_stress_iterations));
+  json_object_set_new(o, "loc_offset", json_integer(p->loc_offset));
   json_object_set_new(o, "barrier", json_boolean(p->barrier));
   json_object_set_new(o, "shuffle", json_boolean(p->shuffle));
   json_object_set_new(o, "testing_pct", json_integer(p->testing_pct));

@@ -153,6 +153,28 @@ static void test_cu_spelling(void **state) {
   free(s);
 }
 
+/* Stress that overlaps the test: stressing CTAs stop once every testing
+ * CTA is done (counted after the litmus code), pre-stress has settings of
+ * its own, the roles' address arithmetic comes before the spin barrier,
+ * and each testing CTA records its SM for the samples. */
+static void test_cu_overlap(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                 " st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1)\n");
+  contains(s, "if (until_done && (n & 63) == 0 && *done >= ntest) break;");
+  contains(s, "testing ? P.pre_pattern : P.stress_pattern, testing ? P.pre_lines : P.stress_lines,");
+  contains(s, "testing ? P.pre_iters : P.stress_iters, !testing);");
+  contains(s, "if (lane == 0) atomicAdd((cu_u32 *)P.sync + 1, 1u);");
+  contains(s, "((volatile cu_u32 *)P.sync)[0] = ((volatile cu_u32 *)P.sync)[1] = 0;");
+  contains(s, "asm(\"mov.u32 %0, %%smid;\" : \"=r\"(sm));");
+  const char *addr = strstr(s, "const cu_u64 a1_1 = "), *barrier = strstr(s, "if (P.barrier) cu_spin_barrier(&P);");
+  const char *first = strstr(s, "st.weak.global.u32");
+  assert_non_null(addr);
+  assert_non_null(barrier);
+  assert_true(addr < barrier && barrier < first);
+  free(s);
+}
+
 static void test_cu_shared_and_64_bit(void **state) {
   (void)state;
   char *s = emit("PTX a\n{ x=0; y=5000000000; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
@@ -322,6 +344,7 @@ int main(void) {
     cmocka_unit_test(test_cu_refuse_mixed_sizes),
     cmocka_unit_test(test_cu_refuse_addresses),
     cmocka_unit_test(test_cu_spelling),
+    cmocka_unit_test(test_cu_overlap),
     cmocka_unit_test(test_cu_shared_and_64_bit),
     cmocka_unit_test(test_cu_phases),
     cmocka_unit_test(test_cu_loops),
