@@ -31,6 +31,7 @@
 #include "lc.h"
 #include "litmus/ast.h"
 #include "run/campaign.h"
+#include "run/mutants.h"
 #include "run/run.h"
 #include "run/run_report.h"
 
@@ -42,7 +43,7 @@ enum { EXIT_INTERRUPTED = 130 };
 
 typedef struct options {
   backend_kind backend;
-  bool emit_cuda, json, seeded, check_sass, resume;
+  bool emit_cuda, json, seeded, check_sass, resume, mutants;
   const char *campaign, *grid_spec;   /* --campaign FILE, --grid SPEC */
   unsigned shard, nshards;            /* --shard I/N */
   atomic_bool *checking;              /* set while the model check runs (interrupts quit then) */
@@ -75,6 +76,8 @@ static void usage(FILE *out) {
         "      --json                one JSON object per test, one per line\n"
         "  -o, --output FILE         write the results to FILE (atomically)\n"
         "  -q, --quiet               no progress on the terminal\n"
+        "      --mutants             also run each ~exists test's weakened twins; report\n"
+        "                            the mutation score\n"
         "Campaigns (docs/campaigns.md):\n"
         "      --campaign FILE       run every test at every grid point; one JSON line per run\n"
         "      --grid SPEC           e.g. 'stress-iterations=0,1024;barrier=on,off'\n"
@@ -113,7 +116,7 @@ enum {
   OPT_PATTERN, OPT_LINES, OPT_STRESS_ITERS, OPT_BARRIER, OPT_NO_BARRIER, OPT_SHUFFLE, OPT_NO_SHUFFLE,
   OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM,
   OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME, OPT_TIMEOUT,
-  OPT_PRE_PATTERN, OPT_PRE_LINES, OPT_PRE_ITERS, OPT_LOC_OFFSET
+  OPT_PRE_PATTERN, OPT_PRE_LINES, OPT_PRE_ITERS, OPT_LOC_OFFSET, OPT_MUTANTS
 };
 
 static int bad_value(const char *what, const char *s, const char *expected) {
@@ -245,6 +248,7 @@ static bool flag_option(options *o, int c) {
   case OPT_EMIT: o->emit_cuda = true; return true;
   case OPT_CHECK_SASS: o->check_sass = true; return true;
   case OPT_RESUME: o->resume = true; return true;
+  case OPT_MUTANTS: o->mutants = true; return true;
   case OPT_JSON: o->json = true; return true;
   case 'q': o->par.progress = false; return true;
   }
@@ -320,6 +324,7 @@ static const struct option longopts[] = {
   {"pre-stress-lines", required_argument, NULL, OPT_PRE_LINES},
   {"pre-stress-iterations", required_argument, NULL, OPT_PRE_ITERS},
   {"loc-offset", required_argument, NULL, OPT_LOC_OFFSET},
+  {"mutants", no_argument, NULL, OPT_MUTANTS},
   {"barrier", no_argument, NULL, OPT_BARRIER},   {"no-barrier", no_argument, NULL, OPT_NO_BARRIER},
   {"shuffle", no_argument, NULL, OPT_SHUFFLE},   {"no-shuffle", no_argument, NULL, OPT_NO_SHUFFLE},
   {"testing-pct", required_argument, NULL, OPT_TESTING_PCT},
@@ -435,6 +440,7 @@ typedef struct session {
   const cat_model *model;
   lc_buf out;                /* everything reported so far (for -o) */
   run_campaign *camp;        /* --campaign, else NULL */
+  run_mutant_score score;    /* --mutants */
   const run_grid *grid;
   size_t file;               /* index of the file being run */
 } session;
@@ -542,6 +548,35 @@ static int campaign_runs(session *s, const char *path, const lx_program *prog, c
   return status;
 }
 
+typedef struct mutant_ctx {
+  session *s;
+  const char *path;
+} mutant_ctx;
+
+static int run_mutant(void *ctx, const lx_program *prog, const lc_result *allowed, run_result *rr) {
+  mutant_ctx *c = ctx;
+  return run_backend(c->s->o, &c->s->o->par, c->path, prog, allowed, rr);
+}
+
+/* --mutants: the test's weakened twins after it, as a block or a JSON line. */
+static int mutants(session *s, const char *path, const lt_test *t, const lc_source *src) {
+  mutant_ctx c = {s, path};
+  lc_buf text;
+  lc_buf_init(&text);
+  json_t *js = NULL;
+  int rc = run_mutants(t, src, s->model, &s->o->check, run_mutant, &c, &text, &js, &s->score);
+  if (js && s->o->json) {
+    char *line = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    lc_buf_printf(&s->out, "%s\n", line);
+    free(line);
+  } else if (text.n) {
+    lc_buf_puts(&s->out, text.s);
+  }
+  json_decref(js);
+  lc_buf_fini(&text);
+  return rc;
+}
+
 static int check_and_run(session *s, const char *path, const lt_test *t, const lc_source *src) {
   lc_diag d;
   lc_diag_init(&d, src, stderr);
@@ -565,6 +600,10 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
       fprintf(stderr, "litmus-run: %s: warning: some executions need more loop iterations than --unroll %u; "
                       "outcomes only they reach are marked '?'\n", path, prog->unroll);
     rc = s->camp ? campaign_runs(s, path, prog, allowed) : run_program(s, path, prog, allowed, &s->o->par, NULL);
+    if (s->o->mutants && !s->camp && rc <= LC_EXIT_MISMATCH && !interrupted(s->o)) {
+      int mrc = mutants(s, path, t, src);
+      if (mrc > LC_EXIT_MISMATCH && mrc > rc) rc = mrc;
+    }
   }
   lc_result_free(allowed);
   lx_program_free(prog);
@@ -649,7 +688,7 @@ static bool gpu_ready(const options *o) {
 }
 
 static int run_all(const options *o, const cat_model *m, const atomic_bool *stop) {
-  session s = {o, m, {0}, NULL, NULL, 0};
+  session s = {o, m, {0}, NULL, {0, 0}, NULL, 0};
   lc_buf_init(&s.out);
   run_campaign camp;
   run_grid grid = {{0}};
@@ -669,6 +708,9 @@ static int run_all(const options *o, const cat_model *m, const atomic_bool *stop
     int rc = close_campaign(&s);
     if (rc > status) status = rc;
   }
+  if (o->mutants)
+    fprintf(stderr, "litmus-run: mutation score: %zu of %zu mutants showed their weak outcome\n", s.score.observed,
+            s.score.total);
   if (stop && atomic_load(stop)) {
     fputs("litmus-run: interrupted; the results are partial\n", stderr);
     status = EXIT_INTERRUPTED;

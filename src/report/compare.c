@@ -238,8 +238,10 @@ int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
     if (n <= 1) continue;
     json_error_t err;
     json_t *o = json_loads(line, 0, &err);
-    /* a campaign's file (litmus-run --campaign): its runs' results */
-    if (o && json_is_object(o) && (json_object_get(o, "campaign") || json_object_get(o, "done"))) {
+    /* a campaign's file (litmus-run --campaign): its runs' results; the
+     * mutation scores of litmus-run --mutants are not compared */
+    if (o && json_is_object(o) &&
+        (json_object_get(o, "campaign") || json_object_get(o, "done") || json_object_get(o, "mutants"))) {
       json_decref(o);
       continue;
     }
