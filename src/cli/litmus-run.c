@@ -32,6 +32,7 @@
 #include "litmus/ast.h"
 #include "run/campaign.h"
 #include "run/mutants.h"
+#include "run/tune.h"
 #include "run/run.h"
 #include "run/run_report.h"
 
@@ -44,6 +45,8 @@ enum { EXIT_INTERRUPTED = 130 };
 typedef struct options {
   backend_kind backend;
   bool emit_cuda, json, seeded, check_sass, resume, mutants;
+  unsigned tune;                      /* --tune N: trials */
+  const char *config;                 /* --config FILE: read, or written by --tune */
   const char *campaign, *grid_spec;   /* --campaign FILE, --grid SPEC */
   unsigned shard, nshards;            /* --shard I/N */
   atomic_bool *checking;              /* set while the model check runs (interrupts quit then) */
@@ -76,6 +79,9 @@ static void usage(FILE *out) {
         "      --json                one JSON object per test, one per line\n"
         "  -o, --output FILE         write the results to FILE (atomically)\n"
         "  -q, --quiet               no progress on the terminal\n"
+        "      --tune N              N trials of a random search of the stress and layout\n"
+        "                            options (seeded by -s); the best to --config FILE\n"
+        "      --config FILE         options from a --tune config (later options win)\n"
         "      --mutants             also run each ~exists test's weakened twins; report\n"
         "                            the mutation score\n"
         "Campaigns (docs/campaigns.md):\n"
@@ -116,7 +122,7 @@ enum {
   OPT_PATTERN, OPT_LINES, OPT_STRESS_ITERS, OPT_BARRIER, OPT_NO_BARRIER, OPT_SHUFFLE, OPT_NO_SHUFFLE,
   OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM,
   OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME, OPT_TIMEOUT,
-  OPT_PRE_PATTERN, OPT_PRE_LINES, OPT_PRE_ITERS, OPT_LOC_OFFSET, OPT_MUTANTS
+  OPT_PRE_PATTERN, OPT_PRE_LINES, OPT_PRE_ITERS, OPT_LOC_OFFSET, OPT_MUTANTS, OPT_TUNE, OPT_CONFIG
 };
 
 static int bad_value(const char *what, const char *s, const char *expected) {
@@ -278,6 +284,11 @@ static int other_option(options *o, int c, const char *arg) {
   case OPT_PRE_PATTERN: return parse_pattern(arg, &o->par.pre_stress_pattern);
   case OPT_SM: return parse_sms(arg, &o->sass);
   case OPT_CAMPAIGN: o->campaign = arg; return 0;
+  case OPT_CONFIG: o->config = arg; return 0;
+  case OPT_TUNE:
+    if (parse_uint("--tune", arg, 1, 1u << 20, &v) < 0) return -1;
+    o->tune = (unsigned)v;
+    return 0;
   case 'e':
     return lc_engine_parse(arg, &o->check.engine) < 0 ? bad_value("--engine", arg, "smt, enum or auto") : 0;
   case OPT_TIMEOUT: {
@@ -325,6 +336,7 @@ static const struct option longopts[] = {
   {"pre-stress-iterations", required_argument, NULL, OPT_PRE_ITERS},
   {"loc-offset", required_argument, NULL, OPT_LOC_OFFSET},
   {"mutants", no_argument, NULL, OPT_MUTANTS},
+  {"tune", required_argument, NULL, OPT_TUNE},   {"config", required_argument, NULL, OPT_CONFIG},
   {"barrier", no_argument, NULL, OPT_BARRIER},   {"no-barrier", no_argument, NULL, OPT_NO_BARRIER},
   {"shuffle", no_argument, NULL, OPT_SHUFFLE},   {"no-shuffle", no_argument, NULL, OPT_NO_SHUFFLE},
   {"testing-pct", required_argument, NULL, OPT_TESTING_PCT},
@@ -336,9 +348,28 @@ static const struct option longopts[] = {
   {NULL, 0, NULL, 0},
 };
 
+/* --config FILE before the other options, so that they override it; not
+ * with --tune, which writes it. */
+static int preload_config(int argc, char **argv, options *o) {
+  const char *path = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--tune") == 0 || strncmp(argv[i], "--tune=", 7) == 0) return 0;
+    if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) path = argv[i + 1];
+    else if (strncmp(argv[i], "--config=", 9) == 0) path = argv[i] + 9;
+  }
+  if (!path) return 0;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  int rc = run_config_load(path, &o->par, &d);
+  if (rc < 0) fprintf(stderr, "litmus-run: --config: %s\n", lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  return rc;
+}
+
 /* Returns -1 to go on, or the exit status when the options say to stop. */
 static int parse_options(int argc, char **argv, options *o) {
   int c;
+  if (preload_config(argc, argv, o) < 0) return LC_EXIT_INPUT;
   while ((c = getopt_long(argc, argv, "b:n:t:i:s:d:m:u:k:o:e:qhV", longopts, NULL)) != -1) {
     if (c == 'h') {
       usage(stdout);
@@ -353,6 +384,10 @@ static int parse_options(int argc, char **argv, options *o) {
       return LC_EXIT_INPUT;
     }
     if (!flag_option(o, c) && other_option(o, c, optarg) < 0) return LC_EXIT_INPUT;
+  }
+  if (o->tune && !o->config) {
+    fputs("litmus-run: --tune needs --config FILE to write the best options to\n", stderr);
+    return LC_EXIT_INPUT;
   }
   if (o->par.loc_offset > o->par.stride) {
     fprintf(stderr, "litmus-run: --loc-offset %u is more than --stride %u: an instance's locations must fit in its slot\n",
@@ -441,6 +476,9 @@ typedef struct session {
   lc_buf out;                /* everything reported so far (for -o) */
   run_campaign *camp;        /* --campaign, else NULL */
   run_mutant_score score;    /* --mutants */
+  const run_params *par;     /* --tune: the trial's parameters, else NULL */
+  double weak, seconds;      /* --tune: weak instances and seconds run in this trial */
+  char *device;              /* --tune: the machine the trials ran on */
   const run_grid *grid;
   size_t file;               /* index of the file being run */
 } session;
@@ -516,8 +554,16 @@ static int run_program(session *s, const char *path, const lx_program *prog, con
   }
   if (rc == 0) {
     if (run_compare(&rr, allowed) > 0) rc = LC_EXIT_MISMATCH;
-    if (js) *js = run_report_json(&rr);
-    else report(s, &rr);
+    if (s->par) {
+      for (size_t b = 0; b < rr.nbins; b++)
+        if (rr.bins[b].positive) s->weak += (double)rr.bins[b].count;
+      s->seconds += rr.seconds;
+      if (!s->device && rr.device_name) s->device = lc_xstrdup(rr.device_name);
+    } else if (js) {
+      *js = run_report_json(&rr);
+    } else {
+      report(s, &rr);
+    }
   }
   lc_diag_fini(&d);
   run_result_fini(&rr);
@@ -599,7 +645,8 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
     if (allowed->bound_reached)
       fprintf(stderr, "litmus-run: %s: warning: some executions need more loop iterations than --unroll %u; "
                       "outcomes only they reach are marked '?'\n", path, prog->unroll);
-    rc = s->camp ? campaign_runs(s, path, prog, allowed) : run_program(s, path, prog, allowed, &s->o->par, NULL);
+    rc = s->camp ? campaign_runs(s, path, prog, allowed)
+                 : run_program(s, path, prog, allowed, s->par ? s->par : &s->o->par, NULL);
     if (s->o->mutants && !s->camp && rc <= LC_EXIT_MISMATCH && !interrupted(s->o)) {
       int mrc = mutants(s, path, t, src);
       if (mrc > LC_EXIT_MISMATCH && mrc > rc) rc = mrc;
@@ -687,8 +734,58 @@ static bool gpu_ready(const options *o) {
   return ok;
 }
 
+/* --tune: every trial runs every test; the best score's options go to
+ * --config.  A trial cut short by an interrupt does not count. */
+static int tune(session *s, const atomic_bool *stop) {
+  const options *o = s->o;
+  double best = -1;
+  json_t *best_params = NULL;
+  unsigned done = 0;
+  int status = LC_EXIT_OK;
+  for (unsigned k = 0; k < o->tune && !(stop && atomic_load(stop)); k++) {
+    run_params par;
+    json_t *params;
+    run_tune_draw(o->par.seed, k, &o->par, &par, &params);
+    s->par = &par;
+    s->weak = s->seconds = 0;
+    for (size_t i = 0; i < o->files.n && !(stop && atomic_load(stop)); i++) {
+      int rc = run_file(s, o->files.v[i]);
+      if (rc > LC_EXIT_MISMATCH && rc > status) status = rc;
+    }
+    double score = s->seconds > 0 ? s->weak / s->seconds : 0;
+    if (!(stop && atomic_load(stop))) {
+      char *text = json_dumps(params, JSON_COMPACT);
+      fprintf(stderr, "litmus-run: trial %u: %.6g weak outcomes per second: %s\n", k + 1, score, text);
+      free(text);
+      done++;
+      if (score > best) {
+        best = score;
+        json_decref(best_params);
+        best_params = json_incref(params);
+      }
+    }
+    json_decref(params);
+  }
+  s->par = NULL;
+  if (best_params) {
+    lc_diag d;
+    lc_diag_init(&d, NULL, NULL);
+    if (run_tune_write(o->config, s->device, o->backend == BACKEND_HOST ? "host" : "cuda", o->par.seed, done, best,
+                       best_params, &d) < 0) {
+      fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+      status = LC_EXIT_INTERNAL;
+    } else {
+      fprintf(stderr, "litmus-run: best of %u trials (%.6g weak outcomes per second) written to %s\n", done, best,
+              o->config);
+    }
+    lc_diag_fini(&d);
+    json_decref(best_params);
+  }
+  return status;
+}
+
 static int run_all(const options *o, const cat_model *m, const atomic_bool *stop) {
-  session s = {o, m, {0}, NULL, {0, 0}, NULL, 0};
+  session s = {.o = o, .model = m};
   lc_buf_init(&s.out);
   run_campaign camp;
   run_grid grid = {{0}};
@@ -696,6 +793,10 @@ static int run_all(const options *o, const cat_model *m, const atomic_bool *stop
   bool ready = !(o->campaign && open_campaign(&s, &camp, &grid) < 0) && gpu_ready(o);
   if (!ready) status = LC_EXIT_INPUT;
   size_t printed = 0;
+  if (ready && o->tune) {
+    status = tune(&s, stop);
+    ready = false;
+  }
   for (size_t i = 0; i < o->files.n && ready && !(stop && atomic_load(stop)); i++) {
     s.file = i;
     if (s.camp && !campaign_pending(&s, i)) continue;
@@ -716,6 +817,7 @@ static int run_all(const options *o, const cat_model *m, const atomic_bool *stop
     status = EXIT_INTERRUPTED;
   }
   run_grid_free(&grid);
+  free(s.device);
   lc_buf_fini(&s.out);
   return status;
 }

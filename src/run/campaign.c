@@ -99,6 +99,15 @@ static int set_field(const field *f, const char *v, run_params *par, lc_diag *d)
   return -1;
 }
 
+int run_params_set(run_params *par, const char *name, const char *value, lc_diag *d) {
+  const field *f = find_field(name);
+  if (!f) {
+    lc_error(d, (lc_loc){0}, "'%s' is not a run parameter", name);
+    return -1;
+  }
+  return set_field(f, value, par, d);
+}
+
 static void axis_free(run_grid_axis *a) {
   free(a->name);
   for (size_t i = 0; i < a->values.n; i++) free(a->values.v[i]);

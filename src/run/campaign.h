@@ -31,6 +31,11 @@ typedef struct run_grid {
   LC_VEC(run_grid_axis) axes;
 } run_grid;
 
+/* Sets the parameter of litmus-run's option NAME (iterations, stride,
+ * barrier, ...) from its text; -1 with a message when NAME or the value is
+ * not one (also for --config files). */
+int run_params_set(run_params *par, const char *name, const char *value, lc_diag *d);
+
 /* Returns 0, or -1 with a message naming the bad part in d. */
 int run_grid_parse(run_grid *g, const char *spec, lc_diag *d);
 void run_grid_free(run_grid *g);
