@@ -74,7 +74,9 @@ static char *replace_in_opcode(const char *cell, size_t n, const char *from, con
   lc_buf_putn(&b, cell, (size_t)(hit - cell));
   lc_buf_puts(&b, to);
   lc_buf_putn(&b, hit + strlen(from), n - (size_t)(hit + strlen(from) - cell));
-  return lc_buf_take(&b);
+  char *r = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return r;
 }
 
 static void try_replace(gen_mutants *out, const lt_test *t, const lc_source *src, size_t from, size_t to,

@@ -327,9 +327,18 @@ static int resume(run_campaign *c, lc_diag *d) {
   return 0;
 }
 
-int run_campaign_open(run_campaign *c, const char *path, char **tests, size_t ntests, const run_grid *g,
-                      const char *backend, uint64_t seed, unsigned shard, unsigned nshards, bool resume_it,
-                      lc_diag *d) {
+static void campaign_free(run_campaign *c) {
+  if (c->fd >= 0) close(c->fd);
+  json_decref(c->header);
+  free(c->done);
+  free(c->path);
+  memset(c, 0, sizeof *c);
+  c->fd = -1;
+}
+
+static int campaign_open(run_campaign *c, const char *path, char **tests, size_t ntests, const run_grid *g,
+                         const char *backend, uint64_t seed, unsigned shard, unsigned nshards, bool resume_it,
+                         lc_diag *d) {
   memset(c, 0, sizeof *c);
   c->path = lc_xstrdup(path);
   c->fd = -1;
@@ -355,6 +364,14 @@ int run_campaign_open(run_campaign *c, const char *path, char **tests, size_t nt
     return -1;
   }
   return exists ? 0 : write_line(c, c->header, d);
+}
+
+int run_campaign_open(run_campaign *c, const char *path, char **tests, size_t ntests, const run_grid *g,
+                      const char *backend, uint64_t seed, unsigned shard, unsigned nshards, bool resume_it,
+                      lc_diag *d) {
+  int rc = campaign_open(c, path, tests, ntests, g, backend, seed, shard, nshards, resume_it, d);
+  if (rc < 0) campaign_free(c);
+  return rc;
 }
 
 bool run_campaign_next(const run_campaign *c, size_t *run) {
@@ -411,12 +428,9 @@ int run_campaign_close(run_campaign *c, lc_diag *d) {
       lc_error(d, (lc_loc){0}, "%s: %s", c->path, strerror(errno));
       rc = -1;
     }
+    c->fd = -1;
   }
-  json_decref(c->header);
-  free(c->done);
-  free(c->path);
-  memset(c, 0, sizeof *c);
-  c->fd = -1;
+  campaign_free(c);
   return rc;
 }
 
