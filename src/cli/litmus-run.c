@@ -155,14 +155,14 @@ static int parse_seconds(const char *s, double *out) {
   return 0;
 }
 
-static int parse_pattern(const char *s, unsigned *out) {
+static int parse_pattern(const char *what, const char *s, unsigned *out) {
   static const char *names[] = {"st-st", "st-ld", "ld-st", "ld-ld"};
   for (unsigned i = 0; i < 4; i++)
     if (strcmp(s, names[i]) == 0 || (s[0] == (char)('0' + i) && s[1] == '\0')) {
       *out = i;
       return 0;
     }
-  return bad_value("--stress-pattern", s, "st-st, st-ld, ld-st, ld-ld or 0-3");
+  return bad_value(what, s, "st-st, st-ld, ld-st, ld-ld or 0-3");
 }
 
 /* "75,80,90": the architectures of --check-sass. */
@@ -280,8 +280,8 @@ static int other_option(options *o, int c, const char *arg) {
     return 0;
   case 'm': o->model = arg; return 0;
   case 'o': o->output = arg; return 0;
-  case OPT_PATTERN: return parse_pattern(arg, &o->par.stress_pattern);
-  case OPT_PRE_PATTERN: return parse_pattern(arg, &o->par.pre_stress_pattern);
+  case OPT_PATTERN: return parse_pattern("--stress-pattern", arg, &o->par.stress_pattern);
+  case OPT_PRE_PATTERN: return parse_pattern("--pre-stress-pattern", arg, &o->par.pre_stress_pattern);
   case OPT_SM: return parse_sms(arg, &o->sass);
   case OPT_CAMPAIGN: o->campaign = arg; return 0;
   case OPT_CONFIG: o->config = arg; return 0;
