@@ -498,7 +498,7 @@ static int emit(session *s, const char *path, const lx_program *prog) {
   lc_diag_init(&d, NULL, NULL);
   lc_buf src;
   lc_buf_init(&src);
-  int rc = cu_emit(&src, prog, &s->o->par, &d);
+  int rc = cu_emit(&src, prog, &d);
   print_messages(&d, path);
   if (rc == 0) lc_buf_puts(&s->out, src.s);
   lc_buf_fini(&src);

@@ -850,8 +850,7 @@ int cu_gen(lc_buf *out, const cu_plan *pl) {
   return 0;
 }
 
-int cu_emit(lc_buf *out, const lx_program *p, const run_params *par, lc_diag *d) {
-  (void)par;
+int cu_emit(lc_buf *out, const lx_program *p, lc_diag *d) {
   cu_plan *pl = cu_plan_new(p, d);
   if (!pl) return LC_EXIT_INPUT;
   int rc = cu_gen(out, pl);

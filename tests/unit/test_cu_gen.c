@@ -21,7 +21,7 @@ static void refused(const char *text, const char *want) {
   assert_non_null(fx_load(&f, text));
   lc_buf b;
   lc_buf_init(&b);
-  assert_int_equal(cu_emit(&b, f.p, NULL, &f.d), LC_EXIT_INPUT);
+  assert_int_equal(cu_emit(&b, f.p, &f.d), LC_EXIT_INPUT);
   assert_string_equal(fx_error(&f), want);
   lc_buf_fini(&b);
   fx_free(&f);
@@ -109,7 +109,7 @@ static char *emit(const char *text) {
   assert_non_null(fx_load(&f, text));
   lc_buf b;
   lc_buf_init(&b);
-  assert_int_equal(cu_emit(&b, f.p, NULL, &f.d), 0);
+  assert_int_equal(cu_emit(&b, f.p, &f.d), 0);
   fx_free(&f);
   char *s = lc_buf_take(&b);
   lc_buf_fini(&b);
