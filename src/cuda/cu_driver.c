@@ -54,6 +54,10 @@ static void resolve_optional(cu_driver *d) {
              SYM(d, MemAddressReserve, "cuMemAddressReserve") && SYM(d, MemAddressFree, "cuMemAddressFree") &&
              SYM(d, MemMap, "cuMemMap") && SYM(d, MemUnmap, "cuMemUnmap") && SYM(d, MemSetAccess, "cuMemSetAccess");
   if (!vmm) d->MemCreate = NULL;
+  bool streams = SYM(d, StreamCreate, "cuStreamCreate") && SYM(d, StreamDestroy, "cuStreamDestroy_v2") &&
+                 SYM(d, EventCreate, "cuEventCreate") && SYM(d, EventDestroy, "cuEventDestroy_v2") &&
+                 SYM(d, EventRecord, "cuEventRecord") && SYM(d, StreamWaitEvent, "cuStreamWaitEvent");
+  if (!streams) d->StreamCreate = NULL;
 }
 
 cu_driver *cu_driver_open(lc_diag *diag) {

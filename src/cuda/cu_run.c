@@ -46,6 +46,13 @@ typedef struct runner {
   char name[256];
   cu_devptr buf[NBUF];
   size_t size[NBUF];
+  /* Overlap: the classify kernel of launch t runs on a stream of its own
+   * while launch t+1 tests, so each launch's outputs (and locations, spin
+   * barrier, SM records) come in two sets used in turn. */
+  bool overlap;
+  cu_devptr buf2[NBUF];         /* the second set (B_MEM, B_REGS, B_FIN, B_CUT, B_SYNC, B_CTASM) */
+  cu_stream st[2];              /* tests, classify */
+  cu_event tested[2], classified[2];   /* per set */
   cu_mem_handle vmm_handle;     /* mem as two views of one allocation (generic aliases) */
   cu_devptr vmm_va;
   size_t vmm_size;
@@ -349,10 +356,49 @@ static int alloc_buffers(runner *R) {
   return rc;
 }
 
+static bool per_set(int b) {
+  return b == B_MEM || b == B_REGS || b == B_FIN || b == B_CUT || b == B_SYNC || b == B_CTASM;
+}
+
+/* The second set of per-launch buffers, the streams and the events.
+ * Without the stream API, or with generic aliases (one mapping per
+ * allocation), launches stay in one set, one after the other. */
+static int setup_overlap(runner *R) {
+  const cu_driver *drv = R->drv;
+  R->overlap = drv->StreamCreate && !R->pl->alias;
+  if (!R->overlap) return 0;
+  for (int b = 0; b < NBUF; b++)
+    if (per_set(b) && CHECK(R, drv->MemAlloc(&R->buf2[b], R->size[b]), "cuMemAlloc") < 0) return -1;
+  for (int i = 0; i < 2; i++)
+    if (CHECK(R, drv->StreamCreate(&R->st[i], 1 /* CU_STREAM_NON_BLOCKING */), "cuStreamCreate") < 0 ||
+        CHECK(R, drv->EventCreate(&R->tested[i], 2 /* CU_EVENT_DISABLE_TIMING */), "cuEventCreate") < 0 ||
+        CHECK(R, drv->EventCreate(&R->classified[i], 2), "cuEventCreate") < 0)
+      return -1;
+  return 0;
+}
+
 static void free_buffers(runner *R) {
   if (R->vmm_handle || R->vmm_va) free_aliased(R);
-  for (int b = 0; b < NBUF; b++)
+  for (int b = 0; b < NBUF; b++) {
     if (R->buf[b]) R->drv->MemFree(R->buf[b]);
+    if (R->buf2[b]) R->drv->MemFree(R->buf2[b]);
+  }
+  for (int i = 0; i < 2; i++) {
+    if (R->tested[i]) R->drv->EventDestroy(R->tested[i]);
+    if (R->classified[i]) R->drv->EventDestroy(R->classified[i]);
+    if (R->st[i]) R->drv->StreamDestroy(R->st[i]);
+  }
+}
+
+/* Points P's per-launch buffers at set s. */
+static void use_set(const runner *R, cu_launch *P, unsigned s) {
+  const cu_devptr *b = s ? R->buf2 : R->buf;
+  P->mem = b[B_MEM];
+  P->regs = b[B_REGS];
+  P->fin = b[B_FIN];
+  P->cut = b[B_CUT];
+  P->sync = b[B_SYNC];
+  P->ctasm = b[B_CTASM];
 }
 
 /* ---- the parameter block ---------------------------------------------------------------- */
@@ -414,26 +460,43 @@ static void set_pointers(runner *R) {
 
 /* ---- launching ------------------------------------------------------------------------------ */
 
-static int launch_test(runner *R, cu_launch *P) {
+static int launch_test(runner *R, cu_launch *P, cu_stream st) {
   void *args[] = {P};
   if (R->shape.cs == 1)
     return CHECK(R, R->drv->LaunchKernel(R->ftest, R->shape.nctas, 1, 1, R->shape.T, 1, 1, (unsigned)R->test_shared,
-                                         NULL, args, NULL),
+                                         st, args, NULL),
                  "cuLaunchKernel(cu_test)");
   cu_launch_attr a;
   memset(&a, 0, sizeof a);
   a.id = CU_LAUNCH_ATTR_CLUSTER_DIM;
   a.value.cluster_dim.x = R->shape.cs;
   a.value.cluster_dim.y = a.value.cluster_dim.z = 1;
-  cu_launch_config c = {R->shape.nctas, 1, 1, R->shape.T, 1, 1, (unsigned)R->test_shared, NULL, &a, 1};
+  cu_launch_config c = {R->shape.nctas, 1, 1, R->shape.T, 1, 1, (unsigned)R->test_shared, st, &a, 1};
   return CHECK(R, R->drv->LaunchKernelEx(&c, R->ftest, args, NULL), "cuLaunchKernelEx(cu_test, cluster)");
 }
 
-static int launch_classify(runner *R, cu_launch *P) {
+static int launch_classify(runner *R, cu_launch *P, cu_stream st) {
   void *args[] = {P};
   return CHECK(R, R->drv->LaunchKernel(R->fclassify, R->cls_grid, 1, 1, R->cls_block, 1, 1, (unsigned)R->cls_shared,
-                                       NULL, args, NULL),
+                                       st, args, NULL),
                "cuLaunchKernel(cu_classify)");
+}
+
+/* Launch `it` and its classify step.  Overlapped: set it % 2; the test
+ * waits until the classify step two launches back has read that set, the
+ * classify step waits for the test; classify steps run one after the
+ * other on their stream (they share the histogram). */
+static int launch_pair(runner *R, cu_launch *P, uint64_t it) {
+  if (!R->overlap) return launch_test(R, P, NULL) < 0 || launch_classify(R, P, NULL) < 0 ? -1 : 0;
+  unsigned s = (unsigned)(it & 1);
+  use_set(R, P, s);
+  const cu_driver *drv = R->drv;
+  if ((it >= 2 && CHECK(R, drv->StreamWaitEvent(R->st[0], R->classified[s], 0), "cuStreamWaitEvent") < 0) ||
+      launch_test(R, P, R->st[0]) < 0 || CHECK(R, drv->EventRecord(R->tested[s], R->st[0]), "cuEventRecord") < 0 ||
+      CHECK(R, drv->StreamWaitEvent(R->st[1], R->tested[s], 0), "cuStreamWaitEvent") < 0 ||
+      launch_classify(R, P, R->st[1]) < 0 || CHECK(R, drv->EventRecord(R->classified[s], R->st[1]), "cuEventRecord") < 0)
+    return -1;
+  return 0;
 }
 
 static int draw(runner *R, cu_launch *P, uint64_t it) {
@@ -454,8 +517,12 @@ static int iterate(runner *R) {
   cu_launch P;
   if (draw(R, &P, 0) < 0) return LC_EXIT_INTERNAL;
   P.phase = 0;
-  if (launch_classify(R, &P) < 0 || CHECK(R, R->drv->CtxSynchronize(), "cuCtxSynchronize") < 0)
-    return LC_EXIT_INTERNAL;
+  /* the initial values (and poison) in every set */
+  for (unsigned s = 0; s < (R->overlap ? 2u : 1u); s++) {
+    if (R->overlap) use_set(R, &P, s);
+    if (launch_classify(R, &P, NULL) < 0) return LC_EXIT_INTERNAL;
+  }
+  if (CHECK(R, R->drv->CtxSynchronize(), "cuCtxSynchronize") < 0) return LC_EXIT_INTERNAL;
   uint64_t want = R->par.iterations ? R->par.iterations : R->par.seconds > 0 ? UINT64_MAX : DEFAULT_ITERATIONS;
   uint64_t batch = 4, it = 0;
   double t0 = lc_now(), t = 0;
@@ -464,7 +531,7 @@ static int iterate(runner *R) {
     for (uint64_t n = 0; n < batch && it < want; n++, it++) {
       if (draw(R, &P, it) < 0) return LC_EXIT_INTERNAL;
       P.phase = 1;
-      if (launch_test(R, &P) < 0 || launch_classify(R, &P) < 0) return LC_EXIT_INTERNAL;
+      if (launch_pair(R, &P, it) < 0) return LC_EXIT_INTERNAL;
     }
     if (CHECK(R, R->drv->CtxSynchronize(), "cuCtxSynchronize") < 0) return LC_EXIT_INTERNAL;
     t = lc_now() - t0;
@@ -599,7 +666,7 @@ static int prepare(runner *R) {
   if (rc == 0) rc = size_grid(R);
   if (rc) return rc;
   note_placement(R);
-  if (fill_launch(R) < 0 || alloc_buffers(R) < 0) return LC_EXIT_INTERNAL;
+  if (fill_launch(R) < 0 || alloc_buffers(R) < 0 || setup_overlap(R) < 0) return LC_EXIT_INTERNAL;
   set_pointers(R);
   return 0;
 }

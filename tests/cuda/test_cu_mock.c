@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: MIT
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -116,6 +117,30 @@ static void test_cu_mock_resident(void **state) {
   assert_int_equal(r.params.instances, 3 * 32 * 64);
   run_result_fini(&r);
   fx_free(&f);
+}
+
+/* The classify step overlaps the next test launch: two output sets in
+ * turn, two streams, and events that the stand-in checks order every
+ * launch after the one it depends on.  Generic aliases stay serial. */
+static void test_cu_mock_overlap(void **state) {
+  (void)state;
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  assert_non_null(lib);
+  unsigned (*overlapped)(void);
+  void *sym = dlsym(lib, "mock_overlapped_tests");
+  assert_non_null(sym);
+  memcpy(&overlapped, &sym, sizeof overlapped);
+  unsigned before = overlapped();
+  cu_fixture f;
+  run_result r;
+  run_params par;
+  params(&par, 9);
+  assert_int_equal(run_text(&f, &r, mp, &par, NULL), 0);
+  check_counts(&r);
+  assert_int_equal(overlapped() - before, 9);
+  run_result_fini(&r);
+  fx_free(&f);
+  dlclose(lib);
 }
 
 /* Same cluster, different CTAs: a cluster launch (the mock checks its shape). */
@@ -298,6 +323,7 @@ int main(void) {
     cmocka_unit_test(test_cu_mock_seconds),
     cmocka_unit_test(test_cu_mock_cluster_launch),
     cmocka_unit_test(test_cu_mock_resident),
+    cmocka_unit_test(test_cu_mock_overlap),
     cmocka_unit_test(test_cu_mock_cluster_scope_on_sm80),
     cmocka_unit_test(test_cu_mock_narrowed),
     cmocka_unit_test(test_cu_mock_shared_and_alias),
