@@ -30,6 +30,8 @@ run malformed 2 gpu-a.json bad.json
 run truncated 2 truncated.json
 run missing 2 no-such.json
 run none 2
+# a campaign file: each test's counts summed over the grid points
+run campaign 0 campaign.jsonl sc.json
 # CSV, rates (text and CSV) and the SVG plots
 run csv 0 --csv gpu-a.json gpu-b.json ptx-v7.5.json
 run rates 0 --rates gpu-a.json gpu-b.json
