@@ -538,6 +538,14 @@ static void report(session *s, const run_result *rr) {
   }
 }
 
+/* --tune: a trial's weak instances and seconds. */
+static void tune_add(session *s, const run_result *rr) {
+  for (size_t b = 0; b < rr->nbins; b++)
+    if (rr->bins[b].positive) s->weak += (double)rr->bins[b].count;
+  s->seconds += rr->seconds;
+  if (!s->device && rr->device_name) s->device = lc_xstrdup(rr->device_name);
+}
+
 /* Runs prog with par; the report goes to s->out, or with js as a JSON
  * object to *js (a campaign's run). */
 static int run_program(session *s, const char *path, const lx_program *prog, const lc_result *allowed,
@@ -554,12 +562,8 @@ static int run_program(session *s, const char *path, const lx_program *prog, con
   }
   if (rc == 0) {
     if (run_compare(&rr, allowed) > 0) rc = LC_EXIT_MISMATCH;
-    if (s->par) {
-      for (size_t b = 0; b < rr.nbins; b++)
-        if (rr.bins[b].positive) s->weak += (double)rr.bins[b].count;
-      s->seconds += rr.seconds;
-      if (!s->device && rr.device_name) s->device = lc_xstrdup(rr.device_name);
-    } else if (js) {
+    if (s->par) tune_add(s, &rr);
+    else if (js) {
       *js = run_report_json(&rr);
     } else {
       report(s, &rr);
