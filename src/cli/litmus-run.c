@@ -66,6 +66,7 @@ static void usage(FILE *out) {
         "      --emit-cuda           print the generated CUDA source and exit\n"
         "      --check-sass          check that ptxas keeps every access (needs cuobjdump)\n"
         "      --sm LIST             architectures of --check-sass (default 75,80,90)\n"
+        "      --first-rotation      --check-sass: only the first role order of each kernel\n"
         "  -n, --iterations N        kernel launches (cuda) or batches (host)\n"
         "  -t, --time S              stop after S seconds (with -n: whichever first)\n"
         "  -i, --instances N         test instances per launch or batch\n"
@@ -122,7 +123,8 @@ enum {
   OPT_PATTERN, OPT_LINES, OPT_STRESS_ITERS, OPT_BARRIER, OPT_NO_BARRIER, OPT_SHUFFLE, OPT_NO_SHUFFLE,
   OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM,
   OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME, OPT_TIMEOUT,
-  OPT_PRE_PATTERN, OPT_PRE_LINES, OPT_PRE_ITERS, OPT_LOC_OFFSET, OPT_MUTANTS, OPT_TUNE, OPT_CONFIG
+  OPT_PRE_PATTERN, OPT_PRE_LINES, OPT_PRE_ITERS, OPT_LOC_OFFSET, OPT_MUTANTS, OPT_TUNE, OPT_CONFIG,
+  OPT_FIRST_ROTATION
 };
 
 static int bad_value(const char *what, const char *s, const char *expected) {
@@ -253,6 +255,7 @@ static bool flag_option(options *o, int c) {
   case OPT_NO_PIN: o->par.pin = false; return true;
   case OPT_EMIT: o->emit_cuda = true; return true;
   case OPT_CHECK_SASS: o->check_sass = true; return true;
+  case OPT_FIRST_ROTATION: o->sass.first_rotation = true; return true;
   case OPT_RESUME: o->resume = true; return true;
   case OPT_MUTANTS: o->mutants = true; return true;
   case OPT_JSON: o->json = true; return true;
@@ -317,6 +320,7 @@ static int other_option(options *o, int c, const char *arg) {
 static const struct option longopts[] = {
   {"backend", required_argument, NULL, 'b'},     {"emit-cuda", no_argument, NULL, OPT_EMIT},
   {"check-sass", no_argument, NULL, OPT_CHECK_SASS}, {"sm", required_argument, NULL, OPT_SM},
+  {"first-rotation", no_argument, NULL, OPT_FIRST_ROTATION},
   {"campaign", required_argument, NULL, OPT_CAMPAIGN}, {"grid", required_argument, NULL, OPT_GRID},
   {"shard", required_argument, NULL, OPT_SHARD}, {"resume", no_argument, NULL, OPT_RESUME},
   {"engine", required_argument, NULL, 'e'},     {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -834,7 +838,7 @@ static void options_init(options *o) {
   o->check.races = false;   /* the runner needs states only */
   run_params_init(&o->par);
   o->par.progress = true;
-  o->sass = (cu_sass_opts){{75, 80, 90}, 3, NULL, false, stdout};
+  o->sass = (cu_sass_opts){{75, 80, 90}, 3, NULL, false, false, stdout};
 }
 
 /* --check-sass: no model, no run; 77 when cuobjdump or NVRTC is missing. */

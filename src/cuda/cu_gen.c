@@ -645,12 +645,20 @@ static void emit_shared_finals(gen *g) {
   }
 }
 
-static void emit_test_kernel(gen *g) {
+int cu_gen_rotations(const cu_plan *pl) {
+  return pl->nroles < CU_MAX_ROTATIONS ? (int)pl->nroles : CU_MAX_ROTATIONS;
+}
+
+/* Copy `rot` of the test kernel runs the roles of each phase in the order
+ * rot, rot + 1, ... (mod nroles); launch t uses copy t % rotations, so that
+ * no role is always the first its threads play. */
+static void emit_test_kernel(gen *g, int rot) {
   const cu_plan *pl = g->pl;
   lc_buf *o = g->o;
-  lc_buf_puts(o, "#ifndef CU_CLASSIFY_ONLY\n"
-                 "CU_GLOBAL CU_KNAME(cu_test)(const cu_launch P) {\n"
-                 "  cu_u32 B;\n"
+  lc_buf_puts(o, "#ifndef CU_CLASSIFY_ONLY\n");
+  if (rot) lc_buf_printf(o, "CU_GLOBAL CU_KNAME(cu_test_r%d)(const cu_launch P) {\n", rot);
+  else lc_buf_puts(o, "CU_GLOBAL CU_KNAME(cu_test)(const cu_launch P) {\n");
+  lc_buf_puts(o, "  cu_u32 B;\n"
                  "  const bool testing = cu_logical_cta(&P, blockIdx.x, &B);\n"
                  "  /* stressing CTAs stress during the test, testing ones before it (one copy of the loop) */\n"
                  "  if (testing ? P.pre_stress : P.mem_stress)\n"
@@ -679,7 +687,7 @@ static void emit_test_kernel(gen *g) {
                  "  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(cu_t0) :: \"memory\");\n");
   for (int ph = 0; ph < pl->nphases; ph++) {
     if (ph > 0) emit_boundary(g, ph);
-    for (size_t k = 0; k < pl->nroles; k++) emit_segment(g, (int)k, ph);
+    for (size_t j = 0; j < pl->nroles; j++) emit_segment(g, (int)((j + (size_t)rot) % pl->nroles), ph);
   }
   lc_buf_puts(o, "  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(cu_t1) :: \"memory\");\n"
                  "  if (lane == 0) atomicAdd((cu_u32 *)P.sync + 1, 1u);   /* this CTA's litmus code is done */\n");
@@ -835,7 +843,12 @@ void cu_gen_body(lc_buf *out, const cu_plan *pl) {
            pl->width == 64 ? "s64" : "s32"};
   lc_buf_puts(out, "#ifndef CU_KNAME\n#define CU_KNAME(name) name\n#endif\n\n");
   lc_buf_printf(out, "typedef %s cu_word;\n\n", pl->width == 64 ? "cu_u64" : "cu_u32");
-  emit_test_kernel(&g);
+  for (int rot = 0; rot < cu_gen_rotations(pl); rot++) {
+    /* the checks in tests/cuda compile the first copy only, to save time */
+    if (rot == 1) lc_buf_puts(out, "#ifndef CU_FIRST_ROTATION_ONLY\n");
+    emit_test_kernel(&g, rot);
+  }
+  if (cu_gen_rotations(pl) > 1) lc_buf_puts(out, "#endif\n");
   /* the SASS check compiles the test kernels alone */
   lc_buf_puts(out, "#ifndef CU_TEST_KERNEL_ONLY\n");
   emit_classify_kernel(&g);

@@ -41,7 +41,8 @@ typedef struct runner {
   cu_device dev;
   bool ctx_held;
   cu_module mod;
-  cu_function ftest, fclassify;
+  cu_function ftest[CU_MAX_ROTATIONS], fclassify;
+  int nrot;                     /* copies of the test kernel (role orders) */
   int sm, nsm, max_block, max_shared, cluster_launch, vmm;
   char name[256];
   cu_devptr buf[NBUF];
@@ -190,7 +191,12 @@ static int build(runner *R) {
   }
   if (rc == 0) rc = CHECK(R, R->drv->ModuleLoadData(&R->mod, image), "cuModuleLoadData");
   free(image);
-  if (rc == 0) rc = CHECK(R, R->drv->ModuleGetFunction(&R->ftest, R->mod, "cu_test"), "cuModuleGetFunction");
+  R->nrot = cu_gen_rotations(R->pl);
+  for (int r = 0; r < R->nrot && rc == 0; r++) {
+    char name[32];
+    snprintf(name, sizeof name, r ? "cu_test_r%d" : "cu_test", r);
+    rc = CHECK(R, R->drv->ModuleGetFunction(&R->ftest[r], R->mod, name), "cuModuleGetFunction");
+  }
   if (rc == 0)
     rc = CHECK(R, R->drv->ModuleGetFunction(&R->fclassify, R->mod, "cu_classify"), "cuModuleGetFunction");
   return rc < 0 ? LC_EXIT_INTERNAL : 0;
@@ -220,9 +226,11 @@ static int resident_ctas(runner *R, int per_sm, unsigned T, unsigned cs, uint64_
   a.value.cluster_dim.y = a.value.cluster_dim.z = 1;
   cu_launch_config c = {(unsigned)(*out / cs * cs), 1, 1, T, 1, 1, (unsigned)R->test_shared, NULL, &a, 1};
   int nclusters = 0;
-  if (CHECK(R, R->drv->OccupancyMaxActiveClusters(&nclusters, R->ftest, &c), "cuOccupancyMaxActiveClusters") < 0)
-    return -1;
-  if (nclusters > 0 && (uint64_t)nclusters * cs < *out) *out = (uint64_t)nclusters * cs;
+  for (int r = 0; r < R->nrot; r++) {
+    if (CHECK(R, R->drv->OccupancyMaxActiveClusters(&nclusters, R->ftest[r], &c), "cuOccupancyMaxActiveClusters") < 0)
+      return -1;
+    if (nclusters > 0 && (uint64_t)nclusters * cs < *out) *out = (uint64_t)nclusters * cs;
+  }
   return 0;
 }
 
@@ -236,10 +244,15 @@ static int size_grid(runner *R) {
              R->max_shared);
     return LC_EXIT_INPUT;
   }
+  /* the copies of the test kernel may differ in registers: the fewest resident */
   int per_sm = 0;
-  if (CHECK(R, R->drv->OccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, R->ftest, (int)T, R->test_shared),
-            "cuOccupancyMaxActiveBlocksPerMultiprocessor") < 0)
-    return LC_EXIT_INTERNAL;
+  for (int r = 0; r < R->nrot; r++) {
+    int n = 0;
+    if (CHECK(R, R->drv->OccupancyMaxActiveBlocksPerMultiprocessor(&n, R->ftest[r], (int)T, R->test_shared),
+              "cuOccupancyMaxActiveBlocksPerMultiprocessor") < 0)
+      return LC_EXIT_INTERNAL;
+    if (r == 0 || n < per_sm) per_sm = n;
+  }
   /* Resident CTAs by default, so that the roles of an instance overlap. */
   uint64_t ntest = R->par.instances ? (R->par.instances + T - 1) / T
                                     : (uint64_t)R->nsm * (per_sm > 0 ? per_sm : 1) * R->par.testing_pct / 100;
@@ -462,8 +475,9 @@ static void set_pointers(runner *R) {
 
 static int launch_test(runner *R, cu_launch *P, cu_stream st) {
   void *args[] = {P};
+  cu_function f = R->ftest[P->iteration % (uint64_t)R->nrot];
   if (R->shape.cs == 1)
-    return CHECK(R, R->drv->LaunchKernel(R->ftest, R->shape.nctas, 1, 1, R->shape.T, 1, 1, (unsigned)R->test_shared,
+    return CHECK(R, R->drv->LaunchKernel(f, R->shape.nctas, 1, 1, R->shape.T, 1, 1, (unsigned)R->test_shared,
                                          st, args, NULL),
                  "cuLaunchKernel(cu_test)");
   cu_launch_attr a;
@@ -472,7 +486,7 @@ static int launch_test(runner *R, cu_launch *P, cu_stream st) {
   a.value.cluster_dim.x = R->shape.cs;
   a.value.cluster_dim.y = a.value.cluster_dim.z = 1;
   cu_launch_config c = {R->shape.nctas, 1, 1, R->shape.T, 1, 1, (unsigned)R->test_shared, st, &a, 1};
-  return CHECK(R, R->drv->LaunchKernelEx(&c, R->ftest, args, NULL), "cuLaunchKernelEx(cu_test, cluster)");
+  return CHECK(R, R->drv->LaunchKernelEx(&c, f, args, NULL), "cuLaunchKernelEx(cu_test, cluster)");
 }
 
 static int launch_classify(runner *R, cu_launch *P, cu_stream st) {

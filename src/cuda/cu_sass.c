@@ -50,6 +50,8 @@ typedef struct sx {
   bool sc;                  /* a fence.sc: MEMBAR.SC */
   int role, line;           /* litmus thread id, source line (role -1 for a boundary) */
   int loop_first;           /* inside a loop: the index of the loop's first expected instruction, else -1 */
+  int loc;                  /* an access: its location (lx_loc), else -1 */
+  bool acquire;             /* a load that orders the accesses after it */
   char text[128];           /* the litmus instruction, for messages */
 } sx;
 
@@ -69,6 +71,8 @@ static void expect_memory(const cu_plan *pl, int k, const lt_instr *in, sx *e) {
   int v = cu_plan_vloc(pl, k, &in->addr);
   lt_space space = in->space != LT_SPACE_NONE ? in->space : pl->p->locs[v].space;
   e->shared = space == LT_SPACE_SHARED;
+  e->loc = v;
+  e->acquire = in->sem == LT_SEM_ACQUIRE || in->sem == LT_SEM_ACQ_REL || in->sem == LT_SEM_SC;
   bool rmw = e->kind == SX_ATOM || e->kind == SX_RED;
   if (in->sem == LT_SEM_VOLATILE || in->sem == LT_SEM_MMIO) e->strength = in->sem == LT_SEM_MMIO ? 3 : 1;
   else if (rmw || (in->sem != LT_SEM_NONE && in->sem != LT_SEM_WEAK)) e->strength = scope_strength(in->scope);
@@ -100,6 +104,7 @@ static void expect_segment(const cu_plan *pl, int k, int ph, sx_vec *out) {
     if (!in || r->items[i].boundary || r->items[i].phase != ph) continue;
     sx e;
     memset(&e, 0, sizeof e);
+    e.loc = -1;
     switch (in->kind) {
     case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED: expect_memory(pl, k, in, &e); break;
     case LT_I_FENCE:
@@ -126,7 +131,8 @@ static void expect_segment(const cu_plan *pl, int k, int ph, sx_vec *out) {
   free(item_of);
 }
 
-static void expect_kernel(const cu_plan *pl, sx_vec *out) {
+/* Copy `rot` of the test kernel: the roles of each phase from rot on. */
+static void expect_kernel(const cu_plan *pl, int rot, sx_vec *out) {
   for (int ph = 0; ph < pl->nphases; ph++) {
     if (ph > 0) {
       sx b;
@@ -137,7 +143,7 @@ static void expect_kernel(const cu_plan *pl, sx_vec *out) {
       snprintf(b.text, sizeof b.text, "phase boundary %d", ph);
       lc_vec_push(out, b);
     }
-    for (size_t k = 0; k < pl->nroles; k++) expect_segment(pl, (int)k, ph, out);
+    for (size_t j = 0; j < pl->nroles; j++) expect_segment(pl, (int)((j + (size_t)rot) % pl->nroles), ph, out);
   }
 }
 
@@ -283,6 +289,27 @@ typedef struct matcher {
   size_t best;              /* most expected instructions found on any path */
 } matcher;
 
+static bool dfs(matcher *M, size_t i, size_t j, size_t got);
+
+/* Two loads of one role, of different locations, with nothing of the
+ * test ordering them (no .acquire on the first, no fence between: a fence
+ * would sit between them in the expected list): ptxas may swap them, and
+ * every outcome of the swapped order is one of the test's. */
+static bool swappable(const sx *a, const sx *b) {
+  return a->kind == SX_LOAD && b->kind == SX_LOAD && a->role == b->role && a->loc != b->loc && !a->acquire &&
+         a->loop_first < 0 && b->loop_first < 0;
+}
+
+/* E[j+1] was found at SASS position i - 1: E[j] must be the next access. */
+static bool dfs_swapped(matcher *M, size_t i, size_t j, size_t got) {
+  while (i < M->to && sass_kind(M->f->ins.v[i].op) != SK_ACCESS) {
+    if (sass_kind(M->f->ins.v[i].op) == SK_BAR) return false;
+    i++;
+  }
+  if (i == M->to || !access_matches(&M->ex->v[j], M->f->ins.v[i].op)) return false;
+  return dfs(M, i + 1, j + 2, got > j + 2 ? got : j + 2);
+}
+
 static bool dfs(matcher *M, size_t i, size_t j, size_t got) {
   size_t n = M->ex->n;
   if (got > M->best) M->best = got;
@@ -301,6 +328,8 @@ static bool dfs(matcher *M, size_t i, size_t j, size_t got) {
   case SK_BAR: ok = e && e->kind == SX_BAR && dfs(M, i + 1, j + 1, got > j + 1 ? got : j + 1); break;
   default:
     ok = e && access_matches(e, op) && dfs(M, i + 1, j + 1, got > j + 1 ? got : j + 1);
+    if (!ok && e && j + 1 < n && swappable(e, &M->ex->v[j + 1]) && access_matches(&M->ex->v[j + 1], op))
+      ok = dfs_swapped(M, i + 1, j, got);
     /* a loop unrolled or rotated by ptxas: the loop's instructions again */
     if (!ok && j > 0 && M->ex->v[j - 1].loop_first >= 0)
       for (size_t m = (size_t)M->ex->v[j - 1].loop_first; !ok && m < j; m++)
@@ -480,8 +509,9 @@ static int load(tcase *tc, const char *path, FILE *out) {
   return rc;
 }
 
-static void batch_source(lc_buf *b, const tcase *tcs, size_t n, int sm, cu_sass_emitter emit) {
+static void batch_source(lc_buf *b, const tcase *tcs, size_t n, int sm, cu_sass_emitter emit, bool first) {
   lc_buf_puts(b, "#define CU_TEST_KERNEL_ONLY\n");
+  if (first) lc_buf_puts(b, "#define CU_FIRST_ROTATION_ONLY\n");
   cu_gen_prelude(b);
   for (size_t i = 0; i < n; i++) {
     if (!tcs[i].pl || tcs[i].pl->min_sm > sm) continue;
@@ -491,9 +521,10 @@ static void batch_source(lc_buf *b, const tcase *tcs, size_t n, int sm, cu_sass_
   }
 }
 
-static const sfunc *find_func(const sass_file *f, size_t i) {
+static const sfunc *find_func(const sass_file *f, size_t i, int rot) {
   char want[64];
-  snprintf(want, sizeof want, "cu_test_%zu", i);
+  if (rot) snprintf(want, sizeof want, "cu_test_r%d_%zu", rot, i);
+  else snprintf(want, sizeof want, "cu_test_%zu", i);
   for (size_t e = 0; e < f->n; e++)
     if (strcmp(f->v[e].name, want) == 0) return &f->v[e];
   return NULL;
@@ -504,7 +535,7 @@ static const sfunc *find_func(const sass_file *f, size_t i) {
 static int check_sm(cu_nvrtc *rtc, const char *cuobjdump, const tcase *tcs, size_t n, int sm, const cu_sass_opts *o) {
   lc_buf src;
   lc_buf_init(&src);
-  batch_source(&src, tcs, n, sm, o->emit ? o->emit : cu_gen_body);
+  batch_source(&src, tcs, n, sm, o->emit ? o->emit : cu_gen_body, o->first_rotation);
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
   char *img = NULL;
@@ -535,12 +566,15 @@ static int check_sm(cu_nvrtc *rtc, const char *cuobjdump, const tcase *tcs, size
       read_sass(text, &f);
       for (size_t i = 0; i < n; i++) {
         if (!tcs[i].pl || tcs[i].pl->min_sm > sm) continue;
-        sx_vec ex = {0};
-        expect_kernel(tcs[i].pl, &ex);
-        const sfunc *k = find_func(&f, i);
-        if (!k) fprintf(o->out, "FAIL %s (sm_%d): no test kernel in the SASS\n", tcs[i].path, sm), fails++;
-        else if (check_kernel(tcs[i].path, sm, k, &ex, o->verbose, o->out) < 0) fails++;
-        lc_vec_free(&ex);
+        int nrot = o->first_rotation ? 1 : cu_gen_rotations(tcs[i].pl);
+        for (int rot = 0; rot < nrot; rot++) {
+          sx_vec ex = {0};
+          expect_kernel(tcs[i].pl, rot, &ex);
+          const sfunc *k = find_func(&f, i, rot);
+          if (!k) fprintf(o->out, "FAIL %s (sm_%d): no test kernel %d in the SASS\n", tcs[i].path, sm, rot), fails++;
+          else if (check_kernel(tcs[i].path, sm, k, &ex, o->verbose, o->out) < 0) fails++;
+          lc_vec_free(&ex);
+        }
       }
       sass_free(&f);
     }

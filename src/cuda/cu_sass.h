@@ -22,6 +22,7 @@ typedef struct cu_sass_opts {
   int nsms;
   cu_sass_emitter emit;     /* NULL: cu_gen_body */
   bool verbose;             /* print every test's SASS between the markers */
+  bool first_rotation;      /* only the first copy of each test kernel (the others differ in role order) */
   FILE *out;                /* results and failures */
 } cu_sass_opts;
 

@@ -175,6 +175,22 @@ static void test_cu_overlap(void **state) {
   free(s);
 }
 
+/* A copy of the test kernel per role order (at most CU_MAX_ROTATIONS):
+ * cu_test runs P0 then P1, cu_test_r1 P1 then P0. */
+static void test_cu_rotations(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                 " st.weak x, 1 | ld.weak r0, y ;\nexists (P1:r0 == 1)\n");
+  const char *k0 = strstr(s, "CU_GLOBAL CU_KNAME(cu_test)("), *k1 = strstr(s, "CU_GLOBAL CU_KNAME(cu_test_r1)(");
+  assert_non_null(k0);
+  assert_non_null(k1);
+  assert_null(strstr(s, "cu_test_r2"));
+  assert_true(strstr(k0, "// P0, phase 0") < strstr(k0, "// P1, phase 0"));
+  assert_true(strstr(k1, "// P1, phase 0") < strstr(k1, "// P0, phase 0"));
+  assert_non_null(strstr(s, "#ifndef CU_FIRST_ROTATION_ONLY\n#ifndef CU_CLASSIFY_ONLY\nCU_GLOBAL CU_KNAME(cu_test_r1)"));
+  free(s);
+}
+
 static void test_cu_shared_and_64_bit(void **state) {
   (void)state;
   char *s = emit("PTX a\n{ x=0; y=5000000000; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
@@ -345,6 +361,7 @@ int main(void) {
     cmocka_unit_test(test_cu_refuse_addresses),
     cmocka_unit_test(test_cu_spelling),
     cmocka_unit_test(test_cu_overlap),
+    cmocka_unit_test(test_cu_rotations),
     cmocka_unit_test(test_cu_shared_and_64_bit),
     cmocka_unit_test(test_cu_phases),
     cmocka_unit_test(test_cu_loops),

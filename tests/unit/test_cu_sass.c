@@ -83,7 +83,7 @@ static result check(const char *litmus, cu_sass_emitter emit) {
   char *text = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);
-  cu_sass_opts o = {{80}, 1, emit, false, out};
+  cu_sass_opts o = {{80}, 1, emit, false, false, out};
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
   char *paths[] = {path};
