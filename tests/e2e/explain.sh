@@ -81,7 +81,7 @@ done <"$dir/cases"
 
 # --html: a page per test, each linked from the index, pictures as SVG
 (cd "$top_srcdir" && "$lc" --html "$tmp/html" litmus >/dev/null 2>"$tmp/err")
-n=$(ls "$top_srcdir"/litmus/*.litmus | wc -l)
+n=$(find "$top_srcdir/litmus" -name '*.litmus' | wc -l)   # folders are searched below: litmus/gpu/ too
 rows=$(grep -c '^<tr><td><a href=' "$tmp/html/index.html" 2>/dev/null || echo 0)
 pages=$(ls "$tmp"/html/*.html 2>/dev/null | grep -v -c index.html)
 if [ "$rows" = "$n" ] && [ "$pages" = "$n" ] && [ ! -s "$tmp/err" ]; then ok; else
