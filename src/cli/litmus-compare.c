@@ -4,12 +4,16 @@
 #define _GNU_SOURCE   /* getopt_long */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lc.h"
 #include "report/compare.h"
+#include "report/compare_out.h"
+#include "run/campaign.h"
 
 static void usage(FILE *out) {
   fputs("Usage: litmus-compare [OPTION]... RESULTS...\n"
@@ -22,27 +26,91 @@ static void usage(FILE *out) {
         "  -d, --differences  only tests where the columns disagree or a forbidden\n"
         "                     outcome was seen\n"
         "      --json         the comparison as one JSON object\n"
+        "      --csv          the table as CSV (with --rates: the rates as CSV)\n"
+        "      --rates        weak outcomes per second and per million instances\n"
+        "                     of each hardware column\n"
+        "      --svg DIR      one plot per test, DIR/NAME.svg: outcome histogram per\n"
+        "                     hardware column, forbidden outcomes seen in red\n"
+        "      --merge OUT    merge the shards of a campaign (litmus-run --campaign\n"
+        "                     --shard) into OUT; exit 1 when runs are missing\n"
         "  -h, --help         show this help and exit\n"
         "  -V, --version      show the version and exit\n"
         "\n"
-        "Exit status: 0, 1 a forbidden outcome was seen, 2 bad input or usage.\n",
+        "Exit status: 0, 1 a forbidden outcome was seen, 2 bad input or usage, or\n"
+        "files that share no test.\n",
         out);
+}
+
+/* With two files or more, some test must be in two of them. */
+static bool shares_a_test(const cmp_table *t) {
+  if (t->columns.n < 2) return true;
+  for (size_t i = 0; i < t->tests.n; i++) {
+    size_t n = 0;
+    for (size_t c = 0; c < t->columns.n; c++) n += t->tests.v[i].present[c];
+    if (n >= 2) return true;
+  }
+  return false;
+}
+
+/* --rates (text after the table, or the CSV asked for) and --svg. */
+static int extra_outputs(const cmp_table *t, bool diff, bool csv, bool rates, const char *svg) {
+  lc_diag d;
+  lc_diag_init(&d, NULL, stderr);
+  int rc = 0;
+  if (rates) {
+    cmp_rates r = {0};
+    if (cmp_rates_load(&r, t, &d) < 0) rc = -1;
+    lc_buf b;
+    lc_buf_init(&b);
+    if (rc == 0) cmp_print_rates(&b, &r, csv);
+    if (csv) fputs(b.s, stdout);
+    else if (b.n) fprintf(stdout, "%s\n", b.s);
+    lc_buf_fini(&b);
+    cmp_rates_free(&r);
+  }
+  if (rc == 0 && svg) {
+    if (mkdir(svg, 0777) < 0 && errno != EEXIST) {
+      fprintf(stderr, "litmus-compare: cannot create '%s': %s\n", svg, strerror(errno));
+      rc = -1;
+    } else if (cmp_write_svgs(t, svg, diff, &d) < 0) {
+      rc = -1;
+    }
+  }
+  lc_diag_fini(&d);
+  return rc;
+}
+
+static int merge_shards(char *const *paths, size_t n, const char *out) {
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  int rc = run_campaign_merge(paths, n, out, &d);
+  if (rc < 0) fprintf(stderr, "litmus-compare: %s\n", lc_diag_first_error(&d));
+  if (rc == 1) fprintf(stderr, "litmus-compare: %s: runs are missing (a shard not run or not finished)\n", out);
+  lc_diag_fini(&d);
+  return rc < 0 ? LC_EXIT_INPUT : rc;
 }
 
 int main(int argc, char **argv) {
   static const struct option longopts[] = {
     {"differences", no_argument, NULL, 'd'}, {"json", no_argument, NULL, 'j'},
     {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
+    {"merge", required_argument, NULL, 'm'}, {"csv", no_argument, NULL, 'c'},
+    {"rates", no_argument, NULL, 'r'},       {"svg", required_argument, NULL, 's'},
     {NULL, 0, NULL, 0},
   };
-  bool diff = false, json = false;
+  bool diff = false, json = false, csv = false, rates = false;
+  const char *merge = NULL, *svg = NULL;
   int c;
   while ((c = getopt_long(argc, argv, "dhV", longopts, NULL)) != -1) {
     switch (c) {
     case 'd': diff = true; break;
     case 'j': json = true; break;
+    case 'm': merge = optarg; break;
+    case 'c': csv = true; break;
+    case 'r': rates = true; break;
+    case 's': svg = optarg; break;
     case 'h': usage(stdout); return LC_EXIT_OK;
-    case 'V': printf("%s\n", PACKAGE_STRING); return LC_EXIT_OK;
+    case 'V': printf("litmus-compare (%s)\n", PACKAGE_STRING); return LC_EXIT_OK;
     default: fputs("Try 'litmus-compare --help'.\n", stderr); return LC_EXIT_INPUT;
     }
   }
@@ -50,6 +118,7 @@ int main(int argc, char **argv) {
     fputs("litmus-compare: no results files (try 'litmus-compare --help')\n", stderr);
     return LC_EXIT_INPUT;
   }
+  if (merge) return merge_shards(argv + optind, (size_t)(argc - optind), merge);
   cmp_table t;
   cmp_init(&t);
   lc_diag d;
@@ -62,7 +131,21 @@ int main(int argc, char **argv) {
     cmp_finish(&t);
     for (size_t i = 0; i < t.tests.n; i++)
       if (t.tests.v[i].forbidden_seen) status = LC_EXIT_MISMATCH;
-    if (json) {
+    if (!shares_a_test(&t)) {
+      fputs("litmus-compare: warning: the files share no test (tests are matched by file name): "
+            "nothing to compare\n", stderr);
+      status = LC_EXIT_INPUT;
+    }
+    if (status != LC_EXIT_INPUT && extra_outputs(&t, diff, csv, rates, svg) < 0) status = LC_EXIT_INPUT;
+    if (status == LC_EXIT_INPUT || (csv && rates)) {
+      /* nothing to compare, or the rates were the table asked for */
+    } else if (csv) {
+      lc_buf b;
+      lc_buf_init(&b);
+      cmp_print_csv(&b, &t, diff);
+      fputs(b.s, stdout);
+      lc_buf_fini(&b);
+    } else if (json) {
       json_t *o = cmp_json(&t, diff);
       json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
       fputc('\n', stdout);

@@ -186,6 +186,13 @@ int main(int argc, char **argv) {
   o.gen.seed = 1;
   o.count = 1;
   o.out = ".";
+  /* with nothing to say what to write or where, writing tests into the
+   * current folder would surprise: explain instead */
+  if (argc == 1) {
+    usage(stderr);
+    fputs("litmus-gen: nothing written; give -o DIR (and -n N, or --family F --size N)\n", stderr);
+    return LC_EXIT_INPUT;
+  }
   int status = parse_options(argc, argv, &o);
   if (status >= 0) return status;
   return generate(&o);

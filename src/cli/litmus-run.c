@@ -28,21 +28,35 @@
 #include "report/why.h"
 #include "paths.h"
 #include "cuda/cuda.h"
+#include "cuda/cu_sass.h"
 #include "host/host.h"
 #include "lc.h"
 #include "litmus/ast.h"
+#include "run/campaign.h"
+#include "run/mutants.h"
+#include "run/tune.h"
 #include "run/run.h"
 #include "run/run_report.h"
 
 typedef enum { BACKEND_CUDA, BACKEND_HOST } backend_kind;
 
+/* Exit status of a run stopped by SIGINT or SIGTERM: the results it wrote
+ * are partial (and say so). */
+enum { EXIT_INTERRUPTED = 130 };
+
 typedef struct options {
   backend_kind backend;
-  bool emit_cuda, json, seeded;
-  bool model_given;           /* -m; else PTX tests use ptx-v7.5, C++ tests cuda-cpp */
+  bool emit_cuda, json, seeded, check_sass, resume, mutants;
+  bool model_given;                   /* -m; else PTX tests use ptx-v7.5, C++ tests cuda-cpp */
+  unsigned tune;                      /* --tune N: trials */
+  const char *config;                 /* --config FILE: read, or written by --tune */
+  const char *campaign, *grid_spec;   /* --campaign FILE, --grid SPEC */
+  unsigned shard, nshards;            /* --shard I/N */
+  atomic_bool *checking;              /* set while the model check runs (interrupts quit then) */
   const char *model, *output;
   lc_check_options check;
   run_params par;
+  cu_sass_opts sass;
   lc_paths files;
 } options;
 
@@ -53,6 +67,9 @@ static void usage(FILE *out) {
         "\n"
         "  -b, --backend cuda|host   where to run (default cuda); host: CPU threads\n"
         "      --emit-cuda           print the generated CUDA source and exit\n"
+        "      --check-sass          check that ptxas keeps every access (needs cuobjdump)\n"
+        "      --sm LIST             architectures of --check-sass (default 75,80,90)\n"
+        "      --first-rotation      --check-sass: only the first role order of each kernel\n"
         "  -n, --iterations N        kernel launches (cuda) or batches (host)\n"
         "  -t, --time S              stop after S seconds (with -n: whichever first)\n"
         "  -i, --instances N         test instances per launch or batch\n"
@@ -60,16 +77,32 @@ static void usage(FILE *out) {
         "  -d, --device N            CUDA device (default 0)\n"
         "  -m, --model NAME|FILE     memory model (default ptx-v7.5; cuda-cpp for C++ tests)\n"
         "  -u, --unroll N            loop bound of the model check (default 2)\n"
+        "  -e, --engine smt|enum|auto  engine of the model check (default auto)\n"
+        "      --timeout S           give up the model check of a test after S seconds\n"
         "  -k, --max-forbidden K     record the first K forbidden instances (default 8)\n"
         "      --json                one JSON object per test, one per line\n"
         "  -o, --output FILE         write the results to FILE (atomically)\n"
         "  -q, --quiet               no progress on the terminal\n"
+        "      --tune N              N trials of a random search of the stress and layout\n"
+        "                            options (seeded by -s); the best to --config FILE\n"
+        "      --config FILE         options from a --tune config (later options win)\n"
+        "      --mutants             also run each ~exists test's weakened twins; report\n"
+        "                            the mutation score\n"
+        "Campaigns (docs/campaigns.md):\n"
+        "      --campaign FILE       run every test at every grid point; one JSON line per run\n"
+        "      --grid SPEC           e.g. 'stress-iterations=0,1024;barrier=on,off'\n"
+        "      --shard I/N           only runs r with r %% N == I (0 <= I < N)\n"
+        "      --resume              go on with the runs FILE lacks\n"
         "Stress and layout (defaults in litmus-run(1)):\n"
         "      --[no-]mem-stress     idle threads hammer a scratchpad during the test\n"
         "      --[no-]pre-stress     testing threads hammer it before the test\n"
         "      --stress-pattern P    st-st, st-ld, ld-st or ld-ld (or 0-3)\n"
         "      --stress-lines N      scratchpad lines the stress targets\n"
-        "      --stress-iterations N accesses per stressing thread\n"
+        "      --stress-iterations N rounds per stressing thread at most (they stop\n"
+        "                            when the testing CTAs are done)\n"
+        "      --pre-stress-pattern P, --pre-stress-lines N, --pre-stress-iterations N\n"
+        "                            the same for the pre-stress of the testing threads\n"
+        "      --loc-offset N        words between an instance's locations (0: apart)\n"
         "      --[no-]barrier        spin barrier before each instance\n"
         "      --[no-]shuffle        shuffle CTAs (cuda) or location copies (host)\n"
         "      --testing-pct P       percentage of CTAs that run tests (cuda)\n"
@@ -91,7 +124,10 @@ static void usage(FILE *out) {
 enum {
   OPT_EMIT = 256, OPT_JSON, OPT_MEM_STRESS, OPT_NO_MEM_STRESS, OPT_PRE_STRESS, OPT_NO_PRE_STRESS,
   OPT_PATTERN, OPT_LINES, OPT_STRESS_ITERS, OPT_BARRIER, OPT_NO_BARRIER, OPT_SHUFFLE, OPT_NO_SHUFFLE,
-  OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN
+  OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM,
+  OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME, OPT_TIMEOUT,
+  OPT_PRE_PATTERN, OPT_PRE_LINES, OPT_PRE_ITERS, OPT_LOC_OFFSET, OPT_MUTANTS, OPT_TUNE, OPT_CONFIG,
+  OPT_FIRST_ROTATION
 };
 
 static int bad_value(const char *what, const char *s, const char *expected) {
@@ -124,14 +160,28 @@ static int parse_seconds(const char *s, double *out) {
   return 0;
 }
 
-static int parse_pattern(const char *s, unsigned *out) {
+static int parse_pattern(const char *what, const char *s, unsigned *out) {
   static const char *names[] = {"st-st", "st-ld", "ld-st", "ld-ld"};
   for (unsigned i = 0; i < 4; i++)
     if (strcmp(s, names[i]) == 0 || (s[0] == (char)('0' + i) && s[1] == '\0')) {
       *out = i;
       return 0;
     }
-  return bad_value("--stress-pattern", s, "st-st, st-ld, ld-st, ld-ld or 0-3");
+  return bad_value(what, s, "st-st, st-ld, ld-st, ld-ld or 0-3");
+}
+
+/* "75,80,90": the architectures of --check-sass. */
+static int parse_sms(const char *s, cu_sass_opts *so) {
+  so->nsms = 0;
+  for (const char *p = s; *p;) {
+    char *end;
+    long v = strtol(p, &end, 10);
+    if (end == p || v < 50 || v > 200 || so->nsms == (int)LC_ARRAY_LEN(so->sms) || (*end && *end != ','))
+      return bad_value("--sm", s, "a list of architectures like 75,80,90");
+    so->sms[so->nsms++] = (int)v;
+    p = *end ? end + 1 : end;
+  }
+  return so->nsms ? 0 : bad_value("--sm", s, "a list of architectures like 75,80,90");
 }
 
 /* Options that take an unsigned 32-bit number: where it goes and its range. */
@@ -174,6 +224,18 @@ static int uint_option(options *o, int c, const char *arg) {
     if (parse_uint("--threads-per-cta", arg, 1, 1024, &v) < 0) return -1;
     o->par.threads_per_cta = (unsigned)v;
     return 0;
+  case OPT_PRE_LINES:
+    if (parse_uint("--pre-stress-lines", arg, 1, 1u << 24, &v) < 0) return -1;
+    o->par.pre_stress_lines = (unsigned)v;
+    return 0;
+  case OPT_PRE_ITERS:
+    if (parse_uint("--pre-stress-iterations", arg, 0, 1u << 30, &v) < 0) return -1;
+    o->par.pre_stress_iterations = (unsigned)v;
+    return 0;
+  case OPT_LOC_OFFSET:
+    if (parse_uint("--loc-offset", arg, 0, 1u << 16, &v) < 0) return -1;
+    o->par.loc_offset = (unsigned)v;
+    return 0;
   case OPT_SPIN_LIMIT:
     if (parse_uint("--spin-limit", arg, 1, 1u << 30, &v) < 0) return -1;
     o->par.spin_limit = (unsigned)v;
@@ -195,6 +257,10 @@ static bool flag_option(options *o, int c) {
   case OPT_PIN: o->par.pin = true; return true;
   case OPT_NO_PIN: o->par.pin = false; return true;
   case OPT_EMIT: o->emit_cuda = true; return true;
+  case OPT_CHECK_SASS: o->check_sass = true; return true;
+  case OPT_FIRST_ROTATION: o->sass.first_rotation = true; return true;
+  case OPT_RESUME: o->resume = true; return true;
+  case OPT_MUTANTS: o->mutants = true; return true;
   case OPT_JSON: o->json = true; return true;
   case 'q': o->par.progress = false; return true;
   }
@@ -223,13 +289,47 @@ static int other_option(options *o, int c, const char *arg) {
     o->model_given = true;
     return 0;
   case 'o': o->output = arg; return 0;
-  case OPT_PATTERN: return parse_pattern(arg, &o->par.stress_pattern);
+  case OPT_PATTERN: return parse_pattern("--stress-pattern", arg, &o->par.stress_pattern);
+  case OPT_PRE_PATTERN: return parse_pattern("--pre-stress-pattern", arg, &o->par.pre_stress_pattern);
+  case OPT_SM: return parse_sms(arg, &o->sass);
+  case OPT_CAMPAIGN: o->campaign = arg; return 0;
+  case OPT_CONFIG: o->config = arg; return 0;
+  case OPT_TUNE:
+    if (parse_uint("--tune", arg, 1, 1u << 20, &v) < 0) return -1;
+    o->tune = (unsigned)v;
+    return 0;
+  case 'e':
+    return lc_engine_parse(arg, &o->check.engine) < 0 ? bad_value("--engine", arg, "smt, enum or auto") : 0;
+  case OPT_TIMEOUT: {
+    char *end;
+    errno = 0;
+    double secs = strtod(arg, &end);
+    if (errno || end == arg || *end || !(secs > 0) || secs > 1e7)
+      return bad_value("--timeout", arg, "a positive number of seconds");
+    o->check.timeout = secs;
+    return 0;
+  }
+  case OPT_GRID: o->grid_spec = arg; return 0;
+  case OPT_SHARD: {
+    unsigned i, n;
+    char end;
+    if (sscanf(arg, "%u/%u%c", &i, &n, &end) != 2 || n == 0 || i >= n)
+      return bad_value("--shard", arg, "I/N with 0 <= I < N");
+    o->shard = i;
+    o->nshards = n;
+    return 0;
+  }
   }
   return uint_option(o, c, arg);
 }
 
 static const struct option longopts[] = {
   {"backend", required_argument, NULL, 'b'},     {"emit-cuda", no_argument, NULL, OPT_EMIT},
+  {"check-sass", no_argument, NULL, OPT_CHECK_SASS}, {"sm", required_argument, NULL, OPT_SM},
+  {"first-rotation", no_argument, NULL, OPT_FIRST_ROTATION},
+  {"campaign", required_argument, NULL, OPT_CAMPAIGN}, {"grid", required_argument, NULL, OPT_GRID},
+  {"shard", required_argument, NULL, OPT_SHARD}, {"resume", no_argument, NULL, OPT_RESUME},
+  {"engine", required_argument, NULL, 'e'},     {"timeout", required_argument, NULL, OPT_TIMEOUT},
   {"iterations", required_argument, NULL, 'n'},  {"time", required_argument, NULL, 't'},
   {"instances", required_argument, NULL, 'i'},   {"seed", required_argument, NULL, 's'},
   {"device", required_argument, NULL, 'd'},      {"model", required_argument, NULL, 'm'},
@@ -241,6 +341,12 @@ static const struct option longopts[] = {
   {"stress-pattern", required_argument, NULL, OPT_PATTERN},
   {"stress-lines", required_argument, NULL, OPT_LINES},
   {"stress-iterations", required_argument, NULL, OPT_STRESS_ITERS},
+  {"pre-stress-pattern", required_argument, NULL, OPT_PRE_PATTERN},
+  {"pre-stress-lines", required_argument, NULL, OPT_PRE_LINES},
+  {"pre-stress-iterations", required_argument, NULL, OPT_PRE_ITERS},
+  {"loc-offset", required_argument, NULL, OPT_LOC_OFFSET},
+  {"mutants", no_argument, NULL, OPT_MUTANTS},
+  {"tune", required_argument, NULL, OPT_TUNE},   {"config", required_argument, NULL, OPT_CONFIG},
   {"barrier", no_argument, NULL, OPT_BARRIER},   {"no-barrier", no_argument, NULL, OPT_NO_BARRIER},
   {"shuffle", no_argument, NULL, OPT_SHUFFLE},   {"no-shuffle", no_argument, NULL, OPT_NO_SHUFFLE},
   {"testing-pct", required_argument, NULL, OPT_TESTING_PCT},
@@ -252,10 +358,29 @@ static const struct option longopts[] = {
   {NULL, 0, NULL, 0},
 };
 
+/* --config FILE before the other options, so that they override it; not
+ * with --tune, which writes it. */
+static int preload_config(int argc, char **argv, options *o) {
+  const char *path = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--tune") == 0 || strncmp(argv[i], "--tune=", 7) == 0) return 0;
+    if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) path = argv[i + 1];
+    else if (strncmp(argv[i], "--config=", 9) == 0) path = argv[i] + 9;
+  }
+  if (!path) return 0;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  int rc = run_config_load(path, &o->par, &d);
+  if (rc < 0) fprintf(stderr, "litmus-run: --config: %s\n", lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  return rc;
+}
+
 /* Returns -1 to go on, or the exit status when the options say to stop. */
 static int parse_options(int argc, char **argv, options *o) {
   int c;
-  while ((c = getopt_long(argc, argv, "b:n:t:i:s:d:m:u:k:o:qhV", longopts, NULL)) != -1) {
+  if (preload_config(argc, argv, o) < 0) return LC_EXIT_INPUT;
+  while ((c = getopt_long(argc, argv, "b:n:t:i:s:d:m:u:k:o:e:qhV", longopts, NULL)) != -1) {
     if (c == 'h') {
       usage(stdout);
       return LC_EXIT_OK;
@@ -269,6 +394,15 @@ static int parse_options(int argc, char **argv, options *o) {
       return LC_EXIT_INPUT;
     }
     if (!flag_option(o, c) && other_option(o, c, optarg) < 0) return LC_EXIT_INPUT;
+  }
+  if (o->tune && !o->config) {
+    fputs("litmus-run: --tune needs --config FILE to write the best options to\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  if (o->par.loc_offset > o->par.stride) {
+    fprintf(stderr, "litmus-run: --loc-offset %u is more than --stride %u: an instance's locations must fit in its slot\n",
+            o->par.loc_offset, o->par.stride);
+    return LC_EXIT_INPUT;
   }
   for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
   if (optind == argc) {
@@ -300,6 +434,7 @@ typedef struct interrupts {
   pthread_t thread;
   bool running;
   atomic_bool stop;
+  atomic_bool checking;      /* the model check runs: it cannot stop between batches */
 } interrupts;
 
 static void *interrupt_thread(void *arg) {
@@ -307,6 +442,12 @@ static void *interrupt_thread(void *arg) {
   int sig;
   for (;;) {
     if (sigwait(&in->set, &sig) != 0) continue;
+    if (atomic_load(&in->checking)) {
+      /* every finished test is written already (stdout is flushed, -o and
+       * --campaign files are written per test and run) */
+      fputs("\nlitmus-run: interrupted during the model check; the results are partial\n", stderr);
+      _exit(EXIT_INTERRUPTED);
+    }
     if (!atomic_exchange(&in->stop, true)) {
       fputs("\nlitmus-run: interrupted; finishing the current batch (again to quit at once)\n", stderr);
       continue;
@@ -325,6 +466,7 @@ static void interrupts_start(interrupts *in) {
   sigaddset(&in->set, SIGINT);
   sigaddset(&in->set, SIGTERM);
   atomic_init(&in->stop, false);
+  atomic_init(&in->checking, false);
   in->running = pthread_sigmask(SIG_BLOCK, &in->set, NULL) == 0 &&
                 pthread_create(&in->thread, NULL, interrupt_thread, in) == 0;
 }
@@ -343,6 +485,13 @@ typedef struct session {
   const cat_model *model;
   const cat_model *cpp_model;  /* for C++ tests, when no -m */
   lc_buf out;                /* everything reported so far (for -o) */
+  run_campaign *camp;        /* --campaign, else NULL */
+  run_mutant_score score;    /* --mutants */
+  const run_params *par;     /* --tune: the trial's parameters, else NULL */
+  double weak, seconds;      /* --tune: weak instances and seconds run in this trial */
+  char *device;              /* --tune: the machine the trials ran on */
+  const run_grid *grid;
+  size_t file;               /* index of the file being run */
 } session;
 
 /* Prints the messages a backend left in d: positioned ones as they are,
@@ -360,7 +509,7 @@ static int emit(session *s, const char *path, const lx_program *prog) {
   lc_diag_init(&d, NULL, NULL);
   lc_buf src;
   lc_buf_init(&src);
-  int rc = cu_emit(&src, prog, &s->o->par, &d);
+  int rc = cu_emit(&src, prog, &d);
   print_messages(&d, path);
   if (rc == 0) lc_buf_puts(&s->out, src.s);
   lc_buf_fini(&src);
@@ -368,12 +517,12 @@ static int emit(session *s, const char *path, const lx_program *prog) {
   return rc;
 }
 
-static int run_backend(const options *o, const char *path, const lx_program *prog, const lc_result *allowed,
-                       run_result *rr) {
+static int run_backend(const options *o, const run_params *par, const char *path, const lx_program *prog,
+                       const lc_result *allowed, run_result *rr) {
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
-  int rc = o->backend == BACKEND_HOST ? host_run(prog, &o->par, allowed, rr, &d)
-                                      : cu_run(prog, &o->par, allowed, rr, &d);
+  int rc = o->backend == BACKEND_HOST ? host_run(prog, par, allowed, rr, &d)
+                                      : cu_run(prog, par, allowed, rr, &d);
   print_messages(&d, path);
   if (rc == LC_EXIT_INPUT && o->backend == BACKEND_CUDA && !prog->test->cpp)
     fprintf(stderr, "litmus-run: %s: the CUDA backend cannot run here (no GPU, driver or NVRTC?); "
@@ -382,9 +531,13 @@ static int run_backend(const options *o, const char *path, const lx_program *pro
   return rc;
 }
 
+static bool interrupted(const options *o) { return o->par.stop && atomic_load(o->par.stop); }
+
 static void report(session *s, const run_result *rr) {
+  bool partial = interrupted(s->o);
   if (s->o->json) {
     json_t *js = run_report_json(rr);
+    if (partial) json_object_set_new(js, "partial", json_true());
     char *text = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
     lc_buf_printf(&s->out, "%s\n", text);
     free(text);
@@ -392,7 +545,16 @@ static void report(session *s, const run_result *rr) {
   } else {
     if (s->out.n) lc_buf_putc(&s->out, '\n');
     run_report_text(&s->out, rr);
+    if (partial) lc_buf_puts(&s->out, "Partial: interrupted; the counts are of the instances run before\n");
   }
+}
+
+/* --tune: a trial's weak instances and seconds. */
+static void tune_add(session *s, const run_result *rr) {
+  for (size_t b = 0; b < rr->nbins; b++)
+    if (rr->bins[b].positive) s->weak += (double)rr->bins[b].count;
+  s->seconds += rr->seconds;
+  if (!s->device && rr->device_name) s->device = lc_xstrdup(rr->device_name);
 }
 
 /* Each forbidden outcome gets the first set of checks that rules it out,
@@ -403,7 +565,8 @@ static void explain_forbidden(session *s, const lx_program *prog, run_result *rr
     if (run_bin_classify(b) != RUN_BIN_FORBIDDEN) continue;
     lc_state st;
     lc_state_of_values(prog, b->values, &st);
-    lc_explain_result *x = lc_explain(prog, s->model, s->o->check.engine, s->o->check.timeout, &st, 1, rr->model);
+    const cat_model *model = prog->test->cpp && s->cpp_model ? s->cpp_model : s->model;
+    lc_explain_result *x = lc_explain(prog, model, s->o->check.engine, s->o->check.timeout, &st, 1, rr->model);
     lc_buf why;
     lc_buf_init(&why);
     report_explain_headline(&why, x);
@@ -415,11 +578,14 @@ static void explain_forbidden(session *s, const lx_program *prog, run_result *rr
   }
 }
 
-static int run_program(session *s, const char *path, const lx_program *prog, const lc_result *allowed) {
+/* Runs prog with par; the report goes to s->out, or with js as a JSON
+ * object to *js (a campaign's run). */
+static int run_program(session *s, const char *path, const lx_program *prog, const lc_result *allowed,
+                       const run_params *par, json_t **js) {
   const char *backend = s->o->backend == BACKEND_HOST ? "host" : "cuda";
   run_result rr;
   run_result_init(&rr, prog, backend);
-  int rc = run_backend(s->o, path, prog, allowed, &rr);
+  int rc = run_backend(s->o, par, path, prog, allowed, &rr);
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
   if (rc == 0 && run_result_finish(&rr, &d) < 0) {
@@ -431,10 +597,68 @@ static int run_program(session *s, const char *path, const lx_program *prog, con
       rc = LC_EXIT_MISMATCH;
       explain_forbidden(s, prog, &rr);
     }
-    report(s, &rr);
+    if (s->par) tune_add(s, &rr);
+    else if (js) {
+      *js = run_report_json(&rr);
+    } else {
+      report(s, &rr);
+    }
   }
   lc_diag_fini(&d);
   run_result_fini(&rr);
+  return rc;
+}
+
+/* The campaign's runs of this file still to do, each appended when it
+ * finishes; a run cut short by an interrupt is not kept. */
+static int campaign_runs(session *s, const char *path, const lx_program *prog, const lc_result *allowed) {
+  int status = LC_EXIT_OK;
+  for (size_t r = 0; run_campaign_next(s->camp, &r) && !interrupted(s->o); r++) {
+    if (run_campaign_test(s->camp, r) != s->file) continue;
+    run_params par = s->o->par;
+    lc_diag d;
+    lc_diag_init(&d, NULL, NULL);
+    run_grid_apply(s->grid, run_campaign_point(s->camp, r), &par, &d);   /* checked when parsed */
+    par.seed = run_campaign_seed(s->camp, r);
+    json_t *js = NULL;
+    int rc = run_program(s, path, prog, allowed, &par, &js);
+    if (js && !interrupted(s->o) && run_campaign_append(s->camp, r, js, &d) < 0) {
+      fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+      rc = LC_EXIT_INTERNAL;
+    }
+    json_decref(js);
+    lc_diag_fini(&d);
+    if (rc > status) status = rc;
+  }
+  return status;
+}
+
+typedef struct mutant_ctx {
+  session *s;
+  const char *path;
+} mutant_ctx;
+
+static int run_mutant(void *ctx, const lx_program *prog, const lc_result *allowed, run_result *rr) {
+  mutant_ctx *c = ctx;
+  return run_backend(c->s->o, &c->s->o->par, c->path, prog, allowed, rr);
+}
+
+/* --mutants: the test's weakened twins after it, as a block or a JSON line. */
+static int mutants(session *s, const char *path, const lt_test *t, const lc_source *src) {
+  mutant_ctx c = {s, path};
+  lc_buf text;
+  lc_buf_init(&text);
+  json_t *js = NULL;
+  int rc = run_mutants(t, src, s->model, &s->o->check, run_mutant, &c, &text, &js, &s->score);
+  if (js && s->o->json) {
+    char *line = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    lc_buf_printf(&s->out, "%s\n", line);
+    free(line);
+  } else if (text.n) {
+    lc_buf_puts(&s->out, text.s);
+  }
+  json_decref(js);
+  lc_buf_fini(&text);
   return rc;
 }
 
@@ -442,8 +666,13 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
   lc_diag d;
   lc_diag_init(&d, src, stderr);
   lx_program *prog = NULL;
+  if (s->o->par.progress)
+    fprintf(stderr, "litmus-run: %s: model check (%s engine)...", path, lc_engine_name(s->o->check.engine));
+  if (s->o->checking) atomic_store(s->o->checking, true);
   const cat_model *model = t->cpp && s->cpp_model ? s->cpp_model : s->model;
   lc_result *allowed = lc_check_test(t, model, &s->o->check, &prog, &d);
+  if (s->o->checking) atomic_store(s->o->checking, false);
+  if (s->o->par.progress) fputs("\r\033[K", stderr);
   lc_diag_fini(&d);
   int rc;
   if (!allowed) rc = LC_EXIT_INPUT;
@@ -456,7 +685,12 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
     if (allowed->bound_reached)
       fprintf(stderr, "litmus-run: %s: warning: some executions need more loop iterations than --unroll %u; "
                       "outcomes only they reach are marked '?'\n", path, prog->unroll);
-    rc = run_program(s, path, prog, allowed);
+    rc = s->camp ? campaign_runs(s, path, prog, allowed)
+                 : run_program(s, path, prog, allowed, s->par ? s->par : &s->o->par, NULL);
+    if (s->o->mutants && !s->camp && rc <= LC_EXIT_MISMATCH && !interrupted(s->o)) {
+      int mrc = mutants(s, path, t, src);
+      if (mrc > LC_EXIT_MISMATCH && mrc > rc) rc = mrc;
+    }
   }
   lc_result_free(allowed);
   lx_program_free(prog);
@@ -495,19 +729,136 @@ static int flush_output(session *s, size_t *printed) {
   return 0;
 }
 
+/* Whether the campaign still has a run of file i. */
+static bool campaign_pending(const session *s, size_t i) {
+  for (size_t r = 0; run_campaign_next(s->camp, &r); r++)
+    if (run_campaign_test(s->camp, r) == i) return true;
+  return false;
+}
+
+static int open_campaign(session *s, run_campaign *c, run_grid *g) {
+  const options *o = s->o;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  int rc = (o->grid_spec && run_grid_parse(g, o->grid_spec, &d) < 0) ||
+           run_campaign_open(c, o->campaign, o->files.v, o->files.n, g, o->backend == BACKEND_HOST ? "host" : "cuda",
+                             o->par.seed, o->shard, o->nshards, o->resume, &d) < 0 ? -1 : 0;
+  if (rc < 0) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  s->camp = rc == 0 ? c : NULL;
+  s->grid = g;
+  return rc;
+}
+
+static int close_campaign(session *s) {
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  size_t done, mine = run_campaign_mine(s->camp, &done);
+  fprintf(stderr, "litmus-run: %s: %zu of %zu runs done%s\n", s->o->campaign, done, mine,
+          done == mine ? "" : " (partial: --resume goes on)");
+  int rc = run_campaign_close(s->camp, &d) < 0 ? LC_EXIT_INTERNAL : 0;
+  if (rc) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  return rc;
+}
+
+/* Without a driver the CUDA backend can run no test: one message, before
+ * the first. */
+static bool gpu_ready(const options *o) {
+  if (o->backend != BACKEND_CUDA || o->emit_cuda) return true;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  bool ok = cu_probe(&d) == 0;
+  if (!ok) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  return ok;
+}
+
+/* --tune: every trial runs every test; the best score's options go to
+ * --config.  A trial cut short by an interrupt does not count. */
+static int tune(session *s, const atomic_bool *stop) {
+  const options *o = s->o;
+  double best = -1;
+  json_t *best_params = NULL;
+  unsigned done = 0;
+  int status = LC_EXIT_OK;
+  for (unsigned k = 0; k < o->tune && !(stop && atomic_load(stop)); k++) {
+    run_params par;
+    json_t *params;
+    run_tune_draw(o->par.seed, k, &o->par, &par, &params);
+    s->par = &par;
+    s->weak = s->seconds = 0;
+    for (size_t i = 0; i < o->files.n && !(stop && atomic_load(stop)); i++) {
+      int rc = run_file(s, o->files.v[i]);
+      if (rc > LC_EXIT_MISMATCH && rc > status) status = rc;
+    }
+    double score = s->seconds > 0 ? s->weak / s->seconds : 0;
+    if (!(stop && atomic_load(stop))) {
+      char *text = json_dumps(params, JSON_COMPACT);
+      fprintf(stderr, "litmus-run: trial %u: %.6g weak outcomes per second: %s\n", k + 1, score, text);
+      free(text);
+      done++;
+      if (score > best) {
+        best = score;
+        json_decref(best_params);
+        best_params = json_incref(params);
+      }
+    }
+    json_decref(params);
+  }
+  s->par = NULL;
+  if (best_params) {
+    lc_diag d;
+    lc_diag_init(&d, NULL, NULL);
+    if (run_tune_write(o->config, s->device, o->backend == BACKEND_HOST ? "host" : "cuda", o->par.seed, done, best,
+                       best_params, &d) < 0) {
+      fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+      status = LC_EXIT_INTERNAL;
+    } else {
+      fprintf(stderr, "litmus-run: best of %u trials (%.6g weak outcomes per second) written to %s\n", done, best,
+              o->config);
+    }
+    lc_diag_fini(&d);
+    json_decref(best_params);
+  }
+  return status;
+}
+
 static int run_all(const options *o, const cat_model *m, const cat_model *mcpp,
                    const atomic_bool *stop) {
-  session s = {o, m, mcpp, {0}};
+  session s = {.o = o, .model = m, .cpp_model = mcpp};
   lc_buf_init(&s.out);
+  run_campaign camp;
+  run_grid grid = {{0}};
   int status = LC_EXIT_OK;
+  bool ready = !(o->campaign && open_campaign(&s, &camp, &grid) < 0) && gpu_ready(o);
+  if (!ready) status = LC_EXIT_INPUT;
   size_t printed = 0;
-  for (size_t i = 0; i < o->files.n && !(stop && atomic_load(stop)); i++) {
+  if (ready && o->tune) {
+    status = tune(&s, stop);
+    ready = false;
+  }
+  for (size_t i = 0; i < o->files.n && ready && !(stop && atomic_load(stop)); i++) {
+    s.file = i;
+    if (s.camp && !campaign_pending(&s, i)) continue;
     int rc = run_file(&s, o->files.v[i]);
     int wrc = flush_output(&s, &printed);
     if (rc > status) status = rc;
     if (wrc > status) status = wrc;
   }
-  if (stop && atomic_load(stop)) fputs("litmus-run: interrupted; the results are partial\n", stderr);
+  if (s.camp) {
+    int rc = close_campaign(&s);
+    if (rc > status) status = rc;
+  }
+  if (o->mutants)
+    fprintf(stderr, "litmus-run: mutation score: %zu of %zu mutants showed their weak outcome\n", s.score.observed,
+            s.score.total);
+  if (stop && atomic_load(stop)) {
+    fputs("litmus-run: interrupted; the results are partial\n", stderr);
+    status = EXIT_INTERRUPTED;
+  }
+  run_grid_free(&grid);
+  free(s.device);
   lc_buf_fini(&s.out);
   return status;
 }
@@ -520,12 +871,24 @@ static void options_init(options *o) {
   o->check.races = false;   /* the runner needs states only */
   run_params_init(&o->par);
   o->par.progress = true;
+  o->sass = (cu_sass_opts){{75, 80, 90}, 3, NULL, false, false, stdout};
+}
+
+/* --check-sass: no model, no run; 77 when cuobjdump or NVRTC is missing. */
+static int check_sass(const options *o) {
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  int rc = cu_sass_check(o->files.v, o->files.n, &o->sass, &d);
+  if (lc_diag_first_error(&d)) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  return rc;
 }
 
 int main(int argc, char **argv) {
   options o;
   options_init(&o);
   int status = parse_options(argc, argv, &o);
+  if (status < 0 && o.check_sass) status = check_sass(&o);
   if (!o.seeded) o.par.seed = clock_seed();
   o.par.progress = o.par.progress && lc_is_tty(stderr);
   cat_model *m = NULL, *mcpp = NULL;
@@ -543,6 +906,7 @@ int main(int argc, char **argv) {
     interrupts in;
     interrupts_start(&in);
     o.par.stop = in.running ? &in.stop : NULL;
+    o.checking = in.running ? &in.checking : NULL;
     status = run_all(&o, m, mcpp, o.par.stop);
     interrupts_stop(&in);
   }

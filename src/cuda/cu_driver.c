@@ -54,6 +54,10 @@ static void resolve_optional(cu_driver *d) {
              SYM(d, MemAddressReserve, "cuMemAddressReserve") && SYM(d, MemAddressFree, "cuMemAddressFree") &&
              SYM(d, MemMap, "cuMemMap") && SYM(d, MemUnmap, "cuMemUnmap") && SYM(d, MemSetAccess, "cuMemSetAccess");
   if (!vmm) d->MemCreate = NULL;
+  bool streams = SYM(d, StreamCreate, "cuStreamCreate") && SYM(d, StreamDestroy, "cuStreamDestroy_v2") &&
+                 SYM(d, EventCreate, "cuEventCreate") && SYM(d, EventDestroy, "cuEventDestroy_v2") &&
+                 SYM(d, EventRecord, "cuEventRecord") && SYM(d, StreamWaitEvent, "cuStreamWaitEvent");
+  if (!streams) d->StreamCreate = NULL;
 }
 
 cu_driver *cu_driver_open(lc_diag *diag) {
@@ -87,4 +91,11 @@ int cu_check(const cu_driver *d, cu_result r, const char *call, lc_diag *diag) {
   if (d->GetErrorString(r, &text) != 0 || !text) text = "unrecognised error code";
   lc_error(diag, (lc_loc){0}, "%s: %s (%d): %s", call, name, r, text);
   return -1;
+}
+
+int cu_probe(lc_diag *d) {
+  cu_driver *drv = cu_driver_open(d);
+  int rc = drv ? 0 : -1;
+  cu_driver_close(drv);
+  return rc;
 }

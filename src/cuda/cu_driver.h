@@ -20,6 +20,7 @@ typedef struct cu_ctx_st *cu_context;       /* CUcontext */
 typedef struct cu_mod_st *cu_module;        /* CUmodule */
 typedef struct cu_func_st *cu_function;     /* CUfunction */
 typedef struct cu_stream_st *cu_stream;     /* CUstream */
+typedef struct cu_event_st *cu_event;       /* CUevent */
 typedef unsigned long long cu_devptr;       /* CUdeviceptr */
 typedef unsigned long long cu_mem_handle;   /* CUmemGenericAllocationHandle */
 
@@ -97,6 +98,14 @@ typedef struct cu_driver {
   /* optional: CUDA 12 (clusters) */
   cu_result (*LaunchKernelEx)(const cu_launch_config *, cu_function, void **, void **);
   cu_result (*OccupancyMaxActiveClusters)(int *, cu_function, const cu_launch_config *);
+  /* optional (all in CUDA 10 and later): streams and events, to overlap the
+   * classify kernel with the next test launch */
+  cu_result (*StreamCreate)(cu_stream *, unsigned);
+  cu_result (*StreamDestroy)(cu_stream);
+  cu_result (*EventCreate)(cu_event *, unsigned);
+  cu_result (*EventDestroy)(cu_event);
+  cu_result (*EventRecord)(cu_event, cu_stream);
+  cu_result (*StreamWaitEvent)(cu_stream, cu_event, unsigned);
   /* optional: CUDA 10.2 (virtual memory management, for generic aliases) */
   cu_result (*MemGetAllocationGranularity)(size_t *, const cu_mem_prop *, int);
   cu_result (*MemCreate)(cu_mem_handle *, size_t, const cu_mem_prop *, unsigned long long);

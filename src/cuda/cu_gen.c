@@ -26,6 +26,7 @@
 static const char prelude_helpers[] =
   "/* ---- device helpers ---------------------------------------------------- */\n"
   "#define CU_DEV __device__ __forceinline__\n"
+  "#define CU_GLOBAL extern \"C\" __global__ void __launch_bounds__(1024)\n"
   "\n"
   "CU_DEV cu_u64 cu_to_global(cu_u64 generic) {\n"
   "  cu_u64 g;\n"
@@ -39,19 +40,23 @@ static const char prelude_helpers[] =
   "  return s;\n"
   "}\n"
   "\n"
-  "CU_DEV cu_i64 cu_sx(cu_u32 x) { return (cu_i64)(int)x; }\n"
-  "CU_DEV cu_i64 cu_sx(cu_u64 x) { return (cu_i64)x; }\n"
-  "\n"
-  "/* Memory stress: `iters` rounds of the pattern's two accesses to one\n"
-  " * scratchpad line, the line drawn per warp from the launch's seed. */\n"
-  "CU_DEV void cu_stress(const cu_launch *P, cu_u64 key, cu_u32 iters) {\n"
+
+  "/* Memory stress: at most `iters` rounds of the pattern's two accesses to\n"
+  " * one of `lines` scratchpad lines, drawn per warp from the launch's seed.\n"
+  " * Stressing CTAs (until_done) stop once every testing CTA has finished\n"
+  " * its litmus code, so they stress while the tests run, not after. */\n"
+  "CU_DEV void cu_stress(const cu_launch *P, cu_u64 key, cu_u32 pattern, cu_u32 lines, cu_u32 iters,\n"
+  "                      bool until_done) {\n"
   "  cu_u64 s = P->stress_seed ^ (key * 0x9e3779b97f4a7c15ull);\n"
-  "  cu_u32 line = (cu_u32)(cu_splitmix64(&s) % P->stress_lines);\n"
+  "  cu_u32 line = (cu_u32)(cu_splitmix64(&s) % lines);\n"
+  "  const volatile cu_u32 *done = (const volatile cu_u32 *)P->sync + 1;\n"
+  "  const cu_u32 ntest = P->ntest_clusters * P->cs;\n"
   "  volatile cu_u32 *w = (volatile cu_u32 *)P->scratch + (cu_u64)line * CU_LINE_WORDS +\n"
   "                       threadIdx.x % CU_LINE_WORDS;\n"
   "  cu_u32 sink = 0;\n"
   "  for (cu_u32 n = 0; n < iters; n++) {\n"
-  "    switch (P->stress_pattern) {\n"
+  "    if (until_done && (n & 63) == 0 && *done >= ntest) break;\n"
+  "    switch (pattern) {\n"
   "    case 0: *w = n; *w = n + 1; break;\n"
   "    case 1: *w = n; sink += *w; break;\n"
   "    case 2: sink += *w; *w = n; break;\n"
@@ -76,8 +81,14 @@ static const char prelude_helpers[] =
   "  }\n"
   "  __syncthreads();\n"
   "}\n"
-  "\n"
-  "/* The first max_samples forbidden instances, with where each role ran. */\n"
+  "\n";
+
+/* The classify kernel's helpers: in the subset of CUDA C++ and C11 that
+ * tests/unit/test_cu_classify.c compiles on the host, with stand-ins for
+ * the few CUDA built-ins they call. */
+static const char prelude_classify[] =
+  "/* The first max_samples forbidden instances, with where each role ran:\n"
+  " * physical CTA, SM and thread. */\n"
   "CU_DEV void cu_forbidden(const cu_launch *P, const cu_i64 *v, cu_u32 n, cu_u32 i) {\n"
   "  cu_u64 *claims = (cu_u64 *)P->counters + CU_CNT_SAMPLED;\n"
   "  if (*(volatile cu_u64 *)claims >= P->max_samples) return;\n"
@@ -91,7 +102,8 @@ static const char prelude_helpers[] =
   "  for (cu_u32 r = 0; r < P->nroles; r++) {\n"
   "    cu_u32 B, lane;\n"
   "    cu_role_thread(P, r, i, &B, &lane);\n"
-  "    rec[2 + n + r] = ((cu_u64)cu_physical_cta(P, B) << 32) | lane;\n"
+  "    cu_u32 cta = cu_physical_cta(P, B), sm = ((const cu_u32 *)P->ctasm)[cta];\n"
+  "    rec[2 + n + r] = ((cu_u64)cta << 32) | ((cu_u64)(sm & 0xffff) << 16) | lane;\n"
   "  }\n"
   "}\n"
   "\n"
@@ -140,8 +152,8 @@ static const char prelude_helpers[] =
   "  if (P->shared_hist)\n"
   "    for (cu_u32 b = threadIdx.x; b < P->ndense; b += blockDim.x)\n"
   "      if (shist[b]) atomicAdd((cu_u64 *)P->hist + b, (cu_u64)shist[b]);\n"
-  "  if (threadIdx.x < 2 && scnt[threadIdx.x])\n"
-  "    atomicAdd((cu_u64 *)P->counters + threadIdx.x, (cu_u64)scnt[threadIdx.x]);\n"
+  "  for (cu_u32 c = threadIdx.x; c < CU_NCTA_COUNTERS; c += blockDim.x)\n"
+  "    if (scnt[c]) atomicAdd((cu_u64 *)P->counters + c, (cu_u64)scnt[c]);\n"
   "}\n";
 
 /* ---- output helpers ------------------------------------------------------------------ */
@@ -189,7 +201,8 @@ typedef struct seg {
   int k;                 /* role */
   int phase;
   LC_VEC(int) regs;      /* register numbers, operand order */
-  LC_VEC(int) locs;      /* lx_loc indices, operand order */
+  LC_VEC(int) shadows;   /* items that read memory into a register, operand order */
+  LC_VEC(int) accs;      /* items that access memory (their own address each), operand order */
   bool cut;              /* the cut flag is an operand */
   lc_buf body;           /* PTX lines */
 } seg;
@@ -204,20 +217,35 @@ static void note_reg(seg *S, const lt_operand *o) {
   if (o->kind == LT_OPND_REG && seg_index(S->regs.v, S->regs.n, o->reg) < 0) lc_vec_push(&S->regs, o->reg);
 }
 
-static void note_operands(seg *S, const lt_instr *in) {
+static bool is_memory(const lt_instr *in) {
+  return in && (in->kind == LT_I_LD || in->kind == LT_I_ST || in->kind == LT_I_ATOM || in->kind == LT_I_RED);
+}
+
+/* Loads and atoms (a red spelled as atom too) put what they read in a
+ * shadow register that goes to the sink, so that ptxas never finds the
+ * value dead and drops the access. */
+static bool reads_into_register(const lt_instr *in) {
+  return in->kind == LT_I_LD || in->kind == LT_I_ATOM || cu_ptx_red_as_atom(in);
+}
+
+static void note_operands(seg *S, const lt_instr *in, int item) {
   note_reg(S, &in->dst);
   note_reg(S, &in->a);
   note_reg(S, &in->b);
   note_reg(S, &in->c);
-  int v = cu_plan_vloc(S->g->pl, S->k, &in->addr);
-  if (v >= 0 && seg_index(S->locs.v, S->locs.n, v) < 0) lc_vec_push(&S->locs, v);
+  if (!is_memory(in)) return;
+  lc_vec_push(&S->accs, item);
+  if (reads_into_register(in)) lc_vec_push(&S->shadows, item);
 }
 
-/* Operand numbers: registers, then the cut flag, then addresses. */
+/* Operand numbers: registers, the cut flag, shadows, then addresses. */
 static int reg_operand(const seg *S, int reg) { return seg_index(S->regs.v, S->regs.n, reg); }
 static int cut_operand(const seg *S) { return (int)S->regs.n; }
-static int loc_operand(const seg *S, int vloc) {
-  return (int)S->regs.n + (S->cut ? 1 : 0) + seg_index(S->locs.v, S->locs.n, vloc);
+static int shadow_operand(const seg *S, int item) {
+  return (int)S->regs.n + (S->cut ? 1 : 0) + seg_index(S->shadows.v, S->shadows.n, item);
+}
+static int addr_operand(const seg *S, int item) {
+  return (int)(S->regs.n + (S->cut ? 1 : 0) + S->shadows.n) + seg_index(S->accs.v, S->accs.n, item);
 }
 
 /* A value operand: %N for a register, the constant itself. */
@@ -237,12 +265,12 @@ static void line(seg *S, const char *fmt, ...) {
   lc_buf_putc(&S->body, '\n');
 }
 
-static void emit_memory(seg *S, const lt_instr *in) {
+static void emit_memory(seg *S, const lt_instr *in, int item) {
   lc_buf op, v;
   lc_buf_init(&op);
   lc_buf_init(&v);
   cu_ptx_opcode(&op, S->g->pl, S->k, in);
-  int addr = loc_operand(S, cu_plan_vloc(S->g->pl, S->k, &in->addr));
+  int addr = addr_operand(S, item);
   bool sub = (in->kind == LT_I_ATOM || in->kind == LT_I_RED) && in->rmw == LT_RMW_SUB;
   if (sub && in->a.kind == LT_OPND_REG) {
     line(S, "neg.%s tv, %%%d;", S->g->st, reg_operand(S, in->a.reg));
@@ -253,20 +281,24 @@ static void emit_memory(seg *S, const lt_instr *in) {
     value(S, &v, &in->a);
   }
   switch (in->kind) {
-  case LT_I_LD: line(S, "%s %%%d, [%%%d];", op.s, reg_operand(S, in->dst.reg), addr); break;
+  case LT_I_LD:
+    line(S, "%s %%%d, [%%%d];", op.s, shadow_operand(S, item), addr);
+    line(S, "mov.%s %%%d, %%%d;", S->g->bt, reg_operand(S, in->dst.reg), shadow_operand(S, item));
+    break;
   case LT_I_ST: line(S, "%s [%%%d], %s;", op.s, addr, v.s); break;
   case LT_I_ATOM:
   case LT_I_RED: {
     lc_buf dst;
     lc_buf_init(&dst);
-    if (in->kind == LT_I_ATOM) lc_buf_printf(&dst, "%%%d, ", reg_operand(S, in->dst.reg));
-    else if (cu_ptx_red_as_atom(in)) lc_buf_puts(&dst, "td, ");
+    if (reads_into_register(in)) lc_buf_printf(&dst, "%%%d, ", shadow_operand(S, item));
     lc_buf_printf(&op, " %s[%%%d], %s", dst.s, addr, v.s);
     if (in->rmw == LT_RMW_CAS) {
       lc_buf_puts(&op, ", ");
       value(S, &op, &in->b);
     }
     line(S, "%s;", op.s);
+    if (in->kind == LT_I_ATOM)
+      line(S, "mov.%s %%%d, %%%d;", S->g->bt, reg_operand(S, in->dst.reg), shadow_operand(S, item));
     lc_buf_fini(&dst);
     break;
   }
@@ -381,7 +413,7 @@ static void emit_item(seg *S, const cu_item *it, int index) {
   lc_buf op;
   lc_buf_init(&op);
   switch (in->kind) {
-  case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED: emit_memory(S, in); break;
+  case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED: emit_memory(S, in, index); break;
   case LT_I_FENCE: case LT_I_FENCE_ALIAS:
     cu_ptx_opcode(&op, S->g->pl, S->k, in);
     line(S, "%s;", op.s);
@@ -406,7 +438,7 @@ static bool seg_collect(seg *S) {
   for (size_t i = 0; i < r->nitems; i++) {
     if (!in_phase(r, i, S->phase)) continue;
     any = true;
-    if (r->items[i].in && !r->items[i].boundary) note_operands(S, r->items[i].in);
+    if (r->items[i].in && !r->items[i].boundary) note_operands(S, r->items[i].in, (int)i);
   }
   S->cut = r->cut >= 0;
   return any;
@@ -417,7 +449,7 @@ static void seg_body(seg *S) {
   const char *bt = S->g->bt;
   line(S, "{");
   line(S, ".reg .pred p, q;");
-  line(S, ".reg .%s t1, tv, td;", bt);
+  line(S, ".reg .%s t1, tv;", bt);
   int nloops = 0;
   for (size_t i = 0; i < r->nitems; i++)
     if (r->items[i].loop >= 0 && in_phase(r, i, S->phase)) {
@@ -468,22 +500,25 @@ static void seg_print(seg *S) {
   const char *sep = " ";
   for (size_t i = 0; i < S->regs.n; i++, sep = ", ")
     lc_buf_printf(g->o, "%s\"+%s\"(p%d_r%d)", sep, g->rc, id, S->regs.v[i]);
-  if (S->cut) lc_buf_printf(g->o, "%s\"+r\"(p%d_cut)", sep, id);
+  if (S->cut) lc_buf_printf(g->o, "%s\"+r\"(p%d_cut)", sep, id), sep = ", ";
+  for (size_t i = 0; i < S->shadows.n; i++, sep = ", ")
+    lc_buf_printf(g->o, "%s\"+%s\"(s%d_%d)", sep, g->rc, id, S->shadows.v[i]);
   lc_buf_puts(g->o, "\n    :");
   sep = " ";
-  for (size_t i = 0; i < S->locs.n; i++, sep = ", ") lc_buf_printf(g->o, "%s\"l\"(a%d_%d)", sep, id, S->locs.v[i]);
+  for (size_t i = 0; i < S->accs.n; i++, sep = ", ") lc_buf_printf(g->o, "%s\"l\"(a%d_%d)", sep, id, S->accs.v[i]);
   lc_buf_puts(g->o, "\n    : \"memory\");\n");
 }
 
 static void emit_segment(gen *g, int k, int phase) {
-  seg S = {g, k, phase, {0}, {0}, false, {0}};
+  seg S = {g, k, phase, {0}, {0}, {0}, false, {0}};
   lc_buf_init(&S.body);
   if (seg_collect(&S)) {
     seg_body(&S);
     seg_print(&S);
   }
   lc_vec_free(&S.regs);
-  lc_vec_free(&S.locs);
+  lc_vec_free(&S.shadows);
+  lc_vec_free(&S.accs);
   lc_buf_fini(&S.body);
 }
 
@@ -513,31 +548,52 @@ static bool reg_used(const gen *g, int k, size_t slot) {
   return false;
 }
 
+/* Every access gets its own address: its location's plus ord * P.zero,
+ * a zero the compiler cannot see through (a launch parameter), with ord
+ * the access's ordinal in the role.  ptxas thus cannot prove that two
+ * accesses touch the same word, so it can neither merge two loads, nor
+ * forward a store to a load, nor delete a store that a later one
+ * overwrites. */
 static void emit_role_setup(gen *g, int k) {
   const cu_role *r = &g->pl->roles[k];
   const lx_thread *th = &g->p->threads[k];
   int id = th->id;
   lc_buf_printf(g->o, "  // P%d: litmus CTA %d, cluster %d\n", id, r->lcta, r->lcl);
   lc_buf_printf(g->o, "  const cu_u32 i%d = cu_role_instance(&P, %d, B, lane);\n", k, k);
-  for (size_t v = 0; v < g->p->nlocs; v++) {
-    bool used = false;
-    for (size_t i = 0; i < r->nitems && !used; i++)
-      used = r->items[i].in && cu_plan_vloc(g->pl, k, &r->items[i].in->addr) == (int)v;
-    if (!used) continue;
-    const lx_loc *l = &g->p->locs[v];
+  int ord = 0;
+  for (size_t i = 0; i < r->nitems; i++) {
+    const lt_instr *in = r->items[i].in;
+    if (r->items[i].boundary || !is_memory(in)) continue;
+    const lx_loc *l = &g->p->locs[cu_plan_vloc(g->pl, k, &in->addr)];
     int s = g->pl->sidx[l->ploc];
+    ord++;
     if (s >= 0)
-      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_shared(&sh[cu_shared_slot(&P, %d, i%d)]);  // %s\n",
-                    id, v, s, k, l->name);
+      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_shared(&sh[cu_shared_slot(&P, %d, i%d)]) + %d * P.zero;  // %s\n",
+                    id, i, s, k, ord, l->name);
     else
-      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_global(P.mem + cu_loc_word(&P, %d, i%d) * sizeof(cu_word)%s);  // %s\n",
-                    id, v, g->pl->gidx[l->ploc], k, l->alias ? " + P.alias_delta" : "", l->name);
+      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_global(P.mem + cu_loc_word(&P, %d, i%d) * sizeof(cu_word)%s) + %d * P.zero;  // %s\n",
+                    id, i, g->pl->gidx[l->ploc], k, l->alias ? " + P.alias_delta" : "", ord, l->name);
+    if (reads_into_register(in)) lc_buf_printf(g->o, "  cu_word s%d_%zu = 0;\n", id, i);
   }
   for (size_t i = 0; i < th->nregs; i++)
     if (reg_used(g, k, i))
       lc_buf_printf(g->o, "  cu_word p%d_r%d = (cu_word)%" PRId64 "LL;\n", id, th->regs[i],
                   reg_init(g, k, th->regs[i]));
   if (r->cut >= 0) lc_buf_printf(g->o, "  cu_u32 p%d_cut = 0;\n", id);
+}
+
+/* What every load and atom read, folded into one word that is stored only
+ * when it equals a value the compiler cannot know (it never does in
+ * practice: the store is there to keep the loads alive). */
+static void emit_sink(gen *g) {
+  lc_buf_puts(g->o, "  cu_word cu_sink = (cu_word)(cu_t1 - cu_t0);\n");
+  for (size_t k = 0; k < g->pl->nroles; k++) {
+    const cu_role *r = &g->pl->roles[k];
+    for (size_t i = 0; i < r->nitems; i++)
+      if (!r->items[i].boundary && is_memory(r->items[i].in) && reads_into_register(r->items[i].in))
+        lc_buf_printf(g->o, "  cu_sink ^= s%d_%zu;\n", thread_id(g, (int)k), i);
+  }
+  lc_buf_puts(g->o, "  if ((cu_u64)cu_sink == P.zero + 0x9e3779b97f4a7c15ull) ((volatile cu_word *)P.scratch)[0] = cu_sink;\n");
 }
 
 static void emit_boundary(gen *g, int phase) {
@@ -589,32 +645,56 @@ static void emit_shared_finals(gen *g) {
   }
 }
 
-static void emit_test_kernel(gen *g) {
+int cu_gen_rotations(const cu_plan *pl) {
+  return pl->nroles < CU_MAX_ROTATIONS ? (int)pl->nroles : CU_MAX_ROTATIONS;
+}
+
+/* Copy `rot` of the test kernel runs the roles of each phase in the order
+ * rot, rot + 1, ... (mod nroles); launch t uses copy t % rotations, so that
+ * no role is always the first its threads play. */
+static void emit_test_kernel(gen *g, int rot) {
   const cu_plan *pl = g->pl;
   lc_buf *o = g->o;
-  lc_buf_puts(o, "extern \"C\" __global__ void __launch_bounds__(1024) CU_KNAME(cu_test)(const cu_launch P) {\n"
-                 "  cu_u32 B;\n"
+  lc_buf_puts(o, "#ifndef CU_CLASSIFY_ONLY\n");
+  if (rot) lc_buf_printf(o, "CU_GLOBAL CU_KNAME(cu_test_r%d)(const cu_launch P) {\n", rot);
+  else lc_buf_puts(o, "CU_GLOBAL CU_KNAME(cu_test)(const cu_launch P) {\n");
+  lc_buf_puts(o, "  cu_u32 B;\n"
                  "  const bool testing = cu_logical_cta(&P, blockIdx.x, &B);\n"
                  "  /* stressing CTAs stress during the test, testing ones before it (one copy of the loop) */\n"
                  "  if (testing ? P.pre_stress : P.mem_stress)\n"
-                 "    cu_stress(&P, ((cu_u64)testing << 40) + (cu_u64)blockIdx.x * 64 + threadIdx.x / 32, P.stress_iters);\n"
+                 "    cu_stress(&P, ((cu_u64)testing << 40) + (cu_u64)blockIdx.x * 64 + threadIdx.x / 32,\n"
+                 "              testing ? P.pre_pattern : P.stress_pattern, testing ? P.pre_lines : P.stress_lines,\n"
+                 "              testing ? P.pre_iters : P.stress_iters, !testing);\n"
                  "  if (!testing) return;\n"
-                 "  const cu_u32 lane = threadIdx.x;\n");
+                 "  const cu_u32 lane = threadIdx.x;\n"
+                 "  if (lane == 0) {\n"
+                 "    cu_u32 sm;\n"
+                 "    asm(\"mov.u32 %0, %%smid;\" : \"=r\"(sm));\n"
+                 "    ((cu_u32 *)P.ctasm)[blockIdx.x] = sm;\n"
+                 "  }\n");
   if (pl->nshared) lc_buf_puts(o, "  extern __shared__ cu_u64 cu_dyn[];\n  cu_word *sh = (cu_word *)cu_dyn;\n");
   for (size_t i = 0; i < g->p->nplocs; i++)
     if (pl->sidx[i] >= 0)
       lc_buf_printf(o, "  sh[cu_shared_slot(&P, %d, lane)] = (cu_word)%" PRId64 "LL;  // %s\n", pl->sidx[i],
                     g->p->plocs[i].init, g->p->plocs[i].name);
   if (pl->nshared) lc_buf_puts(o, "  __syncthreads();\n");
-  lc_buf_puts(o, "  if (P.barrier) cu_spin_barrier(&P);\n");
+  /* the roles' address arithmetic before the barrier, so that their first
+   * accesses follow its release closely */
   for (size_t k = 0; k < pl->nroles; k++) emit_role_setup(g, (int)k);
+  lc_buf_puts(o, "  if (P.barrier) cu_spin_barrier(&P);\n");
+  /* the clock reads bracket the litmus code: the SASS check looks there */
+  lc_buf_puts(o, "  cu_u32 cu_t0, cu_t1;\n"
+                 "  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(cu_t0) :: \"memory\");\n");
   for (int ph = 0; ph < pl->nphases; ph++) {
     if (ph > 0) emit_boundary(g, ph);
-    for (size_t k = 0; k < pl->nroles; k++) emit_segment(g, (int)k, ph);
+    for (size_t j = 0; j < pl->nroles; j++) emit_segment(g, (int)((j + (size_t)rot) % pl->nroles), ph);
   }
+  lc_buf_puts(o, "  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(cu_t1) :: \"memory\");\n"
+                 "  if (lane == 0) atomicAdd((cu_u32 *)P.sync + 1, 1u);   /* this CTA's litmus code is done */\n");
+  emit_sink(g);
   emit_outputs(g);
   emit_shared_finals(g);
-  lc_buf_puts(o, "}\n\n");
+  lc_buf_puts(o, "}\n#endif\n\n");
 }
 
 /* ---- the classify kernel ----------------------------------------------------------- */
@@ -653,7 +733,7 @@ static void emit_reads(gen *g) {
   const lx_program *p = g->p;
   for (size_t j = 0; j < p->nobs; j++) {
     const lx_obs *o = &p->obs[j];
-    lc_buf_printf(g->o, "      v[%zu] = cu_sx(", j);
+    lc_buf_printf(g->o, "      v[%zu] = (cu_i64)%s(", j, g->pl->width == 64 ? "" : "(int)");
     if (g->pl->obs_reg[j] >= 0)
       lc_buf_printf(g->o, "((const cu_word *)P.regs)[(cu_u64)%d * P.ninst + i]", g->pl->obs_reg[j]);
     else if (g->pl->obs_fin[j] >= 0)
@@ -666,28 +746,55 @@ static void emit_reads(gen *g) {
   }
 }
 
+/* The register and final-value slots just read get CU_POISON, for the
+ * next launch to overwrite. */
+static void emit_poison(gen *g) {
+  for (size_t j = 0; j < g->p->nobs; j++) {
+    if (g->pl->obs_reg[j] >= 0)
+      lc_buf_printf(g->o, "    ((cu_word *)P.regs)[(cu_u64)%d * P.ninst + i] = (cu_word)CU_POISON;\n", g->pl->obs_reg[j]);
+    else if (g->pl->obs_fin[j] >= 0)
+      lc_buf_printf(g->o, "    ((cu_word *)P.fin)[(cu_u64)%d * P.ninst + i] = (cu_word)CU_POISON;\n", g->pl->obs_fin[j]);
+  }
+}
+
+/* An instance whose slot still holds the poison was not run: counted
+ * apart (the host refuses such a histogram). */
+static void emit_unwritten(gen *g) {
+  const char *sep = "    if (";
+  for (size_t j = 0; j < g->p->nobs; j++)
+    if (g->pl->obs_reg[j] >= 0 || g->pl->obs_fin[j] >= 0) {
+      lc_buf_printf(g->o, "%sv[%zu] == (cu_i64)%s(cu_word)CU_POISON", sep, j, g->pl->width == 64 ? "" : "(int)");
+      sep = " || ";
+    }
+  if (*sep == ' ' && sep[1] == '|')
+    lc_buf_puts(g->o, ") {\n      atomicAdd(scnt + CU_CNT_UNWRITTEN, 1u);\n      continue;\n    }\n");
+}
+
 static void emit_classify_kernel(gen *g) {
   const lx_program *p = g->p;
   lc_buf *o = g->o;
-  lc_buf_puts(o, "extern \"C\" __global__ void __launch_bounds__(1024) CU_KNAME(cu_classify)(const cu_launch P) {\n"
+  lc_buf_puts(o, "CU_GLOBAL CU_KNAME(cu_classify)(const cu_launch P) {\n"
                  "  extern __shared__ cu_u32 cu_cls[];\n"
-                 "  cu_u32 *scnt = cu_cls, *shist = cu_cls + 2;\n"
+                 "  cu_u32 *scnt = cu_cls, *shist = cu_cls + CU_NCTA_COUNTERS;\n"
                  "  if (P.phase) {\n"
-                 "    for (cu_u32 b = threadIdx.x; b < 2 + (P.shared_hist ? P.ndense : 0); b += blockDim.x) cu_cls[b] = 0;\n"
+                 "    for (cu_u32 b = threadIdx.x; b < CU_NCTA_COUNTERS + (P.shared_hist ? P.ndense : 0); b += blockDim.x)\n"
+                 "      cu_cls[b] = 0;\n"
                  "    __syncthreads();\n"
                  "  }\n"
-                 "  if (blockIdx.x == 0 && threadIdx.x == 0) *(volatile cu_u32 *)P.sync = 0;\n");
+                 "  if (blockIdx.x == 0 && threadIdx.x == 0) ((volatile cu_u32 *)P.sync)[0] = ((volatile cu_u32 *)P.sync)[1] = 0;\n");
   if (g->pl->nglobal) lc_buf_puts(o, "  cu_word *mem = (cu_word *)P.mem;\n");
   lc_buf_puts(o, "  for (cu_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < P.ninst; i += gridDim.x * blockDim.x) {\n");
   lc_buf_printf(o, "    cu_i64 v[%zu];\n", p->nobs ? p->nobs : 1);
   lc_buf_puts(o, "    if (P.phase) {\n");
   emit_reads(g);
   lc_buf_puts(o, "    }\n");
+  emit_poison(g);
   for (size_t i = 0; i < p->nplocs; i++)
     if (g->pl->gidx[i] >= 0)
       lc_buf_printf(o, "    mem[cu_loc_word(&P, %d, i)] = (cu_word)%" PRId64 "LL;  // %s\n", g->pl->gidx[i],
                     p->plocs[i].init, p->plocs[i].name);
   lc_buf_puts(o, "    if (!P.phase) continue;\n");
+  emit_unwritten(g);
   if (g->pl->ncut) {
     lc_buf_puts(o, "    if (");
     for (int c = 0; c < g->pl->ncut; c++)
@@ -725,16 +832,27 @@ void cu_gen_prelude(lc_buf *out) {
   lc_buf_puts(out, cu_map_text);
   lc_buf_puts(out, "\n");
   lc_buf_puts(out, prelude_helpers);
+  lc_buf_puts(out, prelude_classify);
   lc_buf_puts(out, "#endif\n\n");
 }
+
+void cu_gen_classify_prelude(lc_buf *out) { lc_buf_puts(out, prelude_classify); }
 
 void cu_gen_body(lc_buf *out, const cu_plan *pl) {
   gen g = {out, pl, pl->p, pl->width == 64 ? "l" : "r", pl->width == 64 ? "b64" : "b32",
            pl->width == 64 ? "s64" : "s32"};
   lc_buf_puts(out, "#ifndef CU_KNAME\n#define CU_KNAME(name) name\n#endif\n\n");
   lc_buf_printf(out, "typedef %s cu_word;\n\n", pl->width == 64 ? "cu_u64" : "cu_u32");
-  emit_test_kernel(&g);
+  for (int rot = 0; rot < cu_gen_rotations(pl); rot++) {
+    /* the checks in tests/cuda compile the first copy only, to save time */
+    if (rot == 1) lc_buf_puts(out, "#ifndef CU_FIRST_ROTATION_ONLY\n");
+    emit_test_kernel(&g, rot);
+  }
+  if (cu_gen_rotations(pl) > 1) lc_buf_puts(out, "#endif\n");
+  /* the SASS check compiles the test kernels alone */
+  lc_buf_puts(out, "#ifndef CU_TEST_KERNEL_ONLY\n");
   emit_classify_kernel(&g);
+  lc_buf_puts(out, "#endif\n");
 }
 
 int cu_gen(lc_buf *out, const cu_plan *pl) {
@@ -745,8 +863,7 @@ int cu_gen(lc_buf *out, const cu_plan *pl) {
   return 0;
 }
 
-int cu_emit(lc_buf *out, const lx_program *p, const run_params *par, lc_diag *d) {
-  (void)par;
+int cu_emit(lc_buf *out, const lx_program *p, lc_diag *d) {
   cu_plan *pl = cu_plan_new(p, d);
   if (!pl) return LC_EXIT_INPUT;
   int rc = cu_gen(out, pl);

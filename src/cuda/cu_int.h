@@ -96,6 +96,12 @@ int cu_gen(lc_buf *out, const cu_plan *pl);
  * kernels, inside a namespace of its own. */
 void cu_gen_prelude(lc_buf *out);
 void cu_gen_body(lc_buf *out, const cu_plan *pl);
+/* Copies of the test kernel (cu_test, cu_test_r1, ...), each running the
+ * roles of a phase in another rotated order; launch t uses copy t % n. */
+enum { CU_MAX_ROTATIONS = 4 };
+int cu_gen_rotations(const cu_plan *pl);
+/* The classify kernel's helpers alone (part of the prelude), for the host test. */
+void cu_gen_classify_prelude(lc_buf *out);
 extern const char cu_map_text[];   /* cu_map.h as text (generated) */
 
 /* ---- per-launch parameters ------------------------------------------------------- */

@@ -55,12 +55,19 @@ enum {
 enum {
   CU_CNT_CUT,             /* instances stopped by the loop bound */
   CU_CNT_FILTERED,        /* instances the test's filter rejects */
+  CU_CNT_UNWRITTEN,       /* instances whose result slot still held CU_POISON: the test kernel missed them */
   CU_CNT_HASHED,          /* instances counted in the out-of-domain table */
   CU_CNT_LOST,            /* out-of-domain outcomes the full table could not take */
   CU_CNT_SAMPLED,         /* claims on a sample record (the first max_samples are kept) */
   CU_CNT_BARRIER_MISS,    /* testing CTAs that gave up waiting at the spin barrier */
-  CU_NCOUNTERS
+  CU_NCOUNTERS,
+  CU_NCTA_COUNTERS = CU_CNT_UNWRITTEN + 1   /* the first ones, counted per CTA first */
 };
+
+/* What the classify kernel leaves in every register and final-value slot
+ * after reading it, so that a slot the next test launch does not write
+ * is seen (as an unwritten instance), never counted as an outcome. */
+enum { CU_POISON = 0x5eadbeef };
 
 /* The parameter block of both kernels, passed by value at every launch. */
 typedef struct cu_launch {
@@ -77,9 +84,11 @@ typedef struct cu_launch {
   cu_u64 hash;            /* out-of-domain outcomes: hash_cap entries of 2 + nshown u64 */
   cu_u64 samples;         /* forbidden instances: max_samples records of 2 + nshown + nroles u64 */
   cu_u64 counters;        /* CU_NCOUNTERS u64 */
+  cu_u64 ctasm;           /* per physical CTA: the SM it runs on (u32), for the samples */
   cu_i64 alias_delta;     /* bytes from a global location to its generic-alias view */
   cu_u64 iteration;
   cu_u64 stress_seed;
+  cu_u64 zero;            /* 0, but the compiler cannot know: keeps each access's address its own */
 
   cu_u32 ninst;           /* instances per launch = testing CTAs * T */
   cu_u32 nctas;           /* CTAs in the grid (testing and stressing) */
@@ -100,6 +109,8 @@ typedef struct cu_launch {
   cu_u32 barrier;         /* testing CTAs meet at a bounded spin barrier before the test */
   cu_u32 barrier_spins;   /* how long to wait there */
   cu_u32 mem_stress, pre_stress, stress_pattern, stress_lines, stress_iters;
+  cu_u32 pre_pattern, pre_lines, pre_iters;   /* pre-stress of the testing threads */
+  cu_u32 loc_offset;      /* 0: locations apart; else words between the locations of one instance */
 
   cu_u32 smul, smul_inv, sadd;   /* shuffle of cluster indices mod nclusters */
   cu_u32 rmul, rmul_inv, radd;   /* shuffle of ranks mod cs */
@@ -178,8 +189,15 @@ CU_FN cu_u32 cu_role_instance(const cu_launch *P, cu_u32 k, cu_u32 B, cu_u32 lan
 
 /* ---- locations -------------------------------------------------------------------- */
 
-/* The word index of global location g of instance i in `mem`. */
+/* The word index of global location g of instance i in `mem`.  Apart
+ * (loc_offset 0): each location has an array of ninst slots of its own,
+ * permuted differently.  Together (0 < loc_offset <= stride): an
+ * instance's locations are loc_offset words apart in one slot of
+ * nglobal * stride words, so that they share a cache line when
+ * nglobal * loc_offset words fit in one. */
 CU_FN cu_u64 cu_loc_word(const cu_launch *P, cu_u32 g, cu_u32 i) {
+  if (P->loc_offset)
+    return (cu_u64)cu_affine(i, P->pmul, P->padd[0], P->ninst) * P->nglobal * P->stride + (cu_u64)g * P->loc_offset;
   return ((cu_u64)g * P->ninst + cu_affine(i, P->pmul, P->padd[g], P->ninst)) * P->stride;
 }
 

@@ -26,7 +26,8 @@ enum {
   MAX_CLUSTER = 8
 };
 
-enum { B_MEM, B_REGS, B_FIN, B_CUT, B_SCRATCH, B_SYNC, B_HIST, B_ALLOWED, B_DOM, B_HASH, B_SAMPLES, B_COUNTERS, NBUF };
+enum { B_MEM, B_REGS, B_FIN, B_CUT, B_SCRATCH, B_SYNC, B_HIST, B_ALLOWED, B_DOM, B_HASH, B_SAMPLES, B_COUNTERS,
+       B_CTASM, NBUF };
 
 typedef struct runner {
   const lx_program *p;
@@ -40,11 +41,19 @@ typedef struct runner {
   cu_device dev;
   bool ctx_held;
   cu_module mod;
-  cu_function ftest, fclassify;
+  cu_function ftest[CU_MAX_ROTATIONS], fclassify;
+  int nrot;                     /* copies of the test kernel (role orders) */
   int sm, nsm, max_block, max_shared, cluster_launch, vmm;
   char name[256];
   cu_devptr buf[NBUF];
   size_t size[NBUF];
+  /* Overlap: the classify kernel of launch t runs on a stream of its own
+   * while launch t+1 tests, so each launch's outputs (and locations, spin
+   * barrier, SM records) come in two sets used in turn. */
+  bool overlap;
+  cu_devptr buf2[NBUF];         /* the second set (B_MEM, B_REGS, B_FIN, B_CUT, B_SYNC, B_CTASM) */
+  cu_stream st[2];              /* tests, classify */
+  cu_event tested[2], classified[2];   /* per set */
   cu_mem_handle vmm_handle;     /* mem as two views of one allocation (generic aliases) */
   cu_devptr vmm_va;
   size_t vmm_size;
@@ -65,6 +74,9 @@ static void fill_defaults(run_params *q, const run_params *par) {
   if (!q->threads_per_cta) q->threads_per_cta = DEFAULT_T;
   if (!q->stride) q->stride = 1;
   if (!q->stress_lines) q->stress_lines = DEFAULT_STRESS_LINES;
+  if (!q->pre_stress_lines) q->pre_stress_lines = DEFAULT_STRESS_LINES;
+  if (q->loc_offset > q->stride) q->loc_offset = q->stride;
+  q->pre_stress_pattern &= 3;
   if (!q->stress_iterations) q->stress_iterations = DEFAULT_STRESS_ITERS;
   /* memory stress needs stressing CTAs: 100% testing would leave none */
   if (!q->testing_pct || q->testing_pct >= 100) q->testing_pct = q->mem_stress ? 50 : 100;
@@ -179,7 +191,12 @@ static int build(runner *R) {
   }
   if (rc == 0) rc = CHECK(R, R->drv->ModuleLoadData(&R->mod, image), "cuModuleLoadData");
   free(image);
-  if (rc == 0) rc = CHECK(R, R->drv->ModuleGetFunction(&R->ftest, R->mod, "cu_test"), "cuModuleGetFunction");
+  R->nrot = cu_gen_rotations(R->pl);
+  for (int r = 0; r < R->nrot && rc == 0; r++) {
+    char name[32];
+    snprintf(name, sizeof name, r ? "cu_test_r%d" : "cu_test", r);
+    rc = CHECK(R, R->drv->ModuleGetFunction(&R->ftest[r], R->mod, name), "cuModuleGetFunction");
+  }
   if (rc == 0)
     rc = CHECK(R, R->drv->ModuleGetFunction(&R->fclassify, R->mod, "cu_classify"), "cuModuleGetFunction");
   return rc < 0 ? LC_EXIT_INTERNAL : 0;
@@ -196,6 +213,27 @@ static size_t bytes_per_instance(const runner *R) {
          (size_t)pl->ncut * 4;
 }
 
+/* CTAs the device holds at once for this kernel: the occupancy API, and
+ * for a cluster launch cuOccupancyMaxActiveClusters (clusters must fit on
+ * a GPC, which can leave SMs unused). */
+static int resident_ctas(runner *R, int per_sm, unsigned T, unsigned cs, uint64_t *out) {
+  *out = (uint64_t)R->nsm * (uint64_t)(per_sm > 0 ? per_sm : 1);
+  if (cs <= 1 || !R->drv->OccupancyMaxActiveClusters) return 0;
+  cu_launch_attr a;
+  memset(&a, 0, sizeof a);
+  a.id = CU_LAUNCH_ATTR_CLUSTER_DIM;
+  a.value.cluster_dim.x = cs;
+  a.value.cluster_dim.y = a.value.cluster_dim.z = 1;
+  cu_launch_config c = {(unsigned)(*out / cs * cs), 1, 1, T, 1, 1, (unsigned)R->test_shared, NULL, &a, 1};
+  int nclusters = 0;
+  for (int r = 0; r < R->nrot; r++) {
+    if (CHECK(R, R->drv->OccupancyMaxActiveClusters(&nclusters, R->ftest[r], &c), "cuOccupancyMaxActiveClusters") < 0)
+      return -1;
+    if (nclusters > 0 && (uint64_t)nclusters * cs < *out) *out = (uint64_t)nclusters * cs;
+  }
+  return 0;
+}
+
 static int size_grid(runner *R) {
   const cu_plan *pl = R->pl;
   unsigned T = R->par.threads_per_cta, cs = cluster_size(R);
@@ -206,10 +244,15 @@ static int size_grid(runner *R) {
              R->max_shared);
     return LC_EXIT_INPUT;
   }
+  /* the copies of the test kernel may differ in registers: the fewest resident */
   int per_sm = 0;
-  if (CHECK(R, R->drv->OccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, R->ftest, (int)T, R->test_shared),
-            "cuOccupancyMaxActiveBlocksPerMultiprocessor") < 0)
-    return LC_EXIT_INTERNAL;
+  for (int r = 0; r < R->nrot; r++) {
+    int n = 0;
+    if (CHECK(R, R->drv->OccupancyMaxActiveBlocksPerMultiprocessor(&n, R->ftest[r], (int)T, R->test_shared),
+              "cuOccupancyMaxActiveBlocksPerMultiprocessor") < 0)
+      return LC_EXIT_INTERNAL;
+    if (r == 0 || n < per_sm) per_sm = n;
+  }
   /* Resident CTAs by default, so that the roles of an instance overlap. */
   uint64_t ntest = R->par.instances ? (R->par.instances + T - 1) / T
                                     : (uint64_t)R->nsm * (per_sm > 0 ? per_sm : 1) * R->par.testing_pct / 100;
@@ -223,6 +266,26 @@ static int size_grid(runner *R) {
   if (ntest * T > CU_MAX_INSTANCES) ntest = CU_MAX_INSTANCES / T / cs * cs;
   uint64_t all = R->par.mem_stress ? ntest * 100 / R->par.testing_pct : ntest;
   all = (all + cs - 1) / cs * cs;
+  /* never a grid that cannot be resident: the roles of an instance must
+   * overlap in time, and the spin barrier waits for every testing CTA */
+  uint64_t resident;
+  if (resident_ctas(R, per_sm, T, cs, &resident) < 0) return LC_EXIT_INTERNAL;
+  if (all > resident) {
+    uint64_t was = ntest * T;
+    ntest = R->par.mem_stress ? resident * R->par.testing_pct / 100 : resident;
+    ntest = ntest / cs * cs;
+    if (ntest < need) {
+      lc_error(R->d, (lc_loc){0}, "the test needs %" PRIu64 " CTAs resident at once; %s holds %" PRIu64, need,
+               R->name, resident);
+      return LC_EXIT_INPUT;
+    }
+    all = R->par.mem_stress ? ntest * 100 / R->par.testing_pct / cs * cs : ntest;
+    if (all > resident) all = resident / cs * cs;
+    if (R->par.instances)
+      run_result_note(R->out, "%" PRIu64 " instances per launch asked, %" PRIu64 " run: %s holds %" PRIu64
+                      " CTAs of this kernel at once, and every CTA of a launch must be resident", was, ntest * T,
+                      R->name, resident);
+  }
   if (all / cs > CU_MAX_CLUSTERS) {
     lc_error(R->d, (lc_loc){0}, "%" PRIu64 " CTAs are too many for one launch", all);
     return LC_EXIT_INPUT;
@@ -290,13 +353,14 @@ static int alloc_buffers(runner *R) {
   size_t ninst = (size_t)R->shape.ntest_clusters * R->shape.cs * R->shape.T, w = word_bytes(R);
   size_t mem = (size_t)pl->nglobal * ninst * R->par.stride * w;
   if ((pl->alias ? alloc_aliased(R, mem) : alloc(R, B_MEM, mem)) < 0) return -1;
-  size_t stress = (R->par.mem_stress || R->par.pre_stress) ? (size_t)R->par.stress_lines * CU_LINE_WORDS * 4 : 0;
+  unsigned lines = R->par.stress_lines > R->par.pre_stress_lines ? R->par.stress_lines : R->par.pre_stress_lines;
+  size_t stress = (R->par.mem_stress || R->par.pre_stress) ? (size_t)lines * CU_LINE_WORDS * 4 : 0;
   if (alloc(R, B_REGS, (size_t)pl->nregout * ninst * w) < 0 || alloc(R, B_FIN, (size_t)pl->nfin * ninst * w) < 0 ||
       alloc(R, B_CUT, (size_t)pl->ncut * ninst * 4) < 0 || alloc(R, B_SCRATCH, stress) < 0 ||
       alloc(R, B_SYNC, 8) < 0 || alloc(R, B_HIST, (size_t)R->P.ndense * 8) < 0 ||
       alloc(R, B_HASH, (size_t)HASH_CAP * cu_hash_entry_words(R->P.nshown) * 8) < 0 ||
       alloc(R, B_SAMPLES, (size_t)R->par.max_forbidden * cu_sample_words(R->P.nshown, R->P.nroles) * 8) < 0 ||
-      alloc(R, B_COUNTERS, CU_NCOUNTERS * 8) < 0 ||
+      alloc(R, B_COUNTERS, CU_NCOUNTERS * 8) < 0 || alloc(R, B_CTASM, (size_t)R->shape.nctas * 4) < 0 ||
       upload(R, B_DOM, R->dm.values, R->dm.nvalues * sizeof(cu_i64)) < 0)
     return -1;
   uint32_t *bits = cu_allowed_bitmap(&R->dm, &R->P, R->allowed);
@@ -305,10 +369,49 @@ static int alloc_buffers(runner *R) {
   return rc;
 }
 
+static bool per_set(int b) {
+  return b == B_MEM || b == B_REGS || b == B_FIN || b == B_CUT || b == B_SYNC || b == B_CTASM;
+}
+
+/* The second set of per-launch buffers, the streams and the events.
+ * Without the stream API, or with generic aliases (one mapping per
+ * allocation), launches stay in one set, one after the other. */
+static int setup_overlap(runner *R) {
+  const cu_driver *drv = R->drv;
+  R->overlap = drv->StreamCreate && !R->pl->alias;
+  if (!R->overlap) return 0;
+  for (int b = 0; b < NBUF; b++)
+    if (per_set(b) && CHECK(R, drv->MemAlloc(&R->buf2[b], R->size[b]), "cuMemAlloc") < 0) return -1;
+  for (int i = 0; i < 2; i++)
+    if (CHECK(R, drv->StreamCreate(&R->st[i], 1 /* CU_STREAM_NON_BLOCKING */), "cuStreamCreate") < 0 ||
+        CHECK(R, drv->EventCreate(&R->tested[i], 2 /* CU_EVENT_DISABLE_TIMING */), "cuEventCreate") < 0 ||
+        CHECK(R, drv->EventCreate(&R->classified[i], 2), "cuEventCreate") < 0)
+      return -1;
+  return 0;
+}
+
 static void free_buffers(runner *R) {
   if (R->vmm_handle || R->vmm_va) free_aliased(R);
-  for (int b = 0; b < NBUF; b++)
+  for (int b = 0; b < NBUF; b++) {
     if (R->buf[b]) R->drv->MemFree(R->buf[b]);
+    if (R->buf2[b]) R->drv->MemFree(R->buf2[b]);
+  }
+  for (int i = 0; i < 2; i++) {
+    if (R->tested[i]) R->drv->EventDestroy(R->tested[i]);
+    if (R->classified[i]) R->drv->EventDestroy(R->classified[i]);
+    if (R->st[i]) R->drv->StreamDestroy(R->st[i]);
+  }
+}
+
+/* Points P's per-launch buffers at set s. */
+static void use_set(const runner *R, cu_launch *P, unsigned s) {
+  const cu_devptr *b = s ? R->buf2 : R->buf;
+  P->mem = b[B_MEM];
+  P->regs = b[B_REGS];
+  P->fin = b[B_FIN];
+  P->cut = b[B_CUT];
+  P->sync = b[B_SYNC];
+  P->ctasm = b[B_CTASM];
 }
 
 /* ---- the parameter block ---------------------------------------------------------------- */
@@ -343,7 +446,11 @@ static int fill_launch(runner *R) {
   P->stress_pattern = R->par.stress_pattern;
   P->stress_lines = R->par.stress_lines;
   P->stress_iters = R->par.stress_iterations;
-  R->cls_shared = (2 + (P->shared_hist ? (size_t)P->ndense : 0)) * 4;
+  P->pre_pattern = R->par.pre_stress_pattern;
+  P->pre_lines = R->par.pre_stress_lines;
+  P->pre_iters = R->par.pre_stress_iterations;
+  P->loc_offset = R->par.loc_offset;
+  R->cls_shared = (CU_NCTA_COUNTERS + (P->shared_hist ? (size_t)P->ndense : 0)) * 4;
   return 0;
 }
 
@@ -361,30 +468,49 @@ static void set_pointers(runner *R) {
   P->hash = R->buf[B_HASH];
   P->samples = R->buf[B_SAMPLES];
   P->counters = R->buf[B_COUNTERS];
+  P->ctasm = R->buf[B_CTASM];
 }
 
 /* ---- launching ------------------------------------------------------------------------------ */
 
-static int launch_test(runner *R, cu_launch *P) {
+static int launch_test(runner *R, cu_launch *P, cu_stream st) {
   void *args[] = {P};
+  cu_function f = R->ftest[P->iteration % (uint64_t)R->nrot];
   if (R->shape.cs == 1)
-    return CHECK(R, R->drv->LaunchKernel(R->ftest, R->shape.nctas, 1, 1, R->shape.T, 1, 1, (unsigned)R->test_shared,
-                                         NULL, args, NULL),
+    return CHECK(R, R->drv->LaunchKernel(f, R->shape.nctas, 1, 1, R->shape.T, 1, 1, (unsigned)R->test_shared,
+                                         st, args, NULL),
                  "cuLaunchKernel(cu_test)");
   cu_launch_attr a;
   memset(&a, 0, sizeof a);
   a.id = CU_LAUNCH_ATTR_CLUSTER_DIM;
   a.value.cluster_dim.x = R->shape.cs;
   a.value.cluster_dim.y = a.value.cluster_dim.z = 1;
-  cu_launch_config c = {R->shape.nctas, 1, 1, R->shape.T, 1, 1, (unsigned)R->test_shared, NULL, &a, 1};
-  return CHECK(R, R->drv->LaunchKernelEx(&c, R->ftest, args, NULL), "cuLaunchKernelEx(cu_test, cluster)");
+  cu_launch_config c = {R->shape.nctas, 1, 1, R->shape.T, 1, 1, (unsigned)R->test_shared, st, &a, 1};
+  return CHECK(R, R->drv->LaunchKernelEx(&c, f, args, NULL), "cuLaunchKernelEx(cu_test, cluster)");
 }
 
-static int launch_classify(runner *R, cu_launch *P) {
+static int launch_classify(runner *R, cu_launch *P, cu_stream st) {
   void *args[] = {P};
   return CHECK(R, R->drv->LaunchKernel(R->fclassify, R->cls_grid, 1, 1, R->cls_block, 1, 1, (unsigned)R->cls_shared,
-                                       NULL, args, NULL),
+                                       st, args, NULL),
                "cuLaunchKernel(cu_classify)");
+}
+
+/* Launch `it` and its classify step.  Overlapped: set it % 2; the test
+ * waits until the classify step two launches back has read that set, the
+ * classify step waits for the test; classify steps run one after the
+ * other on their stream (they share the histogram). */
+static int launch_pair(runner *R, cu_launch *P, uint64_t it) {
+  if (!R->overlap) return launch_test(R, P, NULL) < 0 || launch_classify(R, P, NULL) < 0 ? -1 : 0;
+  unsigned s = (unsigned)(it & 1);
+  use_set(R, P, s);
+  const cu_driver *drv = R->drv;
+  if ((it >= 2 && CHECK(R, drv->StreamWaitEvent(R->st[0], R->classified[s], 0), "cuStreamWaitEvent") < 0) ||
+      launch_test(R, P, R->st[0]) < 0 || CHECK(R, drv->EventRecord(R->tested[s], R->st[0]), "cuEventRecord") < 0 ||
+      CHECK(R, drv->StreamWaitEvent(R->st[1], R->tested[s], 0), "cuStreamWaitEvent") < 0 ||
+      launch_classify(R, P, R->st[1]) < 0 || CHECK(R, drv->EventRecord(R->classified[s], R->st[1]), "cuEventRecord") < 0)
+    return -1;
+  return 0;
 }
 
 static int draw(runner *R, cu_launch *P, uint64_t it) {
@@ -405,8 +531,12 @@ static int iterate(runner *R) {
   cu_launch P;
   if (draw(R, &P, 0) < 0) return LC_EXIT_INTERNAL;
   P.phase = 0;
-  if (launch_classify(R, &P) < 0 || CHECK(R, R->drv->CtxSynchronize(), "cuCtxSynchronize") < 0)
-    return LC_EXIT_INTERNAL;
+  /* the initial values (and poison) in every set */
+  for (unsigned s = 0; s < (R->overlap ? 2u : 1u); s++) {
+    if (R->overlap) use_set(R, &P, s);
+    if (launch_classify(R, &P, NULL) < 0) return LC_EXIT_INTERNAL;
+  }
+  if (CHECK(R, R->drv->CtxSynchronize(), "cuCtxSynchronize") < 0) return LC_EXIT_INTERNAL;
   uint64_t want = R->par.iterations ? R->par.iterations : R->par.seconds > 0 ? UINT64_MAX : DEFAULT_ITERATIONS;
   uint64_t batch = 4, it = 0;
   double t0 = lc_now(), t = 0;
@@ -415,7 +545,7 @@ static int iterate(runner *R) {
     for (uint64_t n = 0; n < batch && it < want; n++, it++) {
       if (draw(R, &P, it) < 0) return LC_EXIT_INTERNAL;
       P.phase = 1;
-      if (launch_test(R, &P) < 0 || launch_classify(R, &P) < 0) return LC_EXIT_INTERNAL;
+      if (launch_pair(R, &P, it) < 0) return LC_EXIT_INTERNAL;
     }
     if (CHECK(R, R->drv->CtxSynchronize(), "cuCtxSynchronize") < 0) return LC_EXIT_INTERNAL;
     t = lc_now() - t0;
@@ -479,9 +609,11 @@ static void collect_samples(runner *R, uint64_t claims) {
       memcpy(o->values, r + 2, R->P.nshown * sizeof *o->values);
       o->ctas = lc_xcalloc(R->P.nroles, sizeof *o->ctas);
       o->threads = lc_xcalloc(R->P.nroles, sizeof *o->threads);
+      o->sms = lc_xcalloc(R->P.nroles, sizeof *o->sms);
       for (size_t k = 0; k < R->P.nroles; k++) {
         o->ctas[k] = (int)(r[2 + R->P.nshown + k] >> 32);
-        o->threads[k] = (int)(r[2 + R->P.nshown + k] & 0xffffffffu);
+        o->sms[k] = (int)(r[2 + R->P.nshown + k] >> 16 & 0xffffu);
+        o->threads[k] = (int)(r[2 + R->P.nshown + k] & 0xffffu);
       }
     }
   }
@@ -493,6 +625,11 @@ static int collect(runner *R) {
   if (download(R, B_COUNTERS, cnt, sizeof cnt) < 0) return LC_EXIT_INTERNAL;
   uint64_t dense = collect_dense(R), hashed = collect_hashed(R);
   uint64_t run = R->iterations * R->P.ninst;
+  if (cnt[CU_CNT_UNWRITTEN]) {
+    lc_error(R->d, (lc_loc){0}, "internal error: %" PRIu64 " instances left a result slot unwritten (the test "
+             "kernel did not run them); no histogram", cnt[CU_CNT_UNWRITTEN]);
+    return LC_EXIT_INTERNAL;
+  }
   if (hashed != cnt[CU_CNT_HASHED] ||
       dense + hashed + cnt[CU_CNT_LOST] + cnt[CU_CNT_CUT] + cnt[CU_CNT_FILTERED] != run) {
     lc_error(R->d, (lc_loc){0}, "internal error: the device histogram does not add up: %" PRIu64 " dense + %" PRIu64
@@ -543,7 +680,7 @@ static int prepare(runner *R) {
   if (rc == 0) rc = size_grid(R);
   if (rc) return rc;
   note_placement(R);
-  if (fill_launch(R) < 0 || alloc_buffers(R) < 0) return LC_EXIT_INTERNAL;
+  if (fill_launch(R) < 0 || alloc_buffers(R) < 0 || setup_overlap(R) < 0) return LC_EXIT_INTERNAL;
   set_pointers(R);
   return 0;
 }

@@ -14,10 +14,11 @@
 #include "result.h"
 #include "run/run.h"
 
-/* The kernel source for p under par (litmus-run --emit-cuda).  Returns an
- * exit status: 0, or LC_EXIT_INPUT after reporting an instruction the
- * generator cannot run (texture/surface accesses, ...) to d. */
-int cu_emit(lc_buf *out, const lx_program *p, const run_params *par, lc_diag *d);
+/* The kernel source for p (litmus-run --emit-cuda); the run's parameters
+ * reach the kernels at launch, not in the source.  Returns an exit status:
+ * 0, or LC_EXIT_INPUT after reporting an instruction the generator cannot
+ * run (texture/surface accesses, ...) to d. */
+int cu_emit(lc_buf *out, const lx_program *p, lc_diag *d);
 
 /* Runs p on the GPU and fills out.  `allowed` (the model's states) lets the
  * device record the first par->max_forbidden instances whose outcome the
@@ -26,5 +27,9 @@ int cu_emit(lc_buf *out, const lx_program *p, const run_params *par, lc_diag *d)
  * LC_EXIT_INTERNAL when the GPU or the compiler failed. */
 int cu_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out,
            lc_diag *d);
+
+/* 0 when the CUDA driver can be opened, else -1 with the reason in d (so
+ * that a run over many tests can stop once, before the first). */
+int cu_probe(lc_diag *d);
 
 #endif

@@ -44,6 +44,21 @@ lt_test *gen_family_test(gen_family f, unsigned n);
 unsigned gen_family_min(gen_family f);
 
 const char *gen_family_name(gen_family f);        /* "random", "chain", ... */
+
+/* A weakened twin of a test (gen_mutant.c): its text, with the test renamed
+ * NAME+mutK and one instruction's cell changed (a fence dropped or made
+ * acq_rel, .acquire/.release/.acq_rel made .relaxed, a scope narrowed). */
+typedef struct gen_mutant {
+  char *name;               /* NAME+mutK */
+  char *what;               /* "P0 line 11: fence.sc.gpu dropped" */
+  char *text;
+} gen_mutant;
+typedef LC_VEC(gen_mutant) gen_mutants;
+
+/* Appends every mutant of t (parsed from src) to out; whether the model
+ * allows a mutant's weak outcome is for the caller to check. */
+void gen_mutants_of(const lt_test *t, const lc_source *src, gen_mutants *out);
+void gen_mutants_free(gen_mutants *m);
 int gen_family_parse(const char *s, gen_family *f);
 
 #endif

@@ -238,6 +238,19 @@ int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
     if (n <= 1) continue;
     json_error_t err;
     json_t *o = json_loads(line, 0, &err);
+    /* a campaign's file (litmus-run --campaign): its runs' results; the
+     * mutation scores of litmus-run --mutants are not compared */
+    if (o && json_is_object(o) &&
+        (json_object_get(o, "campaign") || json_object_get(o, "done") || json_object_get(o, "mutants"))) {
+      json_decref(o);
+      continue;
+    }
+    json_t *res = o ? json_object_get(o, "result") : NULL;
+    if (res && json_is_object(res) && json_object_get(o, "run")) {
+      json_incref(res);
+      json_decref(o);
+      o = res;
+    }
     if (!o || !json_is_object(o) || load_object(t, pend, col, o) < 0) {
       lc_error(d, (lc_loc){path, lineno, o ? 1 : err.column}, "%s",
                o ? "not a litmus-run or litmus-check result (or mixed with the other kind)" : err.text);

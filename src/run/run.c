@@ -20,7 +20,9 @@ void run_params_init(run_params *p) {
   p->pre_stress = true;
   p->stress_pattern = 0;
   p->stress_lines = 64;
-  p->stress_iterations = 1024;
+  p->stress_iterations = 65536;
+  p->pre_stress_lines = 64;
+  p->pre_stress_iterations = 256;
   p->barrier = true;
   p->shuffle = true;
   p->testing_pct = 50;
@@ -45,6 +47,7 @@ static void free_sample(run_sample *s) {
   free(s->ctas);
   free(s->threads);
   free(s->cpus);
+  free(s->sms);
 }
 
 void run_result_fini(run_result *r) {
@@ -142,6 +145,7 @@ void run_result_add_sample(run_result *r, uint64_t iteration, uint64_t instance,
   s->ctas = copy_ints(ctas, nt);
   s->threads = copy_ints(threads, nt);
   s->cpus = copy_ints(cpus, nt);
+  s->sms = NULL;
 }
 
 void run_result_note(run_result *r, const char *fmt, ...) {

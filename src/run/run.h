@@ -30,7 +30,9 @@ typedef struct run_params {
   bool pre_stress;           /* testing threads hammer the scratchpad before the test */
   unsigned stress_pattern;   /* 0: st,st  1: st,ld  2: ld,st  3: ld,ld */
   unsigned stress_lines;     /* scratchpad lines the stress targets */
-  unsigned stress_iterations;/* accesses per stressing thread */
+  unsigned stress_iterations;/* rounds per stressing thread at most (they stop once the tests are done) */
+  unsigned pre_stress_pattern, pre_stress_lines, pre_stress_iterations;   /* the same for pre-stress */
+  unsigned loc_offset;       /* words between the locations of one instance; 0: each location apart */
   bool barrier;              /* a bounded spin barrier right before the test code */
   bool shuffle;              /* shuffle CTA ids so roles land on different SMs each launch */
   unsigned testing_pct;      /* percentage of CTAs that run tests (the others stress) */
@@ -76,6 +78,7 @@ typedef struct run_sample {
   int *ctas, *threads;       /* per litmus thread: the CTA and thread index that ran its role;
                                 NULL where a backend has none (host) */
   int *cpus;                 /* per litmus thread: the CPU its host thread ran on; NULL (cuda) */
+  int *sms;                  /* per litmus thread: the SM its CTA ran on; NULL (host) */
 } run_sample;
 
 typedef struct run_result {

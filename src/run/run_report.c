@@ -72,6 +72,7 @@ static void print_where(lc_buf *out, const run_result *r, const run_sample *s) {
     lc_buf_printf(out, "%sP%d", t ? ", " : "", r->prog->threads[t].id);
     if (s->ctas) lc_buf_printf(out, " cta %d", s->ctas[t]);
     if (s->threads) lc_buf_printf(out, " thread %d", s->threads[t]);
+    if (s->sms) lc_buf_printf(out, " sm %d", s->sms[t]);
     if (s->cpus) lc_buf_printf(out, " cpu %d", s->cpus[t]);
   }
 }
@@ -222,6 +223,10 @@ static json_t *params_json(const run_params *p) {
   json_object_set_new(o, "stress_pattern", json_integer(p->stress_pattern));
   json_object_set_new(o, "stress_lines", json_integer(p->stress_lines));
   json_object_set_new(o, "stress_iterations", json_integer(p->stress_iterations));
+  json_object_set_new(o, "pre_stress_pattern", json_integer(p->pre_stress_pattern));
+  json_object_set_new(o, "pre_stress_lines", json_integer(p->pre_stress_lines));
+  json_object_set_new(o, "pre_stress_iterations", json_integer(p->pre_stress_iterations));
+  json_object_set_new(o, "loc_offset", json_integer(p->loc_offset));
   json_object_set_new(o, "barrier", json_boolean(p->barrier));
   json_object_set_new(o, "shuffle", json_boolean(p->shuffle));
   json_object_set_new(o, "testing_pct", json_integer(p->testing_pct));
@@ -294,6 +299,7 @@ static json_t *samples_json(const run_result *r) {
       json_object_set_new(w, "cta", ints_json(s->ctas, t));
       json_object_set_new(w, "thread_index", ints_json(s->threads, t));
       json_object_set_new(w, "cpu", ints_json(s->cpus, t));
+      if (s->sms) json_object_set_new(w, "sm", ints_json(s->sms, t));
       json_array_append_new(where, w);
     }
     json_object_set_new(o, "where", where);

@@ -19,6 +19,7 @@
 SAME_SIZE(cu_result, CUresult);
 SAME_SIZE(cu_device, CUdevice);
 SAME_SIZE(cu_devptr, CUdeviceptr);
+SAME_SIZE(cu_event, CUevent);
 SAME_SIZE(cu_mem_handle, CUmemGenericAllocationHandle);
 
 SAME_SIZE(cu_launch_attr, CUlaunchAttribute);

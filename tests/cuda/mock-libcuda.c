@@ -104,13 +104,18 @@ cu_result cuDeviceGetAttribute(int *v, int attr, cu_device d) {
 cu_result cuDevicePrimaryCtxRetain(cu_context *c, cu_device d) { *c = &context; (void)d; return 0; }
 cu_result cuDevicePrimaryCtxRelease_v2(cu_device d) { (void)d; return 0; }
 cu_result cuCtxSetCurrent(cu_context c) { return c == &context ? 0 : ERR_INVALID_VALUE; }
-cu_result cuCtxSynchronize(void) { return 0; }
+static void sim_synchronized(void);
+/* Everything launched so far is done: no wait is needed for it. */
+cu_result cuCtxSynchronize(void) {
+  sim_synchronized();
+  return 0;
+}
 cu_result cuModuleLoadData(cu_module *m, const void *image) { *m = &module; return image ? 0 : ERR_INVALID_VALUE; }
 cu_result cuModuleUnload(cu_module m) { return m == &module ? 0 : ERR_INVALID_VALUE; }
 
 cu_result cuModuleGetFunction(cu_function *f, cu_module m, const char *name) {
   if (m != &module) return ERR_INVALID_VALUE;
-  if (strcmp(name, "cu_test") == 0) *f = &f_test;
+  if (strcmp(name, "cu_test") == 0 || strncmp(name, "cu_test_r", 9) == 0) *f = &f_test;
   else if (strcmp(name, "cu_classify") == 0) *f = &f_classify;
   else return ERR_NOT_FOUND;
   return 0;
@@ -128,6 +133,15 @@ cu_result cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, cu_function f, int
   return 0;
 }
 cu_result cuFuncSetAttribute(cu_function f, int attr, int v) { (void)f, (void)attr, (void)v; return 0; }
+/* Clusters fit on 3 of the 4 SMs' worth of CTAs, as when clusters must
+ * stay in a GPC. */
+API cu_result cuOccupancyMaxActiveClusters(int *n, cu_function f, const cu_launch_config *c);
+cu_result cuOccupancyMaxActiveClusters(int *n, cu_function f, const cu_launch_config *c) {
+  (void)f;
+  unsigned cs = c->nattrs == 1 ? c->attrs[0].value.cluster_dim.x : 1;
+  *n = (int)(3 * (2048 / c->block_x) / cs);
+  return 0;
+}
 
 /* ---- launches ----------------------------------------------------------------------- */
 
@@ -138,7 +152,12 @@ static int fail(const char *what) {
 
 static cu_result check_test(const cu_launch *P, unsigned grid, unsigned block, unsigned cluster) {
   if (grid != P->nctas || block != P->T || cluster != P->cs) return fail("cu_test: grid, block or cluster size");
+  /* resident at once: 4 SMs x 2048 threads, clusters on 3 SMs' worth */
+  unsigned resident = cluster > 1 ? 3 * (2048 / block) / cluster * cluster : 4 * (2048 / block);
+  if (grid > resident) return fail("cu_test: a grid that cannot be resident at once");
   if (P->ninst != P->ntest_clusters * P->cs * P->T) return fail("cu_test: ninst");
+  /* what the kernel's first thread of each CTA records: its SM (4 SMs) */
+  for (cu_u32 b = 0; b < P->nctas; b++) ((cu_u32 *)(uintptr_t)P->ctasm)[b] = b % 4;
   char *seen = calloc(P->ninst, 1);
   int bad = 0;
   for (cu_u32 k = 0; k < P->nroles && !bad; k++) {
@@ -172,8 +191,114 @@ static void record_sample(const cu_launch *P) {
   for (cu_u32 r = 0; r < P->nroles; r++) {
     cu_u32 B, lane;
     cu_role_thread(P, r, 0, &B, &lane);
-    rec[2 + P->nshown + r] = ((uint64_t)cu_physical_cta(P, B) << 32) | lane;
+    cu_u32 cta = cu_physical_cta(P, B), sm = ((const cu_u32 *)(uintptr_t)P->ctasm)[cta];
+    rec[2 + P->nshown + r] = ((uint64_t)cta << 32) | ((uint64_t)sm << 16) | lane;
   }
+}
+
+/* ---- streams and events: the order the runner's events impose ----------------------
+ * Launches run at once, in call order; what is checked is that the
+ * runner's waits make that order the only possible one on a GPU: a test
+ * launch on an output set that was classified before waits for an event
+ * recorded after that classify step, and a classify step waits for an
+ * event recorded after the test launch of its set. */
+typedef struct mark { int kind; uintptr_t set; unsigned long seq; } mark;   /* kind 1 test, 2 classify */
+enum { MAX_SETS = 4, MAX_WAITS = 8 };
+static struct {
+  unsigned long seq;
+  mark last[3];                  /* per stream (0: the NULL stream): its last launch */
+  mark waited[3][MAX_WAITS];     /* per stream: marks waited for since its last launch */
+  int nwaited[3];
+  uintptr_t sets[MAX_SETS];
+  unsigned long tested[MAX_SETS], classified[MAX_SETS];
+  int nsets;
+  unsigned overlapped;           /* test launches on a stream of their own */
+} sim;
+static char streams[2], events[4];
+
+API cu_result cuStreamCreate(cu_stream *s, unsigned flags);
+API cu_result cuStreamDestroy_v2(cu_stream s);
+API cu_result cuEventCreate(cu_event *e, unsigned flags);
+API cu_result cuEventDestroy_v2(cu_event e);
+API cu_result cuEventRecord(cu_event e, cu_stream s);
+API cu_result cuStreamWaitEvent(cu_stream s, cu_event e, unsigned flags);
+API unsigned mock_overlapped_tests(void);
+
+static int stream_index(cu_stream s) {
+  return !s ? 0 : (char *)s == &streams[0] ? 1 : (char *)s == &streams[1] ? 2 : -1;
+}
+static mark recorded[4];
+static int nstream_made, nevent_made;
+
+cu_result cuStreamCreate(cu_stream *s, unsigned flags) {
+  (void)flags;
+  if (nstream_made >= 2) nstream_made = 0;
+  *s = (cu_stream)(void *)&streams[nstream_made++];
+  return 0;
+}
+cu_result cuStreamDestroy_v2(cu_stream s) { return stream_index(s) > 0 ? 0 : ERR_INVALID_VALUE; }
+cu_result cuEventCreate(cu_event *e, unsigned flags) {
+  (void)flags;
+  if (nevent_made >= 4) nevent_made = 0;
+  *e = (cu_event)(void *)&events[nevent_made++];
+  return 0;
+}
+cu_result cuEventDestroy_v2(cu_event e) { (void)e; return 0; }
+cu_result cuEventRecord(cu_event e, cu_stream s) {
+  int i = stream_index(s);
+  if (i < 0) return fail("cuEventRecord: not a stream");
+  recorded[(char *)e - events] = sim.last[i];
+  return 0;
+}
+cu_result cuStreamWaitEvent(cu_stream s, cu_event e, unsigned flags) {
+  int i = stream_index(s);
+  (void)flags;
+  if (i < 0 || sim.nwaited[i] >= MAX_WAITS) return fail("cuStreamWaitEvent");
+  sim.waited[i][sim.nwaited[i]++] = recorded[(char *)e - events];
+  return 0;
+}
+unsigned mock_overlapped_tests(void) { return sim.overlapped; }
+
+static void sim_synchronized(void) {
+  unsigned overlapped = sim.overlapped;
+  unsigned long seq = sim.seq;
+  memset(&sim, 0, sizeof sim);
+  sim.overlapped = overlapped;
+  sim.seq = seq;
+}
+
+static int set_index(uintptr_t set) {
+  for (int i = 0; i < sim.nsets; i++)
+    if (sim.sets[i] == set) return i;
+  if (sim.nsets == MAX_SETS) return -1;
+  sim.sets[sim.nsets] = set;
+  sim.tested[sim.nsets] = sim.classified[sim.nsets] = 0;
+  return sim.nsets++;
+}
+
+static bool waited_for(int st, int kind, uintptr_t set, unsigned long seq) {
+  for (int i = 0; i < sim.nwaited[st]; i++)
+    if (sim.waited[st][i].kind == kind && sim.waited[st][i].set == set && sim.waited[st][i].seq >= seq) return true;
+  return false;
+}
+
+/* Checks a launch on stream s against the order, then notes it. */
+static cu_result order(cu_stream s, int kind, const cu_launch *P) {
+  int st = stream_index(s), k = set_index((uintptr_t)P->regs ^ (uintptr_t)P->sync);
+  if (st < 0 || k < 0) return fail("launch on an unknown stream, or too many output sets");
+  unsigned long seq = ++sim.seq;
+  if (st > 0 && kind == 1) {
+    sim.overlapped++;
+    if (sim.classified[k] && !waited_for(st, 2, sim.sets[k], sim.classified[k]))
+      return fail("a test launch may overwrite outputs its set's classify step has not read");
+  }
+  if (st > 0 && kind == 2 && P->phase && !waited_for(st, 1, sim.sets[k], sim.tested[k]))
+    return fail("a classify step may run before the test launch of its set");
+  if (kind == 1) sim.tested[k] = seq;
+  else sim.classified[k] = seq;
+  sim.last[st] = (mark){kind, sim.sets[k], seq};
+  sim.nwaited[st] = 0;
+  return 0;
 }
 
 static cu_result classify(const cu_launch *P) {
@@ -198,8 +323,10 @@ static cu_result classify(const cu_launch *P) {
 cu_result cuLaunchKernel(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                          unsigned bz, unsigned shared, cu_stream s, void **params, void **extra) {
   const cu_launch *P = params[0];
-  if (gy != 1 || gz != 1 || by != 1 || bz != 1 || s || extra) return fail("launch shape");
+  if (gy != 1 || gz != 1 || by != 1 || bz != 1 || extra) return fail("launch shape");
   (void)shared;
+  cu_result r = order(s, f == &f_test ? 1 : 2, P);
+  if (r) return r;
   return f == &f_test ? check_test(P, gx, bx, 1) : classify(P);
 }
 
@@ -208,6 +335,8 @@ cu_result cuLaunchKernelEx(const cu_launch_config *c, cu_function f, void **para
     return fail("cluster launch");
   const cu_launch *P = params[0];
   if (c->grid_x % c->attrs[0].value.cluster_dim.x) return fail("grid not a multiple of the cluster");
+  cu_result r = order(c->stream, 1, P);
+  if (r) return r;
   return check_test(P, c->grid_x, c->block_x, c->attrs[0].value.cluster_dim.x);
 }
 

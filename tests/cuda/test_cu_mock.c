@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: MIT
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,6 +85,62 @@ static void test_cu_mock_seconds(void **state) {
   assert_int_equal(r.params.instances, 1024);   /* whole CTAs */
   run_result_fini(&r);
   fx_free(&f);
+}
+
+/* More instances than the device holds at once: the grid is cut to what is
+ * resident (4 SMs x 32 CTAs of 64 threads), with a note; the stand-in
+ * refuses a grid that cannot be resident. */
+static void test_cu_mock_resident(void **state) {
+  (void)state;
+  cu_fixture f;
+  run_result r;
+  run_params par;
+  params(&par, 2);
+  par.instances = 1 << 20;
+  assert_int_equal(run_text(&f, &r, mp, &par, NULL), 0);
+  check_counts(&r);
+  assert_int_equal(r.params.instances, 4 * 32 * 64);
+  assert_int_equal(r.notes.n, 1);
+  assert_non_null(strstr(r.notes.v[0], "1048576 instances per launch asked, 8192 run"));
+  run_result_fini(&r);
+  fx_free(&f);
+  /* a cluster launch: cuOccupancyMaxActiveClusters says 3 SMs' worth */
+  params(&par, 2);
+  par.instances = 1 << 20;
+  assert_int_equal(run_text(&f, &r,
+                            "PTX C\n{ x=0; y=0; }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;\n"
+                            " st.weak x, 1 | ld.acquire.cluster r0, y ;\n"
+                            " st.release.cluster y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n",
+                            &par, NULL),
+                   0);
+  check_counts(&r);
+  assert_int_equal(r.params.instances, 3 * 32 * 64);
+  run_result_fini(&r);
+  fx_free(&f);
+}
+
+/* The classify step overlaps the next test launch: two output sets in
+ * turn, two streams, and events that the stand-in checks order every
+ * launch after the one it depends on.  Generic aliases stay serial. */
+static void test_cu_mock_overlap(void **state) {
+  (void)state;
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  assert_non_null(lib);
+  unsigned (*overlapped)(void);
+  void *sym = dlsym(lib, "mock_overlapped_tests");
+  assert_non_null(sym);
+  memcpy(&overlapped, &sym, sizeof overlapped);
+  unsigned before = overlapped();
+  cu_fixture f;
+  run_result r;
+  run_params par;
+  params(&par, 9);
+  assert_int_equal(run_text(&f, &r, mp, &par, NULL), 0);
+  check_counts(&r);
+  assert_int_equal(overlapped() - before, 9);
+  run_result_fini(&r);
+  fx_free(&f);
+  dlclose(lib);
 }
 
 /* Same cluster, different CTAs: a cluster launch (the mock checks its shape). */
@@ -230,6 +287,9 @@ static void test_cu_mock_forbidden_samples(void **state) {
     assert_int_equal(x->values[1], 0);
     assert_int_not_equal(x->ctas[0], x->ctas[1]);   /* P0 and P1 are in different CTAs */
     assert_true(x->threads[0] < 64 && x->threads[1] < 64);
+    assert_non_null(x->sms);   /* the SM each role's CTA ran on, as the stand-in placed it */
+    assert_int_equal(x->sms[0], x->ctas[0] % 4);
+    assert_int_equal(x->sms[1], x->ctas[1] % 4);
   }
   run_result_fini(&r);
   lc_result_free(allowed);
@@ -262,6 +322,8 @@ int main(void) {
     cmocka_unit_test(test_cu_mock_mp),
     cmocka_unit_test(test_cu_mock_seconds),
     cmocka_unit_test(test_cu_mock_cluster_launch),
+    cmocka_unit_test(test_cu_mock_resident),
+    cmocka_unit_test(test_cu_mock_overlap),
     cmocka_unit_test(test_cu_mock_cluster_scope_on_sm80),
     cmocka_unit_test(test_cu_mock_narrowed),
     cmocka_unit_test(test_cu_mock_shared_and_alias),

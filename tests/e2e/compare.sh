@@ -30,5 +30,16 @@ run malformed 2 gpu-a.json bad.json
 run truncated 2 truncated.json
 run missing 2 no-such.json
 run none 2
+# a campaign file: each test's counts summed over the grid points
+run campaign 0 campaign.jsonl sc.json
+# CSV, rates (text and CSV) and the SVG plots
+run csv 0 --csv gpu-a.json gpu-b.json ptx-v7.5.json
+run rates 0 --rates gpu-a.json gpu-b.json
+run rates-csv 0 --rates --csv gpu-a.json gpu-b.json
+run svg 1 --svg "$tmp/svg" gpu-a.json gpu-b.json sc.json
+for plot in MP SB; do
+  [ "${PROMOTE:-0}" = 1 ] && cp "$tmp/svg/$plot.svg" "svg-$plot.expected"
+  diff -u "svg-$plot.expected" "$tmp/svg/$plot.svg" || { echo "FAIL: svg $plot"; fail=$((fail + 1)); }
+done
 [ "$fail" = 0 ] && echo "compare: all passed"
 [ "$fail" = 0 ]

@@ -21,7 +21,7 @@ static void refused(const char *text, const char *want) {
   assert_non_null(fx_load(&f, text));
   lc_buf b;
   lc_buf_init(&b);
-  assert_int_equal(cu_emit(&b, f.p, NULL, &f.d), LC_EXIT_INPUT);
+  assert_int_equal(cu_emit(&b, f.p, &f.d), LC_EXIT_INPUT);
   assert_string_equal(fx_error(&f), want);
   lc_buf_fini(&b);
   fx_free(&f);
@@ -109,7 +109,7 @@ static char *emit(const char *text) {
   assert_non_null(fx_load(&f, text));
   lc_buf b;
   lc_buf_init(&b);
-  assert_int_equal(cu_emit(&b, f.p, NULL, &f.d), 0);
+  assert_int_equal(cu_emit(&b, f.p, &f.d), 0);
   fx_free(&f);
   char *s = lc_buf_take(&b);
   lc_buf_fini(&b);
@@ -130,20 +130,64 @@ static void test_cu_spelling(void **state) {
                  " atom.relaxed.gpu.cas r3, x, 0, 5 | red.release.gpu.min z, 3 ;\n"
                  " fence.proxy.alias | atom.exch r4, y, 7 ;\n"
                  "exists (P1:r0 == 1)\n");
-  contains(s, "\"st.weak.global.u32 [%2], 1;\\n\\t\"");
-  contains(s, "\"st.release.cta.global.u32 [%3], 1;\\n\\t\"");
-  contains(s, "\"atom.acq_rel.gpu.global.add.u32 %0, [%4], 1;\\n\\t\"");
+  contains(s, "\"st.weak.global.u32 [%4], 1;\\n\\t\"");
+  contains(s, "\"st.release.cta.global.u32 [%5], 1;\\n\\t\"");
+  contains(s, "\"atom.acq_rel.gpu.global.add.u32 %2, [%6], 1;\\n\\t\"");
   contains(s, "\"membar.gl;\\n\\t\"");
-  contains(s, "\"atom.relaxed.gpu.global.cas.b32 %1, [%2], 0, 5;\\n\\t\"");
+  contains(s, "\"atom.relaxed.gpu.global.cas.b32 %3, [%7], 0, 5;\\n\\t\"");
   contains(s, "\"fence.proxy.alias;\\n\\t\"");
-  contains(s, "\"ld.acquire.gpu.global.u32 %0, [%3];\\n\\t\"");
-  contains(s, "\"ld.weak.global.cg.u32 %1, [%4];\\n\\t\"");
-  /* red.acq_rel has no PTX form: the atom with its result discarded; sub is add of -v */
-  contains(s, "\"atom.acq_rel.sys.global.add.u32 td, [%5], -2;\\n\\t\"");
+  contains(s, "\"ld.acquire.gpu.global.u32 %3, [%7];\\n\\t\"");
+  contains(s, "\"ld.weak.global.cg.u32 %4, [%8];\\n\\t\"");
+  /* red.acq_rel has no PTX form: the atom with its result in a shadow only; sub is add of -v */
+  contains(s, "\"atom.acq_rel.sys.global.add.u32 %5, [%9], -2;\\n\\t\"");
   contains(s, "\"fence.sc.cta;\\n\\t\"");
-  contains(s, "\"red.release.gpu.global.min.s32 [%5], 3;\\n\\t\"");
-  contains(s, "\"atom.global.exch.b32 %2, [%3], 7;\\n\\t\"");
+  contains(s, "\"red.release.gpu.global.min.s32 [%10], 3;\\n\\t\"");
+  contains(s, "\"atom.global.exch.b32 %6, [%11], 7;\\n\\t\"");
   contains(s, "// P1 line 6: red.acq_rel.sys.sub z, 2");
+  /* what a load or atom reads goes to the register through a shadow that the sink keeps alive */
+  contains(s, "\"mov.b32 %0, %3;\\n\\t\"");
+  contains(s, "cu_sink ^= s1_2;");   /* the red.acq_rel spelled as atom */
+  /* every access its own address: the two accesses of P0 to x differ by a multiple of P.zero */
+  contains(s, "const cu_u64 a0_0 = cu_to_global(P.mem + cu_loc_word(&P, 0, i0) * sizeof(cu_word)) + 1 * P.zero;  // x");
+  contains(s, "const cu_u64 a0_4 = cu_to_global(P.mem + cu_loc_word(&P, 0, i0) * sizeof(cu_word)) + 4 * P.zero;  // x");
+  free(s);
+}
+
+/* Stress that overlaps the test: stressing CTAs stop once every testing
+ * CTA is done (counted after the litmus code), pre-stress has settings of
+ * its own, the roles' address arithmetic comes before the spin barrier,
+ * and each testing CTA records its SM for the samples. */
+static void test_cu_overlap(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                 " st.weak x, 1 | ld.weak r0, y ;\n st.weak y, 1 | ld.weak r1, x ;\nexists (P1:r0 == 1)\n");
+  contains(s, "if (until_done && (n & 63) == 0 && *done >= ntest) break;");
+  contains(s, "testing ? P.pre_pattern : P.stress_pattern, testing ? P.pre_lines : P.stress_lines,");
+  contains(s, "testing ? P.pre_iters : P.stress_iters, !testing);");
+  contains(s, "if (lane == 0) atomicAdd((cu_u32 *)P.sync + 1, 1u);");
+  contains(s, "((volatile cu_u32 *)P.sync)[0] = ((volatile cu_u32 *)P.sync)[1] = 0;");
+  contains(s, "asm(\"mov.u32 %0, %%smid;\" : \"=r\"(sm));");
+  const char *addr = strstr(s, "const cu_u64 a1_1 = "), *barrier = strstr(s, "if (P.barrier) cu_spin_barrier(&P);");
+  const char *first = strstr(s, "st.weak.global.u32");
+  assert_non_null(addr);
+  assert_non_null(barrier);
+  assert_true(addr < barrier && barrier < first);
+  free(s);
+}
+
+/* A copy of the test kernel per role order (at most CU_MAX_ROTATIONS):
+ * cu_test runs P0 then P1, cu_test_r1 P1 then P0. */
+static void test_cu_rotations(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                 " st.weak x, 1 | ld.weak r0, y ;\nexists (P1:r0 == 1)\n");
+  const char *k0 = strstr(s, "CU_GLOBAL CU_KNAME(cu_test)("), *k1 = strstr(s, "CU_GLOBAL CU_KNAME(cu_test_r1)(");
+  assert_non_null(k0);
+  assert_non_null(k1);
+  assert_null(strstr(s, "cu_test_r2"));
+  assert_true(strstr(k0, "// P0, phase 0") < strstr(k0, "// P1, phase 0"));
+  assert_true(strstr(k1, "// P1, phase 0") < strstr(k1, "// P0, phase 0"));
+  assert_non_null(strstr(s, "#ifndef CU_FIRST_ROTATION_ONLY\n#ifndef CU_CLASSIFY_ONLY\nCU_GLOBAL CU_KNAME(cu_test_r1)"));
   free(s);
 }
 
@@ -153,7 +197,7 @@ static void test_cu_shared_and_64_bit(void **state) {
                  " st.relaxed.cta x, 1 | ld.relaxed.cta r0, x ;\n"
                  " st.weak y, 1 | ld.weak r1, y ;\nx: shared\nexists (P1:r0 == 1)\n");
   contains(s, "st.relaxed.cta.shared.u64 [%0], 1;");
-  contains(s, "ld.relaxed.cta.shared.u64 %0, [%2];");
+  contains(s, "ld.relaxed.cta.shared.u64 %2, [%4];");
   contains(s, "st.weak.global.u64 [%1], 1;");
   contains(s, "typedef cu_u64 cu_word;");
   contains(s, "\"+l\"(p1_r0)");
@@ -316,6 +360,8 @@ int main(void) {
     cmocka_unit_test(test_cu_refuse_mixed_sizes),
     cmocka_unit_test(test_cu_refuse_addresses),
     cmocka_unit_test(test_cu_spelling),
+    cmocka_unit_test(test_cu_overlap),
+    cmocka_unit_test(test_cu_rotations),
     cmocka_unit_test(test_cu_shared_and_64_bit),
     cmocka_unit_test(test_cu_phases),
     cmocka_unit_test(test_cu_loops),

@@ -211,6 +211,34 @@ static void test_cu_loc_word_bijection(void **state) {
     }
 }
 
+/* Locations together (--loc-offset): every (location, instance) its own
+ * word inside the array, an instance's locations loc_offset words apart
+ * in one slot, so with 4-byte words and offset 1 two locations share a
+ * 128-byte line. */
+static void test_cu_loc_word_together(void **state) {
+  (void)state;
+  layout L = {2, {0, 1}, {0, 1}};
+  for (cu_u32 off = 1; off <= 16; off *= 4) {
+    cu_launch P;
+    assert_int_equal(draw_for(&P, &L, (cu_shape){16, 1, 16, 64, true}, 5), 0);
+    P.stride = 16;
+    P.nglobal = 2;
+    P.loc_offset = off;
+    uint64_t words = (uint64_t)P.nglobal * P.ninst * P.stride;
+    char *seen = calloc(words, 1);
+    for (cu_u32 i = 0; i < P.ninst; i++) {
+      cu_u64 w0 = cu_loc_word(&P, 0, i), w1 = cu_loc_word(&P, 1, i);
+      assert_int_equal(w1 - w0, off);
+      assert_int_equal(w0 % (P.nglobal * P.stride), 0);   /* a slot starts on a line (32 words) */
+      assert_true(w1 < words);
+      if (off == 1) assert_int_equal(w0 / 32, w1 / 32);
+      assert_false(seen[w0] || seen[w1]);
+      seen[w0] = seen[w1] = 1;
+    }
+    free(seen);
+  }
+}
+
 /* ---- placement from litmus text --------------------------------------------------- */
 
 static const char *const placed_tests[] = {
@@ -260,6 +288,7 @@ int main(void) {
     cmocka_unit_test(test_cu_draw_refuses_too_small),
     cmocka_unit_test(test_cu_draw_is_reproducible),
     cmocka_unit_test(test_cu_loc_word_bijection),
+    cmocka_unit_test(test_cu_loc_word_together),
     cmocka_unit_test(test_cu_placement_from_tests),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -68,7 +68,7 @@ static void test_cu_nvrtc_compiles_mp(void **state) {
   cu_nvrtc *n = nvrtc_or_skip(&f.d);
   lc_buf src;
   lc_buf_init(&src);
-  assert_int_equal(cu_emit(&src, f.p, NULL, &f.d), 0);
+  assert_int_equal(cu_emit(&src, f.p, &f.d), 0);
   const int sms[] = {75, 90};
   for (size_t i = 0; i < LC_ARRAY_LEN(sms); i++) {
     char *img = NULL;

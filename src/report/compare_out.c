@@ -1,0 +1,217 @@
+/* compare_out.c - more forms of litmus-compare's table: CSV, the rates of
+ * weak outcomes per hardware column, and one SVG plot per test.
+ * SPDX-License-Identifier: MIT
+ *
+ * The SVG is written by hand: a bar chart is a few dozen elements, and a
+ * plotting library (or gnuplot at run time) would be a dependency for
+ * little.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/compare.h"
+#include "report/compare_out.h"
+#include "run/run_report.h"
+
+/* ---- CSV ------------------------------------------------------------------------- */
+
+static void csv_field(lc_buf *out, const char *s) {
+  bool quote = strpbrk(s, ",\"\n") != NULL;
+  if (quote) lc_buf_putc(out, '"');
+  for (; *s; s++) {
+    if (*s == '"') lc_buf_putc(out, '"');
+    lc_buf_putc(out, *s);
+  }
+  if (quote) lc_buf_putc(out, '"');
+}
+
+static const char *status_name(cmp_status s) {
+  static const char *const names[] = {"", "allowed", "forbidden", "unexplored"};
+  return names[s];
+}
+
+void cmp_print_csv(lc_buf *out, const cmp_table *t, bool only_differences) {
+  lc_buf_puts(out, "test,outcome,forbidden_seen");
+  for (size_t c = 0; c < t->columns.n; c++) {
+    lc_buf_putc(out, ',');
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "%s %s", t->columns.v[c].label, t->columns.v[c].desc ? t->columns.v[c].desc : "");
+    csv_field(out, b.s);
+    lc_buf_fini(&b);
+  }
+  lc_buf_putc(out, '\n');
+  for (size_t i = 0; i < t->tests.n; i++) {
+    const cmp_test *x = &t->tests.v[i];
+    if (only_differences && !x->differs && !x->forbidden_seen) continue;
+    for (size_t o = 0; o < x->outcomes.n; o++) {
+      csv_field(out, x->key);
+      lc_buf_putc(out, ',');
+      csv_field(out, x->outcomes.v[o]);
+      lc_buf_printf(out, ",%d", cmp_outcome_forbidden_seen(t, x, o) ? 1 : 0);
+      for (size_t c = 0; c < t->columns.n; c++) {
+        const cmp_cell *cell = cmp_cell_at(t, x, o, c);
+        lc_buf_putc(out, ',');
+        if (!cell->present) continue;
+        if (t->columns.v[c].hardware) lc_buf_printf(out, "%" PRIu64, cell->count);
+        else lc_buf_puts(out, status_name(cell->status));
+      }
+      lc_buf_putc(out, '\n');
+    }
+  }
+}
+
+/* ---- rates ------------------------------------------------------------------------- */
+
+void cmp_rates_free(cmp_rates *r) {
+  for (size_t i = 0; i < r->n; i++) free(r->v[i].key), free(r->v[i].column);
+  lc_vec_free(r);
+}
+
+static void add_rate(cmp_rates *r, const char *column, json_t *o) {
+  const char *file = json_string_value(json_object_get(o, "file"));
+  const char *name = json_string_value(json_object_get(o, "test"));
+  const char *slash = file ? strrchr(file, '/') : NULL;
+  cmp_rate x = {lc_xstrdup(file ? (slash ? slash + 1 : file) : name ? name : "?"), lc_xstrdup(column), 0, 0, 0};
+  x.instances = (uint64_t)json_integer_value(json_object_get(o, "instances"));
+  x.weak = (uint64_t)json_integer_value(json_object_get(o, "positive"));
+  x.seconds = json_number_value(json_object_get(json_object_get(o, "timings"), "run_seconds"));
+  lc_vec_push(r, x);
+}
+
+int cmp_rates_load(cmp_rates *r, const cmp_table *t, lc_diag *d) {
+  for (size_t c = 0; c < t->columns.n; c++) {
+    if (!t->columns.v[c].hardware) continue;
+    FILE *f = fopen(t->columns.v[c].path, "r");
+    if (!f) {
+      lc_error(d, (lc_loc){t->columns.v[c].path, 0, 0}, "cannot read results file");
+      return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+      json_t *o = json_loads(line, 0, NULL);
+      json_t *res = o ? json_object_get(o, "result") : NULL;
+      json_t *run = json_is_object(res) ? res : o;
+      if (json_is_object(run) && json_object_get(run, "histogram")) add_rate(r, t->columns.v[c].label, run);
+      json_decref(o);
+    }
+    free(line);
+    fclose(f);
+  }
+  return 0;
+}
+
+static double per_second(const cmp_rate *x) { return x->seconds > 0 ? (double)x->weak / x->seconds : 0; }
+static double per_million(const cmp_rate *x) { return x->instances ? (double)x->weak * 1e6 / (double)x->instances : 0; }
+
+void cmp_print_rates(lc_buf *out, const cmp_rates *r, bool csv) {
+  if (csv) lc_buf_puts(out, "test,column,instances,weak,seconds,weak_per_second,weak_per_million\n");
+  else lc_buf_printf(out, "Weak outcomes (instances satisfying the condition)\n    %-32s %-6s %14s %12s %14s %14s\n",
+                     "test", "column", "instances", "weak", "per second", "per million");
+  for (size_t i = 0; i < r->n; i++) {
+    const cmp_rate *x = &r->v[i];
+    if (csv) {
+      csv_field(out, x->key);
+      lc_buf_printf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g,%.6g\n", x->column, x->instances, x->weak, x->seconds,
+                    per_second(x), per_million(x));
+    } else {
+      lc_buf_printf(out, "    %-32s %-6s %14" PRIu64 " %12" PRIu64 " %14.6g %14.6g\n", x->key, x->column, x->instances,
+                    x->weak, per_second(x), per_million(x));
+    }
+  }
+}
+
+/* ---- SVG ---------------------------------------------------------------------------- */
+
+static void xml_text(lc_buf *out, const char *s) {
+  for (; *s; s++) {
+    switch (*s) {
+    case '<': lc_buf_puts(out, "&lt;"); break;
+    case '>': lc_buf_puts(out, "&gt;"); break;
+    case '&': lc_buf_puts(out, "&amp;"); break;
+    case '"': lc_buf_puts(out, "&quot;"); break;
+    default: lc_buf_putc(out, *s);
+    }
+  }
+}
+
+static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#9c755f"};
+
+/* One test: for each outcome a group of bars, one per hardware column,
+ * the share of that column's instances; an outcome some model forbids
+ * is labelled in red with "!" when seen. */
+void cmp_svg_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
+  size_t nhw = 0;
+  for (size_t c = 0; c < t->columns.n; c++) nhw += t->columns.v[c].hardware;
+  size_t n = x->outcomes.n, bar = 18, group = (nhw ? nhw : 1) * bar + 24;
+  size_t width = 80 + n * group + 260, height = 340, top = 40, plot = 200;
+  lc_buf_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%zu\" height=\"%zu\" font-family=\"sans-serif\" "
+                     "font-size=\"11\">\n", width, height);
+  lc_buf_puts(out, "<title>");
+  xml_text(out, x->name);
+  lc_buf_puts(out, "</title>\n<text x=\"10\" y=\"20\" font-size=\"14\">");
+  xml_text(out, x->name);
+  lc_buf_puts(out, " ");
+  xml_text(out, x->kind);
+  lc_buf_puts(out, ": ");
+  xml_text(out, x->condition);
+  lc_buf_puts(out, "</text>\n");
+  lc_buf_printf(out, "<line x1=\"60\" y1=\"%zu\" x2=\"%zu\" y2=\"%zu\" stroke=\"black\"/>\n", top + plot,
+                60 + n * group, top + plot);
+  for (int p = 0; p <= 4; p++)
+    lc_buf_printf(out, "<text x=\"55\" y=\"%zu\" text-anchor=\"end\">%d%%</text>\n", top + plot - (size_t)p * plot / 4 + 4,
+                  p * 25);
+  for (size_t c = 0, h = 0; c < t->columns.n; c++) {
+    if (!t->columns.v[c].hardware) continue;
+    uint64_t total = 0;
+    for (size_t o = 0; o < n; o++) total += cmp_cell_at(t, x, o, c)->count;
+    for (size_t o = 0; o < n; o++) {
+      const cmp_cell *cell = cmp_cell_at(t, x, o, c);
+      double share = total ? (double)cell->count / (double)total : 0;
+      size_t hgt = (size_t)(share * (double)plot + 0.5);
+      if (cell->count && hgt == 0) hgt = 1;   /* seen at all: visible */
+      lc_buf_printf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" height=\"%zu\" fill=\"%s\"><title>%s: %" PRIu64
+                         "</title></rect>\n",
+                    60 + o * group + 12 + h * bar, top + plot - hgt, bar - 2, hgt, palette[h % LC_ARRAY_LEN(palette)],
+                    t->columns.v[c].label, cell->count);
+    }
+    lc_buf_printf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>\n", 80 + n * group,
+                  top + h * 16, palette[h % LC_ARRAY_LEN(palette)]);
+    lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\">", 95 + n * group, top + h * 16 + 9);
+    xml_text(out, t->columns.v[c].label);
+    lc_buf_puts(out, " ");
+    xml_text(out, t->columns.v[c].desc ? t->columns.v[c].desc : "");
+    lc_buf_puts(out, "</text>\n");
+    h++;
+  }
+  for (size_t o = 0; o < n; o++) {
+    bool bad = cmp_outcome_forbidden_seen(t, x, o);
+    lc_buf_printf(out, "<text transform=\"translate(%zu,%zu) rotate(40)\"%s>%s", 60 + o * group + 12, top + plot + 12,
+                  bad ? " fill=\"red\"" : "", bad ? "! " : "");
+    xml_text(out, x->outcomes.v[o]);
+    lc_buf_puts(out, "</text>\n");
+  }
+  lc_buf_puts(out, "</svg>\n");
+}
+
+int cmp_write_svgs(const cmp_table *t, const char *dir, bool only_differences, lc_diag *d) {
+  for (size_t i = 0; i < t->tests.n; i++) {
+    const cmp_test *x = &t->tests.v[i];
+    if (only_differences && !x->differs && !x->forbidden_seen) continue;
+    lc_buf svg, path;
+    lc_buf_init(&svg);
+    lc_buf_init(&path);
+    cmp_svg_test(&svg, t, x);
+    const char *dot = strrchr(x->key, '.');
+    lc_buf_printf(&path, "%s/%.*s.svg", dir, (int)(dot ? (size_t)(dot - x->key) : strlen(x->key)), x->key);
+    int rc = run_write_atomic(path.s, svg.s, svg.n, d);
+    lc_buf_fini(&svg);
+    lc_buf_fini(&path);
+    if (rc < 0) return -1;
+  }
+  return 0;
+}

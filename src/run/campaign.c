@@ -1,0 +1,523 @@
+/* campaign.c - grids of run parameters, and the campaign results file:
+ * JSON lines appended one finished run at a time, resumed, sharded, merged.
+ * SPDX-License-Identifier: MIT
+ *
+ * Appending: each run's line goes out in one write(2) on an O_APPEND
+ * descriptor, then fsync, so an interrupt or a crash leaves every finished
+ * run whole; at worst a crash mid-write leaves a last line without its
+ * newline, which the next --resume drops.  (Rewriting the whole file per
+ * run, as litmus-run -o does, would cost O(runs^2) on big campaigns.)
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run/campaign.h"
+#include "run/run_report.h"
+
+/* ---- grids --------------------------------------------------------------------------- */
+
+typedef enum { K_U64, K_U32, K_BOOL, K_PATTERN, K_SECONDS } kind;
+
+typedef struct field {
+  const char *name;
+  kind k;
+  uint64_t lo, hi;
+  size_t off;
+} field;
+
+#define F(name, k, lo, hi, member) {name, k, lo, hi, offsetof(run_params, member)}
+static const field fields[] = {
+  F("iterations", K_U64, 1, UINT64_MAX, iterations),
+  F("time", K_SECONDS, 0, 0, seconds),
+  F("instances", K_U32, 1, 1u << 24, instances),
+  F("stress-iterations", K_U32, 0, 1u << 30, stress_iterations),
+  F("stress-lines", K_U32, 1, 1u << 24, stress_lines),
+  F("stress-pattern", K_PATTERN, 0, 3, stress_pattern),
+  F("pre-stress-iterations", K_U32, 0, 1u << 30, pre_stress_iterations),
+  F("pre-stress-lines", K_U32, 1, 1u << 24, pre_stress_lines),
+  F("pre-stress-pattern", K_PATTERN, 0, 3, pre_stress_pattern),
+  F("loc-offset", K_U32, 0, 1u << 16, loc_offset),
+  F("testing-pct", K_U32, 1, 100, testing_pct),
+  F("stride", K_U32, 1, 1u << 16, stride),
+  F("threads-per-cta", K_U32, 1, 1024, threads_per_cta),
+  F("spin-limit", K_U32, 1, 1u << 30, spin_limit),
+  F("mem-stress", K_BOOL, 0, 1, mem_stress),
+  F("pre-stress", K_BOOL, 0, 1, pre_stress),
+  F("barrier", K_BOOL, 0, 1, barrier),
+  F("shuffle", K_BOOL, 0, 1, shuffle),
+  F("pin", K_BOOL, 0, 1, pin),
+};
+
+static const field *find_field(const char *name) {
+  for (size_t i = 0; i < LC_ARRAY_LEN(fields); i++)
+    if (strcmp(fields[i].name, name) == 0) return &fields[i];
+  return NULL;
+}
+
+static int set_field(const field *f, const char *v, run_params *par, lc_diag *d) {
+  char *p = (char *)par + f->off, *end;
+  static const char *const patterns[] = {"st-st", "st-ld", "ld-st", "ld-ld"};
+  errno = 0;
+  switch (f->k) {
+  case K_BOOL: {
+    bool on = strcmp(v, "on") == 0 || strcmp(v, "true") == 0 || strcmp(v, "1") == 0;
+    if (!on && strcmp(v, "off") != 0 && strcmp(v, "false") != 0 && strcmp(v, "0") != 0) break;
+    *(bool *)p = on;
+    return 0;
+  }
+  case K_SECONDS: {
+    double s = strtod(v, &end);
+    if (errno || end == v || *end || !(s > 0)) break;
+    *(double *)p = s;
+    return 0;
+  }
+  case K_PATTERN:
+    for (unsigned i = 0; i < 4; i++)
+      if (strcmp(v, patterns[i]) == 0 || (v[0] == (char)('0' + i) && !v[1])) {
+        *(unsigned *)p = i;
+        return 0;
+      }
+    break;
+  default: {
+    if (*v == '-' || !*v) break;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (errno || *end || x < f->lo || x > f->hi) break;
+    if (f->k == K_U64) *(uint64_t *)p = x;
+    else *(unsigned *)p = (unsigned)x;
+    return 0;
+  }
+  }
+  lc_error(d, (lc_loc){0}, "--grid: '%s' is not a value of %s", v, f->name);
+  return -1;
+}
+
+int run_params_set(run_params *par, const char *name, const char *value, lc_diag *d) {
+  const field *f = find_field(name);
+  if (!f) {
+    lc_error(d, (lc_loc){0}, "'%s' is not a run parameter", name);
+    return -1;
+  }
+  return set_field(f, value, par, d);
+}
+
+static void axis_free(run_grid_axis *a) {
+  free(a->name);
+  for (size_t i = 0; i < a->values.n; i++) free(a->values.v[i]);
+  lc_vec_free(&a->values);
+}
+
+void run_grid_free(run_grid *g) {
+  for (size_t i = 0; i < g->axes.n; i++) axis_free(&g->axes.v[i]);
+  lc_vec_free(&g->axes);
+}
+
+/* One "name=v1,v2" part. */
+static int parse_axis(run_grid *g, const char *s, size_t n, lc_diag *d) {
+  const char *eq = memchr(s, '=', n);
+  if (!eq) {
+    lc_error(d, (lc_loc){0}, "--grid: '%.*s' is not NAME=VALUE,...", (int)n, s);
+    return -1;
+  }
+  run_grid_axis a = {lc_xstrndup(s, (size_t)(eq - s)), {0}};
+  const field *f = find_field(a.name);
+  if (!f) {
+    lc_error(d, (lc_loc){0}, "--grid: '%s' is not a parameter (iterations, time, instances, stress-iterations, "
+                             "stress-lines, stress-pattern, testing-pct, stride, threads-per-cta, spin-limit, "
+                             "mem-stress, pre-stress, barrier, shuffle, pin)", a.name);
+    axis_free(&a);
+    return -1;
+  }
+  for (size_t i = 0; i < g->axes.n; i++)
+    if (strcmp(g->axes.v[i].name, a.name) == 0) {
+      lc_error(d, (lc_loc){0}, "--grid: %s is given twice", a.name);
+      axis_free(&a);
+      return -1;
+    }
+  const char *v = eq + 1, *end = s + n;
+  while (v <= end) {
+    size_t m = strcspn(v, ",;");
+    if ((size_t)(end - v) < m) m = (size_t)(end - v);
+    char *val = lc_xstrndup(v, m);
+    run_params scratch;
+    run_params_init(&scratch);
+    lc_vec_push(&a.values, val);
+    if (set_field(f, val, &scratch, d) < 0) {
+      axis_free(&a);
+      return -1;
+    }
+    v += m + 1;
+  }
+  lc_vec_push(&g->axes, a);
+  return 0;
+}
+
+int run_grid_parse(run_grid *g, const char *spec, lc_diag *d) {
+  for (const char *s = spec; *s;) {
+    size_t n = strcspn(s, ";");
+    if (n && parse_axis(g, s, n, d) < 0) return -1;
+    s += n + (s[n] == ';');
+  }
+  return 0;
+}
+
+size_t run_grid_points(const run_grid *g) {
+  size_t n = 1;
+  for (size_t i = 0; i < g->axes.n; i++) n *= g->axes.v[i].values.n;
+  return n;
+}
+
+/* The value index of every axis at point p (the last axis fastest). */
+static size_t value_at(const run_grid *g, size_t p, size_t axis) {
+  for (size_t i = g->axes.n; i-- > axis + 1;) p /= g->axes.v[i].values.n;
+  return p % g->axes.v[axis].values.n;
+}
+
+int run_grid_apply(const run_grid *g, size_t point, run_params *par, lc_diag *d) {
+  for (size_t i = 0; i < g->axes.n; i++)
+    if (set_field(find_field(g->axes.v[i].name), g->axes.v[i].values.v[value_at(g, point, i)], par, d) < 0) return -1;
+  return 0;
+}
+
+static json_t *point_json(const run_grid *g, size_t point) {
+  json_t *o = json_object();
+  for (size_t i = 0; i < g->axes.n; i++)
+    json_object_set_new(o, g->axes.v[i].name, json_string(g->axes.v[i].values.v[value_at(g, point, i)]));
+  return o;
+}
+
+/* ---- the file ------------------------------------------------------------------------- */
+
+static json_t *grid_json(const run_grid *g) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < g->axes.n; i++) {
+    json_t *v = json_array();
+    for (size_t j = 0; j < g->axes.v[i].values.n; j++) json_array_append_new(v, json_string(g->axes.v[i].values.v[j]));
+    json_array_append_new(a, json_pack("{s:s, s:o}", "name", g->axes.v[i].name, "values", v));
+  }
+  return a;
+}
+
+static char *hex64(uint64_t v) {
+  char *s = lc_xmalloc(24);
+  snprintf(s, 24, "0x%016" PRIx64, v);
+  return s;
+}
+
+static json_t *make_header(const run_campaign *c, char **tests, const char *backend) {
+  json_t *t = json_array();
+  for (size_t i = 0; i < c->ntests; i++) json_array_append_new(t, json_string(tests[i]));
+  char *seed = hex64(c->seed);
+  json_t *h = json_pack("{s:i, s:s, s:s, s:o, s:o, s:I, s:I, s:[I,I]}", "campaign", 1, "seed", seed, "backend",
+                        backend, "tests", t, "grid", grid_json(c->grid), "points", (json_int_t)c->npoints, "runs",
+                        (json_int_t)(c->ntests * c->npoints), "shard", (json_int_t)c->shard, (json_int_t)c->nshards);
+  free(seed);
+  return h;
+}
+
+static int write_line(run_campaign *c, json_t *js, lc_diag *d) {
+  char *text = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  size_t n = strlen(text);
+  text = lc_xrealloc(text, n + 2);
+  text[n++] = '\n';
+  ssize_t w = write(c->fd, text, n);
+  free(text);
+  if (w != (ssize_t)n || fsync(c->fd) < 0) {
+    lc_error(d, (lc_loc){0}, "%s: cannot append: %s", c->path, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+static char *read_all(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  lc_buf b;
+  lc_buf_init(&b);
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) lc_buf_putn(&b, buf, n);
+  fclose(f);
+  *len = b.n;
+  return b.s ? b.s : lc_xstrdup("");
+}
+
+/* Calls fn on every whole line of text that parses as a JSON object;
+ * returns the length of the whole lines. */
+typedef int (*line_fn)(json_t *js, size_t lineno, void *arg);
+static size_t each_line(const char *text, size_t len, line_fn fn, void *arg, int *rc) {
+  size_t pos = 0, lineno = 0;
+  *rc = 0;
+  while (pos < len && *rc == 0) {
+    const char *nl = memchr(text + pos, '\n', len - pos);
+    if (!nl) break;
+    json_error_t err;
+    json_t *js = json_loadb(text + pos, (size_t)(nl - text - pos), 0, &err);
+    lineno++;
+    *rc = js && json_is_object(js) ? fn(js, lineno, arg) : -1;
+    json_decref(js);
+    pos = (size_t)(nl - text) + 1;
+  }
+  return pos;
+}
+
+typedef struct resume_ctx {
+  run_campaign *c;
+  json_t *want;
+  lc_diag *d;
+} resume_ctx;
+
+static bool same_campaign(json_t *a, json_t *b) {
+  static const char *const keys[] = {"campaign", "backend", "tests", "grid", "shard"};
+  for (size_t i = 0; i < LC_ARRAY_LEN(keys); i++)
+    if (!json_equal(json_object_get(a, keys[i]), json_object_get(b, keys[i]))) return false;
+  return true;
+}
+
+static int resume_line(json_t *js, size_t lineno, void *arg) {
+  resume_ctx *r = arg;
+  if (lineno == 1) {
+    if (!same_campaign(js, r->want)) {
+      lc_error(r->d, (lc_loc){0}, "%s: --resume: the file is of another campaign (tests, grid, backend or shard "
+                                  "differ)", r->c->path);
+      return -1;
+    }
+    const char *seed = json_string_value(json_object_get(js, "seed"));
+    r->c->seed = seed ? strtoull(seed, NULL, 16) : 0;
+    return 0;
+  }
+  json_t *run = json_object_get(js, "run");
+  if (json_is_integer(run) && json_integer_value(run) >= 0 &&
+      (size_t)json_integer_value(run) < r->c->ntests * r->c->npoints)
+    r->c->done[json_integer_value(run)] = true;
+  return 0;
+}
+
+static int resume(run_campaign *c, lc_diag *d) {
+  size_t len;
+  char *text = read_all(c->path, &len);
+  if (!text) {
+    lc_error(d, (lc_loc){0}, "%s: cannot read: %s", c->path, strerror(errno));
+    return -1;
+  }
+  resume_ctx r = {c, c->header, d};
+  int rc;
+  size_t whole = each_line(text, len, resume_line, &r, &rc);
+  free(text);
+  if (rc < 0) {
+    if (!lc_diag_first_error(d)) lc_error(d, (lc_loc){0}, "%s: --resume: a line is not a JSON object", c->path);
+    return -1;
+  }
+  if (whole == 0) {
+    lc_error(d, (lc_loc){0}, "%s: --resume: no campaign header", c->path);
+    return -1;
+  }
+  /* a line cut short by a crash: dropped, its run runs again */
+  if (whole < len && truncate(c->path, (off_t)whole) < 0) {
+    lc_error(d, (lc_loc){0}, "%s: cannot drop the unfinished last line: %s", c->path, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+static void campaign_free(run_campaign *c) {
+  if (c->fd >= 0) close(c->fd);
+  json_decref(c->header);
+  free(c->done);
+  free(c->path);
+  memset(c, 0, sizeof *c);
+  c->fd = -1;
+}
+
+static int campaign_open(run_campaign *c, const char *path, char **tests, size_t ntests, const run_grid *g,
+                         const char *backend, uint64_t seed, unsigned shard, unsigned nshards, bool resume_it,
+                         lc_diag *d) {
+  memset(c, 0, sizeof *c);
+  c->path = lc_xstrdup(path);
+  c->fd = -1;
+  c->seed = seed;
+  c->ntests = ntests;
+  c->npoints = run_grid_points(g);
+  c->shard = shard;
+  c->nshards = nshards ? nshards : 1;
+  c->grid = g;
+  c->tests = tests;
+  c->done = lc_xcalloc(ntests * c->npoints + 1, sizeof *c->done);
+  c->header = make_header(c, tests, backend);
+  struct stat st;
+  bool exists = stat(path, &st) == 0 && st.st_size > 0;
+  if (exists && !resume_it) {
+    lc_error(d, (lc_loc){0}, "%s already holds results: --resume to go on with them, or remove it", path);
+    return -1;
+  }
+  if (exists && resume(c, d) < 0) return -1;
+  c->fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (c->fd < 0) {
+    lc_error(d, (lc_loc){0}, "%s: cannot open: %s", path, strerror(errno));
+    return -1;
+  }
+  return exists ? 0 : write_line(c, c->header, d);
+}
+
+int run_campaign_open(run_campaign *c, const char *path, char **tests, size_t ntests, const run_grid *g,
+                      const char *backend, uint64_t seed, unsigned shard, unsigned nshards, bool resume_it,
+                      lc_diag *d) {
+  int rc = campaign_open(c, path, tests, ntests, g, backend, seed, shard, nshards, resume_it, d);
+  if (rc < 0) campaign_free(c);
+  return rc;
+}
+
+bool run_campaign_next(const run_campaign *c, size_t *run) {
+  for (size_t r = *run; r < c->ntests * c->npoints; r++)
+    if (r % c->nshards == c->shard && !c->done[r]) {
+      *run = r;
+      return true;
+    }
+  return false;
+}
+
+size_t run_campaign_test(const run_campaign *c, size_t run) { return run % c->ntests; }
+size_t run_campaign_point(const run_campaign *c, size_t run) { return run / c->ntests; }
+
+uint64_t run_campaign_seed(const run_campaign *c, size_t run) {
+  uint64_t z = c->seed + (run + 1) * 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+int run_campaign_append(run_campaign *c, size_t run, json_t *result, lc_diag *d) {
+  char *seed = hex64(run_campaign_seed(c, run));
+  json_t *line = json_pack("{s:I, s:s, s:o, s:s, s:O}", "run", (json_int_t)run, "test",
+                           c->tests[run_campaign_test(c, run)], "point", point_json(c->grid, run_campaign_point(c, run)),
+                           "seed", seed, "result", result);
+  free(seed);
+  int rc = write_line(c, line, d);
+  json_decref(line);
+  if (rc == 0) c->done[run] = true;
+  return rc;
+}
+
+size_t run_campaign_mine(const run_campaign *c, size_t *done) {
+  size_t n = 0;
+  *done = 0;
+  for (size_t r = 0; r < c->ntests * c->npoints; r++)
+    if (r % c->nshards == c->shard) {
+      n++;
+      *done += c->done[r];
+    }
+  return n;
+}
+
+int run_campaign_close(run_campaign *c, lc_diag *d) {
+  int rc = 0;
+  if (c->fd >= 0) {
+    size_t done, mine = run_campaign_mine(c, &done);
+    json_t *st = json_pack("{s:s, s:I, s:I}", "status", done == mine ? "complete" : "partial", "done",
+                           (json_int_t)done, "of", (json_int_t)mine);
+    rc = write_line(c, st, d);
+    json_decref(st);
+    if (close(c->fd) < 0 && rc == 0) {
+      lc_error(d, (lc_loc){0}, "%s: %s", c->path, strerror(errno));
+      rc = -1;
+    }
+    c->fd = -1;
+  }
+  campaign_free(c);
+  return rc;
+}
+
+/* ---- merging shards ---------------------------------------------------------------------- */
+
+typedef struct merge_ctx {
+  json_t *header;           /* the first file's, shard left out */
+  json_t **runs;            /* by run number */
+  size_t nruns;
+  const char *path;
+  lc_diag *d;
+} merge_ctx;
+
+static int merge_line(json_t *js, size_t lineno, void *arg) {
+  merge_ctx *m = arg;
+  if (lineno == 1) {
+    json_t *h = json_deep_copy(js);
+    json_object_del(h, "shard");
+    if (!json_object_get(h, "campaign")) {
+      lc_error(m->d, (lc_loc){0}, "%s: not a campaign results file (no header)", m->path);
+      json_decref(h);
+      return -1;
+    }
+    if (!m->header) {
+      m->header = h;
+      m->nruns = (size_t)json_integer_value(json_object_get(h, "runs"));
+      m->runs = lc_xcalloc(m->nruns + 1, sizeof *m->runs);
+      return 0;
+    }
+    bool same = json_equal(h, m->header);
+    json_decref(h);
+    if (!same) lc_error(m->d, (lc_loc){0}, "%s: another campaign than the first file's (header differs)", m->path);
+    return same ? 0 : -1;
+  }
+  json_t *run = json_object_get(js, "run");
+  if (!json_is_integer(run)) return 0;
+  json_int_t r = json_integer_value(run);
+  if (r < 0 || (size_t)r >= m->nruns) {
+    lc_error(m->d, (lc_loc){0}, "%s:%zu: run %" JSON_INTEGER_FORMAT " is not in the campaign", m->path, lineno, r);
+    return -1;
+  }
+  if (!m->runs[r]) m->runs[r] = json_incref(js);
+  return 0;
+}
+
+int run_campaign_merge(char *const *paths, size_t n, const char *out, lc_diag *d) {
+  merge_ctx m = {NULL, NULL, 0, NULL, d};
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    size_t len;
+    char *text = read_all(paths[i], &len);
+    if (!text) {
+      lc_error(d, (lc_loc){0}, "%s: cannot read: %s", paths[i], strerror(errno));
+      rc = -1;
+      break;
+    }
+    m.path = paths[i];
+    each_line(text, len, merge_line, &m, &rc);
+    if (rc < 0 && !lc_diag_first_error(d)) lc_error(d, (lc_loc){0}, "%s: a line is not a JSON object", paths[i]);
+    free(text);
+  }
+  if (rc == 0 && !m.header) {
+    lc_error(d, (lc_loc){0}, "no campaign results to merge");
+    rc = -1;
+  }
+  if (rc == 0) {
+    lc_buf b;
+    lc_buf_init(&b);
+    json_object_set_new(m.header, "shard", json_pack("[i,i]", 0, 1));
+    size_t done = 0;
+    char *h = json_dumps(m.header, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    lc_buf_printf(&b, "%s\n", h);
+    free(h);
+    for (size_t r = 0; r < m.nruns; r++) {
+      if (!m.runs[r]) continue;
+      char *t = json_dumps(m.runs[r], JSON_COMPACT | JSON_PRESERVE_ORDER);
+      lc_buf_printf(&b, "%s\n", t);
+      free(t);
+      done++;
+    }
+    lc_buf_printf(&b, "{\"status\":\"%s\",\"done\":%zu,\"of\":%zu}\n", done == m.nruns ? "complete" : "partial", done,
+                  m.nruns);
+    rc = run_write_atomic(out, b.s, b.n, d) < 0 ? -1 : done == m.nruns ? 0 : 1;
+    lc_buf_fini(&b);
+  }
+  for (size_t r = 0; r < m.nruns; r++) json_decref(m.runs[r]);
+  free(m.runs);
+  json_decref(m.header);
+  return rc;
+}

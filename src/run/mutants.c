@@ -1,0 +1,88 @@
+/* mutants.c - a test's mutants run and scored (litmus-run --mutants).
+ * SPDX-License-Identifier: MIT
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/gen.h"
+#include "run/mutants.h"
+
+/* Instances whose outcome satisfies the condition's proposition. */
+static uint64_t weak_instances(const run_result *rr) {
+  uint64_t n = 0;
+  for (size_t b = 0; b < rr->nbins; b++)
+    if (rr->bins[b].positive) n += rr->bins[b].count;
+  return n;
+}
+
+/* One mutant: -1 when the model does not allow its weak outcome (or it
+ * does not load), else the backend's status with *weak and *instances. */
+static int run_one(const gen_mutant *mu, const cat_model *m, const lc_check_options *co, run_mutant_fn fn,
+                   void *ctx, uint64_t *weak, uint64_t *instances) {
+  lc_source src;
+  lc_source_from_string(&src, mu->name, mu->text, strlen(mu->text));
+  lc_diag d;
+  lc_diag_init(&d, &src, NULL);
+  lt_test *t = lt_parse(&src, &d);
+  lx_program *prog = NULL;
+  lc_result *allowed = t ? lc_check_test(t, m, co, &prog, &d) : NULL;
+  int rc = -1;
+  if (allowed && allowed->status == LC_RESULT_OK && lc_result_verdict(allowed).positive > 0) {
+    run_result rr;
+    run_result_init(&rr, prog, "mutant");
+    rc = fn(ctx, prog, allowed, &rr);
+    if (rc == 0 && run_result_finish(&rr, &d) < 0) rc = LC_EXIT_INTERNAL;
+    if (rc == 0) {
+      run_compare(&rr, allowed);
+      rc = LC_EXIT_OK;
+    }
+    *weak = rc == 0 ? weak_instances(&rr) : 0;
+    *instances = rc == 0 ? rr.instances : 0;
+    run_result_fini(&rr);
+  }
+  lc_result_free(allowed);
+  lx_program_free(prog);
+  lt_test_free(t);
+  lc_diag_fini(&d);
+  lc_source_fini(&src);
+  return rc;
+}
+
+int run_mutants(const lt_test *t, const lc_source *src, const cat_model *m, const lc_check_options *co,
+                run_mutant_fn fn, void *ctx, lc_buf *text, json_t **json, run_mutant_score *score) {
+  gen_mutants ms = {0};
+  if (t->quant == LT_COND_NOT_EXISTS) gen_mutants_of(t, src, &ms);
+  json_t *list = json_array();
+  size_t total = 0, observed = 0;
+  int status = LC_EXIT_OK;
+  lc_buf lines;
+  lc_buf_init(&lines);
+  for (size_t i = 0; i < ms.n; i++) {
+    uint64_t weak = 0, inst = 0;
+    int rc = run_one(&ms.v[i], m, co, fn, ctx, &weak, &inst);
+    if (rc < 0) continue;
+    if (rc > status) status = rc;
+    if (rc != 0) continue;
+    total++;
+    observed += weak > 0;
+    lc_buf_printf(&lines, "  %s (%s): ", ms.v[i].name, ms.v[i].what);
+    if (weak) lc_buf_printf(&lines, "weak outcome in %" PRIu64 " of %" PRIu64 " instances\n", weak, inst);
+    else lc_buf_printf(&lines, "never in %" PRIu64 " instances\n", inst);
+    json_array_append_new(list, json_pack("{s:s, s:s, s:I, s:I}", "name", ms.v[i].name, "mutation", ms.v[i].what,
+                                          "weak", (json_int_t)weak, "instances", (json_int_t)inst));
+  }
+  if (total) {
+    lc_buf_printf(text, "Mutants %s: %zu of %zu showed their weak outcome\n%s", t->name, observed, total, lines.s);
+    *json = json_pack("{s:{s:s, s:I, s:I, s:o}}", "mutants", "test", t->name, "total", (json_int_t)total, "observed",
+                      (json_int_t)observed, "list", list);
+  } else {
+    json_decref(list);
+    *json = NULL;
+  }
+  score->total += total;
+  score->observed += observed;
+  lc_buf_fini(&lines);
+  gen_mutants_free(&ms);
+  return status;
+}

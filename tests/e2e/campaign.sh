@@ -1,0 +1,75 @@
+#!/bin/sh
+# campaign.sh - litmus-run --campaign on the host backend: a suite x grid
+# writes one JSON line per finished run; SIGINT mid-run keeps every finished
+# run, marks the file partial and exits non-zero; --resume completes it
+# without touching what was there; shards merged by litmus-compare --merge
+# hold the same runs (tests, grid points, seeds, parameters, instance
+# counts) as one unsharded run.  Outcome counts are not compared: threads
+# on a CPU do not repeat their timing.
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+run="$top_builddir/src/litmus-run"
+compare="$top_builddir/src/litmus-compare"
+if ! command -v jq >/dev/null 2>&1; then
+  echo "SKIP: jq is needed to read the results"
+  exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/campaign.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+tests="$top_srcdir/litmus/MP.litmus $top_srcdir/litmus/SB.litmus $top_srcdir/litmus/CoRR.litmus"
+grid='stress-iterations=0,64;barrier=on,off'
+
+# the runs, deterministic parts only, by run number
+runs() { jq -s -c '[.[] | select(.run != null) | {run, test, point, seed, params: .result.params,
+  instances: .result.instances, iterations: .result.iterations}] | sort_by(.run) | .[]' "$1"; }
+
+# 1. shards merged = one unsharded run
+"$run" -q -b host -n 2 -i 200 -s 7 --campaign "$tmp/all.jsonl" --grid "$grid" $tests 2>"$tmp/err" ||
+  fail "unsharded campaign: $(cat "$tmp/err")"
+[ "$(tail -1 "$tmp/all.jsonl")" = '{"status":"complete","done":12,"of":12}' ] || fail "unsharded: not complete"
+for i in 0 1 2; do
+  "$run" -q -b host -n 2 -i 200 -s 7 --campaign "$tmp/s$i.jsonl" --shard "$i/3" --grid "$grid" $tests 2>"$tmp/err" ||
+    fail "shard $i: $(cat "$tmp/err")"
+done
+"$compare" --merge "$tmp/merged.jsonl" "$tmp/s0.jsonl" "$tmp/s1.jsonl" "$tmp/s2.jsonl" || fail "merge"
+runs "$tmp/all.jsonl" >"$tmp/all.runs"
+runs "$tmp/merged.jsonl" >"$tmp/merged.runs"
+[ "$(wc -l <"$tmp/all.runs")" -eq 12 ] || fail "unsharded: $(wc -l <"$tmp/all.runs") runs, not 12"
+cmp -s "$tmp/all.runs" "$tmp/merged.runs" || { diff "$tmp/all.runs" "$tmp/merged.runs"; fail "merged shards differ"; }
+# a shard missing: the merge says so
+"$compare" --merge "$tmp/part.jsonl" "$tmp/s0.jsonl" "$tmp/s2.jsonl" 2>/dev/null
+[ $? -eq 1 ] || fail "merge of two of three shards did not exit 1"
+# another campaign's file is refused
+"$run" -q -b host -n 2 -i 200 -s 7 --campaign "$tmp/other.jsonl" --grid 'stride=4' $tests 2>/dev/null
+"$compare" --merge "$tmp/bad.jsonl" "$tmp/s0.jsonl" "$tmp/other.jsonl" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "another campaign" "$tmp/err" || fail "merge of two campaigns not refused"
+
+# 2. SIGINT mid-run, then --resume
+"$run" -q -b host -n 100000000 -t 0.4 -s 9 --campaign "$tmp/int.jsonl" --grid "$grid" $tests 2>"$tmp/err" &
+pid=$!
+n=0
+count() { c=$(grep -c '"run"' "$1" 2>/dev/null); echo "${c:-0}"; }
+while [ "$(count "$tmp/int.jsonl")" -lt 2 ] && [ $n -lt 200 ]; do
+  sleep 0.05
+  n=$((n + 1))
+done
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || fail "interrupted campaign exited $rc, not 130"
+tail -1 "$tmp/int.jsonl" | grep -q '"status":"partial"' || fail "interrupted campaign not marked partial"
+jq -e . "$tmp/int.jsonl" >/dev/null || fail "interrupted campaign: a line is not whole JSON"
+grep '"run"' "$tmp/int.jsonl" >"$tmp/before"
+k=$(wc -l <"$tmp/before")
+[ "$k" -ge 2 ] && [ "$k" -lt 12 ] || fail "interrupted campaign kept $k runs"
+"$run" -q -b host -n 100000000 -t 0.05 -s 9 --campaign "$tmp/int.jsonl" --grid "$grid" --resume $tests 2>"$tmp/err" ||
+  fail "resume: $(cat "$tmp/err")"
+[ "$(tail -1 "$tmp/int.jsonl")" = '{"status":"complete","done":12,"of":12}' ] || fail "resumed campaign not complete"
+grep '"run"' "$tmp/int.jsonl" | head -n "$k" | cmp -s - "$tmp/before" || fail "resume changed finished runs"
+[ "$(jq -s '[.[] | select(.run != null) | .run] | unique | length' "$tmp/int.jsonl")" -eq 12 ] ||
+  fail "resumed campaign: not 12 distinct runs"
+[ "$(jq -s '[.[] | select(.run != null)] | length' "$tmp/int.jsonl")" -eq 12 ] || fail "resumed campaign: a run twice"
+# without --resume an existing file is not overwritten
+"$run" -q -b host -n 2 -s 9 --campaign "$tmp/int.jsonl" --grid "$grid" $tests 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "already holds results: --resume" "$tmp/err" || fail "existing campaign file not protected"
+echo "campaign: shards = unsharded (12 runs), SIGINT kept $k runs (exit 130, partial), --resume completed it"

@@ -1,0 +1,108 @@
+#!/bin/sh
+# slurm-campaign.sh - scripts/slurm-campaign as a real Slurm job array on
+# this machine: starts munged, slurmctld and slurmd of its own (private
+# key, ports, spool and state folders), submits a 3-task array running a
+# campaign on the host backend, merges the shards with litmus-compare
+# --merge and compares them with one unsharded run (same seed).  Skipped
+# when Slurm (Debian slurm-wlm) or munge is not installed, or not as root.
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+for p in munged slurmctld slurmd sbatch squeue jq; do
+  if ! command -v $p >/dev/null 2>&1 && [ ! -x "/usr/sbin/$p" ]; then
+    echo "SKIP: $p not installed (Debian: apt-get install slurm-wlm munge jq)"
+    exit 77
+  fi
+done
+if [ "$(id -u)" != 0 ]; then
+  echo "SKIP: a private slurmd needs root"
+  exit 77
+fi
+PATH=$PATH:/usr/sbin
+abs() { (cd "$(dirname "$1")" && echo "$(pwd)/$(basename "$1")"); }
+run=$(abs "$top_builddir/src/litmus-run")
+compare=$(abs "$top_builddir/src/litmus-compare")
+script=$(abs "$top_srcdir/scripts/slurm-campaign")
+lit=$(abs "$top_srcdir/litmus")
+tmp=$(mktemp -d /tmp/slurm-campaign.XXXXXX)
+chmod 755 "$tmp"
+pids=""
+cleanup() {
+  for p in $pids; do kill "$p" 2>/dev/null; done
+  sleep 0.3
+  for p in $pids; do kill -9 "$p" 2>/dev/null; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() {
+  echo "FAIL: $*"
+  for f in "$tmp"/*.log; do [ -f "$f" ] && { echo "== $f"; tail -20 "$f"; }; done
+  exit 1
+}
+skip() { echo "SKIP: $*"; exit 77; }
+
+# munge with a key and socket of its own
+dd if=/dev/urandom of="$tmp/munge.key" bs=1024 count=1 2>/dev/null
+chmod 400 "$tmp/munge.key"
+munged --force --key-file="$tmp/munge.key" --socket="$tmp/munge.sock" --pid-file="$tmp/munged.pid" \
+  --log-file="$tmp/munged.log" --seed-file="$tmp/munge.seed" || skip "munged does not start here"
+pids="$pids $(cat "$tmp/munged.pid")"
+
+host=$(hostname -s)
+port=$((20000 + $$ % 20000))
+mkdir -p "$tmp/state" "$tmp/spool"
+cat >"$tmp/slurm.conf" <<CONF
+ClusterName=lctest
+SlurmctldHost=$host
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+AuthType=auth/munge
+AuthInfo=socket=$tmp/munge.sock
+CredType=cred/munge
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$tmp/state
+SlurmdSpoolDir=$tmp/spool
+SlurmctldPidFile=$tmp/slurmctld.pid
+SlurmdPidFile=$tmp/slurmd.pid
+SlurmctldLogFile=$tmp/slurmctld.log
+SlurmdLogFile=$tmp/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+MpiDefault=none
+ReturnToService=2
+JobCompType=jobcomp/none
+AccountingStorageType=accounting_storage/none
+NodeName=$host CPUs=$(nproc) State=UNKNOWN
+PartitionName=lc Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
+CONF
+export SLURM_CONF="$tmp/slurm.conf"
+slurmctld -D -f "$SLURM_CONF" >"$tmp/slurmctld.out.log" 2>&1 &
+pids="$pids $!"
+slurmd -D -f "$SLURM_CONF" -N "$host" >"$tmp/slurmd.out.log" 2>&1 &
+pids="$pids $!"
+n=0
+until sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed)'; do
+  n=$((n + 1))
+  [ $n -lt 100 ] || skip "the private Slurm did not come up (see slurmctld/slurmd logs): $(tail -2 "$tmp/slurmd.log" 2>/dev/null)"
+  sleep 0.2
+done
+
+grid='stress-iterations=0,64;barrier=on,off'
+tests="$lit/MP.litmus $lit/SB.litmus $lit/CoRR.litmus"
+cd "$tmp" || exit 1
+LITMUS_RUN="$run" sbatch --wait --array=0-2 --chdir="$tmp" -o "$tmp/task-%a.log" "$script" "$tmp/c" \
+  -q -b host -n 2 -i 200 -s 11 --grid "$grid" $tests >"$tmp/sbatch.log" 2>&1 || fail "sbatch --wait: $(cat "$tmp/sbatch.log")"
+for i in 0 1 2; do
+  [ -f "$tmp/c.shard-$i.jsonl" ] || fail "task $i wrote no shard"
+done
+"$compare" --merge "$tmp/merged.jsonl" "$tmp"/c.shard-*.jsonl || fail "merge"
+"$run" -q -b host -n 2 -i 200 -s 11 --campaign "$tmp/all.jsonl" --grid "$grid" $tests 2>/dev/null || fail "unsharded run"
+runs() { jq -s -c '[.[] | select(.run != null) | {run, test, point, seed, params: .result.params,
+  instances: .result.instances, iterations: .result.iterations}] | sort_by(.run) | .[]' "$1"; }
+runs "$tmp/all.jsonl" >"$tmp/all.runs"
+runs "$tmp/merged.jsonl" >"$tmp/merged.runs"
+[ "$(wc -l <"$tmp/all.runs")" -eq 12 ] || fail "unsharded: not 12 runs"
+cmp -s "$tmp/all.runs" "$tmp/merged.runs" || fail "the job array's merged shards differ from the unsharded run"
+echo "slurm-campaign: a 3-task job array on a private Slurm; merged shards = unsharded run (12 runs)"
