@@ -9,6 +9,7 @@
  * needs them, so a test built by hand prints correctly too.
  */
 #include "litmus/ast.h"
+#include "litmus/cpp_ast.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -251,6 +252,10 @@ static void tail(lc_buf *b, const lt_test *t) {
 }
 
 void lt_print(lc_buf *b, const lt_test *t) {
+  if (t->cpp) {
+    lt_cpp_print(b, t);
+    return;
+  }
   lc_buf_printf(b, "%s %s\n", t->arch ? t->arch : "PTX", t->name ? t->name : "");
   if (t->doc && *t->doc) lc_buf_printf(b, "%s\n", t->doc);
   lc_buf_puts(b, "{\n");
