@@ -19,6 +19,7 @@
 #include <z3.h>
 
 #include "check.h"
+#include "cli/map-cli.h"
 #include "paths.h"
 #include "lc.h"
 #include "litmus/ast.h"
@@ -356,6 +357,7 @@ static void print_messages(const lc_diag *d) {
 }
 
 int main(int argc, char **argv) {
+  if (map_cli_wanted(argc, argv)) return map_cli_main(argc, argv);
   options o = {0};
   o.model = "ptx-v7.5";
   o.jobs = 1;

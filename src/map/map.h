@@ -20,6 +20,9 @@ typedef enum { MAP_NA, MAP_RLX, MAP_ACQ, MAP_REL, MAP_ACQ_REL, MAP_SC, MAP_NORDE
 typedef enum { MAP_THREAD, MAP_BLOCK, MAP_CLUSTER, MAP_DEVICE, MAP_SYSTEM,
                MAP_NSCOPES } map_cscope;
 
+/* Alternatives of one row counted for coverage. */
+#define MAP_MAX_ALT 8
+
 /* The default target of --sm. */
 #define MAP_DEFAULT_SM 90
 

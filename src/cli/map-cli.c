@@ -1,0 +1,376 @@
+/* map-cli.c - litmus-check --lower and --check-mapping: compile C++ tests
+ * to PTX through a mapping table or the installed compiler, and check the
+ * compilation (docs/mappings.md).  Option parsing and printing only; the
+ * work is in src/map/.
+ * SPDX-License-Identifier: MIT
+ */
+#define _DEFAULT_SOURCE
+#include "cli/map-cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "map/check_mapping.h"
+#include "paths.h"
+
+typedef struct mopts {
+  bool lower;
+  const char *table;        /* a table name or path, "nvcc" or "nvrtc" */
+  int sm;
+  const char *cpp_model, *ptx_model;
+  bool json;
+  size_t max_combinations;
+  lc_check_options check;
+  const char *sets[16];     /* --set NAME=VALUE, handed to the C++ model */
+  size_t nsets;
+  lc_paths files;
+} mopts;
+
+bool map_cli_wanted(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--lower") || !strcmp(argv[i], "--check-mapping") ||
+        !strncmp(argv[i], "--lower=", 8) || !strncmp(argv[i], "--check-mapping=", 16))
+      return true;
+  return false;
+}
+
+static int usage_error(const char *msg) {
+  fprintf(stderr, "litmus-check: %s (try 'litmus-check --help')\n", msg);
+  return LC_EXIT_INPUT;
+}
+
+static int parse_int(const char *what, const char *s, long lo, long hi, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || *end || end == s || v < lo || v > hi) {
+    fprintf(stderr, "litmus-check: %s takes %ld to %ld\n", what, lo, hi);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+enum { O_LOWER = 256, O_CHECK, O_SM, O_PTX_MODEL, O_JSON, O_MAXC, O_SET, O_NORACES };
+
+static int parse(int argc, char **argv, mopts *o) {
+  static const struct option longs[] = {
+    {"lower", required_argument, NULL, O_LOWER}, {"check-mapping", required_argument, NULL, O_CHECK},
+    {"sm", required_argument, NULL, O_SM}, {"model", required_argument, NULL, 'm'},
+    {"ptx-model", required_argument, NULL, O_PTX_MODEL}, {"json", no_argument, NULL, O_JSON},
+    {"max-combinations", required_argument, NULL, O_MAXC}, {"set", required_argument, NULL, O_SET},
+    {"engine", required_argument, NULL, 'e'}, {"timeout", required_argument, NULL, 't'},
+    {"unroll", required_argument, NULL, 'u'}, {NULL, 0, NULL, 0}};
+  int c;
+  long v;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "m:e:t:u:", longs, NULL)) != -1) {
+    switch (c) {
+    case O_LOWER: case O_CHECK:
+      if (o->table) return usage_error("give one of --lower and --check-mapping, once");
+      o->lower = c == O_LOWER;
+      o->table = optarg;
+      break;
+    case O_SM: if (parse_int("--sm", optarg, 20, 200, &v)) return LC_EXIT_INPUT; o->sm = (int)v; break;
+    case 'm': o->cpp_model = optarg; break;
+    case O_PTX_MODEL: o->ptx_model = optarg; break;
+    case O_JSON: o->json = true; break;
+    case O_MAXC:
+      if (parse_int("--max-combinations", optarg, 1, 1000000, &v)) return LC_EXIT_INPUT;
+      o->max_combinations = (size_t)v;
+      break;
+    case O_SET:
+      if (o->nsets == LC_ARRAY_LEN(o->sets)) return usage_error("too many --set options");
+      o->sets[o->nsets++] = optarg;
+      break;
+    case 'e':
+      if (lc_engine_parse(optarg, &o->check.engine)) return usage_error("--engine takes smt, enum or auto");
+      break;
+    case 't': if (parse_int("--timeout", optarg, 0, 1000000, &v)) return LC_EXIT_INPUT; o->check.timeout = (double)v; break;
+    case 'u': if (parse_int("--unroll", optarg, 1, 64, &v)) return LC_EXIT_INPUT; o->check.unroll = (unsigned)v; break;
+    default: return usage_error("unknown option with --lower or --check-mapping");
+    }
+  }
+  for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
+  if (!o->files.n) return usage_error("no input files");
+  if (o->lower && o->files.n != 1) return usage_error("--lower takes one file");
+  return -1;
+}
+
+/* ---- tables and models ------------------------------------------------------------- */
+
+/* A table given by path, or by name in the mappings/ folder beside each
+ * models folder of the search path (source tree, install). */
+static char *find_table(const char *name, char **search) {
+  if (strchr(name, '/') || access(name, R_OK) == 0) return lc_xstrdup(name);
+  for (char **d = search; *d; d++) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "%s/../mappings/%s%s", *d, name, strstr(name, ".map") ? "" : ".map");
+    if (access(b.s, R_OK) == 0) return lc_buf_take(&b);
+    lc_buf_fini(&b);
+  }
+  return lc_xstrdup(name);
+}
+
+static map_table *load_table(const char *path, int sm) {
+  lc_source src;
+  if (lc_source_read(&src, path) < 0) {
+    fprintf(stderr, "litmus-check: cannot read mapping table '%s': %s\n", path, strerror(errno));
+    return NULL;
+  }
+  lc_diag d;
+  lc_diag_init(&d, &src, stderr);
+  map_table *m = map_parse(&src, sm, &d);
+  lc_diag_fini(&d);
+  lc_source_fini(&src);
+  return m;
+}
+
+static cat_model *load_model(const char *name, char **search) {
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  cat_model *m = cat_load(name, (const char *const *)search, &d);
+  for (size_t i = 0; i < d.msgs.n; i++) fprintf(stderr, "litmus-check: %s\n", d.msgs.v[i].text);
+  lc_diag_fini(&d);
+  return m;
+}
+
+/* ---- one test ---------------------------------------------------------------------- */
+
+static lt_test *read_test(const char *path, lc_source *src) {
+  if (lc_source_read(src, path) < 0) {
+    fprintf(stderr, "litmus-check: cannot read '%s': %s\n", path, strerror(errno));
+    return NULL;
+  }
+  lc_diag d;
+  lc_diag_init(&d, src, stderr);
+  lt_test *t = lt_parse(src, &d);
+  lc_diag_fini(&d);
+  if (t && !t->cpp) {
+    fprintf(stderr, "%s: error: not a C++ test (header `C` or `CUDA`): nothing to compile\n", path);
+    lt_test_free(t);
+    return NULL;
+  }
+  if (!t) lc_source_fini(src);
+  return t;
+}
+
+static int lower_one(const mopts *o, const map_table *m, const char *path) {
+  lc_source src;
+  lt_test *t = read_test(path, &src);
+  if (!t) return LC_EXIT_INPUT;
+  lc_diag d;
+  lc_diag_init(&d, &src, stderr);
+  map_plan p;
+  int status = LC_EXIT_INPUT;
+  if (map_plan_make(t, m, &p, &d) == 0) {
+    size_t *choice = lc_xcalloc(p.n + 1, sizeof *choice);
+    lt_test *ptx = map_compile(t, &p, choice);
+    lc_buf b;
+    lc_buf_init(&b);
+    map_print_lowered(&b, ptx);
+    fputs(b.s, stdout);
+    lc_buf_fini(&b);
+    map_compiled_free(ptx);
+    free(choice);
+    map_plan_fini(&p);
+    status = LC_EXIT_OK;
+  }
+  (void)o;
+  lc_diag_fini(&d);
+  lt_test_free(t);
+  lc_source_fini(&src);
+  return status;
+}
+
+static void rows_text(lc_buf *b, const lt_test *t, const map_plan *p, const size_t *choice) {
+  for (size_t i = 0; i < p->n; i++) {
+    const map_site *s = &p->v[i];
+    lc_buf_printf(b, "  P%d line %d: ", t->threads[s->thread].id, s->at.line);
+    if (!s->row) { lc_buf_printf(b, "fence relaxed (nothing)\n"); continue; }
+    const map_alt *a = &s->row->alts[choice[i]];
+    map_print_alt_name(b, s->row, a);
+    lc_buf_puts(b, " (");
+    map_print_alt(b, a);
+    lc_buf_printf(b, ") scope %s\n", s->scope ? lt_scope_name(s->scope) : "-");
+  }
+}
+
+static void text_report(lc_buf *b, const lt_test *t, const map_table *m, const map_check_result *r) {
+  lc_buf_printf(b, "Test %s table %s sm_%d: %s", t->name, m->name, m->sm, map_verdict_name(r->verdict));
+  switch (r->verdict) {
+  case MAP_V_RACY:
+    lc_buf_printf(b, " (flag %s under the C++ model: constrains nothing)\n", r->race);
+    return;
+  case MAP_V_UNKNOWN:
+    lc_buf_printf(b, " (%s)\n", r->message);
+    return;
+  default: break;
+  }
+  lc_buf_printf(b, " (%zu of %zu combinations checked%s, %zu C++ outcomes)\n", r->checked,
+                r->combinations, r->checked < r->combinations && r->verdict == MAP_V_SOUND ? ", pruned" : "",
+                r->cpp_states);
+  if (r->verdict != MAP_V_VIOLATION) return;
+  lc_buf_printf(b, "Extra outcome: %s\nRows used:\n", r->extra);
+  rows_text(b, t, &r->plan, r->choice);
+  lc_buf_puts(b, "C++ test:\n");
+  lt_print(b, t);
+  lc_buf_puts(b, "PTX test:\n");
+  map_print_lowered(b, r->ptx);
+}
+
+static json_t *json_report(const lt_test *t, const char *path, const map_table *m, const map_check_result *r) {
+  json_t *o = json_object();
+  json_object_set_new(o, "test", json_string(t->name));
+  json_object_set_new(o, "file", json_string(path));
+  json_object_set_new(o, "table", json_string(m->name));
+  json_object_set_new(o, "sm", json_integer(m->sm));
+  json_object_set_new(o, "verdict", json_string(map_verdict_name(r->verdict)));
+  json_object_set_new(o, "combinations", json_integer((json_int_t)r->combinations));
+  json_object_set_new(o, "checked", json_integer((json_int_t)r->checked));
+  json_object_set_new(o, "cpp_outcomes", json_integer((json_int_t)r->cpp_states));
+  if (r->race) json_object_set_new(o, "flag", json_string(r->race));
+  if (r->message) json_object_set_new(o, "message", json_string(r->message));
+  if (r->verdict == MAP_V_VIOLATION) {
+    lc_buf b;
+    lc_buf_init(&b);
+    json_object_set_new(o, "extra", json_string(r->extra));
+    rows_text(&b, t, &r->plan, r->choice);
+    json_object_set_new(o, "rows", json_string(b.s));
+    b.n = 0;
+    b.s[0] = '\0';
+    map_print_lowered(&b, r->ptx);
+    json_object_set_new(o, "ptx", json_string(b.s));
+    b.n = 0;
+    b.s[0] = '\0';
+    lt_print(&b, t);
+    json_object_set_new(o, "cpp", json_string(b.s));
+    lc_buf_fini(&b);
+  }
+  return o;
+}
+
+typedef struct totals {
+  size_t n[MAP_V_ERROR + 1];
+  size_t combos, checked;
+  unsigned used[MAP_NKINDS][MAP_NORDERS][MAP_MAX_ALT + 1];
+} totals;
+
+static int check_one(const mopts *o, const map_table *m, const map_check_options *co,
+                     const char *path, totals *tot) {
+  lc_source src;
+  lt_test *t = read_test(path, &src);
+  if (!t) { tot->n[MAP_V_ERROR]++; return LC_EXIT_INPUT; }
+  lc_diag d;
+  lc_diag_init(&d, &src, stderr);
+  map_check_result r;
+  int status = LC_EXIT_INPUT;
+  if (map_check_test(t, m, co, &r, &d) == 0) {
+    lc_buf b;
+    lc_buf_init(&b);
+    if (o->json) {
+      json_t *js = json_report(t, path, m, &r);
+      char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+      lc_buf_printf(&b, "%s\n", s);
+      free(s);
+      json_decref(js);
+    } else {
+      text_report(&b, t, m, &r);
+    }
+    fputs(b.s, stdout);
+    lc_buf_fini(&b);
+    tot->n[r.verdict]++;
+    tot->combos += r.combinations;
+    tot->checked += r.checked;
+    for (int k = 0; k < MAP_NKINDS; k++)
+      for (int x = 0; x < MAP_NORDERS; x++)
+        for (int a = 0; a <= MAP_MAX_ALT; a++) tot->used[k][x][a] += r.used[k][x][a];
+    status = r.verdict == MAP_V_VIOLATION ? LC_EXIT_MISMATCH
+           : r.verdict == MAP_V_UNKNOWN ? LC_EXIT_INTERNAL : LC_EXIT_OK;
+  } else {
+    tot->n[MAP_V_ERROR]++;
+  }
+  map_check_result_fini(&r);
+  lc_diag_fini(&d);
+  lt_test_free(t);
+  lc_source_fini(&src);
+  return status;
+}
+
+static void coverage(const map_table *m, const totals *tot) {
+  size_t rows = 0, hit = 0;
+  lc_buf never;
+  lc_buf_init(&never);
+  for (int k = 0; k < MAP_NKINDS; k++)
+    for (int x = 0; x < MAP_NORDERS; x++) {
+      const map_row *r = &m->rows[k][x];
+      for (size_t a = 0; a < r->nalts; a++) {
+        rows++;
+        int id = r->alts[a].id;
+        if (id <= MAP_MAX_ALT && tot->used[k][x][id]) { hit++; continue; }
+        lc_buf_puts(&never, " ");
+        map_print_alt_name(&never, r, &r->alts[a]);
+        lc_buf_puts(&never, ";");
+      }
+    }
+  printf("Coverage: %zu of %zu rows exercised%s%s\n", hit, rows, never.n ? "; never:" : "",
+         never.n ? never.s : "");
+  lc_buf_fini(&never);
+}
+
+static int check_all(const mopts *o, const map_table *m, const map_check_options *co) {
+  totals tot = {0};
+  int status = LC_EXIT_OK;
+  for (size_t i = 0; i < o->files.n; i++) {
+    int s = check_one(o, m, co, o->files.v[i], &tot);
+    if (s > status) status = s;
+  }
+  if (!o->json) {
+    printf("Summary: %zu sound, %zu violations, %zu undefined behaviour, %zu unknown, %zu errors; "
+           "%zu of %zu combinations checked\n", tot.n[MAP_V_SOUND], tot.n[MAP_V_VIOLATION],
+           tot.n[MAP_V_RACY], tot.n[MAP_V_UNKNOWN], tot.n[MAP_V_ERROR], tot.checked, tot.combos);
+    coverage(m, &tot);
+  }
+  return status;
+}
+
+int map_cli_main(int argc, char **argv) {
+  mopts o = {.sm = MAP_DEFAULT_SM, .cpp_model = "cuda-cpp", .ptx_model = "ptx-v7.5"};
+  lc_check_options_init(&o.check);
+  int status = parse(argc, argv, &o);
+  char **search = lc_model_search(argv[0]);
+  map_table *m = NULL;
+  cat_model *cm = NULL, *pm = NULL;
+  if (status < 0 && !o.lower && (!strcmp(o.table, "nvcc") || !strcmp(o.table, "nvrtc"))) {
+    fprintf(stderr, "litmus-check: --check-mapping %s is not built yet\n", o.table);
+    status = LC_EXIT_INPUT;
+  }
+  if (status < 0) {
+    char *path = find_table(o.table, search);
+    m = load_table(path, o.sm);
+    free(path);
+    if (!m) status = LC_EXIT_INPUT;
+  }
+  if (status < 0 && o.lower) {
+    status = lower_one(&o, m, o.files.v[0]);
+  } else if (status < 0) {
+    cm = load_model(o.cpp_model, search);
+    pm = cm ? load_model(o.ptx_model, search) : NULL;
+    map_check_options co = {cm, pm, o.check, o.max_combinations};
+    status = cm && pm ? check_all(&o, m, &co) : LC_EXIT_INPUT;
+  }
+  cat_model_free(cm);
+  cat_model_free(pm);
+  map_table_free(m);
+  lc_model_search_free(search);
+  lc_paths_free(&o.files);
+  if (fflush(stdout) != 0 && status == LC_EXIT_OK) status = LC_EXIT_INTERNAL;
+  return status;
+}
