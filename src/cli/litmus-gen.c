@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/gen-cpp-cli.h"
 #include "gen/gen.h"
 #include "lc.h"
 
@@ -179,6 +180,7 @@ static int generate(const options *o) {
 }
 
 int main(int argc, char **argv) {
+  if (gen_cpp_wanted(argc, argv)) return gen_cpp_main(argc, argv);
   options o;
   memset(&o, 0, sizeof o);
   gen_options_init(&o.gen);
