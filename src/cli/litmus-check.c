@@ -35,6 +35,8 @@ typedef struct options {
   unsigned jobs;
   lc_check_options check;
   lc_paths files;
+  const char *settings[17];   /* --set NAME=VALUE, NULL-terminated */
+  size_t nsettings;
 } options;
 
 static void usage(FILE *out) {
@@ -43,6 +45,7 @@ static void usage(FILE *out) {
         "state, the verdict of the test's condition, and data races.\n"
         "\n"
         "  -m, --model NAME|FILE  memory model (default ptx-v7.5; see models/)\n"
+        "      --set NAME=VALUE   set an option of the model (e.g. no-thin-air=off)\n"
         "  -e, --engine smt|enum|auto  engine (default auto)\n"
         "  -j, --jobs N           check N tests at a time (default 1); with fewer tests\n"
         "                         than N, split each test's states among the jobs\n"
@@ -66,7 +69,7 @@ static void usage(FILE *out) {
 
 /* ---- options ------------------------------------------------------------------ */
 
-enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS };
+enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_SET };
 
 static int parse_number(const char *what, const char *s, double *out) {
   char *end;
@@ -89,13 +92,21 @@ static int parse_options(int argc, char **argv, options *o) {
     {"expect", required_argument, NULL, OPT_EXPECT}, {"no-races", no_argument, NULL, OPT_NO_RACES},
     {"quiet", no_argument, NULL, 'q'},       {"print", no_argument, NULL, 'p'},
     {"events", no_argument, NULL, OPT_EVENTS}, {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
+    {"version", no_argument, NULL, 'V'},     {"set", required_argument, NULL, OPT_SET},
+    {NULL, 0, NULL, 0},
   };
   int c;
   double num;
   while ((c = getopt_long(argc, argv, "m:e:j:t:u:qphV", longopts, NULL)) != -1) {
     switch (c) {
     case 'm': o->model = optarg; break;
+    case OPT_SET:
+      if (o->nsettings + 1 >= LC_ARRAY_LEN(o->settings)) {
+        fputs("litmus-check: at most 16 --set options\n", stderr);
+        return LC_EXIT_INPUT;
+      }
+      o->settings[o->nsettings++] = optarg;
+      break;
     case 'e':
       if (lc_engine_parse(optarg, &o->check.engine) < 0) {
         fprintf(stderr, "litmus-check: unknown engine '%s' (smt, enum or auto)\n", optarg);
@@ -371,7 +382,7 @@ int main(int argc, char **argv) {
     search = lc_model_search(argv[0]);
     lc_diag d;
     lc_diag_init(&d, NULL, NULL);
-    m = cat_load(o.model, (const char *const *)search, &d);
+    m = cat_load_set(o.model, (const char *const *)search, o.settings, &d);
     print_messages(&d);
     lc_diag_fini(&d);
     if (!m) status = LC_EXIT_INPUT;

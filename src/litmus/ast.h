@@ -282,6 +282,8 @@ int lt_validate(const lt_test *t, lc_diag *d);
 void lt_print(lc_buf *out, const lt_test *t);
 void lt_print_instr(lc_buf *out, const lt_instr *in);
 void lt_print_prop(lc_buf *out, const lt_prop *p);
+/* A proposition of test t: as lt_print_prop, with a C++ test's locals by name. */
+void lt_print_test_prop(lc_buf *out, const lt_test *t, const lt_prop *p);
 void lt_print_term(lc_buf *out, const lt_term *t);
 
 /* Structural equality, ignoring positions (for the round-trip check). */

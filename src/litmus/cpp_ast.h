@@ -170,6 +170,8 @@ typedef struct lt_cpp {
 /* Prints a C++ test in normal form (called by lt_print for t->cpp). */
 void lt_cpp_print(lc_buf *out, const lt_test *t);
 void lt_cpp_print_expr(lc_buf *out, const lt_test *t, int thread, const lt_cexpr *e);
+/* A proposition with locals by name (`1:r0`, `0:t`). */
+void lt_cpp_print_prop(lc_buf *out, const lt_test *t, const lt_prop *p);
 /* Structural equality of the C++ parts, positions ignored. */
 bool lt_cpp_equal(const lt_cpp *a, const lt_cpp *b, size_t nthreads);
 

@@ -257,7 +257,7 @@ static void term(lc_buf *b, const lt_test *t, const lt_term *x) {
   lc_buf_printf(b, "%d:r%d", x->thread, x->reg);
 }
 
-static void prop(lc_buf *b, const lt_test *t, const lt_prop *p) {
+void lt_cpp_print_prop(lc_buf *b, const lt_test *t, const lt_prop *p) {
   if (p->parens) lc_buf_putc(b, '(');
   switch (p->kind) {
   case LT_PROP_TRUE: lc_buf_puts(b, "true"); break;
@@ -269,13 +269,13 @@ static void prop(lc_buf *b, const lt_test *t, const lt_prop *p) {
     break;
   case LT_PROP_NOT:
     lc_buf_puts(b, "~");
-    prop(b, t, p->l);
+    lt_cpp_print_prop(b, t, p->l);
     break;
   case LT_PROP_AND:
   case LT_PROP_OR:
-    prop(b, t, p->l);
+    lt_cpp_print_prop(b, t, p->l);
     lc_buf_puts(b, p->kind == LT_PROP_AND ? " /\\ " : " \\/ ");
-    prop(b, t, p->r);
+    lt_cpp_print_prop(b, t, p->r);
     break;
   }
   if (p->parens) lc_buf_putc(b, ')');
@@ -299,11 +299,11 @@ void lt_cpp_print(lc_buf *b, const lt_test *t) {
   }
   if (t->filter) {
     lc_buf_puts(b, "filter ");
-    prop(b, t, t->filter);
+    lt_cpp_print_prop(b, t, t->filter);
     lc_buf_putc(b, '\n');
   }
   lc_buf_printf(b, "%s ", quant[t->quant <= LT_COND_FORALL ? t->quant : 0]);
-  prop(b, t, t->cond);
+  lt_cpp_print_prop(b, t, t->cond);
   lc_buf_putc(b, '\n');
 }
 

@@ -251,6 +251,13 @@ static void tail(lc_buf *b, const lt_test *t) {
   lc_buf_putc(b, '\n');
 }
 
+void lt_print_test_prop(lc_buf *b, const lt_test *t, const lt_prop *p) {
+  if (t->cpp)
+    lt_cpp_print_prop(b, t, p);
+  else
+    lt_print_prop(b, p);
+}
+
 void lt_print(lc_buf *b, const lt_test *t) {
   if (t->cpp) {
     lt_cpp_print(b, t);

@@ -51,7 +51,7 @@ static void print_state(lc_buf *out, const lc_result *r, size_t i) {
 
 void report_condition(lc_buf *out, const lt_test *t) {
   lc_buf_printf(out, "Condition %s %s", report_quant(t->quant), t->cond->parens ? "" : "(");
-  lt_print_prop(out, t->cond);
+  lt_print_test_prop(out, t, t->cond);
   if (!t->cond->parens) lc_buf_putc(out, ')');
 }
 
@@ -209,7 +209,7 @@ json_t *report_json(const lc_result *r) {
   json_object_set_new(o, "kind", json_string(report_kind(t->quant)));
   lc_buf b;
   lc_buf_init(&b);
-  lt_print_prop(&b, t->cond);
+  lt_print_test_prop(&b, t, t->cond);
   json_t *cond = json_object();
   json_object_set_new(cond, "quantifier", json_string(report_quant(t->quant)));
   json_object_set_new(cond, "proposition", json_string(b.s));

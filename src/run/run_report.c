@@ -307,7 +307,7 @@ static json_t *unobserved_json(const run_result *r) {
 static json_t *condition_json(const lt_test *t) {
   lc_buf b;
   lc_buf_init(&b);
-  lt_print_prop(&b, t->cond);
+  lt_print_test_prop(&b, t, t->cond);
   json_t *o = json_object();
   json_object_set_new(o, "quantifier", json_string(report_quant(t->quant)));
   json_object_set_new(o, "proposition", json_string(b.s));
