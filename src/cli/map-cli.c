@@ -27,7 +27,7 @@ typedef struct mopts {
   bool json;
   size_t max_combinations;
   lc_check_options check;
-  const char *sets[16];     /* --set NAME=VALUE, handed to the C++ model */
+  const char *sets[17];     /* --set NAME=VALUE for the C++ model, NULL-terminated */
   size_t nsets;
   lc_paths files;
 } mopts;
@@ -86,7 +86,7 @@ static int parse(int argc, char **argv, mopts *o) {
       o->max_combinations = (size_t)v;
       break;
     case O_SET:
-      if (o->nsets == LC_ARRAY_LEN(o->sets)) return usage_error("too many --set options");
+      if (o->nsets + 1 >= LC_ARRAY_LEN(o->sets)) return usage_error("at most 16 --set options");
       o->sets[o->nsets++] = optarg;
       break;
     case 'e':
@@ -133,10 +133,10 @@ static map_table *load_table(const char *path, int sm) {
   return m;
 }
 
-static cat_model *load_model(const char *name, char **search) {
+static cat_model *load_model(const char *name, char **search, const char *const *settings) {
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
-  cat_model *m = cat_load(name, (const char *const *)search, &d);
+  cat_model *m = cat_load_set(name, (const char *const *)search, settings, &d);
   for (size_t i = 0; i < d.msgs.n; i++) fprintf(stderr, "litmus-check: %s\n", d.msgs.v[i].text);
   lc_diag_fini(&d);
   return m;
@@ -170,9 +170,11 @@ static int lower_one(const mopts *o, const map_table *m, const char *path) {
   lc_diag_init(&d, &src, stderr);
   map_plan p;
   int status = LC_EXIT_INPUT;
-  if (map_plan_make(t, m, &p, &d) == 0) {
+  lc_arena *a = lc_arena_new();
+  const lt_test *ct = map_cpp_cells(t, a, &d);
+  if (ct && map_plan_make(ct, m, &p, &d) == 0) {
     size_t *choice = lc_xcalloc(p.n + 1, sizeof *choice);
-    lt_test *ptx = map_compile(t, &p, choice);
+    lt_test *ptx = map_compile(ct, &p, choice);
     lc_buf b;
     lc_buf_init(&b);
     map_print_lowered(&b, ptx);
@@ -184,6 +186,7 @@ static int lower_one(const mopts *o, const map_table *m, const char *path) {
     status = LC_EXIT_OK;
   }
   (void)o;
+  lc_arena_free(a);
   lc_diag_fini(&d);
   lt_test_free(t);
   lc_source_fini(&src);
@@ -361,8 +364,8 @@ int map_cli_main(int argc, char **argv) {
   if (status < 0 && o.lower) {
     status = lower_one(&o, m, o.files.v[0]);
   } else if (status < 0) {
-    cm = load_model(o.cpp_model, search);
-    pm = cm ? load_model(o.ptx_model, search) : NULL;
+    cm = load_model(o.cpp_model, search, o.sets);
+    pm = cm ? load_model(o.ptx_model, search, NULL) : NULL;
     map_check_options co = {cm, pm, o.check, o.max_combinations};
     status = cm && pm ? check_all(&o, m, &co) : LC_EXIT_INPUT;
   }

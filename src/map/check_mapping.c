@@ -157,9 +157,9 @@ static void note_use(map_check_result *r, const map_plan *p, const size_t *c) {
 }
 
 /* Checks one combination; 1 when it ends the test (violation, unknown). */
-static int check_combo(const lt_test *t, const lc_result *cpp, const map_check_options *o,
+static int check_combo(const lt_test *ct, const lc_result *cpp, const map_check_options *o,
                        const size_t *c, map_check_result *r, lc_diag *d) {
-  lt_test *ptx = map_compile(t, &r->plan, c);
+  lt_test *ptx = map_compile(ct, &r->plan, c);
   char *extra, *message;
   int rc = map_check_ptx(ptx, cpp, o, &extra, &message, d);
   r->checked++;
@@ -181,7 +181,7 @@ static int check_combo(const lt_test *t, const lc_result *cpp, const map_check_o
   return 0;
 }
 
-static int check_combos(const lt_test *t, const lc_result *cpp, const map_check_options *o,
+static int check_combos(const lt_test *ct, const lc_result *cpp, const map_check_options *o,
                         map_check_result *r, lc_diag *d) {
   size_t cap = o->max_combinations ? o->max_combinations : 256;
   size_t n = count_combinations(&r->plan, (size_t)-1 / 2);
@@ -190,7 +190,7 @@ static int check_combos(const lt_test *t, const lc_result *cpp, const map_check_
   if (n <= cap) all_combos(&r->plan, &cs);
   else pruned_combos(&r->plan, &cs);
   int rc = 0;
-  for (size_t i = 0; i < cs.n && rc == 0; i++) rc = check_combo(t, cpp, o, cs.v[i], r, d);
+  for (size_t i = 0; i < cs.n && rc == 0; i++) rc = check_combo(ct, cpp, o, cs.v[i], r, d);
   for (size_t i = 0; i < cs.n; i++) free(cs.v[i]);
   free(cs.v);
   return rc < 0 ? -1 : 0;
@@ -200,7 +200,9 @@ int map_check_test(const lt_test *t, const map_table *m, const map_check_options
                    map_check_result *r, lc_diag *d) {
   memset(r, 0, sizeof *r);
   r->used = lc_xcalloc(MAP_NKINDS, sizeof *r->used);
-  if (map_plan_make(t, m, &r->plan, d)) return -1;
+  r->arena = lc_arena_new();
+  const lt_test *ct = map_cpp_cells(t, r->arena, d);
+  if (!ct || map_plan_make(ct, m, &r->plan, d)) return -1;
   lx_program *prog = NULL;
   const char *racy;
   lc_result *cpp = map_check_cpp(t, o, &prog, &racy, d);
@@ -217,7 +219,7 @@ int map_check_test(const lt_test *t, const map_table *m, const map_check_options
     r->race = lc_xstrdup(racy);
   } else {
     r->verdict = MAP_V_SOUND;
-    rc = check_combos(t, cpp, o, r, d);
+    rc = check_combos(ct, cpp, o, r, d);
   }
 out:
   lc_result_free(cpp);
@@ -233,5 +235,6 @@ void map_check_result_fini(map_check_result *r) {
   free(r->race);
   free(r->message);
   free(r->used);
+  lc_arena_free(r->arena);
   memset(r, 0, sizeof *r);
 }

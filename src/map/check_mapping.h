@@ -26,6 +26,7 @@ typedef enum {
 
 typedef struct map_check_result {
   map_verdict verdict;
+  lc_arena *arena;       /* holds the C++ test's cells, which plan and ptx borrow */
   map_plan plan;
   size_t combinations;   /* every way a binary could mix the alternatives */
   size_t checked;        /* of which were checked */

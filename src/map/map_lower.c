@@ -13,9 +13,16 @@
  */
 #include "map/map_lower.h"
 
+#include "exec/internal.h"   /* lx_cpp_compile: the C++ bodies as the events see them */
+
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+
+const lt_test *map_cpp_cells(const lt_test *t, lc_arena *a, lc_diag *d) {
+  assert(t && t->cpp);
+  return lx_cpp_compile(t, a, d);
+}
 
 map_order map_order_of(const lt_instr *in) {
   switch (in->sem) {

@@ -21,7 +21,12 @@ typedef struct map_site {
 
 typedef struct map_plan { map_site *v; size_t n; } map_plan;
 
-/* The accesses of C++ test t in thread and program order with their rows.
+/* A C++ test's bodies as instruction cells, exactly as the events see
+ * them (exec/lower_cpp.c): a copy of t in arena a.  Plan and compile from
+ * this copy.  NULL after an error in d. */
+const lt_test *map_cpp_cells(const lt_test *t, lc_arena *a, lc_diag *d);
+
+/* The accesses of C++ test t (its cells, from map_cpp_cells) in thread and program order with their rows.
  * Returns 0, or -1 when the table has no row or scope for one of them
  * (the error names the access's position). */
 int map_plan_make(const lt_test *t, const map_table *m, map_plan *p, lc_diag *d);
