@@ -17,6 +17,8 @@
 
 #include "check.h"
 #include "map/check_mapping.h"
+#include "map/map_cc.h"
+#include "map/map_nvcc.h"
 #include "paths.h"
 
 typedef struct mopts {
@@ -344,6 +346,200 @@ static int check_all(const mopts *o, const map_table *m, const map_check_options
   return status;
 }
 
+/* ---- the compiler installed here ------------------------------------------------------ */
+
+enum { NTABLES = 3 };
+static const char *const shipped[NTABLES] = {"ptx-abi", "asplos19", "nvvm"};
+
+static bool same_sequence(const map_alt *row, lt_scope s, const map_alt *seq) {
+  if (row->nins != seq->nins) return false;
+  for (size_t i = 0; i < row->nins; i++) {
+    const map_instr *a = &row->ins[i], *b = &seq->ins[i];
+    lt_scope want = a->scope_from_cpp ? s : a->scope;
+    if (a->kind != b->kind || a->sem != b->sem || a->membar != b->membar || want != b->scope) return false;
+  }
+  return true;
+}
+
+/* "ptx-abi store release #1, nvvm store release #1" or "no shipped table". */
+static void matches(lc_buf *b, map_table *const *tables, const map_site *s) {
+  size_t found = 0;
+  for (size_t t = 0; t < NTABLES; t++) {
+    const map_row *r = tables[t] ? map_row_for(tables[t], s->kind, s->order) : NULL;
+    lt_scope scope = s->order == MAP_NA ? LT_SCOPE_NONE : tables[t] ? tables[t]->scope[s->cscope] : 0;
+    for (size_t a = 0; r && a < r->nalts; a++)
+      if (same_sequence(&r->alts[a], scope, &s->row->alts[0])) {
+        lc_buf_printf(b, "%s%s ", found++ ? ", " : "", tables[t]->name);
+        map_print_alt_name(b, r, &r->alts[a]);
+      }
+  }
+  if (!found) lc_buf_puts(b, "no row of a shipped table");
+}
+
+static void sequences_text(lc_buf *b, const lt_test *t, const map_compiled *c, map_table *const *tables) {
+  for (size_t i = 0; i < c->plan.n; i++) {
+    const map_site *s = &c->plan.v[i];
+    lc_buf_printf(b, "  P%d line %d: %s %s", t->threads[s->thread].id, s->at.line, map_kind_name(s->kind),
+                  map_order_name(s->order));
+    if (s->order != MAP_NA) lc_buf_printf(b, " %s", map_cscope_name(s->cscope));
+    if (!s->row) { lc_buf_puts(b, " -> (nothing)\n"); continue; }
+    lc_buf_puts(b, " -> ");
+    map_print_alt(b, &s->row->alts[0]);
+    lc_buf_puts(b, "; matches ");
+    matches(b, tables, s);
+    lc_buf_putc(b, '\n');
+  }
+}
+
+/* One test of a compiler run: read and emitted first, checked once the
+ * whole batch is compiled. */
+typedef struct unit {
+  const char *path;
+  lc_source src;
+  lt_test *t;
+  lc_arena *a;
+  const lt_test *ct;
+  char prefix[32];
+  bool emitted;
+} unit;
+
+static void unit_fini(unit *u) {
+  lc_arena_free(u->a);
+  lt_test_free(u->t);
+  if (u->t) lc_source_fini(&u->src);
+}
+
+static bool emit_unit(unit *u, size_t k, lc_buf *source) {
+  u->t = read_test(u->path, &u->src);
+  if (!u->t) return false;
+  lc_diag d;
+  lc_diag_init(&d, &u->src, stderr);
+  u->a = lc_arena_new();
+  u->ct = map_cpp_cells(u->t, u->a, &d);
+  snprintf(u->prefix, sizeof u->prefix, "T%zu_", k);
+  char *text = u->ct ? map_emit_cuda(u->ct, u->prefix, &d) : NULL;
+  if (text) lc_buf_puts(source, text);
+  free(text);
+  lc_diag_fini(&d);
+  return u->emitted = text != NULL;
+}
+
+static int check_unit(const mopts *o, unit *u, const char *ptx, map_table *const *tables,
+                      const map_check_options *co, totals *tot) {
+  lc_diag d;
+  lc_diag_init(&d, &u->src, stderr);
+  map_compiled c = {0};
+  lx_program *prog = NULL;
+  const char *racy = NULL;
+  lc_result *cpp = NULL;
+  int status = LC_EXIT_INPUT;
+  if (map_nvcc_lift(u->ct, ptx, u->prefix, &c, &d) == 0 && (cpp = map_check_cpp(u->t, co, &prog, &racy, &d))) {
+    char *extra = NULL, *message = NULL;
+    map_verdict v = racy ? MAP_V_RACY : cpp->status != LC_RESULT_OK ? MAP_V_UNKNOWN : MAP_V_SOUND;
+    if (v == MAP_V_SOUND) {
+      int rc = map_check_ptx(c.ptx_test, cpp, co, &extra, &message, &d);
+      v = rc < 0 ? MAP_V_ERROR : rc > 0 ? MAP_V_UNKNOWN : extra ? MAP_V_VIOLATION : MAP_V_SOUND;
+    }
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "Test %s compiler nvcc sm_%d: %s", u->t->name, o->sm, map_verdict_name(v));
+    if (v == MAP_V_RACY) lc_buf_printf(&b, " (flag %s under the C++ model: constrains nothing)\n", racy);
+    else if (message) lc_buf_printf(&b, " (%s)\n", message);
+    else lc_buf_printf(&b, " (%zu C++ outcomes)\n", cpp->nstates);
+    sequences_text(&b, u->t, &c, tables);
+    if (v == MAP_V_VIOLATION) {
+      lc_buf_printf(&b, "Extra outcome: %s\nPTX test:\n", extra);
+      map_print_lowered(&b, c.ptx_test);
+    }
+    fputs(b.s, stdout);
+    lc_buf_fini(&b);
+    tot->n[v]++;
+    status = v == MAP_V_VIOLATION ? LC_EXIT_MISMATCH : v == MAP_V_SOUND || v == MAP_V_RACY ? LC_EXIT_OK
+           : LC_EXIT_INTERNAL;
+    free(extra);
+    free(message);
+  } else {
+    tot->n[MAP_V_ERROR]++;
+  }
+  lc_result_free(cpp);
+  lx_program_free(prog);
+  map_compiled_fini(&c);
+  lc_diag_fini(&d);
+  return status;
+}
+
+/* Every test in one file and one compiler run (nvcc's start-up and the
+ * library headers cost more than the tests). */
+static int compile_batch(const mopts *o, const char *nvcc, map_table *const *tables,
+                         const map_check_options *co) {
+  unit *units = lc_xcalloc(o->files.n + 1, sizeof *units);
+  lc_buf source;
+  lc_buf_init(&source);
+  lc_buf_puts(&source, map_cuda_prelude());
+  totals tot = {0};
+  int status = LC_EXIT_OK;
+  size_t emitted = 0;
+  for (size_t i = 0; i < o->files.n; i++) {
+    units[i].path = o->files.v[i];
+    if (emit_unit(&units[i], i, &source)) emitted++;
+    else { tot.n[MAP_V_ERROR]++; status = LC_EXIT_INPUT; }
+  }
+  char *ptx = NULL;
+  if (emitted) {
+    lc_diag d;
+    lc_diag_init(&d, NULL, stderr);
+    if (map_nvcc_ptx(nvcc, source.s, o->sm, &ptx, &d)) { tot.n[MAP_V_ERROR] += emitted; emitted = 0; status = LC_EXIT_INPUT; }
+    lc_diag_fini(&d);
+  }
+  for (size_t i = 0; i < o->files.n && emitted; i++) {
+    if (!units[i].emitted) continue;
+    int s = check_unit(o, &units[i], ptx, tables, co, &tot);
+    if (s > status) status = s;
+  }
+  printf("Summary: %zu sound, %zu violations, %zu undefined behaviour, %zu unknown, %zu errors\n",
+         tot.n[MAP_V_SOUND], tot.n[MAP_V_VIOLATION], tot.n[MAP_V_RACY], tot.n[MAP_V_UNKNOWN],
+         tot.n[MAP_V_ERROR]);
+  for (size_t i = 0; i < o->files.n; i++) unit_fini(&units[i]);
+  free(units);
+  free(ptx);
+  lc_buf_fini(&source);
+  return status;
+}
+
+static int compiler_all(const mopts *o, char **search) {
+  if (!strcmp(o->table, "nvrtc")) {
+    fputs("litmus-check: --check-mapping nvrtc is not supported yet; use nvcc\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  if (o->json) {
+    fputs("litmus-check: --json is not supported with --check-mapping nvcc yet\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  char buf[4096];
+  const char *nvcc = map_nvcc_path(buf, sizeof buf);
+  if (!nvcc) {
+    fputs("litmus-check: no nvcc found (set NVCC, or LC_CUDA_DIR to the CUDA toolkit)\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  map_table *tables[NTABLES] = {NULL};
+  for (size_t i = 0; i < NTABLES; i++) {
+    char *path = find_table(shipped[i], search);
+    tables[i] = load_table(path, o->sm);
+    free(path);
+  }
+  cat_model *cm = load_model(o->cpp_model, search, o->sets);
+  cat_model *pm = cm ? load_model(o->ptx_model, search, NULL) : NULL;
+  int status = LC_EXIT_INPUT;
+  if (cm && pm) {
+    map_check_options co = {cm, pm, o->check, o->max_combinations};
+    status = compile_batch(o, nvcc, tables, &co);
+  }
+  for (size_t i = 0; i < NTABLES; i++) map_table_free(tables[i]);
+  cat_model_free(cm);
+  cat_model_free(pm);
+  return status;
+}
+
 int map_cli_main(int argc, char **argv) {
   mopts o = {.sm = MAP_DEFAULT_SM, .cpp_model = "cuda-cpp", .ptx_model = "ptx-v7.5"};
   lc_check_options_init(&o.check);
@@ -351,10 +547,8 @@ int map_cli_main(int argc, char **argv) {
   char **search = lc_model_search(argv[0]);
   map_table *m = NULL;
   cat_model *cm = NULL, *pm = NULL;
-  if (status < 0 && !o.lower && (!strcmp(o.table, "nvcc") || !strcmp(o.table, "nvrtc"))) {
-    fprintf(stderr, "litmus-check: --check-mapping %s is not built yet\n", o.table);
-    status = LC_EXIT_INPUT;
-  }
+  if (status < 0 && !o.lower && (!strcmp(o.table, "nvcc") || !strcmp(o.table, "nvrtc")))
+    status = compiler_all(&o, search);
   if (status < 0) {
     char *path = find_table(o.table, search);
     m = load_table(path, o.sm);

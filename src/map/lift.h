@@ -43,4 +43,14 @@ int lift_ptx(lc_arena *a, const char *ptx, const char *ptx_name, const char *ent
              const char *const *locs, size_t nlocs, size_t nregs, int first_free,
              lift_thread *out, lc_diag *d);
 
+/* The sequences only: as lift_ptx, but the last parameter is an array the
+ * harness reads operands from and writes results to, whose loads and
+ * stores are not part of the test and are skipped, as is register
+ * arithmetic; operands whose values are not known are left empty
+ * (LT_OPND_NONE).  Control flow is still refused.  Used to learn which PTX
+ * sequence the compiler made for each access, spliced into the C++ test's
+ * own cells afterwards. */
+int lift_ptx_sequences(lc_arena *a, const char *ptx, const char *ptx_name, const char *entry,
+                       const char *const *locs, size_t nlocs, lift_thread *out, lc_diag *d);
+
 #endif

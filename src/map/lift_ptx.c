@@ -33,6 +33,7 @@ typedef struct lifter {
   LC_VEC(binding) regs;
   LC_VEC(lift_instr) out;
   int marker;            /* -1 before the first, -2 after `// lc end` */
+  bool sequences;        /* lift_ptx_sequences */
   int ntmp;
   int line;
   int *out_tmp;          /* by litmus register: the value handed back, or -1 */
@@ -91,6 +92,7 @@ static int value_operand(lifter *l, span o, lt_operand *op, const char *text) {
     return 0;
   }
   val *v = lookup(l, o.s, o.n);
+  if ((!v || v->kind == V_NONE) && l->sequences) { *op = (lt_operand){.kind = LT_OPND_NONE}; return 0; }
   if (!v || v->kind == V_NONE) return refuse(l, text, "an operand whose value is not known");
   if (v->kind == V_ADDR) return refuse(l, text, "an address used as a value");
   *op = v->kind == V_CONST ? (lt_operand){.kind = LT_OPND_IMM, .imm = v->c}
@@ -187,6 +189,17 @@ static int qualifiers(lifter *l, span m, lt_instr *in, const char *text) {
   return 0;
 }
 
+/* lift_ptx_sequences: a load or store of the harness's operand array. */
+static bool harness_access(lifter *l, lt_instr_kind k, const span *o) {
+  if (k != LT_I_LD && k != LT_I_ST) return false;
+  span a = o[k == LT_I_LD ? 1 : 0];
+  if (a.n < 3 || a.s[0] != '[') return false;
+  span in = trim(a.s + 1, a.n - 2);
+  const char *plus = memchr(in.s, '+', in.n);
+  val *v = lookup(l, in.s, plus ? (size_t)(plus - in.s) : in.n);
+  return v && v->kind == V_ADDR && v->param == l->nlocs;
+}
+
 static int memory(lifter *l, span m, span ops, const char *text) {
   lift_instr li = {.marker = l->marker, .ptx_line = l->line};
   lt_instr *in = &li.in;
@@ -198,6 +211,11 @@ static int memory(lifter *l, span m, span ops, const char *text) {
                                 [LT_I_FENCE] = 0};
   size_t need = want[in->kind] + (in->rmw == LT_RMW_CAS);
   if (n != need) return refuse(l, text, "unexpected operands");
+  if (l->sequences && harness_access(l, in->kind, o)) {
+    if (in->kind == LT_I_LD) bind(l, o[0].s, o[0].n, (val){.kind = V_NONE});
+    return 0;
+  }
+  if (l->marker < 0) return refuse(l, text, "a memory access outside the access markers");
   switch (in->kind) {
   case LT_I_LD: rc = location_operand(l, o[1], &in->addr, text) || dest(l, o[0], &in->dst); break;
   case LT_I_ST: case LT_I_RED:
@@ -289,8 +307,17 @@ static int one_line(lifter *l, span s) {
       starts(m, "mov."))
     return move(l, m, ops, text);
   if (l->marker == -2) return hand_back(l, m, ops, text);
-  if (l->marker == -1) return refuse(l, text, "code before the first access marker");
+  if (l->marker == -1 && !l->sequences) return refuse(l, text, "code before the first access marker");
   int rc = memory(l, m, ops, text);
+  bool control = s.s[0] == '@' || starts(m, "bra") || s.s[s.n - 1] == ':';
+  if (rc > 0 && l->sequences && !control) {
+    if (ops.n && ops.s[0] == '%') {   /* its result is no longer known */
+      const char *c = memchr(ops.s, ',', ops.n);
+      span dst = trim(ops.s, c ? (size_t)(c - ops.s) : ops.n);
+      bind(l, dst.s, dst.n, (val){.kind = V_NONE});
+    }
+    return 0;
+  }
   if (rc > 0) {
     return refuse(l, text, s.s[0] == '@' || starts(m, "bra") || s.s[s.n - 1] == ':'
                                ? "control flow (only straight-line code is lifted)"
@@ -332,11 +359,11 @@ static void renumber(lifter *l, int first_free) {
   free(num);
 }
 
-int lift_ptx(lc_arena *a, const char *ptx, const char *ptx_name, const char *entry,
-             const char *const *locs, size_t nlocs, size_t nregs, int first_free,
-             lift_thread *out, lc_diag *d) {
+static int lift(lc_arena *a, const char *ptx, const char *ptx_name, const char *entry,
+                const char *const *locs, size_t nlocs, size_t nregs, int first_free, bool sequences,
+                lift_thread *out, lc_diag *d) {
   lifter l = {.a = a, .d = d, .ptx_name = ptx_name, .entry = entry, .locs = locs,
-              .nlocs = nlocs, .nregs = nregs, .marker = -1};
+              .nlocs = nlocs, .nregs = nregs, .marker = -1, .sequences = sequences};
   memset(out, 0, sizeof *out);
   const char *p = find_body(ptx, entry, &l.line);
   if (!p) {
@@ -370,4 +397,15 @@ int lift_ptx(lc_arena *a, const char *ptx, const char *ptx_name, const char *ent
   lc_vec_free(&l.regs);
   lc_vec_free(&l.out);
   return rc;
+}
+
+int lift_ptx(lc_arena *a, const char *ptx, const char *ptx_name, const char *entry,
+             const char *const *locs, size_t nlocs, size_t nregs, int first_free,
+             lift_thread *out, lc_diag *d) {
+  return lift(a, ptx, ptx_name, entry, locs, nlocs, nregs, first_free, false, out, d);
+}
+
+int lift_ptx_sequences(lc_arena *a, const char *ptx, const char *ptx_name, const char *entry,
+                       const char *const *locs, size_t nlocs, lift_thread *out, lc_diag *d) {
+  return lift(a, ptx, ptx_name, entry, locs, nlocs, 0, 0, true, out, d);
 }
