@@ -6,7 +6,10 @@
  * register, `Ux` a fetch_add of 1 (its old value into the next register),
  * `F` a fence.  Capital W and R are synchronising positions (relaxed,
  * release/acquire or seq_cst); lower-case `w` and `r` are data positions
- * (non-atomic or relaxed).  Each test takes one memory order per access and
+ * (non-atomic or relaxed); a data read after a read of the same thread
+ * happens only when that read saw the value the condition asks for (as in
+ * herd's C tests), so that a non-atomic read races only where the
+ * synchronisation fails.  Each test takes one memory order per access and
  * one of three scope variants: device scope across CTAs, block scope in
  * one CTA, block scope across CTAs (where synchronisation fails and data
  * accesses race).  The numbering of tests is fixed: test k of a shape is
@@ -49,6 +52,9 @@ static const shape shapes[] = {
   {"RS+RMW", "wx1;Wy1|Uy|Ry;rx", "1:r0 == 1 /\\ 2:r0 == 2 /\\ 2:r1 == 0"},
   {"RS+po", "wx1;Wy1;Wy2|Ry;rx", "1:r0 == 2 /\\ 1:r1 == 0"},
   {"RS+F", "wx1;F;Wy1|Uy|Ry;F;rx", "1:r0 == 1 /\\ 2:r0 == 2 /\\ 2:r1 == 0"},
+  /* the head of the release sequence is an RMW (seq_cst: fence.sc;
+   * atom.acquire in the ABI), continued by a later store of its thread */
+  {"RS+RMW+po", "wx1;Uy;Wy2|Ry;rx", "0:r0 == 0 /\\ 1:r0 == 2 /\\ 1:r1 == 0"},
 };
 
 enum { NSCOPES = 3 };
@@ -103,9 +109,27 @@ static void locations(const shape *s, char locs[8]) {
     if (strchr("WRwrU", *p) && p[1] >= 'x' && p[1] <= 'z' && !strchr(locs, p[1]) && n < 7) locs[n++] = p[1];
 }
 
-static void access(lc_buf *b, char kind, char loc, int value, const char *mo, const char *scope,
-                   int *reg) {
+/* The value the condition asks register r<reg> of thread `thread` to have,
+ * or -1 when it names none. */
+static int wanted(const shape *s, int thread, int reg) {
+  char key[32];
+  snprintf(key, sizeof key, "%d:r%d == ", thread, reg);
+  const char *p = strstr(s->cond, key);
+  return p ? atoi(p + strlen(key)) : -1;
+}
+
+static void access(lc_buf *b, const shape *s, int thread, char kind, char loc, int value, const char *mo,
+                   const char *scope, int *reg) {
   bool na = !strcmp(mo, "na");
+  int guard = kind == 'r' && *reg > 0 ? wanted(s, thread, *reg - 1) : -1;
+  if (guard >= 0) {
+    int r = (*reg)++;
+    lc_buf_printf(b, "    int r%d = -1;\n    if (r%d == %d) {\n    ", r, r - 1, guard);
+    if (na) lc_buf_printf(b, "    r%d = *%c;\n", r, loc);
+    else lc_buf_printf(b, "    r%d = atomic_load_explicit(%c, memory_order_%s, %s);\n", r, loc, mo, scope);
+    lc_buf_puts(b, "    }\n");
+    return;
+  }
   switch (kind) {
   case 'W': case 'w':
     if (na) lc_buf_printf(b, "    *%c = %d;\n", loc, value);
@@ -153,7 +177,7 @@ static void write_test(lc_buf *b, lc_buf *name, const shape *s, int variant, con
     if (kind == 'W' || kind == 'w') value = *p++ - '0';
     const char *const *mo;
     choices(kind, &mo);
-    access(&body, kind, loc, value, mo[pick[pos]], scope, &reg);
+    access(&body, s, thread, kind, loc, value, mo[pick[pos]], scope, &reg);
     lc_buf_printf(name, "%s%s", pos ? "." : "+", short_mo(mo[pick[pos]]));
     pos++;
   }
@@ -203,7 +227,7 @@ uint64_t gen_cpp_shape_count(const char *list) {
 
 const char *gen_cpp_shape_names(void) {
   return "MP SB LB IRIW WRC ISA2 2+2W R S RWC Z6.0 Z6.1 Z6.2 Z6.3 MP+F SB+F MP+RMW SB+RMW "
-         "RS+RMW RS+po RS+F";
+         "RS+RMW RS+po RS+F RS+RMW+po";
 }
 
 static uint64_t next_random(uint64_t *s) {   /* splitmix64: portable and seedable */
