@@ -45,6 +45,8 @@ static void usage(FILE *out) {
         "      --threads A-B      random: threads per test (default 2-4)\n"
         "      --instrs N         random: at most N instructions per thread (default 4)\n"
         "      --locs N           random: at most N locations (default 3)\n"
+        "      --cpp              C++ tests in the classic shapes for --check-mapping\n"
+        "                         (see litmus-gen --cpp --help)\n"
         "  -h, --help             show this help and exit\n"
         "  -V, --version          show the version and exit\n"
         "\n"
