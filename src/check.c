@@ -157,7 +157,7 @@ static lc_engine auto_engine(const lx_program *p) {
 
 lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
                          lx_program **prog, lc_diag *d) {
-  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, 4096};
+  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS};
   lx_program *p = lx_lower(t, &lo, d);
   *prog = p;
   if (!p) return NULL;

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gen/gen_cpp.h"
+#include "gen/gen_cpp_shapes.h"
 #include "lc.h"
 
 bool gen_cpp_wanted(int argc, char **argv) {

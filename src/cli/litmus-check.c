@@ -35,6 +35,8 @@ typedef struct options {
   unsigned jobs;
   lc_check_options check;
   lc_paths files;
+  bool model_given;           /* -m: every test under it; else PTX tests under ptx-v7.5
+                                 and C++ tests under cuda-cpp (which --set then sets) */
   const char *settings[17];   /* --set NAME=VALUE, NULL-terminated */
   size_t nsettings;
 } options;
@@ -44,7 +46,8 @@ static void usage(FILE *out) {
         "Check scoped-PTX litmus tests against a memory model: every allowed final\n"
         "state, the verdict of the test's condition, and data races.\n"
         "\n"
-        "  -m, --model NAME|FILE  memory model (default ptx-v7.5; see models/)\n"
+        "  -m, --model NAME|FILE  memory model (default: ptx-v7.5 for PTX tests, cuda-cpp\n"
+        "                         for C and CUDA C++ tests; see models/)\n"
         "      --set NAME=VALUE   set an option of the model (e.g. no-thin-air=off)\n"
         "  -e, --engine smt|enum|auto  engine (default auto)\n"
         "  -j, --jobs N           check N tests at a time (default 1); with fewer tests\n"
@@ -103,7 +106,10 @@ static int parse_options(int argc, char **argv, options *o) {
   double num;
   while ((c = getopt_long(argc, argv, "m:e:j:t:u:qphV", longopts, NULL)) != -1) {
     switch (c) {
-    case 'm': o->model = optarg; break;
+    case 'm':
+      o->model = optarg;
+      o->model_given = true;
+      break;
     case OPT_SET:
       if (o->nsettings + 1 >= LC_ARRAY_LEN(o->settings)) {
         fputs("litmus-check: at most 16 --set options\n", stderr);
@@ -169,6 +175,7 @@ typedef struct job {
 typedef struct batch {
   const options *o;
   const cat_model *model;
+  const cat_model *cpp_model;   /* for C++ tests, when no -m */
   job *jobs;
   size_t njobs;
   atomic_size_t next;
@@ -180,7 +187,8 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   lc_diag d;
   lc_diag_init(&d, NULL, err);
   lx_program *prog = NULL;
-  lc_result *r = lc_check_test(t, b->model, &b->o->check, &prog, &d);
+  const cat_model *model = t->cpp && b->cpp_model ? b->cpp_model : b->model;
+  lc_result *r = lc_check_test(t, model, &b->o->check, &prog, &d);
   lc_diag_fini(&d);
   if (!r) {
     j->status = LC_EXIT_INPUT;
@@ -229,7 +237,7 @@ static void run_job(const batch *b, job *j) {
     else if (b->o->mode == MODE_PRINT) lt_print(&out, t);
     else if (b->o->mode == MODE_EVENTS) {
       lc_diag_init(&d, &src, err);
-      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, 4096};
+      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS};
       lx_program *p = lx_lower(t, &lo, &d);
       lc_diag_fini(&d);
       if (p) lx_program_print(&out, p);
@@ -320,8 +328,9 @@ static int worst(int a, int b) {
   return rank[b] > rank[a] ? b : a;
 }
 
-static int run_batch(const options *o, const cat_model *m, const expect_vec *ex) {
-  batch b = {o, m, lc_xcalloc(o->files.n ? o->files.n : 1, sizeof(job)), o->files.n, 0,
+static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp,
+                     const expect_vec *ex) {
+  batch b = {o, m, mcpp, lc_xcalloc(o->files.n ? o->files.n : 1, sizeof(job)), o->files.n, 0,
              PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
   unsigned nthreads = o->jobs < b.njobs ? o->jobs : (unsigned)(b.njobs ? b.njobs : 1);
@@ -379,26 +388,29 @@ int main(int argc, char **argv) {
   lc_check_options_init(&o.check);
   int status = parse_options(argc, argv, &o);
   expect_vec ex = {0};
-  cat_model *m = NULL;
+  cat_model *m = NULL, *mcpp = NULL;
   char **search = NULL;
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
   if (status < 0 && o.mode == MODE_CHECK) {
     search = lc_model_search(argv[0]);
     lc_diag d;
     lc_diag_init(&d, NULL, NULL);
-    m = cat_load_set(o.model, (const char *const *)search, o.settings, &d);
+    const char *const *dirs = (const char *const *)search;
+    m = cat_load_set(o.model, dirs, o.model_given ? o.settings : NULL, &d);
+    if (m && !o.model_given) mcpp = cat_load_set("cuda-cpp", dirs, o.settings, &d);
     print_messages(&d);
     lc_diag_fini(&d);
-    if (!m) status = LC_EXIT_INPUT;
+    if (!m || (!o.model_given && !mcpp)) status = LC_EXIT_INPUT;
   }
   /* Jobs a batch of few tests leaves idle split the states of each test. */
   if (o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;
-  if (status < 0) status = run_batch(&o, m, &ex);
+  if (status < 0) status = run_batch(&o, m, mcpp, &ex);
   if (fflush(stdout) != 0 && status == LC_EXIT_OK) {
     fprintf(stderr, "litmus-check: write error: %s\n", strerror(errno));
     status = LC_EXIT_INTERNAL;
   }
   cat_model_free(m);
+  cat_model_free(mcpp);
   lc_model_search_free(search);
   lc_paths_free(&o.files);
   for (size_t i = 0; i < ex.n; i++) free(ex.v[i].path);

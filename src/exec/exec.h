@@ -181,6 +181,8 @@ typedef struct lx_obs {
 typedef struct lx_program {
   lc_arena *arena;
   const lt_test *test;      /* borrowed */
+  const lt_test *code;      /* the code table lowered: `test` itself, or for a C++ test
+                               its bodies compiled to cells (lower_cpp.c, in the arena) */
   unsigned unroll;
 
   lx_thread *threads;
@@ -208,10 +210,11 @@ typedef struct lx_program {
 
 typedef struct lx_options {
   unsigned unroll;          /* times each backward jump may be taken (default 2) */
-  size_t max_paths;         /* per thread (default 4096) */
+  size_t max_paths;         /* per thread (default LX_DEFAULT_MAX_PATHS) */
 } lx_options;
 
 #define LX_DEFAULT_UNROLL 2u
+#define LX_DEFAULT_MAX_PATHS 4096u
 
 /* Lowers a validated test.  Returns NULL after reporting an error (e.g. an
  * address that depends on a read, too many paths) to d. */

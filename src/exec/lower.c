@@ -899,7 +899,7 @@ static int build(lowerer *L) {
 }
 
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
-  lx_options defaults = {LX_DEFAULT_UNROLL, 4096};
+  lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS};
   lowerer L = {0};
   L.t = t;
   L.opt = opt ? opt : &defaults;
@@ -909,6 +909,7 @@ lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
   L.p->test = t;
   L.p->unroll = L.opt->unroll;
   if (t->cpp) L.t = lx_cpp_compile(t, L.p->arena, d);
+  L.p->code = L.t;
   int rc = L.t ? build(&L) : -1;
   lc_vec_free(&L.events);
   lc_vec_free(&L.paths);

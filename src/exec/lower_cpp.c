@@ -65,12 +65,18 @@ static void place(cc *c, const char *label, lc_loc at) {
   c->pending = label;
 }
 
-static lt_instr *emit(cc *c, lt_instr_kind kind, lc_loc at) {
+/* An instruction not yet in a cell (put places accesses). */
+static lt_instr *mk(cc *c, lt_instr_kind kind, lc_loc at) {
   lt_instr *in = lc_arena_alloc(c->a, sizeof *in);
   in->kind = kind;
   in->at = in->sem_at = in->scope_at = at;
   in->cpp = true;
   in->type = LT_TYPE_S32;
+  return in;
+}
+
+static lt_instr *emit(cc *c, lt_instr_kind kind, lc_loc at) {
+  lt_instr *in = mk(c, kind, at);
   push_cell(c, in, at);
   return in;
 }
@@ -134,6 +140,21 @@ static lt_operand expr(cc *c, const lt_cexpr *e);
 static void cond_false(cc *c, const lt_cexpr *e, const char *lfalse);
 static void cond_true(cc *c, const lt_cexpr *e, const char *ltrue);
 
+static const lt_cinit *array_of(const cc *c, const char *name) {
+  const lt_cpp *cpp = c->t->cpp;
+  for (size_t i = 0; i < cpp->ninits; i++)
+    if (cpp->inits[i].array_len >= 0 && strcmp(c->t->inits[cpp->inits[i].first].loc, name) == 0)
+      return &cpp->inits[i];
+  return NULL;
+}
+
+static const char *element(cc *c, const char *array, long k) {
+  if (k == 0) return array;
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s[%ld]", array, k);
+  return lc_arena_strdup(c->a, buf);
+}
+
 /* The location a pointer expression names, statically: `x`, `x + k` and
  * `&x` (element k of an array `x` is the location `x[k]`). */
 static lt_operand address(cc *c, const lt_cexpr *p) {
@@ -148,11 +169,13 @@ static lt_operand address(cc *c, const lt_cexpr *p) {
       p->b->kind == LT_CE_CONST) {
     o.kind = LT_OPND_LOC;
     o.loc = p->a->loc;
-    if (p->b->value != 0) {
-      char buf[64];
-      snprintf(buf, sizeof buf, "%s[%lld]", p->a->loc, (long long)p->b->value);
-      o.loc = lc_arena_strdup(c->a, buf);
-    }
+    if (p->b->value == 0) return o;
+    const lt_cinit *arr = array_of(c, p->a->loc);
+    if (!arr || p->b->value < 0 || p->b->value >= arr->array_len)
+      fail(c, p->at, "outside the location: x + k needs an array x of the init block with more "
+                     "than k elements (atomic_int x[2] = {0, 0};)");
+    else
+      o.loc = element(c, p->a->loc, (long)p->b->value);
     return o;
   }
   if (p->kind == LT_CE_LOCAL) {   /* a local holding an address (int* p = x;) */
@@ -160,16 +183,49 @@ static lt_operand address(cc *c, const lt_cexpr *p) {
     o.reg = p->local;
     return o;
   }
-  fail(c, p->at, "this pointer is not a location known before the test runs (x, x + 1, or a "
-                 "local holding one); computed addresses are not supported");
+  fail(c, p->at, "this pointer is neither a location (x, x + k, a local holding one) nor an "
+                 "element of an init-block array (x + i for atomic_int x[N]); other computed "
+                 "addresses are not supported");
   o.kind = LT_OPND_LOC;
   o.loc = "?";
   return o;
 }
 
-static bool load_ok(lt_mo mo) { return mo != LT_MO_RELEASE && mo != LT_MO_ACQ_REL; }
-static bool store_ok(lt_mo mo) {
-  return mo == LT_MO_RELAXED || mo == LT_MO_RELEASE || mo == LT_MO_SEQ_CST;
+/* Places the access `in` (its address still to fill) at the location p
+ * points to.  `x + i` with x an array of the init block and i computed
+ * at run time is a branch per element, each with its own copy of the
+ * access (addresses must be static for the engines); an index outside the
+ * array is undefined behaviour in C, and such a path loops until the
+ * unroll bound cuts it, so that it never yields a final state and the
+ * report says a path was cut. */
+static void put(cc *c, const lt_cexpr *p, lt_instr *in) {
+  const lt_cinit *arr = NULL;
+  if (p->kind == LT_CE_BINARY && p->op == LT_COP_ADD && p->a->kind == LT_CE_LOC &&
+      p->b->kind != LT_CE_CONST)
+    arr = array_of(c, p->a->loc);
+  if (!arr) {
+    in->addr = address(c, p);
+    push_cell(c, in, in->at);
+    return;
+  }
+  lt_operand idx = expr(c, p->b);
+  const char *lend = new_label(c);
+  for (long k = 0; k < arr->array_len; k++) {
+    const char *lnext = new_label(c);
+    branch(c, LT_CMP_NE, idx, imm(k, p->at), lnext, p->at);
+    lt_instr *copy = mk(c, in->kind, in->at);
+    *copy = *in;
+    copy->addr.kind = LT_OPND_LOC;
+    copy->addr.loc = element(c, p->a->loc, k);
+    copy->addr.at = p->at;
+    push_cell(c, copy, in->at);
+    go(c, lend, p->at);
+    place(c, lnext, p->at);
+  }
+  const char *lub = new_label(c);
+  place(c, lub, p->at);
+  go(c, lub, p->at);
+  place(c, lend, p->at);
 }
 
 static void set_scope(lt_instr *in, const lt_catomic *a) {
@@ -189,41 +245,35 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
     }
     return imm(0, at);
   }
-  if (a->kind == LT_CA_LOAD && !load_ok(a->mo))
-    fail(c, a->mo_at, "a load cannot be memory_order_release or memory_order_acq_rel");
-  if (a->kind == LT_CA_STORE && !store_ok(a->mo))
-    fail(c, a->mo_at, "a store must be memory_order_relaxed, _release or _seq_cst");
-  if (a->kind == LT_CA_CAS && !load_ok(a->mo_fail))
-    fail(c, a->mo_at, "the failure order of a compare-exchange cannot be release or acq_rel");
-  lt_operand addr = address(c, a->obj);
   lt_operand val = a->val ? expr(c, a->val) : imm(0, at);
   if (a->kind == LT_CA_STORE) {
-    lt_instr *in = emit(c, LT_I_ST, at);
-    in->addr = addr;
+    lt_instr *in = mk(c, LT_I_ST, at);
     in->a = val;
     in->sem = mo_sem(a->mo);
     set_scope(in, a);
+    put(c, a->obj, in);
     return imm(0, at);
   }
   lt_operand dst = temp(c, at);
   if (a->kind == LT_CA_LOAD) {
-    lt_instr *in = emit(c, LT_I_LD, at);
+    lt_instr *in = mk(c, LT_I_LD, at);
     in->dst = dst;
-    in->addr = addr;
     in->sem = mo_sem(a->mo);
     set_scope(in, a);
+    put(c, a->obj, in);
     return dst;
   }
   if (a->kind != LT_CA_CAS) {
-    lt_instr *in = emit(c, LT_I_ATOM, at);
+    lt_instr *in = mk(c, LT_I_ATOM, at);
     in->rmw = a->kind == LT_CA_EXCHANGE ? LT_RMW_EXCH : a->op;
     in->dst = dst;
-    in->addr = addr;
     in->a = val;
     in->sem = mo_sem(a->mo);
     set_scope(in, a);
+    put(c, a->obj, in);
     return dst;
   }
+  lt_operand addr = address(c, a->obj);
   /* compare-exchange: the expected value is a local (&r) or in memory */
   lt_operand expected;
   bool in_memory = a->expected->kind != LT_CE_ADDR;
@@ -323,12 +373,11 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
     fail(c, at, "the address of a local can only be the expected operand of a compare-exchange");
     return imm(0, at);
   case LT_CE_DEREF: {
-    lt_operand addr = address(c, e->a);
     lt_operand dst = temp(c, at);
-    lt_instr *in = emit(c, LT_I_LD, at);
+    lt_instr *in = mk(c, LT_I_LD, at);
     in->dst = dst;
-    in->addr = addr;
     in->sem = LT_SEM_WEAK;
+    put(c, e->a, in);
     return dst;
   }
   case LT_CE_ATOMIC: return atomic(c, e);
@@ -403,12 +452,11 @@ static void stmt(cc *c, const lt_cstmt *s) {
     mov(c, reg(s->local, at), s->e ? expr(c, s->e) : imm(0, at), at);
     break;
   case LT_CS_STORE: {
-    lt_operand addr = address(c, s->ptr);
     lt_operand v = expr(c, s->e);
-    lt_instr *in = emit(c, LT_I_ST, at);
-    in->addr = addr;
+    lt_instr *in = mk(c, LT_I_ST, at);
     in->a = v;
     in->sem = LT_SEM_WEAK;
+    put(c, s->ptr, in);
     break;
   }
   case LT_CS_EXPR: expr(c, s->e); break;

@@ -1,292 +1,276 @@
-/* gen_cpp.c - C++ litmus tests for checking mapping tables (gen_cpp.h).
+/* gen_cpp.c - random small CUDA C++ tests (litmus-gen --family random-cpp)
+ * for cross-checking the engines under cuda-cpp.
  * SPDX-License-Identifier: MIT
  *
- * A shape is written as threads separated by `|`, each a list of accesses
- * separated by `;`: `Wx1` a store of 1 to x, `Rx` a load into the next
- * register, `Ux` a fetch_add of 1 (its old value into the next register),
- * `F` a fence.  Capital W and R are synchronising positions (relaxed,
- * release/acquire or seq_cst); lower-case `w` and `r` are data positions
- * (non-atomic or relaxed); a data read after a read of the same thread
- * happens only when that read saw the value the condition asks for (as in
- * herd's C tests), so that a non-atomic read races only where the
- * synchronisation fails.  Each test takes one memory order per access and
- * one of three scope variants: device scope across CTAs, block scope in
- * one CTA, block scope across CTAs (where synchronisation fails and data
- * accesses race).  The numbering of tests is fixed: test k of a shape is
- * the k-th combination, the last access varying fastest.
+ * A test has 2-4 threads, placed in CTA 0 or 1 of GPU 0, of 1-4
+ * statements over 1-3 locations: atomic loads and stores, fetch_add,
+ * exchange, compare-exchange with a local as the expected value, fences,
+ * non-atomic loads and stores, each atomic with a random memory order and
+ * a random scope (block, device, system, or none written); now and then a
+ * store runs under `if (rK == v)`.  Block scopes across two CTAs make
+ * races, so flags and racy pairs are exercised as much as states.  The
+ * condition names every local.  Built as cpp_parse.c would build it:
+ * printed and read back, a generated test gives an equal AST.
  */
-#include "gen/gen_cpp.h"
-
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lc.h"
+#include "gen/gen_int.h"
+#include "litmus/cpp_ast.h"
 
-typedef struct shape {
-  const char *name;
-  const char *code;
-  const char *cond;
-} shape;
+enum { MAX_LOCS = 3, MAX_THREADS = 8, MAX_STMTS = 8, MAX_ACCESSES = 5 };
 
-static const shape shapes[] = {
-  {"MP", "wx1;Wy1|Ry;rx", "1:r0 == 1 /\\ 1:r1 == 0"},
-  {"SB", "Wx1;Ry|Wy1;Rx", "0:r0 == 0 /\\ 1:r0 == 0"},
-  {"LB", "Rx;Wy1|Ry;Wx1", "0:r0 == 1 /\\ 1:r0 == 1"},
-  {"IRIW", "Wx1|Wy1|Rx;Ry|Ry;Rx", "2:r0 == 1 /\\ 2:r1 == 0 /\\ 3:r0 == 1 /\\ 3:r1 == 0"},
-  {"WRC", "Wx1|Rx;Wy1|Ry;Rx", "1:r0 == 1 /\\ 2:r0 == 1 /\\ 2:r1 == 0"},
-  {"ISA2", "wx1;Wy1|Ry;Wz1|Rz;rx", "1:r0 == 1 /\\ 2:r0 == 1 /\\ 2:r1 == 0"},
-  {"2+2W", "Wx1;Wy2|Wy1;Wx2", "x == 1 /\\ y == 1"},
-  {"R", "Wx1;Wy1|Wy2;Rx", "y == 2 /\\ 1:r0 == 0"},
-  {"S", "Wx2;Wy1|Ry;Wx1", "x == 2 /\\ 1:r0 == 1"},
-  {"RWC", "Wx1|Rx;Ry|Wy1;Rx", "1:r0 == 1 /\\ 1:r1 == 0 /\\ 2:r0 == 0"},
-  {"Z6.0", "Wx1;Wy1|Ry;Wz1|Wz2;Rx", "1:r0 == 1 /\\ z == 2 /\\ 2:r0 == 0"},
-  {"Z6.1", "Wx2;Wy1|Wy2;Wz1|Rz;Wx1", "x == 2 /\\ y == 2 /\\ 2:r0 == 1"},
-  {"Z6.2", "Wx1;Wy1|Ry;Wz1|Rz;Wx2", "1:r0 == 1 /\\ 2:r0 == 1 /\\ x == 1"},
-  {"Z6.3", "Wx1;Wy1|Wy2;Wz1|Rz;Rx", "y == 2 /\\ 2:r0 == 1 /\\ 2:r1 == 0"},
-  {"MP+F", "wx1;F;Wy1|Ry;F;rx", "1:r0 == 1 /\\ 1:r1 == 0"},
-  {"SB+F", "Wx1;F;Ry|Wy1;F;Rx", "0:r0 == 0 /\\ 1:r0 == 0"},
-  {"MP+RMW", "wx1;Uy|Ry;rx", "0:r0 == 0 /\\ 1:r0 == 1 /\\ 1:r1 == 0"},
-  {"SB+RMW", "Ux;Ry|Uy;Rx", "0:r1 == 0 /\\ 1:r1 == 0"},
-  /* release sequences: through another thread's RMW (ASPLOS'19 Fig. 12),
-   * through a later store of the releasing thread (RC11 only), with fences */
-  {"RS+RMW", "wx1;Wy1|Uy|Ry;rx", "1:r0 == 1 /\\ 2:r0 == 2 /\\ 2:r1 == 0"},
-  {"RS+po", "wx1;Wy1;Wy2|Ry;rx", "1:r0 == 2 /\\ 1:r1 == 0"},
-  {"RS+F", "wx1;F;Wy1|Uy|Ry;F;rx", "1:r0 == 1 /\\ 2:r0 == 2 /\\ 2:r1 == 0"},
-  /* the head of the release sequence is an RMW (seq_cst: fence.sc;
-   * atom.acquire in the ABI), continued by a later store of its thread */
-  {"RS+RMW+po", "wx1;Uy;Wy2|Ry;rx", "0:r0 == 0 /\\ 1:r0 == 2 /\\ 1:r1 == 0"},
-};
+static const char *const loc_names[MAX_LOCS] = {"x", "y", "z"};
+static const lt_ts scopes[] = {LT_TS_NONE, LT_TS_BLOCK, LT_TS_DEVICE, LT_TS_SYSTEM};
 
-enum { NSCOPES = 3 };
-static const char *const scope_tag[NSCOPES] = {"dev", "cta", "cta-x"};
+typedef struct cgen {
+  gen_rng rng;
+  gen_build b;
+  lc_arena *a;
+  unsigned nlocs;
+  bool used[MAX_LOCS];
+  bool uses[MAX_THREADS][MAX_LOCS];   /* thread t names location l (a parameter) */
+  unsigned accesses[MAX_LOCS];
+  int64_t next_val[MAX_LOCS];
+  lt_cpp_thread *ct;                   /* the thread being drawn */
+  size_t t;
+  LC_VEC(lt_cstmt *) body;
+  LC_VEC(const char *) locals;
+  int local_loc[2 * MAX_STMTS];        /* the location each local was read from */
+} cgen;
 
-/* Orders of each kind of position, as written in the test and in names. */
-static const char *const store_mo[] = {"relaxed", "release", "seq_cst"};
-static const char *const load_mo[] = {"relaxed", "acquire", "seq_cst"};
-static const char *const data_mo[] = {"na", "relaxed"};
-static const char *const rmw_mo[] = {"relaxed", "acquire", "release", "acq_rel", "seq_cst"};
-static const char *const fence_mo[] = {"acquire", "release", "acq_rel", "seq_cst"};
-static const char *short_mo(const char *mo) {
-  return !strcmp(mo, "relaxed") ? "rlx" : !strcmp(mo, "acquire") ? "acq" : !strcmp(mo, "release") ? "rel"
-       : !strcmp(mo, "seq_cst") ? "sc" : mo;
+static unsigned pick(cgen *g, unsigned n) { return gen_rng_below(&g->rng, n); }
+static lt_ts any_scope(cgen *g) { return scopes[pick(g, LC_ARRAY_LEN(scopes))]; }
+
+static int use_loc(cgen *g) {
+  unsigned room = 0;
+  for (unsigned l = 0; l < g->nlocs; l++) room += g->accesses[l] < MAX_ACCESSES;
+  if (!room && g->nlocs < MAX_LOCS) g->nlocs++, room = 1;
+  if (!room) return -1;
+  unsigned k = pick(g, room);
+  for (unsigned l = 0; l < g->nlocs; l++) {
+    if (g->accesses[l] >= MAX_ACCESSES || k--) continue;
+    g->used[l] = g->uses[g->t][l] = true;
+    g->accesses[l]++;
+    return (int)l;
+  }
+  return -1;
 }
 
-static size_t choices(char kind, const char *const **mo) {
-  switch (kind) {
-  case 'W': *mo = store_mo; return LC_ARRAY_LEN(store_mo);
-  case 'R': *mo = load_mo; return LC_ARRAY_LEN(load_mo);
-  case 'w': case 'r': *mo = data_mo; return LC_ARRAY_LEN(data_mo);
-  case 'U': *mo = rmw_mo; return LC_ARRAY_LEN(rmw_mo);
-  default: *mo = fence_mo; return LC_ARRAY_LEN(fence_mo);
+/* ---- nodes ---------------------------------------------------------------------- */
+
+static lt_cexpr *node(cgen *g, lt_cexpr_kind k) {
+  lt_cexpr *e = lc_arena_alloc(g->a, sizeof *e);
+  e->kind = k;
+  return e;
+}
+
+static lt_cexpr *constant(cgen *g, int64_t v) {
+  lt_cexpr *e = node(g, LT_CE_CONST);
+  e->value = v;
+  return e;
+}
+
+static lt_cexpr *location(cgen *g, int l) {
+  lt_cexpr *e = node(g, LT_CE_LOC);
+  e->loc = loc_names[l];
+  return e;
+}
+
+static lt_cexpr *atomic(cgen *g, lt_catomic_kind k, int l, lt_mo mo) {
+  lt_cexpr *e = node(g, LT_CE_ATOMIC);
+  e->atomic.kind = k;
+  e->atomic.obj = l >= 0 ? location(g, l) : NULL;
+  e->atomic.mo = mo;
+  e->atomic.scope = any_scope(g);
+  return e;
+}
+
+static lt_cstmt *stmt(cgen *g, lt_cstmt_kind k, const lt_cexpr *e) {
+  lt_cstmt *s = lc_arena_alloc(g->a, sizeof *s);
+  s->kind = k;
+  s->e = e;
+  return s;
+}
+
+/* `int rK = e;` for a new local rK read from location l. */
+static lt_cstmt *declare(cgen *g, const lt_cexpr *e, int l) {
+  char name[16];
+  snprintf(name, sizeof name, "r%zu", g->locals.n);
+  g->local_loc[g->locals.n] = l;
+  lc_vec_push(&g->locals, lc_arena_strdup(g->a, name));
+  lt_cstmt *s = stmt(g, LT_CS_DECL, e);
+  s->type = "int";
+  s->local = (int)g->locals.n - 1;
+  return s;
+}
+
+static lt_mo mo_of(cgen *g, const lt_mo *mos, size_t n) { return mos[pick(g, (unsigned)n)]; }
+
+/* ---- statements ------------------------------------------------------------------ */
+
+static lt_cstmt *fence(cgen *g) {
+  static const lt_mo mos[] = {LT_MO_ACQUIRE, LT_MO_RELEASE, LT_MO_ACQ_REL, LT_MO_SEQ_CST};
+  return stmt(g, LT_CS_EXPR, atomic(g, LT_CA_FENCE, -1, mo_of(g, mos, 4)));
+}
+
+static lt_cstmt *store(cgen *g, int l) {
+  static const lt_mo mos[] = {LT_MO_RELAXED, LT_MO_RELEASE, LT_MO_SEQ_CST};
+  int64_t v = g->next_val[l]++;
+  if (gen_rng_chance(&g->rng, 1, 4)) {   /* non-atomic */
+    lt_cstmt *s = stmt(g, LT_CS_STORE, constant(g, v));
+    s->ptr = location(g, l);
+    return s;
+  }
+  lt_cexpr *e = atomic(g, LT_CA_STORE, l, mo_of(g, mos, 3));
+  e->atomic.val = constant(g, v);
+  return stmt(g, LT_CS_EXPR, e);
+}
+
+static lt_cstmt *load(cgen *g, int l) {
+  static const lt_mo mos[] = {LT_MO_RELAXED, LT_MO_ACQUIRE, LT_MO_SEQ_CST};
+  if (gen_rng_chance(&g->rng, 1, 4)) {
+    lt_cexpr *d = node(g, LT_CE_DEREF);
+    d->a = location(g, l);
+    return declare(g, d, l);
+  }
+  return declare(g, atomic(g, LT_CA_LOAD, l, mo_of(g, mos, 3)), l);
+}
+
+static lt_cstmt *rmw(cgen *g, int l) {
+  static const lt_mo mos[] = {LT_MO_RELAXED, LT_MO_ACQUIRE, LT_MO_RELEASE, LT_MO_ACQ_REL,
+                              LT_MO_SEQ_CST};
+  lt_mo mo = mo_of(g, mos, 5);
+  if (pick(g, 3) == 0) {   /* compare-exchange, expecting a value a local holds */
+    static const lt_mo fails[] = {LT_MO_RELAXED, LT_MO_ACQUIRE, LT_MO_SEQ_CST};
+    lc_vec_push(&g->body, declare(g, constant(g, (int64_t)pick(g, (unsigned)g->next_val[l])), l));
+    lt_cexpr *e = atomic(g, LT_CA_CAS, l, mo);
+    lt_cexpr *exp = node(g, LT_CE_ADDR);
+    exp->local = (int)g->locals.n - 1;
+    e->atomic.op = LT_RMW_CAS;
+    e->atomic.expected = exp;
+    e->atomic.desired = constant(g, g->next_val[l]++);
+    e->atomic.mo_fail = mo_of(g, fails, 3);
+    e->atomic.weak = gen_rng_chance(&g->rng, 1, 4);
+    return declare(g, e, -1);
+  }
+  bool exch = pick(g, 2);
+  lt_cexpr *e = atomic(g, exch ? LT_CA_EXCHANGE : LT_CA_FETCH, l, mo);
+  e->atomic.op = exch ? LT_RMW_EXCH : LT_RMW_ADD;
+  e->atomic.val = constant(g, exch ? g->next_val[l]++ : 1);
+  if (!exch) g->next_val[l]++;   /* an add makes one more value possible */
+  return declare(g, e, l);
+}
+
+/* `if (rK == v) { s }` over an earlier local of this thread. */
+static lt_cstmt *guarded(cgen *g, lt_cstmt *s) {
+  size_t k = pick(g, (unsigned)g->locals.n);
+  int l = g->local_loc[k];
+  lt_cexpr *c = node(g, LT_CE_BINARY), *r = node(g, LT_CE_LOCAL);
+  r->local = (int)k;
+  c->op = LT_COP_EQ;
+  c->a = r;
+  c->b = constant(g, l >= 0 ? (int64_t)pick(g, (unsigned)g->next_val[l]) : (int64_t)pick(g, 2));
+  lt_cstmt *i = stmt(g, LT_CS_IF, c);
+  i->body.v = lc_arena_alloc(g->a, sizeof *i->body.v);
+  i->body.v[0] = s;
+  i->body.n = 1;
+  return i;
+}
+
+static lt_cstmt *random_stmt(cgen *g) {
+  unsigned k = pick(g, 10);
+  if (k == 0) return fence(g);
+  int l = use_loc(g);
+  if (l < 0) return fence(g);
+  if (k <= 3) {
+    lt_cstmt *s = store(g, l);
+    return g->locals.n && gen_rng_chance(&g->rng, 1, 4) ? guarded(g, s) : s;
+  }
+  if (k <= 7) return load(g, l);
+  return rmw(g, l);
+}
+
+static void draw_thread(cgen *g, size_t t, unsigned nstmts) {
+  lt_cpp_thread *ct = &g->b.t->cpp->threads[t];
+  g->t = t;
+  g->ct = ct;
+  g->body.n = 0;
+  g->locals.n = 0;
+  for (unsigned i = 0; i < nstmts; i++) {
+    lt_cstmt *s = random_stmt(g);   /* first: a compare-exchange pushes its expected value */
+    lc_vec_push(&g->body, s);
+  }
+  ct->placed = true;
+  ct->body.n = g->body.n;
+  ct->body.v = lc_arena_alloc(g->a, (g->body.n ? g->body.n : 1) * sizeof *ct->body.v);
+  if (g->body.n) memcpy(ct->body.v, g->body.v, g->body.n * sizeof *ct->body.v);
+  ct->nlocals = g->locals.n;
+  ct->locals = lc_arena_alloc(g->a, (g->locals.n ? g->locals.n : 1) * sizeof *ct->locals);
+  ct->local_at = lc_arena_alloc(g->a, (g->locals.n ? g->locals.n : 1) * sizeof *ct->local_at);
+  if (g->locals.n) memcpy(ct->locals, g->locals.v, g->locals.n * sizeof *ct->locals);
+  for (size_t k = 0; k < g->locals.n; k++) {
+    int l = g->local_loc[k];
+    gen_cond_reg(&g->b, (int)t, (int)k, LT_CMP_EQ, l >= 0 ? (int64_t)pick(g, (unsigned)g->next_val[l])
+                                                          : (int64_t)pick(g, 2));
   }
 }
 
-/* The access positions of a shape, in order (threads' `|` skipped). */
-static size_t positions(const shape *s, char *kinds, size_t max) {
-  size_t n = 0;
-  for (const char *p = s->code; *p && n < max; p++)
-    if (strchr("WRwrUF", *p) && (p == s->code || p[-1] == ';' || p[-1] == '|')) kinds[n++] = *p;
-  return n;
-}
-
-static uint64_t shape_tests(const shape *s) {
-  char kinds[32];
-  size_t n = positions(s, kinds, sizeof kinds);
-  uint64_t total = NSCOPES;
-  for (size_t i = 0; i < n; i++) {
-    const char *const *mo;
-    total *= choices(kinds[i], &mo);
-  }
-  return total;
-}
-
-/* ---- writing one test ------------------------------------------------------------ */
-
-static void locations(const shape *s, char locs[8]) {
-  size_t n = 0;
-  memset(locs, 0, 8);
-  for (const char *p = s->code; *p; p++)
-    if (strchr("WRwrU", *p) && p[1] >= 'x' && p[1] <= 'z' && !strchr(locs, p[1]) && n < 7) locs[n++] = p[1];
-}
-
-/* The value the condition asks register r<reg> of thread `thread` to have,
- * or -1 when it names none. */
-static int wanted(const shape *s, int thread, int reg) {
-  char key[32];
-  snprintf(key, sizeof key, "%d:r%d == ", thread, reg);
-  const char *p = strstr(s->cond, key);
-  return p ? atoi(p + strlen(key)) : -1;
-}
-
-static void access(lc_buf *b, const shape *s, int thread, char kind, char loc, int value, const char *mo,
-                   const char *scope, int *reg) {
-  bool na = !strcmp(mo, "na");
-  int guard = kind == 'r' && *reg > 0 ? wanted(s, thread, *reg - 1) : -1;
-  if (guard >= 0) {
-    int r = (*reg)++;
-    lc_buf_printf(b, "    int r%d = -1;\n    if (r%d == %d) {\n    ", r, r - 1, guard);
-    if (na) lc_buf_printf(b, "    r%d = *%c;\n", r, loc);
-    else lc_buf_printf(b, "    r%d = atomic_load_explicit(%c, memory_order_%s, %s);\n", r, loc, mo, scope);
-    lc_buf_puts(b, "    }\n");
-    return;
-  }
-  switch (kind) {
-  case 'W': case 'w':
-    if (na) lc_buf_printf(b, "    *%c = %d;\n", loc, value);
-    else lc_buf_printf(b, "    atomic_store_explicit(%c, %d, memory_order_%s, %s);\n", loc, value, mo, scope);
-    break;
-  case 'R': case 'r':
-    if (na) lc_buf_printf(b, "    int r%d = *%c;\n", (*reg)++, loc);
-    else lc_buf_printf(b, "    int r%d = atomic_load_explicit(%c, memory_order_%s, %s);\n", (*reg)++, loc, mo, scope);
-    break;
-  case 'U':
-    lc_buf_printf(b, "    int r%d = atomic_fetch_add_explicit(%c, 1, memory_order_%s, %s);\n", (*reg)++,
-                  loc, mo, scope);
-    break;
-  default:
-    lc_buf_printf(b, "    atomic_thread_fence(memory_order_%s, %s);\n", mo, scope);
-  }
-}
-
-static void write_test(lc_buf *b, lc_buf *name, const shape *s, int variant, const size_t *pick) {
-  char locs[8];
-  locations(s, locs);
-  const char *scope = variant == 0 ? "thread_scope_device" : "thread_scope_block";
-  lc_buf_printf(name, "%s", s->name);
-  lc_buf body;
-  lc_buf_init(&body);
-  int thread = 0, reg = 0;
-  size_t pos = 0;
-  const char *p = s->code;
-  char params[64] = "";
-  for (size_t i = 0; locs[i]; i++)
-    snprintf(params + strlen(params), sizeof params - strlen(params), "%sint* %c", i ? ", " : "", locs[i]);
-  lc_buf_printf(&body, "P0@cta 0,gpu 0 (%s) {\n", params);
-  while (*p) {
-    if (*p == '|') {
-      thread++;
-      reg = 0;
-      lc_buf_printf(&body, "}\n\nP%d@cta %d,gpu 0 (%s) {\n", thread, variant == 1 ? 0 : thread, params);
-      p++;
-      continue;
+/* Parameters: the locations the thread names, in the order x, y, z. */
+static void params(cgen *g, size_t t) {
+  lt_cpp_thread *ct = &g->b.t->cpp->threads[t];
+  ct->params = lc_arena_alloc(g->a, MAX_LOCS * sizeof *ct->params);
+  for (int l = 0; l < MAX_LOCS; l++)
+    if (g->uses[t][l]) {
+      lt_cparam *p = &ct->params[ct->nparams++];
+      p->type = "atomic_int*";
+      p->name = loc_names[l];
     }
-    if (*p == ';') { p++; continue; }
-    char kind = *p++, loc = 0;
-    int value = 0;
-    if (kind != 'F') loc = *p++;
-    if (kind == 'W' || kind == 'w') value = *p++ - '0';
-    const char *const *mo;
-    choices(kind, &mo);
-    access(&body, s, thread, kind, loc, value, mo[pick[pos]], scope, &reg);
-    lc_buf_printf(name, "%s%s", pos ? "." : "+", short_mo(mo[pick[pos]]));
-    pos++;
+}
+
+static unsigned clampu(unsigned v, unsigned lo, unsigned hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+lt_test *gen_random_cpp(const gen_options *o, uint64_t index) {
+  cgen g;
+  memset(&g, 0, sizeof g);
+  gen_rng_seed(&g.rng, o->seed ^ 0x43505021u, index);   /* a stream apart from the PTX one */
+  unsigned lo = clampu(o->min_threads, 1, MAX_THREADS), hi = clampu(o->max_threads, lo, MAX_THREADS);
+  size_t nthreads = lo + pick(&g, hi - lo + 1);
+  g.nlocs = 1 + pick(&g, clampu(o->max_locs, 1, MAX_LOCS));
+  for (unsigned l = 0; l < MAX_LOCS; l++) g.next_val[l] = 1;
+  char name[64], doc[96];
+  snprintf(name, sizeof name, "gen-cpp-%" PRIu64 "-%" PRIu64, o->seed, index);
+  snprintf(doc, sizeof doc, "\"litmus-gen --family random-cpp --seed %" PRIu64 ", test %" PRIu64 "\"",
+           o->seed, index);
+  gen_begin(&g.b, name, doc, nthreads, 0);
+  lt_test *t = g.b.t;
+  g.a = t->arena;
+  t->arch = "CUDA";
+  lt_cpp *cpp = lc_arena_alloc(g.a, sizeof *cpp);
+  cpp->dialect = LT_CPP_CUDA;
+  cpp->threads = lc_arena_alloc(g.a, nthreads * sizeof *cpp->threads);
+  t->cpp = cpp;
+  for (size_t k = 0; k < nthreads; k++) {
+    gen_place(&g.b, k, (int)pick(&g, 2), -1, 0);
+    draw_thread(&g, k, 1 + pick(&g, clampu(o->max_instrs, 1, MAX_STMTS)));
+    params(&g, k);
   }
-  lc_buf_printf(name, "+%s", scope_tag[variant]);
-  lc_buf_printf(b, "CUDA %s\n\"Generated by litmus-gen --cpp: shape %s, %s.\"\n{\n", name->s, s->name,
-                variant == 0 ? "device scope, threads in different CTAs"
-                : variant == 1 ? "block scope, threads in one CTA"
-                               : "block scope, threads in different CTAs");
-  for (size_t i = 0; locs[i]; i++) lc_buf_printf(b, "    %c = 0;\n", locs[i]);
-  lc_buf_printf(b, "}\n\n%s}\n\nexists (%s)\n", body.s, s->cond);
-  lc_buf_fini(&body);
-}
-
-/* ---- enumeration and sampling ------------------------------------------------------------ */
-
-static bool selected(const char *list, const char *name) {
-  if (!list) return true;
-  size_t n = strlen(name);
-  for (const char *p = list; p && *p;) {
-    const char *c = strchr(p, ',');
-    size_t len = c ? (size_t)(c - p) : strlen(p);
-    if (len == n && !memcmp(p, name, n)) return true;
-    p = c ? c + 1 : NULL;
+  lc_vec_free(&g.body);
+  lc_vec_free(&g.locals);
+  cpp->inits = lc_arena_alloc(g.a, MAX_LOCS * sizeof *cpp->inits);
+  for (int l = 0; l < (int)g.nlocs; l++) {
+    if (!g.used[l]) continue;
+    lt_cinit *ci = &cpp->inits[cpp->ninits++];
+    ci->first = g.b.inits.n;
+    ci->n = 1;
+    ci->bracketed = true;
+    ci->array_len = -1;
+    gen_init_loc(&g.b, loc_names[l], 0);
   }
-  return false;
-}
-
-static const char *unknown_shape(const char *list) {
-  for (const char *p = list; p && *p;) {
-    const char *c = strchr(p, ',');
-    size_t len = c ? (size_t)(c - p) : strlen(p);
-    bool found = false;
-    for (size_t i = 0; i < LC_ARRAY_LEN(shapes); i++)
-      found |= strlen(shapes[i].name) == len && !memcmp(shapes[i].name, p, len);
-    if (!found) return p;
-    p = c ? c + 1 : NULL;
-  }
-  return NULL;
-}
-
-uint64_t gen_cpp_shape_count(const char *list) {
-  uint64_t n = 0;
-  for (size_t i = 0; i < LC_ARRAY_LEN(shapes); i++)
-    if (selected(list, shapes[i].name)) n += shape_tests(&shapes[i]);
-  return n;
-}
-
-const char *gen_cpp_shape_names(void) {
-  return "MP SB LB IRIW WRC ISA2 2+2W R S RWC Z6.0 Z6.1 Z6.2 Z6.3 MP+F SB+F MP+RMW SB+RMW "
-         "RS+RMW RS+po RS+F RS+RMW+po";
-}
-
-static uint64_t next_random(uint64_t *s) {   /* splitmix64: portable and seedable */
-  uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-
-/* A set of `count` indices below n chosen with the seed (Floyd). */
-static unsigned char *sample(uint64_t n, uint64_t count, uint64_t seed) {
-  unsigned char *in = lc_xcalloc(n / 8 + 1, 1);
-  uint64_t s = seed;
-  if (count >= n) { memset(in, 0xff, n / 8 + 1); return in; }
-  for (uint64_t j = n - count; j < n; j++) {
-    uint64_t t = next_random(&s) % (j + 1);
-    if (in[t / 8] & (1u << (t % 8))) t = j;
-    in[t / 8] |= (unsigned char)(1u << (t % 8));
-  }
-  return in;
-}
-
-static int emit_shape(const shape *s, uint64_t *index, const unsigned char *in, gen_cpp_emit emit,
-                      void *arg) {
-  char kinds[32];
-  size_t n = positions(s, kinds, sizeof kinds), pick[32] = {0}, radix[32];
-  for (size_t i = 0; i < n; i++) {
-    const char *const *mo;
-    radix[i] = choices(kinds[i], &mo);
-  }
-  for (int variant = 0; variant < NSCOPES; variant++) {
-    memset(pick, 0, sizeof pick);
-    for (bool more = true; more; (*index)++) {
-      if (!in || (in[*index / 8] & (1u << (*index % 8)))) {
-        lc_buf b, name;
-        lc_buf_init(&b);
-        lc_buf_init(&name);
-        write_test(&b, &name, s, variant, pick);
-        int rc = emit(name.s, b.s, arg);
-        lc_buf_fini(&b);
-        lc_buf_fini(&name);
-        if (rc) return rc;
-      }
-      size_t i = n;
-      while (i > 0 && ++pick[i - 1] == radix[i - 1]) pick[--i] = 0;
-      more = i > 0;
-    }
-  }
-  return 0;
-}
-
-int gen_cpp_shapes(const gen_cpp_options *o, gen_cpp_emit emit, void *arg, const char **bad) {
-  *bad = unknown_shape(o->shapes);
-  if (*bad) return -1;
-  uint64_t total = gen_cpp_shape_count(o->shapes), index = 0;
-  unsigned char *in = o->count ? sample(total, o->count, o->seed) : NULL;
-  int rc = 0;
-  for (size_t i = 0; i < LC_ARRAY_LEN(shapes) && rc == 0; i++)
-    if (selected(o->shapes, shapes[i].name)) rc = emit_shape(&shapes[i], &index, in, emit, arg);
-  free(in);
-  return rc;
+  if (!g.b.cond)   /* no local anywhere: the final value of a location */
+    for (int l = 0; l < (int)g.nlocs && !g.b.cond; l++)
+      if (g.used[l]) gen_cond_loc(&g.b, loc_names[l], LT_CMP_EQ, (int64_t)pick(&g, (unsigned)g.next_val[l]));
+  return gen_finish(&g.b, pick(&g, 4) ? LT_COND_EXISTS : LT_COND_NOT_EXISTS);
 }

@@ -378,6 +378,20 @@ static void atomic_args(parser *ps, lt_catomic *a, bool member) {
   }
 }
 
+/* The orders C++ allows each operation ([atomics.types.operations]);
+ * mo_fail means something for a compare-exchange only (NA elsewhere). */
+static void check_orders(parser *ps, lt_catomic *a) {
+  if (a->kind != LT_CA_CAS) a->mo_fail = LT_MO_NA;
+  bool rel = a->mo == LT_MO_RELEASE || a->mo == LT_MO_ACQ_REL;
+  if (a->kind == LT_CA_LOAD && rel)
+    lt_p_error(ps, a->mo_at, "a load cannot be %s", lt_mo_name(a->mo));
+  if (a->kind == LT_CA_STORE && a->mo != LT_MO_RELAXED && a->mo != LT_MO_RELEASE && a->mo != LT_MO_SEQ_CST)
+    lt_p_error(ps, a->mo_at, "a store cannot be %s (relaxed, release or seq_cst)", lt_mo_name(a->mo));
+  if (a->kind == LT_CA_CAS && (a->mo_fail == LT_MO_RELEASE || a->mo_fail == LT_MO_ACQ_REL))
+    lt_p_error(ps, a->mo_at, "the failure order of a compare-exchange cannot be %s",
+               lt_mo_name(a->mo_fail));
+}
+
 /* call -> atomic_OP[_explicit] '(' obj ',' args ')' | atomic_thread_fence '(' mo [',' scope] ')' */
 static lt_cexpr *c11_call(parser *ps, const char *s, size_t n) {
   lt_cexpr *e = new_expr(ps, LT_CE_ATOMIC, TOK.at);
@@ -403,6 +417,8 @@ static lt_cexpr *c11_call(parser *ps, const char *s, size_t n) {
   a->op = ops[k].op;
   a->weak = strstr(ops[k].n, "weak") != NULL;
   a->obj = expr(ps);
+  if (explicit_ && is(ps, LT_TOK_RPAREN))
+    lt_p_error(ps, TOK.at, "'%.*s' needs a memory order", (int)fn.len, fn.text);
   if (explicit_ || a->kind != LT_CA_LOAD) comma(ps);
   if (!explicit_) {
     /* atomic_load(x), atomic_store(x, v): seq_cst, no order argument */
@@ -418,6 +434,7 @@ static lt_cexpr *c11_call(parser *ps, const char *s, size_t n) {
     if (a->mo_at.line == 0) lt_p_error(ps, TOK.at, "'%.*s' needs a memory order", (int)fn.len, fn.text);
   }
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+  check_orders(ps, a);
   return e;
 }
 
@@ -457,6 +474,8 @@ static lt_cexpr *ref_call(parser *ps) {
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
   a->scope = scope;
   a->scope_at = scope_at;
+  if (a->mo_at.line == 0) a->mo_at = e->at;
+  check_orders(ps, a);
   return e;
 }
 
@@ -581,6 +600,7 @@ static lt_cexpr *expr(parser *ps) {
 /* ---- statements ---------------------------------------------------------------------- */
 
 static lt_cstmt *stmt(parser *ps);
+static bool ends_threads(parser *ps);
 
 static lt_cstmt *new_stmt(parser *ps, lt_cstmt_kind k, lc_loc at) {
   lt_cstmt *s = lc_arena_alloc(ps->a, sizeof *s);
@@ -598,7 +618,8 @@ static void block(parser *ps, lt_cblock *b) {
   lt_p_expect(ps, LT_TOK_LBRACE, "'{'");
   nest(ps, open);
   while (!is(ps, LT_TOK_RBRACE)) {
-    if (is(ps, LT_TOK_EOF)) lt_p_check_match(ps, LT_TOK_RBRACE, "}", "{", open);
+    if (is(ps, LT_TOK_EOF) || is(ps, LT_TOK_THREAD) || ends_threads(ps))   /* a body left open */
+      lt_p_check_match(ps, LT_TOK_RBRACE, "}", "{", open);
     if (is(ps, LT_TOK_SEMI)) {
       lt_p_next(ps);
       continue;
@@ -658,7 +679,7 @@ static lt_cstmt *stmt(parser *ps) {
     lt_p_expect(ps, LT_TOK_LPAREN, "'('");
     lt_p_expect(ps, LT_TOK_RPAREN, "')'");
     semi(ps);
-  } else if (type_word(&TOK)) {
+  } else if (type_word(&TOK) && !name_is(&TOK, "atomic_ref")) {   /* atomic_ref<..>(x).op() is code */
     s = new_stmt(ps, LT_CS_DECL, at);
     s->type = type_name(ps);
     if (!ident_tok(&TOK)) lt_p_error(ps, TOK.at, "expected a local's name, found %s", lt_p_desc(ps, &TOK));
@@ -799,8 +820,8 @@ void lt_cpp_finish(parser *ps) {
     if (th->id != (int)i)
       lt_p_error(ps, th->at, "thread P%d out of order: expected P%zu", th->id, i);
     if (cpp->threads[i].placed != cpp->threads[0].placed)
-      lt_p_error(ps, th->at, "P%d %s a placement but P0 %s: place every thread or none", th->id,
-                 cpp->threads[i].placed ? "has" : "has no", cpp->threads[0].placed ? "has" : "has none");
+      lt_p_error(ps, th->at, "P%d has %s placement but P0 has %s: place every thread or none",
+                 th->id, cpp->threads[i].placed ? "a" : "no", cpp->threads[0].placed ? "one" : "none");
     if (!cpp->threads[i].placed) {
       th->cta = (int)i;
       th->gpu = 0;

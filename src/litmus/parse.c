@@ -85,11 +85,27 @@ void *lt_p_grow(parser *ps, void *old, size_t *cap, size_t size) {
 
 /* ---- shared pieces -------------------------------------------------------- */
 
-/* name -> WORD without dots */
+/* name -> WORD without dots          C++: WORD ['[' INT ']'], an array element */
 const char *lt_p_location(parser *ps, const char *what) {
   if (!lt_p_is_name(&TOK)) lt_p_error(ps, TOK.at, "expected %s, found %s", what, lt_p_desc(ps, &TOK));
   const char *s = lt_p_str(ps, &TOK);
   lt_p_next(ps);
+  if (ps->ls.cpp && TOK.kind == LT_TOK_LBRACKET) {
+    lt_p_next(ps);
+    if (TOK.kind != LT_TOK_INT || TOK.value < 0 || TOK.value > 1023)
+      lt_p_error(ps, TOK.at, "expected an array index (0..1023), found %s", lt_p_desc(ps, &TOK));
+    if (TOK.value > 0) {   /* element 0 of y is the location y (cpp_parse.c) */
+      char buf[32];
+      snprintf(buf, sizeof buf, "[%d]", (int)TOK.value);
+      size_t n = strlen(s);
+      char *e = lc_arena_alloc(ps->a, n + strlen(buf) + 1);
+      memcpy(e, s, n);
+      strcpy(e + n, buf);
+      s = e;
+    }
+    lt_p_next(ps);
+    lt_p_expect(ps, LT_TOK_RBRACKET, "']'");
+  }
   return s;
 }
 

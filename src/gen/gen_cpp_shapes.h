@@ -1,10 +1,10 @@
-/* gen_cpp.h - C++ litmus tests for checking mapping tables: the classic
+/* gen_cpp_shapes.h - C++ litmus tests for checking mapping tables: the classic
  * shapes x every memory order per access x scopes (docs/mappings.md,
  * "Generated tests").
  * SPDX-License-Identifier: MIT
  */
-#ifndef GEN_CPP_H
-#define GEN_CPP_H
+#ifndef GEN_CPP_SHAPES_H
+#define GEN_CPP_SHAPES_H
 
 #include <stddef.h>
 #include <stdint.h>
