@@ -115,8 +115,9 @@ static char *find_table(const char *name, char **search) {
     lc_buf b;
     lc_buf_init(&b);
     lc_buf_printf(&b, "%s/../mappings/%s%s", *d, name, strstr(name, ".map") ? "" : ".map");
-    if (access(b.s, R_OK) == 0) return lc_buf_take(&b);
+    char *path = access(b.s, R_OK) == 0 ? lc_buf_take(&b) : NULL;
     lc_buf_fini(&b);
+    if (path) return path;
   }
   return lc_xstrdup(name);
 }

@@ -35,7 +35,9 @@ char *map_state_text(const lc_result *r, size_t i) {
     lx_print_value(&b, r->prog, s[k]);
     lc_buf_putc(&b, ';');
   }
-  return lc_buf_take(&b);
+  char *text = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return text;
 }
 
 lc_result *map_check_cpp(const lt_test *t, const map_check_options *o, lx_program **prog,

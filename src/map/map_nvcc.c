@@ -151,9 +151,9 @@ char *map_emit_cuda(const lt_test *ct, const char *prefix, lc_diag *d) {
     lc_buf_puts(&b, "}\n");
   }
   lc_vec_free(&locs);
-  if (rc == 0) return lc_buf_take(&b);
+  char *text = rc == 0 ? lc_buf_take(&b) : NULL;
   lc_buf_fini(&b);
-  return NULL;
+  return text;
 }
 
 /* ---- splicing the lifted sequences -------------------------------------------------- */
