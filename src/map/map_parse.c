@@ -87,13 +87,12 @@ static bool tok_is(const tok *t, const char *w) {
 }
 
 static int expect(parser *ps, tok_kind k, const char *what) {
-  if (ps->t.kind != k) {
-    lc_error(ps->d, ps->t.at, "expected %s, found '%.*s'", what,
-             ps->t.kind == T_NL ? 11 : ps->t.kind == T_EOF ? 11 : (int)ps->t.n,
-             ps->t.kind == T_NL ? "end of line" : ps->t.kind == T_EOF ? "end of file" : ps->t.s);
-    return -1;
-  }
-  return next(ps);
+  if (ps->t.kind == k) return next(ps);
+  if (ps->t.kind == T_NL || ps->t.kind == T_EOF)
+    lc_error(ps->d, ps->t.at, "expected %s, found end of %s", what, ps->t.kind == T_NL ? "line" : "file");
+  else
+    lc_error(ps->d, ps->t.at, "expected %s, found '%.*s'", what, (int)ps->t.n, ps->t.s);
+  return -1;
 }
 
 /* ---- names ------------------------------------------------------------------ */

@@ -105,7 +105,8 @@ static void test_map_errors(void **state) {
   expect_error("load na -> ld.relaxed.S\n", 90, "a non-atomic access has no scope");
   expect_error("load relaxed -> ld.relaxed\n", 90, "needs a scope");
   expect_error("load relaxed -> ld.relaxed.S [sm >= x]\n", 90, "expected a number");
-  expect_error("load relaxed ld.relaxed.S\n", 90, "t.map:1:14: error: expected '->'");
+  expect_error("load relaxed ld.relaxed.S\n", 90, "t.map:1:14: error: expected '->', found 'ld.relaxed.S'");
+  expect_error("load relaxed\n", 90, "t.map:1:13: error: expected '->', found end of line");
   expect_error("scope block -> cta\nscope block -> gpu\n", 90, "a second scope row");
   expect_error("rmw relaxed -> atom.relaxed.S.add\n", 90, "malformed instruction");
 }
