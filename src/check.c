@@ -155,6 +155,8 @@ static lc_engine auto_engine(const lx_program *p) {
   return LC_ENGINE_SMT;
 }
 
+lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }
+
 lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
                          lx_program **prog, lc_diag *d) {
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS};

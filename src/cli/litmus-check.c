@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <z3.h>
 
@@ -24,6 +25,8 @@
 #include "lc.h"
 #include "litmus/ast.h"
 #include "report/report.h"
+#include "report/why.h"
+#include "explain.h"
 
 typedef enum { MODE_CHECK, MODE_PRINT, MODE_EVENTS } run_mode;
 
@@ -32,6 +35,9 @@ typedef struct options {
   const char *model;
   const char *expect;
   bool json, quiet;
+  bool explain;
+  const char *explain_state;  /* NULL: the condition's states; "race": the races */
+  const char *graph, *html;
   unsigned jobs;
   lc_check_options check;
   lc_paths files;
@@ -58,6 +64,11 @@ static void usage(FILE *out) {
         "      --expect CSV       compare verdicts with lines `path,0|1` (1: the\n"
         "                         condition holds); print mismatches, exit 1 on any\n"
         "      --no-races         do not evaluate the model's flags (data races)\n"
+        "      --explain[=STATE]  why each state of the condition (or STATE, written\n"
+        "                         'P1:r0=1; P1:r1=0;') is forbidden or allowed;\n"
+        "                         --explain=race: an execution for each racy pair\n"
+        "      --graph FILE.dot|FILE.svg  draw the explained executions (Graphviz)\n"
+        "      --html DIR         a page per test and an index, with explanations\n"
         "  -q, --quiet            print no test blocks (with --expect: mismatches only)\n"
         "  -p, --print            print each test in normal form\n"
         "      --events           print each test's lowered events and paths\n"
@@ -76,7 +87,7 @@ static void usage(FILE *out) {
 
 /* ---- options ------------------------------------------------------------------ */
 
-enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_SET };
+enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET };
 
 static int parse_number(const char *what, const char *s, double *out) {
   char *end;
@@ -99,8 +110,9 @@ static int parse_options(int argc, char **argv, options *o) {
     {"expect", required_argument, NULL, OPT_EXPECT}, {"no-races", no_argument, NULL, OPT_NO_RACES},
     {"quiet", no_argument, NULL, 'q'},       {"print", no_argument, NULL, 'p'},
     {"events", no_argument, NULL, OPT_EVENTS}, {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},     {"set", required_argument, NULL, OPT_SET},
-    {NULL, 0, NULL, 0},
+    {"explain", optional_argument, NULL, OPT_EXPLAIN}, {"graph", required_argument, NULL, OPT_GRAPH},
+    {"html", required_argument, NULL, OPT_HTML},     {"set", required_argument, NULL, OPT_SET},
+    {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
   double num;
@@ -145,6 +157,9 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_EXPECT: o->expect = optarg; break;
     case OPT_NO_RACES: o->check.races = false; break;
     case OPT_EVENTS: o->mode = MODE_EVENTS; break;
+    case OPT_EXPLAIN: o->explain = true, o->explain_state = optarg; break;
+    case OPT_GRAPH: o->graph = optarg; break;
+    case OPT_HTML: o->html = optarg; break;
     case 'q': o->quiet = true; break;
     case 'p': o->mode = MODE_PRINT; break;
     case 'h': usage(stdout); return LC_EXIT_OK;
@@ -169,6 +184,7 @@ typedef struct job {
   char *out, *err;          /* what to print, in order */
   int status;               /* exit status this test asks for */
   int verdict;              /* 1 Ok, 0 No, -1 none */
+  char *html_row;           /* --html: the test's line of the index */
   atomic_bool done;
 } job;
 
@@ -183,12 +199,69 @@ typedef struct batch {
   pthread_cond_t finished;
 } batch;
 
+/* The model a test is checked against: without -m, C++ tests use cuda-cpp. */
+static const cat_model *model_for(const batch *b, const lt_test *t) {
+  return t->cpp && b->cpp_model ? b->cpp_model : b->model;
+}
+
+/* --graph FILE with several tests: FILE-TEST.ext for each. */
+static char *graph_path(const batch *b, const lt_test *t) {
+  const char *g = b->o->graph, *dot = strrchr(g, '.');
+  lc_buf p;
+  lc_buf_init(&p);
+  if (b->njobs == 1 || !dot) lc_buf_puts(&p, g);
+  else lc_buf_printf(&p, "%.*s-%s%s", (int)(dot - g), g, t->name, dot);
+  char *s = lc_buf_take(&p);
+  lc_buf_fini(&p);
+  return s;
+}
+
+static void write_graph(const batch *b, job *j, const lc_explain_result *x, FILE *err) {
+  char *path = graph_path(b, x->prog->test), *msg = NULL;
+  size_t n;
+  if (report_graph_file(x, path, &n, &msg) < 0) {
+    fprintf(err, "%s: error: --graph: %s\n", j->path, msg);
+    j->status = LC_EXIT_INTERNAL;
+  } else if (msg) {
+    fprintf(err, "%s: warning: --graph: %s\n", j->path, msg);
+  }
+  free(msg);
+  free(path);
+}
+
+static lc_explain_result *explain_test(const batch *b, job *j, const lc_result *r, FILE *err) {
+  const lx_program *p = r->prog;
+  lc_state *states = NULL, one = {0};
+  size_t n = 0;
+  const char *st = b->o->explain_state;
+  char *msg = NULL;
+  bool races = st && strcmp(st, "race") == 0;
+  if (st && !races) {
+    if (lc_state_parse(p, st, &one, &msg) < 0) {
+      fprintf(err, "%s: error: --explain: %s\n", j->path, msg);
+      free(msg);
+      j->status = LC_EXIT_INPUT;
+      return NULL;
+    }
+    states = &one, n = 1;
+  } else if (!races && !lc_state_of_condition(p, &states, &n)) {
+    fprintf(err, "%s: warning: --explain: the condition is not a disjunction of conjunctions of "
+                 "equalities; give a state (--explain='P1:r0=1;')\n", j->path);
+  }
+  lc_explain_result *x = lc_explain(p, model_for(b, p->test), b->o->check.engine, b->o->check.timeout, states, n, r);
+  if (races || (b->o->html && !st)) lc_explain_races(x, r, b->o->check.timeout);
+  for (size_t i = 0; i < n; i++) lc_state_fini(&states[i]);
+  if (states != &one) free(states);
+  if (lc_explain_failed(x)) j->status = LC_EXIT_INTERNAL;
+  if (b->o->graph) write_graph(b, j, x, err);
+  return x;
+}
+
 static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out) {
   lc_diag d;
   lc_diag_init(&d, NULL, err);
   lx_program *prog = NULL;
-  const cat_model *model = t->cpp && b->cpp_model ? b->cpp_model : b->model;
-  lc_result *r = lc_check_test(t, model, &b->o->check, &prog, &d);
+  lc_result *r = lc_check_test(t, model_for(b, t), &b->o->check, &prog, &d);
   lc_diag_fini(&d);
   if (!r) {
     j->status = LC_EXIT_INPUT;
@@ -204,15 +277,22 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
       fprintf(err, "%s: warning: some executions need more loop iterations than --unroll %u "
                    "allows; they are not explored\n", j->path, prog->unroll);
   }
+  lc_explain_result *x = NULL;
+  if (r->status == LC_RESULT_OK && (b->o->explain || b->o->graph || b->o->html))
+    x = explain_test(b, j, r, err);
   if (b->o->json) {
     json_t *js = report_json(r);
+    if (x) json_object_set_new(js, "explain", report_explain_json(x));
     char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
     lc_buf_printf(out, "%s\n", s);
     free(s);
     json_decref(js);
   } else if (r->status == LC_RESULT_OK && !b->o->quiet) {
     report_text(out, r);
+    if (x && b->o->explain) report_explain_text(out, x);
   }
+  if (x && b->o->html) j->html_row = report_html_page(b->o->html, x, r, err);
+  lc_explain_free(x);
   lc_result_free(r);
   lx_program_free(prog);
 }
@@ -323,14 +403,12 @@ static void progress(const batch *b, size_t i) {
     fprintf(stderr, "\r[%zu/%zu] %-60.60s\r", i + 1, b->njobs, b->jobs[i].path);
 }
 
-static int worst(int a, int b) {
-  static const int rank[] = {0, 1, 2, 3};
-  return rank[b] > rank[a] ? b : a;
-}
+/* Exit statuses grow with severity. */
+static int worst(int a, int b) { return a > b ? a : b; }
 
 static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp,
                      const expect_vec *ex) {
-  batch b = {o, m, mcpp, lc_xcalloc(o->files.n ? o->files.n : 1, sizeof(job)), o->files.n, 0,
+  batch b = {o, m, mcpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
              PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
   unsigned nthreads = o->jobs < b.njobs ? o->jobs : (unsigned)(b.njobs ? b.njobs : 1);
@@ -358,6 +436,13 @@ static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp
     }
     free(j->out);
     free(j->err);
+  }
+  if (o->html) {
+    char **rows = lc_xcalloc(b.njobs + 1, sizeof(char *));
+    for (size_t i = 0; i < b.njobs; i++) rows[i] = b.jobs[i].html_row;
+    if (report_html_index(o->html, rows, b.njobs, cat_model_name(m), stderr) < 0) status = worst(status, LC_EXIT_INTERNAL);
+    for (size_t i = 0; i < b.njobs; i++) free(rows[i]);
+    free(rows);
   }
   if (b.njobs > 1 && !o->quiet && lc_is_tty(stderr)) fprintf(stderr, "\r%70s\r", "");
   for (unsigned t = 0; t < nthreads; t++) pthread_join(threads[t], NULL);
@@ -404,6 +489,10 @@ int main(int argc, char **argv) {
   }
   /* Jobs a batch of few tests leaves idle split the states of each test. */
   if (o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;
+  if (status < 0 && o.html && mkdir(o.html, 0777) < 0 && errno != EEXIST) {
+    fprintf(stderr, "litmus-check: cannot make '%s': %s\n", o.html, strerror(errno));
+    status = LC_EXIT_INPUT;
+  }
   if (status < 0) status = run_batch(&o, m, mcpp, &ex);
   if (fflush(stdout) != 0 && status == LC_EXIT_OK) {
     fprintf(stderr, "litmus-check: write error: %s\n", strerror(errno));

@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "explain.h"
+#include "report/why.h"
 #include "paths.h"
 #include "cuda/cuda.h"
 #include "host/host.h"
@@ -393,6 +395,26 @@ static void report(session *s, const run_result *rr) {
   }
 }
 
+/* Each forbidden outcome gets the first set of checks that rules it out,
+ * for the headline. */
+static void explain_forbidden(session *s, const lx_program *prog, run_result *rr) {
+  for (size_t i = 0; i < rr->nbins; i++) {
+    run_bin *b = &rr->bins[i];
+    if (run_bin_classify(b) != RUN_BIN_FORBIDDEN) continue;
+    lc_state st;
+    lc_state_of_values(prog, b->values, &st);
+    lc_explain_result *x = lc_explain(prog, s->model, s->o->check.engine, s->o->check.timeout, &st, 1, rr->model);
+    lc_buf why;
+    lc_buf_init(&why);
+    report_explain_headline(&why, x);
+    if (x->ex[0].kind == LC_EXPLAIN_ERROR) lc_buf_printf(&why, "not explained: %s", x->ex[0].message);
+    b->why = lc_buf_take(&why);
+    lc_buf_fini(&why);
+    lc_explain_free(x);
+    lc_state_fini(&st);
+  }
+}
+
 static int run_program(session *s, const char *path, const lx_program *prog, const lc_result *allowed) {
   const char *backend = s->o->backend == BACKEND_HOST ? "host" : "cuda";
   run_result rr;
@@ -405,7 +427,10 @@ static int run_program(session *s, const char *path, const lx_program *prog, con
     rc = LC_EXIT_INTERNAL;
   }
   if (rc == 0) {
-    if (run_compare(&rr, allowed) > 0) rc = LC_EXIT_MISMATCH;
+    if (run_compare(&rr, allowed) > 0) {
+      rc = LC_EXIT_MISMATCH;
+      explain_forbidden(s, prog, &rr);
+    }
     report(s, &rr);
   }
   lc_diag_fini(&d);

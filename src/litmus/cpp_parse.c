@@ -133,6 +133,7 @@ static int declare_local(parser *ps, const lt_token *name) {
   int k = find_local(th, name->text, name->len);
   if (k >= 0) return k;
   if (th->nlocals >= LT_MAX_REG) lt_p_error(ps, name->at, "too many locals (at most %d)", LT_MAX_REG);
+  /* locals and local_at grow in step: one count, one capacity */
   size_t cap = CS->local_cap, cap2 = CS->local_cap;
   *PUSH(ps, th->locals, th->nlocals, cap) = lt_p_str(ps, name);
   th->nlocals--;
