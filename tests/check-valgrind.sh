@@ -68,6 +68,14 @@ expect 0 "$top_builddir/src/litmus-gen" --seed 5 --count 20 --out "$gen_out"
 expect 0 "$top_builddir/src/litmus-gen" --family iriw --size 1-3 --out "$gen_out"
 expect 0 "$check" --no-races "$gen_out"
 rm -rf "$gen_out"
+# mapping tables: lowering, checking (a violation, a race), a bad table, litmus-gen --cpp
+cpp=$top_srcdir/tests/map/cpp
+expect 0 "$check" --lower ptx-abi "$cpp/CAS+acq.litmus"
+expect 1 "$check" --check-mapping "$top_srcdir/mappings/broken/sc-load-no-fence.map" --json \
+  "$cpp/SB+sc.litmus" "$cpp/MP+block-flag+diff-cta.litmus"
+expect 2 "$check" --lower "$top_srcdir/tests/map/tables/cluster-sm80.map" --sm 80 "$cpp/MP+cluster.litmus"
+expect 0 "$top_builddir/src/litmus-gen" --cpp --shapes RS+RMW -n 20 --out "$gen_out"
+rm -rf "$gen_out"
 
 [ "$failed" -eq 0 ] && echo "check-valgrind: all clean" || echo "check-valgrind: $failed failed"
 [ "$failed" -eq 0 ]

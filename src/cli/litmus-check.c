@@ -20,6 +20,7 @@
 #include <z3.h>
 
 #include "check.h"
+#include "cli/map-cli.h"
 #include "paths.h"
 #include "lc.h"
 #include "litmus/ast.h"
@@ -71,6 +72,10 @@ static void usage(FILE *out) {
         "  -q, --quiet            print no test blocks (with --expect: mismatches only)\n"
         "  -p, --print            print each test in normal form\n"
         "      --events           print each test's lowered events and paths\n"
+        "      --lower TABLE      print a C++ test compiled to PTX through a mapping table\n"
+        "      --check-mapping TABLE|nvcc  check a table (or nvcc) on C++ tests; with\n"
+        "                         --sm N, --ptx-model M, --max-combinations N\n"
+        "                         (docs/mappings.md)\n"
         "  -h, --help             show this help and exit\n"
         "  -V, --version          show the version and exit\n"
         "\n"
@@ -461,6 +466,7 @@ static void print_messages(const lc_diag *d) {
 }
 
 int main(int argc, char **argv) {
+  if (map_cli_wanted(argc, argv)) return map_cli_main(argc, argv);
   options o = {0};
   o.model = "ptx-v7.5";
   o.jobs = 1;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/gen-cpp-cli.h"
 #include "gen/gen.h"
 #include "lc.h"
 
@@ -45,6 +46,8 @@ static void usage(FILE *out) {
         "      --threads A-B      random: threads per test (default 2-4)\n"
         "      --instrs N         random: at most N instructions per thread (default 4)\n"
         "      --locs N           random: at most N locations (default 3)\n"
+        "      --cpp              C++ tests in the classic shapes for --check-mapping\n"
+        "                         (see litmus-gen --cpp --help)\n"
         "  -h, --help             show this help and exit\n"
         "  -V, --version          show the version and exit\n"
         "\n"
@@ -180,6 +183,7 @@ static int generate(const options *o) {
 }
 
 int main(int argc, char **argv) {
+  if (gen_cpp_wanted(argc, argv)) return gen_cpp_main(argc, argv);
   options o;
   memset(&o, 0, sizeof o);
   gen_options_init(&o.gen);

@@ -1,0 +1,574 @@
+/* map-cli.c - litmus-check --lower and --check-mapping: compile C++ tests
+ * to PTX through a mapping table or the installed compiler, and check the
+ * compilation (docs/mappings.md).  Option parsing and printing only; the
+ * work is in src/map/.
+ * SPDX-License-Identifier: MIT
+ */
+#define _DEFAULT_SOURCE
+#include "cli/map-cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "map/check_mapping.h"
+#include "map/map_cc.h"
+#include "map/map_nvcc.h"
+#include "paths.h"
+
+typedef struct mopts {
+  bool lower;
+  const char *table;        /* a table name or path, "nvcc" or "nvrtc" */
+  int sm;
+  const char *cpp_model, *ptx_model;
+  bool json;
+  size_t max_combinations;
+  lc_check_options check;
+  const char *sets[17];     /* --set NAME=VALUE for the C++ model, NULL-terminated */
+  size_t nsets;
+  lc_paths files;
+} mopts;
+
+bool map_cli_wanted(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--lower") || !strcmp(argv[i], "--check-mapping") ||
+        !strncmp(argv[i], "--lower=", 8) || !strncmp(argv[i], "--check-mapping=", 16))
+      return true;
+  return false;
+}
+
+static int usage_error(const char *msg) {
+  fprintf(stderr, "litmus-check: %s (try 'litmus-check --help')\n", msg);
+  return LC_EXIT_INPUT;
+}
+
+static int parse_int(const char *what, const char *s, long lo, long hi, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || *end || end == s || v < lo || v > hi) {
+    fprintf(stderr, "litmus-check: %s takes %ld to %ld\n", what, lo, hi);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+enum { O_LOWER = 256, O_CHECK, O_SM, O_PTX_MODEL, O_JSON, O_MAXC, O_SET, O_NORACES };
+
+static int parse(int argc, char **argv, mopts *o) {
+  static const struct option longs[] = {
+    {"lower", required_argument, NULL, O_LOWER}, {"check-mapping", required_argument, NULL, O_CHECK},
+    {"sm", required_argument, NULL, O_SM}, {"model", required_argument, NULL, 'm'},
+    {"ptx-model", required_argument, NULL, O_PTX_MODEL}, {"json", no_argument, NULL, O_JSON},
+    {"max-combinations", required_argument, NULL, O_MAXC}, {"set", required_argument, NULL, O_SET},
+    {"engine", required_argument, NULL, 'e'}, {"timeout", required_argument, NULL, 't'},
+    {"unroll", required_argument, NULL, 'u'}, {NULL, 0, NULL, 0}};
+  int c;
+  long v;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "m:e:t:u:", longs, NULL)) != -1) {
+    switch (c) {
+    case O_LOWER: case O_CHECK:
+      if (o->table) return usage_error("give one of --lower and --check-mapping, once");
+      o->lower = c == O_LOWER;
+      o->table = optarg;
+      break;
+    case O_SM: if (parse_int("--sm", optarg, 20, 200, &v)) return LC_EXIT_INPUT; o->sm = (int)v; break;
+    case 'm': o->cpp_model = optarg; break;
+    case O_PTX_MODEL: o->ptx_model = optarg; break;
+    case O_JSON: o->json = true; break;
+    case O_MAXC:
+      if (parse_int("--max-combinations", optarg, 1, 1000000, &v)) return LC_EXIT_INPUT;
+      o->max_combinations = (size_t)v;
+      break;
+    case O_SET:
+      if (o->nsets + 1 >= LC_ARRAY_LEN(o->sets)) return usage_error("at most 16 --set options");
+      o->sets[o->nsets++] = optarg;
+      break;
+    case 'e':
+      if (lc_engine_parse(optarg, &o->check.engine)) return usage_error("--engine takes smt, enum or auto");
+      break;
+    case 't': if (parse_int("--timeout", optarg, 0, 1000000, &v)) return LC_EXIT_INPUT; o->check.timeout = (double)v; break;
+    case 'u': if (parse_int("--unroll", optarg, 1, 64, &v)) return LC_EXIT_INPUT; o->check.unroll = (unsigned)v; break;
+    default: return usage_error("unknown option with --lower or --check-mapping");
+    }
+  }
+  for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
+  if (!o->files.n) return usage_error("no input files");
+  if (o->lower && o->files.n != 1) return usage_error("--lower takes one file");
+  return -1;
+}
+
+/* ---- tables and models ------------------------------------------------------------- */
+
+/* A table given by path, or by name in the mappings/ folder beside each
+ * models folder of the search path (source tree, install). */
+static char *find_table(const char *name, char **search) {
+  if (strchr(name, '/') || access(name, R_OK) == 0) return lc_xstrdup(name);
+  for (char **d = search; *d; d++) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "%s/../mappings/%s%s", *d, name, strstr(name, ".map") ? "" : ".map");
+    char *path = access(b.s, R_OK) == 0 ? lc_buf_take(&b) : NULL;
+    lc_buf_fini(&b);
+    if (path) return path;
+  }
+  return lc_xstrdup(name);
+}
+
+static map_table *load_table(const char *path, int sm) {
+  lc_source src;
+  if (lc_source_read(&src, path) < 0) {
+    fprintf(stderr, "litmus-check: cannot read mapping table '%s': %s\n", path, strerror(errno));
+    return NULL;
+  }
+  lc_diag d;
+  lc_diag_init(&d, &src, stderr);
+  map_table *m = map_parse(&src, sm, &d);
+  lc_diag_fini(&d);
+  lc_source_fini(&src);
+  return m;
+}
+
+static cat_model *load_model(const char *name, char **search, const char *const *settings) {
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  cat_model *m = cat_load_set(name, (const char *const *)search, settings, &d);
+  for (size_t i = 0; i < d.msgs.n; i++) fprintf(stderr, "litmus-check: %s\n", d.msgs.v[i].text);
+  lc_diag_fini(&d);
+  return m;
+}
+
+/* ---- one test ---------------------------------------------------------------------- */
+
+static lt_test *read_test(const char *path, lc_source *src) {
+  if (lc_source_read(src, path) < 0) {
+    fprintf(stderr, "litmus-check: cannot read '%s': %s\n", path, strerror(errno));
+    return NULL;
+  }
+  lc_diag d;
+  lc_diag_init(&d, src, stderr);
+  lt_test *t = lt_parse(src, &d);
+  lc_diag_fini(&d);
+  if (t && !t->cpp) {
+    fprintf(stderr, "%s: error: not a C++ test (header `C` or `CUDA`): nothing to compile\n", path);
+    lt_test_free(t);
+    return NULL;
+  }
+  if (!t) lc_source_fini(src);
+  return t;
+}
+
+static int lower_one(const mopts *o, const map_table *m, const char *path) {
+  lc_source src;
+  lt_test *t = read_test(path, &src);
+  if (!t) return LC_EXIT_INPUT;
+  lc_diag d;
+  lc_diag_init(&d, &src, stderr);
+  map_plan p;
+  int status = LC_EXIT_INPUT;
+  lc_arena *a = lc_arena_new();
+  const lt_test *ct = map_cpp_cells(t, a, &d);
+  if (ct && map_plan_make(ct, m, &p, &d) == 0) {
+    size_t *choice = lc_xcalloc(p.n + 1, sizeof *choice);
+    lt_test *ptx = map_compile(ct, &p, choice);
+    lc_buf b;
+    lc_buf_init(&b);
+    map_print_lowered(&b, ptx);
+    fputs(b.s, stdout);
+    lc_buf_fini(&b);
+    map_compiled_free(ptx);
+    free(choice);
+    map_plan_fini(&p);
+    status = LC_EXIT_OK;
+  }
+  (void)o;
+  lc_arena_free(a);
+  lc_diag_fini(&d);
+  lt_test_free(t);
+  lc_source_fini(&src);
+  return status;
+}
+
+static void rows_text(lc_buf *b, const lt_test *t, const map_plan *p, const size_t *choice) {
+  for (size_t i = 0; i < p->n; i++) {
+    const map_site *s = &p->v[i];
+    lc_buf_printf(b, "  P%d line %d: ", t->threads[s->thread].id, s->at.line);
+    if (!s->row) { lc_buf_printf(b, "fence relaxed (nothing)\n"); continue; }
+    const map_alt *a = &s->row->alts[choice[i]];
+    map_print_alt_name(b, s->row, a);
+    lc_buf_puts(b, " (");
+    map_print_alt(b, a);
+    lc_buf_printf(b, ") scope %s\n", s->scope ? lt_scope_name(s->scope) : "-");
+  }
+}
+
+static void text_report(lc_buf *b, const lt_test *t, const map_table *m, const map_check_result *r) {
+  lc_buf_printf(b, "Test %s table %s sm_%d: %s", t->name, m->name, m->sm, map_verdict_name(r->verdict));
+  switch (r->verdict) {
+  case MAP_V_RACY:
+    lc_buf_printf(b, " (flag %s under the C++ model: constrains nothing)\n", r->race);
+    return;
+  case MAP_V_UNKNOWN:
+    lc_buf_printf(b, " (%s)\n", r->message);
+    return;
+  default: break;
+  }
+  lc_buf_printf(b, " (%zu of %zu combinations checked%s, %zu C++ outcomes)\n", r->checked,
+                r->combinations, r->checked < r->combinations && r->verdict == MAP_V_SOUND ? ", pruned" : "",
+                r->cpp_states);
+  if (r->verdict != MAP_V_VIOLATION) return;
+  lc_buf_printf(b, "Extra outcome: %s\nRows used:\n", r->extra);
+  rows_text(b, t, &r->plan, r->choice);
+  lc_buf_puts(b, "C++ test:\n");
+  lt_print(b, t);
+  lc_buf_puts(b, "PTX test:\n");
+  map_print_lowered(b, r->ptx);
+}
+
+static json_t *json_report(const lt_test *t, const char *path, const map_table *m, const map_check_result *r) {
+  json_t *o = json_object();
+  json_object_set_new(o, "test", json_string(t->name));
+  json_object_set_new(o, "file", json_string(path));
+  json_object_set_new(o, "table", json_string(m->name));
+  json_object_set_new(o, "sm", json_integer(m->sm));
+  json_object_set_new(o, "verdict", json_string(map_verdict_name(r->verdict)));
+  json_object_set_new(o, "combinations", json_integer((json_int_t)r->combinations));
+  json_object_set_new(o, "checked", json_integer((json_int_t)r->checked));
+  json_object_set_new(o, "cpp_outcomes", json_integer((json_int_t)r->cpp_states));
+  if (r->race) json_object_set_new(o, "flag", json_string(r->race));
+  if (r->message) json_object_set_new(o, "message", json_string(r->message));
+  if (r->verdict == MAP_V_VIOLATION) {
+    lc_buf b;
+    lc_buf_init(&b);
+    json_object_set_new(o, "extra", json_string(r->extra));
+    rows_text(&b, t, &r->plan, r->choice);
+    json_object_set_new(o, "rows", json_string(b.s));
+    b.n = 0;
+    b.s[0] = '\0';
+    map_print_lowered(&b, r->ptx);
+    json_object_set_new(o, "ptx", json_string(b.s));
+    b.n = 0;
+    b.s[0] = '\0';
+    lt_print(&b, t);
+    json_object_set_new(o, "cpp", json_string(b.s));
+    lc_buf_fini(&b);
+  }
+  return o;
+}
+
+typedef struct totals {
+  size_t n[MAP_V_ERROR + 1];
+  size_t combos, checked;
+  unsigned used[MAP_NKINDS][MAP_NORDERS][MAP_MAX_ALT + 1];
+} totals;
+
+static int check_one(const mopts *o, const map_table *m, const map_check_options *co,
+                     const char *path, totals *tot) {
+  lc_source src;
+  lt_test *t = read_test(path, &src);
+  if (!t) { tot->n[MAP_V_ERROR]++; return LC_EXIT_INPUT; }
+  lc_diag d;
+  lc_diag_init(&d, &src, stderr);
+  map_check_result r;
+  int status = LC_EXIT_INPUT;
+  if (map_check_test(t, m, co, &r, &d) == 0) {
+    lc_buf b;
+    lc_buf_init(&b);
+    if (o->json) {
+      json_t *js = json_report(t, path, m, &r);
+      char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+      lc_buf_printf(&b, "%s\n", s);
+      free(s);
+      json_decref(js);
+    } else {
+      text_report(&b, t, m, &r);
+    }
+    fputs(b.s, stdout);
+    lc_buf_fini(&b);
+    tot->n[r.verdict]++;
+    tot->combos += r.combinations;
+    tot->checked += r.checked;
+    for (int k = 0; k < MAP_NKINDS; k++)
+      for (int x = 0; x < MAP_NORDERS; x++)
+        for (int a = 0; a <= MAP_MAX_ALT; a++) tot->used[k][x][a] += r.used[k][x][a];
+    status = r.verdict == MAP_V_VIOLATION ? LC_EXIT_MISMATCH
+           : r.verdict == MAP_V_UNKNOWN ? LC_EXIT_INTERNAL : LC_EXIT_OK;
+  } else {
+    tot->n[MAP_V_ERROR]++;
+  }
+  map_check_result_fini(&r);
+  lc_diag_fini(&d);
+  lt_test_free(t);
+  lc_source_fini(&src);
+  return status;
+}
+
+static void coverage(const map_table *m, const totals *tot) {
+  size_t rows = 0, hit = 0;
+  lc_buf never;
+  lc_buf_init(&never);
+  for (int k = 0; k < MAP_NKINDS; k++)
+    for (int x = 0; x < MAP_NORDERS; x++) {
+      const map_row *r = &m->rows[k][x];
+      for (size_t a = 0; a < r->nalts; a++) {
+        rows++;
+        int id = r->alts[a].id;
+        if (id <= MAP_MAX_ALT && tot->used[k][x][id]) { hit++; continue; }
+        lc_buf_puts(&never, " ");
+        map_print_alt_name(&never, r, &r->alts[a]);
+        lc_buf_puts(&never, ";");
+      }
+    }
+  printf("Coverage: %zu of %zu rows exercised%s%s\n", hit, rows, never.n ? "; never:" : "",
+         never.n ? never.s : "");
+  lc_buf_fini(&never);
+}
+
+static int check_all(const mopts *o, const map_table *m, const map_check_options *co) {
+  totals tot = {0};
+  int status = LC_EXIT_OK;
+  for (size_t i = 0; i < o->files.n; i++) {
+    int s = check_one(o, m, co, o->files.v[i], &tot);
+    if (s > status) status = s;
+  }
+  if (!o->json) {
+    printf("Summary: %zu sound, %zu violations, %zu undefined behaviour, %zu unknown, %zu errors; "
+           "%zu of %zu combinations checked\n", tot.n[MAP_V_SOUND], tot.n[MAP_V_VIOLATION],
+           tot.n[MAP_V_RACY], tot.n[MAP_V_UNKNOWN], tot.n[MAP_V_ERROR], tot.checked, tot.combos);
+    coverage(m, &tot);
+  }
+  return status;
+}
+
+/* ---- the compiler installed here ------------------------------------------------------ */
+
+enum { NTABLES = 3 };
+static const char *const shipped[NTABLES] = {"ptx-abi", "asplos19", "nvvm"};
+
+static bool same_sequence(const map_alt *row, lt_scope s, const map_alt *seq) {
+  if (row->nins != seq->nins) return false;
+  for (size_t i = 0; i < row->nins; i++) {
+    const map_instr *a = &row->ins[i], *b = &seq->ins[i];
+    lt_scope want = a->scope_from_cpp ? s : a->scope;
+    if (a->kind != b->kind || a->sem != b->sem || a->membar != b->membar || want != b->scope) return false;
+  }
+  return true;
+}
+
+/* "ptx-abi store release #1, nvvm store release #1" or "no shipped table". */
+static void matches(lc_buf *b, map_table *const *tables, const map_site *s) {
+  size_t found = 0;
+  for (size_t t = 0; t < NTABLES; t++) {
+    const map_row *r = tables[t] ? map_row_for(tables[t], s->kind, s->order) : NULL;
+    lt_scope scope = s->order == MAP_NA ? LT_SCOPE_NONE : tables[t] ? tables[t]->scope[s->cscope] : 0;
+    for (size_t a = 0; r && a < r->nalts; a++)
+      if (same_sequence(&r->alts[a], scope, &s->row->alts[0])) {
+        lc_buf_printf(b, "%s%s ", found++ ? ", " : "", tables[t]->name);
+        map_print_alt_name(b, r, &r->alts[a]);
+      }
+  }
+  if (!found) lc_buf_puts(b, "no row of a shipped table");
+}
+
+static void sequences_text(lc_buf *b, const lt_test *t, const map_compiled *c, map_table *const *tables) {
+  for (size_t i = 0; i < c->plan.n; i++) {
+    const map_site *s = &c->plan.v[i];
+    lc_buf_printf(b, "  P%d line %d: %s %s", t->threads[s->thread].id, s->at.line, map_kind_name(s->kind),
+                  map_order_name(s->order));
+    if (s->order != MAP_NA) lc_buf_printf(b, " %s", map_cscope_name(s->cscope));
+    if (!s->row) { lc_buf_puts(b, " -> (nothing)\n"); continue; }
+    lc_buf_puts(b, " -> ");
+    map_print_alt(b, &s->row->alts[0]);
+    lc_buf_puts(b, "; matches ");
+    matches(b, tables, s);
+    lc_buf_putc(b, '\n');
+  }
+}
+
+/* One test of a compiler run: read and emitted first, checked once the
+ * whole batch is compiled. */
+typedef struct unit {
+  const char *path;
+  lc_source src;
+  lt_test *t;
+  lc_arena *a;
+  const lt_test *ct;
+  char prefix[32];
+  bool emitted;
+} unit;
+
+static void unit_fini(unit *u) {
+  lc_arena_free(u->a);
+  lt_test_free(u->t);
+  if (u->t) lc_source_fini(&u->src);
+}
+
+static bool emit_unit(unit *u, size_t k, lc_buf *source) {
+  u->t = read_test(u->path, &u->src);
+  if (!u->t) return false;
+  lc_diag d;
+  lc_diag_init(&d, &u->src, stderr);
+  u->a = lc_arena_new();
+  u->ct = map_cpp_cells(u->t, u->a, &d);
+  snprintf(u->prefix, sizeof u->prefix, "T%zu_", k);
+  char *text = u->ct ? map_emit_cuda(u->ct, u->prefix, &d) : NULL;
+  if (text) lc_buf_puts(source, text);
+  free(text);
+  lc_diag_fini(&d);
+  return u->emitted = text != NULL;
+}
+
+static int check_unit(const mopts *o, unit *u, const char *ptx, map_table *const *tables,
+                      const map_check_options *co, totals *tot) {
+  lc_diag d;
+  lc_diag_init(&d, &u->src, stderr);
+  map_compiled c = {0};
+  lx_program *prog = NULL;
+  const char *racy = NULL;
+  lc_result *cpp = NULL;
+  int status = LC_EXIT_INPUT;
+  if (map_nvcc_lift(u->ct, ptx, u->prefix, &c, &d) == 0 && (cpp = map_check_cpp(u->t, co, &prog, &racy, &d))) {
+    char *extra = NULL, *message = NULL;
+    map_verdict v = racy ? MAP_V_RACY : cpp->status != LC_RESULT_OK ? MAP_V_UNKNOWN : MAP_V_SOUND;
+    if (v == MAP_V_SOUND) {
+      int rc = map_check_ptx(c.ptx_test, cpp, co, &extra, &message, &d);
+      v = rc < 0 ? MAP_V_ERROR : rc > 0 ? MAP_V_UNKNOWN : extra ? MAP_V_VIOLATION : MAP_V_SOUND;
+    }
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "Test %s compiler nvcc sm_%d: %s", u->t->name, o->sm, map_verdict_name(v));
+    if (v == MAP_V_RACY) lc_buf_printf(&b, " (flag %s under the C++ model: constrains nothing)\n", racy);
+    else if (message) lc_buf_printf(&b, " (%s)\n", message);
+    else lc_buf_printf(&b, " (%zu C++ outcomes)\n", cpp->nstates);
+    sequences_text(&b, u->t, &c, tables);
+    if (v == MAP_V_VIOLATION) {
+      lc_buf_printf(&b, "Extra outcome: %s\nPTX test:\n", extra);
+      map_print_lowered(&b, c.ptx_test);
+    }
+    fputs(b.s, stdout);
+    lc_buf_fini(&b);
+    tot->n[v]++;
+    status = v == MAP_V_VIOLATION ? LC_EXIT_MISMATCH : v == MAP_V_SOUND || v == MAP_V_RACY ? LC_EXIT_OK
+           : LC_EXIT_INTERNAL;
+    free(extra);
+    free(message);
+  } else {
+    tot->n[MAP_V_ERROR]++;
+  }
+  lc_result_free(cpp);
+  lx_program_free(prog);
+  map_compiled_fini(&c);
+  lc_diag_fini(&d);
+  return status;
+}
+
+/* Every test in one file and one compiler run (nvcc's start-up and the
+ * library headers cost more than the tests). */
+static int compile_batch(const mopts *o, const char *nvcc, map_table *const *tables,
+                         const map_check_options *co) {
+  unit *units = lc_xcalloc(o->files.n + 1, sizeof *units);
+  lc_buf source;
+  lc_buf_init(&source);
+  lc_buf_puts(&source, map_cuda_prelude());
+  totals tot = {0};
+  int status = LC_EXIT_OK;
+  size_t emitted = 0;
+  for (size_t i = 0; i < o->files.n; i++) {
+    units[i].path = o->files.v[i];
+    if (emit_unit(&units[i], i, &source)) emitted++;
+    else { tot.n[MAP_V_ERROR]++; status = LC_EXIT_INPUT; }
+  }
+  char *ptx = NULL;
+  if (emitted) {
+    lc_diag d;
+    lc_diag_init(&d, NULL, stderr);
+    if (map_nvcc_ptx(nvcc, source.s, o->sm, &ptx, &d)) { tot.n[MAP_V_ERROR] += emitted; emitted = 0; status = LC_EXIT_INPUT; }
+    lc_diag_fini(&d);
+  }
+  for (size_t i = 0; i < o->files.n && emitted; i++) {
+    if (!units[i].emitted) continue;
+    int s = check_unit(o, &units[i], ptx, tables, co, &tot);
+    if (s > status) status = s;
+  }
+  printf("Summary: %zu sound, %zu violations, %zu undefined behaviour, %zu unknown, %zu errors\n",
+         tot.n[MAP_V_SOUND], tot.n[MAP_V_VIOLATION], tot.n[MAP_V_RACY], tot.n[MAP_V_UNKNOWN],
+         tot.n[MAP_V_ERROR]);
+  for (size_t i = 0; i < o->files.n; i++) unit_fini(&units[i]);
+  free(units);
+  free(ptx);
+  lc_buf_fini(&source);
+  return status;
+}
+
+static int compiler_all(const mopts *o, char **search) {
+  if (!strcmp(o->table, "nvrtc")) {
+    fputs("litmus-check: --check-mapping nvrtc is not supported yet; use nvcc\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  if (o->json) {
+    fputs("litmus-check: --json is not supported with --check-mapping nvcc yet\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  char buf[4096];
+  const char *nvcc = map_nvcc_path(buf, sizeof buf);
+  if (!nvcc) {
+    fputs("litmus-check: no nvcc found (set NVCC, or LC_CUDA_DIR to the CUDA toolkit)\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  map_table *tables[NTABLES] = {NULL};
+  for (size_t i = 0; i < NTABLES; i++) {
+    char *path = find_table(shipped[i], search);
+    tables[i] = load_table(path, o->sm);
+    free(path);
+  }
+  cat_model *cm = load_model(o->cpp_model, search, o->sets);
+  cat_model *pm = cm ? load_model(o->ptx_model, search, NULL) : NULL;
+  int status = LC_EXIT_INPUT;
+  if (cm && pm) {
+    map_check_options co = {cm, pm, o->check, o->max_combinations};
+    status = compile_batch(o, nvcc, tables, &co);
+  }
+  for (size_t i = 0; i < NTABLES; i++) map_table_free(tables[i]);
+  cat_model_free(cm);
+  cat_model_free(pm);
+  return status;
+}
+
+int map_cli_main(int argc, char **argv) {
+  mopts o = {.sm = MAP_DEFAULT_SM, .cpp_model = "cuda-cpp", .ptx_model = "ptx-v7.5"};
+  lc_check_options_init(&o.check);
+  int status = parse(argc, argv, &o);
+  char **search = lc_model_search(argv[0]);
+  map_table *m = NULL;
+  cat_model *cm = NULL, *pm = NULL;
+  if (status < 0 && !o.lower && (!strcmp(o.table, "nvcc") || !strcmp(o.table, "nvrtc")))
+    status = compiler_all(&o, search);
+  if (status < 0) {
+    char *path = find_table(o.table, search);
+    m = load_table(path, o.sm);
+    free(path);
+    if (!m) status = LC_EXIT_INPUT;
+  }
+  if (status < 0 && o.lower) {
+    status = lower_one(&o, m, o.files.v[0]);
+  } else if (status < 0) {
+    cm = load_model(o.cpp_model, search, o.sets);
+    pm = cm ? load_model(o.ptx_model, search, NULL) : NULL;
+    map_check_options co = {cm, pm, o.check, o.max_combinations};
+    status = cm && pm ? check_all(&o, m, &co) : LC_EXIT_INPUT;
+  }
+  cat_model_free(cm);
+  cat_model_free(pm);
+  map_table_free(m);
+  lc_model_search_free(search);
+  lc_paths_free(&o.files);
+  if (fflush(stdout) != 0 && status == LC_EXIT_OK) status = LC_EXIT_INTERNAL;
+  return status;
+}

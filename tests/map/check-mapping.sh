@@ -1,0 +1,75 @@
+#!/bin/sh
+# check-mapping.sh - litmus-check --lower and --check-mapping, whole
+# outputs (stdout and stderr) against tests/map/expected/NAME.expected:
+# every broken table refuted by its minimal counterexample, the shipped
+# tables' verdicts on the classic C++ tests under each C++ variant, the
+# lowering of a few tests (which must read back as PTX), and the errors.
+# PROMOTE=1 rewrites the expected files.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+lc=$(cd "$top_builddir" && pwd)/src/litmus-check
+cd "$top_srcdir" || exit 99
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+exp=tests/map/expected
+cpp=tests/map/cpp
+# run NAME WANT-STATUS ARGS...
+run() {
+  name=$1 want=$2
+  shift 2
+  "$lc" "$@" >"$tmp/out" 2>&1
+  got=$?
+  [ "${PROMOTE:-0}" = 1 ] && cp "$tmp/out" "$exp/$name.expected"
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: $name: exit status $got, expected $want"; fail=$((fail + 1))
+  elif ! diff -u "$exp/$name.expected" "$tmp/out"; then
+    echo "FAIL: $name"; fail=$((fail + 1))
+  fi
+}
+
+# Each broken table and the smallest test that refutes it (no-thin-air
+# off, so that only the broken row can be at fault).
+ntaoff="--set no-thin-air=off"
+run broken-sc-load-no-fence 1 --check-mapping mappings/broken/sc-load-no-fence.map $ntaoff $cpp/SB+sc.litmus
+run broken-release-store-relaxed 1 --check-mapping mappings/broken/release-store-relaxed.map $ntaoff $cpp/MP+rel+acq.litmus
+run broken-acq-rel-rmw-acquire 1 --check-mapping mappings/broken/acq-rel-rmw-acquire.map $ntaoff $cpp/MP+rmw-acq_rel+acq.litmus
+run broken-acquire-load-relaxed 1 --check-mapping mappings/broken/acquire-load-relaxed.map $ntaoff $cpp/MP+rel+acq.litmus
+run broken-sc-fence-acq-rel 1 --check-mapping mappings/broken/sc-fence-acq-rel.map $ntaoff $cpp/SB+rlx+fence-sc.litmus
+run broken-device-scope-as-cta 1 --check-mapping mappings/broken/device-scope-as-cta.map $ntaoff $cpp/MP+rel+acq.litmus
+
+# The shipped tables on the classic tests: RC11 (no-thin-air on: LB+rlx
+# refutes every table), RC11 without no-thin-air, C++20 release sequences.
+for t in ptx-abi asplos19 nvvm; do
+  run classic-$t-rc11 1 --check-mapping $t $cpp/*.litmus
+  run classic-$t-rc11-nta-off 0 --check-mapping $t $ntaoff $cpp/*.litmus
+  run classic-$t-c20 0 --check-mapping $t $ntaoff --set release-sequence=c20 $cpp/*.litmus
+done
+run classic-ptx-abi-json 0 --check-mapping ptx-abi $ntaoff --json $cpp/SB+sc.litmus $cpp/MP+block-flag+diff-cta.litmus
+run json-violation 1 --check-mapping mappings/broken/sc-load-no-fence.map $ntaoff --json $cpp/SB+sc.litmus
+run pruned 0 --check-mapping ptx-abi $ntaoff --max-combinations 4 $cpp/IRIW+sc.litmus
+
+# Lowering: whole output, and it reads back as PTX (comments dropped).
+lower() {
+  name=$1
+  shift
+  run "$name" 0 "$@"
+  sed 's/ (\* C++ line.*\*)$//' "$exp/$name.expected" >"$tmp/plain.litmus"
+  if ! "$lc" --print "$tmp/plain.litmus" >"$tmp/printed" 2>&1 || ! diff -u "$tmp/plain.litmus" "$tmp/printed"; then
+    echo "FAIL: $name: the lowered test does not read back as the same PTX test"; fail=$((fail + 1))
+  fi
+}
+lower lower-ptx-abi-MP --lower ptx-abi $cpp/MP+rel+acq.litmus
+lower lower-ptx-abi-SB-rmw --lower ptx-abi $cpp/SB+rmw-sc.litmus
+lower lower-asplos19-CAS --lower asplos19 $cpp/CAS+acq.litmus
+lower lower-nvvm-cluster-sm80 --lower nvvm --sm 80 $cpp/MP+cluster.litmus
+lower lower-nvvm-cluster-sm90 --lower nvvm --sm 90 $cpp/MP+cluster.litmus
+
+# Errors: a table invalid for the target, a table without a scope row.
+run error-cluster-sm80 2 --lower tests/map/tables/cluster-sm80.map --sm 80 $cpp/MP+cluster.litmus
+run error-no-scope 2 --lower ptx-abi --sm 80 $cpp/MP+cluster.litmus
+run error-not-cpp 2 --check-mapping ptx-abi litmus/MP.litmus
+run error-no-table 2 --check-mapping no-such-table $cpp/SB+sc.litmus
+[ "$fail" = 0 ] && echo "check-mapping: all passed"
+[ "$fail" = 0 ]
