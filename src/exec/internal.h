@@ -11,4 +11,8 @@ void lx_static_relations(lx_program *p);
 /* Fills every physical location's value domain (static.c). */
 void lx_domains(lx_program *p);
 
+/* False only when the conditions surely leave `a cmp b` impossible
+ * (guard.c). */
+bool lx_cond_possible(const lx_cond *conds, size_t nconds, lt_cmp cmp, const lx_expr *a, const lx_expr *b);
+
 #endif

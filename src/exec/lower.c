@@ -557,10 +557,18 @@ static run_status lower_branch(run *R, const lt_instr *in, int cell, int *pc) {
     if (a->kind == LX_X_CONST && b->kind == LX_X_CONST) {
       taken = lx_cmp_apply(cmp, a->c, b->c);
     } else {
-      if (!take_decision(R, &taken)) return RUN_CHOICE;
       static const lt_cmp neg[] = {[LT_CMP_EQ] = LT_CMP_NE, [LT_CMP_NE] = LT_CMP_EQ,
                                    [LT_CMP_LT] = LT_CMP_GE, [LT_CMP_LE] = LT_CMP_GT,
                                    [LT_CMP_GT] = LT_CMP_LE, [LT_CMP_GE] = LT_CMP_LT};
+      /* A branch the path's conditions already decide is no fork: the
+       * other side would be a path that can never run. */
+      bool may_take = lx_cond_possible(R->conds.v, R->conds.n, cmp, a, b);
+      bool may_skip = lx_cond_possible(R->conds.v, R->conds.n, neg[cmp], a, b);
+      if (may_take && may_skip) {
+        if (!take_decision(R, &taken)) return RUN_CHOICE;
+      } else {
+        taken = may_take;
+      }
       add_cond(R, taken ? cmp : neg[cmp], a, b, in->at, true);
     }
   }
