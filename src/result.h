@@ -44,7 +44,8 @@ typedef struct lc_result {
   size_t nflags;
   bool bound_reached;       /* an execution needs more loop iterations than --unroll */
 
-  double seconds;           /* wall time of the engine */
+  double seconds;           /* wall time of lowering and the engine */
+  double seconds_lower;     /* of which: lowering (unrolling, static relations, values) */
   double seconds_encode;    /* of which: building the encoding (SMT) */
   double seconds_flags;     /*   the unroll-bound and flag queries */
   double seconds_states;    /*   listing the states */

@@ -164,10 +164,13 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   lc_diag d;
   lc_diag_init(&d, NULL, err);
   lx_program *prog = NULL;
+  double start = lc_now();
   lc_result *r = lc_check_test(t, b->model, &b->o->check, &prog, &d);
   lc_diag_fini(&d);
   if (!r) {
-    j->status = LC_EXIT_INPUT;
+    /* lowering gave up: out of time, or the test asks too much of it */
+    double timeout = b->o->check.timeout;
+    j->status = timeout > 0 && lc_now() - start >= timeout ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
     lx_program_free(prog);
     return;
   }
@@ -213,7 +216,7 @@ static void run_job(const batch *b, job *j) {
     else if (b->o->mode == MODE_PRINT) lt_print(&out, t);
     else if (b->o->mode == MODE_EVENTS) {
       lc_diag_init(&d, &src, err);
-      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, 4096};
+      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, 4096, 0};
       lx_program *p = lx_lower(t, &lo, &d);
       lc_diag_fini(&d);
       if (p) lx_program_print(&out, p);

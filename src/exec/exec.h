@@ -209,12 +209,13 @@ typedef struct lx_program {
 typedef struct lx_options {
   unsigned unroll;          /* times each backward jump may be taken (default 2) */
   size_t max_paths;         /* per thread (default 4096) */
+  double deadline;          /* lc_now() after which lowering gives up; 0 = none */
 } lx_options;
 
 #define LX_DEFAULT_UNROLL 2u
 
 /* Lowers a validated test.  Returns NULL after reporting an error (e.g. an
- * address that depends on a read, too many paths) to d. */
+ * address that depends on a read, too many paths, out of time) to d. */
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d);
 void lx_program_free(lx_program *p);
 

@@ -674,6 +674,13 @@ static void push_choices(prefix_stack *stack, const byte_vec *dec) {
   }
 }
 
+static bool out_of_time(lowerer *L) {
+  if (L->opt->deadline <= 0 || lc_now() <= L->opt->deadline) return false;
+  lc_error(L->d, L->t->name_at, "out of time (--timeout) while lowering %s to events%s; no verdict",
+           L->t->name, L->paths.n > L->t->nthreads ? " (a lower --unroll makes fewer paths)" : "");
+  return true;
+}
+
 /* Depth-first over decision prefixes; "not taken" (0) is explored first so
  * path numbering follows the text. */
 static int explore_thread(lowerer *L, int tidx) {
@@ -688,6 +695,7 @@ static int explore_thread(lowerer *L, int tidx) {
     byte_vec dec = stack.v[--stack.n];
     run *R = new_run(L, tidx, &dec);
     run_status st = replay(R);
+    if (out_of_time(L)) st = RUN_ERROR;
     if ((st == RUN_DONE || st == RUN_CUT) && paths.n >= L->opt->max_paths) {
       lc_error(L->d, th->at, "P%d has more than %zu paths through its branches and loops; "
                              "lower --unroll", th->id, L->opt->max_paths);
@@ -888,13 +896,15 @@ static int build(lowerer *L) {
   for (size_t i = 0; i < p->nthreads; i++)
     if (explore_thread(L, (int)i) < 0) return -1;
   finish_arrays(L);
+  if (out_of_time(L)) return -1;
   lx_static_relations(p);
+  if (out_of_time(L)) return -1;
   lx_domains(p);
   return 0;
 }
 
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
-  lx_options defaults = {LX_DEFAULT_UNROLL, 4096};
+  lx_options defaults = {LX_DEFAULT_UNROLL, 4096, 0};
   lowerer L = {0};
   L.t = t;
   L.opt = opt ? opt : &defaults;

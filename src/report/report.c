@@ -239,6 +239,7 @@ json_t *report_json(const lc_result *r) {
   json_object_set_new(o, "solver_checks", json_integer((json_int_t)r->solver_checks));
   json_object_set_new(o, "seconds", json_real(r->seconds));
   json_t *phases = json_object();
+  json_object_set_new(phases, "lower", json_real(r->seconds_lower));
   json_object_set_new(phases, "encode", json_real(r->seconds_encode));
   json_object_set_new(phases, "flags", json_real(r->seconds_flags));
   json_object_set_new(phases, "states", json_real(r->seconds_states));
