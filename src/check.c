@@ -12,6 +12,7 @@
 #include "config.h"
 #include "enum/enum.h"
 #include "smt/smt.h"
+#include "term.h"
 
 void lc_check_options_init(lc_check_options *o) {
   memset(o, 0, sizeof *o);
@@ -205,12 +206,25 @@ static void name_user_timeout(lc_result *r, double timeout) {
 lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
                          lx_program **prog, lc_diag *d) {
   double start = lc_now();
-  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, 4096, o->timeout > 0 ? start + o->timeout : 0};
+  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, 4096, o->timeout > 0 ? start + o->timeout : 0, false};
   lx_program *p = lx_lower(t, &lo, d);
   *prog = p;
   if (!p) return NULL;
   double lowered = lc_now() - start;
-  double left = o->timeout > 0 ? o->timeout - lowered : 0;
+  lc_result *r = lc_check_program(p, m, o, start);
+  r->seconds_lower = lowered;
+  r->seconds += lowered;
+  if (r->status == LC_RESULT_OK && o->termination) {
+    double t0 = lc_now();
+    r->termination = lc_check_termination(t, m, o, start, &r->termination_witness, d);
+    r->seconds_termination = lc_now() - t0;
+    r->seconds += r->seconds_termination;
+  }
+  return r;
+}
+
+lc_result *lc_check_program(const lx_program *p, const cat_model *m, const lc_check_options *o, double start) {
+  double left = o->timeout > 0 ? o->timeout - (lc_now() - start) : 0;
   if (o->timeout > 0 && left < 1e-3) left = 1e-3;
   lc_engine engine = o->engine == LC_ENGINE_AUTO ? auto_engine(p) : o->engine;
   lc_result *r;
@@ -223,7 +237,5 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
   }
   if (r->status == LC_RESULT_UNKNOWN && o->timeout > 0 && r->message)
     name_user_timeout(r, o->timeout);
-  r->seconds_lower = lowered;
-  r->seconds += lowered;
   return r;
 }

@@ -51,6 +51,8 @@ static void usage(FILE *out) {
         "      --expect CSV       compare verdicts with lines `path,0|1` (1: the\n"
         "                         condition holds); print mismatches, exit 1 on any\n"
         "      --no-races         do not evaluate the model's flags (data races)\n"
+        "      --termination      also say whether some fair run may hang (spin loops,\n"
+        "                         barriers), with a witness\n"
         "  -q, --quiet            print no test blocks (with --expect: mismatches only)\n"
         "  -p, --print            print each test in normal form\n"
         "      --events           print each test's lowered events and paths\n"
@@ -65,7 +67,7 @@ static void usage(FILE *out) {
 
 /* ---- options ------------------------------------------------------------------ */
 
-enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS };
+enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_TERMINATION };
 
 static int parse_number(const char *what, const char *s, double *out) {
   char *end;
@@ -88,6 +90,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"expect", required_argument, NULL, OPT_EXPECT}, {"no-races", no_argument, NULL, OPT_NO_RACES},
     {"quiet", no_argument, NULL, 'q'},       {"print", no_argument, NULL, 'p'},
     {"events", no_argument, NULL, OPT_EVENTS}, {"help", no_argument, NULL, 'h'},
+    {"termination", no_argument, NULL, OPT_TERMINATION},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
@@ -122,6 +125,7 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_JSON: o->json = true; break;
     case OPT_EXPECT: o->expect = optarg; break;
     case OPT_NO_RACES: o->check.races = false; break;
+    case OPT_TERMINATION: o->check.termination = true; break;
     case OPT_EVENTS: o->mode = MODE_EVENTS; break;
     case 'q': o->quiet = true; break;
     case 'p': o->mode = MODE_PRINT; break;
@@ -216,7 +220,7 @@ static void run_job(const batch *b, job *j) {
     else if (b->o->mode == MODE_PRINT) lt_print(&out, t);
     else if (b->o->mode == MODE_EVENTS) {
       lc_diag_init(&d, &src, err);
-      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, 4096, 0};
+      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, 4096, 0, false};
       lx_program *p = lx_lower(t, &lo, &d);
       lc_diag_fini(&d);
       if (p) lx_program_print(&out, p);

@@ -246,7 +246,7 @@ static int place_threads(lowerer *L) {
 
 /* ---- replaying a thread's code ---------------------------------------------------- */
 
-typedef enum { RUN_DONE, RUN_CUT, RUN_CHOICE, RUN_ERROR } run_status;
+typedef enum { RUN_DONE, RUN_CUT, RUN_CHOICE, RUN_ERROR, RUN_BLOCKED } run_status;
 
 typedef struct run {
   lowerer *L;
@@ -260,7 +260,10 @@ typedef struct run {
   const lx_expr **regs;
   cond_vec conds;
   int *backs;                 /* backward jumps taken, per cell */
+  size_t *back_pos;           /* per cell: events made when its last backward jump was taken */
+  const lx_expr **back_regs;  /* per cell: registers then (ncells x nregs) */
   lc_loc cut_at;
+  int cut_cell;               /* the cell whose jump was cut, or -1 */
 } run;
 
 static int label_cell(const lt_thread *th, const char *label) {
@@ -503,6 +506,8 @@ static int count_bars(run *R, int n) {
   return k;
 }
 
+/* Returns -1 on error, 1 when a decision is needed, 2 when the path ends
+ * blocked at this barrier, else 0. */
 static int lower_bar(run *R, const lt_instr *in) {
   if (in->a.kind != LT_OPND_IMM) {
     lc_error(R->L->d, in->a.at, "the barrier instance number must be a constant");
@@ -512,8 +517,13 @@ static int lower_bar(run *R, const lt_instr *in) {
   int k = count_bars(R, n);
   const lx_expr *id = in->nbar_operands >= 2 ? opnd_value(R, &in->b) : NULL;
   const lx_expr *count = in->nbar_operands >= 3 ? opnd_value(R, &in->c) : NULL;
+  /* --termination: a counted bar.sync may also be where the thread waits
+   * forever; the engines hold such a wait to a quorum that is never met. */
+  bool blocked = false;
+  if (R->L->opt->termination && !in->bar_arrive && count && !take_decision(R, &blocked)) return 1;
   for (int half = 0; half < (in->bar_arrive ? 1 : 2); half++) {
     lx_event *e = new_event(R, half ? LX_EV_BAR_WAIT : LX_EV_BAR_ARRIVE, in);
+    e->bar_blocked = half && blocked;
     e->tags |= bit(LX_T_B) | bit(LX_T_CTA);
     e->scope = LT_SCOPE_CTA;
     e->bar_n = n;
@@ -521,7 +531,7 @@ static int lower_bar(run *R, const lt_instr *in) {
     e->bar_count = count;
     e->bar_k = k;
   }
-  return 0;
+  return blocked ? 2 : 0;
 }
 
 static void lower_alu(run *R, const lt_instr *in) {
@@ -540,9 +550,13 @@ static bool jump(run *R, int from, int to, int *pc, lc_loc at) {
   if (to <= from) {
     if ((unsigned)R->backs[from] >= R->L->opt->unroll) {
       R->cut_at = at;
+      R->cut_cell = from;
       return false;
     }
     R->backs[from]++;
+    /* where the next iteration starts, for the termination question */
+    R->back_pos[from] = R->L->events.n - R->first_event;
+    memcpy(R->back_regs + (size_t)from * R->xt->nregs, R->regs, R->xt->nregs * sizeof(lx_expr *));
   }
   *pc = to;
   return true;
@@ -591,7 +605,10 @@ static run_status step(run *R, int cell, int *pc) {
   case LT_I_FENCE:
   case LT_I_FENCE_PROXY:
   case LT_I_FENCE_ALIAS: lower_fence(R, in); return RUN_DONE;
-  case LT_I_BAR: return lower_bar(R, in) < 0 ? RUN_ERROR : RUN_DONE;
+  case LT_I_BAR: {
+    int rc = lower_bar(R, in);
+    return rc < 0 ? RUN_ERROR : rc == 1 ? RUN_CHOICE : rc == 2 ? RUN_BLOCKED : RUN_DONE;
+  }
   case LT_I_ALU: lower_alu(R, in); return RUN_DONE;
   case LT_I_BRANCH:
   case LT_I_GOTO: return lower_branch(R, in, cell, pc);
@@ -638,6 +655,15 @@ static void commit_path(run *R, bool cut) {
   memcpy(path.regs, R->regs, R->xt->nregs * sizeof(lx_expr *));
   path.cut = cut;
   path.cut_at = R->cut_at;
+  path.iter_pos = -1;
+  if (cut && R->cut_cell >= 0) {
+    size_t nregs = R->xt->nregs;
+    path.iter_pos = (int)R->back_pos[R->cut_cell];
+    path.iter_regs = lc_arena_alloc(L->p->arena, (nregs ? nregs : 1) * sizeof(lx_expr *));
+    memcpy(path.iter_regs, R->back_regs + (size_t)R->cut_cell * nregs, nregs * sizeof(lx_expr *));
+    const lt_instr *jmp = R->th->cells[R->cut_cell].instr;
+    path.loop_label = jmp ? jmp->label : NULL;
+  }
   lc_vec_push(&L->paths, path);
 }
 
@@ -655,12 +681,18 @@ static run *new_run(lowerer *L, int tidx, const byte_vec *dec) {
   R->first_event = L->events.n;
   R->regs = lc_xcalloc(R->xt->nregs ? R->xt->nregs : 1, sizeof(lx_expr *));
   R->backs = lc_xcalloc(R->th->ncells ? R->th->ncells : 1, sizeof(int));
+  R->back_pos = lc_xcalloc(R->th->ncells ? R->th->ncells : 1, sizeof(size_t));
+  R->back_regs = lc_xcalloc((R->th->ncells ? R->th->ncells : 1) * (R->xt->nregs ? R->xt->nregs : 1),
+                            sizeof(lx_expr *));
+  R->cut_cell = -1;
   return R;
 }
 
 static void free_run(run *R) {
   free(R->regs);
   free(R->backs);
+  free(R->back_pos);
+  free(R->back_regs);
   lc_vec_free(&R->conds);
   free(R);
 }
@@ -696,13 +728,14 @@ static int explore_thread(lowerer *L, int tidx) {
     run *R = new_run(L, tidx, &dec);
     run_status st = replay(R);
     if (out_of_time(L)) st = RUN_ERROR;
-    if ((st == RUN_DONE || st == RUN_CUT) && paths.n >= L->opt->max_paths) {
+    if ((st == RUN_DONE || st == RUN_CUT || st == RUN_BLOCKED) && paths.n >= L->opt->max_paths) {
       lc_error(L->d, th->at, "P%d has more than %zu paths through its branches and loops; "
                              "lower --unroll", th->id, L->opt->max_paths);
       st = RUN_ERROR;
     }
-    if (st == RUN_DONE || st == RUN_CUT) {
+    if (st == RUN_DONE || st == RUN_CUT || st == RUN_BLOCKED) {
       commit_path(R, st == RUN_CUT);
+      L->paths.v[L->paths.n - 1].blocked = st == RUN_BLOCKED;
       lc_vec_push(&paths, R->path);
     } else {
       L->events.n = R->first_event;   /* drop a partial replay */
@@ -904,7 +937,7 @@ static int build(lowerer *L) {
 }
 
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
-  lx_options defaults = {LX_DEFAULT_UNROLL, 4096, 0};
+  lx_options defaults = {LX_DEFAULT_UNROLL, 4096, 0, false};
   lowerer L = {0};
   L.t = t;
   L.opt = opt ? opt : &defaults;
