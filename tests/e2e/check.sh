@@ -5,6 +5,8 @@
 #                           (generic, alias-free tests mean the same in both)
 #   races/NAME.litmus       with NAME.litmus.expected
 #   alias/NAME.litmus       with NAME.litmus.expected
+#   termination/NAME.litmus.expected  --termination of termination/NAME.litmus
+#                           and litmus/SL-cas+*.litmus, the same from both engines
 #   check-errors/cases      one case a line: NAME|STATUS|ARGS, the stderr in
 #                           NAME.expected-err
 # `Time` lines are dropped.  PROMOTE=1 rewrites the expected files from the
@@ -74,6 +76,16 @@ done
 for t in "$dir"/alias/*.litmus; do
   (cd "$dir/alias" && "$lc" "$(basename "$t")" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
   compare "$t.expected" "$tmp/out" "alias/$(basename "$t")"
+done
+
+# --termination: both engines give the same whole output, witness included
+for t in "$dir"/termination/*.litmus "$top_srcdir"/litmus/SL-cas+*.litmus; do
+  want="$dir/termination/$(basename "$t").expected"
+  for engine in enum smt; do
+    (cd "$(dirname "$t")" && "$lc" --termination --engine "$engine" "$(basename "$t")" 2>/dev/null) |
+      grep -v '^Time ' >"$tmp/out"
+    compare "$want" "$tmp/out" "termination/$(basename "$t") ($engine)"
+  done
 done
 
 while IFS='|' read -r name want args; do
