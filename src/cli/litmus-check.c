@@ -141,6 +141,10 @@ static int parse_options(int argc, char **argv, options *o) {
     fputs("litmus-check: no input files (try 'litmus-check --help')\n", stderr);
     return LC_EXIT_INPUT;
   }
+  if (o->files.n == 0) {
+    fputs("litmus-check: no *.litmus files in the folders given\n", stderr);
+    return LC_EXIT_INPUT;
+  }
   return -1;
 }
 
@@ -164,12 +168,28 @@ typedef struct batch {
   pthread_cond_t finished;
 } batch;
 
+/* The error object the man page documents, for a test that has no
+ * result: it did not parse, or lowering refused it. */
+static void json_error(lc_buf *out, const char *path, const lt_test *t, const char *message) {
+  json_t *o = json_object();
+  json_object_set_new(o, "test", json_string(t ? t->name : ""));
+  json_object_set_new(o, "file", json_string(path));
+  json_object_set_new(o, "status", json_string("error"));
+  json_object_set_new(o, "message", json_string(message ? message : "the test could not be read"));
+  char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  lc_buf_printf(out, "%s\n", s);
+  free(s);
+  json_decref(o);
+}
+
 static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out) {
   lc_diag d;
   lc_diag_init(&d, NULL, err);
+  d.errors_only = b->o->quiet;
   lx_program *prog = NULL;
   double start = lc_now();
   lc_result *r = lc_check_test(t, b->model, &b->o->check, &prog, &d);
+  if (!r && b->o->json) json_error(out, j->path, t, lc_diag_first_error(&d));
   lc_diag_fini(&d);
   if (!r) {
     /* lowering gave up: out of time, or the test asks too much of it */
@@ -183,7 +203,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     j->status = LC_EXIT_INTERNAL;
   } else {
     j->verdict = lc_result_verdict(r).ok;
-    if (r->bound_reached)
+    if (r->bound_reached && !b->o->quiet)
       fprintf(err, "%s: warning: some executions need more loop iterations than --unroll %u "
                    "allows; they are not explored\n", j->path, prog->unroll);
   }
@@ -214,12 +234,15 @@ static void run_job(const batch *b, job *j) {
   } else {
     lc_diag d;
     lc_diag_init(&d, &src, err);
+    d.errors_only = b->o->quiet;
     lt_test *t = lt_parse(&src, &d);
+    if (!t && b->o->json && b->o->mode == MODE_CHECK) json_error(&out, j->path, NULL, lc_diag_first_error(&d));
     lc_diag_fini(&d);
     if (!t) j->status = LC_EXIT_INPUT;
     else if (b->o->mode == MODE_PRINT) lt_print(&out, t);
     else if (b->o->mode == MODE_EVENTS) {
       lc_diag_init(&d, &src, err);
+      d.errors_only = b->o->quiet;
       lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, 4096, 0, false};
       lx_program *p = lx_lower(t, &lo, &d);
       lc_diag_fini(&d);
@@ -328,7 +351,7 @@ static int run_batch(const options *o, const cat_model *m, const expect_vec *ex)
     progress(&b, i);
     fputs(j->err, stderr);
     fputs(j->out, stdout);
-    if (!o->json && o->mode == MODE_CHECK && *j->out && i + 1 < b.njobs) fputc('\n', stdout);
+    if (!o->json && *j->out && i + 1 < b.njobs) fputc('\n', stdout);
     status = worst(status, j->status);
     const expectation *e = ex->n ? find_expect(ex, j->path) : NULL;
     if (e && j->verdict >= 0) {

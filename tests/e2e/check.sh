@@ -54,6 +54,16 @@ done >"$tmp/want"
 if diff -u "$tmp/want" "$tmp/out" >"$tmp/diff"; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "FAIL: --jobs 3 output order"; cat "$tmp/diff"; fi
 
+# --print of several tests: each in normal form, a blank line between two
+(cd "$top_srcdir" && "$lc" --print litmus/MP.litmus litmus/SB.litmus 2>/dev/null) >"$tmp/out"
+{ (cd "$top_srcdir" && "$lc" --print litmus/MP.litmus); echo; (cd "$top_srcdir" && "$lc" --print litmus/SB.litmus); } >"$tmp/want"
+compare "$tmp/want" "$tmp/out" "--print of two tests"
+
+# the man page's OUTPUT example is what litmus/MP.litmus gives
+sed -n '/^Test MP Allowed$/,/^Observation MP /p' "$top_srcdir/man/litmus-check.1" | sed 's/\\e/\\/g' >"$tmp/want"
+(cd "$top_srcdir" && "$lc" litmus/MP.litmus 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
+compare "$tmp/want" "$tmp/out" "man/litmus-check.1 OUTPUT example"
+
 # one test split among jobs (the SMT engine) lists the same states
 for name in IRIW ISA2+rel-acq-gpu RMW-atomicity+cas; do
   (cd "$top_srcdir" && "$lc" --engine smt -j 3 "litmus/$name.litmus" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
