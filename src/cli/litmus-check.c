@@ -182,6 +182,21 @@ static void json_error(lc_buf *out, const char *path, const lt_test *t, const ch
   json_decref(o);
 }
 
+/* The loops the unroll bound cut, as "P1 loop L0 (line 9)", once each. */
+static void cut_loops(lc_buf *b, const lx_program *p) {
+  size_t n = 0;
+  for (size_t i = 0; i < p->npaths; i++) {
+    const lx_path *path = &p->paths[i];
+    bool seen = !path->cut;
+    for (size_t k = 0; k < i && !seen; k++)
+      seen = p->paths[k].cut && p->paths[k].thread == path->thread && p->paths[k].cut_at.line == path->cut_at.line &&
+             p->paths[k].cut_at.col == path->cut_at.col;
+    if (seen) continue;
+    lc_buf_printf(b, "%sP%d loop %s (line %d)", n++ ? ", " : "", p->threads[path->thread].id,
+                  path->loop_label ? path->loop_label : "?", path->cut_at.line);
+  }
+}
+
 static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out) {
   lc_diag d;
   lc_diag_init(&d, NULL, err);
@@ -203,9 +218,15 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     j->status = LC_EXIT_INTERNAL;
   } else {
     j->verdict = lc_result_verdict(r).ok;
-    if (r->bound_reached && !b->o->quiet)
+    if (r->bound_reached && !b->o->quiet) {
+      lc_buf loops;
+      lc_buf_init(&loops);
+      cut_loops(&loops, prog);
       fprintf(err, "%s: warning: some executions need more loop iterations than --unroll %u "
-                   "allows; they are not explored\n", j->path, prog->unroll);
+                   "allows (%s); they are not explored; --unroll %u explores one more iteration\n", j->path, prog->unroll,
+              loops.s, prog->unroll + 1);
+      lc_buf_fini(&loops);
+    }
   }
   if (b->o->json) {
     json_t *js = report_json(r);
