@@ -189,6 +189,8 @@ static lc_engine auto_engine(const lx_program *p) {
   return LC_ENGINE_SMT;
 }
 
+lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }
+
 /* The engines name the time they were given, which is what lowering left
  * of the user's --timeout: name the user's. */
 static void name_user_timeout(lc_result *r, double timeout) {
@@ -207,7 +209,8 @@ static void name_user_timeout(lc_result *r, double timeout) {
 lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
                          lx_program **prog, lc_diag *d) {
   double start = lc_now();
-  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, 4096, o->timeout > 0 ? start + o->timeout : 0, false};
+  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
+                   o->timeout > 0 ? start + o->timeout : 0, false};
   lx_program *p = lx_lower(t, &lo, d);
   *prog = p;
   if (!p) return NULL;

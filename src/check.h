@@ -41,6 +41,8 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
 lc_result *lc_check_program(const lx_program *p, const cat_model *m, const lc_check_options *o, double start);
 
 const char *lc_engine_name(lc_engine e);
+/* The engine --engine auto picks for p. */
+lc_engine lc_engine_choose(const lx_program *p);
 int lc_engine_parse(const char *s, lc_engine *e);
 
 #endif

@@ -131,7 +131,8 @@ static lc_term_verdict judge(const term_ctx *c, const lc_result *r, char **witne
 lc_term_verdict lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o,
                                      double start, char **witness, lc_diag *d) {
   *witness = NULL;
-  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, 4096, o->timeout > 0 ? start + o->timeout : 0, true};
+  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
+                   o->timeout > 0 ? start + o->timeout : 0, true};
   lx_program *p = lx_lower(t, &lo, d);
   if (!p) return LC_TERM_UNKNOWN;
   lx_term_slots *slots = lc_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *slots);

@@ -2,7 +2,7 @@
 # check-valgrind.sh - tests under valgrind: the unit tests given as
 # arguments, then litmus-check --print on every classic test, seed, corpus
 # test and error file, lt-roundtrip on every valid test, model checking
-# with both engines and litmus-gen.  Any memory error or leak fails
+# with both engines, explanations and litmus-gen.  Any memory error or leak fails
 # (valgrind exits 99).  Run by `make check-valgrind`.
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}" "${CORPUS_DIR:=}"
@@ -54,6 +54,15 @@ for engine in smt enum; do
   expect 3 "$check" --engine $engine --timeout 0.000001 "$top_srcdir/tests/e2e/check-errors/iriw-6.litmus"
 done
 expect 0 "$check" --engine smt -j 2 --json "$top_srcdir/litmus/IRIW.litmus"
+# explanations: both engines, races, pictures, the HTML report
+for engine in smt enum; do
+  expect 0 "$check" --engine $engine --explain --json "$top_srcdir/litmus/2+2W+fence.sc-gpu.litmus" \
+    "$top_srcdir/litmus/LB+data.litmus" "$top_srcdir/litmus/MP.litmus"
+done
+html_out=${TMPDIR:-/tmp}/check-valgrind-html.$$
+expect 0 "$check" --explain=race --graph "$html_out.dot" "$top_srcdir/litmus/MP.litmus"
+expect 0 "$check" --html "$html_out" "$top_srcdir/litmus/MP+rel-acq-gpu.litmus" "$top_srcdir/litmus/CoRR.litmus"
+rm -rf "$html_out" "$html_out"*.dot
 gen_out=${TMPDIR:-/tmp}/check-valgrind-gen.$$
 expect 0 "$top_builddir/src/litmus-gen" --seed 5 --count 20 --out "$gen_out"
 expect 0 "$top_builddir/src/litmus-gen" --family iriw --size 1-3 --out "$gen_out"

@@ -96,6 +96,11 @@ typedef struct cat_model cat_model;
  * their text; their loc.file is cleared, as the file names die with the
  * failed model). */
 cat_model *cat_load(const char *name_or_path, const char *const *search, lc_diag *d);
+/* The same with the model's options set: `settings` is NULL or a
+ * NULL-terminated array of "NAME=VALUE" (litmus-check --set), each of
+ * which must name an `option` of the model and one of its values. */
+cat_model *cat_load_set(const char *name_or_path, const char *const *search,
+                        const char *const *settings, lc_diag *d);
 /* The same for a model held in memory (tests, embedded models): `name` is
  * the file name positions carry; includes are looked up beside it (its
  * directory part, else the current directory), then in `search`. */

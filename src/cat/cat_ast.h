@@ -71,7 +71,8 @@ typedef enum {
   CAT_S_FUN,       /* let name(params) = e */
   CAT_S_REC,       /* let rec b1 and b2 ... */
   CAT_S_INCLUDE,   /* include "path" */
-  CAT_S_CHECK      /* acyclic|irreflexive|empty e as name; flag ~empty e as name */
+  CAT_S_CHECK,     /* acyclic|irreflexive|empty e as name; flag ~empty e as name */
+  CAT_S_OPTION     /* option name value1 value2 ...: params are the values */
 } cat_stmt_kind;
 
 typedef struct cat_binding {
@@ -92,7 +93,7 @@ typedef struct cat_stmt {
   cat_check_kind check;      /* CHECK */
   bool flag;
   cat_expr *e;               /* CHECK */
-  const char *name;          /* CHECK: the name after `as` */
+  const char *name;          /* CHECK: the name after `as`; OPTION: the option's name */
   lc_loc name_loc;           /* CHECK: of that name; INCLUDE: of the file name */
 } cat_stmt;
 

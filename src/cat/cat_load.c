@@ -107,6 +107,8 @@ typedef struct loader {
   const frame *calls;
   const scope *sc;
   bool failed;
+  const char *const *settings;  /* "NAME=VALUE" from the command line, NULL-terminated */
+  bool *settings_used;
 } loader;
 
 /* ---- diagnostics ----------------------------------------------------------- */
@@ -575,8 +577,69 @@ static void stmt_include(loader *ld, const cat_stmt *s) {
   lc_buf_fini(&p);
 }
 
+/* The value the command line gives option `name`, or NULL. */
+static const char *setting(loader *ld, const char *name) {
+  size_t n = strlen(name);
+  for (size_t i = 0; ld->settings && ld->settings[i]; i++)
+    if (strncmp(ld->settings[i], name, n) == 0 && ld->settings[i][n] == '=') {
+      ld->settings_used[i] = true;
+      return ld->settings[i] + n + 1;
+    }
+  return NULL;
+}
+
+static cat_expr *mk_expr(loader *ld, cat_expr_kind kind, lc_loc at) {
+  cat_expr *e = lc_arena_alloc(ld->m->arena, sizeof *e);
+  e->kind = kind;
+  e->loc = at;
+  return e;
+}
+
+/* `option o v1 v2 ...` defines the sets o.v1, o.v2, ...: all events for
+ * the option's value (the command line's, else v1), none for the others.
+ * A model tests an option by intersecting with its set, e.g.
+ * `acyclic [o.v1]; r` checks r only when o is v1. */
+static void stmt_option(loader *ld, const cat_stmt *s) {
+  const char *value = setting(ld, s->name);
+  size_t chosen = 0;
+  if (value) {
+    while (chosen < s->nparams && strcmp(s->params[chosen], value) != 0) chosen++;
+    if (chosen == s->nparams) {
+      lc_buf b;
+      lc_buf_init(&b);
+      for (size_t i = 0; i < s->nparams; i++) lc_buf_printf(&b, "%s%s", i ? ", " : "", s->params[i]);
+      err(ld, s->name_loc, "--set %s=%s: option '%s' takes %s", s->name, value, s->name, b.s);
+      lc_buf_fini(&b);
+      return;
+    }
+  }
+  for (size_t i = 0; i < s->nparams && !ld->failed; i++) {
+    cat_stmt let = {0};
+    cat_binding bind = {0};
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "%s.%s", s->name, s->params[i]);
+    bind.name = lc_arena_strdup(ld->m->arena, b.s);
+    lc_buf_fini(&b);
+    bind.loc = s->param_locs[i];
+    bind.e = mk_expr(ld, CAT_X_ALL, s->param_locs[i]);
+    if (i != chosen) {   /* _ \ _: the empty set, a set whatever the context */
+      cat_expr *all = bind.e;
+      bind.e = mk_expr(ld, CAT_X_DIFF, s->param_locs[i]);
+      bind.e->a = all;
+      bind.e->b = mk_expr(ld, CAT_X_ALL, s->param_locs[i]);
+    }
+    let.kind = CAT_S_LET;
+    let.loc = s->loc;
+    let.binds = &bind;
+    let.nbinds = 1;
+    stmt_let(ld, &let);
+  }
+}
+
 static void statement(loader *ld, const cat_stmt *s) {
   switch (s->kind) {
+  case CAT_S_OPTION: stmt_option(ld, s); break;
   case CAT_S_LET: stmt_let(ld, s); break;
   case CAT_S_FUN: stmt_fun(ld, s); break;
   case CAT_S_REC: stmt_rec(ld, s); break;
@@ -688,8 +751,24 @@ static void forget_files(const cat_model *m, lc_diag *d, size_t first_msg) {
       if (d->msgs.v[i].loc.file == m->sources.v[j]->name) d->msgs.v[i].loc.file = NULL;
 }
 
+/* A setting no option of the model took is an error: a misspelt option
+ * must not silently leave the default in place. */
+static int unused_settings(loader *ld) {
+  for (size_t i = 0; ld->settings && ld->settings[i]; i++) {
+    if (ld->settings_used[i]) continue;
+    const char *eq = strchr(ld->settings[i], '=');
+    if (!eq)
+      lc_error(ld->d, (lc_loc){0}, "--set %s: expected NAME=VALUE", ld->settings[i]);
+    else
+      lc_error(ld->d, (lc_loc){0}, "--set %s: the model has no option '%.*s'", ld->settings[i],
+               (int)(eq - ld->settings[i]), ld->settings[i]);
+    return -1;
+  }
+  return 0;
+}
+
 static cat_model *load(const char *path, const lc_source *given, const char *const *search,
-                       lc_diag *d) {
+                       const char *const *settings, lc_diag *d) {
   cat_model *m = lc_xcalloc(1, sizeof *m);
   m->arena = lc_arena_new();
   m->path = lc_xstrdup(path);
@@ -697,8 +776,14 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   ld.m = m;
   ld.d = d;
   ld.search = search;
+  ld.settings = settings;
+  size_t nsettings = 0;
+  while (settings && settings[nsettings]) nsettings++;
+  ld.settings_used = lc_xcalloc(nsettings + 1, sizeof *ld.settings_used);
   size_t first_msg = d->msgs.n;
   int rc = load_file(&ld, path, given, (lc_loc){0});
+  if (rc == 0) rc = unused_settings(&ld);
+  free(ld.settings_used);
   if (rc == 0) finish_types(&ld);
   else forget_files(m, d, first_msg);
   lc_vec_free(&ld.reading);
@@ -720,7 +805,12 @@ static bool is_path(const char *s) {
 }
 
 cat_model *cat_load(const char *name_or_path, const char *const *search, lc_diag *d) {
-  if (is_path(name_or_path)) return load(name_or_path, NULL, search, d);
+  return cat_load_set(name_or_path, search, NULL, d);
+}
+
+cat_model *cat_load_set(const char *name_or_path, const char *const *search,
+                        const char *const *settings, lc_diag *d) {
+  if (is_path(name_or_path)) return load(name_or_path, NULL, search, settings, d);
   lc_buf p, dirs;
   lc_buf_init(&p);
   lc_buf_init(&dirs);
@@ -729,7 +819,7 @@ cat_model *cat_load(const char *name_or_path, const char *const *search, lc_diag
     p.n = 0;
     lc_buf_printf(&p, "%s/%s.cat", *dir, name_or_path);
     if (access(p.s, R_OK) == 0) {
-      m = load(p.s, NULL, search, d);
+      m = load(p.s, NULL, search, settings, d);
       goto out;
     }
     lc_buf_printf(&dirs, "%s%s", dirs.n ? ", " : "", *dir);
@@ -745,7 +835,7 @@ out:
 cat_model *cat_load_string(const char *name, const char *text, const char *const *search,
                            lc_diag *d) {
   lc_source src = {(char *)name, (char *)text, strlen(text)};
-  return load(name, &src, search, d);
+  return load(name, &src, search, NULL, d);
 }
 
 void cat_model_free(cat_model *m) {

@@ -288,7 +288,41 @@ static cat_stmt *check(parser *p) {
   return s;
 }
 
+static bool is_option_word(const cat_tok *t) {
+  return t->kind == CAT_T_NAME && strcmp(t->text, "option") == 0;
+}
+
+/* option -> 'option' NAME NAME {NAME}: the option and its values, the
+ * first the default.  `option` is not reserved: it starts a statement
+ * only where no other can start. */
+static cat_stmt *option(parser *p) {
+  cat_stmt *s = mk_stmt(p, CAT_S_OPTION, next(p)->loc);
+  cat_tok *name = expect(p, CAT_T_NAME, "the option's name");
+  if (!name) return NULL;
+  s->name = name->text;
+  s->name_loc = name->loc;
+  LC_VEC(const char *) vals = {0};
+  LC_VEC(lc_loc) locs = {0};
+  while (peek(p)->kind == CAT_T_NAME && !is_option_word(peek(p))) {
+    cat_tok *v = next(p);
+    lc_vec_push(&vals, v->text);
+    lc_vec_push(&locs, v->loc);
+  }
+  if (vals.n == 0) expected(p, "the option's values (the first is the default)");
+  s->nparams = vals.n;
+  s->params = lc_arena_alloc(p->arena, (vals.n ? vals.n : 1) * sizeof *s->params);
+  s->param_locs = lc_arena_alloc(p->arena, (vals.n ? vals.n : 1) * sizeof *s->param_locs);
+  if (vals.n) {
+    memcpy(s->params, vals.v, vals.n * sizeof *s->params);
+    memcpy(s->param_locs, locs.v, vals.n * sizeof *s->param_locs);
+  }
+  lc_vec_free(&vals);
+  lc_vec_free(&locs);
+  return s->nparams ? s : NULL;
+}
+
 static cat_stmt *statement(parser *p) {
+  if (is_option_word(peek(p))) return option(p);
   switch (peek(p)->kind) {
   case CAT_T_LET: return let(p);
   case CAT_T_INCLUDE: {
@@ -304,7 +338,7 @@ static cat_stmt *statement(parser *p) {
   case CAT_T_EMPTY:
   case CAT_T_FLAG: return check(p);
   default:
-    expected(p, "a statement (let, include, acyclic, irreflexive, empty or flag)");
+    expected(p, "a statement (let, include, acyclic, irreflexive, empty, flag or option)");
     return NULL;
   }
 }

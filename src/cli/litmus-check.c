@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <z3.h>
 
@@ -23,6 +24,8 @@
 #include "lc.h"
 #include "litmus/ast.h"
 #include "report/report.h"
+#include "report/why.h"
+#include "explain.h"
 
 typedef enum { MODE_CHECK, MODE_PRINT, MODE_EVENTS } run_mode;
 
@@ -31,9 +34,16 @@ typedef struct options {
   const char *model;
   const char *expect;
   bool json, quiet;
+  bool explain;
+  const char *explain_state;  /* NULL: the condition's states; "race": the races */
+  const char *graph, *html;
   unsigned jobs;
   lc_check_options check;
   lc_paths files;
+  bool model_given;           /* -m: every test under it; else PTX tests under ptx-v7.5
+                                 and C++ tests under cuda-cpp (which --set then sets) */
+  const char *settings[17];   /* --set NAME=VALUE, NULL-terminated */
+  size_t nsettings;
 } options;
 
 static void usage(FILE *out) {
@@ -41,7 +51,9 @@ static void usage(FILE *out) {
         "Check scoped-PTX litmus tests against a memory model: every allowed final\n"
         "state, the verdict of the test's condition, and data races.\n"
         "\n"
-        "  -m, --model NAME|FILE  memory model (default ptx-v7.5; see models/)\n"
+        "  -m, --model NAME|FILE  memory model (default: ptx-v7.5 for PTX tests, cuda-cpp\n"
+        "                         for C and CUDA C++ tests; see models/)\n"
+        "      --set NAME=VALUE   set an option of the model (e.g. no-thin-air=off)\n"
         "  -e, --engine smt|enum|auto  engine (default auto)\n"
         "  -j, --jobs N           check N tests at a time (default 1); with fewer tests\n"
         "                         than N, split each test's states among the jobs\n"
@@ -51,6 +63,11 @@ static void usage(FILE *out) {
         "      --expect CSV       compare verdicts with lines `path,0|1` (1: the\n"
         "                         condition holds); print mismatches, exit 1 on any\n"
         "      --no-races         do not evaluate the model's flags (data races)\n"
+        "      --explain[=STATE]  why each state of the condition (or STATE, written\n"
+        "                         'P1:r0=1; P1:r1=0;') is forbidden or allowed;\n"
+        "                         --explain=race: an execution for each racy pair\n"
+        "      --graph FILE.dot|FILE.svg  draw the explained executions (Graphviz)\n"
+        "      --html DIR         a page per test and an index, with explanations\n"
         "      --termination      also say whether some fair run may hang (spin loops,\n"
         "                         barriers), with a witness\n"
         "  -q, --quiet            print no test blocks (with --expect: mismatches only)\n"
@@ -67,7 +84,8 @@ static void usage(FILE *out) {
 
 /* ---- options ------------------------------------------------------------------ */
 
-enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_TERMINATION };
+enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
+       OPT_TERMINATION };
 
 static int parse_number(const char *what, const char *s, double *out) {
   char *end;
@@ -90,6 +108,8 @@ static int parse_options(int argc, char **argv, options *o) {
     {"expect", required_argument, NULL, OPT_EXPECT}, {"no-races", no_argument, NULL, OPT_NO_RACES},
     {"quiet", no_argument, NULL, 'q'},       {"print", no_argument, NULL, 'p'},
     {"events", no_argument, NULL, OPT_EVENTS}, {"help", no_argument, NULL, 'h'},
+    {"explain", optional_argument, NULL, OPT_EXPLAIN}, {"graph", required_argument, NULL, OPT_GRAPH},
+    {"html", required_argument, NULL, OPT_HTML},     {"set", required_argument, NULL, OPT_SET},
     {"termination", no_argument, NULL, OPT_TERMINATION},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
@@ -97,7 +117,17 @@ static int parse_options(int argc, char **argv, options *o) {
   double num;
   while ((c = getopt_long(argc, argv, "m:e:j:t:u:qphV", longopts, NULL)) != -1) {
     switch (c) {
-    case 'm': o->model = optarg; break;
+    case 'm':
+      o->model = optarg;
+      o->model_given = true;
+      break;
+    case OPT_SET:
+      if (o->nsettings + 1 >= LC_ARRAY_LEN(o->settings)) {
+        fputs("litmus-check: at most 16 --set options\n", stderr);
+        return LC_EXIT_INPUT;
+      }
+      o->settings[o->nsettings++] = optarg;
+      break;
     case 'e':
       if (lc_engine_parse(optarg, &o->check.engine) < 0) {
         fprintf(stderr, "litmus-check: unknown engine '%s' (smt, enum or auto)\n", optarg);
@@ -127,6 +157,9 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_NO_RACES: o->check.races = false; break;
     case OPT_TERMINATION: o->check.termination = true; break;
     case OPT_EVENTS: o->mode = MODE_EVENTS; break;
+    case OPT_EXPLAIN: o->explain = true, o->explain_state = optarg; break;
+    case OPT_GRAPH: o->graph = optarg; break;
+    case OPT_HTML: o->html = optarg; break;
     case 'q': o->quiet = true; break;
     case 'p': o->mode = MODE_PRINT; break;
     case 'h': usage(stdout); return LC_EXIT_OK;
@@ -155,12 +188,14 @@ typedef struct job {
   char *out, *err;          /* what to print, in order */
   int status;               /* exit status this test asks for */
   int verdict;              /* 1 Ok, 0 No, -1 none */
+  char *html_row;           /* --html: the test's line of the index */
   atomic_bool done;
 } job;
 
 typedef struct batch {
   const options *o;
   const cat_model *model;
+  const cat_model *cpp_model;   /* for C++ tests, when no -m */
   job *jobs;
   size_t njobs;
   atomic_size_t next;
@@ -197,13 +232,71 @@ static void cut_loops(lc_buf *b, const lx_program *p) {
   }
 }
 
+/* The model a test is checked against: without -m, C++ tests use cuda-cpp. */
+static const cat_model *model_for(const batch *b, const lt_test *t) {
+  return t->cpp && b->cpp_model ? b->cpp_model : b->model;
+}
+
+/* --graph FILE with several tests: FILE-TEST.ext for each. */
+static char *graph_path(const batch *b, const lt_test *t) {
+  const char *g = b->o->graph, *dot = strrchr(g, '.');
+  lc_buf p;
+  lc_buf_init(&p);
+  if (b->njobs == 1 || !dot) lc_buf_puts(&p, g);
+  else lc_buf_printf(&p, "%.*s-%s%s", (int)(dot - g), g, t->name, dot);
+  char *s = lc_buf_take(&p);
+  lc_buf_fini(&p);
+  return s;
+}
+
+static void write_graph(const batch *b, job *j, const lc_explain_result *x, FILE *err) {
+  char *path = graph_path(b, x->prog->test), *msg = NULL;
+  size_t n;
+  if (report_graph_file(x, path, &n, &msg) < 0) {
+    fprintf(err, "%s: error: --graph: %s\n", j->path, msg);
+    j->status = LC_EXIT_INTERNAL;
+  } else if (msg) {
+    fprintf(err, "%s: warning: --graph: %s\n", j->path, msg);
+  }
+  free(msg);
+  free(path);
+}
+
+static lc_explain_result *explain_test(const batch *b, job *j, const lc_result *r, FILE *err) {
+  const lx_program *p = r->prog;
+  lc_state *states = NULL, one = {0};
+  size_t n = 0;
+  const char *st = b->o->explain_state;
+  char *msg = NULL;
+  bool races = st && strcmp(st, "race") == 0;
+  if (st && !races) {
+    if (lc_state_parse(p, st, &one, &msg) < 0) {
+      fprintf(err, "%s: error: --explain: %s\n", j->path, msg);
+      free(msg);
+      j->status = LC_EXIT_INPUT;
+      return NULL;
+    }
+    states = &one, n = 1;
+  } else if (!races && !lc_state_of_condition(p, &states, &n)) {
+    fprintf(err, "%s: warning: --explain: the condition is not a disjunction of conjunctions of "
+                 "equalities; give a state (--explain='P1:r0=1;')\n", j->path);
+  }
+  lc_explain_result *x = lc_explain(p, model_for(b, p->test), b->o->check.engine, b->o->check.timeout, states, n, r);
+  if (races || (b->o->html && !st)) lc_explain_races(x, r, b->o->check.timeout);
+  for (size_t i = 0; i < n; i++) lc_state_fini(&states[i]);
+  if (states != &one) free(states);
+  if (lc_explain_failed(x)) j->status = LC_EXIT_INTERNAL;
+  if (b->o->graph) write_graph(b, j, x, err);
+  return x;
+}
+
 static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out) {
   lc_diag d;
   lc_diag_init(&d, NULL, err);
   d.errors_only = b->o->quiet;
   lx_program *prog = NULL;
   double start = lc_now();
-  lc_result *r = lc_check_test(t, b->model, &b->o->check, &prog, &d);
+  lc_result *r = lc_check_test(t, model_for(b, t), &b->o->check, &prog, &d);
   if (!r && b->o->json) json_error(out, j->path, t, lc_diag_first_error(&d));
   lc_diag_fini(&d);
   if (!r) {
@@ -228,15 +321,22 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
       lc_buf_fini(&loops);
     }
   }
+  lc_explain_result *x = NULL;
+  if (r->status == LC_RESULT_OK && (b->o->explain || b->o->graph || b->o->html))
+    x = explain_test(b, j, r, err);
   if (b->o->json) {
     json_t *js = report_json(r);
+    if (x) json_object_set_new(js, "explain", report_explain_json(x));
     char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
     lc_buf_printf(out, "%s\n", s);
     free(s);
     json_decref(js);
   } else if (r->status == LC_RESULT_OK && !b->o->quiet) {
     report_text(out, r);
+    if (x && b->o->explain) report_explain_text(out, x);
   }
+  if (x && b->o->html) j->html_row = report_html_page(b->o->html, x, r, err);
+  lc_explain_free(x);
   lc_result_free(r);
   lx_program_free(prog);
 }
@@ -264,7 +364,7 @@ static void run_job(const batch *b, job *j) {
     else if (b->o->mode == MODE_EVENTS) {
       lc_diag_init(&d, &src, err);
       d.errors_only = b->o->quiet;
-      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, 4096, 0, false};
+      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
       lx_program *p = lx_lower(t, &lo, &d);
       lc_diag_fini(&d);
       if (p) lx_program_print(&out, p);
@@ -350,13 +450,12 @@ static void progress(const batch *b, size_t i) {
     fprintf(stderr, "\r[%zu/%zu] %-60.60s\r", i + 1, b->njobs, b->jobs[i].path);
 }
 
-static int worst(int a, int b) {
-  static const int rank[] = {0, 1, 2, 3};
-  return rank[b] > rank[a] ? b : a;
-}
+/* Exit statuses grow with severity. */
+static int worst(int a, int b) { return a > b ? a : b; }
 
-static int run_batch(const options *o, const cat_model *m, const expect_vec *ex) {
-  batch b = {o, m, lc_xcalloc(o->files.n ? o->files.n : 1, sizeof(job)), o->files.n, 0,
+static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp,
+                     const expect_vec *ex) {
+  batch b = {o, m, mcpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
              PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
   unsigned nthreads = o->jobs < b.njobs ? o->jobs : (unsigned)(b.njobs ? b.njobs : 1);
@@ -384,6 +483,13 @@ static int run_batch(const options *o, const cat_model *m, const expect_vec *ex)
     }
     free(j->out);
     free(j->err);
+  }
+  if (o->html) {
+    char **rows = lc_xcalloc(b.njobs + 1, sizeof(char *));
+    for (size_t i = 0; i < b.njobs; i++) rows[i] = b.jobs[i].html_row;
+    if (report_html_index(o->html, rows, b.njobs, cat_model_name(m), stderr) < 0) status = worst(status, LC_EXIT_INTERNAL);
+    for (size_t i = 0; i < b.njobs; i++) free(rows[i]);
+    free(rows);
   }
   if (b.njobs > 1 && !o->quiet && lc_is_tty(stderr)) fprintf(stderr, "\r%70s\r", "");
   for (unsigned t = 0; t < nthreads; t++) pthread_join(threads[t], NULL);
@@ -413,26 +519,33 @@ int main(int argc, char **argv) {
   lc_check_options_init(&o.check);
   int status = parse_options(argc, argv, &o);
   expect_vec ex = {0};
-  cat_model *m = NULL;
+  cat_model *m = NULL, *mcpp = NULL;
   char **search = NULL;
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
   if (status < 0 && o.mode == MODE_CHECK) {
     search = lc_model_search(argv[0]);
     lc_diag d;
     lc_diag_init(&d, NULL, NULL);
-    m = cat_load(o.model, (const char *const *)search, &d);
+    const char *const *dirs = (const char *const *)search;
+    m = cat_load_set(o.model, dirs, o.model_given ? o.settings : NULL, &d);
+    if (m && !o.model_given) mcpp = cat_load_set("cuda-cpp", dirs, o.settings, &d);
     print_messages(&d);
     lc_diag_fini(&d);
-    if (!m) status = LC_EXIT_INPUT;
+    if (!m || (!o.model_given && !mcpp)) status = LC_EXIT_INPUT;
   }
   /* Jobs a batch of few tests leaves idle split the states of each test. */
   if (o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;
-  if (status < 0) status = run_batch(&o, m, &ex);
+  if (status < 0 && o.html && mkdir(o.html, 0777) < 0 && errno != EEXIST) {
+    fprintf(stderr, "litmus-check: cannot make '%s': %s\n", o.html, strerror(errno));
+    status = LC_EXIT_INPUT;
+  }
+  if (status < 0) status = run_batch(&o, m, mcpp, &ex);
   if (fflush(stdout) != 0 && status == LC_EXIT_OK) {
     fprintf(stderr, "litmus-check: write error: %s\n", strerror(errno));
     status = LC_EXIT_INTERNAL;
   }
   cat_model_free(m);
+  cat_model_free(mcpp);
   lc_model_search_free(search);
   lc_paths_free(&o.files);
   for (size_t i = 0; i < ex.n; i++) free(ex.v[i].path);

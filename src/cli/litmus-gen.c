@@ -35,7 +35,8 @@ static void usage(FILE *out) {
         "  -s, --seed S           seed of the random tests (default 1)\n"
         "  -n, --count N          number of random tests (default 1)\n"
         "  -o, --out DIR          folder to write to (created; default .)\n"
-        "  -f, --family F         random (default), or a benchmark family:\n"
+        "  -f, --family F         random (default), random-cpp (CUDA C++ tests), or a\n"
+        "                         benchmark family:\n"
         "                         chain  release/acquire chain through N threads\n"
         "                         sb     store-buffering ring of N threads\n"
         "                         iriw   two writers, N readers\n"
@@ -128,7 +129,7 @@ static int parse_options(int argc, char **argv, options *o) {
     fprintf(stderr, "litmus-gen: unexpected argument '%s'\n", argv[optind]);
     return LC_EXIT_INPUT;
   }
-  if (o->family != GEN_RANDOM && o->family != GEN_SPIN && !o->sized) {
+  if (o->family != GEN_RANDOM && o->family != GEN_RANDOM_CPP && o->family != GEN_SPIN && !o->sized) {
     fprintf(stderr, "litmus-gen: --family %s needs --size\n", gen_family_name(o->family));
     return LC_EXIT_INPUT;
   }
@@ -161,9 +162,10 @@ static int generate(const options *o) {
     fprintf(stderr, "litmus-gen: cannot create '%s': %s\n", o->out, strerror(errno));
     return LC_EXIT_INPUT;
   }
-  if (o->family == GEN_RANDOM || o->family == GEN_SPIN) {
+  if (o->family == GEN_RANDOM || o->family == GEN_RANDOM_CPP || o->family == GEN_SPIN) {
     for (uint64_t i = 0; i < o->count; i++) {
-      lt_test *t = o->family == GEN_SPIN ? gen_spin(&o->gen, i) : gen_random(&o->gen, i);
+      lt_test *t = o->family == GEN_RANDOM ? gen_random(&o->gen, i)
+                   : o->family == GEN_SPIN ? gen_spin(&o->gen, i) : gen_random_cpp(&o->gen, i);
       int rc = write_test(o, t);
       lt_test_free(t);
       if (rc < 0) return LC_EXIT_INTERNAL;

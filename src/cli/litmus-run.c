@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "explain.h"
+#include "report/why.h"
 #include "paths.h"
 #include "cuda/cuda.h"
 #include "host/host.h"
@@ -37,6 +39,7 @@ typedef enum { BACKEND_CUDA, BACKEND_HOST } backend_kind;
 typedef struct options {
   backend_kind backend;
   bool emit_cuda, json, seeded;
+  bool model_given;           /* -m; else PTX tests use ptx-v7.5, C++ tests cuda-cpp */
   const char *model, *output;
   lc_check_options check;
   run_params par;
@@ -55,7 +58,7 @@ static void usage(FILE *out) {
         "  -i, --instances N         test instances per launch or batch\n"
         "  -s, --seed S              64-bit seed for all randomness (default: from the clock)\n"
         "  -d, --device N            CUDA device (default 0)\n"
-        "  -m, --model NAME|FILE     memory model (default ptx-v7.5)\n"
+        "  -m, --model NAME|FILE     memory model (default ptx-v7.5; cuda-cpp for C++ tests)\n"
         "  -u, --unroll N            loop bound of the model check (default 2)\n"
         "  -k, --max-forbidden K     record the first K forbidden instances (default 8)\n"
         "      --json                one JSON object per test, one per line\n"
@@ -215,7 +218,10 @@ static int other_option(options *o, int c, const char *arg) {
     if (parse_uint("--seed", arg, 0, UINT64_MAX, &o->par.seed) < 0) return -1;
     o->seeded = true;
     return 0;
-  case 'm': o->model = arg; return 0;
+  case 'm':
+    o->model = arg;
+    o->model_given = true;
+    return 0;
   case 'o': o->output = arg; return 0;
   case OPT_PATTERN: return parse_pattern(arg, &o->par.stress_pattern);
   }
@@ -335,6 +341,7 @@ static void interrupts_stop(interrupts *in) {
 typedef struct session {
   const options *o;
   const cat_model *model;
+  const cat_model *cpp_model;  /* for C++ tests, when no -m */
   lc_buf out;                /* everything reported so far (for -o) */
 } session;
 
@@ -368,7 +375,7 @@ static int run_backend(const options *o, const char *path, const lx_program *pro
   int rc = o->backend == BACKEND_HOST ? host_run(prog, &o->par, allowed, rr, &d)
                                       : cu_run(prog, &o->par, allowed, rr, &d);
   print_messages(&d, path);
-  if (rc == LC_EXIT_INPUT && o->backend == BACKEND_CUDA)
+  if (rc == LC_EXIT_INPUT && o->backend == BACKEND_CUDA && !prog->test->cpp)
     fprintf(stderr, "litmus-run: %s: the CUDA backend cannot run here (no GPU, driver or NVRTC?); "
                     "--backend host runs the test on CPU threads\n", path);
   lc_diag_fini(&d);
@@ -388,6 +395,26 @@ static void report(session *s, const run_result *rr) {
   }
 }
 
+/* Each forbidden outcome gets the first set of checks that rules it out,
+ * for the headline. */
+static void explain_forbidden(session *s, const lx_program *prog, run_result *rr) {
+  for (size_t i = 0; i < rr->nbins; i++) {
+    run_bin *b = &rr->bins[i];
+    if (run_bin_classify(b) != RUN_BIN_FORBIDDEN) continue;
+    lc_state st;
+    lc_state_of_values(prog, b->values, &st);
+    lc_explain_result *x = lc_explain(prog, s->model, s->o->check.engine, s->o->check.timeout, &st, 1, rr->model);
+    lc_buf why;
+    lc_buf_init(&why);
+    report_explain_headline(&why, x);
+    if (x->ex[0].kind == LC_EXPLAIN_ERROR) lc_buf_printf(&why, "not explained: %s", x->ex[0].message);
+    b->why = lc_buf_take(&why);
+    lc_buf_fini(&why);
+    lc_explain_free(x);
+    lc_state_fini(&st);
+  }
+}
+
 static int run_program(session *s, const char *path, const lx_program *prog, const lc_result *allowed) {
   const char *backend = s->o->backend == BACKEND_HOST ? "host" : "cuda";
   run_result rr;
@@ -400,7 +427,10 @@ static int run_program(session *s, const char *path, const lx_program *prog, con
     rc = LC_EXIT_INTERNAL;
   }
   if (rc == 0) {
-    if (run_compare(&rr, allowed) > 0) rc = LC_EXIT_MISMATCH;
+    if (run_compare(&rr, allowed) > 0) {
+      rc = LC_EXIT_MISMATCH;
+      explain_forbidden(s, prog, &rr);
+    }
     report(s, &rr);
   }
   lc_diag_fini(&d);
@@ -412,7 +442,8 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
   lc_diag d;
   lc_diag_init(&d, src, stderr);
   lx_program *prog = NULL;
-  lc_result *allowed = lc_check_test(t, s->model, &s->o->check, &prog, &d);
+  const cat_model *model = t->cpp && s->cpp_model ? s->cpp_model : s->model;
+  lc_result *allowed = lc_check_test(t, model, &s->o->check, &prog, &d);
   lc_diag_fini(&d);
   int rc;
   if (!allowed) rc = LC_EXIT_INPUT;
@@ -464,8 +495,9 @@ static int flush_output(session *s, size_t *printed) {
   return 0;
 }
 
-static int run_all(const options *o, const cat_model *m, const atomic_bool *stop) {
-  session s = {o, m, {0}};
+static int run_all(const options *o, const cat_model *m, const cat_model *mcpp,
+                   const atomic_bool *stop) {
+  session s = {o, m, mcpp, {0}};
   lc_buf_init(&s.out);
   int status = LC_EXIT_OK;
   size_t printed = 0;
@@ -496,21 +528,22 @@ int main(int argc, char **argv) {
   int status = parse_options(argc, argv, &o);
   if (!o.seeded) o.par.seed = clock_seed();
   o.par.progress = o.par.progress && lc_is_tty(stderr);
-  cat_model *m = NULL;
+  cat_model *m = NULL, *mcpp = NULL;
   char **search = NULL;
   if (status < 0) {
     search = lc_model_search(argv[0]);
     lc_diag d;
     lc_diag_init(&d, NULL, stderr);
     m = cat_load(o.model, (const char *const *)search, &d);
+    if (m && !o.model_given) mcpp = cat_load("cuda-cpp", (const char *const *)search, &d);
     lc_diag_fini(&d);
-    if (!m) status = LC_EXIT_INPUT;
+    if (!m || (!o.model_given && !mcpp)) status = LC_EXIT_INPUT;
   }
   if (status < 0) {
     interrupts in;
     interrupts_start(&in);
     o.par.stop = in.running ? &in.stop : NULL;
-    status = run_all(&o, m, o.par.stop);
+    status = run_all(&o, m, mcpp, o.par.stop);
     interrupts_stop(&in);
   }
   if (fflush(stdout) != 0 && status == LC_EXIT_OK) {
@@ -518,6 +551,7 @@ int main(int argc, char **argv) {
     status = LC_EXIT_INTERNAL;
   }
   cat_model_free(m);
+  cat_model_free(mcpp);
   lc_model_search_free(search);
   lc_paths_free(&o.files);
   return status;

@@ -498,6 +498,11 @@ static int plan_roles(planner *P) {
 }
 
 cu_plan *cu_plan_new(const lx_program *p, lc_diag *d) {
+  if (p->test->cpp) {
+    lc_error(d, p->test->name_at, "%s is a C++ test: the CUDA backend runs PTX tests only "
+             "(C++ is not yet compiled to PTX); run it with --backend host", p->test->name);
+    return NULL;
+  }
   planner P = {lc_xcalloc(1, sizeof(cu_plan)), p, p->test, d};
   cu_plan *pl = P.pl;
   pl->p = p;

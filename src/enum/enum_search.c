@@ -103,7 +103,19 @@ typedef struct search {
   enum_model *em;           /* the model over bounds, kept between nodes */
   uint64_t ver[ENUM_NCHOICES], clock;
   cat_mm_verdict *verdicts; /* per check of the model */
+
+  /* enum_find: the one state wanted, the checks that count, what was found */
+  const lc_state *target;
+  const bool *on;
+  int race_check, race_a, race_b;   /* enum_find_race: the flag and pair wanted */
+  lc_witness *hit;
+  bool *failing;
 } search;
+
+/* Does check i constrain executions in this search? */
+static bool counts(const search *s, size_t i) {
+  return !cat_model_check_is_flag(s->m, i) && (!s->on || s->on[i]);
+}
 
 /* Choice c moved: values built on it are stale. */
 static void changed(search *s, unsigned c) { s->ver[c] = ++s->clock; }
@@ -301,19 +313,29 @@ static bool stop_if_new(search *s, void *ctx) {
 }
 
 /* Are the values every observable can take known yet? */
-static bool obs_known(const search *s) {
-  const lx_program *p = s->p;
-  for (size_t o = 0; o < p->nobs; o++) {
-    const lx_obs *ob = &p->obs[o];
-    if (ob->kind == LX_OBS_REG) {
-      if (!expr_known(s, p->paths[s->f->paths[ob->thread]].regs[ob->slot])) return false;
-      continue;
-    }
-    for (size_t w = 0; w < s->f->n; w++) {
-      const lx_event *e = enum_frame_event(s->f, w);
-      if (e->kind == LX_EV_WRITE && e->ploc == ob->ploc && !expr_known(s, e->value)) return false;
-    }
+static bool one_known(const search *s, size_t o) {
+  const lx_obs *ob = &s->p->obs[o];
+  if (ob->kind == LX_OBS_REG) return expr_known(s, s->p->paths[s->f->paths[ob->thread]].regs[ob->slot]);
+  for (size_t w = 0; w < s->f->n; w++) {
+    const lx_event *e = enum_frame_event(s->f, w);
+    if (e->kind == LX_EV_WRITE && e->ploc == ob->ploc && !expr_known(s, e->value)) return false;
   }
+  return true;
+}
+
+static bool obs_known(const search *s) {
+  for (size_t o = 0; o < s->p->nobs; o++)
+    if (!one_known(s, o)) return false;
+  return true;
+}
+
+/* Are the values the target state speaks of known (all of them, for the
+ * filter)? */
+static bool target_known(const search *s) {
+  if (s->p->test->filter) return obs_known(s);
+  for (size_t i = 0; i < s->target->n; i++)
+    if (!one_known(s, (size_t)s->target->obs[i]) || (s->target->rhs[i] >= 0 && !one_known(s, (size_t)s->target->rhs[i])))
+      return false;
   return true;
 }
 
@@ -343,7 +365,20 @@ static bool frame_flags_open(const search *s) {
 }
 
 /* Could the subtree add anything? */
+static bool stop_if_target(search *s, void *ctx) {
+  (void)ctx;
+  return !passes_filter(s) || (s->target->n && !lc_state_holds(s->target, s->obs));
+}
+
+/* Could the current partial choice still give the state wanted? */
+static bool target_open(search *s) {
+  if (!target_known(s)) return true;
+  size_t budget = 257;
+  return !each_final(s, 0, &budget, stop_if_target, NULL);
+}
+
 static bool anything_open(search *s) {
+  if (s->target) return !s->f->cut && !s->hit && target_open(s);
   if (s->f->cut) return !s->r->bound_reached;
   return states_open(s) || frame_flags_open(s);
 }
@@ -384,8 +419,8 @@ static bool worth(search *s) {
   lc_diag_fini(&d);
   if (rc < 0) return false;
   for (size_t i = 0; i < cat_model_nchecks(s->m); i++)
-    if (!cat_model_check_is_flag(s->m, i) && s->verdicts[i] == CAT_MM_FAILS) return false;
-  if (s->f->cut || states_open(s)) return true;
+    if (counts(s, i) && s->verdicts[i] == CAT_MM_FAILS) return false;
+  if (s->target || s->f->cut || states_open(s)) return true;
   /* No new state below: only new pairs of a flag matter. */
   for (size_t k = 0; k < s->r->nflags; k++)
     if (flag_open(s, k)) return true;
@@ -429,6 +464,54 @@ static void raise_flags(search *s, const cat_rel_result *res) {
   }
 }
 
+/* ---- enum_find: one execution giving a state -------------------------------------- */
+
+static void map_rel(const search *s, const rel_rel *from, rel_rel *to) {
+  for (size_t a = 0; from && a < from->n; a++)
+    for (size_t b = 0; b < from->n; b++)
+      if (rel_has(from, a, b)) rel_add(to, (size_t)s->f->orig[a], (size_t)s->f->orig[b]);
+}
+
+static void take_witness(search *s, const cat_rel_result *res) {
+  const enum_frame *f = s->f;
+  lc_witness *w = lc_witness_new(s->p);
+  memcpy(w->paths, f->paths, s->p->nthreads * sizeof(int));
+  for (size_t i = 0; i < f->nreads; i++) {
+    int ev = f->orig[f->reads[i]];
+    w->rf[ev] = f->orig[s->rf[i]];
+    w->val[ev] = s->val[ev];
+  }
+  map_rel(s, s->co.before, w->co);
+  map_rel(s, f->iwco, w->co);
+  map_rel(s, s->sc.before, w->sc);
+  map_rel(s, s->bar, w->bar);
+  memcpy(w->obs, s->obs, s->p->nobs * sizeof(lx_val));
+  for (size_t i = 0; i < res->n; i++) s->failing[i] = !res->checks[i].flag && !res->checks[i].holds;
+  s->hit = w;
+}
+
+static bool hit_target(search *s, void *ctx) {
+  if (!passes_filter(s) || (s->target->n && !lc_state_holds(s->target, s->obs))) return true;
+  take_witness(s, ctx);
+  return false;
+}
+
+static bool races_here(const search *s, const cat_rel_result *res) {
+  if (s->race_check < 0) return true;
+  const rel_rel *rel = res->checks[s->race_check].rel;
+  int a = s->f->idx[s->race_a], b = s->f->idx[s->race_b];
+  return rel && a >= 0 && b >= 0 && (rel_has(rel, (size_t)a, (size_t)b) || rel_has(rel, (size_t)b, (size_t)a));
+}
+
+static void find_leaf(search *s, const cat_rel_result *res) {
+  for (size_t i = 0; i < res->n; i++)
+    if (counts(s, i) && !res->checks[i].holds) return;
+  if (!races_here(s, res)) return;
+  size_t budget = 0;
+  each_final(s, 0, &budget, hit_target, (void *)res);
+  if (s->hit) s->stop = true;
+}
+
 /* A complete candidate execution. */
 static void leaf(search *s) {
   tick(s);
@@ -441,6 +524,11 @@ static void leaf(search *s) {
     return;
   }
   lc_diag_fini(&d);
+  if (s->target) {
+    if (!s->f->cut) find_leaf(s, &res);
+    cat_rel_result_fini(&res);
+    return;
+  }
   if (res.consistent && s->f->cut) s->r->bound_reached = true;
   if (res.consistent && !s->f->cut) {
     bool some = false;
@@ -711,10 +799,13 @@ static void guess_values(search *s) {
   bool *known = lc_xmalloc(kbytes ? kbytes : 1);
   memcpy(val, s->val, bytes);
   memcpy(known, s->known, kbytes);
-  for (size_t k = 0; k < pl->nvalues && !s->stop; k++) {
+  /* Explaining a state, its values are guessed too: out of thin air, they
+   * lie outside the domains, which bound what allowed executions produce. */
+  size_t extra = s->target ? s->target->n : 0;
+  for (size_t k = 0; k < pl->nvalues + extra && !s->stop; k++) {
     memcpy(s->val, val, bytes);
     memcpy(s->known, known, kbytes);
-    s->val[ev] = pl->values[k];
+    s->val[ev] = k < pl->nvalues ? pl->values[k] : s->target->val[k - pl->nvalues];
     s->known[ev] = true;
     guess_values(s);
   }
@@ -846,41 +937,98 @@ static void store_states(search *s) {
   lc_result_sort(s->r);
 }
 
+static void search_init(search *s, const lx_program *p, const cat_model *m, const enum_options *o,
+                        double start) {
+  memset(s, 0, sizeof *s);
+  s->p = p;
+  s->m = m;
+  s->o = o;
+  s->r = lc_result_new(p, "enum", cat_model_name(m));
+  s->deadline = o->timeout > 0 ? start + o->timeout : 0;
+  s->val = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(lx_val));
+  s->known = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
+  s->obs = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(lx_val));
+  s->found.w = p->nshown;
+  s->em = enum_model_new(m);
+  s->clock = 1;
+  s->verdicts = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(cat_mm_verdict));
+  setup_flags(s);
+}
+
+static void search_fini(search *s) {
+  free(s->found.v);
+  free(s->found.slot);
+  for (size_t k = 0; k < s->r->nflags; k++) {
+    rel_free(s->listed[k]);
+    rel_free(s->frame_may[k]);
+  }
+  free(s->listed);
+  free(s->frame_may);
+  free(s->flag_check);
+  free(s->val);
+  free(s->known);
+  free(s->obs);
+  free(s->verdicts);
+  enum_model_free(s->em);
+}
+
 lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_options *o) {
   double start = lc_now();
   enum_options defaults = {0, true, false};
-  if (!o) o = &defaults;
   search s;
-  memset(&s, 0, sizeof s);
-  s.p = p;
-  s.m = m;
-  s.o = o;
-  s.r = lc_result_new(p, "enum", cat_model_name(m));
-  s.deadline = o->timeout > 0 ? start + o->timeout : 0;
-  s.val = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(lx_val));
-  s.known = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
-  s.obs = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(lx_val));
-  s.found.w = p->nshown;
-  s.em = enum_model_new(m);
-  s.clock = 1;
-  s.verdicts = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(cat_mm_verdict));
-  setup_flags(&s);
+  search_init(&s, p, m, o ? o : &defaults, start);
   search_frames(&s);
   store_states(&s);
-  free(s.found.v);
-  free(s.found.slot);
-  for (size_t k = 0; k < s.r->nflags; k++) {
-    rel_free(s.listed[k]);
-    rel_free(s.frame_may[k]);
-  }
-  free(s.listed);
-  free(s.frame_may);
-  free(s.flag_check);
-  free(s.val);
-  free(s.known);
-  free(s.obs);
-  free(s.verdicts);
-  enum_model_free(s.em);
+  search_fini(&s);
   s.r->seconds = lc_now() - start;
   return s.r;
+}
+
+int enum_find(const lx_program *p, const cat_model *m, const enum_options *o, const bool *on,
+              const lc_state *target, lc_witness **w, bool *failing, char **msg) {
+  enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune};
+  search s;
+  search_init(&s, p, m, &opt, lc_now());
+  s.target = target;
+  s.on = on;
+  s.race_check = -1;
+  s.failing = failing;
+  search_frames(&s);
+  int rc = s.hit ? 1 : 0;
+  if (s.r->status != LC_RESULT_OK) {
+    rc = -1;
+    *msg = lc_xstrdup(s.r->message ? s.r->message : "the explicit engine failed");
+  }
+  *w = rc == 1 ? s.hit : NULL;
+  if (rc != 1) lc_witness_free(s.hit);
+  search_fini(&s);
+  lc_result_free(s.r);
+  return rc;
+}
+
+int enum_find_race(const lx_program *p, const cat_model *m, const enum_options *o, const char *flag, int a,
+                   int b, lc_witness **w, char **msg) {
+  enum_options opt = {o ? o->timeout : 0, false, false};
+  lc_state any = {0};
+  search s;
+  search_init(&s, p, m, &opt, lc_now());
+  s.target = &any;
+  s.race_check = -1;
+  for (size_t i = 0; i < cat_model_nchecks(m); i++)
+    if (cat_model_check_is_flag(m, i) && strcmp(cat_model_check_name(m, i), flag) == 0) s.race_check = (int)i;
+  s.race_a = a;
+  s.race_b = b;
+  s.failing = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(bool));
+  if (s.race_check >= 0) search_frames(&s);
+  int rc = s.hit ? 1 : 0;
+  if (s.r->status != LC_RESULT_OK) {
+    rc = -1;
+    *msg = lc_xstrdup(s.r->message ? s.r->message : "the explicit engine failed");
+  }
+  *w = rc == 1 ? s.hit : NULL;
+  if (rc != 1) lc_witness_free(s.hit);
+  free(s.failing);
+  search_fini(&s);
+  lc_result_free(s.r);
+  return rc;
 }

@@ -189,6 +189,8 @@ typedef struct lx_obs {
 typedef struct lx_program {
   lc_arena *arena;
   const lt_test *test;      /* borrowed */
+  const lt_test *code;      /* the code table lowered: `test` itself, or for a C++ test
+                               its bodies compiled to cells (lower_cpp.c, in the arena) */
   unsigned unroll;
 
   lx_thread *threads;
@@ -216,12 +218,13 @@ typedef struct lx_program {
 
 typedef struct lx_options {
   unsigned unroll;          /* times each backward jump may be taken (default 2) */
-  size_t max_paths;         /* per thread (default 4096) */
+  size_t max_paths;         /* per thread (default LX_DEFAULT_MAX_PATHS) */
   double deadline;          /* lc_now() after which lowering gives up; 0 = none */
   bool termination;         /* also make the paths that block at a counted barrier */
 } lx_options;
 
 #define LX_DEFAULT_UNROLL 2u
+#define LX_DEFAULT_MAX_PATHS 4096u
 
 /* Lowers a validated test.  Returns NULL after reporting an error (e.g. an
  * address that depends on a read, too many paths, out of time) to d. */

@@ -10,6 +10,11 @@
 void lx_static_relations(lx_program *p);
 /* Fills every physical location's value domain (static.c). */
 void lx_domains(lx_program *p);
+/* A C++ test's bodies as instruction cells (lower_cpp.c): a copy of t in
+ * arena a whose code table lowers like a PTX test's.  NULL after an error. */
+const lt_test *lx_cpp_compile(const lt_test *t, lc_arena *a, lc_diag *d);
+/* The read and write orders of a C++ atom, and of its failed read (cas). */
+void lx_cpp_rmw_sems(const lt_instr *in, bool success, lt_sem *rs, lt_sem *ws);
 
 /* False only when the conditions surely leave `a cmp b` impossible
  * (guard.c). */

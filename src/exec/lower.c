@@ -14,6 +14,7 @@
 
 #include "exec/exec.h"
 #include "exec/internal.h"
+#include "litmus/cpp_ast.h"
 
 typedef LC_VEC(int) int_vec;
 typedef LC_VEC(lx_event) event_vec;
@@ -436,7 +437,7 @@ static void add_cond(run *R, lt_cmp cmp, const lx_expr *a, const lx_expr *b, lc_
 }
 
 static run_status lower_rmw(run *R, const lt_instr *in) {
-  if (in->sem == LT_SEM_WEAK || in->sem == LT_SEM_VOLATILE || in->sem == LT_SEM_MMIO) {
+  if (!in->cpp && (in->sem == LT_SEM_WEAK || in->sem == LT_SEM_VOLATILE || in->sem == LT_SEM_MMIO)) {
     lc_error(R->L->d, in->at, "%s cannot be .%s", in->kind == LT_I_ATOM ? "atom" : "red", lt_sem_name(in->sem));
     return RUN_ERROR;
   }
@@ -448,6 +449,10 @@ static run_status lower_rmw(run *R, const lt_instr *in) {
   lt_sem rs, ws;
   lt_scope scope;
   rmw_sems(in, &rs, &ws, &scope);
+  if (in->cpp) {
+    lx_cpp_rmw_sems(in, success, &rs, &ws);
+    scope = in->scope;
+  }
   const lx_expr *operand = opnd_value(R, &in->a);
   const lx_expr *desired = cas ? opnd_value(R, &in->b) : NULL;
   lx_event *r = new_event(R, LX_EV_READ, in);
@@ -459,7 +464,12 @@ static run_status lower_rmw(run *R, const lt_instr *in) {
     r->reg = reg_slot(R->xt, in->dst.reg);
     set_reg(R, &in->dst, old);
   }
-  if (cas) add_cond(R, success ? LT_CMP_EQ : LT_CMP_NE, old, operand, in->at, false);
+  if (cas && !(in->cas_weak && !success))   /* a weak cas may fail spuriously */
+    add_cond(R, success ? LT_CMP_EQ : LT_CMP_NE, old, operand, in->at, false);
+  if (cas && in->cpp) {   /* C++: the result flag; the old value to expected on failure */
+    set_reg(R, &in->c, mk_const(R->L, success));
+    if (!success) set_reg(R, &in->a, old);
+  }
   if (!success) return RUN_DONE;
   const lx_expr *v = cas ? desired : in->rmw == LT_RMW_EXCH ? operand : mk_bin(R->L, lx_rmw_op(in), old, operand);
   lx_event *w = new_event(R, LX_EV_WRITE, in);
@@ -812,7 +822,10 @@ static void add_obs(lowerer *L, obs_vec *v, const lt_term *t, bool shown) {
     o.slot = reg_slot(&L->p->threads[o.thread], t->reg);
     lc_buf b;
     lc_buf_init(&b);
-    lc_buf_printf(&b, "P%d:r%d", t->thread, t->reg);
+    if (L->t->cpp)   /* a C++ local by its name */
+      lc_buf_printf(&b, "P%d:%s", t->thread, L->t->cpp->threads[o.thread].locals[t->reg]);
+    else
+      lc_buf_printf(&b, "P%d:r%d", t->thread, t->reg);
     o.label = lc_arena_strdup(L->p->arena, b.s);
     lc_buf_fini(&b);
   } else {
@@ -937,7 +950,7 @@ static int build(lowerer *L) {
 }
 
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
-  lx_options defaults = {LX_DEFAULT_UNROLL, 4096, 0, false};
+  lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
   lowerer L = {0};
   L.t = t;
   L.opt = opt ? opt : &defaults;
@@ -946,7 +959,9 @@ lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
   L.p->arena = lc_arena_new();
   L.p->test = t;
   L.p->unroll = L.opt->unroll;
-  int rc = build(&L);
+  if (t->cpp) L.t = lx_cpp_compile(t, L.p->arena, d);
+  L.p->code = L.t;
+  int rc = L.t ? build(&L) : -1;
   lc_vec_free(&L.events);
   lc_vec_free(&L.paths);
   lc_vec_free(&L.locs);

@@ -8,6 +8,7 @@
 
 #include "exec/exec.h"
 #include "exec/internal.h"
+#include "litmus/cpp_ast.h"
 
 static const char *const tag_names[LX_NTAGS] = {
   [LX_T_IW] = "IW", [LX_T_R] = "R", [LX_T_W] = "W", [LX_T_F] = "F", [LX_T_PF] = "PF",
@@ -165,10 +166,22 @@ static void print_expr(lc_buf *b, const lx_program *p, const lx_expr *e) {
   }
 }
 
+/* A C++ test's events show C++ orders and CUDA scopes (na, rlx, ...,
+ * block, device); proxies and state spaces mean nothing there. */
+static const char *tag_label(const lx_program *p, int t) {
+  static const char *const cpp[LX_NTAGS] = {
+    [LX_T_IW] = "IW", [LX_T_F] = "F", [LX_T_B] = "B", [LX_T_A] = "A",
+    [LX_T_WEAK] = "na", [LX_T_RLX] = "rlx", [LX_T_ACQ] = "acq", [LX_T_REL] = "rel",
+    [LX_T_ACQ_REL] = "acq_rel", [LX_T_SC] = "sc", [LX_T_CTA] = "block", [LX_T_CLUSTER] = "cluster",
+    [LX_T_GPU] = "device", [LX_T_SYS] = "system"};
+  return p->test->cpp ? cpp[t] : tag_names[t];
+}
+
 void lx_event_print(lc_buf *b, const lx_program *p, const lx_event *e) {
   lc_buf_printf(b, "e%d %s", e->id, kind_name(e->kind));
   for (int t = 0; t < LX_NTAGS; t++)
-    if (lx_has(e, (lx_tag)t) && t != LX_T_R && t != LX_T_W) lc_buf_printf(b, " %s", tag_names[t]);
+    if (lx_has(e, (lx_tag)t) && t != LX_T_R && t != LX_T_W && tag_label(p, t))
+      lc_buf_printf(b, " %s", tag_label(p, t));
   if (e->vloc >= 0) lc_buf_printf(b, " [%s]", p->locs[e->vloc].name);
   if (e->vloc >= 0 && p->locs[e->vloc].ploc != p->locs[p->plocs[e->ploc].primary].ploc)
     lc_buf_printf(b, " (=%s)", p->plocs[e->ploc].name);
@@ -207,8 +220,13 @@ static void print_path(lc_buf *b, const lx_program *p, size_t pi) {
     lx_event_print(b, p, &p->events[path->events[i]]);
     lc_buf_putc(b, '\n');
   }
+  const struct lt_cpp_thread *ct = p->test->cpp ? &p->test->cpp->threads[path->thread] : NULL;
   for (size_t r = 0; r < t->nregs; r++) {
-    lc_buf_printf(b, "    r%d = ", t->regs[r]);
+    if (ct && (size_t)t->regs[r] >= ct->nlocals) continue;   /* a C++ temporary */
+    if (ct)
+      lc_buf_printf(b, "    %s = ", ct->locals[t->regs[r]]);
+    else
+      lc_buf_printf(b, "    r%d = ", t->regs[r]);
     print_expr(b, p, path->regs[r]);
     lc_buf_putc(b, '\n');
   }

@@ -164,6 +164,7 @@ static int compile_rmw(compiler *C, const lt_instr *in, host_op *op) {
   op->dst = in->kind == LT_I_ATOM ? dst_slot(C, in) : -1;
   if (in->rmw == LT_RMW_CAS) {
     op->code = HOST_CAS;
+    if (in->cpp && in->c.kind == LT_OPND_REG) op->cas_ok = reg_slot(C->xt, in->c.reg);
     return value_opnd(C, in, &in->b, &op->b);
   }
   op->code = in->rmw == LT_RMW_EXCH ? HOST_EXCH : HOST_RMW;
@@ -246,7 +247,7 @@ static int compile_instr(compiler *C, const lt_instr *in, host_op *op) {
 /* Initial register values, as exec/lower.c's initial_reg computes them;
  * an address of an alias is refused like an access through one. */
 static int init_regs(compiler *C, host_thread *ht) {
-  const lt_test *t = C->p->test;
+  const lt_test *t = C->p->code;
   ht->nregs = C->xt->nregs;
   ht->init = lc_xcalloc(ht->nregs ? ht->nregs : 1, sizeof(lx_val));
   for (size_t i = 0; i < t->ninits; i++) {
@@ -297,7 +298,7 @@ uint32_t host_bar_max(const host_thread *th, int n) {
 }
 
 static int compile_thread(const lx_program *p, size_t t, host_thread *ht, bool *has_bar, lc_diag *d) {
-  compiler C = {p, &p->test->threads[t], &p->threads[t], d};
+  compiler C = {p, &p->code->threads[t], &p->threads[t], d};
   ht->group = cta_group(p, t);
   ht->nops = C.th->ncells;
   ht->ops = lc_xcalloc(ht->nops ? ht->nops : 1, sizeof(host_op));
@@ -305,7 +306,7 @@ static int compile_thread(const lx_program *p, size_t t, host_thread *ht, bool *
   for (size_t c = 0; c < ht->nops; c++) {
     const lt_instr *in = C.th->cells[c].instr;
     host_op *op = &ht->ops[c];
-    op->dst = op->ploc = op->addr_reg = op->a.reg = op->b.reg = -1;
+    op->dst = op->ploc = op->addr_reg = op->a.reg = op->b.reg = op->cas_ok = -1;
     if (!in) continue;
     if (compile_instr(&C, in, op) < 0) return -1;
     *has_bar |= op->code == HOST_BAR;

@@ -57,6 +57,8 @@ typedef struct host_op {
   int bar_n;           /* BAR: instance number */
   bool arrive_only, has_id, has_count;
   int target;          /* BRANCH, GOTO: op index */
+  int cas_ok;          /* CAS of a C++ test: the slot of its success flag (and on failure
+                          the old value goes to the expected value's register), or -1 */
   const lt_instr *in;  /* source, for messages */
 } host_op;
 

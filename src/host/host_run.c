@@ -572,7 +572,15 @@ static unsigned run_code(host_worker *w, size_t inst) {
       continue;
     case HOST_RMW: v = fetch_op(a, o->op, val(&o->a, r), o->order), w->nwrites++; break;
     case HOST_EXCH: v = do_exchange(a, val(&o->a, r), o->order), w->nwrites++; break;
-    case HOST_CAS: v = do_cas(a, val(&o->a, r), val(&o->b, r), o->order), w->nwrites++; break;
+    case HOST_CAS: {
+      lx_val expected = val(&o->a, r);
+      v = do_cas(a, expected, val(&o->b, r), o->order), w->nwrites++;
+      if (o->cas_ok >= 0) {   /* C++ (exec/lower.c, lower_rmw) */
+        r[o->cas_ok] = v == expected;
+        if (v != expected && o->a.reg >= 0) r[o->a.reg] = v;
+      }
+      break;
+    }
     case HOST_FENCE: do_fence(o->order); continue;
     case HOST_BAR:
       if (bar(w, o, inst) < 0) return st | HOST_INCOMPLETE;

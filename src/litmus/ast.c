@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "litmus/ast.h"
+#include "litmus/cpp_ast.h"
 
 #include <string.h>
 
@@ -154,5 +155,6 @@ bool lt_test_equal(const lt_test *a, const lt_test *b) {
     if (!str_eq(a->map[i].loc, b->map[i].loc) || a->map[i].space != b->map[i].space) return false;
   for (size_t i = 0; i < a->nlocations; i++)
     if (!term_eq(&a->locations[i], &b->locations[i])) return false;
+  if (!lt_cpp_equal(a->cpp, b->cpp, a->nthreads)) return false;
   return prop_eq(a->filter, b->filter) && prop_eq(a->cond, b->cond);
 }

@@ -26,6 +26,17 @@ typedef enum {
   LT_SEM_MMIO        /* (ext) ld/st.mmio.relaxed.sys */
 } lt_sem;
 
+/* C++ memory order; LT_MO_NA for a non-atomic access. */
+typedef enum {
+  LT_MO_NA,
+  LT_MO_RELAXED,
+  LT_MO_CONSUME,     /* read as acquire, as every compiler does */
+  LT_MO_ACQUIRE,
+  LT_MO_RELEASE,
+  LT_MO_ACQ_REL,
+  LT_MO_SEQ_CST
+} lt_mo;
+
 typedef enum {
   LT_SCOPE_NONE,
   LT_SCOPE_CTA,
@@ -137,6 +148,17 @@ typedef struct lt_instr {
    * cache qualifiers stand (line 0 when absent). */
   const char *mnemonic;
   lc_loc sem_at, scope_at, cache_at;
+
+  /* Instructions compiled from a C++ test (exec/lower_cpp.c), never
+   * written in PTX: `sem` and `scope` hold the C++ order and scope, and
+   *   atom: the halves follow C++ (sc on both, acq_rel split), a failed
+   *         cas reads with mo_fail; `c` (a register, if any) receives 1
+   *         on success and 0 on failure, and on failure the old value is
+   *         written to the register `a` (the expected value) when it is one;
+   *         cas_weak: the cas may fail even when old equals expected. */
+  bool cpp;
+  lt_mo mo_fail;
+  bool cas_weak;
 } lt_instr;
 
 /* One cell of the code table: an optional label and an optional instruction. */
@@ -235,6 +257,11 @@ typedef struct lt_test {
   lt_quant quant;
   lt_prop *cond;            /* never NULL after a successful parse */
   lc_loc cond_at;
+
+  /* A C++ test (header `C` or `CUDA`): its bodies (litmus/cpp_ast.h); the
+   * code table above then holds them compiled to instructions.  NULL for
+   * PTX. */
+  const struct lt_cpp *cpp;
 } lt_test;
 
 /* ---- entry points (parse.c, validate.c, print.c) ------------------------ */
@@ -255,6 +282,8 @@ int lt_validate(const lt_test *t, lc_diag *d);
 void lt_print(lc_buf *out, const lt_test *t);
 void lt_print_instr(lc_buf *out, const lt_instr *in);
 void lt_print_prop(lc_buf *out, const lt_prop *p);
+/* A proposition of test t: as lt_print_prop, with a C++ test's locals by name. */
+void lt_print_test_prop(lc_buf *out, const lt_test *t, const lt_prop *p);
 void lt_print_term(lc_buf *out, const lt_term *t);
 
 /* Structural equality, ignoring positions (for the round-trip check). */

@@ -130,11 +130,34 @@ static int skip_comment(lt_lexer *ls) {
   return -1;
 }
 
+/* Skips a C comment; p is at the '/'. */
+static int skip_c_comment(lt_lexer *ls) {
+  lc_loc open = here(ls, ls->p);
+  if (peekc(ls, 1) == '/') {
+    while (ls->p < ls->end && *ls->p != '\n') advance(ls);
+    return 0;
+  }
+  advance(ls);
+  advance(ls);
+  while (ls->p < ls->end) {
+    if (peekc(ls, 0) == '*' && peekc(ls, 1) == '/') {
+      advance(ls);
+      advance(ls);
+      return 0;
+    }
+    advance(ls);
+  }
+  lc_error(ls->d, open, "unterminated comment");
+  return -1;
+}
+
 static int skip_space(lt_lexer *ls) {
   for (;;) {
     if (ls->p < ls->end && is_space(peekc(ls, 0)))
       advance(ls);
-    else if (peekc(ls, 0) == '(' && peekc(ls, 1) == '*') {
+    else if (ls->cpp && peekc(ls, 0) == '/' && (peekc(ls, 1) == '/' || peekc(ls, 1) == '*')) {
+      if (skip_c_comment(ls) < 0) return -1;
+    } else if (!ls->cpp && peekc(ls, 0) == '(' && peekc(ls, 1) == '*') {
       if (skip_comment(ls) < 0) return -1;
     } else
       return 0;
@@ -168,7 +191,14 @@ static int64_t small_number(const char *s, size_t n, int64_t max) {
 static int read_word(lt_lexer *ls, lt_token *t) {
   bool dotted = false;
   while (ls->p < ls->end && is_alnum(peekc(ls, 0))) advance(ls);
-  while (peekc(ls, 0) == '.' && peekc(ls, 1) >= 0 && is_alnum(peekc(ls, 1))) {
+  while (ls->cpp && peekc(ls, 0) == ':' && peekc(ls, 1) == ':' && peekc(ls, 2) >= 0 &&
+         is_alpha(peekc(ls, 2))) {
+    dotted = true;
+    advance(ls);
+    advance(ls);
+    while (ls->p < ls->end && is_alnum(peekc(ls, 0))) advance(ls);
+  }
+  while (!ls->cpp && peekc(ls, 0) == '.' && peekc(ls, 1) >= 0 && is_alnum(peekc(ls, 1))) {
     dotted = true;
     advance(ls);
     while (ls->p < ls->end && is_alnum(peekc(ls, 0))) advance(ls);
@@ -226,7 +256,24 @@ static const struct {
   {"=", LT_TOK_EQ}, {"<", LT_TOK_LT}, {">", LT_TOK_GT}, {"~", LT_TOK_NOT}, {"!", LT_TOK_NOT},
 };
 
+/* C++ mode: operators the PTX dialect does not have (tried after punct,
+ * whose two-character operators win: `/\` stays a conjunction). */
+static const struct {
+  char c;
+  lt_tok_kind kind;
+} cpp_punct[] = {
+  {'*', LT_TOK_STAR}, {'+', LT_TOK_PLUS}, {'-', LT_TOK_MINUS}, {'/', LT_TOK_SLASH},
+  {'%', LT_TOK_PERCENT}, {'^', LT_TOK_CARET}, {'.', LT_TOK_DOT},
+};
+
 static int read_punct(lt_lexer *ls, lt_token *t) {
+  for (size_t i = 0; ls->cpp && i < LC_ARRAY_LEN(cpp_punct); i++)
+    if (*ls->p == cpp_punct[i].c && !(*ls->p == '/' && peekc(ls, 1) == '\\')) {
+      t->kind = cpp_punct[i].kind;
+      t->len = 1;
+      advance(ls);
+      return 0;
+    }
   for (size_t i = 0; i < LC_ARRAY_LEN(punct); i++) {
     size_t n = strlen(punct[i].s);
     if ((size_t)(ls->end - ls->p) >= n && memcmp(ls->p, punct[i].s, n) == 0) {
@@ -242,7 +289,9 @@ static int read_punct(lt_lexer *ls, lt_token *t) {
   return -1;
 }
 
-static int read_token(lt_lexer *ls, lt_token *t) {
+static bool after_operand(const lt_lexer *ls);
+
+static int read_one(lt_lexer *ls, lt_token *t) {
   if (skip_space(ls) < 0) return -1;
   memset(t, 0, sizeof *t);
   t->text = ls->p;
@@ -253,9 +302,25 @@ static int read_token(lt_lexer *ls, lt_token *t) {
   }
   int c = peekc(ls, 0);
   if (is_alpha(c)) return read_word(ls, t);
-  if (is_digit(c) || (c == '-' && peekc(ls, 1) >= 0 && is_digit(peekc(ls, 1))))
+  if (is_digit(c) || (c == '-' && peekc(ls, 1) >= 0 && is_digit(peekc(ls, 1)) && !after_operand(ls)))
     return read_number(ls, t);
   return read_punct(ls, t);
+}
+
+/* C++ mode: `r0-1` is a subtraction, `= -1` a negative number. */
+static bool after_operand(const lt_lexer *ls) {
+  if (!ls->cpp) return false;
+  switch (ls->last) {
+  case LT_TOK_WORD: case LT_TOK_REG: case LT_TOK_THREAD: case LT_TOK_INT:
+  case LT_TOK_RPAREN: case LT_TOK_RBRACKET: return true;
+  default: return false;
+  }
+}
+
+static int read_token(lt_lexer *ls, lt_token *t) {
+  int rc = read_one(ls, t);
+  ls->last = t->kind;
+  return rc;
 }
 
 int lt_lex_next(lt_lexer *ls) {

@@ -35,7 +35,10 @@ typedef enum {
   LT_TOK_LT, LT_TOK_LE, LT_TOK_GT, LT_TOK_GE,
   LT_TOK_NOT,       /* ~ or ! */
   LT_TOK_AND,       /* /\ or && */
-  LT_TOK_OR         /* \/ or || */
+  LT_TOK_OR,        /* \/ or || */
+  /* C++ mode only (lt_lexer.cpp): */
+  LT_TOK_STAR, LT_TOK_PLUS, LT_TOK_MINUS, LT_TOK_SLASH, LT_TOK_PERCENT, LT_TOK_CARET,
+  LT_TOK_DOT
 } lt_tok_kind;
 
 typedef struct lt_token {
@@ -55,6 +58,13 @@ typedef struct lt_lexer {
   lt_token t;            /* the current token */
   lt_token ahead;        /* valid when has_ahead */
   bool has_ahead;
+  /* C++ mode (set by the parser after a `C` or `CUDA` header): words take
+   * `::` instead of dots (`cuda::std::memory_order_relaxed` is one word),
+   * `. * + - / % ^` are operators (`~` stays LT_TOK_NOT), comments are
+   * C's two kinds (not the parenthesised one: `(*x)` is code), and a `-`
+   * joins a number only where no operand precedes it. */
+  bool cpp;
+  lt_tok_kind last;      /* the kind of the token read last (C++ mode) */
 } lt_lexer;
 
 /* Checks that the whole text is UTF-8 without NUL bytes (reporting the

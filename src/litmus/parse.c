@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: MIT
  *
  * One function per rule, the rule written above it.  Like Lua's parser we
- * stop at the first error: error_at reports it and longjmps back to
+ * stop at the first error: lt_p_error reports it and longjmps back to
  * lt_parse, which frees the test.  That is safe because everything the
  * parser allocates lives in the test's arena, growing arrays included.
  *
@@ -15,31 +15,13 @@
  */
 #include "litmus/ast.h"
 #include "litmus/lex.h"
+#include "litmus/parse_int.h"
 
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Propositions may nest (parentheses, negations, chains of /\ and \/) at
- * most this deep: every later pass walks them recursively. */
-#define MAX_PROP_DEPTH 1000
-
-typedef struct parser {
-  lt_lexer ls;
-  lc_diag *d;
-  lt_test *t;
-  lc_arena *a;
-  size_t *cellcap;     /* capacity of threads[i].cells */
-  int nest;            /* current depth of ( and ~ */
-  jmp_buf fail;
-  char desc[64];
-} parser;
-
-#define TOK (ps->ls.t)
-
-LC_NORETURN static void error_at(parser *ps, lc_loc at, const char *fmt, ...) LC_PRINTF(3, 4);
-
-static void error_at(parser *ps, lc_loc at, const char *fmt, ...) {
+void lt_p_error(parser *ps, lc_loc at, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   lc_vreport(ps->d, LC_SEV_ERROR, at, fmt, ap);
@@ -47,54 +29,53 @@ static void error_at(parser *ps, lc_loc at, const char *fmt, ...) {
   longjmp(ps->fail, 1);
 }
 
-static void next(parser *ps) {
+void lt_p_next(parser *ps) {
   if (lt_lex_next(&ps->ls) < 0) longjmp(ps->fail, 1);
 }
 
-static const lt_token *peek(parser *ps) {
+const lt_token *lt_p_peek(parser *ps) {
   if (lt_lex_peek(&ps->ls) < 0) longjmp(ps->fail, 1);
   return &ps->ls.ahead;
 }
 
-static const char *desc(parser *ps, const lt_token *t) {
+const char *lt_p_desc(parser *ps, const lt_token *t) {
   return lt_tok_desc(t, ps->desc, sizeof ps->desc);
 }
 
-static void expect(parser *ps, lt_tok_kind kind, const char *what) {
-  if (TOK.kind != kind) error_at(ps, TOK.at, "expected %s, found %s", what, desc(ps, &TOK));
-  next(ps);
+void lt_p_expect(parser *ps, lt_tok_kind kind, const char *what) {
+  if (TOK.kind != kind) lt_p_error(ps, TOK.at, "expected %s, found %s", what, lt_p_desc(ps, &TOK));
+  lt_p_next(ps);
 }
 
 /* Like expect for a closing bracket, naming the opening one when it is on
  * another line (Lua's check_match). */
-static void check_match(parser *ps, lt_tok_kind kind, const char *close, const char *open, lc_loc at) {
+void lt_p_check_match(parser *ps, lt_tok_kind kind, const char *close, const char *open, lc_loc at) {
   if (TOK.kind == kind) {
-    next(ps);
+    lt_p_next(ps);
     return;
   }
   if (at.line == TOK.at.line)
-    error_at(ps, TOK.at, "expected '%s', found %s", close, desc(ps, &TOK));
-  error_at(ps, TOK.at, "expected '%s' (to close '%s' at line %d), found %s", close, open, at.line,
-           desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected '%s', found %s", close, lt_p_desc(ps, &TOK));
+  lt_p_error(ps, TOK.at, "expected '%s' (to close '%s' at line %d), found %s", close, open, at.line,
+           lt_p_desc(ps, &TOK));
 }
 
 static bool tok_is(const lt_token *t, const char *w) {
   return t->kind == LT_TOK_WORD && t->len == strlen(w) && memcmp(t->text, w, t->len) == 0;
 }
 
-static bool is_word(parser *ps, const char *w) { return tok_is(&TOK, w); }
+bool lt_p_is_word(parser *ps, const char *w) { return tok_is(&TOK, w); }
 
 /* A word without dots: a location or label name. */
-static bool is_name(const lt_token *t) {
+bool lt_p_is_name(const lt_token *t) {
   return t->kind == LT_TOK_WORD && memchr(t->text, '.', t->len) == NULL;
 }
 
-static const char *tok_str(parser *ps, const lt_token *t) {
+const char *lt_p_str(parser *ps, const lt_token *t) {
   return lc_arena_strndup(ps->a, t->text, t->len);
 }
 
-/* Arena-backed growable arrays: PUSH returns a zeroed new last element. */
-static void *grow(parser *ps, void *old, size_t *cap, size_t size) {
+void *lt_p_grow(parser *ps, void *old, size_t *cap, size_t size) {
   size_t ncap = *cap ? *cap * 2 : 4;
   void *p = lc_arena_alloc(ps->a, ncap * size);
   if (*cap) memcpy(p, old, *cap * size);
@@ -102,32 +83,50 @@ static void *grow(parser *ps, void *old, size_t *cap, size_t size) {
   return p;
 }
 
-#define PUSH(ps, arr, n, cap) \
-  ((n) == (cap) ? (void)((arr) = grow((ps), (arr), &(cap), sizeof *(arr))) : (void)0, &(arr)[(n)++])
-
 /* ---- shared pieces -------------------------------------------------------- */
 
-/* name -> WORD without dots */
-static const char *location(parser *ps, const char *what) {
-  if (!is_name(&TOK)) error_at(ps, TOK.at, "expected %s, found %s", what, desc(ps, &TOK));
-  const char *s = tok_str(ps, &TOK);
-  next(ps);
+/* name -> WORD without dots          C++: WORD ['[' INT ']'], an array element */
+const char *lt_p_location(parser *ps, const char *what) {
+  if (!lt_p_is_name(&TOK)) lt_p_error(ps, TOK.at, "expected %s, found %s", what, lt_p_desc(ps, &TOK));
+  const char *s = lt_p_str(ps, &TOK);
+  lt_p_next(ps);
+  if (ps->ls.cpp && TOK.kind == LT_TOK_LBRACKET) {
+    lt_p_next(ps);
+    if (TOK.kind != LT_TOK_INT || TOK.value < 0 || TOK.value > 1023)
+      lt_p_error(ps, TOK.at, "expected an array index (0..1023), found %s", lt_p_desc(ps, &TOK));
+    if (TOK.value > 0) {   /* element 0 of y is the location y (cpp_parse.c) */
+      char buf[32];
+      snprintf(buf, sizeof buf, "[%d]", (int)TOK.value);
+      size_t n = strlen(s);
+      char *e = lc_arena_alloc(ps->a, n + strlen(buf) + 1);
+      memcpy(e, s, n);
+      strcpy(e + n, buf);
+      s = e;
+    }
+    lt_p_next(ps);
+    lt_p_expect(ps, LT_TOK_RBRACKET, "']'");
+  }
   return s;
 }
 
-/* tref -> (THREAD | INT) ':' REG */
+/* tref -> (THREAD | INT) ':' REG        (C++: a local's name for REG) */
 static void thread_reg(parser *ps, int *thread, int *reg) {
   if (TOK.kind == LT_TOK_INT && (TOK.value < 0 || TOK.value > LT_MAX_ID))
-    error_at(ps, TOK.at, "thread %s out of range (0..%d)", desc(ps, &TOK), LT_MAX_ID);
+    lt_p_error(ps, TOK.at, "thread %s out of range (0..%d)", lt_p_desc(ps, &TOK), LT_MAX_ID);
   if (TOK.kind != LT_TOK_THREAD && TOK.kind != LT_TOK_INT)
-    error_at(ps, TOK.at, "expected a thread (P0 or 0), found %s", desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected a thread (P0 or 0), found %s", lt_p_desc(ps, &TOK));
   *thread = (int)TOK.value;
-  next(ps);
-  expect(ps, LT_TOK_COLON, "':' between thread and register");
+  lt_p_next(ps);
+  lt_p_expect(ps, LT_TOK_COLON, "':' between thread and register");
+  if (ps->local_reg && (TOK.kind == LT_TOK_REG || TOK.kind == LT_TOK_WORD)) {
+    *reg = ps->local_reg(ps, *thread, &TOK);
+    lt_p_next(ps);
+    return;
+  }
   if (TOK.kind != LT_TOK_REG)
-    error_at(ps, TOK.at, "expected a register (r0, r1, ...), found %s", desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected a register (r0, r1, ...), found %s", lt_p_desc(ps, &TOK));
   *reg = (int)TOK.value;
-  next(ps);
+  lt_p_next(ps);
 }
 
 /* ---- header and init block ------------------------------------------------ */
@@ -141,53 +140,55 @@ static bool is_ptx(const lt_token *t) {
 /* header -> ARCH NAME doc */
 static void header(parser *ps) {
   lt_test *t = ps->t;
-  next(ps);
+  lt_p_next(ps);
   if (TOK.kind == LT_TOK_EOF) {
     lc_loc start = {t->file, 1, 1};
-    error_at(ps, start, "empty input: expected a test starting with 'PTX'");
+    lt_p_error(ps, start, "empty input: expected a test starting with 'PTX'");
   }
-  if (!is_ptx(&TOK)) {
-    if (is_name(&TOK))
-      error_at(ps, TOK.at, "unsupported architecture %s: litmus-check reads PTX tests",
-               desc(ps, &TOK));
-    error_at(ps, TOK.at, "expected 'PTX' at the start of the test, found %s", desc(ps, &TOK));
+  bool cpp = tok_is(&TOK, "C") || tok_is(&TOK, "CUDA");
+  if (!is_ptx(&TOK) && !cpp) {
+    if (lt_p_is_name(&TOK))
+      lt_p_error(ps, TOK.at, "unsupported architecture %s: litmus-check reads PTX, CUDA and C "
+                 "tests", lt_p_desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected 'PTX' at the start of the test, found %s", lt_p_desc(ps, &TOK));
   }
-  t->arch = tok_str(ps, &TOK);
+  t->arch = lt_p_str(ps, &TOK);
   lt_token name;
   const char *doc;
   size_t len;
   if (lt_lex_name(&ps->ls, &name) < 0 || lt_lex_doc(&ps->ls, &doc, &len) < 0)
     longjmp(ps->fail, 1);
-  t->name = tok_str(ps, &name);
+  t->name = lt_p_str(ps, &name);
   t->name_at = name.at;
   t->doc = lc_arena_strndup(ps->a, doc, len);
-  next(ps);
+  ps->ls.cpp = cpp;
+  lt_p_next(ps);
 }
 
 /* value -> INT | ['&'] name */
 static void init_value(parser *ps, lt_init *e) {
   if (TOK.kind == LT_TOK_INT) {
     e->value = TOK.value;
-    next(ps);
+    lt_p_next(ps);
     return;
   }
   if (TOK.kind == LT_TOK_AMP) {
     e->value_amp = true;
-    next(ps);
+    lt_p_next(ps);
   }
   e->target_at = TOK.at;
-  e->value_loc = location(ps, "a constant or a location (&x)");
+  e->value_loc = lt_p_location(ps, "a constant or a location (&x)");
 }
 
 static lt_proxy proxy_kind(parser *ps) {
   static const char *const names[] = {"generic", "texture", "surface", "constant"};
   for (size_t i = 0; i < LC_ARRAY_LEN(names); i++)
-    if (is_word(ps, names[i])) {
-      next(ps);
+    if (lt_p_is_word(ps, names[i])) {
+      lt_p_next(ps);
       return (lt_proxy)i;
     }
-  error_at(ps, TOK.at, "expected a proxy (generic, texture, surface or constant), found %s",
-           desc(ps, &TOK));
+  lt_p_error(ps, TOK.at, "expected a proxy (generic, texture, surface or constant), found %s",
+           lt_p_desc(ps, &TOK));
 }
 
 /* entry -> tref '=' value | name '=' value | name '@' proxy 'aliases' name */
@@ -196,24 +197,24 @@ static void init_entry(parser *ps, lt_init *e) {
   if (TOK.kind == LT_TOK_THREAD || TOK.kind == LT_TOK_INT) {
     e->kind = LT_INIT_REG;
     thread_reg(ps, &e->thread, &e->reg);
-    expect(ps, LT_TOK_EQ, "'='");
+    lt_p_expect(ps, LT_TOK_EQ, "'='");
     init_value(ps, e);
     return;
   }
-  e->loc = location(ps, "a location or a register (P0:r0) in the init block");
+  e->loc = lt_p_location(ps, "a location or a register (P0:r0) in the init block");
   if (TOK.kind == LT_TOK_AT) {
     e->kind = LT_INIT_ALIAS;
-    next(ps);
+    lt_p_next(ps);
     e->proxy = proxy_kind(ps);
-    if (!is_word(ps, "aliases"))
-      error_at(ps, TOK.at, "expected 'aliases', found %s", desc(ps, &TOK));
-    next(ps);
+    if (!lt_p_is_word(ps, "aliases"))
+      lt_p_error(ps, TOK.at, "expected 'aliases', found %s", lt_p_desc(ps, &TOK));
+    lt_p_next(ps);
     e->target_at = TOK.at;
-    e->target = location(ps, "the aliased location");
+    e->target = lt_p_location(ps, "the aliased location");
     return;
   }
   e->kind = LT_INIT_LOC;
-  expect(ps, LT_TOK_EQ, "'=' or '@'");
+  lt_p_expect(ps, LT_TOK_EQ, "'=' or '@'");
   init_value(ps, e);
 }
 
@@ -222,55 +223,55 @@ static void init_block(parser *ps) {
   lt_test *t = ps->t;
   lc_loc open = TOK.at;
   size_t cap = 0;
-  next(ps);
+  lt_p_next(ps);
   while (TOK.kind != LT_TOK_RBRACE) {
     if (TOK.kind == LT_TOK_SEMI) {
-      next(ps);
+      lt_p_next(ps);
       continue;
     }
-    if (TOK.kind == LT_TOK_EOF) check_match(ps, LT_TOK_RBRACE, "}", "{", open);
+    if (TOK.kind == LT_TOK_EOF) lt_p_check_match(ps, LT_TOK_RBRACE, "}", "{", open);
     init_entry(ps, PUSH(ps, t->inits, t->ninits, cap));
     if (TOK.kind != LT_TOK_SEMI && TOK.kind != LT_TOK_RBRACE)
-      error_at(ps, TOK.at, "expected ';' or '}' after an init entry, found %s", desc(ps, &TOK));
+      lt_p_error(ps, TOK.at, "expected ';' or '}' after an init entry, found %s", lt_p_desc(ps, &TOK));
   }
-  next(ps);
-  if (TOK.kind == LT_TOK_SEMI) next(ps);
+  lt_p_next(ps);
+  if (TOK.kind == LT_TOK_SEMI) lt_p_next(ps);
 }
 
 /* ---- threads ----------------------------------------------------------------- */
 
 /* placement number: KEYWORD INT */
-static int place_id(parser *ps, const char *kw) {
-  if (!is_word(ps, kw)) error_at(ps, TOK.at, "expected '%s', found %s", kw, desc(ps, &TOK));
-  next(ps);
+int lt_p_place_id(parser *ps, const char *kw) {
+  if (!lt_p_is_word(ps, kw)) lt_p_error(ps, TOK.at, "expected '%s', found %s", kw, lt_p_desc(ps, &TOK));
+  lt_p_next(ps);
   if (TOK.kind != LT_TOK_INT)
-    error_at(ps, TOK.at, "expected the %s number, found %s", kw, desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected the %s number, found %s", kw, lt_p_desc(ps, &TOK));
   if (TOK.value < 0 || TOK.value > LT_MAX_ID)
-    error_at(ps, TOK.at, "%s %s out of range (0..%d)", kw, desc(ps, &TOK), LT_MAX_ID);
+    lt_p_error(ps, TOK.at, "%s %s out of range (0..%d)", kw, lt_p_desc(ps, &TOK), LT_MAX_ID);
   int v = (int)TOK.value;
-  next(ps);
+  lt_p_next(ps);
   return v;
 }
 
 /* thread -> THREAD '@' 'cta' INT [',' 'cluster' INT] ',' 'gpu' INT */
 static void thread(parser *ps, lt_thread *th) {
   if (TOK.kind != LT_TOK_THREAD)
-    error_at(ps, TOK.at, "expected a thread (P0, P1, ...), found %s", desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected a thread (P0, P1, ...), found %s", lt_p_desc(ps, &TOK));
   th->id = (int)TOK.value;
   th->at = TOK.at;
   th->cluster = -1;
-  next(ps);
+  lt_p_next(ps);
   if (TOK.kind != LT_TOK_AT)
-    error_at(ps, TOK.at, "thread P%d has no placement: expected '@cta N,gpu N', found %s", th->id,
-             desc(ps, &TOK));
-  next(ps);
-  th->cta = place_id(ps, "cta");
-  expect(ps, LT_TOK_COMMA, "','");
-  if (is_word(ps, "cluster")) {
-    th->cluster = place_id(ps, "cluster");
-    expect(ps, LT_TOK_COMMA, "','");
+    lt_p_error(ps, TOK.at, "thread P%d has no placement: expected '@cta N,gpu N', found %s", th->id,
+             lt_p_desc(ps, &TOK));
+  lt_p_next(ps);
+  th->cta = lt_p_place_id(ps, "cta");
+  lt_p_expect(ps, LT_TOK_COMMA, "','");
+  if (lt_p_is_word(ps, "cluster")) {
+    th->cluster = lt_p_place_id(ps, "cluster");
+    lt_p_expect(ps, LT_TOK_COMMA, "','");
   }
-  th->gpu = place_id(ps, "gpu");
+  th->gpu = lt_p_place_id(ps, "gpu");
 }
 
 /* threads -> thread { '|' thread } ';' */
@@ -278,15 +279,15 @@ static void threads(parser *ps) {
   lt_test *t = ps->t;
   size_t cap = 0;
   if (TOK.kind != LT_TOK_THREAD)
-    error_at(ps, TOK.at, "expected the thread row (P0@cta 0,gpu 0 | ...), found %s", desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected the thread row (P0@cta 0,gpu 0 | ...), found %s", lt_p_desc(ps, &TOK));
   for (;;) {
     thread(ps, PUSH(ps, t->threads, t->nthreads, cap));
     if (TOK.kind != LT_TOK_BAR) break;
-    next(ps);
+    lt_p_next(ps);
   }
   if (TOK.kind != LT_TOK_SEMI)
-    error_at(ps, TOK.at, "expected '|' or ';' after a thread, found %s", desc(ps, &TOK));
-  next(ps);
+    lt_p_error(ps, TOK.at, "expected '|' or ';' after a thread, found %s", lt_p_desc(ps, &TOK));
+  lt_p_next(ps);
   ps->cellcap = lc_arena_alloc(ps->a, t->nthreads * sizeof *ps->cellcap);
 }
 
@@ -409,12 +410,12 @@ static void qualifiers(parser *ps, const lt_token *w, size_t off, enum form f, q
     for (size_t i = 0; i < LC_ARRAY_LEN(quals) && !qi; i++)
       if (part_is(&p, quals[i].name)) qi = &quals[i];
     if (!qi)
-      error_at(ps, p.at, "unknown qualifier '.%.*s' in '%.*s'", (int)p.n, p.s, (int)w->len, w->text);
+      lt_p_error(ps, p.at, "unknown qualifier '.%.*s' in '%.*s'", (int)p.n, p.s, (int)w->len, w->text);
     if (!(mask & BIT(qi->cat)) || (qi->cat == Q_CACHE && !cache_fits(f, qi->val)))
-      error_at(ps, p.at, "qualifier '.%.*s' does not apply to '%.*s'", (int)p.n, p.s, (int)baselen,
+      lt_p_error(ps, p.at, "qualifier '.%.*s' does not apply to '%.*s'", (int)p.n, p.s, (int)baselen,
                w->text);
     if (q->seen[qi->cat])
-      error_at(ps, p.at, "'%.*s' has two %s: '.%.*s' and '.%.*s'", (int)w->len, w->text,
+      lt_p_error(ps, p.at, "'%.*s' has two %s: '.%.*s' and '.%.*s'", (int)w->len, w->text,
                qcat_plural[qi->cat], (int)q->at[qi->cat].n, q->at[qi->cat].s, (int)p.n, p.s);
     q->seen[qi->cat] = true;
     q->val[qi->cat] = qi->val;
@@ -424,17 +425,17 @@ static void qualifiers(parser *ps, const lt_token *w, size_t off, enum form f, q
 
 /* ---- operands ---- */
 
-static void comma(parser *ps) { expect(ps, LT_TOK_COMMA, "',' between operands"); }
+static void comma(parser *ps) { lt_p_expect(ps, LT_TOK_COMMA, "',' between operands"); }
 
 /* reg -> REG */
 static lt_operand reg_operand(parser *ps, const char *what) {
   lt_operand o = {0};
   if (TOK.kind != LT_TOK_REG)
-    error_at(ps, TOK.at, "expected %s (a register), found %s", what, desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected %s (a register), found %s", what, lt_p_desc(ps, &TOK));
   o.kind = LT_OPND_REG;
   o.reg = (int)TOK.value;
   o.at = TOK.at;
-  next(ps);
+  lt_p_next(ps);
   return o;
 }
 
@@ -449,9 +450,9 @@ static lt_operand value_operand(parser *ps) {
     o.kind = LT_OPND_IMM;
     o.imm = TOK.value;
   } else {
-    error_at(ps, TOK.at, "expected a register or a constant, found %s", desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected a register or a constant, found %s", lt_p_desc(ps, &TOK));
   }
-  next(ps);
+  lt_p_next(ps);
   return o;
 }
 
@@ -459,39 +460,39 @@ static lt_operand value_operand(parser *ps) {
 static lt_operand address(parser *ps) {
   lt_operand o = {0};
   o.at = TOK.at;
-  if (is_name(&TOK)) {
+  if (lt_p_is_name(&TOK)) {
     o.kind = LT_OPND_LOC;
-    o.loc = location(ps, "an address");
+    o.loc = lt_p_location(ps, "an address");
     return o;
   }
   if (TOK.kind != LT_TOK_LBRACKET)
-    error_at(ps, TOK.at, "expected an address (x, [x] or [r1]), found %s", desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected an address (x, [x] or [r1]), found %s", lt_p_desc(ps, &TOK));
   lc_loc open = TOK.at;
   o.bracketed = true;
-  next(ps);
+  lt_p_next(ps);
   if (TOK.kind == LT_TOK_REG) {
     o.kind = LT_OPND_REGADDR;
     o.reg = (int)TOK.value;
-    next(ps);
+    lt_p_next(ps);
   } else {
     o.kind = LT_OPND_LOC;
-    o.loc = location(ps, "a location or a register inside '[ ]'");
+    o.loc = lt_p_location(ps, "a location or a register inside '[ ]'");
   }
-  check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
+  lt_p_check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
   return o;
 }
 
 static void label_operand(parser *ps, lt_instr *in) {
-  if (!is_name(&TOK)) error_at(ps, TOK.at, "expected a label, found %s", desc(ps, &TOK));
+  if (!lt_p_is_name(&TOK)) lt_p_error(ps, TOK.at, "expected a label, found %s", lt_p_desc(ps, &TOK));
   in->label_at = TOK.at;
-  in->label = tok_str(ps, &TOK);
-  next(ps);
+  in->label = lt_p_str(ps, &TOK);
+  lt_p_next(ps);
 }
 
 static void no_qualifiers(parser *ps, const lt_token *w, size_t off) {
   part p;
   if (next_part(w, &off, &p))
-    error_at(ps, p.at, "qualifier '.%.*s' does not apply to '%.*s'", (int)p.n, p.s,
+    lt_p_error(ps, p.at, "qualifier '.%.*s' does not apply to '%.*s'", (int)p.n, p.s,
              (int)(p.s - 1 - w->text), w->text);
 }
 
@@ -501,7 +502,7 @@ static void no_qualifiers(parser *ps, const lt_token *w, size_t off) {
 static void mmio(parser *ps, lt_instr *in, const lt_token *w, const qualset *q) {
   if (!q->seen[Q_SEM] || q->val[Q_SEM] != LT_SEM_RELAXED || !q->seen[Q_SCOPE] ||
       q->val[Q_SCOPE] != LT_SCOPE_SYS)
-    error_at(ps, q->at[Q_MMIO].at, "'%.*s': '.mmio' goes with '.relaxed.sys' and nothing else",
+    lt_p_error(ps, q->at[Q_MMIO].at, "'%.*s': '.mmio' goes with '.relaxed.sys' and nothing else",
              (int)w->len, w->text);
   in->sem = LT_SEM_MMIO;
   in->sem_at = q->at[Q_MMIO].at;
@@ -550,10 +551,10 @@ static void memory_op(parser *ps, lt_instr *in, const struct opcode *op, const l
   in->cache_at = q.at[Q_CACHE].at;
   if (q.seen[Q_MMIO]) mmio(ps, in, w, &q);
   if ((op->form == F_ATOM || op->form == F_RED) && !q.seen[Q_OP])
-    error_at(ps, w->at, "'%.*s' needs an operation such as '.add', '.exch' or '.cas'", (int)w->len,
+    lt_p_error(ps, w->at, "'%.*s' needs an operation such as '.add', '.exch' or '.cas'", (int)w->len,
              w->text);
   if (op->form == F_RED && in->rmw == LT_RMW_CAS)
-    error_at(ps, q.at[Q_OP].at, "'%.*s': '.cas' needs a result register; use atom", (int)w->len,
+    lt_p_error(ps, q.at[Q_OP].at, "'%.*s': '.cas' needs a result register; use atom", (int)w->len,
              w->text);
   memory_operands(ps, in, op->form == F_LD && op->proxy == LT_PROXY_GENERIC && off == w->len);
 }
@@ -565,7 +566,7 @@ static void fence(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
   size_t start = off;
   if (next_part(w, &off, &p) && part_is(&p, "proxy")) {
     if (!next_part(w, &off, &k))
-      error_at(ps, w->at, "'%.*s' needs a proxy: .alias, .generic, .texture, .surface or .constant",
+      lt_p_error(ps, w->at, "'%.*s' needs a proxy: .alias, .generic, .texture, .surface or .constant",
                (int)w->len, w->text);
     in->kind = LT_I_FENCE_PROXY;
     if (part_is(&k, "alias"))
@@ -574,7 +575,7 @@ static void fence(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
       size_t i = 0;
       while (i < LC_ARRAY_LEN(proxies) && !part_is(&k, proxies[i])) i++;
       if (i == LC_ARRAY_LEN(proxies))
-        error_at(ps, k.at, "unknown proxy '.%.*s' in '%.*s'", (int)k.n, k.s, (int)w->len, w->text);
+        lt_p_error(ps, k.at, "unknown proxy '.%.*s' in '%.*s'", (int)k.n, k.s, (int)w->len, w->text);
       in->proxy = (lt_proxy)i;
     }
     no_qualifiers(ps, w, off);
@@ -584,7 +585,7 @@ static void fence(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
   qualifiers(ps, w, start, F_FENCE, &q);
   in->kind = LT_I_FENCE;
   if (!q.seen[Q_SEM] && !q.seen[Q_SCOPE])
-    error_at(ps, w->at, "'%.*s' needs a scope, as in 'fence.sc.gpu' or 'fence.acq_rel.cta'",
+    lt_p_error(ps, w->at, "'%.*s' needs a scope, as in 'fence.sc.gpu' or 'fence.acq_rel.cta'",
              (int)w->len, w->text);
   in->fence_no_sem = !q.seen[Q_SEM];
   in->sem = q.seen[Q_SEM] ? (lt_sem)q.val[Q_SEM] : LT_SEM_ACQ_REL;
@@ -599,11 +600,11 @@ static void membar(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
     {"cta", LT_SCOPE_CTA}, {"gl", LT_SCOPE_GPU}, {"sys", LT_SCOPE_SYS}};
   part p;
   if (!next_part(w, &off, &p))
-    error_at(ps, w->at, "'membar' needs a level: .cta, .gl or .sys");
+    lt_p_error(ps, w->at, "'membar' needs a level: .cta, .gl or .sys");
   size_t i = 0;
   while (i < LC_ARRAY_LEN(levels) && !part_is(&p, levels[i].name)) i++;
   if (i == LC_ARRAY_LEN(levels))
-    error_at(ps, p.at, "unknown membar level '.%.*s' (.cta, .gl or .sys)", (int)p.n, p.s);
+    lt_p_error(ps, p.at, "unknown membar level '.%.*s' (.cta, .gl or .sys)", (int)p.n, p.s);
   no_qualifiers(ps, w, off);
   in->kind = LT_I_FENCE;
   in->membar = true;
@@ -624,16 +625,16 @@ static void barrier(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
       mode = true;
       in->bar_arrive = part_is(&p, "arrive");
     } else
-      error_at(ps, p.at, "unexpected qualifier '.%.*s' in '%.*s' (expected bar.cta.sync or "
+      lt_p_error(ps, p.at, "unexpected qualifier '.%.*s' in '%.*s' (expected bar.cta.sync or "
                "bar.cta.arrive)", (int)p.n, p.s, (int)w->len, w->text);
   }
-  if (!mode) error_at(ps, w->at, "'%.*s' needs '.sync' or '.arrive'", (int)w->len, w->text);
+  if (!mode) lt_p_error(ps, w->at, "'%.*s' needs '.sync' or '.arrive'", (int)w->len, w->text);
   in->kind = LT_I_BAR;
   lt_operand *ops[] = {&in->a, &in->b, &in->c};
   *ops[0] = value_operand(ps);
   in->nbar_operands = 1;
   while (in->nbar_operands < 3 && TOK.kind == LT_TOK_COMMA) {
-    next(ps);
+    lt_p_next(ps);
     *ops[in->nbar_operands++] = value_operand(ps);
   }
 }
@@ -672,7 +673,7 @@ static void branch(parser *ps, lt_instr *in, const struct opcode *op, const lt_t
 /* instr -> MNEMONIC operands */
 static lt_instr *instruction(parser *ps) {
   if (TOK.kind != LT_TOK_WORD)
-    error_at(ps, TOK.at, "expected an instruction, found %s", desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected an instruction, found %s", lt_p_desc(ps, &TOK));
   lt_token w = TOK;
   size_t off = 0;
   part base;
@@ -680,11 +681,11 @@ static lt_instr *instruction(parser *ps) {
   const struct opcode *op = NULL;
   for (size_t i = 0; i < LC_ARRAY_LEN(opcodes) && !op; i++)
     if (part_is(&base, opcodes[i].name)) op = &opcodes[i];
-  if (!op) error_at(ps, w.at, "unknown instruction '%.*s'", (int)w.len, w.text);
+  if (!op) lt_p_error(ps, w.at, "unknown instruction '%.*s'", (int)w.len, w.text);
   lt_instr *in = lc_arena_alloc(ps->a, sizeof *in);
   in->at = w.at;
-  in->mnemonic = tok_str(ps, &w);
-  next(ps);
+  in->mnemonic = lt_p_str(ps, &w);
+  lt_p_next(ps);
   switch (op->form) {
   case F_LD: case F_ST: case F_ATOM: case F_RED: memory_op(ps, in, op, &w, off); break;
   case F_FENCE: fence(ps, in, &w, off); break;
@@ -700,7 +701,7 @@ static lt_instr *instruction(parser *ps) {
 
 /* Is the current token a label: a name followed by ':'? */
 static bool at_label(parser *ps) {
-  return is_name(&TOK) && peek(ps)->kind == LT_TOK_COLON;
+  return lt_p_is_name(&TOK) && lt_p_peek(ps)->kind == LT_TOK_COLON;
 }
 
 /* cell -> [name ':'] [instr]       (label may already have been read) */
@@ -711,12 +712,12 @@ static void cell(parser *ps, size_t col, const lt_token *label) {
   if (!label && at_label(ps)) {
     lab = TOK;
     label = &lab;
-    next(ps);
-    next(ps);
+    lt_p_next(ps);
+    lt_p_next(ps);
   }
   c->at = label ? label->at : TOK.at;
   if (label) {
-    c->label = tok_str(ps, label);
+    c->label = lt_p_str(ps, label);
     c->label_at = label->at;
   }
   if (TOK.kind != LT_TOK_BAR && TOK.kind != LT_TOK_SEMI) c->instr = instruction(ps);
@@ -730,16 +731,16 @@ static void row(parser *ps, const lt_token *label) {
     col++;
     if (TOK.kind == LT_TOK_SEMI) break;
     if (TOK.kind != LT_TOK_BAR)
-      error_at(ps, TOK.at, "expected '|' or ';' after a cell, found %s", desc(ps, &TOK));
+      lt_p_error(ps, TOK.at, "expected '|' or ';' after a cell, found %s", lt_p_desc(ps, &TOK));
     if (col == n)
-      error_at(ps, TOK.at, "this row has more cells than the %zu thread%s of the header", n,
+      lt_p_error(ps, TOK.at, "this row has more cells than the %zu thread%s of the header", n,
                n == 1 ? "" : "s");
-    next(ps);
+    lt_p_next(ps);
   }
   if (col < n)
-    error_at(ps, TOK.at, "this row has %zu cell%s but the header has %zu threads", col,
+    lt_p_error(ps, TOK.at, "this row has %zu cell%s but the header has %zu threads", col,
              col == 1 ? "" : "s", n);
-  next(ps);
+  lt_p_next(ps);
   ps->t->nrows++;
 }
 
@@ -750,31 +751,31 @@ static void memory_map(parser *ps, lt_token name) {
   size_t cap = 0;
   for (;;) {
     lt_mapping *m = PUSH(ps, t->map, t->nmap, cap);
-    m->loc = tok_str(ps, &name);
+    m->loc = lt_p_str(ps, &name);
     m->at = name.at;
-    if (is_word(ps, "shared"))
+    if (lt_p_is_word(ps, "shared"))
       m->space = LT_SPACE_SHARED;
-    else if (is_word(ps, "global"))
+    else if (lt_p_is_word(ps, "global"))
       m->space = LT_SPACE_GLOBAL;
     else
-      error_at(ps, TOK.at, "expected 'shared' or 'global' after '%s:', found %s", m->loc,
-               desc(ps, &TOK));
-    next(ps);
+      lt_p_error(ps, TOK.at, "expected 'shared' or 'global' after '%s:', found %s", m->loc,
+               lt_p_desc(ps, &TOK));
+    lt_p_next(ps);
     if (TOK.kind != LT_TOK_COMMA) break;
-    next(ps);
-    if (!is_name(&TOK))
-      error_at(ps, TOK.at, "expected a location in the memory map, found %s", desc(ps, &TOK));
+    lt_p_next(ps);
+    if (!lt_p_is_name(&TOK))
+      lt_p_error(ps, TOK.at, "expected a location in the memory map, found %s", lt_p_desc(ps, &TOK));
     name = TOK;
-    next(ps);
-    expect(ps, LT_TOK_COLON, "':'");
+    lt_p_next(ps);
+    lt_p_expect(ps, LT_TOK_COLON, "':'");
   }
-  if (TOK.kind == LT_TOK_SEMI) next(ps);
+  if (TOK.kind == LT_TOK_SEMI) lt_p_next(ps);
 }
 
 static bool ends_code(parser *ps) {
-  return TOK.kind == LT_TOK_EOF || TOK.kind == LT_TOK_NOT || is_word(ps, "exists") ||
-         is_word(ps, "forall") || is_word(ps, "not") || is_word(ps, "locations") ||
-         is_word(ps, "filter");
+  return TOK.kind == LT_TOK_EOF || TOK.kind == LT_TOK_NOT || lt_p_is_word(ps, "exists") ||
+         lt_p_is_word(ps, "forall") || lt_p_is_word(ps, "not") || lt_p_is_word(ps, "locations") ||
+         lt_p_is_word(ps, "filter");
 }
 
 /* rows -> { row } [map]     (up to the condition, `locations` or `filter`) */
@@ -785,9 +786,9 @@ static void rows(parser *ps) {
       continue;
     }
     lt_token name = TOK;
-    next(ps);
-    next(ps);
-    if (is_word(ps, "shared") || is_word(ps, "global")) {
+    lt_p_next(ps);
+    lt_p_next(ps);
+    if (lt_p_is_word(ps, "shared") || lt_p_is_word(ps, "global")) {
       memory_map(ps, name);
       return;
     }
@@ -808,29 +809,29 @@ static lt_prop *new_prop(parser *ps, lt_prop_kind kind, lc_loc at) {
 
 static void check_depth(parser *ps, int h, lc_loc at) {
   if (h > MAX_PROP_DEPTH)
-    error_at(ps, at, "proposition nested too deeply (more than %d levels)", MAX_PROP_DEPTH);
+    lt_p_error(ps, at, "proposition nested too deeply (more than %d levels)", MAX_PROP_DEPTH);
 }
 
 /* term -> tref | INT | name | '&' name */
 static void term(parser *ps, lt_term *x) {
   x->at = TOK.at;
-  if (TOK.kind == LT_TOK_THREAD || (TOK.kind == LT_TOK_INT && peek(ps)->kind == LT_TOK_COLON)) {
+  if (TOK.kind == LT_TOK_THREAD || (TOK.kind == LT_TOK_INT && lt_p_peek(ps)->kind == LT_TOK_COLON)) {
     x->kind = LT_TERM_REG;
     thread_reg(ps, &x->thread, &x->reg);
   } else if (TOK.kind == LT_TOK_INT) {
     x->kind = LT_TERM_CONST;
     x->value = TOK.value;
-    next(ps);
+    lt_p_next(ps);
   } else if (TOK.kind == LT_TOK_AMP) {
-    next(ps);
+    lt_p_next(ps);
     x->kind = LT_TERM_ADDR;
-    x->loc = location(ps, "a location after '&'");
-  } else if (is_name(&TOK)) {
+    x->loc = lt_p_location(ps, "a location after '&'");
+  } else if (lt_p_is_name(&TOK)) {
     x->kind = LT_TERM_LOC;
-    x->loc = location(ps, "a location");
+    x->loc = lt_p_location(ps, "a location");
   } else {
-    error_at(ps, TOK.at, "expected a register (P0:r0), a location or a constant, found %s",
-             desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected a register (P0:r0), a location or a constant, found %s",
+             lt_p_desc(ps, &TOK));
   }
 }
 
@@ -854,33 +855,33 @@ static lt_prop *primary(parser *ps, int *h) {
   if (TOK.kind == LT_TOK_LPAREN) {
     lc_loc open = TOK.at;
     check_depth(ps, ++ps->nest, open);
-    next(ps);
+    lt_p_next(ps);
     lt_prop *p = prop(ps, h);
-    check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+    lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
     ps->nest--;
     p->parens = true;
     return p;
   }
-  if ((is_word(ps, "true") || is_word(ps, "false")) && !comparison(peek(ps)->kind, &c)) {
-    lt_prop *p = new_prop(ps, is_word(ps, "true") ? LT_PROP_TRUE : LT_PROP_FALSE, TOK.at);
-    next(ps);
+  if ((lt_p_is_word(ps, "true") || lt_p_is_word(ps, "false")) && !comparison(lt_p_peek(ps)->kind, &c)) {
+    lt_prop *p = new_prop(ps, lt_p_is_word(ps, "true") ? LT_PROP_TRUE : LT_PROP_FALSE, TOK.at);
+    lt_p_next(ps);
     return p;
   }
   lt_prop *p = new_prop(ps, LT_PROP_CMP, TOK.at);
   term(ps, &p->lhs);
   if (!comparison(TOK.kind, &p->cmp))
-    error_at(ps, TOK.at, "expected a comparison (==, !=, <, <=, >, >=), found %s", desc(ps, &TOK));
-  next(ps);
+    lt_p_error(ps, TOK.at, "expected a comparison (==, !=, <, <=, >, >=), found %s", lt_p_desc(ps, &TOK));
+  lt_p_next(ps);
   term(ps, &p->rhs);
   return p;
 }
 
 /* unary -> ('~' | '!' | 'not') unary | primary */
 static lt_prop *unary(parser *ps, int *h) {
-  if (TOK.kind != LT_TOK_NOT && !is_word(ps, "not")) return primary(ps, h);
+  if (TOK.kind != LT_TOK_NOT && !lt_p_is_word(ps, "not")) return primary(ps, h);
   lt_prop *p = new_prop(ps, LT_PROP_NOT, TOK.at);
   check_depth(ps, ++ps->nest, TOK.at);
-  next(ps);
+  lt_p_next(ps);
   p->l = unary(ps, h);
   ps->nest--;
   check_depth(ps, ++*h, p->at);
@@ -903,7 +904,7 @@ static lt_prop *conjunct(parser *ps, int *h) {
   lt_prop *p = unary(ps, h);
   while (TOK.kind == LT_TOK_AND) {
     lc_loc at = TOK.at;
-    next(ps);
+    lt_p_next(ps);
     p = binary(ps, LT_PROP_AND, p, *h, at, h, unary);
   }
   return p;
@@ -914,7 +915,7 @@ static lt_prop *prop(parser *ps, int *h) {
   lt_prop *p = conjunct(ps, h);
   while (TOK.kind == LT_TOK_OR) {
     lc_loc at = TOK.at;
-    next(ps);
+    lt_p_next(ps);
     p = binary(ps, LT_PROP_OR, p, *h, at, h, conjunct);
   }
   return p;
@@ -931,72 +932,78 @@ static lt_prop *proposition(parser *ps) {
 static void locations(parser *ps) {
   lt_test *t = ps->t;
   size_t cap = 0;
-  next(ps);
+  lt_p_next(ps);
   lc_loc open = TOK.at;
-  expect(ps, LT_TOK_LBRACKET, "'[' after 'locations'");
+  lt_p_expect(ps, LT_TOK_LBRACKET, "'[' after 'locations'");
   t->has_locations = true;
   while (TOK.kind != LT_TOK_RBRACKET) {
     if (TOK.kind == LT_TOK_SEMI) {
-      next(ps);
+      lt_p_next(ps);
       continue;
     }
     lt_term *x = PUSH(ps, t->locations, t->nlocations, cap);
     x->at = TOK.at;
-    if (is_name(&TOK)) {
+    if (lt_p_is_name(&TOK)) {
       x->kind = LT_TERM_LOC;
-      x->loc = location(ps, "a location");
+      x->loc = lt_p_location(ps, "a location");
     } else if (TOK.kind == LT_TOK_THREAD || TOK.kind == LT_TOK_INT) {
       x->kind = LT_TERM_REG;
       thread_reg(ps, &x->thread, &x->reg);
     } else {
-      error_at(ps, TOK.at, "expected a location or a register (P0:r0), found %s", desc(ps, &TOK));
+      lt_p_error(ps, TOK.at, "expected a location or a register (P0:r0), found %s", lt_p_desc(ps, &TOK));
     }
     if (TOK.kind != LT_TOK_SEMI && TOK.kind != LT_TOK_RBRACKET)
-      check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
+      lt_p_check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
   }
-  next(ps);
+  lt_p_next(ps);
 }
 
 /* cond -> ('exists' | '~' 'exists' | 'not' 'exists' | 'forall') prop */
 static void condition(parser *ps) {
   lt_test *t = ps->t;
   t->cond_at = TOK.at;
-  if (is_word(ps, "exists")) {
+  if (lt_p_is_word(ps, "exists")) {
     t->quant = LT_COND_EXISTS;
-  } else if (is_word(ps, "forall")) {
+  } else if (lt_p_is_word(ps, "forall")) {
     t->quant = LT_COND_FORALL;
-  } else if (TOK.kind == LT_TOK_NOT || is_word(ps, "not")) {
+  } else if (TOK.kind == LT_TOK_NOT || lt_p_is_word(ps, "not")) {
     t->quant = LT_COND_NOT_EXISTS;
-    next(ps);
-    if (!is_word(ps, "exists"))
-      error_at(ps, TOK.at, "expected 'exists' after '~' or 'not', found %s", desc(ps, &TOK));
+    lt_p_next(ps);
+    if (!lt_p_is_word(ps, "exists"))
+      lt_p_error(ps, TOK.at, "expected 'exists' after '~' or 'not', found %s", lt_p_desc(ps, &TOK));
   } else {
-    error_at(ps, TOK.at, "expected the final condition (exists, ~exists or forall), found %s",
-             desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected the final condition (exists, ~exists or forall), found %s",
+             lt_p_desc(ps, &TOK));
   }
-  next(ps);
+  lt_p_next(ps);
   t->cond = proposition(ps);
 }
 
 /* tail -> [locations] ['filter' prop] cond EOF */
-static void tail(parser *ps) {
-  if (is_word(ps, "locations")) locations(ps);
-  if (is_word(ps, "filter")) {
-    next(ps);
+void lt_p_tail(parser *ps) {
+  if (lt_p_is_word(ps, "locations")) locations(ps);
+  if (lt_p_is_word(ps, "filter")) {
+    lt_p_next(ps);
     ps->t->filter = proposition(ps);
   }
   condition(ps);
   if (TOK.kind != LT_TOK_EOF)
-    error_at(ps, TOK.at, "expected end of file after the condition, found %s", desc(ps, &TOK));
+    lt_p_error(ps, TOK.at, "expected end of file after the condition, found %s", lt_p_desc(ps, &TOK));
 }
 
 /* test -> header init threads rows tail */
 static void test(parser *ps) {
   header(ps);
+  if (ps->ls.cpp) {
+    lt_cpp_parse_body(ps);
+    lt_p_tail(ps);
+    lt_cpp_finish(ps);
+    return;
+  }
   init_block(ps);
   threads(ps);
   rows(ps);
-  tail(ps);
+  lt_p_tail(ps);
 }
 
 lt_test *lt_parse(const lc_source *src, lc_diag *d) {
@@ -1015,7 +1022,9 @@ lt_test *lt_parse(const lc_source *src, lc_diag *d) {
     return NULL;
   }
   test(&ps);
-  if (lt_validate(t, d) < 0) {
+  /* A C++ test is checked by lt_cpp_finish; its cells are not PTX as
+   * written (sc loads, C++ orders) and need no PTX rules. */
+  if (!t->cpp && lt_validate(t, d) < 0) {
     lt_test_free(t);
     return NULL;
   }

@@ -9,6 +9,7 @@
  * needs them, so a test built by hand prints correctly too.
  */
 #include "litmus/ast.h"
+#include "litmus/cpp_ast.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -250,7 +251,18 @@ static void tail(lc_buf *b, const lt_test *t) {
   lc_buf_putc(b, '\n');
 }
 
+void lt_print_test_prop(lc_buf *b, const lt_test *t, const lt_prop *p) {
+  if (t->cpp)
+    lt_cpp_print_prop(b, t, p);
+  else
+    lt_print_prop(b, p);
+}
+
 void lt_print(lc_buf *b, const lt_test *t) {
+  if (t->cpp) {
+    lt_cpp_print(b, t);
+    return;
+  }
   lc_buf_printf(b, "%s %s\n", t->arch ? t->arch : "PTX", t->name ? t->name : "");
   if (t->doc && *t->doc) lc_buf_printf(b, "%s\n", t->doc);
   lc_buf_puts(b, "{\n");

@@ -36,6 +36,10 @@ void report_event(lc_buf *out, const lx_program *p, int ev) {
     lc_buf_printf(out, "the initial value of %s", p->plocs[e->ploc].name);
     return;
   }
+  if (p->test->cpp) {
+    report_cpp_event(out, p, ev);
+    return;
+  }
   lc_buf_printf(out, "P%d line %d: ", p->threads[e->thread].id, e->at.line);
   if (e->instr) lt_print_instr(out, e->instr);
 }
@@ -52,7 +56,7 @@ static void print_state(lc_buf *out, const lc_result *r, size_t i) {
 
 void report_condition(lc_buf *out, const lt_test *t) {
   lc_buf_printf(out, "Condition %s %s", report_quant(t->quant), t->cond->parens ? "" : "(");
-  lt_print_prop(out, t->cond);
+  lt_print_test_prop(out, t, t->cond);
   if (!t->cond->parens) lc_buf_putc(out, ')');
 }
 
@@ -108,6 +112,7 @@ static void print_flag(lc_buf *out, const lc_result *r, const lc_flag *fl) {
       report_event(out, r->prog, a);
       lc_buf_puts(out, " and ");
       report_event(out, r->prog, b);
+      if (r->prog->test->cpp) report_cpp_race_reason(out, r->prog, a, b);
     }
     lc_buf_putc(out, '\n');
   }
@@ -153,8 +158,13 @@ static json_t *event_json(const lx_program *p, int ev) {
     json_object_set_new(o, "thread", json_integer(p->threads[e->thread].id));
     json_object_set_new(o, "line", json_integer(e->at.line));
     json_object_set_new(o, "column", json_integer(e->at.col));
-    if (e->instr) lt_print_instr(&b, e->instr);
-    json_object_set_new(o, "instruction", json_string(b.s));
+    if (p->test->cpp) {   /* the C++ access in words, after "P0 line 5: " */
+      report_cpp_event(&b, p, ev);
+      json_object_set_new(o, "access", json_string(strchr(b.s, ':') + 2));
+    } else {
+      if (e->instr) lt_print_instr(&b, e->instr);
+      json_object_set_new(o, "instruction", json_string(b.s));
+    }
   } else {
     json_object_set_new(o, "initial", json_string(p->plocs[e->ploc].name));
   }
@@ -187,6 +197,7 @@ static json_t *flags_json(const lc_result *r, bool *race) {
     json_object_set_new(o, "raised", json_boolean(fl->raised));
     if (fl->raised) {
       json_t *pairs = json_array();
+      json_t *reasons = r->prog->test->cpp ? json_array() : NULL;   /* per pair, C++ only */
       for (size_t i = 0; i < flag_npairs(fl); i++) {
         int a, b;
         flag_pair(fl, i, &a, &b);
@@ -194,11 +205,21 @@ static json_t *flags_json(const lc_result *r, bool *race) {
         json_t *pair = json_array();
         json_array_append_new(pair, event_json(r->prog, a));
         json_array_append_new(pair, event_json(r->prog, b));
+        if (reasons) {   /* " (reason)" without its parentheses */
+          lc_buf why;
+          lc_buf_init(&why);
+          report_cpp_race_reason(&why, r->prog, a, b);
+          json_array_append_new(reasons, json_stringn(why.s + 2, why.n > 3 ? why.n - 3 : 0));
+          lc_buf_fini(&why);
+        }
         json_array_append_new(pairs, pair);
       }
       json_object_set_new(o, "pairs", pairs);
+      if (reasons) json_object_set_new(o, "reasons", reasons);
     }
-    if (fl->raised && strstr(fl->name, "race")) *race = true;
+    /* PTX's data-race; C++'s undefined-behaviour (models/cuda-cpp.cat) */
+    if (fl->raised && (strstr(fl->name, "race") || strcmp(fl->name, "undefined-behaviour") == 0))
+      *race = true;
     json_array_append_new(all, o);
   }
   return all;
@@ -214,7 +235,7 @@ json_t *report_json(const lc_result *r) {
   json_object_set_new(o, "kind", json_string(report_kind(t->quant)));
   lc_buf b;
   lc_buf_init(&b);
-  lt_print_prop(&b, t->cond);
+  lt_print_test_prop(&b, t, t->cond);
   json_t *cond = json_object();
   json_object_set_new(cond, "quantifier", json_string(report_quant(t->quant)));
   json_object_set_new(cond, "proposition", json_string(b.s));

@@ -40,4 +40,12 @@ const char *report_observation(const lc_verdict *v);
 /* `P0 line 9: st.weak x, 1` for an event, for messages and flags. */
 void report_event(lc_buf *out, const lx_program *p, int ev);
 
+/* A C++ test's event in C++ words: `P1 line 9: block-scope relaxed load of
+ * flag`, `P0 line 5: non-atomic write to x` (report_cpp.c). */
+void report_cpp_event(lc_buf *out, const lx_program *p, int ev);
+/* Why two events of a C++ test race, after the pair: ` (block-scope store
+ * in CTA 0, read from CTA 1)`, ` (one non-atomic, not ordered by
+ * happens-before)`. */
+void report_cpp_race_reason(lc_buf *out, const lx_program *p, int a, int b);
+
 #endif

@@ -48,7 +48,7 @@ static void free_sample(run_sample *s) {
 }
 
 void run_result_fini(run_result *r) {
-  for (size_t i = 0; i < r->nbins; i++) free(r->bins[i].values);
+  for (size_t i = 0; i < r->nbins; i++) free(r->bins[i].values), free(r->bins[i].why);
   free(r->bins);
   for (size_t i = 0; i < r->nsamples; i++) free_sample(&r->samples[i]);
   free(r->samples);

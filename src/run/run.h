@@ -56,6 +56,8 @@ typedef struct run_bin {
   bool allowed;              /* the model allows this outcome (set by run_compare) */
   bool positive;             /* the outcome satisfies the test's condition (set by
                                 run_result_finish) */
+  char *why;                 /* a forbidden outcome: why the model forbids it, one
+                                line (set by the caller, freed with the result) */
 } run_bin;
 
 /* How a bin compares with the model (after run_compare). */

@@ -93,6 +93,12 @@ static void print_headline(lc_buf *out, const run_result *r, const run_totals *t
     print_where(out, r, s);
     lc_buf_puts(out, ")\n");
   }
+  for (size_t i = 0; i < r->nbins; i++)
+    if (r->bins[i].why) {
+      lc_buf_puts(out, "!!! why ");
+      print_values(out, r, r->bins[i].values);
+      lc_buf_printf(out, " %s\n", r->bins[i].why);
+    }
 }
 
 static char bin_flag(const run_result *r, const run_bin *b) {
@@ -263,6 +269,7 @@ static json_t *histogram_json(const run_result *r) {
     json_object_set_new(o, "allowed", r->model ? json_boolean(b->allowed) : json_null());
     json_object_set_new(o, "status", json_string(status_name(r, b)));
     json_object_set_new(o, "unexplored", u64_json(b->unexplored));
+    if (b->why) json_object_set_new(o, "why", json_string(b->why));
     json_array_append_new(a, o);
   }
   return a;
@@ -307,7 +314,7 @@ static json_t *unobserved_json(const run_result *r) {
 static json_t *condition_json(const lt_test *t) {
   lc_buf b;
   lc_buf_init(&b);
-  lt_print_prop(&b, t->cond);
+  lt_print_test_prop(&b, t, t->cond);
   json_t *o = json_object();
   json_object_set_new(o, "quantifier", json_string(report_quant(t->quant)));
   json_object_set_new(o, "proposition", json_string(b.s));

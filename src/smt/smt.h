@@ -8,6 +8,7 @@
 #include "cat/cat.h"
 #include "exec/exec.h"
 #include "result.h"
+#include "witness.h"
 
 typedef struct smt_options {
   double timeout;      /* seconds for the whole test; 0 = none */
@@ -17,5 +18,10 @@ typedef struct smt_options {
 
 /* Never returns NULL: failures are in the result's status and message. */
 lc_result *smt_check(const lx_program *p, const cat_model *m, const smt_options *o);
+
+/* The explainer's question (witness.h) answered by Z3: one encoding for
+ * every question about p, each named check behind an assumption literal.
+ * `timeout` is per question (seconds, 0: none). */
+lc_explainer smt_explainer(const lx_program *p, const cat_model *m, double timeout);
 
 #endif

@@ -821,7 +821,7 @@ static bool encode(smt_enc *e, const cat_model *m, lc_result *r, obs_enc **obs) 
   }
   lc_diag_fini(&d);
   if (rc < 0) return false;
-  for (size_t i = 0; i < e->checks.n; i++) smt_assert(e, e->checks.v[i]);
+  for (size_t i = 0; i < e->checks.n && !e->defer_checks; i++) smt_assert(e, e->checks.v[i]);
   /* The filter speaks of final states, and an execution cut by the unroll
    * bound has none: its registers would be read off a path it did not
    * take.  So the filter constrains finished executions only, and
@@ -947,4 +947,19 @@ lc_result *smt_check(const lx_program *p, const cat_model *m, const smt_options 
   lc_result_sort(r);
   r->seconds = lc_now() - start;
   return r;
+}
+
+/* ---- for explanations (smt_explain.c) ------------------------------------------------ */
+
+void smt_enc_init(smt_enc *e, const lx_program *p) { enc_init(e, p); }
+void smt_enc_fini(smt_enc *e) { enc_fini(e); }
+bool smt_encode(smt_enc *e, const cat_model *m, lc_result *r, obs_enc **obs) { return encode(e, m, r, obs); }
+void smt_free_observables(obs_enc *obs, size_t n) { free_observables(obs, n); }
+Z3_ast smt_obs_cmp(smt_enc *e, const obs_enc *obs, size_t k, lt_cmp cmp, lx_val v, int rhs) {
+  return compare(e, cmp, obs[k].term, rhs >= 0 ? obs[rhs].term : bv(e, v));
+}
+bool smt_model_true(smt_enc *e, Z3_model m, Z3_ast t) { return model_true(e, m, t); }
+lx_val smt_model_value(smt_enc *e, Z3_model m, Z3_ast t) { return model_value(e, m, t); }
+lx_val smt_model_obs(smt_enc *e, Z3_model m, const obs_enc *obs, size_t k) {
+  return model_value(e, m, obs[k].term);
 }

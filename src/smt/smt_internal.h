@@ -46,6 +46,7 @@ typedef struct smt_enc {
   LC_VEC(Z3_ast) checks;     /* the model's constraints, asserted by the engine */
   lc_diag *d;
   bool failed;
+  bool defer_checks;         /* leave e->checks out of the solver (explanations) */
 } smt_enc;
 
 /* Boolean helpers treating NULL as false and e->T as true. */
@@ -66,5 +67,18 @@ cat_backend smt_cat_backend(smt_enc *e);
 Z3_ast smt_flag_nonempty(smt_enc *e, const smt_val *v);
 /* The closed term "pair (a,b) is in v" (exec included). */
 Z3_ast smt_pair(smt_enc *e, const smt_val *v, size_t a, size_t b);
+
+/* The engine's encoding, for explanations (smt_explain.c): build it
+ * (with e->defer_checks set first, the checks are left to the caller), the
+ * term "observable k compares so with v (or observable rhs)" and readings of a model. */
+typedef struct obs_enc obs_enc;
+void smt_enc_init(smt_enc *e, const lx_program *p);
+void smt_enc_fini(smt_enc *e);
+bool smt_encode(smt_enc *e, const cat_model *m, lc_result *r, obs_enc **obs);
+void smt_free_observables(obs_enc *obs, size_t n);
+Z3_ast smt_obs_cmp(smt_enc *e, const obs_enc *obs, size_t k, lt_cmp cmp, lx_val v, int rhs);
+bool smt_model_true(smt_enc *e, Z3_model m, Z3_ast t);
+lx_val smt_model_value(smt_enc *e, Z3_model m, Z3_ast t);
+lx_val smt_model_obs(smt_enc *e, Z3_model m, const obs_enc *obs, size_t k);
 
 #endif

@@ -5,13 +5,19 @@
 # memory, addresses in registers, atom inc/dec/min/max, bar.arrive,
 # proxies, many fence.sc), under each shipped model for the hand-written
 # ones.
-# CROSSCHECK_COUNT and CROSSCHECK_SEED change the random batch.
+# CROSSCHECK_COUNT (CROSSCHECK_CPP_COUNT for C++) and CROSSCHECK_SEED
+# change the random batches.
 set -u
 srcdir=${top_srcdir:-.}
 export top_builddir=${top_builddir:-.}
 cc=$srcdir/scripts/crosscheck
 fail=0
 "$cc" "${CROSSCHECK_COUNT:-200}" "${CROSSCHECK_SEED:-20250101}" || fail=1
+# CUDA C++: random tests and the classic C++ tests under cuda-cpp, with
+# no-thin-air on and off
+CROSSCHECK_FAMILY=random-cpp "$cc" "${CROSSCHECK_CPP_COUNT:-150}" "${CROSSCHECK_SEED:-20250101}" || fail=1
+CROSSCHECK_FAMILY=random-cpp "$cc" 50 7 --set no-thin-air=off || fail=1
+"$cc" --dir "$srcdir/litmus/cuda-cpp" --model cuda-cpp || fail=1
 for model in ptx-v7.5 ptx-v6.0 sc; do
   "$cc" --dir "$srcdir/litmus" --model "$model" || fail=1
   "$cc" --dir "$srcdir/tests/e2e/regress" --model "$model" || fail=1

@@ -663,7 +663,7 @@ static const bad_case syntax_errors[] = {
   {"comments-only", "(* nothing *)\n(* here *)\n",
    "t.litmus:1:1: error: empty input: expected a test starting with 'PTX'"},
   {"other-arch", "AArch64 MP\n{}", "t.litmus:1:1: error: unsupported architecture 'AArch64': "
-   "litmus-check reads PTX tests"},
+   "litmus-check reads PTX, CUDA and C tests"},
   {"no-arch", "{ x=0; }", "t.litmus:1:1: error: expected 'PTX' at the start of the test, found '{'"},
   {"no-name", "PTX\n{", "t.litmus:2:1: error: expected the test name after 'PTX', found character '{'"},
   {"no-brace", "PTX t\nx=0;\n", "t.litmus:3:1: error: expected '{' to open the init block, found end of file"},

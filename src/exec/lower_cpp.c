@@ -1,0 +1,539 @@
+/* lower_cpp.c - a C++ test's bodies compiled to the instruction cells the
+ * lowering reads (lx_lower calls this for a test with t->cpp).
+ * SPDX-License-Identifier: MIT
+ *
+ * This is not a compilation to PTX (no mapping of orders to fences): each
+ * C++ access becomes one instruction that carries its C++ order (in `sem`)
+ * and its scope, marked `cpp`, so that the events keep C++'s meaning:
+ *   non-atomic access         ld/st with sem weak (C++ na)
+ *   atomic load/store         ld/st with the order (seq_cst is sem sc)
+ *   exchange, fetch_OP        atom.OP (the halves split as C++ says, lower.c)
+ *   compare-exchange          atom.cas (see lt_instr.cpp in ast.h)
+ *   atomic_thread_fence       fence with the order; a relaxed fence is nothing
+ *   __syncthreads()           bar.cta.sync 0
+ * Locals are registers r0.. in declaration order (the condition's `1:r0`
+ * was resolved to those numbers by the parser); temporaries follow them.
+ * if/else, while, && and || become branches with labels, so loops unroll
+ * exactly as PTX loops do.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec.h"
+#include "exec/internal.h"
+#include "litmus/cpp_ast.h"
+#include "litmus/lex.h"
+
+typedef LC_VEC(lt_cell) cell_vec;
+
+typedef struct cc {
+  lc_arena *a;
+  lc_diag *d;
+  const lt_test *t;
+  const lt_cpp_thread *ct;
+  cell_vec cells;
+  int next_temp;
+  int nlabels;
+  const char *pending;     /* a label waiting for the next instruction */
+  bool failed;
+} cc;
+
+/* ---- cells, instructions, operands ---------------------------------------------- */
+
+static void fail(cc *c, lc_loc at, const char *msg) {
+  if (!c->failed) lc_error(c->d, at, "%s", msg);
+  c->failed = true;
+}
+
+static void push_cell(cc *c, lt_instr *in, lc_loc at) {
+  lt_cell cell = {0};
+  cell.label = c->pending;
+  cell.instr = in;
+  cell.at = at;
+  c->pending = NULL;
+  lc_vec_push(&c->cells, cell);
+}
+
+static const char *new_label(cc *c) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "L%d", c->nlabels++);
+  return lc_arena_strdup(c->a, buf);
+}
+
+static void place(cc *c, const char *label, lc_loc at) {
+  if (c->pending) push_cell(c, NULL, at);
+  c->pending = label;
+}
+
+/* An instruction not yet in a cell (put places accesses). */
+static lt_instr *mk(cc *c, lt_instr_kind kind, lc_loc at) {
+  lt_instr *in = lc_arena_alloc(c->a, sizeof *in);
+  in->kind = kind;
+  in->at = in->sem_at = in->scope_at = at;
+  in->cpp = true;
+  in->type = LT_TYPE_S32;
+  return in;
+}
+
+static lt_instr *emit(cc *c, lt_instr_kind kind, lc_loc at) {
+  lt_instr *in = mk(c, kind, at);
+  push_cell(c, in, at);
+  return in;
+}
+
+static lt_operand imm(int64_t v, lc_loc at) {
+  lt_operand o = {0};
+  o.kind = LT_OPND_IMM;
+  o.imm = v;
+  o.at = at;
+  return o;
+}
+
+static lt_operand reg(int r, lc_loc at) {
+  lt_operand o = {0};
+  o.kind = LT_OPND_REG;
+  o.reg = r;
+  o.at = at;
+  return o;
+}
+
+static lt_operand temp(cc *c, lc_loc at) { return reg(c->next_temp++, at); }
+
+static lt_sem mo_sem(lt_mo mo) {
+  switch (mo) {
+  case LT_MO_NA: return LT_SEM_WEAK;
+  case LT_MO_RELAXED: return LT_SEM_RELAXED;
+  case LT_MO_CONSUME:
+  case LT_MO_ACQUIRE: return LT_SEM_ACQUIRE;
+  case LT_MO_RELEASE: return LT_SEM_RELEASE;
+  case LT_MO_ACQ_REL: return LT_SEM_ACQ_REL;
+  case LT_MO_SEQ_CST: return LT_SEM_SC;
+  }
+  return LT_SEM_SC;
+}
+
+static void mov(cc *c, lt_operand dst, lt_operand v, lc_loc at) {
+  lt_instr *in = emit(c, LT_I_ALU, at);
+  in->alu = LT_ALU_MOV;
+  in->dst = dst;
+  in->a = v;
+}
+
+static void branch(cc *c, lt_cmp cmp, lt_operand a, lt_operand b, const char *label, lc_loc at) {
+  lt_instr *in = emit(c, LT_I_BRANCH, at);
+  in->cmp = cmp;
+  in->a = a;
+  in->b = b;
+  in->label = label;
+  in->label_at = at;
+}
+
+static void go(cc *c, const char *label, lc_loc at) {
+  lt_instr *in = emit(c, LT_I_GOTO, at);
+  in->label = label;
+  in->label_at = at;
+}
+
+/* ---- expressions ---------------------------------------------------------------- */
+
+static lt_operand expr(cc *c, const lt_cexpr *e);
+static void cond_false(cc *c, const lt_cexpr *e, const char *lfalse);
+static void cond_true(cc *c, const lt_cexpr *e, const char *ltrue);
+
+static const lt_cinit *array_of(const cc *c, const char *name) {
+  const lt_cpp *cpp = c->t->cpp;
+  for (size_t i = 0; i < cpp->ninits; i++)
+    if (cpp->inits[i].array_len >= 0 && strcmp(c->t->inits[cpp->inits[i].first].loc, name) == 0)
+      return &cpp->inits[i];
+  return NULL;
+}
+
+static const char *element(cc *c, const char *array, long k) {
+  if (k == 0) return array;
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s[%ld]", array, k);
+  return lc_arena_strdup(c->a, buf);
+}
+
+/* The location a pointer expression names, statically: `x`, `x + k` and
+ * `&x` (element k of an array `x` is the location `x[k]`). */
+static lt_operand address(cc *c, const lt_cexpr *p) {
+  lt_operand o = {0};
+  o.at = p->at;
+  if (p->kind == LT_CE_LOC) {
+    o.kind = LT_OPND_LOC;
+    o.loc = p->loc;
+    return o;
+  }
+  if (p->kind == LT_CE_BINARY && p->op == LT_COP_ADD && p->a->kind == LT_CE_LOC &&
+      p->b->kind == LT_CE_CONST) {
+    o.kind = LT_OPND_LOC;
+    o.loc = p->a->loc;
+    if (p->b->value == 0) return o;
+    const lt_cinit *arr = array_of(c, p->a->loc);
+    if (!arr || p->b->value < 0 || p->b->value >= arr->array_len)
+      fail(c, p->at, "outside the location: x + k needs an array x of the init block with more "
+                     "than k elements (atomic_int x[2] = {0, 0};)");
+    else
+      o.loc = element(c, p->a->loc, (long)p->b->value);
+    return o;
+  }
+  if (p->kind == LT_CE_LOCAL) {   /* a local holding an address (int* p = x;) */
+    o.kind = LT_OPND_REGADDR;
+    o.reg = p->local;
+    return o;
+  }
+  fail(c, p->at, "this pointer is neither a location (x, x + k, a local holding one) nor an "
+                 "element of an init-block array (x + i for atomic_int x[N]); other computed "
+                 "addresses are not supported");
+  o.kind = LT_OPND_LOC;
+  o.loc = "?";
+  return o;
+}
+
+/* Places the access `in` (its address still to fill) at the location p
+ * points to.  `x + i` with x an array of the init block and i computed
+ * at run time is a branch per element, each with its own copy of the
+ * access (addresses must be static for the engines); an index outside the
+ * array is undefined behaviour in C, and such a path loops until the
+ * unroll bound cuts it, so that it never yields a final state and the
+ * report says a path was cut. */
+static void put(cc *c, const lt_cexpr *p, lt_instr *in) {
+  const lt_cinit *arr = NULL;
+  if (p->kind == LT_CE_BINARY && p->op == LT_COP_ADD && p->a->kind == LT_CE_LOC &&
+      p->b->kind != LT_CE_CONST)
+    arr = array_of(c, p->a->loc);
+  if (!arr) {
+    in->addr = address(c, p);
+    push_cell(c, in, in->at);
+    return;
+  }
+  lt_operand idx = expr(c, p->b);
+  const char *lend = new_label(c);
+  for (long k = 0; k < arr->array_len; k++) {
+    const char *lnext = new_label(c);
+    branch(c, LT_CMP_NE, idx, imm(k, p->at), lnext, p->at);
+    lt_instr *copy = mk(c, in->kind, in->at);
+    *copy = *in;
+    copy->addr.kind = LT_OPND_LOC;
+    copy->addr.loc = element(c, p->a->loc, k);
+    copy->addr.at = p->at;
+    push_cell(c, copy, in->at);
+    go(c, lend, p->at);
+    place(c, lnext, p->at);
+  }
+  const char *lub = new_label(c);
+  place(c, lub, p->at);
+  go(c, lub, p->at);
+  place(c, lend, p->at);
+}
+
+static void set_scope(lt_instr *in, const lt_catomic *a) {
+  in->scope = lt_ts_scope(a->scope);
+  if (a->scope_at.line) in->scope_at = a->scope_at;
+  if (a->mo_at.line) in->sem_at = a->mo_at;
+}
+
+static lt_operand atomic(cc *c, const lt_cexpr *e) {
+  const lt_catomic *a = &e->atomic;
+  lc_loc at = e->at;
+  if (a->kind == LT_CA_FENCE) {
+    if (a->mo != LT_MO_RELAXED) {   /* a relaxed fence orders nothing */
+      lt_instr *in = emit(c, LT_I_FENCE, at);
+      in->sem = mo_sem(a->mo);
+      set_scope(in, a);
+    }
+    return imm(0, at);
+  }
+  lt_operand val = a->val ? expr(c, a->val) : imm(0, at);
+  if (a->kind == LT_CA_STORE) {
+    lt_instr *in = mk(c, LT_I_ST, at);
+    in->a = val;
+    in->sem = mo_sem(a->mo);
+    set_scope(in, a);
+    put(c, a->obj, in);
+    return imm(0, at);
+  }
+  lt_operand dst = temp(c, at);
+  if (a->kind == LT_CA_LOAD) {
+    lt_instr *in = mk(c, LT_I_LD, at);
+    in->dst = dst;
+    in->sem = mo_sem(a->mo);
+    set_scope(in, a);
+    put(c, a->obj, in);
+    return dst;
+  }
+  if (a->kind != LT_CA_CAS) {
+    lt_instr *in = mk(c, LT_I_ATOM, at);
+    in->rmw = a->kind == LT_CA_EXCHANGE ? LT_RMW_EXCH : a->op;
+    in->dst = dst;
+    in->a = val;
+    in->sem = mo_sem(a->mo);
+    set_scope(in, a);
+    put(c, a->obj, in);
+    return dst;
+  }
+  lt_operand addr = address(c, a->obj);
+  /* compare-exchange: the expected value is a local (&r) or in memory */
+  lt_operand expected;
+  bool in_memory = a->expected->kind != LT_CE_ADDR;
+  lt_operand eaddr = {0};
+  if (in_memory) {
+    eaddr = address(c, a->expected);
+    expected = temp(c, at);
+    lt_instr *ld = emit(c, LT_I_LD, at);
+    ld->dst = expected;
+    ld->addr = eaddr;
+    ld->sem = LT_SEM_WEAK;
+  } else {
+    expected = reg(a->expected->local, at);
+  }
+  lt_operand desired = expr(c, a->desired);
+  lt_operand ok = temp(c, at);
+  lt_instr *in = emit(c, LT_I_ATOM, at);
+  in->rmw = LT_RMW_CAS;
+  in->dst = dst;
+  in->addr = addr;
+  in->a = expected;
+  in->b = desired;
+  in->c = ok;
+  in->sem = mo_sem(a->mo);
+  in->mo_fail = a->mo_fail;
+  in->cas_weak = a->weak;
+  set_scope(in, a);
+  if (in_memory) {   /* on failure, *expected = old (ok is a constant on each path) */
+    const char *skip = new_label(c);
+    branch(c, LT_CMP_NE, ok, imm(0, at), skip, at);
+    lt_instr *st = emit(c, LT_I_ST, at);
+    st->addr = eaddr;
+    st->a = expected;
+    st->sem = LT_SEM_WEAK;
+    place(c, skip, at);
+  }
+  return ok;
+}
+
+static bool is_cmp(lt_cop op, lt_cmp *cmp) {
+  switch (op) {
+  case LT_COP_EQ: *cmp = LT_CMP_EQ; return true;
+  case LT_COP_NE: *cmp = LT_CMP_NE; return true;
+  case LT_COP_LT: *cmp = LT_CMP_LT; return true;
+  case LT_COP_LE: *cmp = LT_CMP_LE; return true;
+  case LT_COP_GT: *cmp = LT_CMP_GT; return true;
+  case LT_COP_GE: *cmp = LT_CMP_GE; return true;
+  default: return false;
+  }
+}
+
+static lt_cmp negate(lt_cmp c) {
+  static const lt_cmp neg[] = {[LT_CMP_EQ] = LT_CMP_NE, [LT_CMP_NE] = LT_CMP_EQ,
+                               [LT_CMP_LT] = LT_CMP_GE, [LT_CMP_LE] = LT_CMP_GT,
+                               [LT_CMP_GT] = LT_CMP_LE, [LT_CMP_GE] = LT_CMP_LT};
+  return neg[c];
+}
+
+static bool is_bool(const lt_cexpr *e) {
+  lt_cmp cmp;
+  return (e->kind == LT_CE_UNARY && e->op == LT_COP_NOT) ||
+         (e->kind == LT_CE_BINARY && (is_cmp(e->op, &cmp) || e->op == LT_COP_LAND || e->op == LT_COP_LOR));
+}
+
+static lt_operand alu(cc *c, lt_alu_op op, lt_operand a, lt_operand b, lc_loc at) {
+  lt_operand dst = temp(c, at);
+  lt_instr *in = emit(c, LT_I_ALU, at);
+  in->alu = op;
+  in->dst = dst;
+  in->a = a;
+  in->b = b;
+  return dst;
+}
+
+static lt_operand expr(cc *c, const lt_cexpr *e) {
+  lc_loc at = e->at;
+  if (is_bool(e)) {   /* 0 or 1, through branches */
+    lt_operand dst = temp(c, at);
+    const char *lfalse = new_label(c);
+    mov(c, dst, imm(0, at), at);
+    cond_false(c, e, lfalse);
+    mov(c, dst, imm(1, at), at);
+    place(c, lfalse, at);
+    return dst;
+  }
+  switch (e->kind) {
+  case LT_CE_CONST: return imm(e->value, at);
+  case LT_CE_LOCAL: return reg(e->local, at);
+  case LT_CE_LOC: {
+    lt_operand o = {0};
+    o.kind = LT_OPND_LOC;
+    o.loc = e->loc;
+    o.at = at;
+    return o;
+  }
+  case LT_CE_ADDR:
+    fail(c, at, "the address of a local can only be the expected operand of a compare-exchange");
+    return imm(0, at);
+  case LT_CE_DEREF: {
+    lt_operand dst = temp(c, at);
+    lt_instr *in = mk(c, LT_I_LD, at);
+    in->dst = dst;
+    in->sem = LT_SEM_WEAK;
+    put(c, e->a, in);
+    return dst;
+  }
+  case LT_CE_ATOMIC: return atomic(c, e);
+  case LT_CE_UNARY: {
+    lt_operand a = expr(c, e->a);
+    if (e->op == LT_COP_NEG) return alu(c, LT_ALU_SUB, imm(0, at), a, at);
+    return alu(c, LT_ALU_XOR, a, imm(-1, at), at);
+  }
+  case LT_CE_BINARY: {
+    static const lt_alu_op ops[] = {
+      [LT_COP_ADD] = LT_ALU_ADD, [LT_COP_SUB] = LT_ALU_SUB, [LT_COP_MUL] = LT_ALU_MUL,
+      [LT_COP_DIV] = LT_ALU_DIV, [LT_COP_REM] = LT_ALU_REM, [LT_COP_AND] = LT_ALU_AND,
+      [LT_COP_OR] = LT_ALU_OR, [LT_COP_XOR] = LT_ALU_XOR};
+    lt_operand a = expr(c, e->a), b = expr(c, e->b);
+    return alu(c, ops[e->op], a, b, at);
+  }
+  }
+  return imm(0, at);
+}
+
+/* Jumps to lfalse when e is false (0); falls through when it is true. */
+static void cond_false(cc *c, const lt_cexpr *e, const char *lfalse) {
+  lt_cmp cmp;
+  if (e->kind == LT_CE_BINARY && is_cmp(e->op, &cmp)) {
+    lt_operand a = expr(c, e->a), b = expr(c, e->b);
+    branch(c, negate(cmp), a, b, lfalse, e->at);
+  } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LAND) {
+    cond_false(c, e->a, lfalse);
+    cond_false(c, e->b, lfalse);
+  } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LOR) {
+    const char *ltrue = new_label(c);
+    cond_true(c, e->a, ltrue);
+    cond_false(c, e->b, lfalse);
+    place(c, ltrue, e->at);
+  } else if (e->kind == LT_CE_UNARY && e->op == LT_COP_NOT) {
+    cond_true(c, e->a, lfalse);
+  } else {
+    branch(c, LT_CMP_EQ, expr(c, e), imm(0, e->at), lfalse, e->at);
+  }
+}
+
+/* Jumps to ltrue when e is true (not 0); falls through when it is false. */
+static void cond_true(cc *c, const lt_cexpr *e, const char *ltrue) {
+  lt_cmp cmp;
+  if (e->kind == LT_CE_BINARY && is_cmp(e->op, &cmp)) {
+    lt_operand a = expr(c, e->a), b = expr(c, e->b);
+    branch(c, cmp, a, b, ltrue, e->at);
+  } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LAND) {
+    const char *lfalse = new_label(c);
+    cond_false(c, e->a, lfalse);
+    cond_true(c, e->b, ltrue);
+    place(c, lfalse, e->at);
+  } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LOR) {
+    cond_true(c, e->a, ltrue);
+    cond_true(c, e->b, ltrue);
+  } else if (e->kind == LT_CE_UNARY && e->op == LT_COP_NOT) {
+    cond_false(c, e->a, ltrue);
+  } else {
+    branch(c, LT_CMP_NE, expr(c, e), imm(0, e->at), ltrue, e->at);
+  }
+}
+
+/* ---- statements -------------------------------------------------------------------- */
+
+static void block(cc *c, const lt_cblock *b);
+
+static void stmt(cc *c, const lt_cstmt *s) {
+  lc_loc at = s->at;
+  switch (s->kind) {
+  case LT_CS_DECL:
+  case LT_CS_ASSIGN:
+    mov(c, reg(s->local, at), s->e ? expr(c, s->e) : imm(0, at), at);
+    break;
+  case LT_CS_STORE: {
+    lt_operand v = expr(c, s->e);
+    lt_instr *in = mk(c, LT_I_ST, at);
+    in->a = v;
+    in->sem = LT_SEM_WEAK;
+    put(c, s->ptr, in);
+    break;
+  }
+  case LT_CS_EXPR: expr(c, s->e); break;
+  case LT_CS_SYNC: {
+    lt_instr *in = emit(c, LT_I_BAR, at);
+    in->a = imm(0, at);
+    in->nbar_operands = 1;
+    in->bar_cta_suffix = true;
+    in->scope = LT_SCOPE_CTA;
+    break;
+  }
+  case LT_CS_BLOCK: block(c, &s->body); break;
+  case LT_CS_IF: {
+    const char *lelse = new_label(c);
+    cond_false(c, s->e, lelse);
+    block(c, &s->body);
+    if (!s->has_else) {
+      place(c, lelse, at);
+      break;
+    }
+    const char *lend = new_label(c);
+    go(c, lend, at);
+    place(c, lelse, at);
+    block(c, &s->els);
+    place(c, lend, at);
+    break;
+  }
+  case LT_CS_WHILE: {
+    const char *ltop = new_label(c), *lend = new_label(c);
+    place(c, ltop, at);
+    cond_false(c, s->e, lend);
+    block(c, &s->body);
+    go(c, ltop, at);
+    place(c, lend, at);
+    break;
+  }
+  }
+}
+
+static void block(cc *c, const lt_cblock *b) {
+  for (size_t i = 0; i < b->n && !c->failed; i++) stmt(c, b->v[i]);
+}
+
+const lt_test *lx_cpp_compile(const lt_test *t, lc_arena *a, lc_diag *d) {
+  lt_test *out = lc_arena_alloc(a, sizeof *out);
+  *out = *t;
+  out->threads = lc_arena_alloc(a, (t->nthreads ? t->nthreads : 1) * sizeof *out->threads);
+  out->nrows = 0;
+  for (size_t i = 0; i < t->nthreads; i++) {
+    cc c = {0};
+    c.a = a;
+    c.d = d;
+    c.t = t;
+    c.ct = &t->cpp->threads[i];
+    c.next_temp = (int)c.ct->nlocals;
+    block(&c, &c.ct->body);
+    if (c.pending) push_cell(&c, NULL, t->threads[i].at);
+    if (!c.failed && c.next_temp > LT_MAX_REG + 1) fail(&c, t->threads[i].at, "too many temporaries");
+    lt_thread *th = &out->threads[i];
+    *th = t->threads[i];
+    th->ncells = c.cells.n;
+    th->cells = lc_arena_alloc(a, (c.cells.n ? c.cells.n : 1) * sizeof(lt_cell));
+    if (c.cells.n) memcpy(th->cells, c.cells.v, c.cells.n * sizeof(lt_cell));
+    lc_vec_free(&c.cells);
+    if (c.failed) return NULL;
+    if (th->ncells > out->nrows) out->nrows = th->ncells;
+  }
+  return out;
+}
+
+/* C++ splits an RMW's order between its halves: acq_rel is an acquire
+ * read and a release write, seq_cst is seq_cst on both (RC11's R and W
+ * events of an RMW); a failed compare-exchange reads with its failure
+ * order. */
+void lx_cpp_rmw_sems(const lt_instr *in, bool success, lt_sem *rs, lt_sem *ws) {
+  lt_sem s = in->sem;
+  *rs = s == LT_SEM_ACQ_REL ? LT_SEM_ACQUIRE : s == LT_SEM_RELEASE ? LT_SEM_RELAXED : s;
+  *ws = s == LT_SEM_ACQ_REL ? LT_SEM_RELEASE : s == LT_SEM_ACQUIRE ? LT_SEM_RELAXED : s;
+  if (in->rmw == LT_RMW_CAS && !success) *rs = mo_sem(in->mo_fail);
+}

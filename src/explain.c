@@ -1,0 +1,466 @@
+/* explain.c - the minimal sets of named checks that rule a state out, the
+ * executions that show each, and their concrete re-evaluation.
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "enum/enum.h"
+#include "explain.h"
+#include "smt/smt.h"
+
+const char *const lc_base_names[LC_NBASE] = {"po", "rf", "co", "fr", "rmw", "sc", "sync_bar", "data", "addr", "ctrl"};
+
+/* ---- base relations of a witness -------------------------------------------------------- */
+
+static rel_rel *running(const lx_program *p, const lc_witness *w, const rel_rel *x) {
+  rel_rel *r = rel_new(p->nevents);
+  for (size_t a = 0; a < p->nevents; a++)
+    for (size_t b = 0; b < p->nevents; b++)
+      if (rel_has(x, a, b) && lc_witness_runs(p, w, (int)a) && lc_witness_runs(p, w, (int)b)) rel_add(r, a, b);
+  return r;
+}
+
+void lc_witness_base(const lx_program *p, const lc_witness *w, rel_rel *out[LC_NBASE]) {
+  rel_rel *rf = rel_new(p->nevents);
+  for (size_t r = 0; r < p->nevents; r++)
+    if (w->rf[r] >= 0) rel_add(rf, (size_t)w->rf[r], r);
+  rel_rel *inv = rel_inverse(rf);
+  out[0] = running(p, w, p->po);
+  out[1] = rf;
+  out[2] = rel_copy(w->co);
+  out[3] = rel_seq(inv, w->co);
+  out[4] = running(p, w, p->rmw);
+  out[5] = rel_copy(w->sc);
+  out[6] = rel_copy(w->bar);
+  out[7] = running(p, w, p->data);
+  out[8] = running(p, w, p->addr);
+  out[9] = running(p, w, p->ctrl);
+  rel_free(inv);
+}
+
+static void free_base(rel_rel *base[LC_NBASE]) {
+  for (size_t i = 0; i < LC_NBASE; i++) rel_free(base[i]);
+}
+
+static const char *base_label(rel_rel *base[LC_NBASE], int a, int b) {
+  static const size_t order[LC_NBASE] = {1, 2, 3, 5, 6, 4, 7, 8, 9, 0};
+  for (size_t i = 0; i < LC_NBASE; i++)
+    if (rel_has(base[order[i]], (size_t)a, (size_t)b)) return lc_base_names[order[i]];
+  return NULL;
+}
+
+/* ---- violations ---------------------------------------------------------------------------- */
+
+typedef LC_VEC(lc_edge) edge_vec;
+
+static void push_edge(edge_vec *v, int from, int to, const char *rel) {
+  lc_edge e = {from, to, rel};
+  lc_vec_push(v, e);
+}
+
+/* The shortest path from a to b (a != b, or a == b for a cycle) in the
+ * base relations, appended to v; false when there is none. */
+static bool base_path(const lx_program *p, rel_rel *base[LC_NBASE], int a, int b, edge_vec *v) {
+  size_t n = p->nevents;
+  int *prev = lc_xcalloc(n, sizeof(int));
+  int *queue = lc_xcalloc(n + 1, sizeof(int));
+  for (size_t i = 0; i < n; i++) prev[i] = -1;
+  size_t head = 0, tail = 0;
+  queue[tail++] = a;
+  bool found = false;
+  while (head < tail && !found) {
+    int x = queue[head++];
+    for (size_t y = 0; y < n && !found; y++) {
+      if (prev[y] >= 0 || (y == (size_t)a && b != a) || !base_label(base, x, (int)y)) continue;
+      prev[y] = x;
+      if ((int)y == b) found = true;
+      else queue[tail++] = (int)y;
+    }
+  }
+  if (found) {
+    size_t k = 0;
+    int y = b;
+    do {
+      queue[k++] = y;    /* the queue is done with: it holds the path backwards */
+      y = prev[y];
+    } while (y != a);
+    for (int x = a; k-- > 0; x = queue[k]) push_edge(v, x, queue[k], base_label(base, x, queue[k]));
+  }
+  free(prev);
+  free(queue);
+  return found;
+}
+
+static void cycle_edges(const lx_program *p, rel_rel *base[LC_NBASE], const cat_rel_check *c, const int *orig,
+                        const char *name, edge_vec *v) {
+  for (size_t i = 0; i < c->ncycle; i++) {
+    int a = orig[c->cycle[i]], b = orig[c->cycle[(i + 1) % c->ncycle]];
+    const char *l = base_label(base, a, b);
+    if (l) push_edge(v, a, b, l);
+    else if (!base_path(p, base, a, b, v)) push_edge(v, a, b, name);
+  }
+}
+
+static void violation(const lx_program *p, const lc_witness *w, const cat_rel_check *c, const int *orig,
+                      size_t check, const char *name, lc_violation *out) {
+  rel_rel *base[LC_NBASE];
+  lc_witness_base(p, w, base);
+  edge_vec v = {0};
+  memset(out, 0, sizeof *out);
+  out->check = check;
+  out->name = name;
+  out->kind = c->kind;
+  out->a = out->b = -1;
+  if (c->kind == CAT_CHECK_ACYCLIC) {
+    cycle_edges(p, base, c, orig, name, &v);
+  } else {
+    out->a = orig[c->a];
+    out->b = orig[c->b];
+    if (c->kind == CAT_CHECK_EMPTY || !base_path(p, base, out->a, out->a, &v)) {
+      push_edge(&v, out->a, out->b, name);
+      if (out->a != out->b) base_path(p, base, out->b, out->a, &v);
+    }
+  }
+  out->edges = v.v;
+  out->nedges = v.n;
+  free_base(base);
+}
+
+/* ---- the re-evaluation ---------------------------------------------------------------------- */
+
+/* The final values w claims match its paths, values and co. */
+static bool finals_match(const lx_program *p, const lc_witness *w) {
+  for (size_t k = 0; k < p->nobs; k++) {
+    const lx_obs *o = &p->obs[k];
+    if (o->kind == LX_OBS_REG) {
+      if (lx_expr_eval(p->paths[w->paths[o->thread]].regs[o->slot], w->val) != w->obs[k]) return false;
+      continue;
+    }
+    bool some = false;
+    for (size_t e = 0; e < p->nevents && !some; e++) {
+      const lx_event *ev = &p->events[e];
+      if (ev->kind != LX_EV_WRITE || ev->ploc != o->ploc || !lc_witness_runs(p, w, (int)e)) continue;
+      bool last = true;
+      for (size_t x = 0; x < p->nevents; x++) last &= !rel_has(w->co, e, x);
+      some = last && lx_expr_eval(ev->value, w->val) == w->obs[k];
+    }
+    if (!some) return false;
+  }
+  return true;
+}
+
+typedef struct judged {
+  cat_rel_result res;
+  int *orig;
+} judged;
+
+/* Evaluates w; *msg when it is no execution of the state, or when the
+ * engine's verdicts per check differ from the concrete ones. */
+static bool judge(const lx_program *p, const cat_model *m, const lc_witness *w, const lc_state *st,
+                  const bool *failing, judged *j, char **msg) {
+  char *why = NULL;
+  if (enum_eval_witness(p, m, w, &j->res, &j->orig, &why) < 0) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "an execution the engine gave is not a candidate execution: %s", why);
+    *msg = lc_buf_take(&b);
+    lc_buf_fini(&b);
+    free(why);
+    return false;
+  }
+  const char *bad = NULL;
+  if (!finals_match(p, w) || (st && !lc_state_holds(st, w->obs))) bad = "its final state";
+  for (size_t i = 0; !bad && failing && i < j->res.n; i++)
+    if (!j->res.checks[i].flag && failing[i] != !j->res.checks[i].holds) bad = j->res.checks[i].name;
+  if (!bad) return true;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "the engines disagree on an execution: %s", bad);
+  *msg = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  cat_rel_result_fini(&j->res);
+  free(j->orig);
+  return false;
+}
+
+/* ---- minimal sets ------------------------------------------------------------------------------ */
+
+typedef struct found {
+  lc_witness *w;
+  uint64_t fails;           /* bit k: fails the k-th named check */
+} found;
+
+typedef struct explainer_run {
+  const lx_program *p;
+  const cat_model *m;
+  lc_explainer ex;
+  size_t *checks, k;        /* the named checks (model indices), k of them */
+  LC_VEC(found) seen;       /* every execution found for the state */
+  LC_VEC(uint64_t) minimal;
+  size_t questions;
+  char *message;
+  bool cross;               /* the engine is not the explicit one: judge each answer */
+} explainer_run;
+
+static uint64_t to_bits(const explainer_run *r, const bool *failing) {
+  uint64_t bits = 0;
+  for (size_t i = 0; i < r->k; i++)
+    if (failing[r->checks[i]]) bits |= (uint64_t)1 << i;
+  return bits;
+}
+
+/* Asks for an execution passing `set`: 1 (recorded in seen), 0, -1. */
+static int ask(explainer_run *r, uint64_t set, const lc_state *st) {
+  size_t nc = cat_model_nchecks(r->m);
+  bool *on = lc_xcalloc(nc + 1, sizeof(bool)), *failing = lc_xcalloc(nc + 1, sizeof(bool));
+  for (size_t i = 0; i < r->k; i++) on[r->checks[i]] = (set >> i) & 1;
+  lc_witness *w = NULL;
+  r->questions++;
+  int rc = r->ex.find(r->ex.ctx, on, st, &w, failing, &r->message);
+  if (rc == 1) {
+    /* The explicit engine's answers come from the judge's own evaluation;
+     * those shown are evaluated again for their violations anyway. */
+    judged j = {0};
+    if (!r->cross || judge(r->p, r->m, w, st, failing, &j, &r->message)) {
+      found f = {w, to_bits(r, failing)};
+      lc_vec_push(&r->seen, f);
+      if (r->cross) cat_rel_result_fini(&j.res), free(j.orig);
+    } else {
+      lc_witness_free(w);
+      rc = -1;
+    }
+  }
+  free(on);
+  free(failing);
+  return rc;
+}
+
+static bool known_passing(const explainer_run *r, uint64_t set) {
+  for (size_t i = 0; i < r->seen.n; i++)
+    if (!(set & r->seen.v[i].fails)) return true;
+  return false;
+}
+
+static bool has_minimal_subset(const explainer_run *r, uint64_t set) {
+  for (size_t i = 0; i < r->minimal.n; i++)
+    if ((r->minimal.v[i] & set) == r->minimal.v[i]) return true;
+  return false;
+}
+
+/* Every set of `size` checks, in increasing order of their bits. */
+static int sets_of_size(explainer_run *r, const lc_state *st, size_t size) {
+  uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1;
+  for (uint64_t set = ((uint64_t)1 << size) - 1; set && set <= all;) {
+    if (!has_minimal_subset(r, set) && !known_passing(r, set)) {
+      int rc = ask(r, set, st);
+      if (rc < 0) return -1;
+      if (rc == 0) lc_vec_push(&r->minimal, set);
+    }
+    /* the next set with as many bits (Gosper's hack) */
+    uint64_t c = set & -set, nx = set + c;
+    if (!nx) break;
+    set = (((nx ^ set) >> 2) / c) | nx;
+  }
+  return 0;
+}
+
+static const found *witness_for(const explainer_run *r, uint64_t set, size_t i) {
+  uint64_t rest = set & ~((uint64_t)1 << i);
+  const found *best = NULL;
+  for (size_t k = 0; k < r->seen.n; k++) {
+    const found *f = &r->seen.v[k];
+    if ((f->fails & rest) || !((f->fails >> i) & 1)) continue;
+    if (!best || __builtin_popcountll(f->fails) < __builtin_popcountll(best->fails)) best = f;
+  }
+  return best;
+}
+
+static int make_reason(explainer_run *r, uint64_t set, const lc_state *st, lc_reason *out) {
+  out->why = lc_xcalloc((size_t)__builtin_popcountll(set), sizeof(lc_why));
+  out->n = 0;
+  for (size_t i = 0; i < r->k; i++) {
+    if (!((set >> i) & 1)) continue;
+    const found *f = witness_for(r, set, i);
+    if (!f && ask(r, set & ~((uint64_t)1 << i), st) < 0) return -1;
+    if (!f) f = witness_for(r, set, i);
+    if (!f) {
+      r->message = lc_xstrdup("no execution fails a check of a minimal set alone");
+      return -1;
+    }
+    lc_why *y = &out->why[out->n++];
+    y->w = lc_witness_copy(r->p, f->w);
+    judged j;
+    if (!judge(r->p, r->m, y->w, st, NULL, &j, &r->message)) return -1;
+    size_t c = r->checks[i];
+    violation(r->p, y->w, &j.res.checks[c], j.orig, c, cat_model_check_name(r->m, c), &y->v);
+    cat_rel_result_fini(&j.res);
+    free(j.orig);
+  }
+  return 0;
+}
+
+static void explain_forbidden(explainer_run *r, const lc_state *st, lc_explanation *x) {
+  if (r->k > 20) {
+    x->kind = LC_EXPLAIN_ERROR;
+    x->message = lc_xstrdup("the model has more than 20 named checks; too many sets to try");
+    return;
+  }
+  int rc = ask(r, 0, st);
+  if (rc <= 0) {
+    x->kind = rc == 0 ? LC_EXPLAIN_NO_CANDIDATE : LC_EXPLAIN_ERROR;
+    return;
+  }
+  rc = 0;
+  for (size_t size = 1; size <= r->k && rc == 0; size++) rc = sets_of_size(r, st, size);
+  x->reasons = lc_xcalloc(r->minimal.n + 1, sizeof(lc_reason));
+  for (size_t i = 0; rc == 0 && i < r->minimal.n; i++) {
+    rc = make_reason(r, r->minimal.v[i], st, &x->reasons[i]);
+    x->nreasons = i + 1;
+  }
+  x->kind = rc == 0 ? LC_EXPLAIN_FORBIDDEN : LC_EXPLAIN_ERROR;
+}
+
+/* Does the checked result already say no allowed state gives st?  Only
+ * when st speaks of shown observables (the result lists their values). */
+static bool known_forbidden(const lc_result *res, const lc_state *st) {
+  if (!res || res->status != LC_RESULT_OK || res->bound_reached) return false;
+  for (size_t i = 0; i < st->n; i++)
+    if ((size_t)st->obs[i] >= res->nshown) return false;
+  lx_val *full = lc_xcalloc(res->prog->nobs + 1, sizeof(lx_val));
+  bool some = false;
+  for (size_t i = 0; i < res->nstates && !some; i++) {
+    memcpy(full, lc_result_state(res, i), res->nshown * sizeof(lx_val));
+    some = lc_state_holds(st, full);
+  }
+  free(full);
+  return !some;
+}
+
+static void explain_one(explainer_run *r, const lc_state *st, const lc_result *res, lc_explanation *x) {
+  uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1;
+  int rc = known_forbidden(res, st) ? 0 : ask(r, all, st);
+  if (rc == 1) {
+    x->kind = LC_EXPLAIN_ALLOWED;
+    x->witness = lc_witness_copy(r->p, r->seen.v[r->seen.n - 1].w);
+  } else if (rc == 0) {
+    explain_forbidden(r, st, x);
+  } else {
+    x->kind = LC_EXPLAIN_ERROR;
+  }
+  if (x->kind == LC_EXPLAIN_ERROR) x->message = r->message ? r->message : lc_xstrdup("no answer");
+  else free(r->message);
+  r->message = NULL;
+}
+
+static void reset_run(explainer_run *r) {
+  for (size_t i = 0; i < r->seen.n; i++) lc_witness_free(r->seen.v[i].w);
+  r->seen.n = 0;
+  r->minimal.n = 0;
+}
+
+static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
+                                       const lc_state *states, size_t n, const lc_result *checked) {
+  lc_explain_result *x = lc_xcalloc(1, sizeof *x);
+  x->prog = p;
+  x->model = m;
+  x->engine = lc_engine_name(engine);
+  x->ex = lc_xcalloc(n + 1, sizeof(lc_explanation));
+  x->n = n;
+  explainer_run r = {p, m, {0}, NULL, 0, {0}, {0}, 0, NULL, engine != LC_ENGINE_ENUM};
+  r.ex = engine == LC_ENGINE_ENUM ? enum_explainer(p, m, timeout) : smt_explainer(p, m, timeout);
+  size_t nc = cat_model_nchecks(m);
+  r.checks = lc_xcalloc(nc + 1, sizeof(size_t));
+  for (size_t i = 0; i < nc; i++)
+    if (!cat_model_check_is_flag(m, i)) r.checks[r.k++] = i;
+  for (size_t i = 0; i < n; i++) {
+    lc_state_copy(&states[i], &x->ex[i].state);
+    explain_one(&r, &x->ex[i].state, checked, &x->ex[i]);
+    reset_run(&r);
+  }
+  lc_vec_free(&r.seen);
+  lc_vec_free(&r.minimal);
+  free(r.checks);
+  r.ex.free(r.ex.ctx);
+  x->questions = r.questions;
+  return x;
+}
+
+/* --engine auto for explanations: the explicit engine, the fastest on
+ * the corpus, unless a question takes it more than 0.2 s (the corpus's
+ * slowest otherwise takes 0.05 s) - it prunes
+ * with the checks asked about only, and with few of them, on tests with
+ * loops, its search can take many minutes (Ticketlock-same-gpu of the
+ * corpus) where Z3 takes a second; then Z3 explains the test. */
+#define AUTO_ENUM_SECONDS 0.2
+
+lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
+                              const lc_state *states, size_t n, const lc_result *checked) {
+  double start = lc_now();
+  lc_explain_result *x = NULL;
+  if (engine == LC_ENGINE_AUTO && lc_engine_choose(p) == LC_ENGINE_ENUM) {
+    double quick = timeout > 0 && timeout < AUTO_ENUM_SECONDS ? timeout : AUTO_ENUM_SECONDS;
+    x = explain_with(p, m, LC_ENGINE_ENUM, quick, states, n, checked);
+    if (lc_explain_failed(x) && (timeout == 0 || quick < timeout)) lc_explain_free(x), x = NULL;
+  }
+  if (!x) x = explain_with(p, m, engine == LC_ENGINE_AUTO ? LC_ENGINE_SMT : engine, timeout, states, n, checked);
+  x->seconds = lc_now() - start;
+  return x;
+}
+
+static void free_reason(lc_reason *rs) {
+  for (size_t k = 0; k < rs->n; k++) {
+    lc_witness_free(rs->why[k].w);
+    free(rs->why[k].v.edges);
+  }
+  free(rs->why);
+}
+
+void lc_explain_free(lc_explain_result *x) {
+  if (!x) return;
+  for (size_t i = 0; i < x->n; i++) {
+    lc_explanation *e = &x->ex[i];
+    lc_state_fini(&e->state);
+    lc_witness_free(e->witness);
+    for (size_t j = 0; j < e->nreasons; j++) free_reason(&e->reasons[j]);
+    free(e->reasons);
+    free(e->message);
+  }
+  free(x->ex);
+  for (size_t i = 0; i < x->nraces; i++) {
+    lc_witness_free(x->races[i].w);
+    free(x->races[i].message);
+  }
+  free(x->races);
+  free(x);
+}
+
+bool lc_explain_failed(const lc_explain_result *x) {
+  for (size_t i = 0; i < x->n; i++)
+    if (x->ex[i].kind == LC_EXPLAIN_ERROR) return true;
+  for (size_t i = 0; i < x->nraces; i++)
+    if (!x->races[i].w) return true;
+  return false;
+}
+
+/* ---- races ------------------------------------------------------------------------------------ */
+
+void lc_explain_races(lc_explain_result *x, const lc_result *r, double timeout) {
+  size_t total = 0;
+  for (size_t f = 0; f < r->nflags; f++) total += r->flags[f].npairs ? r->flags[f].npairs : r->flags[f].raised;
+  x->races = lc_xcalloc(total + 1, sizeof(lc_race));
+  for (size_t f = 0; f < r->nflags; f++) {
+    const lc_flag *fl = &r->flags[f];
+    size_t np = fl->npairs ? fl->npairs : fl->raised;
+    for (size_t k = 0; k < np; k++) {
+      lc_race *rc = &x->races[x->nraces++];
+      rc->flag = fl->name;
+      rc->a = fl->npairs ? fl->pairs[2 * k] : fl->ev_a;
+      rc->b = fl->npairs ? fl->pairs[2 * k + 1] : fl->ev_b;
+      enum_options o = {timeout, false, false};
+      if (enum_find_race(x->prog, x->model, &o, fl->name, rc->a, rc->b, &rc->w, &rc->message) == 0)
+        rc->message = lc_xstrdup("no allowed execution has this pair");
+    }
+  }
+}

@@ -1,0 +1,376 @@
+/* cpp_print.c - C++ tests in normal form, structural equality, names.
+ * SPDX-License-Identifier: MIT
+ *
+ * Normal form: the C11 `_explicit` spelling with the memory orders always
+ * written and the scope only when written; `int` locals; bodies of if,
+ * else and while always in braces; four spaces per level.  Printing then
+ * parsing gives an equal test (lt_test_equal).
+ */
+#include <string.h>
+
+#include "litmus/cpp_ast.h"
+
+const char *lt_mo_name(lt_mo mo) {
+  static const char *const n[] = {"", "memory_order_relaxed", "memory_order_consume",
+                                  "memory_order_acquire", "memory_order_release",
+                                  "memory_order_acq_rel", "memory_order_seq_cst"};
+  return (size_t)mo < LC_ARRAY_LEN(n) ? n[mo] : "";
+}
+
+const char *lt_mo_short(lt_mo mo) {
+  static const char *const n[] = {"na", "rlx", "con", "acq", "rel", "acq_rel", "sc"};
+  return (size_t)mo < LC_ARRAY_LEN(n) ? n[mo] : "";
+}
+
+const char *lt_ts_name(lt_ts s) {
+  static const char *const n[] = {"", "thread_scope_thread", "thread_scope_block",
+                                  "thread_scope_cluster", "thread_scope_device",
+                                  "thread_scope_system"};
+  return (size_t)s < LC_ARRAY_LEN(n) ? n[s] : "";
+}
+
+const char *lt_ts_short(lt_ts s) {
+  static const char *const n[] = {"system", "thread", "block", "cluster", "device", "system"};
+  return (size_t)s < LC_ARRAY_LEN(n) ? n[s] : "";
+}
+
+lt_scope lt_ts_scope(lt_ts s) {
+  switch (s) {
+  case LT_TS_BLOCK: return LT_SCOPE_CTA;
+  case LT_TS_CLUSTER: return LT_SCOPE_CLUSTER;
+  case LT_TS_DEVICE: return LT_SCOPE_GPU;
+  case LT_TS_THREAD: return LT_SCOPE_NONE;
+  default: return LT_SCOPE_SYS;
+  }
+}
+
+/* ---- printing ---------------------------------------------------------------- */
+
+typedef struct pctx {
+  lc_buf *b;
+  const lt_test *t;
+  const lt_cpp_thread *th;
+} pctx;
+
+static const char *cop_text(lt_cop op) {
+  static const char *const n[] = {"-", "!", "~", "+", "-", "*", "/", "%", "&", "|", "^",
+                                  "==", "!=", "<", "<=", ">", ">=", "&&", "||"};
+  return n[op];
+}
+
+static void pexpr(pctx *c, const lt_cexpr *e);
+
+static void atomic_call(pctx *c, const lt_catomic *a) {
+  static const char *const fetch[] = {[LT_RMW_ADD] = "add", [LT_RMW_SUB] = "sub",
+                                      [LT_RMW_AND] = "and", [LT_RMW_OR] = "or",
+                                      [LT_RMW_XOR] = "xor", [LT_RMW_MIN] = "min",
+                                      [LT_RMW_MAX] = "max"};
+  lc_buf *b = c->b;
+  switch (a->kind) {
+  case LT_CA_FENCE: lc_buf_puts(b, "atomic_thread_fence("); break;
+  case LT_CA_LOAD: lc_buf_puts(b, "atomic_load_explicit("); break;
+  case LT_CA_STORE: lc_buf_puts(b, "atomic_store_explicit("); break;
+  case LT_CA_EXCHANGE: lc_buf_puts(b, "atomic_exchange_explicit("); break;
+  case LT_CA_FETCH:
+    lc_buf_printf(b, "atomic_fetch_%s_explicit(", (size_t)a->op < LC_ARRAY_LEN(fetch) && fetch[a->op] ? fetch[a->op] : "add");
+    break;
+  case LT_CA_CAS:
+    lc_buf_printf(b, "atomic_compare_exchange_%s_explicit(", a->weak ? "weak" : "strong");
+    break;
+  }
+  if (a->kind != LT_CA_FENCE) {
+    pexpr(c, a->obj);
+    lc_buf_puts(b, ", ");
+  }
+  if (a->val) {
+    pexpr(c, a->val);
+    lc_buf_puts(b, ", ");
+  }
+  if (a->kind == LT_CA_CAS) {
+    pexpr(c, a->expected);
+    lc_buf_puts(b, ", ");
+    pexpr(c, a->desired);
+    lc_buf_puts(b, ", ");
+  }
+  lc_buf_puts(b, lt_mo_name(a->mo));
+  if (a->kind == LT_CA_CAS) lc_buf_printf(b, ", %s", lt_mo_name(a->mo_fail));
+  if (a->scope != LT_TS_NONE) lc_buf_printf(b, ", %s", lt_ts_name(a->scope));
+  lc_buf_putc(b, ')');
+}
+
+static void pexpr(pctx *c, const lt_cexpr *e) {
+  lc_buf *b = c->b;
+  if (e->parens) lc_buf_putc(b, '(');
+  switch (e->kind) {
+  case LT_CE_CONST: lc_buf_printf(b, "%lld", (long long)e->value); break;
+  case LT_CE_LOCAL: lc_buf_puts(b, c->th->locals[e->local]); break;
+  case LT_CE_LOC: lc_buf_puts(b, e->loc); break;
+  case LT_CE_ADDR: lc_buf_printf(b, "&%s", c->th->locals[e->local]); break;
+  case LT_CE_DEREF:
+    lc_buf_putc(b, '*');
+    pexpr(c, e->a);
+    break;
+  case LT_CE_UNARY:
+    lc_buf_puts(b, cop_text(e->op));
+    pexpr(c, e->a);
+    break;
+  case LT_CE_BINARY:
+    pexpr(c, e->a);
+    lc_buf_printf(b, " %s ", cop_text(e->op));
+    pexpr(c, e->b);
+    break;
+  case LT_CE_ATOMIC: atomic_call(c, &e->atomic); break;
+  }
+  if (e->parens) lc_buf_putc(b, ')');
+}
+
+static void indent(lc_buf *b, int level) {
+  for (int i = 0; i < level; i++) lc_buf_puts(b, "    ");
+}
+
+static void pblock(pctx *c, const lt_cblock *blk, int level);
+
+static void pstmt(pctx *c, const lt_cstmt *s, int level) {
+  lc_buf *b = c->b;
+  indent(b, level);
+  switch (s->kind) {
+  case LT_CS_DECL:
+    lc_buf_printf(b, "%s %s", s->type, c->th->locals[s->local]);
+    if (s->e) {
+      lc_buf_puts(b, " = ");
+      pexpr(c, s->e);
+    }
+    lc_buf_puts(b, ";\n");
+    break;
+  case LT_CS_ASSIGN:
+    lc_buf_printf(b, "%s = ", c->th->locals[s->local]);
+    pexpr(c, s->e);
+    lc_buf_puts(b, ";\n");
+    break;
+  case LT_CS_STORE:
+    lc_buf_putc(b, '*');
+    pexpr(c, s->ptr);
+    lc_buf_puts(b, " = ");
+    pexpr(c, s->e);
+    lc_buf_puts(b, ";\n");
+    break;
+  case LT_CS_EXPR:
+    pexpr(c, s->e);
+    lc_buf_puts(b, ";\n");
+    break;
+  case LT_CS_SYNC: lc_buf_puts(b, "__syncthreads();\n"); break;
+  case LT_CS_BLOCK:
+    lc_buf_puts(b, "{\n");
+    pblock(c, &s->body, level + 1);
+    indent(b, level);
+    lc_buf_puts(b, "}\n");
+    break;
+  case LT_CS_IF:
+  case LT_CS_WHILE:
+    lc_buf_puts(b, s->kind == LT_CS_IF ? "if (" : "while (");
+    pexpr(c, s->e);
+    lc_buf_puts(b, ") {\n");
+    pblock(c, &s->body, level + 1);
+    indent(b, level);
+    lc_buf_putc(b, '}');
+    if (s->has_else) {
+      lc_buf_puts(b, " else {\n");
+      pblock(c, &s->els, level + 1);
+      indent(b, level);
+      lc_buf_putc(b, '}');
+    }
+    lc_buf_putc(b, '\n');
+    break;
+  }
+}
+
+static void pblock(pctx *c, const lt_cblock *blk, int level) {
+  for (size_t i = 0; i < blk->n; i++) pstmt(c, blk->v[i], level);
+}
+
+void lt_cpp_print_expr(lc_buf *out, const lt_test *t, int thread, const lt_cexpr *e) {
+  pctx c = {out, t, &t->cpp->threads[thread]};
+  pexpr(&c, e);
+}
+
+static void init_value(lc_buf *b, const lt_init *e) {
+  if (e->value_loc)
+    lc_buf_printf(b, "%s%s", e->value_amp ? "&" : "", e->value_loc);
+  else
+    lc_buf_printf(b, "%lld", (long long)e->value);
+}
+
+static void inits(lc_buf *b, const lt_test *t) {
+  const lt_cpp *cpp = t->cpp;
+  lc_buf_puts(b, "{\n");
+  for (size_t i = 0; i < cpp->ninits; i++) {
+    const lt_cinit *ci = &cpp->inits[i];
+    const lt_init *e = &t->inits[ci->first];
+    lc_buf_puts(b, "    ");
+    if (ci->type) lc_buf_printf(b, "%s ", ci->type);
+    lc_buf_printf(b, ci->bracketed ? "[%s]" : "%s", e->loc);
+    if (ci->array_len >= 0) {
+      lc_buf_printf(b, "[%ld] = {", ci->array_len);
+      for (size_t k = 0; k < ci->n; k++) {
+        lc_buf_puts(b, k ? ", " : "");
+        init_value(b, &t->inits[ci->first + k]);
+      }
+      lc_buf_puts(b, "};\n");
+      continue;
+    }
+    lc_buf_puts(b, " = ");
+    init_value(b, e);
+    lc_buf_puts(b, ";\n");
+  }
+  lc_buf_puts(b, "}\n");
+}
+
+static void thread(lc_buf *b, const lt_test *t, size_t i) {
+  const lt_thread *th = &t->threads[i];
+  const lt_cpp_thread *ct = &t->cpp->threads[i];
+  lc_buf_printf(b, "\nP%d", th->id);
+  if (ct->placed) {
+    lc_buf_printf(b, "@cta %d,", th->cta);
+    if (th->cluster >= 0) lc_buf_printf(b, "cluster %d,", th->cluster);
+    lc_buf_printf(b, "gpu %d", th->gpu);
+  }
+  lc_buf_puts(b, " (");
+  for (size_t k = 0; k < ct->nparams; k++)
+    lc_buf_printf(b, "%s%s %s", k ? ", " : "", ct->params[k].type, ct->params[k].name);
+  lc_buf_puts(b, ") {\n");
+  pctx c = {b, t, ct};
+  pblock(&c, &ct->body, 1);
+  lc_buf_puts(b, "}\n");
+}
+
+/* A term of the tail with the local's name for a register. */
+static void term(lc_buf *b, const lt_test *t, const lt_term *x) {
+  if (x->kind != LT_TERM_REG) {
+    lt_print_term(b, x);
+    return;
+  }
+  for (size_t i = 0; i < t->nthreads; i++)
+    if (t->threads[i].id == x->thread && (size_t)x->reg < t->cpp->threads[i].nlocals) {
+      lc_buf_printf(b, "%d:%s", x->thread, t->cpp->threads[i].locals[x->reg]);
+      return;
+    }
+  lc_buf_printf(b, "%d:r%d", x->thread, x->reg);
+}
+
+void lt_cpp_print_prop(lc_buf *b, const lt_test *t, const lt_prop *p) {
+  if (p->parens) lc_buf_putc(b, '(');
+  switch (p->kind) {
+  case LT_PROP_TRUE: lc_buf_puts(b, "true"); break;
+  case LT_PROP_FALSE: lc_buf_puts(b, "false"); break;
+  case LT_PROP_CMP:
+    term(b, t, &p->lhs);
+    lc_buf_printf(b, " %s ", lt_cmp_name(p->cmp));
+    term(b, t, &p->rhs);
+    break;
+  case LT_PROP_NOT:
+    lc_buf_puts(b, "~");
+    lt_cpp_print_prop(b, t, p->l);
+    break;
+  case LT_PROP_AND:
+  case LT_PROP_OR:
+    lt_cpp_print_prop(b, t, p->l);
+    lc_buf_puts(b, p->kind == LT_PROP_AND ? " /\\ " : " \\/ ");
+    lt_cpp_print_prop(b, t, p->r);
+    break;
+  }
+  if (p->parens) lc_buf_putc(b, ')');
+}
+
+void lt_cpp_print(lc_buf *b, const lt_test *t) {
+  static const char *const quant[] = {"exists", "~exists", "forall"};
+  lc_buf_printf(b, "%s %s\n", t->arch, t->name ? t->name : "");
+  if (t->doc && *t->doc) lc_buf_printf(b, "%s\n", t->doc);
+  inits(b, t);
+  for (size_t i = 0; i < t->nthreads; i++) thread(b, t, i);
+  lc_buf_putc(b, '\n');
+  if (t->has_locations) {
+    lc_buf_puts(b, "locations [");
+    for (size_t i = 0; i < t->nlocations; i++) {
+      lc_buf_puts(b, i ? " " : "");
+      term(b, t, &t->locations[i]);
+      lc_buf_putc(b, ';');
+    }
+    lc_buf_puts(b, "]\n");
+  }
+  if (t->filter) {
+    lc_buf_puts(b, "filter ");
+    lt_cpp_print_prop(b, t, t->filter);
+    lc_buf_putc(b, '\n');
+  }
+  lc_buf_printf(b, "%s ", quant[t->quant <= LT_COND_FORALL ? t->quant : 0]);
+  lt_cpp_print_prop(b, t, t->cond);
+  lc_buf_putc(b, '\n');
+}
+
+/* ---- equality ------------------------------------------------------------------ */
+
+static bool str_eq(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool expr_eq(const lt_cexpr *a, const lt_cexpr *b);
+
+static bool atomic_eq(const lt_catomic *a, const lt_catomic *b) {
+  return a->kind == b->kind && a->op == b->op && a->weak == b->weak && a->mo == b->mo &&
+         a->mo_fail == b->mo_fail && a->scope == b->scope && expr_eq(a->obj, b->obj) &&
+         expr_eq(a->val, b->val) && expr_eq(a->expected, b->expected) &&
+         expr_eq(a->desired, b->desired);
+}
+
+static bool expr_eq(const lt_cexpr *a, const lt_cexpr *b) {
+  if (!a || !b) return a == b;
+  if (a->kind != b->kind || a->parens != b->parens) return false;
+  switch (a->kind) {
+  case LT_CE_CONST: return a->value == b->value;
+  case LT_CE_LOCAL: case LT_CE_ADDR: return a->local == b->local;
+  case LT_CE_LOC: return str_eq(a->loc, b->loc);
+  case LT_CE_DEREF: return expr_eq(a->a, b->a);
+  case LT_CE_UNARY: return a->op == b->op && expr_eq(a->a, b->a);
+  case LT_CE_BINARY: return a->op == b->op && expr_eq(a->a, b->a) && expr_eq(a->b, b->b);
+  case LT_CE_ATOMIC: return atomic_eq(&a->atomic, &b->atomic);
+  }
+  return false;
+}
+
+static bool block_eq(const lt_cblock *a, const lt_cblock *b);
+
+static bool stmt_eq(const lt_cstmt *a, const lt_cstmt *b) {
+  if (a->kind != b->kind || a->has_else != b->has_else) return false;
+  if ((a->kind == LT_CS_DECL || a->kind == LT_CS_ASSIGN) && a->local != b->local) return false;
+  return str_eq(a->type, b->type) && expr_eq(a->ptr, b->ptr) && expr_eq(a->e, b->e) &&
+         block_eq(&a->body, &b->body) && block_eq(&a->els, &b->els);
+}
+
+static bool block_eq(const lt_cblock *a, const lt_cblock *b) {
+  if (a->n != b->n) return false;
+  for (size_t i = 0; i < a->n; i++)
+    if (!stmt_eq(a->v[i], b->v[i])) return false;
+  return true;
+}
+
+bool lt_cpp_equal(const lt_cpp *a, const lt_cpp *b, size_t nthreads) {
+  if (!a || !b) return a == b;
+  if (a->dialect != b->dialect || a->ninits != b->ninits) return false;
+  for (size_t i = 0; i < a->ninits; i++) {
+    const lt_cinit *x = &a->inits[i], *y = &b->inits[i];
+    if (x->first != y->first || x->n != y->n || !str_eq(x->type, y->type) ||
+        x->bracketed != y->bracketed || x->array_len != y->array_len)
+      return false;
+  }
+  for (size_t i = 0; i < nthreads; i++) {
+    const lt_cpp_thread *x = &a->threads[i], *y = &b->threads[i];
+    if (x->placed != y->placed || x->nparams != y->nparams || x->nlocals != y->nlocals) return false;
+    for (size_t k = 0; k < x->nparams; k++)
+      if (!str_eq(x->params[k].type, y->params[k].type) || !str_eq(x->params[k].name, y->params[k].name))
+        return false;
+    for (size_t k = 0; k < x->nlocals; k++)
+      if (!str_eq(x->locals[k], y->locals[k])) return false;
+    if (!block_eq(&x->body, &y->body)) return false;
+  }
+  return true;
+}

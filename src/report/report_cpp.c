@@ -1,0 +1,107 @@
+/* report_cpp.c - events and data races of a C++ test in C++ words.
+ * SPDX-License-Identifier: MIT
+ *
+ * A racy pair of a C++ test is undefined behaviour (cuda-cpp.cat), and
+ * the user needs to know which rule it breaks: a non-atomic access
+ * unordered by happens-before, or two atomics one of whose scopes leaves
+ * out the other's thread ("block-scope store in CTA 0, read from CTA 1").
+ */
+#include "report/report.h"
+
+#include "litmus/cpp_ast.h"
+
+static const char *order_name(const lx_event *e) {
+  if (lx_has(e, LX_T_SC)) return "seq_cst";
+  if (lx_has(e, LX_T_ACQ_REL)) return "acq_rel";
+  if (lx_has(e, LX_T_ACQ)) return "acquire";
+  if (lx_has(e, LX_T_REL)) return "release";
+  return "relaxed";
+}
+
+static bool atomic_access(const lx_event *e) { return !lx_has(e, LX_T_WEAK); }
+
+/* The scope an atomic access was written with, in CUDA's words. */
+static const char *scope_word(const lx_event *e) {
+  switch (e->scope) {
+  case LT_SCOPE_CTA: return "block";
+  case LT_SCOPE_CLUSTER: return "cluster";
+  case LT_SCOPE_GPU: return "device";
+  case LT_SCOPE_SYS: return "system";
+  default: return "thread";
+  }
+}
+
+static const char *access_noun(const lx_event *e) {
+  if (e->rmw >= 0) return "RMW";
+  return e->kind == LX_EV_READ ? "load" : "store";
+}
+
+void report_cpp_event(lc_buf *out, const lx_program *p, int ev) {
+  const lx_event *e = &p->events[ev];
+  const char *loc = e->ploc >= 0 ? p->plocs[e->ploc].name : "?";
+  lc_buf_printf(out, "P%d line %d: ", p->threads[e->thread].id, e->at.line);
+  if (e->kind != LX_EV_READ && e->kind != LX_EV_WRITE) {
+    lc_buf_puts(out, e->kind == LX_EV_FENCE ? "fence" : "__syncthreads()");
+    return;
+  }
+  if (!atomic_access(e)) {
+    lc_buf_printf(out, "non-atomic %s %s", e->kind == LX_EV_READ ? "read of" : "write to", loc);
+    return;
+  }
+  const char *half = e->rmw < 0 ? "" : e->kind == LX_EV_READ ? " (its read)" : " (its write)";
+  const char *prep = e->rmw >= 0 ? "on" : e->kind == LX_EV_READ ? "of" : "to";
+  lc_buf_printf(out, "%s-scope %s %s%s %s %s", scope_word(e), order_name(e), access_noun(e), half,
+                prep, loc);
+}
+
+/* Where a thread is, at the level of a scope: "CTA 0", "GPU 1". */
+static void unit(lc_buf *out, const lx_program *p, const lx_event *e, const lx_event *of) {
+  const lx_thread *t = &p->threads[of->thread];
+  switch (e->scope) {
+  case LT_SCOPE_CTA: lc_buf_printf(out, "CTA %d", t->cta); break;
+  case LT_SCOPE_CLUSTER: lc_buf_printf(out, "cluster %d", t->cluster); break;
+  case LT_SCOPE_GPU: lc_buf_printf(out, "GPU %d", t->gpu); break;
+  default: lc_buf_printf(out, "thread P%d", t->id); break;
+  }
+}
+
+/* Does the scope of a include the thread of b?  (static.c's `incl`) */
+static bool includes(const lx_program *p, const lx_event *a, const lx_event *b) {
+  const lx_thread *ta = &p->threads[a->thread], *tb = &p->threads[b->thread];
+  switch (a->scope) {
+  case LT_SCOPE_CTA: return ta->gpu == tb->gpu && ta->cta == tb->cta;
+  case LT_SCOPE_CLUSTER: return ta->gpu == tb->gpu && ta->cluster == tb->cluster;
+  case LT_SCOPE_GPU: return ta->gpu == tb->gpu;
+  case LT_SCOPE_SYS: return true;
+  default: return a->thread == b->thread;
+  }
+}
+
+static const char *verb(const lx_event *e) {
+  if (e->rmw >= 0) return "updated";
+  return e->kind == LX_EV_READ ? "read" : "written";
+}
+
+void report_cpp_race_reason(lc_buf *out, const lx_program *p, int ia, int ib) {
+  const lx_event *a = &p->events[ia], *b = &p->events[ib];
+  if (a->thread < 0 || b->thread < 0) return;
+  if (!atomic_access(a) || !atomic_access(b)) {
+    lc_buf_printf(out, " (%s, not ordered by happens-before)",
+                  !atomic_access(a) && !atomic_access(b) ? "both non-atomic" : "one non-atomic");
+    return;
+  }
+  if (includes(p, a, b) && !includes(p, b, a)) {   /* a: the scope that leaves out the other */
+    const lx_event *t = a;
+    a = b;
+    b = t;
+  }
+  if (includes(p, a, b)) {   /* cannot happen for a pair of the model's race */
+    lc_buf_puts(out, " (not ordered by happens-before)");
+    return;
+  }
+  lc_buf_printf(out, " (%s-scope %s in ", scope_word(a), access_noun(a));
+  unit(out, p, a, a);
+  lc_buf_printf(out, ", %s from ", verb(b));
+  unit(out, p, a, b);
+  lc_buf_putc(out, ')');
+}

@@ -1,0 +1,307 @@
+/* why.c - explanations as text and JSON, and the labels of
+ * events every picture and line uses.
+ * SPDX-License-Identifier: MIT
+ */
+#include <string.h>
+
+#include "report/report.h"
+#include "report/why.h"
+
+/* ---- labels --------------------------------------------------------------------------- */
+
+void report_event_name(lc_buf *out, const lx_program *p, int ev) {
+  const lx_event *e = &p->events[ev];
+  size_t k = (size_t)ev - p->ninit;
+  if (e->thread < 0) lc_buf_printf(out, "I%s", p->plocs[e->ploc].name);
+  else if (k < 26) lc_buf_putc(out, (char)('a' + k));
+  else lc_buf_printf(out, "e%zu", k);
+}
+
+void report_event_instr(lc_buf *out, const lx_program *p, int ev) {
+  const lx_event *e = &p->events[ev];
+  if (e->instr) lt_print_instr(out, e->instr);
+  else if (e->thread < 0) lc_buf_printf(out, "%s=", p->plocs[e->ploc].name), lx_print_value(out, p, p->plocs[e->ploc].init);
+}
+
+void report_event_effect(lc_buf *out, const lx_program *p, const lc_witness *w, int ev) {
+  const lx_event *e = &p->events[ev];
+  switch (e->kind) {
+  case LX_EV_READ:
+    lc_buf_printf(out, "R %s=", p->plocs[e->ploc].name);
+    lx_print_value(out, p, w ? w->val[ev] : 0);
+    break;
+  case LX_EV_WRITE:
+    lc_buf_printf(out, "W %s=", p->plocs[e->ploc].name);
+    lx_print_value(out, p, lx_expr_eval(e->value, w ? w->val : NULL));
+    break;
+  case LX_EV_FENCE: lc_buf_puts(out, "F"); break;
+  case LX_EV_PROXY_FENCE:
+  case LX_EV_ALIAS_FENCE: lc_buf_puts(out, "PF"); break;
+  case LX_EV_BAR_ARRIVE: lc_buf_puts(out, "B arrive"); break;
+  case LX_EV_BAR_WAIT: lc_buf_puts(out, "B wait"); break;
+  }
+}
+
+/* ---- text ------------------------------------------------------------------------------- */
+
+static void print_edge(lc_buf *out, const lx_program *p, const lc_edge *e, bool first) {
+  if (first) report_event_name(out, p, e->from);
+  lc_buf_printf(out, " -%s-> ", e->rel);
+  report_event_name(out, p, e->to);
+}
+
+static void print_edges(lc_buf *out, const lx_program *p, const lc_violation *v) {
+  for (size_t i = 0; i < v->nedges; i++) {
+    bool chained = i > 0 && v->edges[i - 1].to == v->edges[i].from;
+    if (i && !chained) lc_buf_puts(out, ", ");
+    print_edge(out, p, &v->edges[i], !chained);
+  }
+}
+
+static void print_pairs(lc_buf *out, const lx_program *p, const char *name, const rel_rel *r) {
+  bool any = false;
+  for (size_t a = 0; a < r->n; a++)
+    for (size_t b = 0; b < r->n; b++) {
+      if (!rel_has(r, a, b)) continue;
+      lc_buf_puts(out, any ? " " : name);
+      if (!any) lc_buf_putc(out, ' ');
+      report_event_name(out, p, (int)a);
+      lc_buf_puts(out, "->");
+      report_event_name(out, p, (int)b);
+      any = true;
+    }
+  if (any) lc_buf_puts(out, "  ");
+}
+
+/* co without the pairs transitivity gives, as herd draws it. */
+static rel_rel *co_steps(const rel_rel *co) {
+  rel_rel *two = rel_seq(co, co), *r = rel_copy(co);
+  rel_diff_into(r, two);
+  rel_free(two);
+  return r;
+}
+
+static void print_execution(lc_buf *out, const lx_program *p, const lc_witness *w, const char *indent) {
+  for (size_t ev = p->ninit; ev < p->nevents; ev++) {
+    if (!lc_witness_runs(p, w, (int)ev)) continue;
+    lc_buf_printf(out, "%s", indent);
+    report_event_name(out, p, (int)ev);
+    lc_buf_pad(out, strlen(indent) + 4);
+    lc_buf_printf(out, "P%d  ", p->threads[p->events[ev].thread].id);
+    size_t at = out->n;
+    report_event_effect(out, p, w, (int)ev);
+    while (out->n - at < 10) lc_buf_putc(out, ' ');
+    lc_buf_puts(out, "  ");
+    report_event_instr(out, p, (int)ev);
+    lc_buf_putc(out, '\n');
+  }
+  rel_rel *rf = rel_new(p->nevents), *co = co_steps(w->co);
+  for (size_t r = 0; r < p->nevents; r++)
+    if (w->rf[r] >= 0) rel_add(rf, (size_t)w->rf[r], r);
+  lc_buf_puts(out, indent);
+  size_t at = out->n;
+  print_pairs(out, p, "rf", rf);
+  print_pairs(out, p, "co", co);
+  print_pairs(out, p, "sc", w->sc);
+  print_pairs(out, p, "sync_bar", w->bar);
+  while (out->n > at && out->s[out->n - 1] == ' ') out->s[--out->n] = '\0';
+  lc_buf_putc(out, '\n');
+  rel_free(rf);
+  rel_free(co);
+}
+
+static void print_violation(lc_buf *out, const lx_program *p, const lc_violation *v) {
+  switch (v->kind) {
+  case CAT_CHECK_ACYCLIC: lc_buf_puts(out, "      cycle "); break;
+  case CAT_CHECK_IRREFLEXIVE: lc_buf_printf(out, "      cycle "); break;
+  default: lc_buf_puts(out, "      pair "); break;
+  }
+  print_edges(out, p, v);
+  lc_buf_putc(out, '\n');
+}
+
+static void print_reason_names(lc_buf *out, const lc_reason *rs) {
+  for (size_t k = 0; k < rs->n; k++) lc_buf_printf(out, "%s%s", k ? " + " : "", rs->why[k].v.name);
+}
+
+static void print_forbidden(lc_buf *out, const lx_program *p, const lc_explanation *e) {
+  lc_buf_puts(out, "  Forbidden: ruled out by ");
+  for (size_t i = 0; i < e->nreasons; i++) {
+    if (i) lc_buf_puts(out, ", or by ");
+    print_reason_names(out, &e->reasons[i]);
+  }
+  lc_buf_putc(out, '\n');
+  for (size_t i = 0; i < e->nreasons; i++)
+    for (size_t k = 0; k < e->reasons[i].n; k++) {
+      const lc_why *y = &e->reasons[i].why[k];
+      lc_buf_printf(out, "  %s fails in this execution giving the state", y->v.name);
+      if (e->reasons[i].n > 1) {
+        lc_buf_puts(out, " (it passes ");
+        for (size_t j = 0, c = 0; j < e->reasons[i].n; j++)
+          if (j != k) lc_buf_printf(out, "%s%s", c++ ? ", " : "", e->reasons[i].why[j].v.name);
+        lc_buf_putc(out, ')');
+      }
+      lc_buf_puts(out, ":\n");
+      print_execution(out, p, y->w, "      ");
+      print_violation(out, p, &y->v);
+    }
+}
+
+static void print_explanation(lc_buf *out, const lx_program *p, const lc_explanation *e) {
+  lc_buf_puts(out, "Why ");
+  lc_state_print(out, p, &e->state);
+  lc_buf_putc(out, '\n');
+  switch (e->kind) {
+  case LC_EXPLAIN_ALLOWED:
+    lc_buf_puts(out, "  Allowed: this execution gives it\n");
+    print_execution(out, p, e->witness, "      ");
+    break;
+  case LC_EXPLAIN_FORBIDDEN: print_forbidden(out, p, e); break;
+  case LC_EXPLAIN_NO_CANDIDATE:
+    lc_buf_puts(out, "  Forbidden: no candidate execution gives it, whatever the model\n");
+    break;
+  case LC_EXPLAIN_ERROR: lc_buf_printf(out, "  No explanation: %s\n", e->message); break;
+  }
+}
+
+static void print_state_of(lc_buf *out, const lx_program *p, const lc_witness *w) {
+  for (size_t k = 0; k < p->nshown; k++) {
+    lc_buf_printf(out, "%s%s=", k ? " " : "", p->obs[k].label);
+    lx_print_value(out, p, w->obs[k]);
+    lc_buf_putc(out, ';');
+  }
+}
+
+static void print_race(lc_buf *out, const lx_program *p, const lc_race *r) {
+  lc_buf_printf(out, "Race %s: ", r->flag);
+  report_event_name(out, p, r->a);
+  lc_buf_puts(out, " = ");
+  report_event(out, p, r->a);
+  lc_buf_puts(out, " and ");
+  report_event_name(out, p, r->b);
+  lc_buf_puts(out, " = ");
+  report_event(out, p, r->b);
+  lc_buf_putc(out, '\n');
+  if (!r->w) {
+    lc_buf_printf(out, "  No execution: %s\n", r->message ? r->message : "none found");
+    return;
+  }
+  lc_buf_puts(out, "  in this allowed execution, final state ");
+  print_state_of(out, p, r->w);
+  lc_buf_putc(out, '\n');
+  print_execution(out, p, r->w, "      ");
+}
+
+void report_explain_text(lc_buf *out, const lc_explain_result *x) {
+  for (size_t i = 0; i < x->n; i++) print_explanation(out, x->prog, &x->ex[i]);
+  for (size_t i = 0; i < x->nraces; i++) print_race(out, x->prog, &x->races[i]);
+}
+
+void report_explain_headline(lc_buf *out, const lc_explain_result *x) {
+  for (size_t i = 0; i < x->n; i++) {
+    const lc_explanation *e = &x->ex[i];
+    if (e->kind == LC_EXPLAIN_NO_CANDIDATE) {
+      lc_buf_puts(out, "no candidate execution gives it");
+      return;
+    }
+    if (e->kind != LC_EXPLAIN_FORBIDDEN || !e->nreasons) continue;
+    lc_buf_puts(out, "ruled out by ");
+    print_reason_names(out, &e->reasons[0]);
+    const lc_violation *v = &e->reasons[0].why[0].v;
+    lc_buf_puts(out, " (");
+    print_edges(out, x->prog, v);
+    lc_buf_putc(out, ')');
+    return;
+  }
+}
+
+/* ---- JSON ----------------------------------------------------------------------------------- */
+
+static json_t *pairs_json(const rel_rel *r) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < r->n; i++)
+    for (size_t j = 0; j < r->n; j++)
+      if (rel_has(r, i, j)) json_array_append_new(a, json_pack("[ii]", (int)i, (int)j));
+  return a;
+}
+
+static json_t *execution_json(const lx_program *p, const lc_witness *w) {
+  json_t *o = json_object(), *evs = json_array(), *state = json_object();
+  for (size_t ev = 0; ev < p->nevents; ev++) {
+    if (!lc_witness_runs(p, w, (int)ev)) continue;
+    lc_buf name, eff, ins;
+    lc_buf_init(&name), lc_buf_init(&eff), lc_buf_init(&ins);
+    report_event_name(&name, p, (int)ev);
+    report_event_effect(&eff, p, w, (int)ev);
+    report_event_instr(&ins, p, (int)ev);
+    int th = p->events[ev].thread;
+    json_array_append_new(evs, json_pack("{s:i,s:s,s:i,s:s,s:s}", "id", (int)ev, "name", name.s, "thread",
+                                         th < 0 ? -1 : p->threads[th].id, "effect", eff.s, "instruction", ins.s));
+    lc_buf_fini(&name), lc_buf_fini(&eff), lc_buf_fini(&ins);
+  }
+  rel_rel *base[LC_NBASE];
+  lc_witness_base(p, w, base);
+  json_object_set_new(o, "events", evs);
+  for (size_t i = 0; i < LC_NBASE; i++)
+    if (i >= 1 && i <= 6 && i != 4) json_object_set_new(o, lc_base_names[i], pairs_json(base[i]));
+  for (size_t i = 0; i < LC_NBASE; i++) rel_free(base[i]);
+  for (size_t k = 0; k < p->nshown; k++) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lx_print_value(&b, p, w->obs[k]);
+    json_object_set_new(state, p->obs[k].label, json_string(b.s));
+    lc_buf_fini(&b);
+  }
+  json_object_set_new(o, "state", state);
+  return o;
+}
+
+static json_t *violation_json(const lc_violation *v) {
+  static const char *const kinds[] = {"acyclic", "irreflexive", "empty"};
+  json_t *edges = json_array();
+  for (size_t i = 0; i < v->nedges; i++)
+    json_array_append_new(edges, json_pack("{s:i,s:i,s:s}", "from", v->edges[i].from, "to", v->edges[i].to,
+                                           "relation", v->edges[i].rel));
+  return json_pack("{s:s,s:s,s:o}", "check", v->name, "kind", kinds[v->kind], "edges", edges);
+}
+
+static json_t *explanation_json(const lx_program *p, const lc_explanation *e) {
+  static const char *const kinds[] = {"allowed", "forbidden", "no-candidate", "error"};
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_state_print(&b, p, &e->state);
+  json_t *o = json_pack("{s:s,s:s}", "state", b.s, "verdict", kinds[e->kind]);
+  lc_buf_fini(&b);
+  if (e->message) json_object_set_new(o, "message", json_string(e->message));
+  if (e->witness) json_object_set_new(o, "execution", execution_json(p, e->witness));
+  if (e->kind != LC_EXPLAIN_FORBIDDEN) return o;
+  json_t *reasons = json_array();
+  for (size_t i = 0; i < e->nreasons; i++) {
+    json_t *names = json_array(), *why = json_array();
+    for (size_t k = 0; k < e->reasons[i].n; k++) {
+      const lc_why *y = &e->reasons[i].why[k];
+      json_array_append_new(names, json_string(y->v.name));
+      json_array_append_new(why, json_pack("{s:o,s:o}", "violation", violation_json(&y->v), "execution",
+                                           execution_json(p, y->w)));
+    }
+    json_array_append_new(reasons, json_pack("{s:o,s:o}", "checks", names, "failures", why));
+  }
+  json_object_set_new(o, "reasons", reasons);
+  return o;
+}
+
+json_t *report_explain_json(const lc_explain_result *x) {
+  json_t *o = json_object(), *ex = json_array(), *races = json_array();
+  for (size_t i = 0; i < x->n; i++) json_array_append_new(ex, explanation_json(x->prog, &x->ex[i]));
+  for (size_t i = 0; i < x->nraces; i++) {
+    const lc_race *r = &x->races[i];
+    json_t *ro = json_pack("{s:s,s:i,s:i}", "flag", r->flag, "a", r->a, "b", r->b);
+    if (r->w) json_object_set_new(ro, "execution", execution_json(x->prog, r->w));
+    else json_object_set_new(ro, "message", json_string(r->message ? r->message : ""));
+    json_array_append_new(races, ro);
+  }
+  json_object_set_new(o, "engine", json_string(x->engine));
+  json_object_set_new(o, "states", ex);
+  json_object_set_new(o, "races", races);
+  return o;
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# explain-corpus.sh - --explain on every test of the public corpus
+# ($CORPUS_DIR) under both PTX models: no crash, no failed explanation,
+# and both engines give the same verdict and the same sets of named checks
+# for every state.  Each question has 2 s: the explicit engine, pruning
+# with few checks on tests with loops, can take minutes (Ticketlock); a
+# state either engine runs out of time on is left out of the comparison
+# and listed.  Skipped (77) without the corpus.
+set -u
+top_builddir=${top_builddir:-.}
+lc=$(cd "$top_builddir" && pwd)/src/litmus-check
+if [ -z "${CORPUS_DIR:-}" ] || [ ! -d "$CORPUS_DIR/litmus" ]; then
+  echo "SKIP: no corpus at '${CORPUS_DIR:-}' (configure --with-corpus=DIR)"
+  exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+for v in 7.5 6.0; do
+  sed 's/,.*//' "$CORPUS_DIR/expected-v$v.csv" | sed "s|^|$CORPUS_DIR/|" >"$tmp/files"
+  for engine in smt enum; do
+    # shellcheck disable=SC2046
+    "$lc" --explain --timeout 2 --engine $engine --model "ptx-v$v" $(cat "$tmp/files") >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if [ $status -ne 0 ] && { [ $status -ne 3 ] || grep -q ' error:' "$tmp/err"; }; then
+      echo "FAIL: ptx-v$v, $engine: exit status $status"
+      grep ' error:' "$tmp/err" | head -20
+      fail=1
+    fi
+    grep -E '^Test |^Why|^  (Forbidden|Allowed|No explanation)' "$tmp/out" |
+      awk '/^Test /{t=$0; next} /^Why/{w=$0; next} {print t " | " w " | " $0}' >"$tmp/$engine"
+    if grep '| *No explanation' "$tmp/$engine" | grep -v -q 'out of time'; then
+      echo "FAIL: ptx-v$v, $engine: an explanation failed"
+      grep '| *No explanation' "$tmp/$engine" | grep -v 'out of time'
+      fail=1
+    fi
+  done
+  grep 'out of time' "$tmp/smt" "$tmp/enum" | sed 's/.*:Test \([^ ]*\).*| \(Why [^|]*\)|.*/\1 \2/' | sort -u >"$tmp/slow"
+  if [ -s "$tmp/slow" ]; then
+    echo "ptx-v$v: not compared (out of time with one engine):"
+    sed 's/^/  /' "$tmp/slow"
+  fi
+  for e in smt enum; do
+    while read -r t why; do grep -v -F "Test $t " "$tmp/$e" >"$tmp/x" || true; mv "$tmp/x" "$tmp/$e"; done <"$tmp/slow"
+  done
+  if ! diff -u "$tmp/smt" "$tmp/enum" >"$tmp/diff"; then
+    echo "FAIL: ptx-v$v: the engines explain differently"
+    head -40 "$tmp/diff"
+    fail=1
+  fi
+  echo "ptx-v$v: $(wc -l <"$tmp/smt") states explained alike, $(grep -c '| *Forbidden' "$tmp/smt") forbidden"
+done
+exit $fail

@@ -1,0 +1,245 @@
+/* test_cpp.c - the C++ dialect: the AST the parser builds, sugar that means
+ * the same as the C11 form, the C++ lexer's operators, the events a C++
+ * test lowers to, and syntax errors with their exact messages.
+ * SPDX-License-Identifier: MIT
+ */
+#include "litmus_util.h"
+
+#include "exec/exec.h"
+#include "litmus/cpp_ast.h"
+
+static const lt_cstmt *stmt_of(const lt_test *t, size_t thread, size_t i) {
+  return t->cpp->threads[thread].body.v[i];
+}
+
+static void test_cpp_ast(void **state) {
+  (void)state;
+  parsed p;
+  const lt_test *t = parse_text(&p,
+      "CUDA mp\n"
+      "{ [x] = 0; [y] = 0; }\n"
+      "P0@cta 0,gpu 0 (int* x, atomic_int* y) {\n"
+      "  *x = 1;\n"
+      "  atomic_store_explicit(y, 1, memory_order_release, thread_scope_block);\n"
+      "}\n"
+      "P1@cta 1,gpu 0 (int* x, atomic_int* y) {\n"
+      "  int r0 = atomic_load_explicit(y, memory_order_acquire);\n"
+      "  int r1 = 0;\n"
+      "  if (r0 == 1) { r1 = *x; } else r1 = 2;\n"
+      "}\n"
+      "exists (1:r0 == 1 /\\ 1:r1 == 0)\n");
+  assert_non_null(t);
+  assert_non_null(t->cpp);
+  assert_int_equal(t->cpp->dialect, LT_CPP_CUDA);
+  assert_int_equal(t->nthreads, 2);
+  assert_int_equal(t->threads[1].cta, 1);
+  const lt_cpp_thread *p0 = &t->cpp->threads[0], *p1 = &t->cpp->threads[1];
+  assert_true(p0->placed);
+  assert_int_equal(p0->nparams, 2);
+  assert_string_equal(p0->params[1].type, "atomic_int*");
+  assert_string_equal(p0->params[1].name, "y");
+  const lt_cstmt *s = stmt_of(t, 0, 0);
+  assert_int_equal(s->kind, LT_CS_STORE);
+  assert_int_equal(s->ptr->kind, LT_CE_LOC);
+  s = stmt_of(t, 0, 1);
+  assert_int_equal(s->kind, LT_CS_EXPR);
+  assert_int_equal(s->e->atomic.kind, LT_CA_STORE);
+  assert_int_equal(s->e->atomic.mo, LT_MO_RELEASE);
+  assert_int_equal(s->e->atomic.scope, LT_TS_BLOCK);
+  assert_int_equal(p1->nlocals, 2);
+  assert_string_equal(p1->locals[1], "r1");
+  s = stmt_of(t, 1, 0);
+  assert_int_equal(s->kind, LT_CS_DECL);
+  assert_int_equal(s->e->atomic.kind, LT_CA_LOAD);
+  assert_int_equal(s->e->atomic.scope, LT_TS_NONE);
+  assert_int_equal(s->e->atomic.mo_fail, LT_MO_NA);
+  s = stmt_of(t, 1, 2);
+  assert_int_equal(s->kind, LT_CS_IF);
+  assert_true(s->has_else);
+  assert_int_equal(s->e->op, LT_COP_EQ);
+  assert_int_equal(s->body.v[0]->kind, LT_CS_ASSIGN);
+  assert_int_equal(s->body.v[0]->e->kind, LT_CE_DEREF);
+  assert_int_equal(s->els.n, 1);
+  /* the condition names locals by number */
+  assert_int_equal(t->cond->l->lhs.reg, 0);
+  assert_int_equal(t->cond->r->lhs.reg, 1);
+  parsed_fini(&p);
+}
+
+/* The same test in the C11 form and in CUDA's sugar. */
+static void test_cpp_sugar(void **state) {
+  (void)state;
+  static const char *const forms[][2] = {
+    {"atomic_store_explicit(x, 1, memory_order_release, thread_scope_device);",
+     "cuda::atomic_ref<int, cuda::thread_scope_device>(*x).store(1, cuda::memory_order_release);"},
+    {"int r = atomic_fetch_add_explicit(x, 2, memory_order_relaxed, thread_scope_block);",
+     "int r = cuda::std::atomic_ref<int, cuda::thread_scope_block>(x).fetch_add(2, cuda::std::memory_order_relaxed);"},
+    {"atomic_thread_fence(memory_order_seq_cst, thread_scope_device);",
+     "cuda::atomic_thread_fence(cuda::memory_order_seq_cst, memory_scope_device);"},
+    {"int e = 0; int r = atomic_compare_exchange_strong_explicit(x, &e, 1, memory_order_acq_rel, memory_order_acquire);",
+     "int e = 0; int r = cuda::atomic_ref<int>(*x).compare_exchange_strong(e, 1, memory_order_acq_rel);"},
+    {"int r = atomic_load_explicit(x, memory_order_seq_cst);", "int r = atomic_load(x);"},
+    {"atomic_store_explicit(x, 1, memory_order_relaxed, thread_scope_block);",
+     "atomic_store_explicit(x, 1, std::memory_order_relaxed, memory_scope_work_group);"},
+  };
+  for (size_t i = 0; i < LC_ARRAY_LEN(forms); i++) {
+    parsed a, b;
+    char ta[512], tb[512];
+    snprintf(ta, sizeof ta, "CUDA s\n{ [x] = 0; }\nP0@cta 0,gpu 0 (atomic_int* x) { %s }\nexists (x == 1)\n",
+             forms[i][0]);
+    snprintf(tb, sizeof tb, "CUDA s\n{ [x] = 0; }\nP0@cta 0,gpu 0 (atomic_int* x) { %s }\nexists (x == 1)\n",
+             forms[i][1]);
+    parse_text(&a, ta);
+    parse_text(&b, tb);
+    if (!a.t || !b.t) print_error("form %zu: %s / %s\n", i, first_error(&a), first_error(&b));
+    assert_non_null(a.t);
+    assert_non_null(b.t);
+    assert_true(lt_test_equal(a.t, b.t));
+    parsed_fini(&a);
+    parsed_fini(&b);
+  }
+}
+
+/* `r0-1` subtracts; `= -1` is a negative constant; `(*x)` is code, not a
+ * comment; `//` and slash-star comments are skipped. */
+static void test_cpp_lexing(void **state) {
+  (void)state;
+  parsed p;
+  const lt_test *t = parse_text(&p,
+      "C lex\n"
+      "{ [x] = 0; }\n"
+      "P0 (atomic_int* x) {\n"
+      "  int r0 = 5; // a comment\n"
+      "  int r1 = r0-1; /* another */\n"
+      "  int r2 = -1;\n"
+      "  int r3 = cuda::atomic_ref<int>(*x).load(memory_order_relaxed);\n"
+      "}\n"
+      "exists (0:r1 == 4 /\\ 0:r2 == -1)\n");
+  assert_non_null(t);
+  const lt_cexpr *e = stmt_of(t, 0, 1)->e;
+  assert_int_equal(e->kind, LT_CE_BINARY);
+  assert_int_equal(e->op, LT_COP_SUB);
+  e = stmt_of(t, 0, 2)->e;
+  assert_int_equal(e->kind, LT_CE_CONST);
+  assert_int_equal(e->value, -1);
+  assert_int_equal(stmt_of(t, 0, 3)->e->atomic.obj->kind, LT_CE_LOC);
+  assert_int_equal(t->threads[0].cta, 0);   /* no placement: a CTA per thread */
+  assert_int_equal(t->cpp->dialect, LT_CPP_C11);
+  parsed_fini(&p);
+}
+
+static const lx_event *nth_event(const lx_program *p, size_t thread, size_t k) {
+  const lx_path *path = &p->paths[p->threads[thread].paths[0]];
+  return &p->events[path->events[k]];
+}
+
+/* C++ orders and scopes on the events; RMW halves as C++ splits them. */
+static void test_cpp_events(void **state) {
+  (void)state;
+  parsed p;
+  const lt_test *t = parse_text(&p,
+      "CUDA ev\n"
+      "{ [x] = 0; [y] = 0; }\n"
+      "P0@cta 0,gpu 0 (atomic_int* x, atomic_int* y) {\n"
+      "  *x = 1;\n"
+      "  int a = atomic_fetch_add_explicit(y, 1, memory_order_acq_rel, thread_scope_block);\n"
+      "  int b = atomic_exchange_explicit(y, 3, memory_order_seq_cst);\n"
+      "  atomic_thread_fence(memory_order_relaxed);\n"
+      "  atomic_thread_fence(memory_order_release, thread_scope_device);\n"
+      "  int c = atomic_load_explicit(x, memory_order_relaxed, thread_scope_thread);\n"
+      "}\n"
+      "exists (0:a == 0)\n");
+  assert_non_null(t);
+  lx_program *prog = lx_lower(t, NULL, &p.d);
+  assert_non_null(prog);
+  assert_int_equal(prog->threads[0].npaths, 1);
+  const lx_event *e = nth_event(prog, 0, 0);   /* *x = 1 */
+  assert_true(lx_has(e, LX_T_WEAK));
+  assert_int_equal(e->scope, LT_SCOPE_NONE);
+  e = nth_event(prog, 0, 1);                   /* fetch_add acq_rel: acquire read */
+  assert_true(lx_has(e, LX_T_ACQ) && lx_has(e, LX_T_CTA) && e->kind == LX_EV_READ);
+  e = nth_event(prog, 0, 2);                   /* ... and release write */
+  assert_true(lx_has(e, LX_T_REL) && e->kind == LX_EV_WRITE && e->rmw >= 0);
+  e = nth_event(prog, 0, 3);                   /* exchange seq_cst: sc on both halves */
+  assert_true(lx_has(e, LX_T_SC) && lx_has(e, LX_T_SYS));
+  assert_true(lx_has(nth_event(prog, 0, 4), LX_T_SC));
+  e = nth_event(prog, 0, 5);                   /* the relaxed fence is nothing */
+  assert_int_equal(e->kind, LX_EV_FENCE);
+  assert_true(lx_has(e, LX_T_REL) && lx_has(e, LX_T_GPU));
+  e = nth_event(prog, 0, 6);                   /* thread scope: its own thread */
+  assert_true(lx_has(e, LX_T_RLX));
+  assert_int_equal(e->scope, LT_SCOPE_NONE);
+  assert_string_equal(prog->obs[0].label, "P0:a");
+  lx_program_free(prog);
+  parsed_fini(&p);
+}
+
+/* A failed compare-exchange reads with its failure order and writes the
+ * old value to the expected local; the flag is 0. */
+static void test_cpp_cas_paths(void **state) {
+  (void)state;
+  parsed p;
+  const lt_test *t = parse_text(&p,
+      "C cas\n"
+      "{ [x] = 0; }\n"
+      "P0 (atomic_int* x) {\n"
+      "  int e = 1;\n"
+      "  int ok = atomic_compare_exchange_strong_explicit(x, &e, 2, memory_order_seq_cst, memory_order_acquire);\n"
+      "}\n"
+      "exists (0:ok == 0 /\\ 0:e == 0)\n");
+  assert_non_null(t);
+  lx_program *prog = lx_lower(t, NULL, &p.d);
+  assert_non_null(prog);
+  assert_int_equal(prog->threads[0].npaths, 2);
+  size_t failed = 0, succeeded = 0;
+  for (size_t k = 0; k < prog->threads[0].npaths; k++) {
+    const lx_path *path = &prog->paths[prog->threads[0].paths[k]];
+    const lx_event *r = &prog->events[path->events[0]];
+    if (path->nevents == 1) {
+      failed++;
+      assert_true(lx_has(r, LX_T_ACQ));
+      assert_int_equal(path->regs[1]->kind, LX_X_CONST);   /* ok = 0 */
+      assert_int_equal(path->regs[1]->c, 0);
+      assert_int_equal(path->regs[0]->kind, LX_X_READ);    /* e = the old value */
+    } else {
+      succeeded++;
+      assert_true(lx_has(r, LX_T_SC));
+      assert_true(lx_has(&prog->events[path->events[1]], LX_T_SC));
+      assert_int_equal(path->regs[1]->c, 1);
+    }
+  }
+  assert_int_equal(failed, 1);
+  assert_int_equal(succeeded, 1);
+  lx_program_free(prog);
+  parsed_fini(&p);
+}
+
+static void test_cpp_errors(void **state) {
+  (void)state;
+  static const bad_case cases[] = {
+    {"store-acquire", "C e\n{}\nP0 (atomic_int* x) { atomic_store_explicit(x, 1, memory_order_acquire); }\nexists (x == 1)\n",
+     "t.litmus:3:50: error: a store cannot be memory_order_acquire (relaxed, release or seq_cst)"},
+    {"cas-fail-release", "C e\n{}\nP0 (atomic_int* x) { int e = 0; int r = atomic_compare_exchange_strong_explicit(x, &e, 1, memory_order_seq_cst, memory_order_release); }\nexists (x == 1)\n",
+     "t.litmus:3:91: error: the failure order of a compare-exchange cannot be memory_order_release"},
+    {"thread-order", "C e\n{}\nP1 (atomic_int* x) { }\nexists (x == 1)\n",
+     "t.litmus:3:1: error: thread P1 out of order: expected P0"},
+    {"bad-ref-op", "CUDA e\n{}\nP0@cta 0,gpu 0 (atomic_int* x) { cuda::atomic_ref<int>(*x).frob(1); }\nexists (x == 1)\n",
+     "t.litmus:3:60: error: expected an atomic_ref operation (load, store, exchange, fetch_add, ..., "
+     "compare_exchange_strong), found 'frob'"},
+    {"addr-of-expr", "C e\n{}\nP0 (atomic_int* x) { int r = &(1); }\nexists (x == 1)\n",
+     "t.litmus:3:30: error: '&' needs a local or a location"},
+  };
+  check_bad_cases(cases, LC_ARRAY_LEN(cases));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_cpp_ast),
+    cmocka_unit_test(test_cpp_sugar),
+    cmocka_unit_test(test_cpp_lexing),
+    cmocka_unit_test(test_cpp_events),
+    cmocka_unit_test(test_cpp_cas_paths),
+    cmocka_unit_test(test_cpp_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
