@@ -6,7 +6,7 @@
 #   races/NAME.litmus       with NAME.litmus.expected
 #   alias/NAME.litmus       with NAME.litmus.expected
 #   termination/NAME.litmus.expected  --termination of termination/NAME.litmus
-#                           and litmus/SL-cas+*.litmus, the same from both engines
+#                           and litmus/spin/SL-cas+*.litmus, the same from both engines
 #   check-errors/cases      one case a line: NAME|STATUS|ARGS, the stderr in
 #                           NAME.expected-err
 # `Time` lines are dropped.  PROMOTE=1 rewrites the expected files from the
@@ -89,7 +89,7 @@ for t in "$dir"/alias/*.litmus; do
 done
 
 # --termination: both engines give the same whole output, witness included
-for t in "$dir"/termination/*.litmus "$top_srcdir"/litmus/SL-cas+*.litmus; do
+for t in "$dir"/termination/*.litmus "$top_srcdir"/litmus/spin/SL-cas+*.litmus; do
   want="$dir/termination/$(basename "$t").expected"
   for engine in enum smt; do
     (cd "$(dirname "$t")" && "$lc" --termination --engine "$engine" "$(basename "$t")" 2>/dev/null) |
