@@ -12,6 +12,7 @@
 #include "config.h"
 #include "enum/enum.h"
 #include "smt/smt.h"
+#include "term.h"
 
 void lc_check_options_init(lc_check_options *o) {
   memset(o, 0, sizeof *o);
@@ -87,6 +88,7 @@ typedef struct test_shape {
   size_t rmw;               /* halves of atom/red */
   size_t max_writes;        /* writes to the location written most */
   size_t max_readers;       /* threads reading the location read by most */
+  size_t enum_cost;         /* frames times coherence orders (enum_cost) */
 } test_shape;
 
 enum { ANY_EVENT = -2, RMW_HALF = -1 };
@@ -110,8 +112,33 @@ static size_t thread_max(const lx_program *p, const lx_thread *th, int kind, int
   return most;
 }
 
+enum { COST_CAP = 1u << 30 };
+
+static size_t sat_mul(size_t a, size_t b) { return b && a > COST_CAP / b ? COST_CAP : a * b; }
+
+/* The coherence orders one frame can have at location l: interleavings of
+ * each thread's writes (program order fixes the order within a thread),
+ * n! / (n_1! ... n_k!), computed as a product of binomials. */
+static size_t interleavings(const lx_program *p, int ploc) {
+  size_t total = 0, orders = 1;
+  for (size_t t = 0; t < p->nthreads; t++) {
+    size_t w = thread_max(p, &p->threads[t], LX_EV_WRITE, ploc);
+    for (size_t k = 1; k <= w; k++) orders = sat_mul(orders, total + k) / k;
+    total += w;
+  }
+  return orders;
+}
+
+/* What the explicit engine enumerates: frames (path combinations) times
+ * coherence orders per frame. */
+static size_t enum_cost(const lx_program *p, size_t combos) {
+  size_t cost = combos;
+  for (size_t l = 0; l < p->nplocs; l++) cost = sat_mul(cost, interleavings(p, (int)l));
+  return cost;
+}
+
 static test_shape measure(const lx_program *p) {
-  test_shape z = {0, 1, 0, 0, 0, 0};
+  test_shape z = {0, 1, 0, 0, 0, 0, 0};
   for (size_t i = 0; i < p->nevents; i++) z.frame += p->events[i].thread < 0;
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_thread *th = &p->threads[t];
@@ -129,6 +156,7 @@ static test_shape measure(const lx_program *p) {
     if (w > z.max_writes) z.max_writes = w;
     if (r > z.max_readers) z.max_readers = r;
   }
+  z.enum_cost = enum_cost(p, z.combos);
   return z;
 }
 
@@ -149,6 +177,12 @@ static test_shape measure(const lx_program *p) {
  *    16 threads) Z3 is as fast or up to 2x faster. */
 static lc_engine auto_engine(const lx_program *p) {
   test_shape z = measure(p);
+  /* Loops: the SMT encoding holds every unrolled copy at once and grows
+   * with the cube of the events, the explicit engine takes one frame at a
+   * time and program order fixes most coherence orders (a CAS spinlock:
+   * 0.01 s against 0.06 s at --unroll 2, 0.6 s at 4, 15 s at 8; a
+   * three-loop thread of the spin family: 1.2 s against over 30 s). */
+  if (z.combos >= 4 && z.fence_sc < 6) return LC_ENGINE_ENUM;
   if (z.fence_sc >= 6 || z.max_writes >= 4) return LC_ENGINE_SMT;
   if (z.frame <= 12 || z.combos >= 4) return LC_ENGINE_ENUM;
   if (z.fence_sc == 0 && z.rmw == 0 && z.max_writes <= 1 && z.max_readers >= 7) return LC_ENGINE_ENUM;
@@ -157,17 +191,55 @@ static lc_engine auto_engine(const lx_program *p) {
 
 lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }
 
+/* The engines name the time they were given, which is what lowering left
+ * of the user's --timeout: name the user's. */
+static void name_user_timeout(lc_result *r, double timeout) {
+  const char *rest = strstr(r->message, " s) ");
+  if (strncmp(r->message, "out of time (--timeout ", 23) != 0 || !rest) return;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "out of time (--timeout %g%s", timeout, rest);
+  free(r->message);
+  r->message = lc_buf_take(&b);
+  lc_buf_fini(&b);
+}
+
+/* --timeout bounds the whole test: lowering gets the deadline, the engine
+ * what lowering left of it. */
 lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
                          lx_program **prog, lc_diag *d) {
-  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS};
+  double start = lc_now();
+  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
+                   o->timeout > 0 ? start + o->timeout : 0, false};
   lx_program *p = lx_lower(t, &lo, d);
   *prog = p;
   if (!p) return NULL;
-  lc_engine engine = o->engine == LC_ENGINE_AUTO ? auto_engine(p) : o->engine;
-  if (engine == LC_ENGINE_ENUM) {
-    enum_options eo = {o->timeout, o->races, false};
-    return enum_check(p, m, &eo);
+  double lowered = lc_now() - start;
+  lc_result *r = lc_check_program(p, m, o, start);
+  r->seconds_lower = lowered;
+  r->seconds += lowered;
+  if (r->status == LC_RESULT_OK && o->termination) {
+    double t0 = lc_now();
+    r->termination = lc_check_termination(t, m, o, start, &r->termination_witness, d);
+    r->seconds_termination = lc_now() - t0;
+    r->seconds += r->seconds_termination;
   }
-  smt_options so = {o->timeout, o->races, o->threads};
-  return smt_check(p, m, &so);
+  return r;
+}
+
+lc_result *lc_check_program(const lx_program *p, const cat_model *m, const lc_check_options *o, double start) {
+  double left = o->timeout > 0 ? o->timeout - (lc_now() - start) : 0;
+  if (o->timeout > 0 && left < 1e-3) left = 1e-3;
+  lc_engine engine = o->engine == LC_ENGINE_AUTO ? auto_engine(p) : o->engine;
+  lc_result *r;
+  if (engine == LC_ENGINE_ENUM) {
+    enum_options eo = {left, o->races, false};
+    r = enum_check(p, m, &eo);
+  } else {
+    smt_options so = {left, o->races, o->threads};
+    r = smt_check(p, m, &so);
+  }
+  if (r->status == LC_RESULT_UNKNOWN && o->timeout > 0 && r->message)
+    name_user_timeout(r, o->timeout);
+  return r;
 }

@@ -18,6 +18,7 @@ typedef struct lc_check_options {
   unsigned unroll;         /* 0 = LX_DEFAULT_UNROLL */
   bool races;              /* evaluate the model's flags */
   unsigned threads;        /* threads to split one test's states among (0, 1: one) */
+  bool termination;        /* also answer "can this hang?" (term.c) */
 } lc_check_options;
 
 void lc_check_options_init(lc_check_options *o);
@@ -34,6 +35,10 @@ void lc_model_search_free(char **dirs);
  * program is returned through *prog (the result borrows it). */
 lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
                          lx_program **prog, lc_diag *d);
+
+/* Runs the engine o asks for (auto: the one measure() favours) on a
+ * lowered program, with what is left of o->timeout since `start`. */
+lc_result *lc_check_program(const lx_program *p, const cat_model *m, const lc_check_options *o, double start);
 
 const char *lc_engine_name(lc_engine e);
 /* The engine --engine auto picks for p. */

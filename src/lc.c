@@ -264,7 +264,7 @@ void lc_vreport(lc_diag *d, lc_severity sev, lc_loc at, const char *fmt, va_list
   lc_vec_push(&d->msgs, m);
   if (sev == LC_SEV_ERROR) d->nerrors++;
   if (sev == LC_SEV_WARNING) d->nwarnings++;
-  if (d->out) {
+  if (d->out && (sev == LC_SEV_ERROR || !d->errors_only)) {
     fprintf(d->out, "%s\n", m.text);
     if (at.file && at.line > 0 && d->src && d->src->name && at.file == d->src->name)
       quote_line(d->out, d->src, at);

@@ -118,6 +118,7 @@ typedef struct lc_diag {
   const lc_source *src;  /* for quoting lines; may be NULL */
   FILE *out;
   int nerrors, nwarnings;
+  bool errors_only;      /* print errors only (a program's --quiet); all are collected */
 } lc_diag;
 
 void lc_diag_init(lc_diag *d, const lc_source *src, FILE *out);

@@ -21,6 +21,7 @@ void lc_result_free(lc_result *r) {
   for (size_t f = 0; f < r->nflags; f++) free(r->flags[f].pairs);
   free(r->flags);
   free(r->message);
+  free(r->termination_witness);
   free(r);
 }
 

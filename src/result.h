@@ -44,10 +44,15 @@ typedef struct lc_result {
   size_t nflags;
   bool bound_reached;       /* an execution needs more loop iterations than --unroll */
 
-  double seconds;           /* wall time of the engine */
+  int termination;          /* lc_term_verdict (term.h); LC_TERM_NOT_ASKED unless --termination */
+  char *termination_witness;/* a possible hang: who is stuck where, final memory; or NULL */
+
+  double seconds;           /* wall time of lowering and the engine */
+  double seconds_lower;     /* of which: lowering (unrolling, static relations, values) */
   double seconds_encode;    /* of which: building the encoding (SMT) */
   double seconds_flags;     /*   the unroll-bound and flag queries */
   double seconds_states;    /*   listing the states */
+  double seconds_termination; /* the termination question (lowering and engine) */
   size_t solver_checks;     /* satisfiability checks made (SMT) or candidates tried (enum) */
 } lc_result;
 

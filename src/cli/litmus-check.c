@@ -69,6 +69,8 @@ static void usage(FILE *out) {
         "                         --explain=race: an execution for each racy pair\n"
         "      --graph FILE.dot|FILE.svg  draw the explained executions (Graphviz)\n"
         "      --html DIR         a page per test and an index, with explanations\n"
+        "      --termination      also say whether some fair run may hang (spin loops,\n"
+        "                         barriers), with a witness\n"
         "  -q, --quiet            print no test blocks (with --expect: mismatches only)\n"
         "  -p, --print            print each test in normal form\n"
         "      --events           print each test's lowered events and paths\n"
@@ -87,7 +89,8 @@ static void usage(FILE *out) {
 
 /* ---- options ------------------------------------------------------------------ */
 
-enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET };
+enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
+       OPT_TERMINATION };
 
 static int parse_number(const char *what, const char *s, double *out) {
   char *end;
@@ -112,6 +115,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"events", no_argument, NULL, OPT_EVENTS}, {"help", no_argument, NULL, 'h'},
     {"explain", optional_argument, NULL, OPT_EXPLAIN}, {"graph", required_argument, NULL, OPT_GRAPH},
     {"html", required_argument, NULL, OPT_HTML},     {"set", required_argument, NULL, OPT_SET},
+    {"termination", no_argument, NULL, OPT_TERMINATION},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
@@ -156,6 +160,7 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_JSON: o->json = true; break;
     case OPT_EXPECT: o->expect = optarg; break;
     case OPT_NO_RACES: o->check.races = false; break;
+    case OPT_TERMINATION: o->check.termination = true; break;
     case OPT_EVENTS: o->mode = MODE_EVENTS; break;
     case OPT_EXPLAIN: o->explain = true, o->explain_state = optarg; break;
     case OPT_GRAPH: o->graph = optarg; break;
@@ -172,6 +177,10 @@ static int parse_options(int argc, char **argv, options *o) {
   for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
   if (optind == argc) {
     fputs("litmus-check: no input files (try 'litmus-check --help')\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  if (o->files.n == 0) {
+    fputs("litmus-check: no *.litmus files in the folders given\n", stderr);
     return LC_EXIT_INPUT;
   }
   return -1;
@@ -198,6 +207,35 @@ typedef struct batch {
   pthread_mutex_t lock;
   pthread_cond_t finished;
 } batch;
+
+/* The error object the man page documents, for a test that has no
+ * result: it did not parse, or lowering refused it. */
+static void json_error(lc_buf *out, const char *path, const lt_test *t, const char *message) {
+  json_t *o = json_object();
+  json_object_set_new(o, "test", json_string(t ? t->name : ""));
+  json_object_set_new(o, "file", json_string(path));
+  json_object_set_new(o, "status", json_string("error"));
+  json_object_set_new(o, "message", json_string(message ? message : "the test could not be read"));
+  char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  lc_buf_printf(out, "%s\n", s);
+  free(s);
+  json_decref(o);
+}
+
+/* The loops the unroll bound cut, as "P1 loop L0 (line 9)", once each. */
+static void cut_loops(lc_buf *b, const lx_program *p) {
+  size_t n = 0;
+  for (size_t i = 0; i < p->npaths; i++) {
+    const lx_path *path = &p->paths[i];
+    bool seen = !path->cut;
+    for (size_t k = 0; k < i && !seen; k++)
+      seen = p->paths[k].cut && p->paths[k].thread == path->thread && p->paths[k].cut_at.line == path->cut_at.line &&
+             p->paths[k].cut_at.col == path->cut_at.col;
+    if (seen) continue;
+    lc_buf_printf(b, "%sP%d loop %s (line %d)", n++ ? ", " : "", p->threads[path->thread].id,
+                  path->loop_label ? path->loop_label : "?", path->cut_at.line);
+  }
+}
 
 /* The model a test is checked against: without -m, C++ tests use cuda-cpp. */
 static const cat_model *model_for(const batch *b, const lt_test *t) {
@@ -260,11 +298,16 @@ static lc_explain_result *explain_test(const batch *b, job *j, const lc_result *
 static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out) {
   lc_diag d;
   lc_diag_init(&d, NULL, err);
+  d.errors_only = b->o->quiet;
   lx_program *prog = NULL;
+  double start = lc_now();
   lc_result *r = lc_check_test(t, model_for(b, t), &b->o->check, &prog, &d);
+  if (!r && b->o->json) json_error(out, j->path, t, lc_diag_first_error(&d));
   lc_diag_fini(&d);
   if (!r) {
-    j->status = LC_EXIT_INPUT;
+    /* lowering gave up: out of time, or the test asks too much of it */
+    double timeout = b->o->check.timeout;
+    j->status = timeout > 0 && lc_now() - start >= timeout ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
     lx_program_free(prog);
     return;
   }
@@ -273,9 +316,15 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     j->status = LC_EXIT_INTERNAL;
   } else {
     j->verdict = lc_result_verdict(r).ok;
-    if (r->bound_reached)
+    if (r->bound_reached && !b->o->quiet) {
+      lc_buf loops;
+      lc_buf_init(&loops);
+      cut_loops(&loops, prog);
       fprintf(err, "%s: warning: some executions need more loop iterations than --unroll %u "
-                   "allows; they are not explored\n", j->path, prog->unroll);
+                   "allows (%s); they are not explored; --unroll %u explores one more iteration\n", j->path, prog->unroll,
+              loops.s, prog->unroll + 1);
+      lc_buf_fini(&loops);
+    }
   }
   lc_explain_result *x = NULL;
   if (r->status == LC_RESULT_OK && (b->o->explain || b->o->graph || b->o->html))
@@ -311,13 +360,16 @@ static void run_job(const batch *b, job *j) {
   } else {
     lc_diag d;
     lc_diag_init(&d, &src, err);
+    d.errors_only = b->o->quiet;
     lt_test *t = lt_parse(&src, &d);
+    if (!t && b->o->json && b->o->mode == MODE_CHECK) json_error(&out, j->path, NULL, lc_diag_first_error(&d));
     lc_diag_fini(&d);
     if (!t) j->status = LC_EXIT_INPUT;
     else if (b->o->mode == MODE_PRINT) lt_print(&out, t);
     else if (b->o->mode == MODE_EVENTS) {
       lc_diag_init(&d, &src, err);
-      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS};
+      d.errors_only = b->o->quiet;
+      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
       lx_program *p = lx_lower(t, &lo, &d);
       lc_diag_fini(&d);
       if (p) lx_program_print(&out, p);
@@ -424,7 +476,7 @@ static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp
     progress(&b, i);
     fputs(j->err, stderr);
     fputs(j->out, stdout);
-    if (!o->json && o->mode == MODE_CHECK && *j->out && i + 1 < b.njobs) fputc('\n', stdout);
+    if (!o->json && *j->out && i + 1 < b.njobs) fputc('\n', stdout);
     status = worst(status, j->status);
     const expectation *e = ex->n ? find_expect(ex, j->path) : NULL;
     if (e && j->verdict >= 0) {

@@ -42,6 +42,7 @@ static void usage(FILE *out) {
         "                         sb     store-buffering ring of N threads\n"
         "                         iriw   two writers, N readers\n"
         "                         wr     N writers and N readers of one location\n"
+        "                         spin   random spin-loop programs (like random: --count)\n"
         "      --size N|A-B       family sizes to write (one file each)\n"
         "      --threads A-B      random: threads per test (default 2-4)\n"
         "      --instrs N         random: at most N instructions per thread (default 4)\n"
@@ -52,7 +53,8 @@ static void usage(FILE *out) {
         "  -V, --version          show the version and exit\n"
         "\n"
         "Random test I of seed S is written to DIR/gen-S-I.litmus; the same seed\n"
-        "gives the same tests on every machine.  Family tests go to DIR/F-N.litmus.\n",
+        "gives the same tests on every machine (spin tests: DIR/spin-S-I.litmus).\n"
+        "Family tests go to DIR/F-N.litmus.\n",
         out);
 }
 
@@ -130,7 +132,7 @@ static int parse_options(int argc, char **argv, options *o) {
     fprintf(stderr, "litmus-gen: unexpected argument '%s'\n", argv[optind]);
     return LC_EXIT_INPUT;
   }
-  if (o->family != GEN_RANDOM && o->family != GEN_RANDOM_CPP && !o->sized) {
+  if (o->family != GEN_RANDOM && o->family != GEN_RANDOM_CPP && o->family != GEN_SPIN && !o->sized) {
     fprintf(stderr, "litmus-gen: --family %s needs --size\n", gen_family_name(o->family));
     return LC_EXIT_INPUT;
   }
@@ -163,9 +165,10 @@ static int generate(const options *o) {
     fprintf(stderr, "litmus-gen: cannot create '%s': %s\n", o->out, strerror(errno));
     return LC_EXIT_INPUT;
   }
-  if (o->family == GEN_RANDOM || o->family == GEN_RANDOM_CPP) {
+  if (o->family == GEN_RANDOM || o->family == GEN_RANDOM_CPP || o->family == GEN_SPIN) {
     for (uint64_t i = 0; i < o->count; i++) {
-      lt_test *t = o->family == GEN_RANDOM ? gen_random(&o->gen, i) : gen_random_cpp(&o->gen, i);
+      lt_test *t = o->family == GEN_RANDOM ? gen_random(&o->gen, i)
+                   : o->family == GEN_SPIN ? gen_spin(&o->gen, i) : gen_random_cpp(&o->gen, i);
       int rc = write_test(o, t);
       lt_test_free(t);
       if (rc < 0) return LC_EXIT_INTERNAL;

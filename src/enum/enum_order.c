@@ -120,7 +120,7 @@ static void bars_init(bars *B, const enum_frame *f, const lx_val *val) {
   B->forced = lc_xcalloc(B->nev * B->nev + 1, sizeof(bool));
   for (size_t i = 0; i < B->nev; i++)
     for (size_t j = 0; j < B->nev; j++)
-      if (joins(f, val, B->ev[i], B->ev[j])) {
+      if (joins(f, val, B->ev[i], B->ev[j]) && !enum_frame_event(f, B->ev[j])->bar_blocked) {
         B->forced[B->npairs] = !enum_frame_event(f, B->ev[j])->bar_count;
         B->pair[B->npairs][0] = i;
         B->pair[B->npairs][1] = j;
@@ -134,12 +134,24 @@ static void bars_fini(bars *B) {
   free(B->forced);
 }
 
+/* A wait lowered as blocked (--termination) must stay so: even counting
+ * every arrival of its instance in the frame, in any order, the quorum is
+ * not met (smt_engine.c encode_release). */
+static bool never_released(const bars *B, size_t j) {
+  const lx_event *w = enum_frame_event(B->f, B->ev[j]);
+  int64_t arrived = 1;
+  for (size_t i = 0; i < B->nev; i++) arrived += joins(B->f, B->val, B->ev[i], B->ev[j]);
+  return arrived < lx_expr_eval(w->bar_count, B->val);
+}
+
 /* A wait with a count is released once that many threads, itself
  * included, have arrived (smt_engine.c encode_release). */
 static bool quorums_met(const bars *B, const bool *chosen) {
   for (size_t j = 0; j < B->nev; j++) {
     const lx_event *w = enum_frame_event(B->f, B->ev[j]);
     if (w->kind != LX_EV_BAR_WAIT || !w->bar_count) continue;
+    if (w->bar_blocked && !never_released(B, j)) return false;
+    if (w->bar_blocked) continue;
     int64_t arrived = 1;
     for (size_t k = 0; k < B->npairs; k++) arrived += B->pair[k][1] == j && chosen[k];
     if (arrived < lx_expr_eval(w->bar_count, B->val)) return false;

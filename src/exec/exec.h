@@ -104,6 +104,7 @@ typedef struct lx_event {
   const lx_expr *bar_id;    /* the id operand, or NULL */
   const lx_expr *bar_count; /* the count operand, or NULL (all reaching threads) */
   int bar_k;                /* this is the k-th barrier with this n on its path (from 1) */
+  bool bar_blocked;         /* a wait never released (lowered for --termination only) */
   const lt_instr *instr;    /* source; NULL for initial writes */
   lc_loc at;
 } lx_event;
@@ -129,6 +130,13 @@ typedef struct lx_path {
   const lx_expr **regs;     /* final value of each register slot of the thread */
   bool cut;                 /* stopped by the unroll bound: never a final state */
   lc_loc cut_at;            /* the jump that was cut */
+  /* A cut path's last whole iteration (termination.md): it starts at event
+   * position iter_pos with registers iter_regs and loops back to
+   * loop_label; -1 / NULL when the path is not cut. */
+  int iter_pos;
+  const lx_expr **iter_regs;
+  const char *loop_label;
+  bool blocked;             /* ends waiting at a barrier never released (--termination) */
 } lx_path;
 
 typedef struct lx_thread {
@@ -211,15 +219,45 @@ typedef struct lx_program {
 typedef struct lx_options {
   unsigned unroll;          /* times each backward jump may be taken (default 2) */
   size_t max_paths;         /* per thread (default LX_DEFAULT_MAX_PATHS) */
+  double deadline;          /* lc_now() after which lowering gives up; 0 = none */
+  bool termination;         /* also make the paths that block at a counted barrier */
 } lx_options;
 
 #define LX_DEFAULT_UNROLL 2u
 #define LX_DEFAULT_MAX_PATHS 4096u
 
 /* Lowers a validated test.  Returns NULL after reporting an error (e.g. an
- * address that depends on a read, too many paths) to d. */
+ * address that depends on a read, too many paths, out of time) to d. */
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d);
 void lx_program_free(lx_program *p);
+
+/* ---- termination (term.c) ------------------------------------------------------ */
+
+typedef enum {
+  LX_TERM_FINISHED,   /* runs to the end */
+  LX_TERM_SPIN,       /* cut by the bound; its last iteration writes nothing */
+  LX_TERM_EFFECTS,    /* cut by the bound; its last iteration writes or syncs */
+  LX_TERM_BLOCKED     /* waits at a barrier never released */
+} lx_term_kind;
+
+/* Where a thread's termination registers sit after lx_term_prepare: slot
+ * `first` holds the path index, first+1 the registers' change over the
+ * last iteration (0: none), then `nreads` values read by that iteration.
+ * `obs` is the observable index of the first of them. */
+typedef struct lx_term_slots {
+  size_t first, nreads, obs;
+} lx_term_slots;
+
+lx_term_kind lx_term_path_kind(const lx_program *p, const lx_path *path);
+/* The reads of a cut path's last iteration (event ids into out, when not
+ * NULL); their number. */
+size_t lx_term_iter_reads(const lx_program *p, const lx_path *path, int *out);
+/* Rewrites a program lowered with lx_options.termination so that its
+ * final states answer the termination question (term.c): every path
+ * becomes final and the shown observables gain every location's final
+ * value and each thread's termination registers.  slots has one entry per
+ * thread.  Returns the observable index of the first location. */
+size_t lx_term_prepare(lx_program *p, lx_term_slots *slots);
 
 /* The value of &loc in registers and memory. */
 lx_val lx_addr_value(int vloc);

@@ -16,4 +16,8 @@ const lt_test *lx_cpp_compile(const lt_test *t, lc_arena *a, lc_diag *d);
 /* The read and write orders of a C++ atom, and of its failed read (cas). */
 void lx_cpp_rmw_sems(const lt_instr *in, bool success, lt_sem *rs, lt_sem *ws);
 
+/* False only when the conditions surely leave `a cmp b` impossible
+ * (guard.c). */
+bool lx_cond_possible(const lx_cond *conds, size_t nconds, lt_cmp cmp, const lx_expr *a, const lx_expr *b);
+
 #endif

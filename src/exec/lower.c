@@ -247,7 +247,7 @@ static int place_threads(lowerer *L) {
 
 /* ---- replaying a thread's code ---------------------------------------------------- */
 
-typedef enum { RUN_DONE, RUN_CUT, RUN_CHOICE, RUN_ERROR } run_status;
+typedef enum { RUN_DONE, RUN_CUT, RUN_CHOICE, RUN_ERROR, RUN_BLOCKED } run_status;
 
 typedef struct run {
   lowerer *L;
@@ -261,7 +261,10 @@ typedef struct run {
   const lx_expr **regs;
   cond_vec conds;
   int *backs;                 /* backward jumps taken, per cell */
+  size_t *back_pos;           /* per cell: events made when its last backward jump was taken */
+  const lx_expr **back_regs;  /* per cell: registers then (ncells x nregs) */
   lc_loc cut_at;
+  int cut_cell;               /* the cell whose jump was cut, or -1 */
 } run;
 
 static int label_cell(const lt_thread *th, const char *label) {
@@ -513,6 +516,8 @@ static int count_bars(run *R, int n) {
   return k;
 }
 
+/* Returns -1 on error, 1 when a decision is needed, 2 when the path ends
+ * blocked at this barrier, else 0. */
 static int lower_bar(run *R, const lt_instr *in) {
   if (in->a.kind != LT_OPND_IMM) {
     lc_error(R->L->d, in->a.at, "the barrier instance number must be a constant");
@@ -522,8 +527,13 @@ static int lower_bar(run *R, const lt_instr *in) {
   int k = count_bars(R, n);
   const lx_expr *id = in->nbar_operands >= 2 ? opnd_value(R, &in->b) : NULL;
   const lx_expr *count = in->nbar_operands >= 3 ? opnd_value(R, &in->c) : NULL;
+  /* --termination: a counted bar.sync may also be where the thread waits
+   * forever; the engines hold such a wait to a quorum that is never met. */
+  bool blocked = false;
+  if (R->L->opt->termination && !in->bar_arrive && count && !take_decision(R, &blocked)) return 1;
   for (int half = 0; half < (in->bar_arrive ? 1 : 2); half++) {
     lx_event *e = new_event(R, half ? LX_EV_BAR_WAIT : LX_EV_BAR_ARRIVE, in);
+    e->bar_blocked = half && blocked;
     e->tags |= bit(LX_T_B) | bit(LX_T_CTA);
     e->scope = LT_SCOPE_CTA;
     e->bar_n = n;
@@ -531,7 +541,7 @@ static int lower_bar(run *R, const lt_instr *in) {
     e->bar_count = count;
     e->bar_k = k;
   }
-  return 0;
+  return blocked ? 2 : 0;
 }
 
 static void lower_alu(run *R, const lt_instr *in) {
@@ -550,9 +560,13 @@ static bool jump(run *R, int from, int to, int *pc, lc_loc at) {
   if (to <= from) {
     if ((unsigned)R->backs[from] >= R->L->opt->unroll) {
       R->cut_at = at;
+      R->cut_cell = from;
       return false;
     }
     R->backs[from]++;
+    /* where the next iteration starts, for the termination question */
+    R->back_pos[from] = R->L->events.n - R->first_event;
+    memcpy(R->back_regs + (size_t)from * R->xt->nregs, R->regs, R->xt->nregs * sizeof(lx_expr *));
   }
   *pc = to;
   return true;
@@ -567,10 +581,18 @@ static run_status lower_branch(run *R, const lt_instr *in, int cell, int *pc) {
     if (a->kind == LX_X_CONST && b->kind == LX_X_CONST) {
       taken = lx_cmp_apply(cmp, a->c, b->c);
     } else {
-      if (!take_decision(R, &taken)) return RUN_CHOICE;
       static const lt_cmp neg[] = {[LT_CMP_EQ] = LT_CMP_NE, [LT_CMP_NE] = LT_CMP_EQ,
                                    [LT_CMP_LT] = LT_CMP_GE, [LT_CMP_LE] = LT_CMP_GT,
                                    [LT_CMP_GT] = LT_CMP_LE, [LT_CMP_GE] = LT_CMP_LT};
+      /* A branch the path's conditions already decide is no fork: the
+       * other side would be a path that can never run. */
+      bool may_take = lx_cond_possible(R->conds.v, R->conds.n, cmp, a, b);
+      bool may_skip = lx_cond_possible(R->conds.v, R->conds.n, neg[cmp], a, b);
+      if (may_take && may_skip) {
+        if (!take_decision(R, &taken)) return RUN_CHOICE;
+      } else {
+        taken = may_take;
+      }
       add_cond(R, taken ? cmp : neg[cmp], a, b, in->at, true);
     }
   }
@@ -593,7 +615,10 @@ static run_status step(run *R, int cell, int *pc) {
   case LT_I_FENCE:
   case LT_I_FENCE_PROXY:
   case LT_I_FENCE_ALIAS: lower_fence(R, in); return RUN_DONE;
-  case LT_I_BAR: return lower_bar(R, in) < 0 ? RUN_ERROR : RUN_DONE;
+  case LT_I_BAR: {
+    int rc = lower_bar(R, in);
+    return rc < 0 ? RUN_ERROR : rc == 1 ? RUN_CHOICE : rc == 2 ? RUN_BLOCKED : RUN_DONE;
+  }
   case LT_I_ALU: lower_alu(R, in); return RUN_DONE;
   case LT_I_BRANCH:
   case LT_I_GOTO: return lower_branch(R, in, cell, pc);
@@ -640,6 +665,15 @@ static void commit_path(run *R, bool cut) {
   memcpy(path.regs, R->regs, R->xt->nregs * sizeof(lx_expr *));
   path.cut = cut;
   path.cut_at = R->cut_at;
+  path.iter_pos = -1;
+  if (cut && R->cut_cell >= 0) {
+    size_t nregs = R->xt->nregs;
+    path.iter_pos = (int)R->back_pos[R->cut_cell];
+    path.iter_regs = lc_arena_alloc(L->p->arena, (nregs ? nregs : 1) * sizeof(lx_expr *));
+    memcpy(path.iter_regs, R->back_regs + (size_t)R->cut_cell * nregs, nregs * sizeof(lx_expr *));
+    const lt_instr *jmp = R->th->cells[R->cut_cell].instr;
+    path.loop_label = jmp ? jmp->label : NULL;
+  }
   lc_vec_push(&L->paths, path);
 }
 
@@ -657,12 +691,18 @@ static run *new_run(lowerer *L, int tidx, const byte_vec *dec) {
   R->first_event = L->events.n;
   R->regs = lc_xcalloc(R->xt->nregs ? R->xt->nregs : 1, sizeof(lx_expr *));
   R->backs = lc_xcalloc(R->th->ncells ? R->th->ncells : 1, sizeof(int));
+  R->back_pos = lc_xcalloc(R->th->ncells ? R->th->ncells : 1, sizeof(size_t));
+  R->back_regs = lc_xcalloc((R->th->ncells ? R->th->ncells : 1) * (R->xt->nregs ? R->xt->nregs : 1),
+                            sizeof(lx_expr *));
+  R->cut_cell = -1;
   return R;
 }
 
 static void free_run(run *R) {
   free(R->regs);
   free(R->backs);
+  free(R->back_pos);
+  free(R->back_regs);
   lc_vec_free(&R->conds);
   free(R);
 }
@@ -674,6 +714,13 @@ static void push_choices(prefix_stack *stack, const byte_vec *dec) {
     lc_vec_push(&next, (uint8_t)choice);
     lc_vec_push(stack, next);
   }
+}
+
+static bool out_of_time(lowerer *L) {
+  if (L->opt->deadline <= 0 || lc_now() <= L->opt->deadline) return false;
+  lc_error(L->d, L->t->name_at, "out of time (--timeout) while lowering %s to events%s; no verdict",
+           L->t->name, L->paths.n > L->t->nthreads ? " (a lower --unroll makes fewer paths)" : "");
+  return true;
 }
 
 /* Depth-first over decision prefixes; "not taken" (0) is explored first so
@@ -690,13 +737,15 @@ static int explore_thread(lowerer *L, int tidx) {
     byte_vec dec = stack.v[--stack.n];
     run *R = new_run(L, tidx, &dec);
     run_status st = replay(R);
-    if ((st == RUN_DONE || st == RUN_CUT) && paths.n >= L->opt->max_paths) {
+    if (out_of_time(L)) st = RUN_ERROR;
+    if ((st == RUN_DONE || st == RUN_CUT || st == RUN_BLOCKED) && paths.n >= L->opt->max_paths) {
       lc_error(L->d, th->at, "P%d has more than %zu paths through its branches and loops; "
                              "lower --unroll", th->id, L->opt->max_paths);
       st = RUN_ERROR;
     }
-    if (st == RUN_DONE || st == RUN_CUT) {
+    if (st == RUN_DONE || st == RUN_CUT || st == RUN_BLOCKED) {
       commit_path(R, st == RUN_CUT);
+      L->paths.v[L->paths.n - 1].blocked = st == RUN_BLOCKED;
       lc_vec_push(&paths, R->path);
     } else {
       L->events.n = R->first_event;   /* drop a partial replay */
@@ -893,13 +942,15 @@ static int build(lowerer *L) {
   for (size_t i = 0; i < p->nthreads; i++)
     if (explore_thread(L, (int)i) < 0) return -1;
   finish_arrays(L);
+  if (out_of_time(L)) return -1;
   lx_static_relations(p);
+  if (out_of_time(L)) return -1;
   lx_domains(p);
   return 0;
 }
 
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
-  lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS};
+  lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
   lowerer L = {0};
   L.t = t;
   L.opt = opt ? opt : &defaults;

@@ -21,7 +21,8 @@ typedef enum {
   GEN_SB,       /* store buffering ring of N threads with fence.sc: 2^N - 1 states */
   GEN_IRIW,     /* two writers, N readers of both locations */
   GEN_WR,       /* N writers and N readers of one location */
-  GEN_RANDOM_CPP  /* random small CUDA C++ tests (gen_cpp.c) */
+  GEN_RANDOM_CPP, /* random small CUDA C++ tests (gen_cpp.c) */
+  GEN_SPIN      /* random small spin-loop programs (gen_spin.c) */
 } gen_family;
 
 typedef struct gen_options {
@@ -37,6 +38,9 @@ void gen_options_init(gen_options *o);
 lt_test *gen_random(const gen_options *o, uint64_t index);
 /* The same for CUDA C++ tests (a stream of its own). */
 lt_test *gen_random_cpp(const gen_options *o, uint64_t index);
+
+/* Test number `index` of the spin-loop stream of o->seed. */
+lt_test *gen_spin(const gen_options *o, uint64_t index);
 
 /* The family's test of size n, or NULL when n is below the family's
  * smallest size (gen_family_min). */

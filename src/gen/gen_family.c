@@ -9,7 +9,7 @@
 
 #include "gen/gen_int.h"
 
-static const char *const family_names[] = {"random", "chain", "sb", "iriw", "wr", "random-cpp"};
+static const char *const family_names[] = {"random", "chain", "sb", "iriw", "wr", "random-cpp", "spin"};
 
 const char *gen_family_name(gen_family f) {
   return (size_t)f < LC_ARRAY_LEN(family_names) ? family_names[f] : "?";

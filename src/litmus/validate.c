@@ -197,6 +197,33 @@ static int check_threads(vctx *v) {
 
 /* ---- init ---------------------------------------------------------------------------- */
 
+/* An alias may name an alias (the physical location is the end of the
+ * chain), but a chain must end: one that comes back to `e` is a cycle.
+ * Chains that loop without `e` are reported at their own members. */
+static int check_alias_chain(vctx *v, const lt_init *e) {
+  const lt_init *at = e;
+  for (size_t steps = 0; steps <= v->t->ninits; steps++) {
+    const sym *next = loc_sym(v, at->target, false);
+    at = next ? next->first : NULL;
+    if (!at || at->kind != LT_INIT_ALIAS) return 0;
+    if (at == e) {
+      lc_buf chain;
+      lc_buf_init(&chain);
+      lc_buf_printf(&chain, "%s", e->loc);
+      const lt_init *c = e;
+      do {
+        lc_buf_printf(&chain, " -> %s", c->target);
+        c = loc_sym(v, c->target, false)->first;
+      } while (c != e);
+      int r = error(v, or_at(e->target_at, e->at), "the aliases form a cycle (%s): an alias chain "
+                    "must end at a location with a value", chain.s);
+      lc_buf_fini(&chain);
+      return r;
+    }
+  }
+  return 0;
+}
+
 static int check_init(vctx *v, const lt_init *e) {
   if (e->kind == LT_INIT_REG) {
     if (!has_thread(v, e->thread))
@@ -215,14 +242,11 @@ static int check_init(vctx *v, const lt_init *e) {
   if (e->kind != LT_INIT_ALIAS) return 0;
   const sym *target = loc_sym(v, e->target, false);
   const lt_init *decl = target ? target->first : NULL;
-  if (decl && decl->kind == LT_INIT_ALIAS)
-    return error(v, or_at(e->target_at, e->at), "'%s' aliases '%s', which is itself an alias of "
-                 "'%s': alias '%s' instead", e->loc, e->target, decl->target, decl->target);
   if (!decl)
     return error(v, or_at(e->target_at, e->at),
                  "'%s' aliases '%s', which the init block does not give a value (write '%s=0;')",
                  e->loc, e->target, e->target);
-  return 0;
+  return check_alias_chain(v, e);
 }
 
 /* ---- instructions -------------------------------------------------------------------- */

@@ -4,6 +4,7 @@
 #include "report/report.h"
 
 #include <string.h>
+#include "term.h"
 
 const char *report_kind(lt_quant q) {
   switch (q) {
@@ -129,6 +130,10 @@ void report_text(lc_buf *out, const lc_result *r) {
   for (size_t f = 0; f < r->nflags; f++) print_flag(out, r, &r->flags[f]);
   print_condition(out, t);
   lc_buf_printf(out, "Observation %s %s %zu %zu\n", t->name, report_observation(&v), v.positive, v.negative);
+  if (r->termination != LC_TERM_NOT_ASKED) {
+    lc_buf_printf(out, "Termination: %s\n", lc_term_name((lc_term_verdict)r->termination));
+    if (r->termination_witness) lc_buf_printf(out, "Hang: %s\n", r->termination_witness);
+  }
   lc_buf_printf(out, "Time %s %.2f\n", t->name, r->seconds);
 }
 
@@ -258,11 +263,20 @@ json_t *report_json(const lc_result *r) {
   json_object_set_new(o, "bound_reached", json_boolean(r->bound_reached));
   json_object_set_new(o, "events", json_integer((json_int_t)r->prog->nevents));
   json_object_set_new(o, "solver_checks", json_integer((json_int_t)r->solver_checks));
+  if (r->termination != LC_TERM_NOT_ASKED) {
+    json_t *term = json_object();
+    json_object_set_new(term, "verdict", json_string(lc_term_name((lc_term_verdict)r->termination)));
+    if (r->termination_witness) json_object_set_new(term, "witness", json_string(r->termination_witness));
+    json_object_set_new(o, "termination", term);
+  }
   json_object_set_new(o, "seconds", json_real(r->seconds));
   json_t *phases = json_object();
+  json_object_set_new(phases, "lower", json_real(r->seconds_lower));
   json_object_set_new(phases, "encode", json_real(r->seconds_encode));
   json_object_set_new(phases, "flags", json_real(r->seconds_flags));
   json_object_set_new(phases, "states", json_real(r->seconds_states));
+  if (r->termination != LC_TERM_NOT_ASKED)
+    json_object_set_new(phases, "termination", json_real(r->seconds_termination));
   json_object_set_new(o, "seconds_by_phase", phases);
   return o;
 }

@@ -280,9 +280,34 @@ static Z3_ast before(smt_enc *e, size_t a, size_t b) {
 /* A wait is released once its quorum has arrived: every arrival of its
  * instance when no count is given, else at least `count` arrivals (its own
  * included).  Arrivals after the release pass without synchronising. */
+/* A wait lowered as blocked (--termination) is never released: even with
+ * every arrival of its instance counted, the quorum is not met. */
+static void encode_blocked(smt_enc *e, size_t w) {
+  const lx_event *ew = &e->p->events[w];
+  Z3_context z = e->z;
+  LC_VEC(Z3_ast) terms = {0};
+  lc_vec_push(&terms, Z3_mk_int(z, 1, e->int_sort));
+  for (size_t a = 0; a < e->n; a++) {
+    if (e->p->events[a].kind != LX_EV_BAR_ARRIVE) continue;
+    Z3_ast inst = same_instance(e, a, w);
+    if (!inst) continue;
+    Z3_ast joined = smt_and(e, e->exec[a], inst);
+    lc_vec_push(&terms, Z3_mk_ite(z, joined ? joined : Z3_mk_false(z), Z3_mk_int(z, 1, e->int_sort),
+                                  Z3_mk_int(z, 0, e->int_sort)));
+  }
+  Z3_ast arrived = Z3_mk_add(z, (unsigned)terms.n, terms.v);
+  Z3_ast quorum = Z3_mk_bv2int(z, expr(e, ew->bar_count), true);
+  smt_assert(e, smt_implies(e, e->exec[w], Z3_mk_lt(z, arrived, quorum)));
+  lc_vec_free(&terms);
+}
+
 static void encode_release(smt_enc *e, size_t w) {
   const lx_event *ew = &e->p->events[w];
   Z3_context z = e->z;
+  if (ew->bar_blocked) {
+    encode_blocked(e, w);
+    return;
+  }
   LC_VEC(Z3_ast) terms = {0};
   lc_vec_push(&terms, Z3_mk_int(z, 1, e->int_sort));
   for (size_t a = 0; a < e->n; a++) {

@@ -4,6 +4,9 @@
 #   classic/NAME.expected   litmus/NAME.litmus under ptx-v7.5 and ptx-v6.0
 #                           (generic, alias-free tests mean the same in both)
 #   races/NAME.litmus       with NAME.litmus.expected
+#   alias/NAME.litmus       with NAME.litmus.expected
+#   termination/NAME.litmus.expected  --termination of termination/NAME.litmus
+#                           and litmus/spin/SL-cas+*.litmus, the same from both engines
 #   check-errors/cases      one case a line: NAME|STATUS|ARGS, the stderr in
 #                           NAME.expected-err
 # `Time` lines are dropped.  PROMOTE=1 rewrites the expected files from the
@@ -51,6 +54,16 @@ done >"$tmp/want"
 if diff -u "$tmp/want" "$tmp/out" >"$tmp/diff"; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "FAIL: --jobs 3 output order"; cat "$tmp/diff"; fi
 
+# --print of several tests: each in normal form, a blank line between two
+(cd "$top_srcdir" && "$lc" --print litmus/MP.litmus litmus/SB.litmus 2>/dev/null) >"$tmp/out"
+{ (cd "$top_srcdir" && "$lc" --print litmus/MP.litmus); echo; (cd "$top_srcdir" && "$lc" --print litmus/SB.litmus); } >"$tmp/want"
+compare "$tmp/want" "$tmp/out" "--print of two tests"
+
+# the man page's OUTPUT example is what litmus/MP.litmus gives
+sed -n '/^Test MP Allowed$/,/^Observation MP /p' "$top_srcdir/man/litmus-check.1" | sed 's/\\e/\\/g' >"$tmp/want"
+(cd "$top_srcdir" && "$lc" litmus/MP.litmus 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
+compare "$tmp/want" "$tmp/out" "man/litmus-check.1 OUTPUT example"
+
 # one test split among jobs (the SMT engine) lists the same states
 for name in IRIW ISA2+rel-acq-gpu RMW-atomicity+cas; do
   (cd "$top_srcdir" && "$lc" --engine smt -j 3 "litmus/$name.litmus" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
@@ -60,13 +73,29 @@ done
 # JSON: whole objects, with timings blanked
 for t in "$dir"/json/*.litmus; do
   (cd "$dir/json" && "$lc" --json "$(basename "$t")" 2>/dev/null) |
-    sed -e 's/"seconds":[0-9][0-9.e+-]*/"seconds":0/' -e 's/"\(encode\|flags\|states\)":[0-9][0-9.e+-]*/"\1":0/g'  -e 's/"solver_checks":[0-9]*/"solver_checks":0/' >"$tmp/out"
+    sed -e 's/"seconds":[0-9][0-9.e+-]*/"seconds":0/' -e 's/"\(lower\|encode\|flags\|states\)":[0-9][0-9.e+-]*/"\1":0/g'  -e 's/"solver_checks":[0-9]*/"solver_checks":0/' >"$tmp/out"
   compare "$t.expected" "$tmp/out" "json/$(basename "$t")"
 done
 
 for t in "$dir"/races/*.litmus; do
   (cd "$dir/races" && "$lc" "$(basename "$t")" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
   compare "$t.expected" "$tmp/out" "races/$(basename "$t")"
+done
+
+# alias chains: generic of generic, proxy view of a generic alias, fences through a chain
+for t in "$dir"/alias/*.litmus; do
+  (cd "$dir/alias" && "$lc" "$(basename "$t")" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
+  compare "$t.expected" "$tmp/out" "alias/$(basename "$t")"
+done
+
+# --termination: both engines give the same whole output, witness included
+for t in "$dir"/termination/*.litmus "$top_srcdir"/litmus/spin/SL-cas+*.litmus; do
+  want="$dir/termination/$(basename "$t").expected"
+  for engine in enum smt; do
+    (cd "$(dirname "$t")" && "$lc" --termination --engine "$engine" "$(basename "$t")" 2>/dev/null) |
+      grep -v '^Time ' >"$tmp/out"
+    compare "$want" "$tmp/out" "termination/$(basename "$t") ($engine)"
+  done
 done
 
 while IFS='|' read -r name want args; do

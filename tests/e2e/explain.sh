@@ -72,7 +72,7 @@ while IFS='|' read -r name want args; do
   (cd "$top_srcdir" && eval "\"\$lc\" $args" >"$tmp/out" 2>&1; echo $? >"$tmp/status")
   got=$(cat "$tmp/status")
   sed -e 's/^Time .*//' -e 's/"seconds":[0-9][0-9.e+-]*/"seconds":0/g' \
-    -e 's/"\(encode\|flags\|states\)":[0-9][0-9.e+-]*/"\1":0/g' -e 's/"solver_checks":[0-9]*/"solver_checks":0/' \
+    -e 's/"\(lower\|encode\|flags\|states\)":[0-9][0-9.e+-]*/"\1":0/g' -e 's/"solver_checks":[0-9]*/"solver_checks":0/' \
     -e "s|$tmp|TMP|g" "$tmp/out" >"$tmp/out2"
   for d in "$tmp"/case*.dot; do [ -f "$d" ] && cat "$d" >>"$tmp/out2" && mv "$d" "$tmp/g/$name-$(basename "$d")"; done
   if [ "$got" != "$want" ]; then bad "explain/$name: exit status $got, expected $want"; cat "$tmp/out2"

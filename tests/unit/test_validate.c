@@ -109,9 +109,13 @@ static const bad_case semantic_errors[] = {
    "t.litmus:4:1: error: P0:r0 is initialised twice (first at line 3)"},
   {"alias-of-undeclared", "PTX t\n{\nx=0;\ny @ generic aliases z;\n}\n P0@cta 0,gpu 0 ;\n" COND,
    "t.litmus:4:21: error: 'y' aliases 'z', which the init block does not give a value (write 'z=0;')"},
-  {"alias-of-alias", "PTX t\n{\nx=0;\ny @ generic aliases x;\nz @ texture aliases y;\n}\n"
+  {"alias-cycle", "PTX t\n{\nx=0;\ny @ generic aliases z;\nz @ texture aliases y;\n}\n"
    " P0@cta 0,gpu 0 ;\n" COND,
-   "t.litmus:5:21: error: 'z' aliases 'y', which is itself an alias of 'x': alias 'x' instead"},
+   "t.litmus:4:21: error: the aliases form a cycle (y -> z -> y): an alias chain must end at a "
+   "location with a value"},
+  {"alias-of-itself", "PTX t\n{\nx=0;\ny @ generic aliases y;\n}\n P0@cta 0,gpu 0 ;\n" COND,
+   "t.litmus:4:21: error: the aliases form a cycle (y -> y): an alias chain must end at a "
+   "location with a value"},
   {"alias-redeclares", "PTX t\n{\nx=0;\nx @ surface aliases x;\n}\n P0@cta 0,gpu 0 ;\n" COND,
    "t.litmus:4:1: error: 'x' is declared twice in the init block (first at line 3)"},
   {"alias-of-code-location", "PTX t\n{\ny @ generic aliases x;\n}\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n"

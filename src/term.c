@@ -1,0 +1,149 @@
+/* term.c - "can this test hang?" under fair scheduling (docs/termination.md).
+ * SPDX-License-Identifier: MIT
+ *
+ * The program is lowered with blocking barriers and rewritten by
+ * lx_term_prepare so that its final states say, per thread, which path
+ * ran, whether the last iteration of a cut loop left the registers as it
+ * found them, and what that iteration read; and the final memory.  A state
+ * in which every thread finished or is stuck, one at least stuck, is an
+ * allowed run that hangs: a spinning thread is stuck when its last
+ * iteration wrote nothing, changed no register and read the values memory
+ * ends with (memory fairness: later iterations read the same and spin
+ * again); a thread blocked at a barrier is stuck because the engines only
+ * allow such a path when the barrier's quorum cannot be met.
+ */
+#include "term.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *lc_term_name(lc_term_verdict v) {
+  switch (v) {
+  case LC_TERM_TERMINATES: return "terminates";
+  case LC_TERM_MAY_HANG: return "may not terminate";
+  case LC_TERM_UNKNOWN: return "unknown";
+  default: return "";
+  }
+}
+
+typedef enum { T_FINISHED, T_STUCK, T_EFFECTS, T_PROGRESS } thread_state;
+
+typedef struct term_ctx {
+  const lx_program *p;
+  const lx_term_slots *slots;
+  size_t loc_obs;
+} term_ctx;
+
+static const lx_path *state_path(const term_ctx *c, const lx_val *st, size_t t) {
+  return &c->p->paths[st[c->slots[t].obs]];
+}
+
+static thread_state classify(const term_ctx *c, const lx_val *st, size_t t) {
+  const lx_path *path = state_path(c, st, t);
+  switch (lx_term_path_kind(c->p, path)) {
+  case LX_TERM_FINISHED: return T_FINISHED;
+  case LX_TERM_BLOCKED: return T_STUCK;
+  case LX_TERM_EFFECTS: return T_EFFECTS;
+  case LX_TERM_SPIN: break;
+  }
+  if (st[c->slots[t].obs + 1] != 0) return T_PROGRESS;
+  int reads[256];
+  size_t n = lx_term_iter_reads(c->p, path, NULL);
+  if (n > LC_ARRAY_LEN(reads)) return T_EFFECTS;   /* too long to inspect: no claim either way */
+  lx_term_iter_reads(c->p, path, reads);
+  for (size_t i = 0; i < n; i++) {
+    const lx_event *r = &c->p->events[reads[i]];
+    if (st[c->slots[t].obs + 2 + i] != st[c->loc_obs + (size_t)r->ploc]) return T_PROGRESS;
+  }
+  return T_STUCK;
+}
+
+static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size_t t) {
+  const lx_program *p = c->p;
+  const lx_path *path = state_path(c, st, t);
+  int id = p->threads[t].id;
+  if (path->blocked) {
+    const lx_event *w = &p->events[path->events[path->nevents - 1]];
+    lc_buf_printf(b, "P%d waits forever at barrier %d (line %d)", id, w->bar_n, w->at.line);
+    return;
+  }
+  if (lx_term_path_kind(p, path) == LX_TERM_FINISHED) {
+    lc_buf_printf(b, "P%d finished", id);
+    return;
+  }
+  lc_buf_printf(b, "P%d spins in the loop back to %s (line %d), its last iteration reading",
+                id, path->loop_label ? path->loop_label : "?", path->cut_at.line);
+  int reads[256];
+  size_t n = lx_term_iter_reads(p, path, NULL);
+  if (n > LC_ARRAY_LEN(reads)) n = 0;
+  lx_term_iter_reads(p, path, n ? reads : NULL);
+  for (size_t i = 0; i < n; i++) {
+    const lx_event *r = &p->events[reads[i]];
+    lc_buf_printf(b, "%s %s=", i ? "," : "", p->locs[r->vloc].name);
+    lx_print_value(b, p, st[c->slots[t].obs + 2 + i]);
+  }
+  if (!n) lc_buf_puts(b, " nothing");
+}
+
+static char *witness_text(const term_ctx *c, const lx_val *st) {
+  lc_buf b;
+  lc_buf_init(&b);
+  for (size_t t = 0; t < c->p->nthreads; t++) {
+    lc_buf_puts(&b, t ? "; " : "");
+    describe_thread(&b, c, st, t);
+  }
+  lc_buf_puts(&b, "; final memory:");
+  for (size_t l = 0; l < c->p->nplocs; l++) {
+    lc_buf_printf(&b, " %s=", c->p->plocs[l].name);
+    lx_print_value(&b, c->p, st[c->loc_obs + l]);
+    lc_buf_puts(&b, l + 1 < c->p->nplocs ? "," : "");
+  }
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
+}
+
+/* The verdict over the states, the first hanging state's witness. */
+static lc_term_verdict judge(const term_ctx *c, const lc_result *r, char **witness) {
+  bool effects = false;
+  for (size_t i = 0; i < r->nstates; i++) {
+    const lx_val *st = lc_result_state(r, i);
+    size_t stuck = 0, eff = 0, progress = 0;
+    for (size_t t = 0; t < c->p->nthreads; t++) {
+      thread_state s = classify(c, st, t);
+      stuck += s == T_STUCK;
+      eff += s == T_EFFECTS;
+      progress += s == T_PROGRESS;
+    }
+    if (progress) continue;
+    if (eff) {
+      effects = true;
+      continue;
+    }
+    if (stuck) {
+      *witness = witness_text(c, st);
+      return LC_TERM_MAY_HANG;
+    }
+  }
+  return effects ? LC_TERM_UNKNOWN : LC_TERM_TERMINATES;
+}
+
+lc_term_verdict lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o,
+                                     double start, char **witness, lc_diag *d) {
+  *witness = NULL;
+  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
+                   o->timeout > 0 ? start + o->timeout : 0, true};
+  lx_program *p = lx_lower(t, &lo, d);
+  if (!p) return LC_TERM_UNKNOWN;
+  lx_term_slots *slots = lc_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *slots);
+  term_ctx c = {p, slots, lx_term_prepare(p, slots)};
+  lc_check_options qo = *o;
+  qo.races = false;
+  qo.termination = false;
+  lc_result *r = lc_check_program(p, m, &qo, start);
+  lc_term_verdict v = r->status == LC_RESULT_OK ? judge(&c, r, witness) : LC_TERM_UNKNOWN;
+  lc_result_free(r);
+  free(slots);
+  lx_program_free(p);
+  return v;
+}

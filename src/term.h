@@ -1,0 +1,26 @@
+/* term.h - "can this test hang?" (docs/termination.md).
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef LC_TERM_H
+#define LC_TERM_H
+
+#include "check.h"
+
+typedef enum {
+  LC_TERM_NOT_ASKED,
+  LC_TERM_TERMINATES,     /* every allowed fair run finishes */
+  LC_TERM_MAY_HANG,       /* some allowed fair run has a thread stuck forever */
+  LC_TERM_UNKNOWN         /* only side-effectful spinning could hang, or no answer in time */
+} lc_term_verdict;
+
+/* "terminates", "may not terminate", "unknown". */
+const char *lc_term_name(lc_term_verdict v);
+
+/* Lowers t once more for the question and asks the engine o names, with
+ * what is left of o->timeout since `start`.  For a possible hang, a
+ * one-line witness (who is stuck where, what the last iteration read, the
+ * final memory) is stored in *witness (caller frees). */
+lc_term_verdict lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o,
+                                     double start, char **witness, lc_diag *d);
+
+#endif
