@@ -500,7 +500,7 @@ static int load(tcase *tc, const char *path, FILE *out) {
   lc_diag d;
   lc_diag_init(&d, &tc->src, NULL);
   tc->t = lt_parse(&tc->src, &d);
-  lx_options lo = {LX_DEFAULT_UNROLL, 4096};
+  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
   if (tc->t) tc->p = lx_lower(tc->t, &lo, &d);
   if (tc->p) tc->pl = cu_plan_new(tc->p, &d);
   int rc = tc->pl ? 1 : tc->p ? 0 : -1;
