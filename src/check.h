@@ -43,6 +43,8 @@ lc_result *lc_check_program(const lx_program *p, const cat_model *m, const lc_ch
 const char *lc_engine_name(lc_engine e);
 /* The engine --engine auto picks for p. */
 lc_engine lc_engine_choose(const lx_program *p);
+/* The engine --engine auto explains a test with (src/explain.c). */
+lc_engine lc_engine_choose_explain(const lx_program *p);
 int lc_engine_parse(const char *s, lc_engine *e);
 
 #endif

@@ -387,19 +387,19 @@ static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, 
   return x;
 }
 
-/* --engine auto for explanations: the explicit engine, the fastest on
- * the corpus, unless a question takes it more than 0.2 s (the corpus's
- * slowest otherwise takes 0.05 s) - it prunes
- * with the checks asked about only, and with few of them, on tests with
- * loops, its search can take many minutes (Ticketlock-same-gpu of the
- * corpus) where Z3 takes a second; then Z3 explains the test. */
+/* --engine auto for explanations: Z3 for tests with loops
+ * (lc_engine_choose_explain), else the explicit engine, the fastest on the
+ * corpus, unless a question takes it more than 0.2 s (the corpus's slowest
+ * takes 0.05 s): it prunes with the checks asked about only, and its
+ * search can then take many minutes where Z3 takes a second; then Z3
+ * explains the test. */
 #define AUTO_ENUM_SECONDS 0.2
 
 lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
                               const lc_state *states, size_t n, const lc_result *checked) {
   double start = lc_now();
   lc_explain_result *x = NULL;
-  if (engine == LC_ENGINE_AUTO && lc_engine_choose(p) == LC_ENGINE_ENUM) {
+  if (engine == LC_ENGINE_AUTO && lc_engine_choose_explain(p) == LC_ENGINE_ENUM) {
     double quick = timeout > 0 && timeout < AUTO_ENUM_SECONDS ? timeout : AUTO_ENUM_SECONDS;
     x = explain_with(p, m, LC_ENGINE_ENUM, quick, states, n, checked);
     if (lc_explain_failed(x) && (timeout == 0 || quick < timeout)) lc_explain_free(x), x = NULL;
