@@ -41,6 +41,7 @@ typedef struct cu_role {
 
 typedef struct cu_plan {
   const lx_program *p;      /* borrowed */
+  lc_arena *arena;          /* a C++ test's instruction cells (map_cpp_cells), or NULL */
   int width;                /* bits per location and register: 32 or 64 */
   int min_sm;               /* 75; 90 when an instruction has .cluster scope */
   bool cluster_scope;

@@ -130,11 +130,6 @@ static int take_image(cu_nvrtc *n, nvrtc_program prog, bool ptx, char **image, s
   return 0;
 }
 
-int cu_nvrtc_compile(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx, char **image,
-                     size_t *size, lc_diag *d) {
-  return cu_nvrtc_compile_with(n, src, name, sm, ptx, NULL, 0, image, size, d);
-}
-
 int cu_nvrtc_compile_with(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx,
                           const char *const *extra, size_t nextra, char **image, size_t *size, lc_diag *d) {
   char arch[64];
@@ -207,23 +202,34 @@ static bool find_includes(const cu_nvrtc *n, char inc[2][4200], lc_buf *tried) {
   return false;
 }
 
-int cu_nvrtc_cpp_ptx(const char *src, const char *name, int sm, char **ptx, lc_diag *d) {
-  *ptx = NULL;
-  cu_nvrtc *n = cu_nvrtc_open(d);
-  if (!n) return -1;
+/* Sources that include the toolkit's headers (a C++ test's kernels use
+ * <cuda/atomic>) get its include folders; NVRTC knows none itself. */
+int cu_nvrtc_compile(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx, char **image,
+                     size_t *size, lc_diag *d) {
+  if (!strstr(src, "#include <cuda/")) return cu_nvrtc_compile_with(n, src, name, sm, ptx, NULL, 0, image, size, d);
   char inc[2][4200];
   lc_buf tried;
   lc_buf_init(&tried);
   int rc = -1;
+  *image = NULL;
+  *size = 0;
   if (!find_includes(n, inc, &tried)) {
     lc_error(d, (lc_loc){0}, "the CUDA headers for NVRTC (cuda/atomic, libcu++) were not found "
                              "(searched %s); set CUDA_HOME to the CUDA toolkit", tried.n ? tried.s : "nothing");
   } else {
     const char *extra[] = {inc[0], inc[1]};
-    size_t size = 0;
-    rc = cu_nvrtc_compile_with(n, src, name, sm, true, extra, LC_ARRAY_LEN(extra), ptx, &size, d);
+    rc = cu_nvrtc_compile_with(n, src, name, sm, ptx, extra, LC_ARRAY_LEN(extra), image, size, d);
   }
   lc_buf_fini(&tried);
+  return rc;
+}
+
+int cu_nvrtc_cpp_ptx(const char *src, const char *name, int sm, char **ptx, lc_diag *d) {
+  *ptx = NULL;
+  cu_nvrtc *n = cu_nvrtc_open(d);
+  if (!n) return -1;
+  size_t size = 0;
+  int rc = cu_nvrtc_compile(n, src, name, sm, true, ptx, &size, d);
   cu_nvrtc_close(n);
   return rc;
 }
