@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cuda/cuda.h"
 #include "map/check_mapping.h"
 #include "map/map_cc.h"
 #include "map/map_nvcc.h"
@@ -443,7 +444,7 @@ static int check_unit(const mopts *o, unit *u, const char *ptx, map_table *const
     }
     lc_buf b;
     lc_buf_init(&b);
-    lc_buf_printf(&b, "Test %s compiler nvcc sm_%d: %s", u->t->name, o->sm, map_verdict_name(v));
+    lc_buf_printf(&b, "Test %s compiler %s sm_%d: %s", u->t->name, o->table, o->sm, map_verdict_name(v));
     if (v == MAP_V_RACY) lc_buf_printf(&b, " (flag %s under the C++ model: constrains nothing)\n", racy);
     else if (message) lc_buf_printf(&b, " (%s)\n", message);
     else lc_buf_printf(&b, " (%zu C++ outcomes)\n", cpp->nstates);
@@ -469,6 +470,12 @@ static int check_unit(const mopts *o, unit *u, const char *ptx, map_table *const
   return status;
 }
 
+/* The PTX of source from nvcc (a path) or, with nvcc NULL, from NVRTC. */
+static int compile_source(const mopts *o, const char *nvcc, const char *source, char **ptx, lc_diag *d) {
+  if (nvcc) return map_nvcc_ptx(nvcc, source, o->sm, ptx, d);
+  return cu_nvrtc_cpp_ptx(source, "check-mapping.cu", o->sm, ptx, d);
+}
+
 /* Every test in one file and one compiler run (nvcc's start-up and the
  * library headers cost more than the tests). */
 static int compile_batch(const mopts *o, const char *nvcc, map_table *const *tables,
@@ -489,7 +496,7 @@ static int compile_batch(const mopts *o, const char *nvcc, map_table *const *tab
   if (emitted) {
     lc_diag d;
     lc_diag_init(&d, NULL, stderr);
-    if (map_nvcc_ptx(nvcc, source.s, o->sm, &ptx, &d)) { tot.n[MAP_V_ERROR] += emitted; emitted = 0; status = LC_EXIT_INPUT; }
+    if (compile_source(o, nvcc, source.s, &ptx, &d)) { tot.n[MAP_V_ERROR] += emitted; emitted = 0; status = LC_EXIT_INPUT; }
     lc_diag_fini(&d);
   }
   for (size_t i = 0; i < o->files.n && emitted; i++) {
@@ -508,17 +515,14 @@ static int compile_batch(const mopts *o, const char *nvcc, map_table *const *tab
 }
 
 static int compiler_all(const mopts *o, char **search) {
-  if (!strcmp(o->table, "nvrtc")) {
-    fputs("litmus-check: --check-mapping nvrtc is not supported yet; use nvcc\n", stderr);
-    return LC_EXIT_INPUT;
-  }
   if (o->json) {
-    fputs("litmus-check: --json is not supported with --check-mapping nvcc yet\n", stderr);
+    fprintf(stderr, "litmus-check: --json is not supported with --check-mapping %s yet\n", o->table);
     return LC_EXIT_INPUT;
   }
   char buf[4096];
-  const char *nvcc = map_nvcc_path(buf, sizeof buf);
-  if (!nvcc) {
+  bool nvrtc = !strcmp(o->table, "nvrtc");
+  const char *nvcc = nvrtc ? NULL : map_nvcc_path(buf, sizeof buf);
+  if (!nvrtc && !nvcc) {
     fputs("litmus-check: no nvcc found (set NVCC, or LC_CUDA_DIR to the CUDA toolkit)\n", stderr);
     return LC_EXIT_INPUT;
   }

@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "cuda/cu_int.h"
+#include "map/map_nvcc.h"
 
 static const char prelude_helpers[] =
   "/* ---- device helpers ---------------------------------------------------- */\n"
@@ -205,6 +206,7 @@ typedef struct seg {
   LC_VEC(int) accs;      /* items that access memory (their own address each), operand order */
   bool cut;              /* the cut flag is an operand */
   lc_buf body;           /* PTX lines */
+  size_t lo, hi;         /* the items [lo, hi) of the phase (a C++ test's access ends a block) */
 } seg;
 
 static int seg_index(const int *v, size_t n, int x) {
@@ -401,7 +403,7 @@ static void emit_comment(seg *S, const lt_instr *in) {
 
 static void emit_item(seg *S, const cu_item *it, int index) {
   const lt_instr *in = it->in;
-  if (it->label) {
+  if (it->label && !S->g->p->test->cpp) {  /* a C++ test's labels are C++ labels */
     lc_buf l;
     lc_buf_init(&l);
     ptx_label(&l, S->k, it->label);
@@ -432,12 +434,17 @@ static bool in_phase(const cu_role *r, size_t i, int phase) {
   return r->items[i].label && (i == 0 ? 0 : r->items[i - 1].phase) == phase;
 }
 
+static bool in_seg(const seg *S, const cu_role *r, size_t i) {
+  return i >= S->lo && i < S->hi && in_phase(r, i, S->phase);
+}
+
 static bool seg_collect(seg *S) {
   const cu_role *r = &S->g->pl->roles[S->k];
   bool any = false;
   for (size_t i = 0; i < r->nitems; i++) {
-    if (!in_phase(r, i, S->phase)) continue;
-    any = true;
+    if (!in_seg(S, r, i)) continue;
+    /* a C++ test's lone label is a C++ label: no block for it */
+    any = any || r->items[i].in || !S->g->p->test->cpp;
     if (r->items[i].in && !r->items[i].boundary) note_operands(S, r->items[i].in, (int)i);
   }
   S->cut = r->cut >= 0;
@@ -452,7 +459,7 @@ static void seg_body(seg *S) {
   line(S, ".reg .%s t1, tv;", bt);
   int nloops = 0;
   for (size_t i = 0; i < r->nitems; i++)
-    if (r->items[i].loop >= 0 && in_phase(r, i, S->phase)) {
+    if (r->items[i].loop >= 0 && in_seg(S, r, i)) {
       line(S, ".reg .u32 lc%d;", r->items[i].loop);
       line(S, "mov.u32 lc%d, 0;", r->items[i].loop);
       nloops++;
@@ -462,7 +469,7 @@ static void seg_body(seg *S) {
     line(S, "@q bra LT%d_end;", S->k);
   }
   for (size_t i = 0; i < r->nitems; i++) {
-    if (!in_phase(r, i, S->phase)) continue;
+    if (!in_seg(S, r, i)) continue;
     if (r->items[i].boundary) {
       cu_item label_only = r->items[i];
       label_only.in = NULL;
@@ -509,8 +516,8 @@ static void seg_print(seg *S) {
   lc_buf_puts(g->o, "\n    : \"memory\");\n");
 }
 
-static void emit_segment(gen *g, int k, int phase) {
-  seg S = {g, k, phase, {0}, {0}, {0}, false, {0}};
+static void emit_block(gen *g, int k, int phase, size_t lo, size_t hi) {
+  seg S = {g, k, phase, {0}, {0}, {0}, false, {0}, lo, hi};
   lc_buf_init(&S.body);
   if (seg_collect(&S)) {
     seg_body(&S);
@@ -520,6 +527,97 @@ static void emit_segment(gen *g, int k, int phase) {
   lc_vec_free(&S.shadows);
   lc_vec_free(&S.accs);
   lc_buf_fini(&S.body);
+}
+
+static bool is_cpp_access(const cu_item *it) {
+  return !it->boundary && it->in && it->in->cpp && (is_memory(it->in) || it->in->kind == LT_I_FENCE);
+}
+
+static bool is_jump(const cu_item *it) {
+  return !it->boundary && it->in && (it->in->kind == LT_I_BRANCH || it->in->kind == LT_I_GOTO);
+}
+
+/* A C++ test's (forward) jump as a goto to a C++ label. */
+static void emit_cpp_jump(gen *g, int k, const lt_instr *in) {
+  int id = thread_id(g, k);
+  lc_buf target, a, b;
+  lc_buf_init(&target);
+  lc_buf_init(&a);
+  lc_buf_init(&b);
+  ptx_label(&target, k, in->label);
+  const lt_operand *ops[2] = {&in->a, &in->b};
+  lc_buf *vals[2] = {&a, &b};
+  for (int j = 0; j < 2 && in->kind == LT_I_BRANCH; j++)
+    if (ops[j]->kind == LT_OPND_REG) lc_buf_printf(vals[j], "(int)p%d_r%d", id, ops[j]->reg);
+    else lc_buf_printf(vals[j], "(int)%" PRId64, ops[j]->imm);
+  static const char *const cmp[] = {"==", "!=", "<", "<=", ">", ">="};
+  if (in->kind == LT_I_BRANCH) lc_buf_printf(g->o, "  if (%s %s %s) goto %s;\n", a.s, cmp[in->cmp], b.s, target.s);
+  else lc_buf_printf(g->o, "  goto %s;\n", target.s);
+  lc_buf_fini(&target);
+  lc_buf_fini(&a);
+  lc_buf_fini(&b);
+}
+
+/* A C++ access or fence as the cuda::atomic_ref call that
+ * litmus-check --check-mapping nvcc compiles (map_emit_cpp_access), on the
+ * role's generic address and registers; the value read also goes to the
+ * shadow, so that the sink keeps a plain load alive. */
+static void emit_cpp_access(gen *g, int k, size_t i) {
+  const lt_instr *in = g->pl->roles[k].items[i].in;
+  int id = thread_id(g, k);
+  char ptr[48], val[48], val2[48], dst[48];
+  const lt_operand *ops[2] = {&in->a, &in->b};
+  char *vals[2] = {val, val2};
+  for (int j = 0; j < 2; j++)
+    if (ops[j]->kind == LT_OPND_REG) snprintf(vals[j], sizeof val, "(int)p%d_r%d", id, ops[j]->reg);
+    else snprintf(vals[j], sizeof val, "(int)%" PRId64, ops[j]->imm);
+  snprintf(ptr, sizeof ptr, "c%d_%zu", id, i);
+  if (in->dst.kind == LT_OPND_REG) snprintf(dst, sizeof dst, "p%d_r%d", id, in->dst.reg);
+  else snprintf(dst, sizeof dst, "s%d_%zu", id, i);
+  lc_buf c;
+  lc_buf_init(&c);
+  lt_print_instr(&c, in);
+  lc_buf_printf(g->o, "  // P%d line %d: ", id, in->at.line);
+  c_comment(g->o, c.s);
+  lc_buf_puts(g->o, "\n  ");
+  map_cpp_operands o = {.ptr = ptr, .val = val, .val2 = val2, .dst = dst};
+  /* the plan refused what the emitter cannot express */
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  map_emit_cpp_access(g->o, in, &o, &d);
+  lc_diag_fini(&d);
+  if (in->kind != LT_I_FENCE && reads_into_register(in) && in->dst.kind == LT_OPND_REG)
+    lc_buf_printf(g->o, "  s%d_%zu = %s;\n", id, i, dst);
+  lc_buf_fini(&c);
+}
+
+/* A PTX test's role and phase is one asm block; a C++ test's accesses are
+ * C++ statements between the blocks of its other instructions. */
+static void emit_segment(gen *g, int k, int phase) {
+  const cu_role *r = &g->pl->roles[k];
+  if (!g->p->test->cpp) {
+    emit_block(g, k, phase, 0, r->nitems);
+    return;
+  }
+  size_t lo = 0;
+  for (size_t i = 0; i < r->nitems; i++) {
+    const cu_item *it = &r->items[i];
+    if (!in_phase(r, i, phase) || !(is_cpp_access(it) || is_jump(it) || it->label)) continue;
+    emit_block(g, k, phase, lo, i);
+    lo = i;
+    if (it->label) {
+      lc_buf l;
+      lc_buf_init(&l);
+      ptx_label(&l, k, it->label);
+      lc_buf_printf(g->o, "%s:;\n", l.s);
+      lc_buf_fini(&l);
+    }
+    if (is_cpp_access(it)) emit_cpp_access(g, k, i);
+    else if (is_jump(it)) emit_cpp_jump(g, k, it->in);
+    else continue;
+    lo = i + 1;
+  }
+  emit_block(g, k, phase, lo, r->nitems);
 }
 
 /* ---- the test kernel ---------------------------------------------------------------- */
@@ -567,7 +665,13 @@ static void emit_role_setup(gen *g, int k) {
     const lx_loc *l = &g->p->locs[cu_plan_vloc(g->pl, k, &in->addr)];
     int s = g->pl->sidx[l->ploc];
     ord++;
-    if (s >= 0)
+    if (in->cpp && s >= 0)  /* generic addresses for cuda::atomic_ref */
+      lc_buf_printf(g->o, "  int *const c%d_%zu = (int *)((cu_u64)&sh[cu_shared_slot(&P, %d, i%d)] + %d * P.zero);  // %s\n",
+                    id, i, s, k, ord, l->name);
+    else if (in->cpp)
+      lc_buf_printf(g->o, "  int *const c%d_%zu = (int *)(P.mem + cu_loc_word(&P, %d, i%d) * sizeof(cu_word)%s + %d * P.zero);  // %s\n",
+                    id, i, g->pl->gidx[l->ploc], k, l->alias ? " + P.alias_delta" : "", ord, l->name);
+    else if (s >= 0)
       lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_shared(&sh[cu_shared_slot(&P, %d, i%d)]) + %d * P.zero;  // %s\n",
                     id, i, s, k, ord, l->name);
     else
@@ -842,6 +946,7 @@ void cu_gen_body(lc_buf *out, const cu_plan *pl) {
   gen g = {out, pl, pl->p, pl->width == 64 ? "l" : "r", pl->width == 64 ? "b64" : "b32",
            pl->width == 64 ? "s64" : "s32"};
   lc_buf_puts(out, "#ifndef CU_KNAME\n#define CU_KNAME(name) name\n#endif\n\n");
+  if (pl->p->test->cpp) lc_buf_puts(out, "#include <cuda/atomic>\n\n");
   lc_buf_printf(out, "typedef %s cu_word;\n\n", pl->width == 64 ? "cu_u64" : "cu_u32");
   for (int rot = 0; rot < cu_gen_rotations(pl); rot++) {
     /* the checks in tests/cuda compile the first copy only, to save time */

@@ -41,6 +41,7 @@ typedef struct cu_role {
 
 typedef struct cu_plan {
   const lx_program *p;      /* borrowed */
+  lc_arena *arena;          /* a C++ test's instruction cells (map_cpp_cells), or NULL */
   int width;                /* bits per location and register: 32 or 64 */
   int min_sm;               /* 75; 90 when an instruction has .cluster scope */
   bool cluster_scope;
@@ -157,6 +158,9 @@ const char *cu_nvrtc_version(const cu_nvrtc *n);
  * the compiler log in d. */
 int cu_nvrtc_compile(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx, char **image,
                      size_t *size, lc_diag *d);
+/* The same with extra options (-I...) after the architecture's. */
+int cu_nvrtc_compile_with(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx,
+                          const char *const *extra, size_t nextra, char **image, size_t *size, lc_diag *d);
 
 #define CU_NO_DRIVER_MSG \
   "no CUDA driver (libcuda.so.1) found: litmus-run needs an NVIDIA GPU; --backend host runs the test on CPU threads"

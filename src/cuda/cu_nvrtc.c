@@ -5,9 +5,11 @@
  * We declare the handful of entry points we call ourselves; their C ABI
  * has been stable since NVRTC 7.
  */
+#define _GNU_SOURCE /* dladdr */
 #include "config.h"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,12 +130,14 @@ static int take_image(cu_nvrtc *n, nvrtc_program prog, bool ptx, char **image, s
   return 0;
 }
 
-int cu_nvrtc_compile(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx, char **image,
-                     size_t *size, lc_diag *d) {
+int cu_nvrtc_compile_with(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx,
+                          const char *const *extra, size_t nextra, char **image, size_t *size, lc_diag *d) {
   char arch[64];
   bool cubin = !ptx && n->GetCUBIN;
   snprintf(arch, sizeof arch, "--gpu-architecture=%s_%d", cubin ? "sm" : "compute", sm);
-  const char *opts[] = {arch, "-std=c++17"};
+  const char *opts[8] = {arch, "-std=c++17"};
+  int nopts = 2;
+  for (size_t i = 0; i < nextra && nopts < (int)LC_ARRAY_LEN(opts); i++) opts[nopts++] = extra[i];
   nvrtc_program prog = NULL;
   *image = NULL;
   *size = 0;
@@ -142,9 +146,90 @@ int cu_nvrtc_compile(cu_nvrtc *n, const char *src, const char *name, int sm, boo
     lc_error(d, (lc_loc){0}, "nvrtcCreateProgram: %s", n->GetErrorString(r));
     return -1;
   }
-  r = n->CompileProgram(prog, (int)LC_ARRAY_LEN(opts), opts);
+  r = n->CompileProgram(prog, nopts, opts);
   int rc = r != 0 ? (report_log(n, prog, "nvrtcCompileProgram", r, d), -1)
                   : take_image(n, prog, !cubin, image, size, d);
   n->DestroyProgram(&prog);
+  return rc;
+}
+
+/* ---- libcu++ (<cuda/atomic>) for C++ tests ------------------------------------------ */
+
+static bool has_atomic_header(const char *dir) {
+  char path[4200];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/cuda/atomic", dir);
+  return stat(path, &st) == 0;
+}
+
+/* dir/include, or dir/include/cccl where the toolkit keeps libcu++ (CUDA
+ * 13); sets both -I options in inc. */
+static bool include_of(const char *dir, char inc[2][4200]) {
+  char base[4100], cccl[4110];
+  snprintf(base, sizeof base, "%s/include", dir);
+  snprintf(cccl, sizeof cccl, "%s/cccl", base);
+  if (!has_atomic_header(base) && !has_atomic_header(cccl)) return false;
+  snprintf(inc[0], sizeof inc[0], "-I%s", base);
+  snprintf(inc[1], sizeof inc[1], "-I%s", cccl);
+  return true;
+}
+
+/* NVRTC has no default include path: the toolkit's headers are looked for
+ * next to the NVRTC library opened (<toolkit>/lib64/..), then in
+ * $CUDA_HOME and the toolkit found at configure time. */
+static bool find_includes(const cu_nvrtc *n, char inc[2][4200], lc_buf *tried) {
+  Dl_info info;
+  void *fn;
+  memcpy(&fn, &n->CompileProgram, sizeof fn);
+  if (dladdr(fn, &info) && info.dli_fname) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", info.dli_fname);
+    for (int up = 0; up < 2; up++) {
+      char *slash = strrchr(dir, '/');
+      if (!slash) break;
+      *slash = 0;
+    }
+    if (*dir && include_of(dir, inc)) return true;
+    lc_buf_printf(tried, "%s/include", *dir ? dir : ".");
+  }
+  const char *home = getenv("CUDA_HOME");
+  const char *const dirs[] = {home && *home ? home : NULL, *LC_CUDA_DIR ? LC_CUDA_DIR : NULL};
+  for (size_t i = 0; i < LC_ARRAY_LEN(dirs); i++) {
+    if (!dirs[i]) continue;
+    if (include_of(dirs[i], inc)) return true;
+    lc_buf_printf(tried, "%s%s/include", tried->n ? ", " : "", dirs[i]);
+  }
+  return false;
+}
+
+/* Sources that include the toolkit's headers (a C++ test's kernels use
+ * <cuda/atomic>) get its include folders; NVRTC knows none itself. */
+int cu_nvrtc_compile(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx, char **image,
+                     size_t *size, lc_diag *d) {
+  if (!strstr(src, "#include <cuda/")) return cu_nvrtc_compile_with(n, src, name, sm, ptx, NULL, 0, image, size, d);
+  char inc[2][4200];
+  lc_buf tried;
+  lc_buf_init(&tried);
+  int rc = -1;
+  *image = NULL;
+  *size = 0;
+  if (!find_includes(n, inc, &tried)) {
+    lc_error(d, (lc_loc){0}, "the CUDA headers for NVRTC (cuda/atomic, libcu++) were not found "
+                             "(searched %s); set CUDA_HOME to the CUDA toolkit", tried.n ? tried.s : "nothing");
+  } else {
+    const char *extra[] = {inc[0], inc[1]};
+    rc = cu_nvrtc_compile_with(n, src, name, sm, ptx, extra, LC_ARRAY_LEN(extra), image, size, d);
+  }
+  lc_buf_fini(&tried);
+  return rc;
+}
+
+int cu_nvrtc_cpp_ptx(const char *src, const char *name, int sm, char **ptx, lc_diag *d) {
+  *ptx = NULL;
+  cu_nvrtc *n = cu_nvrtc_open(d);
+  if (!n) return -1;
+  size_t size = 0;
+  int rc = cu_nvrtc_compile(n, src, name, sm, true, ptx, &size, d);
+  cu_nvrtc_close(n);
   return rc;
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cuda/cu_int.h"
+#include "map/map_lower.h"
 
 typedef struct planner {
   cu_plan *pl;
@@ -149,7 +150,7 @@ static int check_access(planner *P, int k, const lt_instr *in) {
   if (in->scope == LT_SCOPE_CLUSTER) pl->cluster_scope = true;
   if (check_value_operand(P, k, in, &in->a) < 0 || check_value_operand(P, k, in, &in->b) < 0) return -1;
   if (in->kind == LT_I_ATOM || in->kind == LT_I_RED) {
-    if (in->type != LT_TYPE_NONE && !atom_type_ok(in->rmw, in->type))
+    if (!in->cpp && in->type != LT_TYPE_NONE && !atom_type_ok(in->rmw, in->type))
       return refuse(P, k, in, "PTX has no atom/red of this operation with this type");
   }
   return 0;
@@ -497,14 +498,42 @@ static int plan_roles(planner *P) {
   return 0;
 }
 
+/* A C++ test's accesses become cuda::atomic_ref calls on int locations
+ * between the asm blocks of its other instructions, and its jumps C++
+ * gotos (cu_gen.c): its values must fit 32 bits, and its loops (whose
+ * unrolling bound the asm blocks count) are not run yet. */
+static int check_cpp(planner *P) {
+  cu_plan *pl = P->pl;
+  if (!P->t->cpp) return 0;
+  if (pl->width != 32)
+    return refuse_at(P, P->t->name_at, "%s: the CUDA backend runs C++ tests on int (32-bit) values only", P->t->name);
+  for (size_t k = 0; k < pl->nroles; k++)
+    for (size_t i = 0; i < pl->roles[k].nitems; i++) {
+      const lt_instr *in = pl->roles[k].items[i].in;
+      if (!in) continue;
+      if (pl->roles[k].items[i].loop >= 0)
+        return refuse(P, (int)k, in, "C++ tests with loops do not run on the CUDA backend yet");
+      if (in->cpp && in->scope == LT_SCOPE_CLUSTER)
+        return refuse(P, (int)k, in, "the libcu++ of this toolkit has no cuda::thread_scope_cluster for "
+                                     "cuda::atomic_ref");
+      if (in->cpp && in->kind == LT_I_ATOM && (in->rmw == LT_RMW_INC || in->rmw == LT_RMW_DEC))
+        return refuse(P, (int)k, in, "cuda::atomic_ref has no counterpart of this read-modify-write");
+    }
+  return 0;
+}
+
 cu_plan *cu_plan_new(const lx_program *p, lc_diag *d) {
-  if (p->test->cpp) {
-    lc_error(d, p->test->name_at, "%s is a C++ test: the CUDA backend runs PTX tests only "
-             "(C++ is not yet compiled to PTX); run it with --backend host", p->test->name);
-    return NULL;
-  }
   planner P = {lc_xcalloc(1, sizeof(cu_plan)), p, p->test, d};
   cu_plan *pl = P.pl;
+  if (p->test->cpp) {
+    /* the roles are the cells the events were made from */
+    pl->arena = lc_arena_new();
+    P.t = map_cpp_cells(p->test, pl->arena, d);
+    if (!P.t) {
+      cu_plan_free(pl);
+      return NULL;
+    }
+  }
   pl->p = p;
   pl->min_sm = 75;
   pl->nroles = p->nthreads;
@@ -517,7 +546,8 @@ cu_plan *cu_plan_new(const lx_program *p, lc_diag *d) {
   for (size_t i = 0; i < np; i++) pl->owner[i] = -1;
   pl->obs_reg = lc_xcalloc(no, sizeof(int));
   pl->obs_fin = lc_xcalloc(no, sizeof(int));
-  if (check_test(&P) < 0 || plan_roles(&P) < 0 || plan_barriers(&P) < 0 || plan_width(&P) < 0) {
+  if (check_test(&P) < 0 || plan_roles(&P) < 0 || plan_barriers(&P) < 0 || plan_width(&P) < 0 ||
+      check_cpp(&P) < 0) {
     cu_plan_free(pl);
     return NULL;
   }
@@ -536,5 +566,6 @@ void cu_plan_free(cu_plan *pl) {
   free(pl->owner);
   free(pl->obs_reg);
   free(pl->obs_fin);
+  lc_arena_free(pl->arena);
   free(pl);
 }

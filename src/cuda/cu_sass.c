@@ -501,9 +501,14 @@ static int load(tcase *tc, const char *path, FILE *out) {
   lc_diag_init(&d, &tc->src, NULL);
   tc->t = lt_parse(&tc->src, &d);
   lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
-  if (tc->t) tc->p = lx_lower(tc->t, &lo, &d);
+  if (tc->t && tc->t->cpp)  /* its PTX is the compiler's, not the test's: nothing to compare */
+    lc_error(&d, tc->t->name_at, "%s is a C++ test: the SASS check compares the SASS with a PTX test's "
+                                  "own instructions; check the compiler's PTX with litmus-check --check-mapping nvcc",
+             tc->t->name);
+  else if (tc->t)
+    tc->p = lx_lower(tc->t, &lo, &d);
   if (tc->p) tc->pl = cu_plan_new(tc->p, &d);
-  int rc = tc->pl ? 1 : tc->p ? 0 : -1;
+  int rc = tc->pl ? 1 : tc->p || (tc->t && tc->t->cpp) ? 0 : -1;
   if (rc <= 0) fprintf(out, "%s %s\n", rc == 0 ? "refused" : "error", lc_diag_first_error(&d) ? lc_diag_first_error(&d) : path);
   lc_diag_fini(&d);
   return rc;

@@ -32,4 +32,11 @@ int cu_run(const lx_program *p, const run_params *par, const lc_result *allowed,
  * that a run over many tests can stop once, before the first). */
 int cu_probe(lc_diag *d);
 
+/* Compiles the CUDA C++ text src (which includes <cuda/atomic>) with NVRTC
+ * for compute_<sm> to PTX, with the toolkit's include folders found next to
+ * the NVRTC library or under $CUDA_HOME.  Returns 0 and the PTX text (the
+ * caller frees it), or -1 with the reason (no NVRTC, no headers, the
+ * compiler's log) in d. */
+int cu_nvrtc_cpp_ptx(const char *src, const char *name, int sm, char **ptx, lc_diag *d);
+
 #endif

@@ -85,45 +85,59 @@ static const char *fetch_name(lt_rmw_op op) {
   }
 }
 
-static int emit_access(lc_buf *b, const lt_instr *in, size_t cell, int *slot, lc_diag *d) {
+int map_emit_cpp_access(lc_buf *b, const lt_instr *in, const map_cpp_operands *o, lc_diag *d) {
   if (in->scope == LT_SCOPE_CLUSTER) {
     lc_error(d, in->at, "thread_scope_cluster: the libcu++ of this toolkit has no cuda::thread_scope_cluster "
                         "for cuda::atomic_ref, so the access is not compiled");
     return -1;
   }
-  lc_buf_printf(b, "  LC_MARK(%zu); ", cell);
   if (in->kind == LT_I_FENCE) {
     lc_buf_printf(b, "cuda::atomic_thread_fence(cuda::memory_order_%s, cuda::thread_scope_%s);\n",
                   mo_name(in->sem), scope_name(in->scope));
     return 0;
   }
-  if (in->addr.kind != LT_OPND_LOC) {
-    lc_error(d, in->at, "an access through an address held in a register is not emitted for nvcc");
-    return -1;
-  }
-  const char *x = in->addr.loc;
+  const char *x = o->ptr;
   bool na = in->sem == LT_SEM_WEAK || in->sem == LT_SEM_NONE;
   char ref[160];
   snprintf(ref, sizeof ref, "cuda::atomic_ref<int, cuda::thread_scope_%s>(*%s)", scope_name(in->scope), x);
-  int k = (*slot)++;
-  if (in->kind == LT_I_LD && na) lc_buf_printf(b, "lc_v[%d] = *%s;\n", k, x);
-  else if (in->kind == LT_I_LD) lc_buf_printf(b, "lc_v[%d] = %s.load(cuda::memory_order_%s);\n", k, ref, mo_name(in->sem));
-  else if (in->kind == LT_I_ST && na) lc_buf_printf(b, "*%s = lc_v[%d];\n", x, k);
-  else if (in->kind == LT_I_ST) lc_buf_printf(b, "%s.store(lc_v[%d], cuda::memory_order_%s);\n", ref, k, mo_name(in->sem));
-  else if (in->rmw == LT_RMW_CAS) {
-    int k2 = (*slot)++;
-    lc_buf_printf(b, "{ int e = lc_v[%d]; %s.compare_exchange_strong(e, lc_v[%d], cuda::memory_order_%s, "
-                     "cuda::memory_order_%s); lc_v[%d] = e; }\n", k, ref, k2, mo_name(in->sem),
-                  mo_fail_name(in->mo_fail), k);
-  } else if (fetch_name(in->rmw)) {
-    int k2 = (*slot)++;
-    lc_buf_printf(b, "lc_v[%d] = %s.%s(lc_v[%d], cuda::memory_order_%s);\n", k, ref, fetch_name(in->rmw),
-                  k2, mo_name(in->sem));
-  } else {
+  if (in->kind == LT_I_LD && na) lc_buf_printf(b, "%s = *%s;\n", o->dst, x);
+  else if (in->kind == LT_I_LD) lc_buf_printf(b, "%s = %s.load(cuda::memory_order_%s);\n", o->dst, ref, mo_name(in->sem));
+  else if (in->kind == LT_I_ST && na) lc_buf_printf(b, "*%s = %s;\n", x, o->val);
+  else if (in->kind == LT_I_ST) lc_buf_printf(b, "%s.store(%s, cuda::memory_order_%s);\n", ref, o->val, mo_name(in->sem));
+  else if (in->rmw == LT_RMW_CAS)
+    lc_buf_printf(b, "{ int e = %s; %s.compare_exchange_strong(e, %s, cuda::memory_order_%s, "
+                     "cuda::memory_order_%s); %s = e; }\n", o->val, ref, o->val2, mo_name(in->sem),
+                  mo_fail_name(in->mo_fail), o->dst);
+  else if (fetch_name(in->rmw))
+    lc_buf_printf(b, "%s = %s.%s(%s, cuda::memory_order_%s);\n", o->dst, ref, fetch_name(in->rmw), o->val,
+                  mo_name(in->sem));
+  else {
     lc_error(d, in->at, "atom.%s has no cuda::atomic_ref counterpart", lt_rmw_name(in->rmw));
     return -1;
   }
   return 0;
+}
+
+/* Operands in lc_v slots: a load's result, a store's value, an RMW's
+ * result (its expected value for a CAS) then its operand. */
+static int emit_access(lc_buf *b, const lt_instr *in, size_t cell, int *slot, lc_diag *d) {
+  if (in->kind != LT_I_FENCE && in->addr.kind != LT_OPND_LOC) {
+    lc_error(d, in->at, "an access through an address held in a register is not emitted for nvcc");
+    return -1;
+  }
+  char first[32], second[32];
+  map_cpp_operands o = {.ptr = in->kind == LT_I_FENCE ? NULL : in->addr.loc, .val = first, .val2 = second,
+                        .dst = first};
+  if (in->kind != LT_I_FENCE) {
+    int k = (*slot)++;
+    snprintf(first, sizeof first, "lc_v[%d]", k);
+    if (in->kind == LT_I_ATOM) {
+      snprintf(second, sizeof second, "lc_v[%d]", (*slot)++);
+      if (in->rmw != LT_RMW_CAS) o.val = second;
+    }
+  }
+  if (in->scope != LT_SCOPE_CLUSTER) lc_buf_printf(b, "  LC_MARK(%zu); ", cell);
+  return map_emit_cpp_access(b, in, &o, d);
 }
 
 const char *map_cuda_prelude(void) {

@@ -15,6 +15,20 @@ typedef struct map_compiled {
                             lifted sequence (borrows from the cells) */
 } map_compiled;
 
+/* Where one access's operands are: ptr an `int *` expression for the
+ * location; val the value stored, the RMW's operand or a CAS's expected
+ * value; val2 a CAS's desired value; dst the lvalue that receives what a
+ * load or RMW read. */
+typedef struct map_cpp_operands {
+  const char *ptr, *val, *dst, *val2;
+} map_cpp_operands;
+
+/* Appends the cuda::atomic_ref statement (one line) for the C++ access or
+ * fence in: the one spelling of C++ accesses that the compiler check and
+ * the CUDA backend share.  -1 with the reason in d when libcu++ cannot
+ * express it (cluster scope, an RMW with no atomic_ref member). */
+int map_emit_cpp_access(lc_buf *b, const lt_instr *in, const map_cpp_operands *o, lc_diag *d);
+
 /* The text every emitted file starts with (the include and the marker). */
 const char *map_cuda_prelude(void);
 

@@ -177,7 +177,18 @@ static int load(tcase *tc, const char *path, char **why) {
   lc_diag d;
   lc_diag_init(&d, &tc->src, NULL);
   tc->t = lt_parse(&tc->src, &d);
-  lx_options lo = {LX_DEFAULT_UNROLL, 4096, 0};
+  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
+  /* a C++ test's PTX is the compiler's, not in the test's order:
+   * tests/cuda/cpp-compile.sh compiles those */
+  if (tc->t && tc->t->cpp) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "%s: a C++ test (tests/cuda/cpp-compile.sh compiles its kernels)", path);
+    *why = lc_buf_take(&b);
+    lc_buf_fini(&b);
+    lc_diag_fini(&d);
+    return 0;
+  }
   if (tc->t) tc->p = lx_lower(tc->t, &lo, &d);
   if (tc->p) tc->pl = cu_plan_new(tc->p, &d);
   int rc = tc->pl ? 1 : tc->p ? 0 : -1;

@@ -69,6 +69,31 @@ static void test_cu_mock_mp(void **state) {
   fx_free(&f);
 }
 
+/* A C++ test: its kernels include libcu++, which NVRTC finds only with
+ * the toolkit's include folders (found next to the NVRTC library). */
+static const char *const cpp_sb =
+  "CUDA SB\n{ [x] = 0; [y] = 0; }\n"
+  "P0@cta 0,gpu 0 (atomic_int* x, atomic_int* y) {\n"
+  "  atomic_store_explicit(x, 1, memory_order_relaxed);\n"
+  "  int r0 = atomic_load_explicit(y, memory_order_relaxed);\n}\n"
+  "P1@cta 1,gpu 0 (atomic_int* x, atomic_int* y) {\n"
+  "  atomic_store_explicit(y, 1, memory_order_relaxed);\n"
+  "  int r0 = atomic_load_explicit(x, memory_order_relaxed);\n}\n"
+  "exists (0:r0 == 0 /\\ 1:r0 == 0)\n";
+
+static void test_cu_mock_cpp(void **state) {
+  (void)state;
+  cu_fixture f;
+  run_result r;
+  run_params par;
+  params(&par, 2);
+  assert_int_equal(run_text(&f, &r, cpp_sb, &par, NULL), 0);
+  check_counts(&r);
+  assert_int_equal(r.notes.n, 0);
+  run_result_fini(&r);
+  fx_free(&f);
+}
+
 /* A time budget stops the launches. */
 static void test_cu_mock_seconds(void **state) {
   (void)state;
@@ -320,6 +345,7 @@ static void test_cu_mock_options(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cu_mock_mp),
+    cmocka_unit_test(test_cu_mock_cpp),
     cmocka_unit_test(test_cu_mock_seconds),
     cmocka_unit_test(test_cu_mock_cluster_launch),
     cmocka_unit_test(test_cu_mock_resident),

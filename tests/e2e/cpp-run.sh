@@ -1,10 +1,9 @@
 #!/bin/sh
 # cpp-run.sh - C++ tests on the host backend (C11 atomics, every scope
 # widened to system): each litmus/cuda-cpp test runs and shows no outcome
-# that cuda-cpp forbids; the CUDA backend refuses a C++ test with its
-# message (whole stderr) and exit status 2.  The refusal is the kernel
-# generator's, so --emit-cuda shows it with or without a GPU (a plain run
-# without a driver stops earlier, at the driver probe).
+# that cuda-cpp forbids; the CUDA backend's kernel source for a C++ test
+# (--emit-cuda, which needs no GPU) is the stored one, and a C++ loop is
+# refused with its message (whole stderr) and exit status 2.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -21,13 +20,23 @@ for t in litmus/cuda-cpp/*.litmus; do
     echo "FAIL: $t: a forbidden outcome on the host backend:"; cat "$tmp/out"; fail=$((fail + 1))
   fi
 done
-"$lr" --emit-cuda litmus/cuda-cpp/SB+rlx.litmus >"$tmp/out" 2>"$tmp/err"
+# the CUDA backend's kernels: each C++ access the cuda::atomic_ref call
+# that --check-mapping nvcc compiles, a branch a goto (whole source)
+t=litmus/cuda-cpp/MP+rlx-flag+na-data.litmus
+"$lr" --emit-cuda "$t" >"$tmp/out" 2>"$tmp/err"
+status=$?
+sed '1s/litmus-check [^ ]*$/litmus-check VERSION/' "$tmp/out" >"$tmp/out.s"
+if [ "$status" != 0 ] || [ -s "$tmp/err" ] || ! diff -u tests/e2e/cpp-run/MP+rlx-flag+na-data.cu "$tmp/out.s"; then
+  echo "FAIL: the CUDA kernels of $t (exit status $status)"; cat "$tmp/err"; fail=$((fail + 1))
+fi
+# a loop is refused (whole stderr)
+"$lr" --emit-cuda litmus/cuda-cpp/CAS-lock.litmus >"$tmp/out" 2>"$tmp/err"
 status=$?
 cat >"$tmp/want" <<'END'
-litmus/cuda-cpp/SB+rlx.litmus:1:6: error: SB+rlx is a C++ test: the CUDA backend runs PTX tests only (C++ is not yet compiled to PTX); run it with --backend host
+litmus/cuda-cpp/CAS-lock.litmus:14:5: error: P0: 'goto L0' cannot run on the GPU: C++ tests with loops do not run on the CUDA backend yet
 END
 if [ "$status" != 2 ] || ! diff -u "$tmp/want" "$tmp/err"; then
-  echo "FAIL: the CUDA backend's refusal of a C++ test (exit status $status)"; fail=$((fail + 1))
+  echo "FAIL: the CUDA backend's refusal of a C++ loop (exit status $status)"; fail=$((fail + 1))
 fi
 echo "cpp-run: $fail failures"
 [ "$fail" -eq 0 ]
