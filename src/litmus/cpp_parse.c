@@ -750,13 +750,7 @@ static void cthread(parser *ps, size_t *cap) {
   if (is(ps, LT_TOK_AT)) {
     lt_p_next(ps);
     ct->placed = true;
-    th->cta = lt_p_place_id(ps, "cta");
-    lt_p_expect(ps, LT_TOK_COMMA, "','");
-    if (lt_p_is_word(ps, "cluster")) {
-      th->cluster = lt_p_place_id(ps, "cluster");
-      lt_p_expect(ps, LT_TOK_COMMA, "','");
-    }
-    th->gpu = lt_p_place_id(ps, "gpu");
+    lt_p_placement(ps, th);
   }
   lc_loc open = TOK.at;
   lt_p_expect(ps, LT_TOK_LPAREN, "'(' opening the parameters");

@@ -253,7 +253,18 @@ int lt_p_place_id(parser *ps, const char *kw) {
   return v;
 }
 
-/* thread -> THREAD '@' 'cta' INT [',' 'cluster' INT] ',' 'gpu' INT */
+/* placement -> 'cta' INT [',' 'cluster' INT] ',' 'gpu' INT (after '@') */
+void lt_p_placement(parser *ps, lt_thread *th) {
+  th->cta = lt_p_place_id(ps, "cta");
+  lt_p_expect(ps, LT_TOK_COMMA, "','");
+  if (lt_p_is_word(ps, "cluster")) {
+    th->cluster = lt_p_place_id(ps, "cluster");
+    lt_p_expect(ps, LT_TOK_COMMA, "','");
+  }
+  th->gpu = lt_p_place_id(ps, "gpu");
+}
+
+/* thread -> THREAD '@' placement */
 static void thread(parser *ps, lt_thread *th) {
   if (TOK.kind != LT_TOK_THREAD)
     lt_p_error(ps, TOK.at, "expected a thread (P0, P1, ...), found %s", lt_p_desc(ps, &TOK));
@@ -265,13 +276,7 @@ static void thread(parser *ps, lt_thread *th) {
     lt_p_error(ps, TOK.at, "thread P%d has no placement: expected '@cta N,gpu N', found %s", th->id,
              lt_p_desc(ps, &TOK));
   lt_p_next(ps);
-  th->cta = lt_p_place_id(ps, "cta");
-  lt_p_expect(ps, LT_TOK_COMMA, "','");
-  if (lt_p_is_word(ps, "cluster")) {
-    th->cluster = lt_p_place_id(ps, "cluster");
-    lt_p_expect(ps, LT_TOK_COMMA, "','");
-  }
-  th->gpu = lt_p_place_id(ps, "gpu");
+  lt_p_placement(ps, th);
 }
 
 /* threads -> thread { '|' thread } ';' */

@@ -54,6 +54,9 @@ const char *lt_p_str(parser *ps, const lt_token *t);
 const char *lt_p_location(parser *ps, const char *what);
 /* placement number: KEYWORD INT */
 int lt_p_place_id(parser *ps, const char *kw);
+/* A thread's placement after its '@': 'cta' N [',' 'cluster' N] ',' 'gpu' N,
+ * the same in both dialects. */
+void lt_p_placement(parser *ps, lt_thread *th);
 /* tail -> [locations] ['filter' prop] cond EOF */
 void lt_p_tail(parser *ps);
 
