@@ -29,6 +29,22 @@ unsigned gen_rng_below(gen_rng *r, unsigned n) { return (unsigned)(gen_rng_next(
 
 bool gen_rng_chance(gen_rng *r, unsigned num, unsigned den) { return gen_rng_below(r, den) < num; }
 
+int gen_pick_location(gen_rng *r, unsigned *nlocs, unsigned max_locs, unsigned *accesses,
+                      unsigned max_accesses, bool *used) {
+  unsigned room = 0;
+  for (unsigned l = 0; l < *nlocs; l++) room += accesses[l] < max_accesses;
+  if (!room && *nlocs < max_locs) ++*nlocs, room = 1;
+  if (!room) return -1;
+  unsigned k = gen_rng_below(r, room);
+  for (unsigned l = 0; l < *nlocs; l++) {
+    if (accesses[l] >= max_accesses || k--) continue;
+    used[l] = true;
+    accesses[l]++;
+    return (int)l;
+  }
+  return -1;
+}
+
 /* ---- the builder ----------------------------------------------------------------- */
 
 void gen_begin(gen_build *b, const char *name, const char *doc, size_t nthreads, size_t nrows) {

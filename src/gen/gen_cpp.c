@@ -44,19 +44,12 @@ typedef struct cgen {
 static unsigned pick(cgen *g, unsigned n) { return gen_rng_below(&g->rng, n); }
 static lt_ts any_scope(cgen *g) { return scopes[pick(g, LC_ARRAY_LEN(scopes))]; }
 
+/* A location for thread t's next access (gen_pick_location), which then
+ * names it among its parameters. */
 static int use_loc(cgen *g) {
-  unsigned room = 0;
-  for (unsigned l = 0; l < g->nlocs; l++) room += g->accesses[l] < MAX_ACCESSES;
-  if (!room && g->nlocs < MAX_LOCS) g->nlocs++, room = 1;
-  if (!room) return -1;
-  unsigned k = pick(g, room);
-  for (unsigned l = 0; l < g->nlocs; l++) {
-    if (g->accesses[l] >= MAX_ACCESSES || k--) continue;
-    g->used[l] = g->uses[g->t][l] = true;
-    g->accesses[l]++;
-    return (int)l;
-  }
-  return -1;
+  int l = gen_pick_location(&g->rng, &g->nlocs, MAX_LOCS, g->accesses, MAX_ACCESSES, g->used);
+  if (l >= 0) g->uses[g->t][l] = true;
+  return l;
 }
 
 /* ---- nodes ---------------------------------------------------------------------- */

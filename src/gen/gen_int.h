@@ -18,6 +18,13 @@ uint64_t gen_rng_next(gen_rng *r);
 unsigned gen_rng_below(gen_rng *r, unsigned n);           /* 0..n-1; n > 0 */
 bool gen_rng_chance(gen_rng *r, unsigned num, unsigned den);
 
+/* A random location with room for one more access (accesses[l] below
+ * max_accesses), opening a new one (raising *nlocs up to max_locs) when the
+ * open ones are full; counts the access and marks used[l].  -1 when every
+ * location is full. */
+int gen_pick_location(gen_rng *r, unsigned *nlocs, unsigned max_locs, unsigned *accesses,
+                      unsigned max_accesses, bool *used);
+
 /* ---- building a test -------------------------------------------------------- */
 
 typedef struct gen_build {

@@ -55,18 +55,7 @@ static lt_scope any_scope(rgen *g) { return scopes[pick(g, LC_ARRAY_LEN(scopes))
 /* A location with room for one more access, opening a new one when the
  * test's are full; -1 when all are. */
 static int use_loc(rgen *g) {
-  unsigned room = 0;
-  for (unsigned l = 0; l < g->nlocs; l++) room += g->accesses[l] < MAX_ACCESSES;
-  if (!room && g->nlocs < MAX_LOCS) g->nlocs++, room = 1;
-  if (!room) return -1;
-  unsigned k = pick(g, room);
-  for (unsigned l = 0; l < g->nlocs; l++) {
-    if (g->accesses[l] >= MAX_ACCESSES || k--) continue;
-    g->used[l] = true;
-    g->accesses[l]++;
-    return (int)l;
-  }
-  return -1;
+  return gen_pick_location(&g->rng, &g->nlocs, MAX_LOCS, g->accesses, MAX_ACCESSES, g->used);
 }
 
 static int64_t fresh_value(rgen *g, int loc) { return g->next_val[loc]++; }
