@@ -37,6 +37,8 @@
 #include "run/tune.h"
 #include "run/run.h"
 #include "run/run_report.h"
+#include "run/run_term.h"
+#include "term.h"
 
 typedef enum { BACKEND_CUDA, BACKEND_HOST } backend_kind;
 
@@ -108,12 +110,16 @@ static void usage(FILE *out) {
         "      --testing-pct P       percentage of CTAs that run tests (cuda)\n"
         "      --stride N            words between consecutive instances' locations\n"
         "      --threads-per-cta N   threads per CTA (cuda)\n"
-        "      --spin-limit N        spins before an instance is abandoned\n"
+        "      --spin-limit N        backward jumps (or barrier waits) of one thread before\n"
+        "                            its instance is cut (host 1000000, cuda 65536)\n"
+        "      --watchdog S          seconds one instance may spin before it is cut (1);\n"
+        "                            a host run stops after 3 such cuts\n"
         "      --[no-]pin            pin each litmus thread to a CPU (host)\n"
         "  -h, --help                show this help and exit\n"
         "  -V, --version             show the version and exit\n"
         "\n"
-        "Exit status: 0 nothing forbidden observed, 1 a forbidden outcome observed,\n"
+        "Exit status: 0 nothing forbidden observed, 1 a forbidden outcome observed\n"
+        "(or a hang of a test the model says terminates),\n"
         "2 bad input, no GPU or a test the backend cannot run, 3 internal error.\n"
         "See litmus-run(1).\n",
         out);
@@ -127,7 +133,7 @@ enum {
   OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM,
   OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME, OPT_TIMEOUT,
   OPT_PRE_PATTERN, OPT_PRE_LINES, OPT_PRE_ITERS, OPT_LOC_OFFSET, OPT_MUTANTS, OPT_TUNE, OPT_CONFIG,
-  OPT_FIRST_ROTATION
+  OPT_FIRST_ROTATION, OPT_WATCHDOG
 };
 
 static int bad_value(const char *what, const char *s, const char *expected) {
@@ -300,6 +306,15 @@ static int other_option(options *o, int c, const char *arg) {
     return 0;
   case 'e':
     return lc_engine_parse(arg, &o->check.engine) < 0 ? bad_value("--engine", arg, "smt, enum or auto") : 0;
+  case OPT_WATCHDOG: {
+    char *end;
+    errno = 0;
+    double secs = strtod(arg, &end);
+    if (errno || end == arg || *end || !(secs > 0) || secs > 1e6)
+      return bad_value("--watchdog", arg, "a positive number of seconds");
+    o->par.watchdog = secs;
+    return 0;
+  }
   case OPT_TIMEOUT: {
     char *end;
     errno = 0;
@@ -352,7 +367,7 @@ static const struct option longopts[] = {
   {"testing-pct", required_argument, NULL, OPT_TESTING_PCT},
   {"stride", required_argument, NULL, OPT_STRIDE},
   {"threads-per-cta", required_argument, NULL, OPT_TPC},
-  {"spin-limit", required_argument, NULL, OPT_SPIN_LIMIT},
+  {"spin-limit", required_argument, NULL, OPT_SPIN_LIMIT}, {"watchdog", required_argument, NULL, OPT_WATCHDOG},
   {"pin", no_argument, NULL, OPT_PIN},           {"no-pin", no_argument, NULL, OPT_NO_PIN},
   {"help", no_argument, NULL, 'h'},              {"version", no_argument, NULL, 'V'},
   {NULL, 0, NULL, 0},
@@ -586,6 +601,8 @@ static int run_program(session *s, const char *path, const lx_program *prog, con
   run_result rr;
   run_result_init(&rr, prog, backend);
   int rc = run_backend(s->o, par, path, prog, allowed, &rr);
+  rr.termination = allowed->termination;
+  rr.termination_witness = allowed->termination_witness ? lc_xstrdup(allowed->termination_witness) : NULL;
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
   if (rc == 0 && run_result_finish(&rr, &d) < 0) {
@@ -597,6 +614,7 @@ static int run_program(session *s, const char *path, const lx_program *prog, con
       rc = LC_EXIT_MISMATCH;
       explain_forbidden(s, prog, &rr);
     }
+    if (run_unexpected_hangs(&rr)) rc = LC_EXIT_MISMATCH;
     if (s->par) tune_add(s, &rr);
     else if (js) {
       *js = run_report_json(&rr);
@@ -670,7 +688,11 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
     fprintf(stderr, "litmus-run: %s: model check (%s engine)...", path, lc_engine_name(s->o->check.engine));
   if (s->o->checking) atomic_store(s->o->checking, true);
   const cat_model *model = t->cpp && s->cpp_model ? s->cpp_model : s->model;
-  lc_result *allowed = lc_check_test(t, model, &s->o->check, &prog, &d);
+  /* only a test that can block may hang: only such a test costs a
+   * termination check (its verdict goes with the run's hung instances) */
+  lc_check_options check = s->o->check;
+  check.termination = !s->o->emit_cuda && run_test_can_block(t);
+  lc_result *allowed = lc_check_test(t, model, &check, &prog, &d);
   if (s->o->checking) atomic_store(s->o->checking, false);
   if (s->o->par.progress) fputs("\r\033[K", stderr);
   lc_diag_fini(&d);

@@ -19,14 +19,19 @@
  * Termination: a thread abandons an instance when no thread of it can make
  * progress any more: each is finished, blocked at a barrier that cannot be
  * released, or spinning in a loop that comes back to the same state while
- * nobody writes (detected exactly, `quiescent`).  As a safety net for what
- * that misses (a loop counting forever), a thread also gives up after
- * par->spin_limit backward jumps or rounds of waiting - once the other
- * threads of the instance are finished, blocked or idle, or after a grace
- * of HOST_GRACE_SECONDS while one still runs: on a loaded machine a
- * thread may be descheduled for longer than the spins last, and its
- * partner must not give up on it.  The instance is then counted incomplete,
- * not binned.  Abandoning is safe because every instance has its own
+ * nobody writes (detected exactly, `quiescent`); the instance *hung*.  As
+ * a safety net for what that misses (a loop counting forever, two threads
+ * exchanging a value forever), a thread also gives up after
+ * par->spin_limit backward jumps or rounds of waiting once the other
+ * threads of the instance are finished, blocked or idle, and in any case
+ * after par->watchdog seconds in one instance (the watchdog, checked every
+ * HOST_CLOCK_EVERY spins): on a loaded machine a thread may be descheduled
+ * for longer than the spins last, and its partner must not give up on it
+ * sooner.  Such an instance is *cut*.  Neither is binned.  Once cut
+ * instances have spun for RUN_WATCHDOG_BUDGET watchdogs in all, the run
+ * halts: every thread leaves its instance and skips the rest of the batch
+ * (skipped instances are not counted as run), so that a test whose loops
+ * never end takes seconds, not hours.  Abandoning is safe because every instance has its own
  * memory and its own barrier records.
  */
 #define _GNU_SOURCE   /* sched_getcpu, pthread_setaffinity_np */
@@ -45,12 +50,20 @@ enum {
   HOST_DEFAULT_INSTANCES = 2000,   /* per batch */
   HOST_DEFAULT_ITERATIONS = 100,   /* batches, when neither --iterations nor --time is given */
   HOST_MAX_ARRIVALS = 8,           /* barrier arrivals per thread per instance */
-  HOST_CACHE_LINE = 64
+  HOST_CACHE_LINE = 64,
+  HOST_DEFAULT_SPIN_LIMIT = 1000000
 };
 
-/* Status bits of one thread in one instance: abandoned; took a backward
- * jump more often than the model's unroll bound. */
-enum { HOST_INCOMPLETE = 1, HOST_BEYOND = 2 };
+/* Status bits of one thread in one instance: cut (spin limit, watchdog);
+ * took a backward jump more often than the model's unroll bound; hung
+ * (the instance can never end); not run (the run halted). */
+enum { HOST_INCOMPLETE = 1, HOST_BEYOND = 2, HOST_HUNG = 4, HOST_SKIPPED = 8 };
+
+/* Why a thread leaves an instance before its end. */
+enum { HOST_CUT = -1, HOST_STUCK = -2 };
+
+/* Spins between two looks at the clock (the watchdog). */
+enum { HOST_CLOCK_EVERY = 1024 };
 
 /* ---- randomness ------------------------------------------------------------------ */
 
@@ -86,15 +99,18 @@ typedef struct host_spin_barrier {
   _Alignas(HOST_CACHE_LINE) atomic_uint gen;
 } host_spin_barrier;
 
-static void spin_barrier_wait(host_spin_barrier *b, unsigned n, bool yield) {
+/* Returns early once `halt` is set (the barrier is not used again). */
+static void spin_barrier_wait(host_spin_barrier *b, unsigned n, bool yield, const atomic_bool *halt) {
   unsigned g = atomic_load_explicit(&b->gen, memory_order_relaxed);
   if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) == n - 1) {
     atomic_store_explicit(&b->count, 0, memory_order_relaxed);
     atomic_store_explicit(&b->gen, g + 1, memory_order_release);
     return;
   }
-  for (unsigned round = 0; atomic_load_explicit(&b->gen, memory_order_acquire) == g; round++)
+  for (unsigned round = 0; atomic_load_explicit(&b->gen, memory_order_acquire) == g; round++) {
+    if (round % HOST_CLOCK_EVERY == 0 && atomic_load_explicit(halt, memory_order_relaxed)) return;
     backoff_yield(yield, round);
+  }
 }
 
 /* A blocking barrier for the start and end of a batch, where threads may
@@ -220,7 +236,7 @@ typedef struct host_worker {
   unsigned long snap_writes;     /* nwrites, */
   unsigned long snap_sum;        /* and everybody's published writes */
   bool snap_valid;
-  double over_since;             /* when the spin limit was passed, 0 before */
+  double inst_start;             /* when this instance first spun long (the watchdog), 0 before */
   pthread_t tid;
   bool started;
 } host_worker;
@@ -237,7 +253,11 @@ struct host_shared {
   host_spin_barrier *sync;       /* per-instance barrier, or NULL */
   host_gate batch;               /* between batches */
   atomic_bool go;
+  atomic_bool halt;              /* the watchdog ended the run: leave and skip instances */
+  atomic_uint watchdog_cuts;
+  atomic_ulong cut_us;           /* what cuts have cost, in microseconds of spinning */
   unsigned spin_limit, unroll;
+  double watchdog;               /* seconds */
   bool yield;                    /* threads are not pinned to CPUs of their own */
   host_worker *w;
 };
@@ -447,21 +467,44 @@ static void publish_idle(host_barlog *log, bool idle, unsigned long sum, unsigne
 
 /* Past the spin limit: give up, unless another thread of the instance is
  * still running (neither finished, waiting nor idle) and may release this
- * one, within the grace period. */
-#define HOST_GRACE_SECONDS 2.0
+ * one (the watchdog ends that wait). */
 static bool give_up(host_worker *w, size_t inst) {
   const host_shared *sh = w->sh;
-  bool others_running = false;
-  for (size_t u = 0; u < sh->nthreads && !others_running; u++) {
+  for (size_t u = 0; u < sh->nthreads; u++) {
     host_barlog *log = barlog(sh, inst, u);
-    others_running = u != w->t && !atomic_load_explicit(&log->done, memory_order_relaxed) &&
-                     !atomic_load_explicit(&log->waiting, memory_order_relaxed) &&
-                     !atomic_load_explicit(&log->idle, memory_order_relaxed);
+    if (u != w->t && !atomic_load_explicit(&log->done, memory_order_relaxed) &&
+        !atomic_load_explicit(&log->waiting, memory_order_relaxed) &&
+        !atomic_load_explicit(&log->idle, memory_order_relaxed))
+      return false;
   }
-  if (!others_running) return true;
+  return true;
+}
+
+/* Every HOST_CLOCK_EVERY spins: has the run halted, or has this instance
+ * spun for longer than the watchdog allows?  The clock starts at the first
+ * look, so an instance that spins briefly never reads it. */
+static bool watchdog_fires(host_worker *w, unsigned spins) {
+  host_shared *sh = w->sh;
+  if (spins % HOST_CLOCK_EVERY != 0) return false;
+  if (atomic_load_explicit(&sh->halt, memory_order_relaxed)) return true;
   double now = lc_now();
-  if (w->over_since == 0) w->over_since = now;
-  return now - w->over_since > HOST_GRACE_SECONDS;
+  if (w->inst_start == 0) w->inst_start = now;
+  if (now - w->inst_start <= sh->watchdog) return false;
+  atomic_fetch_add(&sh->watchdog_cuts, 1);
+  return true;
+}
+
+/* A cut costs the time this thread spun in the instance (from its first
+ * look at the clock); once cuts have cost RUN_WATCHDOG_BUDGET watchdogs in
+ * all, the run halts. */
+static int cut(host_worker *w) {
+  host_shared *sh = w->sh;
+  if (w->inst_start != 0) {
+    unsigned long us = (unsigned long)((lc_now() - w->inst_start) * 1e6);
+    unsigned long total = atomic_fetch_add(&sh->cut_us, us) + us;
+    if ((double)total > RUN_WATCHDOG_BUDGET * sh->watchdog * 1e6) atomic_store(&sh->halt, true);
+  }
+  return HOST_CUT;
 }
 
 /* Arrives at a CTA barrier; returns the k of this arrival, or 0 when the
@@ -478,22 +521,23 @@ static unsigned arrive(host_barlog *log, int n, bool has_id, lx_val id) {
   return k;
 }
 
-/* Arrives at a CTA barrier and, for a sync, waits.  Returns -1 when the
- * instance must be abandoned. */
+/* Arrives at a CTA barrier and, for a sync, waits.  Returns HOST_CUT or
+ * HOST_STUCK when the instance must be abandoned. */
 static int bar(host_worker *w, const host_op *o, size_t inst) {
   host_shared *sh = w->sh;
   host_barlog *mine = barlog(sh, inst, w->t);
   host_wait wt = {o->bar_n, 0, o->has_id, o->has_count, o->has_id ? val(&o->a, w->regs) : 0,
                   o->has_count ? val(&o->b, w->regs) : 0};
   wt.k = arrive(mine, o->bar_n, wt.has_id, wt.id);
-  if (!wt.k) return -1;
+  if (!wt.k) return HOST_CUT;
   w->nwrites++;
   if (o->arrive_only || wait_ready(sh, inst, w->t, &wt)) return 0;
   publish_wait(mine, &wt, true, w->nwrites);
   for (unsigned round = 1;; round++) {
     backoff(sh, round);
     if (wait_ready(sh, inst, w->t, &wt)) break;
-    if ((round >= sh->spin_limit && give_up(w, inst)) || (round % 64 == 0 && quiescent(w, inst))) return -1;
+    if ((round >= sh->spin_limit && give_up(w, inst)) || watchdog_fires(w, round)) return cut(w);
+    if (round % 64 == 0 && quiescent(w, inst)) return HOST_STUCK;
   }
   publish_wait(mine, &wt, false, w->nwrites);
   return 0;
@@ -534,13 +578,13 @@ static bool stuck(host_worker *w, size_t inst, size_t from) {
 }
 
 /* Takes a jump from op `from`; backward jumps count against the model's
- * unroll bound (HOST_BEYOND) and the spin limit (-1: abandon). */
+ * unroll bound (HOST_BEYOND), the spin limit and the watchdog (HOST_CUT). */
 static int jump(host_worker *w, size_t inst, size_t from, const host_op *o, size_t *pc, unsigned *spins,
                 unsigned *st) {
   if ((size_t)o->target <= from) {
     if (++w->backs[from] > w->sh->unroll) *st |= HOST_BEYOND;
-    if (++*spins > w->sh->spin_limit && give_up(w, inst)) return -1;
-    if (*spins % 64 == 0 && stuck(w, inst, from)) return -1;
+    if ((++*spins > w->sh->spin_limit && give_up(w, inst)) || watchdog_fires(w, *spins)) return cut(w);
+    if (*spins % 64 == 0 && stuck(w, inst, from)) return HOST_STUCK;
     backoff(w->sh, *spins);
   }
   *pc = (size_t)o->target;
@@ -554,7 +598,7 @@ static unsigned run_code(host_worker *w, size_t inst) {
   if (th->nregs) memcpy(r, th->init, th->nregs * sizeof(lx_val));
   if (th->has_loop) memset(w->backs, 0, th->nops * sizeof(uint32_t));
   w->snap_valid = false;
-  w->over_since = 0;
+  w->inst_start = 0;
   w->nwrites = 0;
   unsigned spins = 0, st = 0;
   for (size_t pc = 0; pc < th->nops;) {
@@ -582,16 +626,20 @@ static unsigned run_code(host_worker *w, size_t inst) {
       break;
     }
     case HOST_FENCE: do_fence(o->order); continue;
-    case HOST_BAR:
-      if (bar(w, o, inst) < 0) return st | HOST_INCOMPLETE;
+    case HOST_BAR: {
+      int why = bar(w, o, inst);
+      if (why < 0) return st | (why == HOST_STUCK ? HOST_HUNG : HOST_INCOMPLETE);
       continue;
+    }
     case HOST_ALU: v = o->mov ? val(&o->a, r) : lx_op_apply(o->op, val(&o->a, r), val(&o->b, r)); break;
     case HOST_BRANCH:
       if (!lx_cmp_apply(o->cmp, val(&o->a, r), val(&o->b, r))) continue;
       /* fall through */
-    case HOST_GOTO:
-      if (jump(w, inst, at, o, &pc, &spins, &st) < 0) return st | HOST_INCOMPLETE;
+    case HOST_GOTO: {
+      int why = jump(w, inst, at, o, &pc, &spins, &st);
+      if (why < 0) return st | (why == HOST_STUCK ? HOST_HUNG : HOST_INCOMPLETE);
       continue;
+    }
     }
     if (o->dst >= 0) r[o->dst] = v;
   }
@@ -613,8 +661,9 @@ static void run_batch(host_worker *w) {
   host_shared *sh = w->sh;
   w->ran_on = sched_getcpu();
   for (size_t i = 0; i < sh->n; i++) {
-    if (sh->sync) spin_barrier_wait(sh->sync, (unsigned)sh->nthreads, sh->yield);
-    run_instance(w, i);
+    if (sh->sync) spin_barrier_wait(sh->sync, (unsigned)sh->nthreads, sh->yield, &sh->halt);
+    if (atomic_load_explicit(&sh->halt, memory_order_relaxed)) w->status[i] = HOST_SKIPPED;
+    else run_instance(w, i);
   }
 }
 
@@ -680,8 +729,13 @@ static void classify(host_shared *sh, host_classifier *c, run_result *r, uint64_
   for (size_t i = 0; i < sh->n; i++) {
     unsigned st = 0;
     for (size_t t = 0; t < sh->nthreads; t++) st |= sh->w[t].status[i];
-    if (st & HOST_INCOMPLETE) {
+    if (st & HOST_SKIPPED) continue;   /* not run (some thread may have begun it) */
+    r->instances++;
+    /* a cut thread counts as finished, so its partners may then find the
+     * instance quiescent: cut wins */
+    if (st & (HOST_INCOMPLETE | HOST_HUNG)) {
       r->incomplete++;
+      r->hung += !(st & HOST_INCOMPLETE);
       continue;
     }
     observe(sh, i, c->vals);
@@ -697,7 +751,6 @@ static void classify(host_shared *sh, host_classifier *c, run_result *r, uint64_
     if (c->allowed && r->nsamples < c->max_forbidden && bin_forbidden(c, r, b))
       run_result_add_sample(r, batch, i, c->vals, NULL, NULL, c->cpus);
   }
-  r->instances += sh->n;
 }
 
 /* ---- the machine ----------------------------------------------------------------------------- */
@@ -863,7 +916,8 @@ static run_params effective_params(const run_params *par) {
   if (!e.instances) e.instances = HOST_DEFAULT_INSTANCES;
   if (!e.iterations && e.seconds <= 0) e.iterations = HOST_DEFAULT_ITERATIONS;
   if (!e.stride) e.stride = 1;
-  if (!e.spin_limit) e.spin_limit = 1;
+  if (!e.spin_limit) e.spin_limit = HOST_DEFAULT_SPIN_LIMIT;
+  if (!(e.watchdog > 0)) e.watchdog = RUN_DEFAULT_WATCHDOG;
   e.stop = NULL;
   return e;
 }
@@ -877,6 +931,7 @@ static void setup_memory(host_run_state *S, const lx_program *p, const run_param
   sh->nthreads = p->nthreads;
   sh->nplocs = p->nplocs;
   sh->spin_limit = e->spin_limit;
+  sh->watchdog = e->watchdog;
   sh->unroll = p->unroll;
   sh->mem = aligned((sh->nplocs ? sh->nplocs : 1) * sh->n * sh->stride * sizeof(lx_val));
   sh->rot = lc_xcalloc(sh->nplocs ? sh->nplocs : 1, sizeof(size_t));
@@ -889,7 +944,9 @@ static void setup_memory(host_run_state *S, const lx_program *p, const run_param
   }
 }
 
-static bool keep_going(const run_params *par, const run_params *e, uint64_t batches, double start) {
+static bool keep_going(const host_shared *sh, const run_params *par, const run_params *e, uint64_t batches,
+                       double start) {
+  if (atomic_load(&sh->halt)) return false;
   if (par->stop && atomic_load(par->stop)) return false;
   if (e->iterations && batches >= e->iterations) return false;
   if (e->seconds > 0 && lc_now() - start >= e->seconds) return false;
@@ -922,10 +979,12 @@ static void run_batches(host_run_state *S, const run_params *par, const run_para
     classify(sh, &c, out, batches);
     batches++;
     if (par->progress) progress(out, start, &last, false);
-  } while (keep_going(par, e, batches, start));
+  } while (keep_going(sh, par, e, batches, start));
   if (par->progress) progress(out, start, &last, true);
   out->iterations = batches;
   out->seconds = lc_now() - start;
+  out->watchdog_cuts = atomic_load(&sh->watchdog_cuts);
+  out->halted = atomic_load(&sh->halt);
   free(c.vals);
   free(c.cpus);
   lc_vec_free(&c.verdict);

@@ -10,6 +10,8 @@
  */
 #include "run/run.h"
 
+#include "term.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +30,8 @@ void run_params_init(run_params *p) {
   p->testing_pct = 50;
   p->stride = 16;
   p->max_forbidden = 8;
-  p->spin_limit = 1000000;
+  p->spin_limit = 0;
+  p->watchdog = RUN_DEFAULT_WATCHDOG;
   p->pin = true;
 }
 
@@ -58,6 +61,7 @@ void run_result_fini(run_result *r) {
   free(r->device_name);
   free(r->driver_version);
   free(r->compiler_version);
+  free(r->termination_witness);
   for (size_t i = 0; i < r->notes.n; i++) free(r->notes.v[i]);
   lc_vec_free(&r->notes);
   free(r->index_);
@@ -215,6 +219,14 @@ bool run_state_allowed(const lc_result *allowed, const lx_val *values) {
     else hi = mid;
   }
   return false;
+}
+
+/* A model that allows no execution of the test at all says that no run of
+ * it completes (a deadlock at barriers met in opposite orders is such a
+ * test), which a hang does not contradict. */
+uint64_t run_unexpected_hangs(const run_result *r) {
+  bool runs = r->model && r->model->nstates > 0;
+  return r->termination == LC_TERM_TERMINATES && runs ? r->hung : 0;
 }
 
 run_bin_status run_bin_classify(const run_bin *b) {

@@ -42,13 +42,24 @@ typedef struct run_params {
   bool progress;             /* progress on stderr (only when it is a terminal) */
   unsigned spin_limit;       /* backward jumps one thread may take in one instance, and
                                 rounds it may wait at a CTA barrier, before the instance
-                                is abandoned (counted in run_result.incomplete) */
+                                is cut (counted in run_result.incomplete); 0 = backend
+                                default (host 1000000, cuda 65536) */
+  double watchdog;           /* seconds an instance may spin or wait before it is cut;
+                                a host run stops early once cut instances have spun for
+                                RUN_WATCHDOG_BUDGET watchdogs; on the GPU a deadline per
+                                testing thread */
   bool pin;                  /* host: pin each litmus thread to a CPU of its own */
   const atomic_bool *stop;   /* borrowed, may be NULL: set (e.g. by a SIGINT handler
                                 thread) to end the run after the current batch */
 } run_params;
 
 void run_params_init(run_params *p);   /* the defaults documented in litmus-run.1 */
+
+/* Default watchdog (seconds), and how many watchdogs' worth of spinning
+ * in cut instances a host run allows before it stops early: a test whose
+ * loops can spin forever must end in bounded time. */
+#define RUN_DEFAULT_WATCHDOG 1.0
+#define RUN_WATCHDOG_BUDGET 3.0
 
 typedef struct run_bin {
   lx_val *values;            /* nshown values */
@@ -88,8 +99,14 @@ typedef struct run_result {
   run_bin *bins;
   size_t nbins;
   uint64_t instances;        /* instances run: bins + incomplete + filtered add up to this */
-  uint64_t incomplete;       /* abandoned at par.spin_limit (spin loop, barrier never
-                                released); in no bin */
+  uint64_t incomplete;       /* instances that did not end: hung + cut; in no bin */
+  uint64_t hung;             /* of incomplete: instances that provably could never end (a
+                                deadlock at a barrier, loops spinning in vain; host only) */
+  uint64_t watchdog_cuts;    /* threads the watchdog stopped (host) */
+  bool halted;               /* the watchdog ended the run early */
+  int termination;           /* the model's lc_term_verdict (term.h), set by the caller;
+                                LC_TERM_NOT_ASKED (0) when the test cannot block */
+  char *termination_witness; /* the model's possible hang, owned; or NULL */
   uint64_t filtered;         /* rejected by the test's filter; in no bin */
   uint64_t iterations;
   double seconds;            /* time spent running instances (compilation excluded) */
@@ -128,6 +145,11 @@ int run_result_finish(run_result *r, lc_diag *d);
 /* Marks every bin allowed or not against the model's states.  Returns the
  * number of forbidden outcomes observed (bins, not instances). */
 size_t run_compare(run_result *r, const lc_result *allowed);
+
+/* Instances that hung although the model says the test always terminates
+ * and allows some run of it (after run_compare): a finding like a
+ * forbidden outcome (0 when the model was not asked). */
+uint64_t run_unexpected_hangs(const run_result *r);
 
 /* Is `values` (nshown of them) one of the model's states?  Binary search
  * over the sorted states. */

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "run/run_term.h"
+#include "term.h"
 
 static const char *test_name(const run_result *r) { return r->prog->test->name; }
 
@@ -82,6 +84,7 @@ static const char *unit(const run_result *r) {
 }
 
 static void print_headline(lc_buf *out, const run_result *r, const run_totals *t) {
+  run_term_headline(out, r, unit(r));
   if (!t->nforbidden) return;
   lc_buf_printf(out, "!!! %s: %s showed %zu outcome%s that %s forbids (%" PRIu64 " instance%s)\n",
                 test_name(r), unit(r), t->nforbidden, t->nforbidden == 1 ? "" : "s",
@@ -150,9 +153,7 @@ static void print_model(lc_buf *out, const run_result *r, const run_totals *t) {
 
 static void print_counts(lc_buf *out, const run_result *r) {
   const char *name = test_name(r);
-  if (r->incomplete)
-    lc_buf_printf(out, "Incomplete %s %" PRIu64 " (instances abandoned at a deadlock, in a loop that cannot "
-                  "end or after %u spins; not in the histogram)\n", name, r->incomplete, r->params.spin_limit);
+  run_term_lines(out, r);
   if (r->filtered)
     lc_buf_printf(out, "Filtered %s %" PRIu64 " (instances the filter rejects; not in the histogram)\n",
                   name, r->filtered);
@@ -234,6 +235,7 @@ static json_t *params_json(const run_params *p) {
   json_object_set_new(o, "threads_per_cta", json_integer(p->threads_per_cta));
   json_object_set_new(o, "max_forbidden", json_integer(p->max_forbidden));
   json_object_set_new(o, "spin_limit", json_integer(p->spin_limit));
+  json_object_set_new(o, "watchdog", json_real(p->watchdog));
   json_object_set_new(o, "pin", json_boolean(p->pin));
   return o;
 }
@@ -350,6 +352,15 @@ static json_t *model_json(const run_result *r, const run_totals *t) {
   return o;
 }
 
+static json_t *termination_json(const run_result *r) {
+  if (r->termination == LC_TERM_NOT_ASKED) return json_null();
+  json_t *o = json_object();
+  json_object_set_new(o, "verdict", json_string(lc_term_name((lc_term_verdict)r->termination)));
+  json_object_set_new(o, "witness", r->termination_witness ? json_string(r->termination_witness) : json_null());
+  json_object_set_new(o, "unexpected_hangs", u64_json(run_unexpected_hangs(r)));
+  return o;
+}
+
 json_t *run_report_json(const run_result *r) {
   const lt_test *t = r->prog->test;
   run_totals tot = totals(r);
@@ -368,6 +379,10 @@ json_t *run_report_json(const run_result *r) {
   json_object_set_new(o, "instances", u64_json(r->instances));
   json_object_set_new(o, "iterations", u64_json(r->iterations));
   json_object_set_new(o, "incomplete", u64_json(r->incomplete));
+  json_object_set_new(o, "hung", u64_json(r->hung));
+  json_object_set_new(o, "cut", u64_json(r->incomplete - r->hung));
+  json_object_set_new(o, "halted", json_boolean(r->halted));
+  json_object_set_new(o, "termination", termination_json(r));
   json_object_set_new(o, "filtered", u64_json(r->filtered));
   json_object_set_new(o, "positive", u64_json(tot.positive));
   json_object_set_new(o, "negative", u64_json(tot.negative));

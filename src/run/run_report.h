@@ -6,6 +6,7 @@
  *   Test NAME Allowed|Forbidden|Required
  *   !!! NAME: the CPU|GPU showed K outcomes that MODEL forbids (N instances)
  *   !!! sample ...              the two lines above only when it did
+ *   !!! NAME: the CPU|GPU hung in N instances, but MODEL says ...   (run_term.h)
  *   Histogram (S states)
  *   COUNT  F*>P0:r0=1; ...      one line per observed outcome; * the outcome
  *                               satisfies the condition, : it does not; F is
@@ -18,7 +19,8 @@
  *   Observation NAME Never|Sometimes|Always p n
  *   Model NAME MODEL: A allowed, O observed, K forbidden observed
  *   Never observed NAME U       then one indented line per allowed state
- *   ...                         Incomplete, Filtered, Unexplored, Note lines
+ *   ...                         Unexplored, Hung, Cut, Halted, Termination,
+ *                               Filtered, Note lines
  *   Machine NAME BACKEND: device (driver, compiler)
  *   Instances NAME N in S s (R per second), I iterations
  *   Seed NAME 0x...

@@ -110,6 +110,7 @@ static void test_host_run_deadlock(void **state) {
   double t0 = lc_now();
   run(w, NULL);
   assert_int_equal(w->r.incomplete, 300);
+  assert_int_equal(w->r.hung, 300);
   assert_int_equal(w->r.nbins, 0);
   assert_true(lc_now() - t0 < 10);
   stop(w);
@@ -128,6 +129,8 @@ static void test_host_run_stuck_loop(void **state) {
   double t0 = lc_now();
   run(w, NULL);
   assert_int_equal(w->r.incomplete, 300);
+  assert_int_equal(w->r.hung, 300);
+  assert_false(w->r.halted);
   assert_true(lc_now() - t0 < 10);
   stop(w);
 }
@@ -145,6 +148,55 @@ static void test_host_run_mutual_spin(void **state) {
   double t0 = lc_now();
   run(w, NULL);
   assert_int_equal(w->r.incomplete, 300);
+  assert_int_equal(w->r.hung, 300);
+  assert_false(w->r.halted);
+  assert_true(lc_now() - t0 < 10);
+  stop(w);
+}
+
+/* A loop that stores forever cannot be found stuck (it writes): each
+ * instance is cut, not hung, and the watchdog's budget halts the run in
+ * about RUN_WATCHDOG_BUDGET watchdogs instead of 600 instances' worth of
+ * spin limits. */
+static void test_host_run_watchdog_halts(void **state) {
+  (void)state;
+  world *w = start("PTX forever\n{ x=0; }\n"
+                   " P0@cta 0,gpu 0      | P1@cta 1,gpu 0 ;\n"
+                   " LC00:               | ld.weak r0, x  ;\n"
+                   " st.relaxed.gpu x, 1 |                ;\n"
+                   " goto LC00           |                ;\n"
+                   "exists (P1:r0 == 1)\n");
+  w->par.watchdog = 0.05;
+  w->par.iterations = 1000;
+  double t0 = lc_now();
+  run(w, NULL);
+  assert_true(w->r.halted);
+  assert_int_equal(w->r.hung, 0);
+  assert_true(w->r.incomplete > 0);
+  assert_int_equal(w->r.nbins, 0);
+  assert_true(w->r.instances < 100000);
+  assert_true(lc_now() - t0 < 10);
+  stop(w);
+}
+
+/* Two threads exchanging forever write all the time: the watchdog (not
+ * the spin limit, since each still runs) cuts them, and counts it. */
+static void test_host_run_watchdog_cuts(void **state) {
+  (void)state;
+  world *w = start("PTX exch\n{ t=0; }\n"
+                   " P0@cta 0,gpu 0                 | P1@cta 1,gpu 0                 ;\n"
+                   " LC00:                          | LC10:                          ;\n"
+                   " atom.relaxed.gpu.exch r0, t, 1 | atom.relaxed.gpu.exch r0, t, 1 ;\n"
+                   " bne r0, 2, LC00                | bne r0, 2, LC10                ;\n"
+                   "exists (P0:r0 == 2)\n");
+  w->par.watchdog = 0.05;
+  w->par.spin_limit = 1u << 30;
+  double t0 = lc_now();
+  run(w, NULL);
+  assert_true(w->r.halted);
+  assert_true(w->r.watchdog_cuts > 0);
+  assert_int_equal(w->r.hung, 0);
+  assert_int_equal(w->r.incomplete, w->r.instances);
   assert_true(lc_now() - t0 < 10);
   stop(w);
 }
@@ -163,6 +215,7 @@ static void test_host_run_handshake(void **state) {
   w->par.instances = 500;
   run(w, NULL);
   assert_int_equal(w->r.incomplete, 0);
+  assert_false(w->r.halted);
   assert_int_equal(w->r.nbins, 1);
   assert_true(w->r.bins[0].positive);
   assert_int_equal(w->r.bins[0].count, 1500);
@@ -285,6 +338,8 @@ int main(void) {
     cmocka_unit_test(test_host_run_deadlock),
     cmocka_unit_test(test_host_run_stuck_loop),
     cmocka_unit_test(test_host_run_mutual_spin),
+    cmocka_unit_test(test_host_run_watchdog_halts),
+    cmocka_unit_test(test_host_run_watchdog_cuts),
     cmocka_unit_test(test_host_run_handshake),
     cmocka_unit_test(test_host_run_barrier_syncs),
     cmocka_unit_test(test_host_run_barrier_numbers),

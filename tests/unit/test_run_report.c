@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "run/run_report.h"
+#include "term.h"
 #include "run_fixture.h"
 
 typedef struct world {
@@ -76,6 +77,10 @@ static int setup_mp(void **state) {
   run_result_add_sample(&w->r, 0, 7, bad, NULL, NULL, cpus);
   run_result_note(&w->r, "something to say");
   w->r.incomplete = 2;
+  w->r.hung = 1;
+  w->r.params.spin_limit = 1000000;
+  w->r.termination = LC_TERM_MAY_HANG;
+  w->r.termination_witness = lc_xstrdup("P0 spins; final memory: x=0");
   w->r.instances = 12;
   w->r.iterations = 1;
   finish(w);
@@ -144,13 +149,43 @@ static void test_run_report_text_forbidden(void **state) {
               "  P1:r0=0; P1:r1=1;\n"
               "Unexplored MP 1 outcome (1 instance) seen only when a loop ran more than --unroll 2 times; "
               "the model did not explore it\n"
-              "Incomplete MP 2 (instances abandoned at a deadlock, in a loop that cannot end or after "
-              "1000000 spins; not in the histogram)\n"
+              "Hung MP 1 (instances that could never end: a deadlock at a barrier or loops spinning while "
+              "nobody writes; not in the histogram); the model says it may hang\n"
+              "Cut MP 1 (instances stopped at --spin-limit 1000000 or after --watchdog 1 s; not in the "
+              "histogram)\n"
+              "Termination MP may not terminate: P0 spins; final memory: x=0\n"
               "Note MP: something to say\n"
               "Machine MP host: Test CPU (x86_64, 2 CPUs) (Linux 6.1, gcc 12.2.0)\n"
               "Instances MP 12 in 0.50 s (24 per second), 1 iterations\n"
               "Seed MP 0x0000000000001234\n"
               "Time MP 0.50\n");
+}
+
+/* A hang of a test the model says terminates is a finding, like a
+ * forbidden outcome; a run the watchdog halted says so. */
+static void test_run_report_text_unexpected_hang(void **state) {
+  world *w = *state;
+  w->r.termination = LC_TERM_TERMINATES;
+  free(w->r.termination_witness);
+  w->r.termination_witness = NULL;
+  w->r.halted = true;
+  assert_int_equal(run_unexpected_hangs(&w->r), 1);
+  lc_buf b;
+  lc_buf_init(&b);
+  run_report_text(&b, &w->r);
+  assert_non_null(strstr(b.s, "Test MP Forbidden\n"
+                              "!!! MP: the CPU hung in 1 instance, but PTX v7.5 says the test always terminates\n"
+                              "!!! MP: the CPU showed 1 outcome"));
+  assert_non_null(strstr(b.s, "not in the histogram); the model says it always terminates\n"));
+  assert_non_null(strstr(b.s, "Halted MP: cut instances spun for 3 watchdogs in all; the run stopped early\n"
+                              "Termination MP terminates\n"));
+  lc_buf_fini(&b);
+  json_t *o = run_report_json(&w->r);
+  json_t *t = json_object_get(o, "termination");
+  assert_string_equal(json_string_value(json_object_get(t, "verdict")), "terminates");
+  assert_int_equal(json_integer_value(json_object_get(t, "unexpected_hangs")), 1);
+  assert_true(json_is_true(json_object_get(o, "halted")));
+  json_decref(o);
 }
 
 /* A GPU sample names CTAs and threads; an SM version shows. */
@@ -219,6 +254,14 @@ static void test_run_report_json(void **state) {
   assert_int_equal(json_integer_value(path(model, "forbidden_instances")), 2);
   assert_int_equal(json_integer_value(path(o, "instances")), 12);
   assert_int_equal(json_integer_value(path(o, "incomplete")), 2);
+  assert_int_equal(json_integer_value(path(o, "hung")), 1);
+  assert_int_equal(json_integer_value(path(o, "cut")), 1);
+  assert_true(json_is_false(path(o, "halted")));
+  json_t *term = path(o, "termination");
+  assert_string_equal(json_string_value(path(term, "verdict")), "may not terminate");
+  assert_string_equal(json_string_value(path(term, "witness")), "P0 spins; final memory: x=0");
+  assert_int_equal(json_integer_value(path(term, "unexpected_hangs")), 0);
+  assert_true(json_real_value(path(par, "watchdog")) == 1.0);
   assert_int_equal(json_integer_value(path(o, "positive")), 2);
   assert_string_equal(json_string_value(path(o, "verdict")), "No");
   assert_string_equal(json_string_value(json_array_get(path(o, "notes"), 0)), "something to say");
@@ -289,6 +332,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_run_report_text_sb, setup_sb, teardown),
     cmocka_unit_test_setup_teardown(test_run_report_text_forbidden, setup_mp, teardown),
+    cmocka_unit_test_setup_teardown(test_run_report_text_unexpected_hang, setup_mp, teardown),
     cmocka_unit_test_setup_teardown(test_run_report_text_gpu_sample, setup_mp, teardown),
     cmocka_unit_test_setup_teardown(test_run_report_json, setup_mp, teardown),
     cmocka_unit_test(test_run_write_atomic),

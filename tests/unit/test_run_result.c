@@ -38,7 +38,8 @@ static void test_run_params_defaults(void **state) {
   assert_true(p.shuffle);
   assert_int_equal(p.stride, 16);
   assert_int_equal(p.max_forbidden, 8);
-  assert_int_equal(p.spin_limit, 1000000);
+  assert_int_equal(p.spin_limit, 0);   /* the backend's default */
+  assert_true(p.watchdog == 1.0);
   assert_true(p.pin);
   assert_null(p.stop);
 }
