@@ -110,8 +110,8 @@ static const char prelude_classify[] =
   "\n"
   "/* Outcomes outside the value domains: an open-addressing table keyed by\n"
   " * a 64-bit hash of the values. */\n"
-  "CU_DEV void cu_hash_add(const cu_launch *P, const cu_i64 *v, cu_u32 n) {\n"
-  "  cu_u64 h = cu_outcome_hash(v, n);\n"
+  "CU_DEV void cu_hash_add(const cu_launch *P, const cu_i64 *v, cu_u32 n, cu_u64 salt) {\n"
+  "  cu_u64 h = cu_outcome_hash(v, n) ^ salt;\n"
   "  cu_u64 *tab = (cu_u64 *)P->hash;\n"
   "  cu_u64 *cnt = (cu_u64 *)P->counters;\n"
   "#pragma unroll 1\n"
@@ -129,9 +129,15 @@ static const char prelude_classify[] =
   "  atomicAdd(cnt + CU_CNT_LOST, 1ull);\n"
   "}\n"
   "\n"
-  "CU_DEV void cu_count(const cu_launch *P, const cu_i64 *v, cu_u32 n, cu_u32 i, cu_u32 *shist) {\n"
+  "/* An instance that ran a loop past the unroll bound is not compared with\n"
+  " * the model: its outcome goes to the table, marked. */\n"
+  "CU_DEV void cu_count(const cu_launch *P, const cu_i64 *v, cu_u32 n, cu_u32 i, cu_u32 *shist, bool beyond) {\n"
   "  cu_u32 bin;\n"
   "  bool forbidden = P->judge;\n"
+  "  if (beyond) {\n"
+  "    cu_hash_add(P, v, n, CU_BEYOND_SALT);\n"
+  "    return;\n"
+  "  }\n"
   "  if (cu_dense_index(P, (const cu_i64 *)P->dom, v, n, &bin)) {\n"
   "    if (P->shared_hist) {\n"
   "      /* most instances share a few bins: one atomic per bin and warp */\n"
@@ -141,12 +147,12 @@ static const char prelude_classify[] =
   "      atomicAdd((cu_u64 *)P->hist + bin, 1ull);\n"
   "    forbidden = forbidden && !cu_bit((const cu_u32 *)P->allowed, bin);\n"
   "  } else {\n"
-  "    cu_hash_add(P, v, n);\n"
+  "    cu_hash_add(P, v, n, 0);\n"
   "  }\n"
   "  if (forbidden) cu_forbidden(P, v, n, i);\n"
   "}\n"
   "\n"
-  "/* Per-CTA counts (scnt[CU_CNT_CUT], scnt[CU_CNT_FILTERED], then the\n"
+  "/* Per-CTA counts (scnt[CU_CNT_CUT] .. scnt[CU_CNT_UNWRITTEN], then the\n"
   " * histogram) go to the device-wide ones once per CTA. */\n"
   "CU_DEV void cu_flush(const cu_launch *P, cu_u32 *scnt, cu_u32 *shist) {\n"
   "  __syncthreads();\n"
@@ -205,6 +211,7 @@ typedef struct seg {
   LC_VEC(int) shadows;   /* items that read memory into a register, operand order */
   LC_VEC(int) accs;      /* items that access memory (their own address each), operand order */
   bool cut;              /* the cut flag is an operand */
+  bool loops;            /* the block has a backward jump: the spin limit and deadline are operands */
   lc_buf body;           /* PTX lines */
   size_t lo, hi;         /* the items [lo, hi) of the phase (a C++ test's access ends a block) */
 } seg;
@@ -249,6 +256,8 @@ static int shadow_operand(const seg *S, int item) {
 static int addr_operand(const seg *S, int item) {
   return (int)(S->regs.n + (S->cut ? 1 : 0) + S->shadows.n) + seg_index(S->accs.v, S->accs.n, item);
 }
+static int limit_operand(const seg *S) { return (int)(S->regs.n + (S->cut ? 1 : 0) + S->shadows.n + S->accs.n); }
+static int deadline_operand(const seg *S) { return limit_operand(S) + 1; }
 
 /* A value operand: %N for a register, the constant itself. */
 static void value(seg *S, lc_buf *b, const lt_operand *o) {
@@ -356,12 +365,20 @@ static const char *setp_cmp(lt_cmp c) {
   return names[c];
 }
 
-/* A backward jump is taken at most `unroll` times, like the model's
- * unrolling; once more and the instance is cut (not counted). */
+/* A backward jump taken more than `unroll` times (the model's bound)
+ * marks the instance beyond the bound; more than spin_limit times, or past
+ * the thread's deadline (%globaltimer, not %clock: the SASS check finds
+ * the litmus code between the only two clock reads), and the instance is
+ * cut (not counted), so that no loop can hold the GPU. */
 static void emit_loop_guard(seg *S, int loop) {
   line(S, "add.u32 lc%d, lc%d, 1;", loop, loop);
   line(S, "setp.gt.u32 q, lc%d, %u;", loop, S->g->p->unroll);
+  line(S, "@q or.b32 %%%d, %%%d, %d;", cut_operand(S), cut_operand(S), CU_CUT_BEYOND);
+  line(S, "setp.gt.u32 q, lc%d, %%%d;", loop, limit_operand(S));
   line(S, "@q bra LT%d_cut;", S->k);
+  line(S, "mov.u64 tg, %%globaltimer;");
+  line(S, "setp.gt.u64 q, tg, %%%d;", deadline_operand(S));
+  line(S, "@q bra LT%d_late;", S->k);
 }
 
 static void emit_jump(seg *S, const cu_item *it, int index) {
@@ -448,6 +465,7 @@ static bool seg_collect(seg *S) {
     if (r->items[i].in && !r->items[i].boundary) note_operands(S, r->items[i].in, (int)i);
   }
   S->cut = r->cut >= 0;
+  for (size_t i = 0; i < r->nitems; i++) S->loops = S->loops || (r->items[i].loop >= 0 && in_seg(S, r, i));
   return any;
 }
 
@@ -464,8 +482,11 @@ static void seg_body(seg *S) {
       line(S, "mov.u32 lc%d, 0;", r->items[i].loop);
       nloops++;
     }
-  if (S->cut) {
-    line(S, "setp.ne.u32 q, %%%d, 0;", cut_operand(S));
+  if (S->loops) line(S, ".reg .u64 tg;");
+  if (S->cut) {   /* a cut instance runs no further */
+    line(S, ".reg .u32 tc;");
+    line(S, "and.b32 tc, %%%d, %d;", cut_operand(S), CU_CUT_STOPPED);
+    line(S, "setp.ne.u32 q, tc, 0;");
     line(S, "@q bra LT%d_end;", S->k);
   }
   for (size_t i = 0; i < r->nitems; i++) {
@@ -480,8 +501,10 @@ static void seg_body(seg *S) {
   }
   if (nloops) {
     line(S, "bra LT%d_end;", S->k);
+    line(S, "LT%d_late:", S->k);
+    line(S, "or.b32 %%%d, %%%d, %d;", cut_operand(S), cut_operand(S), CU_CUT_LATE);
     line(S, "LT%d_cut:", S->k);
-    line(S, "mov.u32 %%%d, 1;", cut_operand(S));
+    line(S, "or.b32 %%%d, %%%d, %d;", cut_operand(S), cut_operand(S), CU_CUT_STOPPED);
   }
   line(S, "LT%d_end:", S->k);
   line(S, "}");
@@ -513,11 +536,12 @@ static void seg_print(seg *S) {
   lc_buf_puts(g->o, "\n    :");
   sep = " ";
   for (size_t i = 0; i < S->accs.n; i++, sep = ", ") lc_buf_printf(g->o, "%s\"l\"(a%d_%d)", sep, id, S->accs.v[i]);
+  if (S->loops) lc_buf_printf(g->o, "%s\"r\"(P.spin_limit), \"l\"(cu_deadline)", sep);
   lc_buf_puts(g->o, "\n    : \"memory\");\n");
 }
 
 static void emit_block(gen *g, int k, int phase, size_t lo, size_t hi) {
-  seg S = {g, k, phase, {0}, {0}, {0}, false, {0}, lo, hi};
+  seg S = {g, k, phase, {0}, {0}, {0}, false, false, {0}, lo, hi};
   lc_buf_init(&S.body);
   if (seg_collect(&S)) {
     seg_body(&S);
@@ -786,6 +810,10 @@ static void emit_test_kernel(gen *g, int rot) {
    * accesses follow its release closely */
   for (size_t k = 0; k < pl->nroles; k++) emit_role_setup(g, (int)k);
   lc_buf_puts(o, "  if (P.barrier) cu_spin_barrier(&P);\n");
+  if (pl->ncut)   /* the watchdog: every loop of this thread stops after P.watchdog_ns */
+    lc_buf_puts(o, "  cu_u64 cu_deadline;\n"
+                   "  asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(cu_deadline));\n"
+                   "  cu_deadline += P.watchdog_ns;\n");
   /* the clock reads bracket the litmus code: the SASS check looks there */
   lc_buf_puts(o, "  cu_u32 cu_t0, cu_t1;\n"
                  "  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(cu_t0) :: \"memory\");\n");
@@ -900,17 +928,19 @@ static void emit_classify_kernel(gen *g) {
   lc_buf_puts(o, "    if (!P.phase) continue;\n");
   emit_unwritten(g);
   if (g->pl->ncut) {
-    lc_buf_puts(o, "    if (");
+    lc_buf_puts(o, "    const cu_u32 cut = ");
     for (int c = 0; c < g->pl->ncut; c++)
       lc_buf_printf(o, "%s((const cu_u32 *)P.cut)[(cu_u64)%d * P.ninst + i]", c ? " | " : "", c);
-    lc_buf_puts(o, ") {\n      atomicAdd(scnt + CU_CNT_CUT, 1u);\n      continue;\n    }\n");
+    lc_buf_puts(o, ";\n    if (cut & CU_CUT_STOPPED) {\n      atomicAdd(scnt + CU_CNT_CUT, 1u);\n"
+                   "      if (cut & CU_CUT_LATE) atomicAdd(scnt + CU_CNT_LATE, 1u);\n      continue;\n    }\n");
   }
   if (p->test->filter) {
     lc_buf_puts(o, "    if (!");
     emit_prop(g, p->test->filter);
     lc_buf_puts(o, ") {\n      atomicAdd(scnt + CU_CNT_FILTERED, 1u);\n      continue;\n    }\n");
   }
-  lc_buf_printf(o, "    cu_count(&P, v, %zu, i, shist);\n", p->nshown);
+  lc_buf_printf(o, "    cu_count(&P, v, %zu, i, shist, %s);\n", p->nshown,
+                g->pl->ncut ? "(cut & CU_CUT_BEYOND) != 0" : "false");
   lc_buf_puts(o, "  }\n"
                  "  if (P.phase) cu_flush(&P, scnt, shist);\n"
                  "}\n");

@@ -53,8 +53,9 @@ enum {
 
 /* Counters the kernels keep in `counters`. */
 enum {
-  CU_CNT_CUT,             /* instances stopped by the loop bound */
+  CU_CNT_CUT,             /* instances stopped by spin_limit or the watchdog's deadline */
   CU_CNT_FILTERED,        /* instances the test's filter rejects */
+  CU_CNT_LATE,            /* of the cut ones: stopped by the deadline */
   CU_CNT_UNWRITTEN,       /* instances whose result slot still held CU_POISON: the test kernel missed them */
   CU_CNT_HASHED,          /* instances counted in the out-of-domain table */
   CU_CNT_LOST,            /* out-of-domain outcomes the full table could not take */
@@ -63,6 +64,16 @@ enum {
   CU_NCOUNTERS,
   CU_NCTA_COUNTERS = CU_CNT_UNWRITTEN + 1   /* the first ones, counted per CTA first */
 };
+
+/* A looping role's cut word: it jumped back more often than the model's
+ * unroll bound (its outcome is counted, as unexplored); it was stopped at
+ * spin_limit or the deadline (the instance is cut); by the deadline. */
+enum { CU_CUT_BEYOND = 1, CU_CUT_STOPPED = 2, CU_CUT_LATE = 4 };
+
+/* Outcomes of instances beyond the unroll bound go to the out-of-domain
+ * table under their hash with these bits flipped (the low bit stays 1, so
+ * no key is 0), apart from the same outcome within the bound. */
+#define CU_BEYOND_SALT 0x5a17c0de00000000ull
 
 /* What the classify kernel leaves in every register and final-value slot
  * after reading it, so that a slot the next test launch does not write
@@ -75,7 +86,7 @@ typedef struct cu_launch {
   cu_u64 mem;             /* global locations: nglobal * ninst * stride words */
   cu_u64 regs;            /* observed registers: one word per (register, instance) */
   cu_u64 fin;             /* final values of observed shared locations, likewise */
-  cu_u64 cut;             /* one u32 per (looping role, instance): the loop bound was hit */
+  cu_u64 cut;             /* one u32 per (looping role, instance): CU_CUT_* bits */
   cu_u64 scratch;         /* stress scratchpad: stress_lines * CU_LINE_WORDS u32 */
   cu_u64 sync;            /* spin-barrier arrival counter (u32) */
   cu_u64 hist;            /* dense histogram: ndense u64 */
@@ -89,6 +100,7 @@ typedef struct cu_launch {
   cu_u64 iteration;
   cu_u64 stress_seed;
   cu_u64 zero;            /* 0, but the compiler cannot know: keeps each access's address its own */
+  cu_u64 watchdog_ns;     /* a testing thread's loops stop this long after its litmus code began */
 
   cu_u32 ninst;           /* instances per launch = testing CTAs * T */
   cu_u32 nctas;           /* CTAs in the grid (testing and stressing) */
@@ -111,6 +123,7 @@ typedef struct cu_launch {
   cu_u32 mem_stress, pre_stress, stress_pattern, stress_lines, stress_iters;
   cu_u32 pre_pattern, pre_lines, pre_iters;   /* pre-stress of the testing threads */
   cu_u32 loc_offset;      /* 0: locations apart; else words between the locations of one instance */
+  cu_u32 spin_limit;      /* backward jumps of one loop of a role before the instance is cut */
 
   cu_u32 smul, smul_inv, sadd;   /* shuffle of cluster indices mod nclusters */
   cu_u32 rmul, rmul_inv, radd;   /* shuffle of ranks mod cs */

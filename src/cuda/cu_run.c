@@ -23,6 +23,9 @@ enum {
   HASH_CAP = 4096,
   SHARED_HIST_MAX = 8192,
   BARRIER_SPINS = 1 << 20,
+  /* A role that waits for one played later by its own thread spins until
+   * the limit: keep that short (the model's loops need a few iterations) */
+  DEFAULT_SPIN_LIMIT = 65536,
   MAX_CLUSTER = 8
 };
 
@@ -82,6 +85,8 @@ static void fill_defaults(run_params *q, const run_params *par) {
   if (!q->testing_pct || q->testing_pct >= 100) q->testing_pct = q->mem_stress ? 50 : 100;
   if (!q->mem_stress) q->testing_pct = 100;
   q->stress_pattern &= 3;
+  if (!q->spin_limit) q->spin_limit = DEFAULT_SPIN_LIMIT;
+  if (!(q->watchdog > 0)) q->watchdog = RUN_DEFAULT_WATCHDOG;
 }
 
 /* ---- the device ----------------------------------------------------------------------- */
@@ -450,6 +455,8 @@ static int fill_launch(runner *R) {
   P->pre_lines = R->par.pre_stress_lines;
   P->pre_iters = R->par.pre_stress_iterations;
   P->loc_offset = R->par.loc_offset;
+  P->spin_limit = R->par.spin_limit;
+  P->watchdog_ns = (cu_u64)(R->par.watchdog * 1e9);
   R->cls_shared = (CU_NCTA_COUNTERS + (P->shared_hist ? (size_t)P->ndense : 0)) * 4;
   return 0;
 }
@@ -580,6 +587,8 @@ static uint64_t collect_dense(runner *R) {
   return sum;
 }
 
+/* An entry keyed by the salted hash of its values holds instances beyond
+ * the unroll bound (cu_count). */
 static uint64_t collect_hashed(runner *R) {
   size_t w = cu_hash_entry_words(R->P.nshown);
   uint64_t *tab = lc_xcalloc((size_t)HASH_CAP * w, sizeof *tab), sum = 0;
@@ -587,7 +596,11 @@ static uint64_t collect_hashed(runner *R) {
     for (size_t e = 0; e < HASH_CAP; e++) {
       const uint64_t *ent = tab + e * w;
       if (!ent[0] || !ent[1]) continue;
-      run_result_add(R->out, (const lx_val *)(ent + 2), ent[1]);
+      const lx_val *v = (const lx_val *)(ent + 2);
+      if (ent[0] == (cu_outcome_hash((const cu_i64 *)v, R->P.nshown) ^ CU_BEYOND_SALT))
+        run_result_add_unexplored(R->out, v, ent[1]);
+      else
+        run_result_add(R->out, v, ent[1]);
       sum += ent[1];
     }
   free(tab);
@@ -637,12 +650,13 @@ static int collect(runner *R) {
              dense, hashed, cnt[CU_CNT_LOST], cnt[CU_CNT_CUT], cnt[CU_CNT_FILTERED], run);
     return LC_EXIT_INTERNAL;
   }
-  R->out->instances = dense + hashed;
-  if (cnt[CU_CNT_CUT])
-    run_result_note(R->out, "%" PRIu64 " of %" PRIu64 " instances took a backward jump more than %u times (the "
-                    "model's unroll bound) and are not counted", cnt[CU_CNT_CUT], run, R->p->unroll);
-  if (cnt[CU_CNT_FILTERED])
-    run_result_note(R->out, "%" PRIu64 " instances failed the test's filter and are not counted", cnt[CU_CNT_FILTERED]);
+  /* a GPU cannot prove that an instance would never end: all are cut */
+  R->out->incomplete = cnt[CU_CNT_CUT];
+  R->out->filtered = cnt[CU_CNT_FILTERED];
+  R->out->instances = dense + hashed + cnt[CU_CNT_CUT] + cnt[CU_CNT_FILTERED];
+  if (cnt[CU_CNT_LATE])
+    run_result_note(R->out, "%" PRIu64 " of the cut instances ran into the watchdog's deadline (%g s after their "
+                    "thread's litmus code began)", cnt[CU_CNT_LATE], R->par.watchdog);
   if (cnt[CU_CNT_LOST])
     run_result_note(R->out, "%" PRIu64 " instances had outcomes outside every value domain that the device table "
                     "(%d entries) could not hold; they are not counted", cnt[CU_CNT_LOST], HASH_CAP);

@@ -347,9 +347,59 @@ static void test_classify_catches_broken_kernels(void **state) {
   assert_string_equal(why, "the poisoning of a register slot");
 }
 
+/* A looping role's cut word: a stopped instance is counted cut (and late
+ * when the deadline stopped it), in no bin; one beyond the unroll bound is
+ * counted under the salted hash of its outcome, never in a dense bin. */
+static const char *const spin =
+  "PTX S\n{ f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+  " st.relaxed.gpu f, 1 | LC00: ;\n | ld.relaxed.gpu r0, f ;\n | beq r0, 0, LC00 ;\n"
+  "exists (P1:r0 == 1)\n";
+
+static uint32_t cut_word(cu_u32 i) {
+  static const uint32_t words[] = {0, CU_CUT_BEYOND, CU_CUT_STOPPED, CU_CUT_STOPPED | CU_CUT_LATE,
+                                   CU_CUT_BEYOND | CU_CUT_STOPPED};
+  return words[i % 5];
+}
+
+static void test_classify_cut_and_beyond(void **state) {
+  (void)state;
+  harness h;
+  setup_launch(&h, spin);
+  assert_int_equal(h.pl->ncut, 1);
+  classify_fn fn;
+  void *so = compile(h.pl, NULL, &fn);
+  fill(&h);
+  for (cu_u32 i = 0; i < h.P.ninst; i++) h.cut[i] = cut_word(i);
+  fn(&h.P, 3);
+  uint64_t cut = 0, late = 0, beyond = 0, counted = 0, dense = 0, salted = 0;
+  for (cu_u32 i = 0; i < h.P.ninst; i++) {
+    if (missed(&h, i)) continue;
+    uint32_t c = cut_word(i);
+    cut += (c & CU_CUT_STOPPED) != 0;
+    late += (c & CU_CUT_LATE) != 0;
+    beyond += c == CU_CUT_BEYOND;
+    counted += !(c & CU_CUT_STOPPED);
+  }
+  for (cu_u32 b = 0; b < h.P.ndense; b++) dense += h.hist[b];
+  size_t w = cu_hash_entry_words(h.P.nshown);
+  for (size_t e = 0; e < h.P.hash_cap; e++) {
+    const uint64_t *ent = h.hash + e * w;
+    if (ent[0] && ent[0] == (cu_outcome_hash((const cu_i64 *)(ent + 2), h.P.nshown) ^ CU_BEYOND_SALT))
+      salted += ent[1];
+  }
+  assert_int_equal(h.counters[CU_CNT_CUT], cut);
+  assert_int_equal(h.counters[CU_CNT_LATE], late);
+  assert_int_equal(salted, beyond);
+  assert_int_equal(dense + h.counters[CU_CNT_HASHED], counted);
+  assert_true(beyond > 0 && late > 0);
+  dlclose(so);
+  teardown_launch(&h);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_classify_counts_and_resets),
+    cmocka_unit_test(test_classify_cut_and_beyond),
     cmocka_unit_test(test_classify_catches_broken_kernels),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -236,9 +236,28 @@ static void test_cu_loops(void **state) {
   contains(s, "LT1_LC00:");
   contains(s, "setp.eq.s32 p, %0, 0;");
   contains(s, "@!p bra LT1_n2;");
-  contains(s, "setp.gt.u32 q, lc0, 2;");
-  contains(s, "mov.u32 %1, 1;");
+  /* past the unroll bound: marked; past the spin limit or the deadline: cut */
+  contains(s, "add.u32 lc0, lc0, 1;\\n\\t\"\n"
+              "    \"setp.gt.u32 q, lc0, 2;\\n\\t\"\n"
+              "    \"@q or.b32 %1, %1, 1;\\n\\t\"\n"
+              "    \"setp.gt.u32 q, lc0, %4;\\n\\t\"\n"
+              "    \"@q bra LT1_cut;\\n\\t\"\n"
+              "    \"mov.u64 tg, %globaltimer;\\n\\t\"\n"
+              "    \"setp.gt.u64 q, tg, %5;\\n\\t\"\n"
+              "    \"@q bra LT1_late;\\n\\t\"\n"
+              "    \"bra LT1_LC00;");
+  contains(s, "LT1_late:\\n\\t\"\n    \"or.b32 %1, %1, 4;\\n\\t\"\n    \"LT1_cut:\\n\\t\"\n"
+              "    \"or.b32 %1, %1, 2;\\n\\t\"\n    \"LT1_end:");
+  /* a cut instance skips the rest of its code */
+  contains(s, "\"and.b32 tc, %1, 2;\\n\\t\"\n    \"setp.ne.u32 q, tc, 0;\\n\\t\"\n    \"@q bra LT1_end;");
+  contains(s, ": \"l\"(a1_1), \"r\"(P.spin_limit), \"l\"(cu_deadline)");
+  contains(s, "asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(cu_deadline));\n  cu_deadline += P.watchdog_ns;");
   contains(s, "((cu_u32 *)P.cut)[(cu_u64)0 * P.ninst + i1] = p1_cut;");
+  /* classify: cut instances apart, those beyond the bound marked */
+  contains(s, "    const cu_u32 cut = ((const cu_u32 *)P.cut)[(cu_u64)0 * P.ninst + i];\n"
+              "    if (cut & CU_CUT_STOPPED) {\n      atomicAdd(scnt + CU_CNT_CUT, 1u);\n"
+              "      if (cut & CU_CUT_LATE) atomicAdd(scnt + CU_CNT_LATE, 1u);\n      continue;\n    }\n");
+  contains(s, "cu_count(&P, v, 1, i, shist, (cut & CU_CUT_BEYOND) != 0);");
   free(s);
 }
 
