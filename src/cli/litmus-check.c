@@ -27,6 +27,7 @@
 #include "report/report.h"
 #include "report/why.h"
 #include "explain.h"
+#include "unroll_hint.h"
 
 typedef enum { MODE_CHECK, MODE_PRINT, MODE_EVENTS } run_mode;
 
@@ -320,9 +321,14 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
       lc_buf loops;
       lc_buf_init(&loops);
       cut_loops(&loops, prog);
-      fprintf(err, "%s: warning: some executions need more loop iterations than --unroll %u "
-                   "allows (%s); they are not explored; --unroll %u explores one more iteration\n", j->path, prog->unroll,
-              loops.s, prog->unroll + 1);
+      lc_buf_puts(&loops, "); they are not explored; ");
+      /* the search for a bound that covers them costs checks: not for
+       * --json, which machines read */
+      lc_unroll_hint h = {prog->unroll, 0, prog->unroll, false};
+      if (!b->o->json) h = lc_unroll_cover(t, model_for(b, t), &b->o->check, prog->unroll, start);
+      lc_unroll_hint_text(&loops, &h);
+      fprintf(err, "%s: warning: some executions need more loop iterations than --unroll %u allows (%s\n", j->path,
+              prog->unroll, loops.s);
       lc_buf_fini(&loops);
     }
   }

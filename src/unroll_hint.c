@@ -1,0 +1,67 @@
+/* unroll_hint.c - the --unroll that explores every execution the model
+ * allows, found by checking again with larger bounds.
+ * SPDX-License-Identifier: MIT
+ *
+ * Why search rather than ask the engines: an execution cut by the bound
+ * says that it needs more iterations, not how many; only a check at a
+ * larger bound that finds no execution past it proves that bound enough.
+ * A loop whose exit depends on a value read may iterate without end (each
+ * iteration may read the same write), so no bound ever covers it: the
+ * search then stops after a few steps or at its time budget and says which.
+ */
+#include "unroll_hint.h"
+
+#include "litmus/ast.h"
+
+enum { MAX_UNROLL = 64 };   /* the largest --unroll the CLIs accept */
+
+lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_check_options *o, unsigned from,
+                               double start) {
+  lc_unroll_hint h = {from, 0, from, false};
+  double deadline = o->timeout > 0 ? start + o->timeout : lc_now() + LC_UNROLL_HINT_SECONDS;
+  for (unsigned k = from + 1; k <= from + LC_UNROLL_HINT_STEPS && k <= MAX_UNROLL; k++) {
+    double left = deadline - lc_now();
+    if (left <= 0) {
+      h.out_of_time = true;
+      break;
+    }
+    lc_check_options q = *o;
+    /* the engines agree on whether an execution needs more iterations;
+     * auto's is the cheaper on loops (the SMT encoding grows with them) */
+    q.engine = LC_ENGINE_AUTO;
+    q.unroll = k;
+    q.races = false;
+    q.termination = false;
+    q.timeout = left;
+    lc_diag d;
+    lc_diag_init(&d, NULL, NULL);   /* its warnings were given at the first bound */
+    lx_program *p = NULL;
+    lc_result *r = lc_check_test(t, m, &q, &p, &d);
+    lc_diag_fini(&d);
+    bool done = r && r->status == LC_RESULT_OK;
+    bool reached = !done || r->bound_reached;
+    lc_result_free(r);
+    lx_program_free(p);
+    if (!done) {
+      h.out_of_time = true;
+      break;
+    }
+    h.tried = k;
+    if (!reached) {
+      h.covers = k;
+      break;
+    }
+  }
+  return h;
+}
+
+void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h) {
+  if (h->covers)
+    lc_buf_printf(b, "--unroll %u explores them all", h->covers);
+  else if (h->tried > h->from && h->out_of_time)
+    lc_buf_printf(b, "even --unroll %u leaves some unexplored (no time to try more)", h->tried);
+  else if (h->tried > h->from)
+    lc_buf_printf(b, "even --unroll %u leaves some unexplored: a loop may spin without end", h->tried);
+  else
+    lc_buf_printf(b, "--unroll %u explores one more iteration", h->from + 1);
+}

@@ -1,0 +1,36 @@
+/* unroll_hint.h - which --unroll explores every execution the model
+ * allows: the hint of litmus-check's warning about the loop bound.
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef LC_UNROLL_HINT_H
+#define LC_UNROLL_HINT_H
+
+#include "check.h"
+
+/* Bounds tried above the one given, at most; and the time they may take
+ * when no --timeout is given. */
+enum { LC_UNROLL_HINT_STEPS = 4 };
+#define LC_UNROLL_HINT_SECONDS 2.0
+
+typedef struct lc_unroll_hint {
+  unsigned from;        /* the bound that was reached */
+  unsigned covers;      /* the smallest bound at which no allowed execution needs more, 0 if none tried */
+  unsigned tried;       /* the largest bound checked (from: none) */
+  bool out_of_time;     /* the search stopped for want of time, not at its last step */
+} lc_unroll_hint;
+
+/* Checks t again at from + 1, from + 2, ... up to from +
+ * LC_UNROLL_HINT_STEPS (and LX_MAX_UNROLL), until a bound reaches no
+ * allowed execution beyond it, while there is time: what is left of
+ * o->timeout since `start`, else LC_UNROLL_HINT_SECONDS.  Sound: a bound
+ * is said to cover only when the engine found no execution past it. */
+lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_check_options *o, unsigned from,
+                               double start);
+
+/* The end of the warning: "--unroll 4 explores them all", "even
+ * --unroll 6 leaves some unexplored: a loop may spin without end" (or
+ * "... (no time to try more)"), or, when nothing could be tried,
+ * "--unroll 3 explores one more iteration". */
+void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h);
+
+#endif
