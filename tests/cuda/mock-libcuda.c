@@ -150,12 +150,18 @@ static int fail(const char *what) {
   return ERR_LAUNCH_FAILED;
 }
 
+/* The loop bounds of the last test launch (mock_loop_bounds). */
+static cu_u32 seen_spin_limit;
+static cu_u64 seen_watchdog_ns;
+
 static cu_result check_test(const cu_launch *P, unsigned grid, unsigned block, unsigned cluster) {
   if (grid != P->nctas || block != P->T || cluster != P->cs) return fail("cu_test: grid, block or cluster size");
   /* resident at once: 4 SMs x 2048 threads, clusters on 3 SMs' worth */
   unsigned resident = cluster > 1 ? 3 * (2048 / block) / cluster * cluster : 4 * (2048 / block);
   if (grid > resident) return fail("cu_test: a grid that cannot be resident at once");
   if (P->ninst != P->ntest_clusters * P->cs * P->T) return fail("cu_test: ninst");
+  seen_spin_limit = P->spin_limit;
+  seen_watchdog_ns = P->watchdog_ns;
   /* what the kernel's first thread of each CTA records: its SM (4 SMs) */
   for (cu_u32 b = 0; b < P->nctas; b++) ((cu_u32 *)(uintptr_t)P->ctasm)[b] = b % 4;
   char *seen = calloc(P->ninst, 1);
@@ -223,6 +229,7 @@ API cu_result cuEventDestroy_v2(cu_event e);
 API cu_result cuEventRecord(cu_event e, cu_stream s);
 API cu_result cuStreamWaitEvent(cu_stream s, cu_event e, unsigned flags);
 API unsigned mock_overlapped_tests(void);
+API void mock_loop_bounds(unsigned *spin_limit, unsigned long long *watchdog_ns);
 
 static int stream_index(cu_stream s) {
   return !s ? 0 : (char *)s == &streams[0] ? 1 : (char *)s == &streams[1] ? 2 : -1;
@@ -258,6 +265,12 @@ cu_result cuStreamWaitEvent(cu_stream s, cu_event e, unsigned flags) {
   return 0;
 }
 unsigned mock_overlapped_tests(void) { return sim.overlapped; }
+
+/* The loop bounds of the last test launch. */
+void mock_loop_bounds(unsigned *spin_limit, unsigned long long *watchdog_ns) {
+  *spin_limit = seen_spin_limit;
+  *watchdog_ns = seen_watchdog_ns;
+}
 
 static void sim_synchronized(void) {
   unsigned overlapped = sim.overlapped;
@@ -301,11 +314,29 @@ static cu_result order(cu_stream s, int kind, const cu_launch *P) {
   return 0;
 }
 
+/* With MOCK_CUDA_CUT set, each launch has one instance cut by the
+ * deadline and one beyond the unroll bound (all values 7, under the salted
+ * key), as cu_classify would count them. */
+static cu_u32 mock_cut(const cu_launch *P) {
+  if (!getenv("MOCK_CUDA_CUT")) return 0;
+  uint64_t *cnt = (uint64_t *)(uintptr_t)P->counters;
+  cnt[CU_CNT_CUT]++;
+  cnt[CU_CNT_LATE]++;
+  uint64_t *e = (uint64_t *)(uintptr_t)P->hash + (uint64_t)(P->hash_cap - 1) * cu_hash_entry_words(P->nshown);
+  cu_i64 v[CU_MAX_SHOWN];
+  for (cu_u32 j = 0; j < P->nshown; j++) v[j] = e[2 + j] = 7;
+  e[0] = cu_outcome_hash(v, P->nshown) ^ CU_BEYOND_SALT;
+  e[1]++;
+  cnt[CU_CNT_HASHED]++;
+  return 2;
+}
+
 static cu_result classify(const cu_launch *P) {
   if (P->phase == 0) return 0;
   uint64_t *cnt = (uint64_t *)(uintptr_t)P->counters;
+  cu_u32 apart = mock_cut(P);
   if (P->ndense) {
-    ((uint64_t *)(uintptr_t)P->hist)[0] += P->ninst;
+    ((uint64_t *)(uintptr_t)P->hist)[0] += P->ninst - apart;
     if (P->judge && !cu_bit((const cu_u32 *)(uintptr_t)P->allowed, 0)) record_sample(P);
     return 0;
   }
@@ -314,9 +345,9 @@ static cu_result classify(const cu_launch *P) {
   cu_i64 v[CU_MAX_SHOWN];
   for (cu_u32 j = 0; j < P->nshown; j++) v[j] = 7;
   e[0] = cu_outcome_hash(v, P->nshown);
-  e[1] += P->ninst;
+  e[1] += P->ninst - apart;
   for (cu_u32 j = 0; j < P->nshown; j++) e[2 + j] = 7;
-  cnt[CU_CNT_HASHED] += P->ninst;
+  cnt[CU_CNT_HASHED] += P->ninst - apart;
   return 0;
 }
 

@@ -342,6 +342,67 @@ static void test_cu_mock_options(void **state) {
   fx_free(&f);
 }
 
+/* A spin loop: the loop bounds reach the kernel (defaults filled in),
+ * cut instances are counted apart with a note for the deadline, and an
+ * outcome beyond the unroll bound is unexplored, not forbidden. */
+static const char *const spin =
+  "PTX spin\n{ f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu f, 1 | LC00: ;\n"
+  " | ld.relaxed.gpu r0, f ;\n | beq r0, 0, LC00 ;\nexists (P1:r0 == 1)\n";
+
+static void loop_bounds(unsigned *spin_limit, unsigned long long *ns) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  assert_non_null(lib);
+  void *sym = dlsym(lib, "mock_loop_bounds");
+  assert_non_null(sym);
+  void (*get)(unsigned *, unsigned long long *);
+  memcpy(&get, &sym, sizeof get);
+  get(spin_limit, ns);
+  dlclose(lib);
+}
+
+static void test_cu_mock_loops(void **state) {
+  (void)state;
+  cu_fixture f;
+  run_result r;
+  run_params par;
+  params(&par, 2);
+  assert_int_equal(run_text(&f, &r, spin, &par, NULL), 0);
+  unsigned spin_limit;
+  unsigned long long ns;
+  loop_bounds(&spin_limit, &ns);
+  assert_int_equal(spin_limit, 65536);
+  assert_int_equal(ns, 1000000000ull);
+  assert_int_equal(r.params.spin_limit, 65536);
+  assert_true(r.params.watchdog == 1.0);
+  check_counts(&r);
+  run_result_fini(&r);
+  fx_free(&f);
+
+  params(&par, 3);
+  par.spin_limit = 100;
+  par.watchdog = 0.25;
+  setenv("MOCK_CUDA_CUT", "1", 1);
+  int rc = run_text(&f, &r, spin, &par, NULL);
+  unsetenv("MOCK_CUDA_CUT");
+  assert_int_equal(rc, 0);
+  loop_bounds(&spin_limit, &ns);
+  assert_int_equal(spin_limit, 100);
+  assert_int_equal(ns, 250000000ull);
+  assert_int_equal(r.incomplete, 3);
+  assert_int_equal(r.hung, 0);
+  assert_int_equal(r.instances, 3 * r.params.instances);
+  assert_int_equal(r.nbins, 2);
+  const run_bin *beyond = r.bins[0].values[0] == 7 ? &r.bins[0] : &r.bins[1];
+  assert_int_equal(beyond->values[0], 7);
+  assert_int_equal(beyond->count, 3);
+  assert_int_equal(beyond->unexplored, 3);
+  assert_int_equal(r.notes.n, 1);
+  assert_string_equal(r.notes.v[0], "3 of the cut instances ran into the watchdog's deadline (0.25 s after their "
+                                    "thread's litmus code began)");
+  run_result_fini(&r);
+  fx_free(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cu_mock_mp),
@@ -356,6 +417,7 @@ int main(void) {
     cmocka_unit_test(test_cu_mock_allowed),
     cmocka_unit_test(test_cu_mock_forbidden_samples),
     cmocka_unit_test(test_cu_mock_options),
+    cmocka_unit_test(test_cu_mock_loops),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
