@@ -574,7 +574,7 @@ static int download(runner *R, int b, void *dst, size_t bytes) {
 
 static uint64_t collect_dense(runner *R) {
   uint64_t n = R->P.ndense, sum = 0;
-  uint64_t *hist = lc_xcalloc(n ? n : 1, sizeof *hist);
+  uint64_t *hist = lc_xcalloc(n, sizeof *hist);
   cu_i64 v[CU_MAX_SHOWN];
   if (download(R, B_HIST, hist, n * 8) == 0)
     for (uint64_t b = 0; b < n; b++) {

@@ -844,13 +844,13 @@ static void setup_workers(host_run_state *S, const run_params *par, uint64_t *rn
     w->sh = sh;
     w->t = t;
     w->code = &S->hc.threads[t];
-    w->regs = lc_xcalloc(w->code->nregs ? w->code->nregs : 1, sizeof(lx_val));
-    w->backs = lc_xcalloc(w->code->nops ? w->code->nops : 1, sizeof(uint32_t));
-    w->loc = lc_xcalloc(sh->nplocs ? sh->nplocs : 1, sizeof(_Atomic lx_val *));
-    w->out = lc_xcalloc(sh->n * (w->code->nregs ? w->code->nregs : 1), sizeof(lx_val));
+    w->regs = lc_xcalloc(w->code->nregs, sizeof(lx_val));
+    w->backs = lc_xcalloc(w->code->nops, sizeof(uint32_t));
+    w->loc = lc_xcalloc(sh->nplocs, sizeof(_Atomic lx_val *));
+    w->out = lc_xcalloc(sh->n * w->code->nregs, sizeof(lx_val));
     w->status = lc_xcalloc(sh->n, 1);
     w->seqs = lc_xcalloc(sh->nthreads, sizeof(unsigned));
-    w->snap = lc_xcalloc(w->code->nregs ? w->code->nregs : 1, sizeof(lx_val));
+    w->snap = lc_xcalloc(w->code->nregs, sizeof(lx_val));
     w->cpu = pinning ? S->cpus[(t + rot) % S->ncpus] : -1;
     w->ran_on = -1;
   }
@@ -933,8 +933,8 @@ static void setup_memory(host_run_state *S, const lx_program *p, const run_param
   sh->spin_limit = e->spin_limit;
   sh->watchdog = e->watchdog;
   sh->unroll = p->unroll;
-  sh->mem = aligned((sh->nplocs ? sh->nplocs : 1) * sh->n * sh->stride * sizeof(lx_val));
-  sh->rot = lc_xcalloc(sh->nplocs ? sh->nplocs : 1, sizeof(size_t));
+  sh->mem = aligned(sh->nplocs * sh->n * sh->stride * sizeof(lx_val));
+  sh->rot = lc_xcalloc(sh->nplocs, sizeof(size_t));
   bool loops = false;
   for (size_t t = 0; t < sh->nthreads; t++) loops |= S->hc.threads[t].has_loop;
   if (S->hc.has_bar || loops) sh->bars = aligned(sh->n * sh->nthreads * sizeof(host_barlog));
@@ -966,7 +966,7 @@ static void progress(const run_result *r, double start, double *last, bool done)
 static void run_batches(host_run_state *S, const run_params *par, const run_params *e,
                         const lc_result *allowed, run_result *out, uint64_t *rng) {
   host_shared *sh = &S->sh;
-  host_classifier c = {allowed, e->max_forbidden, lc_xcalloc(sh->p->nobs ? sh->p->nobs : 1, sizeof(lx_val)),
+  host_classifier c = {allowed, e->max_forbidden, lc_xcalloc(sh->p->nobs, sizeof(lx_val)),
                        lc_xcalloc(sh->nthreads, sizeof(int)), {0}};
   double start = lc_now(), last = start;
   uint64_t batches = 0;
