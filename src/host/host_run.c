@@ -31,8 +31,8 @@
  * instances have spun for RUN_WATCHDOG_BUDGET watchdogs in all, the run
  * halts: every thread leaves its instance and skips the rest of the batch
  * (skipped instances are not counted as run), so that a test whose loops
- * never end takes seconds, not hours.  Abandoning is safe because every instance has its own
- * memory and its own barrier records.
+ * never end takes seconds, not hours.  Abandoning is safe because every
+ * instance has its own memory and its own barrier records.
  */
 #define _GNU_SOURCE   /* sched_getcpu, pthread_setaffinity_np */
 #include "host/host.h"
