@@ -27,13 +27,15 @@ exp=tests/e2e/run-term
 ok() { echo "ok: $1"; }
 bad() { echo "FAIL: $1"; fail=1; }
 
-# The lines that depend on the machine and the timing go.
+# A long watchdog: a thread descheduled for a second on a loaded machine
+# must not turn a hang into a cut.  The lines that depend on the machine
+# and the timing go.
 stable() { grep -v -e '^Machine ' -e '^Instances ' -e '^Time ' -e '^Note .* CPUs' "$1"; }
 
 whole() {   # name expected-status args...
   name=$1 want=$2
   shift 2
-  "$run" -q -b host -n 2 -i 100 -s 7 "$@" > "$tmp/$name.raw" 2> "$tmp/$name.err"
+  "$run" -q -b host -n 2 -i 100 -s 7 --watchdog 30 "$@" > "$tmp/$name.raw" 2> "$tmp/$name.err"
   rc=$?
   stable "$tmp/$name.raw" > "$tmp/$name.out"
   if [ $rc -eq "$want" ] && diff -u "$exp/$name.out" "$tmp/$name.out"; then
@@ -49,7 +51,7 @@ whole Bar-quorum-never 0 litmus/spin/Bar-quorum-never.litmus
 # A hang the model says cannot happen is a finding: the first line after
 # the test's, and exit 1.  (How many of the instances miss the 1 and hang
 # depends on the timing; most do.)
-"$run" -q -b host -n 2 -i 100 -s 7 --model "$exp/no-last.cat" "$exp/Miss-never.litmus" > "$tmp/miss" 2> "$tmp/miss.err"
+"$run" -q -b host -n 2 -i 100 -s 7 --watchdog 30 --model "$exp/no-last.cat" "$exp/Miss-never.litmus" > "$tmp/miss" 2> "$tmp/miss.err"
 rc=$?
 if [ $rc -eq 1 ] && [ "$(sed -n 2p "$tmp/miss" | sed 's/ [0-9]* instances\{0,1\},/ N instances,/')" = \
      '!!! Miss-never: the CPU hung in N instances, but no-last says the test always terminates' ] &&
@@ -62,7 +64,7 @@ fi
 
 # Barriers met in opposite orders: the model allows no run at all, which a
 # hang does not contradict.
-"$run" -q -b host -n 1 -i 50 -s 7 "$exp/Bar-crossed.litmus" > "$tmp/crossed" 2>/dev/null
+"$run" -q -b host -n 1 -i 50 -s 7 --watchdog 30 "$exp/Bar-crossed.litmus" > "$tmp/crossed" 2>/dev/null
 rc=$?
 if [ $rc -eq 0 ] && grep -q '^Hung Bar-crossed 50 (.*); the model allows no run of it at all$' "$tmp/crossed" &&
    ! grep -q '^!!!' "$tmp/crossed"; then
@@ -72,7 +74,7 @@ else
 fi
 
 # JSON: hung and cut apart, the model's verdict and witness.
-"$run" -q -b host -n 1 -i 50 -s 7 --json litmus/spin/Wait-never.litmus > "$tmp/json" 2>/dev/null
+"$run" -q -b host -n 1 -i 50 -s 7 --watchdog 30 --json litmus/spin/Wait-never.litmus > "$tmp/json" 2>/dev/null
 if grep -q '"incomplete":50,"hung":50,"cut":0,"halted":false,"termination":{"verdict":"may not terminate","witness":"P0 spins in the loop back to LC00 (line 12), its last iteration reading f=0; P1 finished; final memory: x=1, f=0","unexpected_hangs":0}' "$tmp/json"; then
   ok "--json: hung, cut, termination"
 else
@@ -94,7 +96,7 @@ fi
 # The spinlocks terminate: no instance hangs.
 for t in litmus/spin/SL-cas+acq-rel.litmus litmus/spin/SL-cas+rlx.litmus; do
   n=$(basename "$t" .litmus)
-  "$run" -q -b host -n 2 -i 200 -s 7 "$t" > "$tmp/sl" 2>/dev/null
+  "$run" -q -b host -n 2 -i 200 -s 7 --watchdog 30 "$t" > "$tmp/sl" 2>/dev/null
   rc=$?
   if [ $rc -eq 0 ] && grep -q "^Termination $n terminates\$" "$tmp/sl" && ! grep -q '^Hung\|^Cut\|^!!!' "$tmp/sl"; then
     ok "$n: terminates, nothing hung"

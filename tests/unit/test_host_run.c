@@ -29,6 +29,7 @@ static world *start(const char *text) {
   w->par.seed = 42;
   w->par.instances = 100;
   w->par.iterations = 3;
+  w->par.watchdog = 30;   /* a thread descheduled for long must not turn a hang into a cut */
   run_result_init(&w->r, w->f.prog, "host");
   return w;
 }
