@@ -49,6 +49,7 @@ static const field fields[] = {
   F("stride", K_U32, 1, 1u << 16, stride),
   F("threads-per-cta", K_U32, 1, 1024, threads_per_cta),
   F("spin-limit", K_U32, 1, 1u << 30, spin_limit),
+  F("watchdog", K_SECONDS, 0, 0, watchdog),
   F("mem-stress", K_BOOL, 0, 1, mem_stress),
   F("pre-stress", K_BOOL, 0, 1, pre_stress),
   F("barrier", K_BOOL, 0, 1, barrier),
@@ -130,7 +131,7 @@ static int parse_axis(run_grid *g, const char *s, size_t n, lc_diag *d) {
   const field *f = find_field(a.name);
   if (!f) {
     lc_error(d, (lc_loc){0}, "--grid: '%s' is not a parameter (iterations, time, instances, stress-iterations, "
-                             "stress-lines, stress-pattern, testing-pct, stride, threads-per-cta, spin-limit, "
+                             "stress-lines, stress-pattern, testing-pct, stride, threads-per-cta, spin-limit, watchdog, "
                              "mem-stress, pre-stress, barrier, shuffle, pin)", a.name);
     axis_free(&a);
     return -1;
