@@ -11,7 +11,9 @@
 
 /* Whether some thread of t has a loop (a jump back to a label at or above
  * it) or a CTA barrier: only such a test can hang, so only such a test
- * costs the model a termination check before it runs. */
+ * costs the model a termination check before it runs.  A C++ test's code
+ * is compiled to cells only when lowered: false here (litmus-run asks the
+ * lowered program, whose loops the unroll bound cut). */
 bool run_test_can_block(const lt_test *t);
 
 /* The "!!!" line of instances that hung although the model says the test
