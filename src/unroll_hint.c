@@ -22,7 +22,7 @@ lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_ch
   for (unsigned k = from + 1; k <= from + LC_UNROLL_HINT_STEPS && k <= MAX_UNROLL; k++) {
     double left = deadline - lc_now();
     if (left <= 0) {
-      h.out_of_time = true;
+      h.stopped = true;
       break;
     }
     lc_check_options q = *o;
@@ -43,7 +43,7 @@ lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_ch
     lc_result_free(r);
     lx_program_free(p);
     if (!done) {
-      h.out_of_time = true;
+      h.stopped = true;
       break;
     }
     h.tried = k;
@@ -58,8 +58,8 @@ lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_ch
 void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h) {
   if (h->covers)
     lc_buf_printf(b, "--unroll %u explores them all", h->covers);
-  else if (h->tried > h->from && h->out_of_time)
-    lc_buf_printf(b, "even --unroll %u leaves some unexplored (no time to try more)", h->tried);
+  else if (h->tried > h->from && h->stopped)
+    lc_buf_printf(b, "even --unroll %u leaves some unexplored (larger ones could not be checked)", h->tried);
   else if (h->tried > h->from)
     lc_buf_printf(b, "even --unroll %u leaves some unexplored: a loop may spin without end", h->tried);
   else

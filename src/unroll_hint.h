@@ -16,7 +16,8 @@ typedef struct lc_unroll_hint {
   unsigned from;        /* the bound that was reached */
   unsigned covers;      /* the smallest bound at which no allowed execution needs more, 0 if none tried */
   unsigned tried;       /* the largest bound checked (from: none) */
-  bool out_of_time;     /* the search stopped for want of time, not at its last step */
+  bool stopped;         /* the search stopped before its last step: out of time, or
+                           the lowering gave up (too many paths) */
 } lc_unroll_hint;
 
 /* Checks t again at from + 1, from + 2, ... up to from +
@@ -29,7 +30,7 @@ lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_ch
 
 /* The end of the warning: "--unroll 4 explores them all", "even
  * --unroll 6 leaves some unexplored: a loop may spin without end" (or
- * "... (no time to try more)"), or, when nothing could be tried,
+ * "... (larger ones could not be checked)"), or, when nothing could be tried,
  * "--unroll 3 explores one more iteration". */
 void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h);
 
