@@ -65,3 +65,17 @@ void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h) {
   else
     lc_buf_printf(b, "--unroll %u explores one more iteration", h->from + 1);
 }
+
+void lc_unroll_cut_loops(lc_buf *b, const lx_program *p) {
+  size_t n = 0;
+  for (size_t i = 0; i < p->npaths; i++) {
+    const lx_path *path = &p->paths[i];
+    bool seen = !path->cut;
+    for (size_t k = 0; k < i && !seen; k++)
+      seen = p->paths[k].cut && p->paths[k].thread == path->thread && p->paths[k].cut_at.line == path->cut_at.line &&
+             p->paths[k].cut_at.col == path->cut_at.col;
+    if (seen) continue;
+    lc_buf_printf(b, "%sP%d loop %s (line %d)", n++ ? ", " : "", p->threads[path->thread].id,
+                  path->loop_label ? path->loop_label : "?", path->cut_at.line);
+  }
+}

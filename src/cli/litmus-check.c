@@ -223,21 +223,6 @@ static void json_error(lc_buf *out, const char *path, const lt_test *t, const ch
   json_decref(o);
 }
 
-/* The loops the unroll bound cut, as "P1 loop L0 (line 9)", once each. */
-static void cut_loops(lc_buf *b, const lx_program *p) {
-  size_t n = 0;
-  for (size_t i = 0; i < p->npaths; i++) {
-    const lx_path *path = &p->paths[i];
-    bool seen = !path->cut;
-    for (size_t k = 0; k < i && !seen; k++)
-      seen = p->paths[k].cut && p->paths[k].thread == path->thread && p->paths[k].cut_at.line == path->cut_at.line &&
-             p->paths[k].cut_at.col == path->cut_at.col;
-    if (seen) continue;
-    lc_buf_printf(b, "%sP%d loop %s (line %d)", n++ ? ", " : "", p->threads[path->thread].id,
-                  path->loop_label ? path->loop_label : "?", path->cut_at.line);
-  }
-}
-
 /* The model a test is checked against: without -m, C++ tests use cuda-cpp. */
 static const cat_model *model_for(const batch *b, const lt_test *t) {
   return t->cpp && b->cpp_model ? b->cpp_model : b->model;
@@ -320,7 +305,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     if (r->bound_reached && !b->o->quiet) {
       lc_buf loops;
       lc_buf_init(&loops);
-      cut_loops(&loops, prog);
+      lc_unroll_cut_loops(&loops, prog);
       lc_buf_puts(&loops, "); they are not explored; ");
       /* the search for a bound that covers them costs checks: not for
        * --json, which machines read */

@@ -39,6 +39,7 @@
 #include "run/run_report.h"
 #include "run/run_term.h"
 #include "term.h"
+#include "unroll_hint.h"
 
 typedef enum { BACKEND_CUDA, BACKEND_HOST } backend_kind;
 
@@ -680,6 +681,20 @@ static int mutants(session *s, const char *path, const lt_test *t, const lc_sour
   return rc;
 }
 
+/* As litmus-check's, with what it means for the run. */
+static void bound_warning(session *s, const char *path, const lt_test *t, const lx_program *prog) {
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_unroll_cut_loops(&b, prog);
+  lc_buf_puts(&b, "); outcomes only they reach are marked '?'; ");
+  const cat_model *model = t->cpp && s->cpp_model ? s->cpp_model : s->model;
+  lc_unroll_hint h = lc_unroll_cover(t, model, &s->o->check, prog->unroll, lc_now());
+  lc_unroll_hint_text(&b, &h);
+  fprintf(stderr, "litmus-run: %s: warning: some executions need more loop iterations than --unroll %u allows (%s\n",
+          path, prog->unroll, b.s);
+  lc_buf_fini(&b);
+}
+
 static int check_and_run(session *s, const char *path, const lt_test *t, const lc_source *src) {
   lc_diag d;
   lc_diag_init(&d, src, stderr);
@@ -708,9 +723,7 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
             allowed->message ? allowed->message : "no answer");
     rc = LC_EXIT_INTERNAL;
   } else {
-    if (allowed->bound_reached)
-      fprintf(stderr, "litmus-run: %s: warning: some executions need more loop iterations than --unroll %u; "
-                      "outcomes only they reach are marked '?'\n", path, prog->unroll);
+    if (allowed->bound_reached) bound_warning(s, path, t, prog);
     rc = s->camp ? campaign_runs(s, path, prog, allowed)
                  : run_program(s, path, prog, allowed, s->par ? s->par : &s->o->par, NULL);
     if (s->o->mutants && !s->camp && rc <= LC_EXIT_MISMATCH && !interrupted(s->o)) {
