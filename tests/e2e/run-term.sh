@@ -105,6 +105,15 @@ for t in litmus/spin/SL-cas+acq-rel.litmus litmus/spin/SL-cas+rlx.litmus; do
   fi
 done
 
+# The unroll bound's warning: the loop, and the bound that explores it all.
+"$run" -q -b host -n 1 -i 10 -s 7 tests/e2e/regress/loop-count.litmus > /dev/null 2> "$tmp/warn"
+want="litmus-run: tests/e2e/regress/loop-count.litmus: warning: some executions need more loop iterations than --unroll 2 allows (P0 loop LC00 (line 13)); outcomes only they reach are marked '?'; --unroll 3 explores them all"
+if [ "$(cat "$tmp/warn")" = "$want" ]; then
+  ok "the unroll bound's warning"
+else
+  cat "$tmp/warn"; bad "the unroll bound's warning"
+fi
+
 xf=../shared/dat3m-ptx/litmus/PTX/Manual/XF-Barrier-weak.litmus
 if [ -f "$xf" ]; then
   "$run" -q -b host -n 2 -i 200 -s 7 "$xf" > "$tmp/xf" 2>/dev/null
