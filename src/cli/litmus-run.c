@@ -114,7 +114,7 @@ static void usage(FILE *out) {
         "      --spin-limit N        backward jumps (or barrier waits) of one thread before\n"
         "                            its instance is cut (host 1000000, cuda 65536)\n"
         "      --watchdog S          seconds one instance may spin before it is cut (1);\n"
-        "                            a host run stops after 3 such cuts\n"
+        "                            a host run stops once cut instances spun 3 S in all\n"
         "      --[no-]pin            pin each litmus thread to a CPU (host)\n"
         "  -h, --help                show this help and exit\n"
         "  -V, --version             show the version and exit\n"
