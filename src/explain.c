@@ -192,6 +192,27 @@ typedef struct found {
   uint64_t fails;           /* bit k: fails the k-th named check */
 } found;
 
+/* ---- the explicit engine, Z3 where it is slow ---------------------------------------------- */
+
+/* On tests with loops the explicit engine answers most questions in a
+ * few hundred nodes of its search, but needs tens of thousands for some
+ * (that no execution passes a few checks: WF-co + Atomicity + Causality
+ * in Ticketlock-same-gpu, 0.3 s, where Z3 takes 0.01 s once its encoding
+ * is built, 0.02 s).  So each question goes to the explicit engine with
+ * this many nodes, then to Z3, whose encoding is built on the first
+ * question it gets.  A budget of nodes, not seconds, keeps the answers,
+ * hence the executions shown, the same on any machine. */
+#define MIXED_NODES 1000
+
+typedef struct mixed {
+  const lx_program *p;
+  const cat_model *m;
+  double timeout;
+  lc_explainer smt;         /* .ctx NULL until Z3 is first asked */
+  bool by_smt;              /* the last answer is Z3's */
+  bool enum_only;           /* a question worth asking the explicit engine only */
+} mixed;
+
 typedef struct explainer_run {
   const lx_program *p;
   const cat_model *m;
@@ -202,6 +223,7 @@ typedef struct explainer_run {
   size_t questions;
   char *message;
   bool cross;               /* the engine is not the explicit one: judge each answer */
+  mixed *mx;                /* the mixed explainer's, else NULL */
 } explainer_run;
 
 static uint64_t to_bits(const explainer_run *r, const bool *failing) {
@@ -211,7 +233,9 @@ static uint64_t to_bits(const explainer_run *r, const bool *failing) {
   return bits;
 }
 
-/* Asks for an execution passing `set`: 1 (recorded in seen), 0, -1. */
+/* Asks for an execution passing `set`: 1 (recorded in seen), 0, -1 (the
+ * message in r), -2 (the mixed explainer's explicit engine ran out of
+ * nodes on a question for it only). */
 static int ask(explainer_run *r, uint64_t set, const lc_state *st) {
   size_t nc = cat_model_nchecks(r->m);
   bool *on = lc_xcalloc(nc + 1, sizeof(bool)), *failing = lc_xcalloc(nc + 1, sizeof(bool));
@@ -223,10 +247,11 @@ static int ask(explainer_run *r, uint64_t set, const lc_state *st) {
     /* The explicit engine's answers come from the judge's own evaluation;
      * those shown are evaluated again for their violations anyway. */
     judged j = {0};
-    if (!r->cross || judge(r->p, r->m, w, st, failing, &j, &r->message)) {
+    bool cross = r->cross || (r->mx && r->mx->by_smt);
+    if (!cross || judge(r->p, r->m, w, st, failing, &j, &r->message)) {
       found f = {w, to_bits(r, failing)};
       lc_vec_push(&r->seen, f);
-      if (r->cross) cat_rel_result_fini(&j.res), free(j.orig);
+      if (cross) cat_rel_result_fini(&j.res), free(j.orig);
     } else {
       lc_witness_free(w);
       rc = -1;
@@ -264,6 +289,25 @@ static int sets_of_size(explainer_run *r, const lc_state *st, size_t size) {
     set = (((nx ^ set) >> 2) / c) | nx;
   }
   return 0;
+}
+
+/* The mixed explainer first asks its explicit engine, for each check i,
+ * for an execution failing i alone.  Such executions are witnesses the
+ * minimal sets cannot do without, and these questions, with all checks
+ * but one pruning, are the explicit engine's quickest; the sets asked
+ * after them are then mostly the minimal ones, answered no, where Z3
+ * takes over.  An answer here only saves questions later: one that runs
+ * out of nodes is left unanswered. */
+static int complements(explainer_run *r, const lc_state *st) {
+  uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1;
+  int rc = 0;
+  r->mx->enum_only = true;
+  for (size_t i = 0; i < r->k && rc != -1; i++) {
+    uint64_t set = all & ~((uint64_t)1 << i);
+    if (!known_passing(r, set)) rc = ask(r, set, st);
+  }
+  r->mx->enum_only = false;
+  return rc == -1 ? -1 : 0;
 }
 
 static const found *witness_for(const explainer_run *r, uint64_t set, size_t i) {
@@ -312,7 +356,7 @@ static void explain_forbidden(explainer_run *r, const lc_state *st, lc_explanati
     x->kind = rc == 0 ? LC_EXPLAIN_NO_CANDIDATE : LC_EXPLAIN_ERROR;
     return;
   }
-  rc = 0;
+  rc = r->mx ? complements(r, st) : 0;
   for (size_t size = 1; size <= r->k && rc == 0; size++) rc = sets_of_size(r, st, size);
   x->reasons = lc_xcalloc(r->minimal.n + 1, sizeof(lc_reason));
   for (size_t i = 0; rc == 0 && i < r->minimal.n; i++) {
@@ -323,9 +367,12 @@ static void explain_forbidden(explainer_run *r, const lc_state *st, lc_explanati
 }
 
 /* Does the checked result already say no allowed state gives st?  Only
- * when st speaks of shown observables (the result lists their values). */
+ * when st speaks of shown observables (the result lists their values).
+ * Executions cut by the unroll bound give no state in the result, and no
+ * engine's answer to the explainer's question either (witness.h): a
+ * result that reached the bound answers as well. */
 static bool known_forbidden(const lc_result *res, const lc_state *st) {
-  if (!res || res->status != LC_RESULT_OK || res->bound_reached) return false;
+  if (!res || res->status != LC_RESULT_OK) return false;
   for (size_t i = 0; i < st->n; i++)
     if ((size_t)st->obs[i] >= res->nshown) return false;
   lx_val *full = lc_xcalloc(res->prog->nobs + 1, sizeof(lx_val));
@@ -360,6 +407,37 @@ static void reset_run(explainer_run *r) {
   r->minimal.n = 0;
 }
 
+static int mixed_find(void *ctx, const bool *on, const lc_state *st, lc_witness **w, bool *failing, char **msg) {
+  mixed *x = ctx;
+  enum_options o = {x->timeout, false, false};
+  int rc = enum_find_bounded(x->p, x->m, &o, MIXED_NODES, on, st, w, failing, msg);
+  x->by_smt = rc == -2 && !x->enum_only;
+  if (rc != -2 || x->enum_only) return rc;
+  if (!x->smt.ctx) x->smt = smt_explainer(x->p, x->m, x->timeout);
+  return x->smt.find(x->smt.ctx, on, st, w, failing, msg);
+}
+
+static void mixed_free(void *ctx) {
+  mixed *x = ctx;
+  if (x->smt.ctx) x->smt.free(x->smt.ctx);
+  free(x);
+}
+
+static lc_explainer mixed_explainer(const lx_program *p, const cat_model *m, double timeout, mixed **mx) {
+  mixed *x = lc_xcalloc(1, sizeof *x);
+  x->p = p;
+  x->m = m;
+  x->timeout = timeout;
+  *mx = x;
+  return (lc_explainer){x, mixed_find, mixed_free};
+}
+
+/* The engine named in the result: "enum+smt" when both answered. */
+static const char *mixed_name(const lc_explainer *ex) {
+  return ((const mixed *)ex->ctx)->smt.ctx ? "enum+smt" : "enum";
+}
+
+/* engine: LC_ENGINE_AUTO for the mixed explainer. */
 static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
                                        const lc_state *states, size_t n, const lc_result *checked) {
   lc_explain_result *x = lc_xcalloc(1, sizeof *x);
@@ -368,8 +446,9 @@ static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, 
   x->engine = lc_engine_name(engine);
   x->ex = lc_xcalloc(n + 1, sizeof(lc_explanation));
   x->n = n;
-  explainer_run r = {p, m, {0}, NULL, 0, {0}, {0}, 0, NULL, engine != LC_ENGINE_ENUM};
-  r.ex = engine == LC_ENGINE_ENUM ? enum_explainer(p, m, timeout) : smt_explainer(p, m, timeout);
+  explainer_run r = {p, m, {0}, NULL, 0, {0}, {0}, 0, NULL, engine == LC_ENGINE_SMT, NULL};
+  if (engine == LC_ENGINE_AUTO) r.ex = mixed_explainer(p, m, timeout, &r.mx);
+  else r.ex = engine == LC_ENGINE_ENUM ? enum_explainer(p, m, timeout) : smt_explainer(p, m, timeout);
   size_t nc = cat_model_nchecks(m);
   r.checks = lc_xcalloc(nc + 1, sizeof(size_t));
   for (size_t i = 0; i < nc; i++)
@@ -382,6 +461,7 @@ static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, 
   lc_vec_free(&r.seen);
   lc_vec_free(&r.minimal);
   free(r.checks);
+  if (engine == LC_ENGINE_AUTO) x->engine = mixed_name(&r.ex);
   r.ex.free(r.ex.ctx);
   x->questions = r.questions;
   return x;
@@ -395,11 +475,19 @@ static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, 
  * explains the test. */
 #define AUTO_ENUM_SECONDS 0.2
 
+static bool has_cut(const lx_program *p) {
+  for (size_t i = 0; i < p->npaths; i++)
+    if (p->paths[i].cut) return true;
+  return false;
+}
+
 lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
                               const lc_state *states, size_t n, const lc_result *checked) {
   double start = lc_now();
   lc_explain_result *x = NULL;
-  if (engine == LC_ENGINE_AUTO && lc_engine_choose_explain(p) == LC_ENGINE_ENUM) {
+  if (engine == LC_ENGINE_AUTO && has_cut(p)) {
+    x = explain_with(p, m, LC_ENGINE_AUTO, timeout, states, n, checked);
+  } else if (engine == LC_ENGINE_AUTO && lc_engine_choose_explain(p) == LC_ENGINE_ENUM) {
     double quick = timeout > 0 && timeout < AUTO_ENUM_SECONDS ? timeout : AUTO_ENUM_SECONDS;
     x = explain_with(p, m, LC_ENGINE_ENUM, quick, states, n, checked);
     if (lc_explain_failed(x) && (timeout == 0 || quick < timeout)) lc_explain_free(x), x = NULL;
