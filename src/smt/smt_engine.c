@@ -792,6 +792,7 @@ static void enc_fini(smt_enc *e) {
   lc_vec_free(&e->vals);
   lc_vec_free(&e->flags);
   lc_vec_free(&e->checks);
+  lc_vec_free(&e->deferred);
   free(e->path);
   free(e->exec);
   free(e->val);
