@@ -292,23 +292,46 @@ static int sets_of_size(explainer_run *r, const lc_state *st, size_t size) {
   return 0;
 }
 
+/* The checks (bits over r->checks) that cut the explicit engine's search
+ * for an execution passing them all, which finds none: a check that cut
+ * nothing can be left out of that search without changing it, so no
+ * execution giving st fails it alone.  All of them when that search runs
+ * out of nodes. */
+static uint64_t cutting(explainer_run *r, const lc_state *st) {
+  uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1, bits = 0;
+  bool *cut_by = lc_xcalloc(cat_model_nchecks(r->m) + 1, sizeof(bool));
+  bool *failing = lc_xcalloc(cat_model_nchecks(r->m) + 1, sizeof(bool));
+  enum_options o = {r->mx->timeout, false, false};
+  lc_witness *w = NULL;
+  char *msg = NULL;
+  int rc = enum_find_bounded(r->p, r->m, &o, MIXED_NODES, cut_by, NULL, st, &w, failing, &msg);
+  for (size_t i = 0; i < r->k; i++)
+    if (cut_by[r->checks[i]]) bits |= (uint64_t)1 << i;
+  lc_witness_free(w);
+  free(msg);
+  free(cut_by);
+  free(failing);
+  return rc == 0 ? bits : all;
+}
+
 /* The mixed explainer first asks its explicit engine, for each check i,
  * for an execution failing i alone.  Such executions are witnesses the
  * minimal sets cannot do without, and these questions, with all checks
  * but one pruning, are the explicit engine's quickest (Ticketlock-same-gpu:
  * 200 to 900 nodes); the sets asked after them are then mostly the
  * minimal ones, answered no, where Z3 takes over.  An answer here only
- * saves questions later: one that runs out of nodes is left unanswered.
- * (Asking only about the checks some execution found so far fails costs
- * more: the first execution found may pass a check of the minimal set,
- * whose witness Z3 must then find.) */
+ * saves questions later: one that runs out of nodes is left unanswered,
+ * and checks that cut nothing (WF-sc without fence.sc) are not asked
+ * about.  (Asking only about the checks some execution found so far
+ * fails costs more: the first one found may pass a check of the minimal
+ * set, whose witness Z3 must then find.) */
 static int complements(explainer_run *r, const lc_state *st) {
-  uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1;
+  uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1, cut = cutting(r, st);
   int rc = 0;
   r->mx->enum_only = true;
   for (size_t i = 0; i < r->k && rc != -1; i++) {
     uint64_t set = all & ~((uint64_t)1 << i);
-    if (!known_passing(r, set)) rc = ask(r, set, st);
+    if ((cut >> i) & 1 && !known_passing(r, set)) rc = ask(r, set, st);
   }
   r->mx->enum_only = false;
   return rc == -1 ? -1 : 0;
@@ -414,7 +437,8 @@ static void reset_run(explainer_run *r) {
 static int mixed_find(void *ctx, const bool *on, const lc_state *st, lc_witness **w, bool *failing, char **msg) {
   mixed *x = ctx;
   enum_options o = {x->timeout, false, false};
-  int rc = enum_find_bounded(x->p, x->m, &o, x->enum_only ? MIXED_HINT_NODES : MIXED_NODES, on, st, w, failing, msg);
+  int rc = enum_find_bounded(x->p, x->m, &o, x->enum_only ? MIXED_HINT_NODES : MIXED_NODES, NULL, on, st, w,
+                             failing, msg);
   x->by_smt = rc == -2 && !x->enum_only;
   if (rc != -2 || x->enum_only) return rc;
   if (!x->smt.ctx) x->smt = smt_explainer(x->p, x->m, x->timeout);

@@ -85,6 +85,7 @@ typedef struct search {
   size_t ticks;
   size_t max_nodes;         /* enum_find_bounded: nodes allowed (0: no limit) */
   bool over;                /* ... and they ran out */
+  bool *cut_by;             /* enum_find_bounded: per check, it cut a subtree or a leaf */
 
   enum_frame *f;
   int *rf;                  /* per read of the frame: its source, -1 while open */
@@ -452,7 +453,10 @@ static bool worth(search *s) {
   lc_diag_fini(&d);
   if (rc < 0) return false;
   for (size_t i = 0; i < cat_model_nchecks(s->m); i++)
-    if (counts(s, i) && s->verdicts[i] == CAT_MM_FAILS) return false;
+    if (counts(s, i) && s->verdicts[i] == CAT_MM_FAILS) {
+      if (s->cut_by) s->cut_by[i] = true;
+      return false;
+    }
   if (s->target || s->f->cut || states_open(s)) return true;
   /* No new state below: only new pairs of a flag matter. */
   for (size_t k = 0; k < s->r->nflags; k++)
@@ -537,8 +541,13 @@ static bool races_here(const search *s, const cat_rel_result *res) {
 }
 
 static void find_leaf(search *s, const cat_rel_result *res) {
-  for (size_t i = 0; i < res->n; i++)
-    if (counts(s, i) && !res->checks[i].holds) return;
+  bool passes = true;
+  for (size_t i = 0; i < res->n && (passes || s->cut_by); i++)
+    if (counts(s, i) && !res->checks[i].holds) {
+      passes = false;
+      if (s->cut_by) s->cut_by[i] = true;
+    }
+  if (!passes) return;
   if (!races_here(s, res)) return;
   size_t budget = 0;
   each_final(s, 0, &budget, hit_target, (void *)res);
@@ -1090,15 +1099,17 @@ lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_option
 
 int enum_find(const lx_program *p, const cat_model *m, const enum_options *o, const bool *on,
               const lc_state *target, lc_witness **w, bool *failing, char **msg) {
-  return enum_find_bounded(p, m, o, 0, on, target, w, failing, msg);
+  return enum_find_bounded(p, m, o, 0, NULL, on, target, w, failing, msg);
 }
 
 int enum_find_bounded(const lx_program *p, const cat_model *m, const enum_options *o, size_t max_nodes,
-                      const bool *on, const lc_state *target, lc_witness **w, bool *failing, char **msg) {
+                      bool *cut_by, const bool *on, const lc_state *target, lc_witness **w, bool *failing,
+                      char **msg) {
   enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune};
   search s;
   search_init(&s, p, m, &opt, lc_now());
   s.max_nodes = max_nodes;
+  s.cut_by = cut_by;
   s.target = target;
   s.on = on;
   s.race_check = -1;
