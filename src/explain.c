@@ -562,10 +562,42 @@ bool lc_explain_failed(const lc_explain_result *x) {
 
 /* ---- races ------------------------------------------------------------------------------------ */
 
+/* Judges a race's execution found by Z3: allowed (every named check
+ * holds) and the flag's relation has the pair, as the explicit engine's
+ * evaluation sees it.  NULL, or what is wrong. */
+static char *judge_race(const lc_explain_result *x, const lc_race *rc) {
+  const lx_program *p = x->prog;
+  size_t nc = cat_model_nchecks(x->model);
+  bool *failing = lc_xcalloc(nc + 1, sizeof(bool));
+  judged j;
+  char *msg = NULL;
+  if (judge(p, x->model, rc->w, NULL, failing, &j, &msg)) {
+    int a = -1, b = -1;
+    for (size_t i = 0; i < j.res.n && j.orig; i++) {
+      if (!j.res.checks[i].flag || strcmp(j.res.checks[i].name, rc->flag) != 0 || !j.res.checks[i].rel) continue;
+      for (size_t k = 0; k < j.res.checks[i].rel->n; k++) {
+        if (j.orig[k] == rc->a) a = (int)k;
+        if (j.orig[k] == rc->b) b = (int)k;
+      }
+      const rel_rel *rel = j.res.checks[i].rel;
+      if (a < 0 || b < 0 || !(rel_has(rel, (size_t)a, (size_t)b) || rel_has(rel, (size_t)b, (size_t)a))) a = -1;
+    }
+    if (a < 0) msg = lc_xstrdup("the engines disagree on a race's execution: the pair does not race in it");
+    cat_rel_result_fini(&j.res);
+    free(j.orig);
+  }
+  free(failing);
+  return msg;
+}
+
 void lc_explain_races(lc_explain_result *x, const lc_result *r, double timeout) {
   size_t total = 0;
   for (size_t f = 0; f < r->nflags; f++) total += r->flags[f].npairs ? r->flags[f].npairs : r->flags[f].raised;
   x->races = lc_xcalloc(total + 1, sizeof(lc_race));
+  /* Z3 finds the executions when it explained the states; the explicit
+   * engine's evaluation then judges each. */
+  lc_explainer smt = {0};
+  if (total && strcmp(x->engine, "smt") == 0) smt = smt_explainer(x->prog, x->model, timeout);
   for (size_t f = 0; f < r->nflags; f++) {
     const lc_flag *fl = &r->flags[f];
     size_t np = fl->npairs ? fl->npairs : fl->raised;
@@ -574,9 +606,16 @@ void lc_explain_races(lc_explain_result *x, const lc_result *r, double timeout) 
       rc->flag = fl->name;
       rc->a = fl->npairs ? fl->pairs[2 * k] : fl->ev_a;
       rc->b = fl->npairs ? fl->pairs[2 * k + 1] : fl->ev_b;
-      enum_options o = {timeout, false, false};
-      if (enum_find_race(x->prog, x->model, &o, fl->name, rc->a, rc->b, &rc->w, &rc->message) == 0)
-        rc->message = lc_xstrdup("no allowed execution has this pair");
+      int got;
+      if (smt.ctx) {
+        got = smt_find_race(&smt, fl->name, rc->a, rc->b, &rc->w, &rc->message);
+        if (got == 1 && (rc->message = judge_race(x, rc))) lc_witness_free(rc->w), rc->w = NULL;
+      } else {
+        enum_options o = {timeout, false, false};
+        got = enum_find_race(x->prog, x->model, &o, fl->name, rc->a, rc->b, &rc->w, &rc->message);
+      }
+      if (got == 0) rc->message = lc_xstrdup("no allowed execution has this pair");
     }
   }
+  if (smt.ctx) smt.free(smt.ctx);
 }

@@ -24,6 +24,16 @@ typedef struct finder {
   bool *guarded;       /* per model check: lit => holds is asserted */
 } finder;
 
+/* Z3's answer when unknown, as a message. */
+static char *no_answer(finder *f, const char *doing) {
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "the solver gave no answer (%s) while %s", Z3_solver_get_reason_unknown(f->e.z, f->e.s), doing);
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
+}
+
 static void set_timeout(finder *f) {
   Z3_params params = Z3_mk_params(f->e.z);
   Z3_params_inc_ref(f->e.z, params);
@@ -114,12 +124,38 @@ static int find(void *ctx, const bool *on, const lc_state *state, lc_witness **w
     for (size_t i = 0; i < nchecks; i++) failing[i] = f->lit[i] && !smt_model_true(&f->e, mod, holds(f, i));
     Z3_model_dec_ref(f->e.z, mod);
   } else if (rc < 0) {
-    lc_buf b;
-    lc_buf_init(&b);
-    lc_buf_printf(&b, "the solver gave no answer (%s) while explaining a state",
-                  Z3_solver_get_reason_unknown(f->e.z, f->e.s));
-    *msg = lc_buf_take(&b);
-    lc_buf_fini(&b);
+    *msg = no_answer(f, "explaining a state");
+  }
+  Z3_solver_pop(f->e.z, f->e.s, 1);
+  free(assume);
+  return rc;
+}
+
+int smt_find_race(lc_explainer *ex, const char *flag, int a, int b, lc_witness **w, char **msg) {
+  finder *f = ex->ctx;
+  if (!f->ok) {
+    *msg = lc_xstrdup(f->r->message ? f->r->message : "the SMT encoding failed");
+    return -1;
+  }
+  const smt_val *v = NULL;
+  for (size_t i = 0; i < f->e.flags.n; i++)
+    if (strcmp(f->e.flags.v[i].name, flag) == 0) v = f->e.flags.v[i].v;
+  if (!v) return 0;
+  size_t nchecks = cat_model_nchecks(f->m), na = 0;
+  Z3_ast *assume = lc_xcalloc(nchecks + 1, sizeof(Z3_ast));
+  for (size_t i = 0; i < nchecks; i++)
+    if (f->lit[i]) guard(f, i), assume[na++] = f->lit[i];
+  Z3_solver_push(f->e.z, f->e.s);
+  smt_assert(&f->e, smt_or(&f->e, smt_pair(&f->e, v, (size_t)a, (size_t)b), smt_pair(&f->e, v, (size_t)b, (size_t)a)));
+  Z3_lbool res = Z3_solver_check_assumptions(f->e.z, f->e.s, (unsigned)na, assume);
+  int rc = res == Z3_L_TRUE ? 1 : res == Z3_L_FALSE ? 0 : -1;
+  if (rc == 1) {
+    Z3_model mod = Z3_solver_get_model(f->e.z, f->e.s);
+    Z3_model_inc_ref(f->e.z, mod);
+    *w = read_witness(f, mod);
+    Z3_model_dec_ref(f->e.z, mod);
+  } else if (rc < 0) {
+    *msg = no_answer(f, "looking for an execution in which a pair races");
   }
   Z3_solver_pop(f->e.z, f->e.s, 1);
   free(assume);
