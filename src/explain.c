@@ -212,6 +212,8 @@ typedef struct mixed {
   lc_explainer smt;         /* .ctx NULL until Z3 is first asked */
   bool by_smt;              /* the last answer is Z3's */
   bool enum_only;           /* a question worth asking the explicit engine only */
+  bool *cut_by;             /* per model check: it cut the search with every check */
+  const lc_state *cut_for;  /* ... for this state, which that search found no execution of */
 } mixed;
 
 typedef struct explainer_run {
@@ -299,7 +301,9 @@ static int sets_of_size(explainer_run *r, const lc_state *st, size_t size) {
  * out of nodes. */
 static uint64_t cutting(explainer_run *r, const lc_state *st) {
   uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1, bits = 0;
-  bool *cut_by = lc_xcalloc(cat_model_nchecks(r->m) + 1, sizeof(bool));
+  size_t nc = cat_model_nchecks(r->m);
+  bool *cut_by = r->mx->cut_by = r->mx->cut_by ? r->mx->cut_by : lc_xcalloc(nc + 1, sizeof(bool));
+  memset(cut_by, 0, (nc + 1) * sizeof(bool));
   bool *failing = lc_xcalloc(cat_model_nchecks(r->m) + 1, sizeof(bool));
   enum_options o = {r->mx->timeout, false, false};
   lc_witness *w = NULL;
@@ -309,8 +313,8 @@ static uint64_t cutting(explainer_run *r, const lc_state *st) {
     if (cut_by[r->checks[i]]) bits |= (uint64_t)1 << i;
   lc_witness_free(w);
   free(msg);
-  free(cut_by);
   free(failing);
+  r->mx->cut_for = rc == 0 ? st : NULL;
   return rc == 0 ? bits : all;
 }
 
@@ -434,8 +438,21 @@ static void reset_run(explainer_run *r) {
   r->minimal.n = 0;
 }
 
+/* Does `on` keep every check that cut the search with every check for st?
+ * Then the search with the checks of `on` is that search, step for step
+ * (a subtree is cut by the first check that fails there, whichever are
+ * asked about), and finds no execution either. */
+static bool keeps_cutting(const mixed *x, const bool *on, const lc_state *st) {
+  if (x->cut_for != st) return false;
+  for (size_t i = 0; on && i < cat_model_nchecks(x->m); i++)
+    if (x->cut_by[i] && !on[i]) return false;
+  return true;
+}
+
 static int mixed_find(void *ctx, const bool *on, const lc_state *st, lc_witness **w, bool *failing, char **msg) {
   mixed *x = ctx;
+  x->by_smt = false;
+  if (keeps_cutting(x, on, st)) return 0;
   enum_options o = {x->timeout, false, false};
   int rc = enum_find_bounded(x->p, x->m, &o, x->enum_only ? MIXED_HINT_NODES : MIXED_NODES, NULL, on, st, w,
                              failing, msg);
@@ -448,6 +465,7 @@ static int mixed_find(void *ctx, const bool *on, const lc_state *st, lc_witness 
 static void mixed_free(void *ctx) {
   mixed *x = ctx;
   if (x->smt.ctx) x->smt.free(x->smt.ctx);
+  free(x->cut_by);
   free(x);
 }
 
