@@ -183,12 +183,11 @@ lc_explainer smt_explainer(const lx_program *p, const cat_model *m, double timeo
   f->deferred = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(size_t));
   f->guarded = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(bool));
   smt_enc_init(&f->e, p);
+  f->e.skip_cut = true;
   f->e.defer_checks = true;
   f->ok = smt_encode(&f->e, m, f->r, &f->obs);
   if (f->ok) {
     guard_checks(f);
-    for (size_t pi = 0; pi < p->npaths; pi++)
-      if (p->paths[pi].cut) smt_assert(&f->e, smt_not(&f->e, f->e.path[pi]));
     set_timeout(f);
   }
   return (lc_explainer){f, find, finder_free};

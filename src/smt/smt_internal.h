@@ -53,6 +53,7 @@ typedef struct smt_enc {
   LC_VEC(Z3_ast) checks;     /* the model's constraints, asserted by the engine */
   lc_diag *d;
   bool failed;
+  bool skip_cut;             /* paths cut by the unroll bound cannot run (explanations) */
   bool defer_checks;         /* leave the checks out of the solver (explanations): */
   LC_VEC(smt_deferred) deferred;   /* ... they are kept here, e->checks left empty */
 } smt_enc;
