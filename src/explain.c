@@ -528,12 +528,13 @@ static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, 
   return x;
 }
 
-/* --engine auto for explanations: Z3 for tests with loops
- * (lc_engine_choose_explain), else the explicit engine, the fastest on the
- * corpus, unless a question takes it more than 0.2 s (the corpus's slowest
- * takes 0.05 s): it prunes with the checks asked about only, and its
- * search can then take many minutes where Z3 takes a second; then Z3
- * explains the test. */
+/* --engine auto for explanations: on tests with loops, the mixed explainer
+ * (the explicit engine, Z3 where it runs out of nodes); elsewhere the
+ * engine lc_engine_choose_explain picks, and when that is the explicit
+ * engine, the fastest on the corpus, Z3 explains the test instead if a
+ * question takes it more than 0.2 s (the corpus's slowest takes 0.05 s):
+ * it prunes with the checks asked about only, and its search can then
+ * take many minutes where Z3 takes a second. */
 #define AUTO_ENUM_SECONDS 0.2
 
 static bool has_cut(const lx_program *p) {
