@@ -237,9 +237,6 @@ static uint64_t to_bits(const explainer_run *r, const bool *failing) {
   return bits;
 }
 
-/* Asks for an execution passing `set`: 1 (recorded in seen), 0, -1 (the
- * message in r), -2 (the mixed explainer's explicit engine ran out of
- * nodes on a question for it only). */
 /* Has every check of `set` an execution found failing it alone?  Then
  * `set` is the one smallest set those executions leave, and the question
  * is almost always its proof of minimality, a no: the explicit engine's
@@ -252,6 +249,9 @@ static bool alone_failed(const explainer_run *r, uint64_t set) {
   return set && (set & alone) == set;
 }
 
+/* Asks for an execution passing `set`: 1 (recorded in seen), 0, -1 (the
+ * message in r), -2 (the mixed explainer's explicit engine ran out of
+ * nodes on a question for it only). */
 static int ask(explainer_run *r, uint64_t set, const lc_state *st) {
   size_t nc = cat_model_nchecks(r->m);
   bool *on = lc_xcalloc(nc + 1, sizeof(bool)), *failing = lc_xcalloc(nc + 1, sizeof(bool));
@@ -318,7 +318,7 @@ static uint64_t cutting(explainer_run *r, const lc_state *st) {
   size_t nc = cat_model_nchecks(r->m);
   bool *cut_by = r->mx->cut_by = r->mx->cut_by ? r->mx->cut_by : lc_xcalloc(nc + 1, sizeof(bool));
   memset(cut_by, 0, (nc + 1) * sizeof(bool));
-  bool *failing = lc_xcalloc(cat_model_nchecks(r->m) + 1, sizeof(bool));
+  bool *failing = lc_xcalloc(nc + 1, sizeof(bool));
   enum_options o = {r->mx->timeout, false, false};
   lc_witness *w = NULL;
   char *msg = NULL;
@@ -596,27 +596,30 @@ bool lc_explain_failed(const lc_explain_result *x) {
 
 /* ---- races ------------------------------------------------------------------------------------ */
 
+/* Has the flag's relation the pair (either way) in the evaluation j? */
+static bool races_in(const judged *j, const lc_race *rc) {
+  for (size_t i = 0; i < j->res.n; i++) {
+    const cat_rel_check *c = &j->res.checks[i];
+    if (!c->flag || !c->rel || strcmp(c->name, rc->flag) != 0) continue;
+    size_t a = c->rel->n, b = c->rel->n;
+    for (size_t k = 0; k < c->rel->n; k++) {
+      if (j->orig[k] == rc->a) a = k;
+      if (j->orig[k] == rc->b) b = k;
+    }
+    return a < c->rel->n && b < c->rel->n && (rel_has(c->rel, a, b) || rel_has(c->rel, b, a));
+  }
+  return false;
+}
+
 /* Judges a race's execution found by Z3: allowed (every named check
  * holds) and the flag's relation has the pair, as the explicit engine's
  * evaluation sees it.  NULL, or what is wrong. */
 static char *judge_race(const lc_explain_result *x, const lc_race *rc) {
-  const lx_program *p = x->prog;
-  size_t nc = cat_model_nchecks(x->model);
-  bool *failing = lc_xcalloc(nc + 1, sizeof(bool));
+  bool *failing = lc_xcalloc(cat_model_nchecks(x->model) + 1, sizeof(bool));
   judged j;
   char *msg = NULL;
-  if (judge(p, x->model, rc->w, NULL, failing, &j, &msg)) {
-    int a = -1, b = -1;
-    for (size_t i = 0; i < j.res.n && j.orig; i++) {
-      if (!j.res.checks[i].flag || strcmp(j.res.checks[i].name, rc->flag) != 0 || !j.res.checks[i].rel) continue;
-      for (size_t k = 0; k < j.res.checks[i].rel->n; k++) {
-        if (j.orig[k] == rc->a) a = (int)k;
-        if (j.orig[k] == rc->b) b = (int)k;
-      }
-      const rel_rel *rel = j.res.checks[i].rel;
-      if (a < 0 || b < 0 || !(rel_has(rel, (size_t)a, (size_t)b) || rel_has(rel, (size_t)b, (size_t)a))) a = -1;
-    }
-    if (a < 0) msg = lc_xstrdup("the engines disagree on a race's execution: the pair does not race in it");
+  if (judge(x->prog, x->model, rc->w, NULL, failing, &j, &msg)) {
+    if (!races_in(&j, rc)) msg = lc_xstrdup("the engines disagree on a race's execution: the pair does not race in it");
     cat_rel_result_fini(&j.res);
     free(j.orig);
   }
