@@ -68,13 +68,15 @@ static lc_thread_state classify(const term_ctx *c, const lx_val *st, size_t t) {
   return LC_TS_STUCK;
 }
 
-static void describe_paused(lc_buf *b, const lx_program *p, const lx_path *path, int id) {
+/* A thread of a CTA the model owes nothing, stopped where the state has it. */
+static void describe_paused(lc_buf *b, const lx_program *p, const lx_path *path, size_t t) {
+  const lx_thread *th = &p->threads[t];
   if (!path->nevents) {
-    lc_buf_printf(b, "P%d never starts", id);
+    lc_buf_printf(b, "P%d (CTA %d) never starts", th->id, th->cta);
     return;
   }
   const lx_event *last = &p->events[path->events[path->nevents - 1]];
-  lc_buf_printf(b, "P%d stops for good after line %d", id, last->at.line);
+  lc_buf_printf(b, "P%d (CTA %d) is never scheduled again after line %d", th->id, th->cta, last->at.line);
 }
 
 static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size_t t, bool owed) {
@@ -92,7 +94,7 @@ static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size
     return;
   }
   if (kind == LX_TERM_PAUSED || !owed || classify(c, st, t) != LC_TS_STUCK) {
-    describe_paused(b, p, path, id);
+    describe_paused(b, p, path, t);
     return;
   }
   lc_buf_printf(b, "P%d spins in the loop back to %s (line %d), its last iteration reading",
