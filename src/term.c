@@ -130,6 +130,37 @@ static char *witness_text(const term_ctx *c, const lx_val *st, const bool *owed)
   return s;
 }
 
+static size_t arrivals(const lx_program *p, const lx_path *path, int n) {
+  size_t k = 0;
+  for (size_t i = 0; i < path->nevents; i++) {
+    const lx_event *e = &p->events[path->events[i]];
+    k += e->kind == LX_EV_BAR_ARRIVE && e->bar_n == n;
+  }
+  return k;
+}
+
+/* A bar.sync with no count waits for every thread of the CTA, and the
+ * engines count the arrivals a state has: a sibling stopped for good before
+ * arriving would let the others through.  Such a state is no run. */
+static bool stops_consistent(const term_ctx *c, const lx_val *st) {
+  const lx_program *p = c->p;
+  for (size_t t = 0; t < p->nthreads; t++) {
+    const lx_path *stopped = state_path(c, st, t);
+    if (!stopped->paused) continue;
+    for (size_t u = 0; u < p->nthreads; u++) {
+      if (u == t || c->cta[u] != c->cta[t]) continue;
+      const lx_path *other = state_path(c, st, u);
+      for (size_t i = 0; i < other->nevents; i++) {
+        const lx_event *w = &p->events[other->events[i]];
+        if (w->kind == LX_EV_BAR_WAIT && !w->bar_count && !w->bar_blocked &&
+            arrivals(p, stopped, w->bar_n) < (size_t)w->bar_k)
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
 /* Each model's verdict over the states, the first hanging state's witness
  * (the states are sorted, so both engines give the same one). */
 static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, size_t nans) {
@@ -138,6 +169,7 @@ static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, si
   bool effects[LC_NPROGRESS] = {false};
   for (size_t i = 0; i < r->nstates; i++) {
     const lx_val *st = lc_result_state(r, i);
+    if (!stops_consistent(c, st)) continue;
     for (size_t t = 0; t < c->p->nthreads; t++) {
       th[t].state = classify(c, st, t);
       th[t].ran = state_path(c, st, t)->nevents > 0;
