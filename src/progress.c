@@ -102,8 +102,8 @@ static lc_run_kind judge_owed(const cta_sum *c, size_t nctas, const bool *fair) 
 }
 
 lc_run_kind lc_progress_judge(lc_progress m, const lc_thread_run *th, size_t nthreads, size_t nctas, bool *fair) {
-  cta_sum *c = lc_xcalloc(nctas ? nctas : 1, sizeof *c);
-  bool *own = fair ? fair : lc_xcalloc(nctas ? nctas : 1, sizeof *own);
+  cta_sum *c = lc_xcalloc(nctas, sizeof *c);
+  bool *own = fair ? fair : lc_xcalloc(nctas, sizeof *own);
   sum_ctas(th, nthreads, c, nctas);
   lc_run_kind k = LC_RUN_NONE;
   if (m != LC_PROGRESS_UNFAIR) {

@@ -164,8 +164,8 @@ static bool stops_consistent(const term_ctx *c, const lx_val *st) {
 /* Each model's verdict over the states, the first hanging state's witness
  * (the states are sorted, so both engines give the same one). */
 static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, size_t nans) {
-  lc_thread_run *th = lc_xcalloc(c->p->nthreads ? c->p->nthreads : 1, sizeof *th);
-  bool *owed = lc_xcalloc(c->nctas ? c->nctas : 1, sizeof *owed);
+  lc_thread_run *th = lc_xcalloc(c->p->nthreads, sizeof *th);
+  bool *owed = lc_xcalloc(c->nctas, sizeof *owed);
   bool effects[LC_NPROGRESS] = {false};
   for (size_t i = 0; i < r->nstates; i++) {
     const lx_val *st = lc_result_state(r, i);
@@ -203,7 +203,7 @@ static int cta_cmp(const void *x, const void *y) {
 /* Ranks the CTAs by (gpu, cta), the order "lowest id" means; returns how
  * many there are. */
 static size_t rank_ctas(const lx_program *p, int *rank) {
-  cta_key *keys = lc_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *keys);
+  cta_key *keys = lc_xcalloc(p->nthreads, sizeof *keys);
   for (size_t t = 0; t < p->nthreads; t++) keys[t] = (cta_key){p->threads[t].gpu, p->threads[t].cta};
   qsort(keys, p->nthreads, sizeof *keys, cta_cmp);
   size_t n = 0;
@@ -227,8 +227,8 @@ size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_op
                    o->timeout > 0 ? start + o->timeout : 0, pauses ? LX_LOWER_PAUSES : 1};
   lx_program *p = lx_lower(t, &lo, d);
   if (!p) return nans;
-  lx_term_slots *slots = lc_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *slots);
-  int *cta = lc_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *cta);
+  lx_term_slots *slots = lc_xcalloc(p->nthreads, sizeof *slots);
+  int *cta = lc_xcalloc(p->nthreads, sizeof *cta);
   size_t nctas = rank_ctas(p, cta);
   term_ctx c = {p, slots, lx_term_prepare(p, slots), cta, nctas};
   lc_check_options qo = *o;

@@ -103,7 +103,7 @@ static void extend_thread(lx_program *p, size_t ti, lx_term_slots *slots) {
   for (size_t i = 0; i < extra; i++) regs[old + i] = TERM_REG_BASE + (int)i;
   slots->first = old;
   slots->nreads = most;
-  int *reads = lc_xcalloc(most ? most : 1, sizeof(int));
+  int *reads = lc_xcalloc(most, sizeof(int));
   for (size_t k = 0; k < t->npaths; k++) {
     lx_path *path = &p->paths[t->paths[k]];
     const lx_expr **pr = lc_arena_alloc(a, (old + extra) * sizeof(lx_expr *));
