@@ -242,10 +242,11 @@ void lx_program_free(lx_program *p);
 
 typedef enum {
   LX_TERM_FINISHED,   /* runs to the end */
-  LX_TERM_SPIN,       /* cut by the bound; its last iteration writes nothing */
+  LX_TERM_SPIN,       /* cut by the bound; its last iteration writes nothing, or
+                         only with atoms (silent when they write what they read) */
   LX_TERM_EFFECTS,    /* cut by the bound; its last iteration writes or syncs */
   LX_TERM_BLOCKED,    /* waits at a barrier never released */
-  LX_TERM_PAUSED      /* stopped for good by the scheduler (lx_options.pauses) */
+  LX_TERM_PAUSED      /* stopped for good by the scheduler (LX_LOWER_PAUSES) */
 } lx_term_kind;
 
 /* Where a thread's termination registers sit after lx_term_prepare: slot
