@@ -139,14 +139,18 @@ static size_t arrivals(const lx_program *p, const lx_path *path, int n) {
   return k;
 }
 
-/* A bar.sync with no count waits for every thread of the CTA, and the
- * engines count the arrivals a state has: a sibling stopped for good before
- * arriving would let the others through.  Such a state is no run. */
-static bool stops_consistent(const term_ctx *c, const lx_val *st) {
+/* A bar.sync with no count waits for every thread of the CTA, yet the
+ * engines count only the arrivals a state has: with a CTA-mate that never
+ * arrives (stopped, or spinning before it) a thread may pass.  For a CTA
+ * the model owes nothing such a state is no run, and its real counterpart,
+ * the thread stopped at the barrier instead, is a state of its own (a path
+ * stopped before the bar.sync).  Owed CTAs keep the engines' reading, as
+ * --termination does (docs/termination.md, limits). */
+static bool stops_consistent(const term_ctx *c, const lx_val *st, const bool *owed) {
   const lx_program *p = c->p;
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_path *stopped = state_path(c, st, t);
-    if (!stopped->paused) continue;
+    if (owed[c->cta[t]] || lx_term_path_kind(p, stopped) == LX_TERM_FINISHED) continue;
     for (size_t u = 0; u < p->nthreads; u++) {
       if (u == t || c->cta[u] != c->cta[t]) continue;
       const lx_path *other = state_path(c, st, u);
@@ -169,7 +173,6 @@ static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, si
   bool effects[LC_NPROGRESS] = {false};
   for (size_t i = 0; i < r->nstates; i++) {
     const lx_val *st = lc_result_state(r, i);
-    if (!stops_consistent(c, st)) continue;
     for (size_t t = 0; t < c->p->nthreads; t++) {
       th[t].state = classify(c, st, t);
       th[t].ran = state_path(c, st, t)->nevents > 0;
@@ -179,7 +182,7 @@ static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, si
       if (ans[a].verdict == LC_TERM_MAY_HANG) continue;
       lc_run_kind k = lc_progress_judge((lc_progress)ans[a].progress, th, c->p->nthreads, c->nctas, owed);
       if (k == LC_RUN_EFFECTS) effects[a] = true;
-      if (k != LC_RUN_HANG) continue;
+      if (k != LC_RUN_HANG || !stops_consistent(c, st, owed)) continue;
       ans[a].verdict = LC_TERM_MAY_HANG;
       ans[a].witness = witness_text(c, st, owed);
     }
