@@ -239,16 +239,21 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
 }
 
 lc_result *lc_check_program(const lx_program *p, const cat_model *m, const lc_check_options *o, double start) {
+  return lc_check_program_hooked(p, m, o, start, NULL);
+}
+
+lc_result *lc_check_program_hooked(const lx_program *p, const cat_model *m, const lc_check_options *o,
+                                   double start, const lc_state_hook *hook) {
   double left = o->timeout > 0 ? o->timeout - (lc_now() - start) : 0;
   if (o->timeout > 0 && left < 1e-3) left = 1e-3;
   lc_engine engine = o->engine == LC_ENGINE_AUTO ? auto_engine(p) : o->engine;
   lc_result *r;
   if (engine == LC_ENGINE_ENUM) {
     enum_options eo = {left, o->races, false};
-    r = enum_check(p, m, &eo);
+    r = enum_check_hooked(p, m, &eo, hook);
   } else {
     smt_options so = {left, o->races, o->threads};
-    r = smt_check(p, m, &so);
+    r = smt_check_hooked(p, m, &so, hook);
   }
   if (r->status == LC_RESULT_UNKNOWN && o->timeout > 0 && r->message)
     name_user_timeout(r, o->timeout);

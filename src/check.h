@@ -39,6 +39,9 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
 /* Runs the engine o asks for (auto: the one measure() favours) on a
  * lowered program, with what is left of o->timeout since `start`. */
 lc_result *lc_check_program(const lx_program *p, const cat_model *m, const lc_check_options *o, double start);
+/* The same, each new state shown to hook (result.h) as it is found. */
+lc_result *lc_check_program_hooked(const lx_program *p, const cat_model *m, const lc_check_options *o,
+                                   double start, const lc_state_hook *hook);
 
 const char *lc_engine_name(lc_engine e);
 /* The engine --engine auto picks for p. */

@@ -11,6 +11,15 @@
  * ends with (memory fairness: later iterations read the same and spin
  * again); a thread blocked at a barrier is stuck because the engines only
  * allow such a path when the barrier's quorum cannot be met.
+ *
+ * The question is one of existence, so the states are not listed: the
+ * engine shows each state to judge_state as it finds it (lc_state_hook)
+ * and stops at the first that hangs, and skips the combinations of paths
+ * that cannot give one (frame_matters: every thread finished, or, once a
+ * side-effectful spin was seen, one with such a spin).  judge_state is
+ * the criterion, one state at a time; a progress model varies it (and
+ * frame_matters with it, which must only skip combinations whose every
+ * state judge_state would pass over).
  */
 #include "term.h"
 
@@ -32,6 +41,8 @@ typedef struct term_ctx {
   const lx_program *p;
   const lx_term_slots *slots;
   size_t loc_obs;
+  bool effects;             /* a state with only side-effectful spinning was seen */
+  char *witness;            /* the first hanging state's, once found */
 } term_ctx;
 
 static const lx_path *state_path(const term_ctx *c, const lx_val *st, size_t t) {
@@ -103,29 +114,48 @@ static char *witness_text(const term_ctx *c, const lx_val *st) {
   return s;
 }
 
-/* The verdict over the states, the first hanging state's witness. */
-static lc_term_verdict judge(const term_ctx *c, const lc_result *r, char **witness) {
-  bool effects = false;
-  for (size_t i = 0; i < r->nstates; i++) {
-    const lx_val *st = lc_result_state(r, i);
-    size_t stuck = 0, eff = 0, progress = 0;
-    for (size_t t = 0; t < c->p->nthreads; t++) {
-      thread_state s = classify(c, st, t);
-      stuck += s == T_STUCK;
-      eff += s == T_EFFECTS;
-      progress += s == T_PROGRESS;
-    }
-    if (progress) continue;
-    if (eff) {
-      effects = true;
-      continue;
-    }
-    if (stuck) {
-      *witness = witness_text(c, st);
-      return LC_TERM_MAY_HANG;
-    }
+typedef enum { S_RUNS, S_EFFECTS, S_HANGS } state_verdict;
+
+/* The criterion on one final state: it hangs when every thread finished
+ * or is stuck and one at least is stuck; with a thread spinning with side
+ * effects instead (and none making progress) it says nothing either way. */
+static state_verdict judge_state(const term_ctx *c, const lx_val *st) {
+  size_t stuck = 0, eff = 0, progress = 0;
+  for (size_t t = 0; t < c->p->nthreads; t++) {
+    thread_state s = classify(c, st, t);
+    stuck += s == T_STUCK;
+    eff += s == T_EFFECTS;
+    progress += s == T_PROGRESS;
   }
-  return effects ? LC_TERM_UNKNOWN : LC_TERM_TERMINATES;
+  if (progress) return S_RUNS;
+  if (eff) return S_EFFECTS;
+  return stuck ? S_HANGS : S_RUNS;
+}
+
+static bool on_state(void *ctx, const lx_val *st) {
+  term_ctx *c = ctx;
+  switch (judge_state(c, st)) {
+  case S_RUNS: return false;
+  case S_EFFECTS: c->effects = true; return false;
+  case S_HANGS: break;
+  }
+  c->witness = witness_text(c, st);
+  return true;
+}
+
+/* Can a state of these paths (one per thread) be judged S_HANGS, or be
+ * the first S_EFFECTS?  Not when every thread finished (judge_state says
+ * S_RUNS), nor, once S_EFFECTS was seen, when some thread spins with side
+ * effects (S_EFFECTS or S_RUNS). */
+static bool frame_matters(void *ctx, const int *paths) {
+  const term_ctx *c = ctx;
+  bool open = false;
+  for (size_t t = 0; t < c->p->nthreads; t++) {
+    lx_term_kind k = lx_term_path_kind(c->p, &c->p->paths[paths[t]]);
+    if (k == LX_TERM_EFFECTS && c->effects) return false;
+    open |= k != LX_TERM_FINISHED;
+  }
+  return open;
 }
 
 lc_term_verdict lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o,
@@ -136,12 +166,16 @@ lc_term_verdict lc_check_termination(const lt_test *t, const cat_model *m, const
   lx_program *p = lx_lower(t, &lo, d);
   if (!p) return LC_TERM_UNKNOWN;
   lx_term_slots *slots = lc_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *slots);
-  term_ctx c = {p, slots, lx_term_prepare(p, slots)};
+  term_ctx c = {p, slots, lx_term_prepare(p, slots), false, NULL};
   lc_check_options qo = *o;
   qo.races = false;
   qo.termination = false;
-  lc_result *r = lc_check_program(p, m, &qo, start);
-  lc_term_verdict v = r->status == LC_RESULT_OK ? judge(&c, r, witness) : LC_TERM_UNKNOWN;
+  lc_state_hook hook = {on_state, frame_matters, &c};
+  lc_result *r = lc_check_program_hooked(p, m, &qo, start, &hook);
+  lc_term_verdict v = LC_TERM_UNKNOWN;
+  if (c.witness) v = LC_TERM_MAY_HANG;   /* a hang found is one, whatever stopped the search after */
+  else if (r->status == LC_RESULT_OK) v = c.effects ? LC_TERM_UNKNOWN : LC_TERM_TERMINATES;
+  *witness = c.witness;
   lc_result_free(r);
   free(slots);
   lx_program_free(p);

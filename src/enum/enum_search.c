@@ -86,6 +86,7 @@ typedef struct search {
 
   enum_frame *f;
   int *rf;                  /* per read of the frame: its source, -1 while open */
+  size_t *rf_order;         /* the reads in the order their sources are chosen */
   lx_val *val;              /* per event id: the value a read returns */
   bool *known;              /* per event id: val is set */
   enum_order sc, co;
@@ -95,6 +96,7 @@ typedef struct search {
   size_t nbars;
 
   state_set found;
+  const lc_state_hook *hook;  /* judges new states as they are found, or NULL */
   size_t *flag_check;       /* per flag: its index among the model's checks */
   rel_rel **listed;         /* per flag: the pairs listed, in event ids, both ways */
   rel_rel **frame_may;      /* per flag: pairs it may have in this frame (event ids) */
@@ -348,8 +350,13 @@ static bool states_open(search *s) {
 
 static bool record(search *s, void *ctx) {
   if (!passes_filter(s)) return true;
+  bool fresh = !set_has(&s->found, s->obs);
   set_add(&s->found, s->obs);
   *(bool *)ctx = true;
+  if (fresh && s->hook && s->hook->state(s->hook->ctx, s->obs)) {
+    s->stop = true;   /* the hook has its answer; the result stays OK */
+    return false;
+  }
   return true;
 }
 
@@ -815,24 +822,42 @@ static void guess_values(search *s) {
   free(known);
 }
 
-/* The source of read i, then of the next ones. */
-static void search_rf(search *s, size_t i) {
+/* The source of the k-th read of rf_order, then of the next ones. */
+static void search_rf(search *s, size_t k) {
   const enum_frame *f = s->f;
-  if (i == f->nreads) {
+  if (k == f->nreads) {
     reset_values(s);
     guess_values(s);
     return;
   }
+  size_t i = s->rf_order[k];
   for (size_t c = 0; c < f->ncands[i] && !s->stop; c++) {
     s->rf[i] = (int)f->cands[i][c];
     changed(s, ENUM_RF);
     reset_values(s);
     propagate(s);
     if (!conds_hold(s, false)) continue;
-    if (i + 1 == f->nreads || worth(s)) search_rf(s, i + 1);
+    if (k + 1 == f->nreads || worth(s)) search_rf(s, k + 1);
   }
   s->rf[i] = -1;
   changed(s, ENUM_RF);
+}
+
+/* Fewest sources first (a read with none ends the frame before anything
+ * is chosen; one with a single source costs no branching), program order
+ * among equals.  Any order visits the same candidate executions. */
+static size_t order_reads(const enum_frame *f, size_t *order) {
+  size_t n = 0;
+  for (size_t most = 0; n < f->nreads; most++)
+    for (size_t i = 0; i < f->nreads; i++)
+      if (f->ncands[i] == most) order[n++] = i;
+  return n;
+}
+
+static bool some_read_sourceless(const enum_frame *f) {
+  for (size_t i = 0; i < f->nreads; i++)
+    if (!f->ncands[i]) return true;
+  return false;
 }
 
 /* ---- frames ----------------------------------------------------------------------------- */
@@ -848,6 +873,8 @@ static void search_frame(search *s, const int *paths) {
   s->f = f;
   s->rf = lc_xcalloc(f->nreads ? f->nreads : 1, sizeof(int));
   for (size_t i = 0; i < f->nreads; i++) s->rf[i] = -1;
+  s->rf_order = lc_xcalloc(f->nreads ? f->nreads : 1, sizeof(size_t));
+  order_reads(f, s->rf_order);
   enum_order_init(&s->co, rel_copy(f->codom));
   enum_order_init(&s->sc, rel_copy(f->scdom));
   s->bar_may = enum_bar_may(f);
@@ -857,7 +884,7 @@ static void search_frame(search *s, const int *paths) {
   enum_model_reset(s->em, f->n);
   for (unsigned c = 0; c < ENUM_NCHOICES; c++) changed(s, c);
   forget_frame_flags(s);
-  if (worth(s)) {
+  if (!some_read_sourceless(f) && worth(s)) {
     note_frame_flags(s);
     search_rf(s, 0);
   }
@@ -867,7 +894,9 @@ static void search_frame(search *s, const int *paths) {
   enum_order_fini(&s->co);
   enum_order_fini(&s->sc);
   free(s->rf);
+  free(s->rf_order);
   s->rf = NULL;
+  s->rf_order = NULL;
   enum_frame_free(f);
   s->f = NULL;
 }
@@ -882,7 +911,8 @@ static void search_frames(search *s) {
     if (!p->threads[t].npaths) goto out;
   for (;;) {
     for (size_t t = 0; t < nt; t++) paths[t] = p->threads[t].paths[k[t]];
-    if (!(any_cut(p, paths) && s->r->bound_reached)) search_frame(s, paths);
+    bool wanted = !s->hook || !s->hook->frame || s->hook->frame(s->hook->ctx, paths);
+    if (wanted && !(any_cut(p, paths) && s->r->bound_reached)) search_frame(s, paths);
     size_t t = 0;
     while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
     if (t == nt || s->stop) break;
@@ -973,10 +1003,16 @@ static void search_fini(search *s) {
 }
 
 lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_options *o) {
+  return enum_check_hooked(p, m, o, NULL);
+}
+
+lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum_options *o,
+                             const lc_state_hook *hook) {
   double start = lc_now();
   enum_options defaults = {0, true, false};
   search s;
   search_init(&s, p, m, o ? o : &defaults, start);
+  s.hook = hook;
   search_frames(&s);
   store_states(&s);
   search_fini(&s);
