@@ -67,6 +67,10 @@ typedef struct lc_result {
 typedef struct lc_state_hook {
   bool (*state)(void *ctx, const lx_val *state);
   bool (*frame)(void *ctx, const int *paths);
+  /* A hint like `frame`, on a state some of whose values are known
+   * (known[i]): false when no state agreeing with it matters to `state`.
+   * NULL: every one may. */
+  bool (*partial)(void *ctx, const lx_val *state, const bool *known);
   void *ctx;
 } lc_state_hook;
 

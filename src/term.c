@@ -16,7 +16,9 @@
  * engine shows each state to judge_state as it finds it (lc_state_hook)
  * and stops at the first that hangs, and skips the combinations of paths
  * that cannot give one (frame_matters: every thread finished, or, once a
- * side-effectful spin was seen, one with such a spin).  judge_state is
+ * side-effectful spin was seen, one with such a spin) and the choices of
+ * sources that cannot (partial_matters: a spinning thread whose last
+ * iteration changed a register).  judge_state is
  * the criterion, one state at a time; a progress model varies it (and
  * frame_matters with it, which must only skip combinations whose every
  * state judge_state would pass over).
@@ -158,6 +160,24 @@ static bool frame_matters(void *ctx, const int *paths) {
   return open;
 }
 
+/* The same on a state some of whose values are known: a thread whose
+ * last iteration changed a register makes progress (judge_state says
+ * S_RUNS whatever the rest), and once S_EFFECTS was seen a thread
+ * spinning with side effects settles nothing either.  The explicit engine
+ * asks as soon as the reads of the change register have their sources,
+ * before co is chosen. */
+static bool partial_matters(void *ctx, const lx_val *st, const bool *known) {
+  const term_ctx *c = ctx;
+  for (size_t t = 0; t < c->p->nthreads; t++) {
+    size_t o = c->slots[t].obs;
+    if (!known[o]) continue;
+    lx_term_kind k = lx_term_path_kind(c->p, &c->p->paths[st[o]]);
+    if (k == LX_TERM_EFFECTS && c->effects) return false;
+    if (k == LX_TERM_SPIN && known[o + 1] && st[o + 1] != 0) return false;
+  }
+  return true;
+}
+
 lc_term_verdict lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o,
                                      double start, char **witness, lc_diag *d) {
   *witness = NULL;
@@ -170,7 +190,7 @@ lc_term_verdict lc_check_termination(const lt_test *t, const cat_model *m, const
   lc_check_options qo = *o;
   qo.races = false;
   qo.termination = false;
-  lc_state_hook hook = {on_state, frame_matters, &c};
+  lc_state_hook hook = {on_state, frame_matters, partial_matters, &c};
   lc_result *r = lc_check_program_hooked(p, m, &qo, start, &hook);
   lc_term_verdict v = LC_TERM_UNKNOWN;
   if (c.witness) v = LC_TERM_MAY_HANG;   /* a hang found is one, whatever stopped the search after */

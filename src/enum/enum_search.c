@@ -101,6 +101,7 @@ typedef struct search {
   rel_rel **listed;         /* per flag: the pairs listed, in event ids, both ways */
   rel_rel **frame_may;      /* per flag: pairs it may have in this frame (event ids) */
   lx_val *obs;              /* scratch: one value per observable */
+  bool *obs_known;          /* scratch: which of obs are set (the hook's partial hint) */
 
   enum_model *em;           /* the model over bounds, kept between nodes */
   uint64_t ver[ENUM_NCHOICES], clock;
@@ -413,12 +414,28 @@ static bool flag_open(search *s, size_t k) {
   return false;
 }
 
+/* Can a state below matter to the hook?  Registers whose values are
+ * known are shown to its partial hint; locations, which co decides, are
+ * not. */
+static bool hook_open(search *s) {
+  const lc_state_hook *h = s->hook;
+  if (!h || !h->partial) return true;
+  const lx_program *p = s->p;
+  for (size_t o = 0; o < p->nshown; o++) {
+    const lx_obs *ob = &p->obs[o];
+    const lx_expr *x = ob->kind == LX_OBS_REG ? p->paths[s->f->paths[ob->thread]].regs[ob->slot] : NULL;
+    s->obs_known[o] = x && expr_known(s, x);
+    s->obs[o] = s->obs_known[o] ? lx_expr_eval(x, s->val) : 0;
+  }
+  return h->partial(h->ctx, s->obs, s->obs_known);
+}
+
 /* Is the subtree below the current partial choice worth exploring? */
 static bool worth(search *s) {
   tick(s);
   if (s->stop) return false;
   if (s->o->no_prune) return true;
-  if (!anything_open(s)) return false;
+  if (!anything_open(s) || !hook_open(s)) return false;
   lc_diag d;
   int rc = enum_model_eval(s->em, bounds_builtin, builtin_deps, s, s->ver, s->clock, s->verdicts,
                            new_diag(&d));
@@ -978,6 +995,7 @@ static void search_init(search *s, const lx_program *p, const cat_model *m, cons
   s->val = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(lx_val));
   s->known = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
   s->obs = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(lx_val));
+  s->obs_known = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(bool));
   s->found.w = p->nshown;
   s->em = enum_model_new(m);
   s->clock = 1;
@@ -998,6 +1016,7 @@ static void search_fini(search *s) {
   free(s->val);
   free(s->known);
   free(s->obs);
+  free(s->obs_known);
   free(s->verdicts);
   enum_model_free(s->em);
 }
