@@ -272,10 +272,10 @@ bool rel_irreflexive(const rel_rel *r) {
  * to report the cycle. */
 bool rel_acyclic(const rel_rel *r, size_t *cycle, size_t *ncycle) {
   size_t n = r->n;
-  unsigned char *colour = lc_xcalloc(n ? n : 1, 1);   /* 0 new, 1 open, 2 done */
-  size_t *parent = lc_xmalloc((n ? n : 1) * sizeof(size_t));
-  size_t *stack = lc_xmalloc((n ? n : 1) * sizeof(size_t));
-  size_t *next = lc_xmalloc((n ? n : 1) * sizeof(size_t));
+  unsigned char *colour = lc_xcalloc(n, 1);   /* 0 new, 1 open, 2 done */
+  size_t *parent = lc_xmalloc(n * sizeof(size_t));
+  size_t *stack = lc_xmalloc(n * sizeof(size_t));
+  size_t *next = lc_xmalloc(n * sizeof(size_t));
   bool ok = true;
   for (size_t root = 0; root < n && ok; root++) {
     if (colour[root]) continue;

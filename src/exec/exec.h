@@ -153,8 +153,8 @@ typedef struct lx_loc {     /* a virtual address: a name in the test */
   int ploc;                 /* its physical location */
   int va;                   /* its virtual address: its own for plain names and generic
                                aliases (ISA 8.2.2), the target's for texture/surface/
-                               constant views, which differ only in proxy (ptx-model.md
-                               4.2: a surface handle of x is po_loc-related to x) */
+                               constant views, which differ only in proxy (PTX ISA 8.6,
+                               Proxies: a surface handle of x is po_loc-related to x) */
   lt_proxy proxy;           /* proxy of an alias; generic for plain names */
   bool alias;
   lt_space space;

@@ -417,7 +417,7 @@ lx_op lx_rmw_op(const lt_instr *in) {
 }
 
 /* The [ASPLOS19]/[DAT3M] split of an atomic's sem between its halves
- * (ptx-model.md §1.3); no sem and no scope means relaxed.gpu (PTX ISA). */
+ * (ASPLOS'19 Fig. 3; PTX ISA 8.8); no sem and no scope means relaxed.gpu (PTX ISA). */
 static void rmw_sems(const lt_instr *in, lt_sem *rs, lt_sem *ws, lt_scope *scope) {
   lt_sem s = in->sem == LT_SEM_NONE ? LT_SEM_RELAXED : in->sem;
   *scope = in->scope == LT_SCOPE_NONE ? LT_SCOPE_GPU : in->scope;

@@ -34,8 +34,8 @@ bool lx_tag_lookup(const char *name, lx_tag *t) {
 static bool is_mem(const lx_event *e) { return e->kind == LX_EV_READ || e->kind == LX_EV_WRITE; }
 
 /* Does the scope of a include the thread of b?  A weak event's scope is its
- * own thread (ptx-model.md §1.4); an initial write includes nobody and is
- * in nobody's scope. */
+ * own thread (weak accesses carry no .scope; PTX ISA 8.5, Scope); an
+ * initial write includes nobody and is in nobody's scope. */
 static bool includes(const lx_program *p, const lx_event *a, const lx_event *b) {
   if (a->thread < 0 || b->thread < 0) return false;
   const lx_thread *ta = &p->threads[a->thread], *tb = &p->threads[b->thread];

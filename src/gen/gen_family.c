@@ -1,5 +1,5 @@
 /* gen_family.c - families of tests that grow with a size, for
- * benchmarking the engines (architecture.md names their herd7 times).
+ * benchmarking the engines (scripts/bench-engines).
  * SPDX-License-Identifier: MIT
  *
  * Every thread sits in a CTA of its own on GPU 0; accesses are .gpu.

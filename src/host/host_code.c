@@ -233,7 +233,7 @@ static int compile_instr(compiler *C, const lt_instr *in, host_op *op) {
     return 0;
   /* Proxy and alias fences order accesses of non-generic proxies, which
    * the host refuses; among generic accesses they order nothing
-   * (ptx-model.md 1.2: not a memory fence). */
+   * (PTX ISA, membar/fence: a proxy fence is not a memory fence). */
   case LT_I_FENCE_PROXY:
   case LT_I_FENCE_ALIAS: op->code = HOST_NOP; return 0;
   case LT_I_BAR: return compile_bar(C, in, op);

@@ -8,7 +8,7 @@
 
 #include "result.h"
 
-/* The herd-style block for one test (architecture.md, "Reports"):
+/* The herd-style block for one test (herd7's output, with our extra lines):
  *   Test NAME Allowed|Forbidden|Required
  *   States N
  *   P1:r0=0; P1:r2=0;        one line per allowed state

@@ -128,7 +128,7 @@ size_t run_result_add_unexplored(run_result *r, const lx_val *values, uint64_t c
 
 static int *copy_ints(const int *v, size_t n) {
   if (!v) return NULL;
-  int *c = lc_xmalloc((n ? n : 1) * sizeof(int));
+  int *c = lc_xmalloc(n * sizeof(int));
   if (n) memcpy(c, v, n * sizeof(int));
   return c;
 }
