@@ -173,9 +173,9 @@ enum { AUTO_ENUM_MARGIN = 34 };  /* log2; measured, see auto_engine */
 
 void lc_engine_costs(const lx_program *p, double *enum_log2, double *smt_log2) {
   size_t nt = p->nthreads, frames = 0;
-  size_t *k = lc_xcalloc(nt ? nt : 1, sizeof(size_t));
-  int *paths = lc_xcalloc(nt ? nt : 1, sizeof(int));
-  size_t *writes = lc_xcalloc(p->nplocs ? p->nplocs : 1, sizeof(size_t));
+  size_t *k = lc_xcalloc(nt, sizeof(size_t));
+  int *paths = lc_xcalloc(nt, sizeof(int));
+  size_t *writes = lc_xcalloc(p->nplocs, sizeof(size_t));
   double total = -INFINITY, combos = 1;
   for (size_t t = 0; t < nt; t++) combos *= (double)p->threads[t].npaths;
   while (combos > 0 && frames < COST_FRAMES) {

@@ -106,7 +106,7 @@ static bool cond_refutes(const enum_frame *f, int ev, lx_val v, lx_val *scratch)
 }
 
 static void filter_cands(enum_frame *f) {
-  lx_val *scratch = lc_xcalloc(f->p->nevents ? f->p->nevents : 1, sizeof(lx_val));
+  lx_val *scratch = lc_xcalloc(f->p->nevents, sizeof(lx_val));
   for (size_t i = 0; i < f->nreads; i++) {
     int ev = f->orig[f->reads[i]];
     size_t kept = 0;

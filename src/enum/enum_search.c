@@ -890,7 +890,7 @@ static void search_frame(search *s, const int *paths) {
   s->f = f;
   s->rf = lc_xcalloc(f->nreads ? f->nreads : 1, sizeof(int));
   for (size_t i = 0; i < f->nreads; i++) s->rf[i] = -1;
-  s->rf_order = lc_xcalloc(f->nreads ? f->nreads : 1, sizeof(size_t));
+  s->rf_order = lc_xcalloc(f->nreads, sizeof(size_t));
   order_reads(f, s->rf_order);
   enum_order_init(&s->co, rel_copy(f->codom));
   enum_order_init(&s->sc, rel_copy(f->scdom));
@@ -995,7 +995,7 @@ static void search_init(search *s, const lx_program *p, const cat_model *m, cons
   s->val = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(lx_val));
   s->known = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
   s->obs = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(lx_val));
-  s->obs_known = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(bool));
+  s->obs_known = lc_xcalloc(p->nobs, sizeof(bool));
   s->found.w = p->nshown;
   s->em = enum_model_new(m);
   s->clock = 1;
