@@ -301,7 +301,7 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
   r->seconds += lowered;
   if (r->status == LC_RESULT_OK && o->termination) {
     double t0 = lc_now();
-    r->termination = lc_check_termination(t, m, o, start, &r->termination_witness, d);
+    lc_check_termination(t, m, o, start, r, d);
     r->seconds_termination = lc_now() - t0;
     r->seconds += r->seconds_termination;
   }

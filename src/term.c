@@ -178,13 +178,13 @@ static bool partial_matters(void *ctx, const lx_val *st, const bool *known) {
   return true;
 }
 
-lc_term_verdict lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o,
-                                     double start, char **witness, lc_diag *d) {
-  *witness = NULL;
+void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o, double start,
+                          lc_result *into, lc_diag *d) {
+  into->termination = LC_TERM_UNKNOWN;
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
                    o->timeout > 0 ? start + o->timeout : 0, true};
   lx_program *p = lx_lower(t, &lo, d);
-  if (!p) return LC_TERM_UNKNOWN;
+  if (!p) return;
   lx_term_slots *slots = lc_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *slots);
   term_ctx c = {p, slots, lx_term_prepare(p, slots), false, NULL};
   lc_check_options qo = *o;
@@ -196,12 +196,21 @@ lc_term_verdict lc_check_termination(const lt_test *t, const cat_model *m, const
   if (qo.engine == LC_ENGINE_AUTO) qo.engine = LC_ENGINE_ENUM;
   lc_state_hook hook = {on_state, frame_matters, partial_matters, &c};
   lc_result *r = lc_check_program_hooked(p, m, &qo, start, &hook);
-  lc_term_verdict v = LC_TERM_UNKNOWN;
-  if (c.witness) v = LC_TERM_MAY_HANG;   /* a hang found is one, whatever stopped the search after */
-  else if (r->status == LC_RESULT_OK) v = c.effects ? LC_TERM_UNKNOWN : LC_TERM_TERMINATES;
-  *witness = c.witness;
+  if (c.witness) {   /* a hang found is one, whatever stopped the search after */
+    into->termination = LC_TERM_MAY_HANG;
+    into->termination_witness = c.witness;
+  } else if (r->status == LC_RESULT_OK) {
+    into->termination = c.effects ? LC_TERM_UNKNOWN : LC_TERM_TERMINATES;
+  } else if (r->status == LC_RESULT_UNKNOWN && o->timeout > 0 && lc_now() - start >= o->timeout) {
+    /* Out of time is no verdict, not "unknown" (which says only
+     * side-effectful spinning could hang): the test has none, as when
+     * the listing runs out. */
+    lc_result_fail(into, LC_RESULT_UNKNOWN, "out of time (--timeout %g s) while answering --termination; no verdict",
+                   o->timeout);
+  } else {
+    lc_result_fail(into, r->status, "%s (answering --termination)", r->message ? r->message : "no answer");
+  }
   lc_result_free(r);
   free(slots);
   lx_program_free(p);
-  return v;
 }

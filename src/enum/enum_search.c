@@ -871,6 +871,34 @@ static size_t order_reads(const enum_frame *f, size_t *order) {
   return n;
 }
 
+/* Tries each source of each read alone, every other choice open, and
+ * drops those the search would cut there: a failed check on bounds
+ * fails for every completion (the bounds are sound), and what else cuts
+ * a subtree (nothing new below it, the hook's hints) only grows with the
+ * states and pairs found.  A source dropped here would be tried, and cut,
+ * under every choice of the reads before it.  False when a read is left
+ * with no source. */
+static bool probe_sources(search *s) {
+  enum_frame *f = s->f;
+  for (size_t i = 0; i < f->nreads && !s->stop; i++) {
+    size_t kept = 0;
+    for (size_t c = 0; c < f->ncands[i]; c++) {
+      s->rf[i] = (int)f->cands[i][c];
+      changed(s, ENUM_RF);
+      reset_values(s);
+      propagate(s);
+      if (conds_hold(s, false) && worth(s)) f->cands[i][kept++] = f->cands[i][c];
+    }
+    f->ncands[i] = kept;
+    s->rf[i] = -1;
+    changed(s, ENUM_RF);
+    reset_values(s);
+    if (!kept) return false;
+  }
+  order_reads(f, s->rf_order);
+  return !s->stop;
+}
+
 static bool some_read_sourceless(const enum_frame *f) {
   for (size_t i = 0; i < f->nreads; i++)
     if (!f->ncands[i]) return true;
@@ -903,7 +931,7 @@ static void search_frame(search *s, const int *paths) {
   forget_frame_flags(s);
   if (!some_read_sourceless(f) && worth(s)) {
     note_frame_flags(s);
-    search_rf(s, 0);
+    if (s->o->no_prune || probe_sources(s)) search_rf(s, 0);
   }
   rel_free(s->bar_may);
   rel_free(s->bar_must);
