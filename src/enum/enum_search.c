@@ -87,6 +87,7 @@ typedef struct search {
   enum_frame *f;
   int *rf;                  /* per read of the frame: its source, -1 while open */
   size_t *rf_order;         /* the reads in the order their sources are chosen */
+  bool *co_no_apart;        /* per pair of co: leaving it unrelated fails (probe_co) */
   lx_val *val;              /* per event id: the value a read returns */
   bool *known;              /* per event id: val is set */
   enum_order sc, co;
@@ -594,6 +595,7 @@ static bool search_pairs(search *s, enum_order *o, const size_t *idx, size_t n, 
   unsigned which = o == &s->co ? ENUM_CO : ENUM_SC;
   bool ended = false;
   for (int how = 0; how < 3 && !s->stop && !ended; how++) {
+    if (how == 0 && o == &s->co && s->co_no_apart[idx[k]]) continue;
     rel_assign(o->before, before);
     rel_assign(o->apart, apart);
     changed(s, which);
@@ -899,6 +901,37 @@ static bool probe_sources(search *s) {
   return !s->stop;
 }
 
+/* The same for co, pair by pair, every other pair open: a pair that
+ * cannot stay unrelated (WF-co: morally strong writes are ordered) is
+ * never left so by search_pairs, and a pair with one way left is decided
+ * that way for the whole frame.  False when a pair has no way left. */
+static bool probe_co(search *s) {
+  enum_order *o = &s->co;
+  for (size_t k = 0; k < o->npairs && !s->stop; k++) {
+    size_t a = o->pairs[k][0], b = o->pairs[k][1];
+    if (enum_order_decided(o, a, b)) continue;
+    rel_rel *before = rel_copy(o->before), *apart = rel_copy(o->apart);
+    bool ok[3];
+    int left = 0, last = 0;
+    for (int how = 0; how < 3; how++) {
+      rel_assign(o->before, before);
+      rel_assign(o->apart, apart);
+      changed(s, ENUM_CO);
+      ok[how] = decide(o, how, a, b) && worth(s);
+      if (ok[how]) left++, last = how;
+    }
+    rel_assign(o->before, before);
+    rel_assign(o->apart, apart);
+    rel_free(before);
+    rel_free(apart);
+    s->co_no_apart[k] = !ok[0];
+    if (left == 1) decide(o, last, a, b);
+    changed(s, ENUM_CO);
+    if (!left) return false;
+  }
+  return !s->stop;
+}
+
 static bool some_read_sourceless(const enum_frame *f) {
   for (size_t i = 0; i < f->nreads; i++)
     if (!f->ncands[i]) return true;
@@ -922,6 +955,7 @@ static void search_frame(search *s, const int *paths) {
   order_reads(f, s->rf_order);
   enum_order_init(&s->co, rel_copy(f->codom));
   enum_order_init(&s->sc, rel_copy(f->scdom));
+  s->co_no_apart = lc_xcalloc(s->co.npairs, sizeof(bool));
   s->bar_may = enum_bar_may(f);
   s->bar_must = rel_new(f->n);
   /* Values read in the previous frame must not look known in this one. */
@@ -931,7 +965,7 @@ static void search_frame(search *s, const int *paths) {
   forget_frame_flags(s);
   if (!some_read_sourceless(f) && worth(s)) {
     note_frame_flags(s);
-    if (s->o->no_prune || probe_sources(s)) search_rf(s, 0);
+    if (s->o->no_prune || (probe_sources(s) && probe_co(s))) search_rf(s, 0);
   }
   rel_free(s->bar_may);
   rel_free(s->bar_must);
@@ -940,6 +974,8 @@ static void search_frame(search *s, const int *paths) {
   enum_order_fini(&s->sc);
   free(s->rf);
   free(s->rf_order);
+  free(s->co_no_apart);
+  s->co_no_apart = NULL;
   s->rf = NULL;
   s->rf_order = NULL;
   enum_frame_free(f);
