@@ -192,6 +192,31 @@ typedef struct found {
   uint64_t fails;           /* bit k: fails the k-th named check */
 } found;
 
+/* ---- the explicit engine, Z3 where it is slow ---------------------------------------------- */
+
+/* On tests with loops the explicit engine answers most questions in a
+ * few hundred nodes of its search, but needs tens of thousands for some
+ * (that no execution passes a few checks: WF-co + Atomicity + Causality
+ * in Ticketlock-same-gpu, 0.3 s, where Z3 takes 0.01 s once its encoding
+ * is built, 0.02 s).  So each question goes to the explicit engine with
+ * this many nodes, then to Z3, whose encoding is built on the first
+ * question it gets.  A budget of nodes, not seconds, keeps the answers,
+ * hence the executions shown, the same on any machine. */
+#define MIXED_NODES 1000
+#define MIXED_HINT_NODES 500
+
+typedef struct mixed {
+  const lx_program *p;
+  const cat_model *m;
+  double timeout;
+  lc_explainer smt;         /* .ctx NULL until Z3 is first asked */
+  bool by_smt;              /* the last answer is Z3's */
+  bool enum_only;           /* a question worth asking the explicit engine only */
+  bool z3_first;            /* a question to ask Z3 at once (alone_failed) */
+  bool *cut_by;             /* per model check: it cut the search with every check */
+  const lc_state *cut_for;  /* ... for this state, which that search found no execution of */
+} mixed;
+
 typedef struct explainer_run {
   const lx_program *p;
   const cat_model *m;
@@ -202,6 +227,7 @@ typedef struct explainer_run {
   size_t questions;
   char *message;
   bool cross;               /* the engine is not the explicit one: judge each answer */
+  mixed *mx;                /* the mixed explainer's, else NULL */
 } explainer_run;
 
 static uint64_t to_bits(const explainer_run *r, const bool *failing) {
@@ -211,22 +237,38 @@ static uint64_t to_bits(const explainer_run *r, const bool *failing) {
   return bits;
 }
 
-/* Asks for an execution passing `set`: 1 (recorded in seen), 0, -1. */
+/* Has every check of `set` an execution found failing it alone?  Then
+ * `set` is the one smallest set those executions leave, and the question
+ * is almost always its proof of minimality, a no: the explicit engine's
+ * slowest answer, with only these checks cutting (Ticketlock-same-gpu:
+ * 20,000 nodes), so the mixed explainer asks Z3 at once. */
+static bool alone_failed(const explainer_run *r, uint64_t set) {
+  uint64_t alone = 0;
+  for (size_t i = 0; i < r->seen.n; i++)
+    if (r->seen.v[i].fails && !(r->seen.v[i].fails & (r->seen.v[i].fails - 1))) alone |= r->seen.v[i].fails;
+  return set && (set & alone) == set;
+}
+
+/* Asks for an execution passing `set`: 1 (recorded in seen), 0, -1 (the
+ * message in r), -2 (the mixed explainer's explicit engine ran out of
+ * nodes on a question for it only). */
 static int ask(explainer_run *r, uint64_t set, const lc_state *st) {
   size_t nc = cat_model_nchecks(r->m);
   bool *on = lc_xcalloc(nc + 1, sizeof(bool)), *failing = lc_xcalloc(nc + 1, sizeof(bool));
   for (size_t i = 0; i < r->k; i++) on[r->checks[i]] = (set >> i) & 1;
   lc_witness *w = NULL;
   r->questions++;
+  if (r->mx) r->mx->z3_first = !r->mx->enum_only && alone_failed(r, set);
   int rc = r->ex.find(r->ex.ctx, on, st, &w, failing, &r->message);
   if (rc == 1) {
     /* The explicit engine's answers come from the judge's own evaluation;
      * those shown are evaluated again for their violations anyway. */
     judged j = {0};
-    if (!r->cross || judge(r->p, r->m, w, st, failing, &j, &r->message)) {
+    bool cross = r->cross || (r->mx && r->mx->by_smt);
+    if (!cross || judge(r->p, r->m, w, st, failing, &j, &r->message)) {
       found f = {w, to_bits(r, failing)};
       lc_vec_push(&r->seen, f);
-      if (r->cross) cat_rel_result_fini(&j.res), free(j.orig);
+      if (cross) cat_rel_result_fini(&j.res), free(j.orig);
     } else {
       lc_witness_free(w);
       rc = -1;
@@ -264,6 +306,53 @@ static int sets_of_size(explainer_run *r, const lc_state *st, size_t size) {
     set = (((nx ^ set) >> 2) / c) | nx;
   }
   return 0;
+}
+
+/* The checks (bits over r->checks) that cut the explicit engine's search
+ * for an execution passing them all, which finds none: a check that cut
+ * nothing can be left out of that search without changing it, so no
+ * execution giving st fails it alone.  All of them when that search runs
+ * out of nodes. */
+static uint64_t cutting(explainer_run *r, const lc_state *st) {
+  uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1, bits = 0;
+  size_t nc = cat_model_nchecks(r->m);
+  bool *cut_by = r->mx->cut_by = r->mx->cut_by ? r->mx->cut_by : lc_xcalloc(nc + 1, sizeof(bool));
+  memset(cut_by, 0, (nc + 1) * sizeof(bool));
+  bool *failing = lc_xcalloc(nc + 1, sizeof(bool));
+  enum_options o = {r->mx->timeout, false, false};
+  lc_witness *w = NULL;
+  char *msg = NULL;
+  int rc = enum_find_bounded(r->p, r->m, &o, MIXED_NODES, cut_by, NULL, st, &w, failing, &msg);
+  for (size_t i = 0; i < r->k; i++)
+    if (cut_by[r->checks[i]]) bits |= (uint64_t)1 << i;
+  lc_witness_free(w);
+  free(msg);
+  free(failing);
+  r->mx->cut_for = rc == 0 ? st : NULL;
+  return rc == 0 ? bits : all;
+}
+
+/* The mixed explainer first asks its explicit engine, for each check i,
+ * for an execution failing i alone.  Such executions are witnesses the
+ * minimal sets cannot do without, and these questions, with all checks
+ * but one pruning, are the explicit engine's quickest (Ticketlock-same-gpu:
+ * 200 to 900 nodes); the sets asked after them are then mostly the
+ * minimal ones, answered no, where Z3 takes over.  An answer here only
+ * saves questions later: one that runs out of nodes is left unanswered,
+ * and checks that cut nothing (WF-sc without fence.sc) are not asked
+ * about.  (Asking only about the checks some execution found so far
+ * fails costs more: the first one found may pass a check of the minimal
+ * set, whose witness Z3 must then find.) */
+static int complements(explainer_run *r, const lc_state *st) {
+  uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1, cut = cutting(r, st);
+  int rc = 0;
+  r->mx->enum_only = true;
+  for (size_t i = 0; i < r->k && rc != -1; i++) {
+    uint64_t set = all & ~((uint64_t)1 << i);
+    if ((cut >> i) & 1 && !known_passing(r, set)) rc = ask(r, set, st);
+  }
+  r->mx->enum_only = false;
+  return rc == -1 ? -1 : 0;
 }
 
 static const found *witness_for(const explainer_run *r, uint64_t set, size_t i) {
@@ -312,7 +401,7 @@ static void explain_forbidden(explainer_run *r, const lc_state *st, lc_explanati
     x->kind = rc == 0 ? LC_EXPLAIN_NO_CANDIDATE : LC_EXPLAIN_ERROR;
     return;
   }
-  rc = 0;
+  rc = r->mx ? complements(r, st) : 0;
   for (size_t size = 1; size <= r->k && rc == 0; size++) rc = sets_of_size(r, st, size);
   x->reasons = lc_xcalloc(r->minimal.n + 1, sizeof(lc_reason));
   for (size_t i = 0; rc == 0 && i < r->minimal.n; i++) {
@@ -323,9 +412,12 @@ static void explain_forbidden(explainer_run *r, const lc_state *st, lc_explanati
 }
 
 /* Does the checked result already say no allowed state gives st?  Only
- * when st speaks of shown observables (the result lists their values). */
+ * when st speaks of shown observables (the result lists their values).
+ * Executions cut by the unroll bound give no state in the result, and no
+ * engine's answer to the explainer's question either (witness.h): a
+ * result that reached the bound answers as well. */
 static bool known_forbidden(const lc_result *res, const lc_state *st) {
-  if (!res || res->status != LC_RESULT_OK || res->bound_reached) return false;
+  if (!res || res->status != LC_RESULT_OK) return false;
   for (size_t i = 0; i < st->n; i++)
     if ((size_t)st->obs[i] >= res->nshown) return false;
   lx_val *full = lc_xcalloc(res->prog->nobs + 1, sizeof(lx_val));
@@ -360,6 +452,53 @@ static void reset_run(explainer_run *r) {
   r->minimal.n = 0;
 }
 
+/* Does `on` keep every check that cut the search with every check for st?
+ * Then the search with the checks of `on` is that search, step for step
+ * (a subtree is cut by the first check that fails there, whichever are
+ * asked about), and finds no execution either. */
+static bool keeps_cutting(const mixed *x, const bool *on, const lc_state *st) {
+  if (x->cut_for != st) return false;
+  for (size_t i = 0; on && i < cat_model_nchecks(x->m); i++)
+    if (x->cut_by[i] && !on[i]) return false;
+  return true;
+}
+
+static int mixed_find(void *ctx, const bool *on, const lc_state *st, lc_witness **w, bool *failing, char **msg) {
+  mixed *x = ctx;
+  x->by_smt = false;
+  if (keeps_cutting(x, on, st)) return 0;
+  enum_options o = {x->timeout, false, false};
+  int rc = x->z3_first ? -2
+                       : enum_find_bounded(x->p, x->m, &o, x->enum_only ? MIXED_HINT_NODES : MIXED_NODES, NULL, on,
+                                           st, w, failing, msg);
+  x->by_smt = rc == -2 && !x->enum_only;
+  if (rc != -2 || x->enum_only) return rc;
+  if (!x->smt.ctx) x->smt = smt_explainer(x->p, x->m, x->timeout);
+  return x->smt.find(x->smt.ctx, on, st, w, failing, msg);
+}
+
+static void mixed_free(void *ctx) {
+  mixed *x = ctx;
+  if (x->smt.ctx) x->smt.free(x->smt.ctx);
+  free(x->cut_by);
+  free(x);
+}
+
+static lc_explainer mixed_explainer(const lx_program *p, const cat_model *m, double timeout, mixed **mx) {
+  mixed *x = lc_xcalloc(1, sizeof *x);
+  x->p = p;
+  x->m = m;
+  x->timeout = timeout;
+  *mx = x;
+  return (lc_explainer){x, mixed_find, mixed_free};
+}
+
+/* The engine named in the result: "enum+smt" when both answered. */
+static const char *mixed_name(const lc_explainer *ex) {
+  return ((const mixed *)ex->ctx)->smt.ctx ? "enum+smt" : "enum";
+}
+
+/* engine: LC_ENGINE_AUTO for the mixed explainer. */
 static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
                                        const lc_state *states, size_t n, const lc_result *checked) {
   lc_explain_result *x = lc_xcalloc(1, sizeof *x);
@@ -368,8 +507,9 @@ static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, 
   x->engine = lc_engine_name(engine);
   x->ex = lc_xcalloc(n + 1, sizeof(lc_explanation));
   x->n = n;
-  explainer_run r = {p, m, {0}, NULL, 0, {0}, {0}, 0, NULL, engine != LC_ENGINE_ENUM};
-  r.ex = engine == LC_ENGINE_ENUM ? enum_explainer(p, m, timeout) : smt_explainer(p, m, timeout);
+  explainer_run r = {p, m, {0}, NULL, 0, {0}, {0}, 0, NULL, engine == LC_ENGINE_SMT, NULL};
+  if (engine == LC_ENGINE_AUTO) r.ex = mixed_explainer(p, m, timeout, &r.mx);
+  else r.ex = engine == LC_ENGINE_ENUM ? enum_explainer(p, m, timeout) : smt_explainer(p, m, timeout);
   size_t nc = cat_model_nchecks(m);
   r.checks = lc_xcalloc(nc + 1, sizeof(size_t));
   for (size_t i = 0; i < nc; i++)
@@ -382,24 +522,34 @@ static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, 
   lc_vec_free(&r.seen);
   lc_vec_free(&r.minimal);
   free(r.checks);
+  if (engine == LC_ENGINE_AUTO) x->engine = mixed_name(&r.ex);
   r.ex.free(r.ex.ctx);
   x->questions = r.questions;
   return x;
 }
 
-/* --engine auto for explanations: Z3 for tests with loops
- * (lc_engine_choose_explain), else the explicit engine, the fastest on the
- * corpus, unless a question takes it more than 0.2 s (the corpus's slowest
- * takes 0.05 s): it prunes with the checks asked about only, and its
- * search can then take many minutes where Z3 takes a second; then Z3
- * explains the test. */
+/* --engine auto for explanations: on tests with loops, the mixed explainer
+ * (the explicit engine, Z3 where it runs out of nodes); elsewhere the
+ * engine lc_engine_choose_explain picks, and when that is the explicit
+ * engine, the fastest on the corpus, Z3 explains the test instead if a
+ * question takes it more than 0.2 s (the corpus's slowest takes 0.05 s):
+ * it prunes with the checks asked about only, and its search can then
+ * take many minutes where Z3 takes a second. */
 #define AUTO_ENUM_SECONDS 0.2
+
+static bool has_cut(const lx_program *p) {
+  for (size_t i = 0; i < p->npaths; i++)
+    if (p->paths[i].cut) return true;
+  return false;
+}
 
 lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
                               const lc_state *states, size_t n, const lc_result *checked) {
   double start = lc_now();
   lc_explain_result *x = NULL;
-  if (engine == LC_ENGINE_AUTO && lc_engine_choose_explain(p) == LC_ENGINE_ENUM) {
+  if (engine == LC_ENGINE_AUTO && has_cut(p)) {
+    x = explain_with(p, m, LC_ENGINE_AUTO, timeout, states, n, checked);
+  } else if (engine == LC_ENGINE_AUTO && lc_engine_choose_explain(p) == LC_ENGINE_ENUM) {
     double quick = timeout > 0 && timeout < AUTO_ENUM_SECONDS ? timeout : AUTO_ENUM_SECONDS;
     x = explain_with(p, m, LC_ENGINE_ENUM, quick, states, n, checked);
     if (lc_explain_failed(x) && (timeout == 0 || quick < timeout)) lc_explain_free(x), x = NULL;
@@ -446,10 +596,45 @@ bool lc_explain_failed(const lc_explain_result *x) {
 
 /* ---- races ------------------------------------------------------------------------------------ */
 
+/* Has the flag's relation the pair (either way) in the evaluation j? */
+static bool races_in(const judged *j, const lc_race *rc) {
+  for (size_t i = 0; i < j->res.n; i++) {
+    const cat_rel_check *c = &j->res.checks[i];
+    if (!c->flag || !c->rel || strcmp(c->name, rc->flag) != 0) continue;
+    size_t a = c->rel->n, b = c->rel->n;
+    for (size_t k = 0; k < c->rel->n; k++) {
+      if (j->orig[k] == rc->a) a = k;
+      if (j->orig[k] == rc->b) b = k;
+    }
+    return a < c->rel->n && b < c->rel->n && (rel_has(c->rel, a, b) || rel_has(c->rel, b, a));
+  }
+  return false;
+}
+
+/* Judges a race's execution found by Z3: allowed (every named check
+ * holds) and the flag's relation has the pair, as the explicit engine's
+ * evaluation sees it.  NULL, or what is wrong. */
+static char *judge_race(const lc_explain_result *x, const lc_race *rc) {
+  bool *failing = lc_xcalloc(cat_model_nchecks(x->model) + 1, sizeof(bool));
+  judged j;
+  char *msg = NULL;
+  if (judge(x->prog, x->model, rc->w, NULL, failing, &j, &msg)) {
+    if (!races_in(&j, rc)) msg = lc_xstrdup("the engines disagree on a race's execution: the pair does not race in it");
+    cat_rel_result_fini(&j.res);
+    free(j.orig);
+  }
+  free(failing);
+  return msg;
+}
+
 void lc_explain_races(lc_explain_result *x, const lc_result *r, double timeout) {
   size_t total = 0;
   for (size_t f = 0; f < r->nflags; f++) total += r->flags[f].npairs ? r->flags[f].npairs : r->flags[f].raised;
   x->races = lc_xcalloc(total + 1, sizeof(lc_race));
+  /* Z3 finds the executions when it explained the states; the explicit
+   * engine's evaluation then judges each. */
+  lc_explainer smt = {0};
+  if (total && strcmp(x->engine, "smt") == 0) smt = smt_explainer(x->prog, x->model, timeout);
   for (size_t f = 0; f < r->nflags; f++) {
     const lc_flag *fl = &r->flags[f];
     size_t np = fl->npairs ? fl->npairs : fl->raised;
@@ -458,9 +643,16 @@ void lc_explain_races(lc_explain_result *x, const lc_result *r, double timeout) 
       rc->flag = fl->name;
       rc->a = fl->npairs ? fl->pairs[2 * k] : fl->ev_a;
       rc->b = fl->npairs ? fl->pairs[2 * k + 1] : fl->ev_b;
-      enum_options o = {timeout, false, false};
-      if (enum_find_race(x->prog, x->model, &o, fl->name, rc->a, rc->b, &rc->w, &rc->message) == 0)
-        rc->message = lc_xstrdup("no allowed execution has this pair");
+      int got;
+      if (smt.ctx) {
+        got = smt_find_race(&smt, fl->name, rc->a, rc->b, &rc->w, &rc->message);
+        if (got == 1 && (rc->message = judge_race(x, rc))) lc_witness_free(rc->w), rc->w = NULL;
+      } else {
+        enum_options o = {timeout, false, false};
+        got = enum_find_race(x->prog, x->model, &o, fl->name, rc->a, rc->b, &rc->w, &rc->message);
+      }
+      if (got == 0) rc->message = lc_xstrdup("no allowed execution has this pair");
     }
   }
+  if (smt.ctx) smt.free(smt.ctx);
 }

@@ -79,7 +79,7 @@ typedef struct lc_race {
 typedef struct lc_explain_result {
   const lx_program *prog;   /* borrowed */
   const cat_model *model;   /* borrowed */
-  const char *engine;       /* "smt", "enum" */
+  const char *engine;       /* "smt", "enum", "enum+smt" (auto: both answered) */
   lc_explanation *ex;
   size_t n;
   lc_race *races;
@@ -89,14 +89,17 @@ typedef struct lc_explain_result {
 } lc_explain_result;
 
 /* Explains `states` (n of them, copied) of p under m with the engine
- * given (auto: as checking picks, the explicit engine giving way to Z3
- * when a question takes it over a second).  `checked`, when not NULL, is the
+ * given (auto: on a test with loops, each question to the explicit engine
+ * and to Z3 when it runs out of nodes; elsewhere as checking picks, the
+ * explicit engine giving way to Z3 when a question takes it over 0.2 s).  `checked`, when not NULL, is the
  * result of checking p under m: a state it shows no allowed execution
  * gives is not asked about again.  Never NULL. */
 lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
                               const lc_state *states, size_t n, const lc_result *checked);
 /* Each pair of each raised flag of r (a result of checking p), with an
- * execution in which it races, added to x. */
+ * execution in which it races, added to x: Z3's (judged by the explicit
+ * engine's evaluation) when x was explained by Z3, else the explicit
+ * engine's. */
 void lc_explain_races(lc_explain_result *x, const lc_result *r, double timeout);
 void lc_explain_free(lc_explain_result *x);
 /* Did some explanation fail (time, disagreement)? */

@@ -62,7 +62,8 @@ bool lc_state_of_condition(const lx_program *p, lc_state **out, size_t *n);
 
 /* The engines' answer to "a candidate execution giving `state` that passes
  * every check i with on[i] (indices among the model's checks; flags are
- * never on)".  Returns 1 with *w (new) and failing[i] (per check: the
+ * never on)", among the executions that take no path cut by the unroll
+ * bound (those the check's states come from).  Returns 1 with *w (new) and failing[i] (per check: the
  * witness fails it), 0 when there is none, -1 when the engine cannot say
  * (*msg, new). */
 typedef struct lc_explainer {

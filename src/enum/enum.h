@@ -35,6 +35,15 @@ lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum
  * (NULL: all).  Only o->timeout and o->no_prune are read. */
 int enum_find(const lx_program *p, const cat_model *m, const enum_options *o, const bool *on,
               const lc_state *target, lc_witness **w, bool *failing, char **msg);
+/* enum_find within max_nodes nodes of the search (0: no limit): -2
+ * when they run out before an answer.  With cut_by (per model check),
+ * sets cut_by[i] for each check i that cut a subtree (the first that
+ * fails there, in file order) or rejected a complete candidate: a check
+ * never set would, left out of `on`, leave the search and its answer
+ * unchanged. */
+int enum_find_bounded(const lx_program *p, const cat_model *m, const enum_options *o, size_t max_nodes,
+                      bool *cut_by, const bool *on, const lc_state *target, lc_witness **w, bool *failing,
+                      char **msg);
 /* An allowed execution in which the flag called `flag` has the pair (a,b)
  * or (b,a) (event ids): 1 with *w, 0 when none, -1 with *msg. */
 int enum_find_race(const lx_program *p, const cat_model *m, const enum_options *o, const char *flag, int a,

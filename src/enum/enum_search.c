@@ -83,6 +83,9 @@ typedef struct search {
   double deadline;
   bool stop;                /* an error or the time limit: r says which */
   size_t ticks;
+  size_t max_nodes;         /* enum_find_bounded: nodes allowed (0: no limit) */
+  bool over;                /* ... and they ran out */
+  bool *cut_by;             /* enum_find_bounded: per check, it cut a subtree or a leaf */
 
   enum_frame *f;
   int *rf;                  /* per read of the frame: its source, -1 while open */
@@ -90,6 +93,7 @@ typedef struct search {
   bool *co_no_apart;        /* per pair of co: leaving it unrelated fails (probe_co) */
   lx_val *val;              /* per event id: the value a read returns */
   bool *known;              /* per event id: val is set */
+  bool *guessed;            /* per event id: val is a guess made while choosing rf */
   enum_order sc, co;
   rel_rel *bar_may, *bar_must;   /* bounds of sync_bar until it is chosen */
   rel_rel *bar;             /* the chosen sync_bar, or NULL */
@@ -130,7 +134,10 @@ static void fail(search *s, lc_result_status st, const char *msg) {
 }
 
 static void tick(search *s) {
-  s->r->solver_checks++;
+  if (++s->r->solver_checks > s->max_nodes && s->max_nodes && !s->stop) {
+    lc_result_fail(s->r, LC_RESULT_UNKNOWN, "the explicit engine's search for an execution ran out of nodes");
+    s->stop = s->over = true;
+  }
   if (s->deadline > 0 && (++s->ticks & 255) == 0 && lc_now() > s->deadline && !s->stop) {
     lc_result_fail(s->r, LC_RESULT_UNKNOWN,
                    "out of time (--timeout %g s) while enumerating candidate executions; no verdict",
@@ -253,7 +260,10 @@ static void propagate(search *s) {
 }
 
 static void reset_values(search *s) {
-  for (size_t i = 0; i < s->f->nreads; i++) s->known[s->f->orig[s->f->reads[i]]] = false;
+  for (size_t i = 0; i < s->f->nreads; i++) {
+    int ev = s->f->orig[s->f->reads[i]];
+    s->known[ev] = s->guessed[ev];
+  }
 }
 
 /* False when a path condition whose values are known does not hold (all
@@ -379,8 +389,32 @@ static bool stop_if_target(search *s, void *ctx) {
   return !passes_filter(s) || (s->target->n && !lc_state_holds(s->target, s->obs));
 }
 
+/* The value of a register observable, when known. */
+static bool reg_value(const search *s, int o, lx_val *v) {
+  const lx_obs *ob = &s->p->obs[o];
+  if (ob->kind != LX_OBS_REG) return false;
+  const lx_expr *x = s->p->paths[s->f->paths[ob->thread]].regs[ob->slot];
+  if (!expr_known(s, x)) return false;
+  *v = lx_expr_eval(x, s->val);
+  return true;
+}
+
+/* Does a comparison of the target whose registers are known fail?  Asked
+ * as soon as they are, not once every value the state names is: reads
+ * are chosen thread after thread. */
+static bool target_missed(const search *s) {
+  for (size_t i = 0; i < s->target->n; i++) {
+    lx_val a, b = s->target->val[i];
+    if (!reg_value(s, s->target->obs[i], &a) || (s->target->rhs[i] >= 0 && !reg_value(s, s->target->rhs[i], &b)))
+      continue;
+    if (!lx_cmp_apply(s->target->cmp[i], a, b)) return true;
+  }
+  return false;
+}
+
 /* Could the current partial choice still give the state wanted? */
 static bool target_open(search *s) {
+  if (target_missed(s)) return false;
   if (!target_known(s)) return true;
   size_t budget = 257;
   return !each_final(s, 0, &budget, stop_if_target, NULL);
@@ -444,7 +478,10 @@ static bool worth(search *s) {
   lc_diag_fini(&d);
   if (rc < 0) return false;
   for (size_t i = 0; i < cat_model_nchecks(s->m); i++)
-    if (counts(s, i) && s->verdicts[i] == CAT_MM_FAILS) return false;
+    if (counts(s, i) && s->verdicts[i] == CAT_MM_FAILS) {
+      if (s->cut_by) s->cut_by[i] = true;
+      return false;
+    }
   if (s->target || s->f->cut || states_open(s)) return true;
   /* No new state below: only new pairs of a flag matter. */
   for (size_t k = 0; k < s->r->nflags; k++)
@@ -529,8 +566,13 @@ static bool races_here(const search *s, const cat_rel_result *res) {
 }
 
 static void find_leaf(search *s, const cat_rel_result *res) {
-  for (size_t i = 0; i < res->n; i++)
-    if (counts(s, i) && !res->checks[i].holds) return;
+  bool passes = true;
+  for (size_t i = 0; i < res->n && (passes || s->cut_by); i++)
+    if (counts(s, i) && !res->checks[i].holds) {
+      passes = false;
+      if (s->cut_by) s->cut_by[i] = true;
+    }
+  if (!passes) return;
   if (!races_here(s, res)) return;
   size_t budget = 0;
   each_final(s, 0, &budget, hit_target, (void *)res);
@@ -791,23 +833,37 @@ static void after_values(search *s) {
 /* Every read has its source.  Reads on a cycle of value dependencies get
  * each value of their location's domain in turn (lx_domains bounds what
  * any execution can produce); every guess is checked against its source
- * once all values are set. */
-static bool values_consistent(const search *s) {
+ * as soon as the source's value is known, and so are the paths'
+ * conditions: a wrong guess is dropped when its cycle closes, not after
+ * guessing the other reads of the frame. */
+static bool values_agree(const search *s) {
   const enum_frame *f = s->f;
   for (size_t i = 0; i < f->nreads; i++) {
+    int ev = f->orig[f->reads[i]];
+    if (!s->known[ev] || s->rf[i] < 0) continue;
     const lx_expr *x = enum_frame_event(f, (size_t)s->rf[i])->value;
-    if (s->val[f->orig[f->reads[i]]] != lx_expr_eval(x, s->val)) return false;
+    if (expr_known(s, x) && s->val[ev] != lx_expr_eval(x, s->val)) return false;
   }
+  return true;
+}
+
+/* The k-th value to guess for a read of pl: the domain's, then (when
+ * explaining a state) the state's; false for one guessed already. */
+static bool guess_value(const search *s, const lx_ploc *pl, size_t k, lx_val *v) {
+  *v = k < pl->nvalues ? pl->values[k] : s->target->val[k - pl->nvalues];
+  for (size_t j = 0; j < k; j++)
+    if ((j < pl->nvalues ? pl->values[j] : s->target->val[j - pl->nvalues]) == *v) return false;
   return true;
 }
 
 static void guess_values(search *s) {
   const enum_frame *f = s->f;
   propagate(s);
+  if (!values_agree(s) || !conds_hold(s, false)) return;
   size_t i = 0;
   while (i < f->nreads && s->known[f->orig[f->reads[i]]]) i++;
   if (i == f->nreads) {
-    if (values_consistent(s) && worth(s)) after_values(s);
+    if (worth(s)) after_values(s);
     return;
   }
   /* A cycle of value dependencies is a cycle of rf and dependencies,
@@ -831,7 +887,7 @@ static void guess_values(search *s) {
   for (size_t k = 0; k < pl->nvalues + extra && !s->stop; k++) {
     memcpy(s->val, val, bytes);
     memcpy(s->known, known, kbytes);
-    s->val[ev] = k < pl->nvalues ? pl->values[k] : s->target->val[k - pl->nvalues];
+    if (!guess_value(s, pl, k, &s->val[ev])) continue;
     s->known[ev] = true;
     guess_values(s);
   }
@@ -839,6 +895,54 @@ static void guess_values(search *s) {
   memcpy(s->known, known, kbytes);
   free(val);
   free(known);
+}
+
+static void search_rf(search *s, size_t k);
+
+/* Does an unknown value of x wait on read ev, through reads whose
+ * sources are chosen? */
+static bool waits_on(const search *s, const lx_expr *x, int ev, bool *seen) {
+  if (x->kind == LX_X_BIN) return waits_on(s, x->a, ev, seen) || waits_on(s, x->b, ev, seen);
+  if (x->kind != LX_X_READ || s->known[x->event]) return false;
+  if (x->event == ev) return true;
+  if (seen[x->event]) return false;
+  seen[x->event] = true;
+  const enum_frame *f = s->f;
+  for (size_t i = 0; i < f->nreads; i++)
+    if (f->orig[f->reads[i]] == x->event)
+      return s->rf[i] >= 0 && waits_on(s, enum_frame_event(f, (size_t)s->rf[i])->value, ev, seen);
+  return false;
+}
+
+/* Has the source just chosen for read i closed a cycle of value
+ * dependencies through it? */
+static bool closes_cycle(const search *s, size_t i) {
+  int ev = s->f->orig[s->f->reads[i]];
+  bool *seen = lc_xcalloc(s->p->nevents + 1, sizeof(bool));
+  bool closed = waits_on(s, enum_frame_event(s->f, (size_t)s->rf[i])->value, ev, seen);
+  free(seen);
+  return closed;
+}
+
+/* Explaining a state, a cycle of value dependencies is broken where it
+ * closes: read i's value is guessed there, so the paths' conditions and
+ * the state's values cut the sources still to choose (waiting for every
+ * source first lets the cycles' guesses multiply unpruned, as when no
+ * check that rules such cycles out is asked about). */
+static void guess_rf(search *s, size_t pos) {
+  size_t i = s->rf_order[pos];
+  int ev = s->f->orig[s->f->reads[i]];
+  const lx_ploc *pl = &s->p->plocs[s->p->events[ev].ploc];
+  if (!worth(s)) return;
+  for (size_t k = 0; k < pl->nvalues + s->target->n && !s->stop; k++) {
+    if (!guess_value(s, pl, k, &s->val[ev])) continue;
+    s->guessed[ev] = true;
+    reset_values(s);
+    propagate(s);
+    if (values_agree(s) && conds_hold(s, false) && (pos + 1 == s->f->nreads || worth(s))) search_rf(s, pos + 1);
+  }
+  s->guessed[ev] = false;
+  reset_values(s);
 }
 
 /* The source of the k-th read of rf_order, then of the next ones. */
@@ -856,6 +960,14 @@ static void search_rf(search *s, size_t k) {
     reset_values(s);
     propagate(s);
     if (!conds_hold(s, false)) continue;
+    if (s->target) {
+      int ev = f->orig[f->reads[i]];
+      if (!values_agree(s)) continue;
+      if (!s->known[ev] && !s->p->plocs[s->p->events[ev].ploc].values_unbounded && closes_cycle(s, i)) {
+        guess_rf(s, k);
+        continue;
+      }
+    }
     if (k + 1 == f->nreads || worth(s)) search_rf(s, k + 1);
   }
   s->rf[i] = -1;
@@ -1058,6 +1170,7 @@ static void search_init(search *s, const lx_program *p, const cat_model *m, cons
   s->deadline = o->timeout > 0 ? start + o->timeout : 0;
   s->val = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(lx_val));
   s->known = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
+  s->guessed = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
   s->obs = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(lx_val));
   s->obs_known = lc_xcalloc(p->nobs, sizeof(bool));
   s->found.w = p->nshown;
@@ -1079,6 +1192,7 @@ static void search_fini(search *s) {
   free(s->flag_check);
   free(s->val);
   free(s->known);
+  free(s->guessed);
   free(s->obs);
   free(s->obs_known);
   free(s->verdicts);
@@ -1105,16 +1219,26 @@ lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum
 
 int enum_find(const lx_program *p, const cat_model *m, const enum_options *o, const bool *on,
               const lc_state *target, lc_witness **w, bool *failing, char **msg) {
+  return enum_find_bounded(p, m, o, 0, NULL, on, target, w, failing, msg);
+}
+
+int enum_find_bounded(const lx_program *p, const cat_model *m, const enum_options *o, size_t max_nodes,
+                      bool *cut_by, const bool *on, const lc_state *target, lc_witness **w, bool *failing,
+                      char **msg) {
   enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune};
   search s;
   search_init(&s, p, m, &opt, lc_now());
+  s.max_nodes = max_nodes;
+  s.cut_by = cut_by;
   s.target = target;
   s.on = on;
   s.race_check = -1;
   s.failing = failing;
   search_frames(&s);
   int rc = s.hit ? 1 : 0;
-  if (s.r->status != LC_RESULT_OK) {
+  if (s.over) {
+    rc = -2;
+  } else if (s.r->status != LC_RESULT_OK) {
     rc = -1;
     *msg = lc_xstrdup(s.r->message ? s.r->message : "the explicit engine failed");
   }

@@ -43,6 +43,10 @@ void report_event(lc_buf *out, const lx_program *p, int ev);
 /* A C++ test's event in C++ words: `P1 line 9: block-scope relaxed load of
  * flag`, `P0 line 5: non-atomic write to x` (report_cpp.c). */
 void report_cpp_event(lc_buf *out, const lx_program *p, int ev);
+/* The C++ text an event of a C++ test comes from (the atomic operation,
+ * the non-atomic read or write, __syncthreads()); false when there is
+ * none to print (not a C++ test). */
+bool report_cpp_instr(lc_buf *out, const lx_program *p, int ev);
 /* Why two events of a C++ test race, after the pair: ` (block-scope store
  * in CTA 0, read from CTA 1)`, ` (one non-atomic, not ordered by
  * happens-before)`. */

@@ -105,3 +105,61 @@ void report_cpp_race_reason(lc_buf *out, const lx_program *p, int ia, int ib) {
   unit(out, p, a, b);
   lc_buf_putc(out, ')');
 }
+
+/* ---- an event's C++ source ---------------------------------------------------------- */
+
+static bool same_place(lc_loc a, lc_loc b) { return a.line == b.line && a.col == b.col; }
+
+/* The atomic operation or non-atomic read in e written at `at`. */
+static const lt_cexpr *expr_at(const lt_cexpr *e, lc_loc at) {
+  if (!e) return NULL;
+  if ((e->kind == LT_CE_ATOMIC || e->kind == LT_CE_DEREF) && same_place(e->at, at)) return e;
+  const lt_cexpr *in[] = {e->a, e->b};
+  if (e->kind == LT_CE_ATOMIC) {
+    const lt_catomic *a = &e->atomic;
+    const lt_cexpr *ops[] = {a->obj, a->val, a->expected, a->desired};
+    for (size_t i = 0; i < 4; i++) {
+      const lt_cexpr *x = expr_at(ops[i], at);
+      if (x) return x;
+    }
+    return NULL;
+  }
+  for (size_t i = 0; i < 2; i++) {
+    const lt_cexpr *x = expr_at(in[i], at);
+    if (x) return x;
+  }
+  return NULL;
+}
+
+/* Prints the statement or expression of b written at `at`. */
+static bool print_at(lc_buf *out, const lt_test *t, int thread, const lt_cblock *b, lc_loc at) {
+  for (size_t i = 0; i < b->n; i++) {
+    const lt_cstmt *s = b->v[i];
+    if (s->kind == LT_CS_SYNC && same_place(s->at, at)) {
+      lc_buf_puts(out, "__syncthreads()");
+      return true;
+    }
+    if (s->kind == LT_CS_STORE && same_place(s->at, at)) {
+      lc_buf_putc(out, '*');
+      lt_cpp_print_expr(out, t, thread, s->ptr);
+      lc_buf_puts(out, " = ");
+      lt_cpp_print_expr(out, t, thread, s->e);
+      return true;
+    }
+    const lt_cexpr *x = expr_at(s->e, at);
+    if (!x && s->kind == LT_CS_STORE) x = expr_at(s->ptr, at);
+    if (x) {
+      lt_cpp_print_expr(out, t, thread, x);
+      return true;
+    }
+    if (print_at(out, t, thread, &s->body, at) || print_at(out, t, thread, &s->els, at)) return true;
+  }
+  return false;
+}
+
+bool report_cpp_instr(lc_buf *out, const lx_program *p, int ev) {
+  const lx_event *e = &p->events[ev];
+  const lt_test *t = p->test;
+  if (!t->cpp || e->thread < 0 || (size_t)e->thread >= t->nthreads) return false;
+  return print_at(out, t, e->thread, &t->cpp->threads[e->thread].body, e->at);
+}

@@ -19,7 +19,7 @@ void report_event_name(lc_buf *out, const lx_program *p, int ev) {
 
 void report_event_instr(lc_buf *out, const lx_program *p, int ev) {
   const lx_event *e = &p->events[ev];
-  if (e->instr) lt_print_instr(out, e->instr);
+  if (e->instr && !report_cpp_instr(out, p, ev)) lt_print_instr(out, e->instr);
   else if (e->thread < 0) lc_buf_printf(out, "%s=", p->plocs[e->ploc].name), lx_print_value(out, p, p->plocs[e->ploc].init);
 }
 

@@ -28,5 +28,9 @@ lc_result *smt_check_hooked(const lx_program *p, const cat_model *m, const smt_o
  * every question about p, each named check behind an assumption literal.
  * `timeout` is per question (seconds, 0: none). */
 lc_explainer smt_explainer(const lx_program *p, const cat_model *m, double timeout);
+/* With an explainer smt_explainer made: an allowed execution (every
+ * named check holds) in which the flag called `flag` has the pair (a,b)
+ * or (b,a) (event ids): 1 with *w, 0 when none, -1 with *msg. */
+int smt_find_race(lc_explainer *ex, const char *flag, int a, int b, lc_witness **w, char **msg);
 
 #endif

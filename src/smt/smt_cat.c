@@ -289,6 +289,14 @@ static Z3_ast irreflexive(smt_enc *e, const smt_val *v) {
   return all;
 }
 
+static Z3_ast holds(smt_enc *e, cat_check_kind kind, const smt_val *v) {
+  switch (kind) {
+  case CAT_CHECK_ACYCLIC: return irreflexive(e, closure(e, v, false));
+  case CAT_CHECK_IRREFLEXIVE: return irreflexive(e, v);
+  default: return smt_not(e, nonempty(e, v));
+  }
+}
+
 static void check(void *ctx, cat_check_kind kind, bool flag, cat_value cv, const char *name, lc_loc at) {
   smt_enc *e = ctx;
   smt_val *v = cv;
@@ -297,15 +305,18 @@ static void check(void *ctx, cat_check_kind kind, bool flag, cat_value cv, const
     lc_vec_push(&e->flags, f);
     return;
   }
-  Z3_ast holds;
-  switch (kind) {
-  case CAT_CHECK_ACYCLIC:
-    holds = irreflexive(e, closure(e, v, false));
-    break;
-  case CAT_CHECK_IRREFLEXIVE: holds = irreflexive(e, v); break;
-  default: holds = smt_not(e, nonempty(e, v)); break;
+  if (e->defer_checks) {
+    smt_deferred c = {kind, v, NULL};
+    lc_vec_push(&e->deferred, c);
+    return;
   }
-  lc_vec_push(&e->checks, holds);
+  lc_vec_push(&e->checks, holds(e, kind, v));
+}
+
+Z3_ast smt_deferred_check(smt_enc *e, size_t k) {
+  smt_deferred *c = &e->deferred.v[k];
+  if (!c->holds) c->holds = holds(e, c->kind, c->v);
+  return c->holds;
 }
 
 cat_backend smt_cat_backend(smt_enc *e) {

@@ -113,15 +113,21 @@ static void encode_paths(smt_enc *e) {
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_thread *th = &p->threads[t];
     Z3_ast *sel = lc_xcalloc(th->npaths ? th->npaths : 1, sizeof(Z3_ast));
+    size_t live = 0;
+    for (size_t k = 0; k < th->npaths; k++) live += !(e->skip_cut && p->paths[th->paths[k]].cut);
+    /* A path that cannot run keeps a NULL selector, as its events do:
+     * every term over them vanishes (can_run). */
+    size_t n = 0;
     for (size_t k = 0; k < th->npaths; k++) {
       int pi = th->paths[k];
-      sel[k] = th->npaths == 1 && !p->paths[pi].cut ? e->T : fresh_bool(e, "path_%d_%d", th->id, (int)k);
-      e->path[pi] = sel[k];
+      if (e->skip_cut && p->paths[pi].cut) continue;
+      sel[n] = live == 1 && !p->paths[pi].cut ? e->T : fresh_bool(e, "path_%d_%d", th->id, (int)k);
+      e->path[pi] = sel[n++];
     }
     Z3_ast some = NULL;
-    for (size_t k = 0; k < th->npaths; k++) some = smt_or(e, some, sel[k]);
+    for (size_t k = 0; k < n; k++) some = smt_or(e, some, sel[k]);
     smt_assert(e, some);
-    at_most_one(e, sel, th->npaths);
+    at_most_one(e, sel, n);
     free(sel);
   }
   for (size_t i = 0; i < p->nevents; i++) {
@@ -134,7 +140,7 @@ static void encode_path_conditions(smt_enc *e) {
   const lx_program *p = e->p;
   for (size_t pi = 0; pi < p->npaths; pi++) {
     const lx_path *path = &p->paths[pi];
-    for (size_t c = 0; c < path->nconds; c++) {
+    for (size_t c = 0; c < path->nconds && e->path[pi]; c++) {
       const lx_cond *cond = &path->conds[c];
       smt_assert(e, smt_implies(e, e->path[pi], compare(e, cond->cmp, expr(e, cond->a), expr(e, cond->b))));
     }
@@ -345,7 +351,7 @@ static void encode_barriers(smt_enc *e) {
   for (size_t pi = 0; pi < p->npaths; pi++) {
     const lx_path *path = &p->paths[pi];
     int prev = -1;
-    for (size_t i = 0; i < path->nevents; i++) {
+    for (size_t i = 0; i < path->nevents && e->path[pi]; i++) {
       int ev = path->events[i];
       if (!is_bar(&p->events[ev])) continue;
       if (prev >= 0) smt_assert(e, before(e, (size_t)prev, (size_t)ev));
@@ -803,6 +809,7 @@ static void enc_fini(smt_enc *e) {
   lc_vec_free(&e->vals);
   lc_vec_free(&e->flags);
   lc_vec_free(&e->checks);
+  lc_vec_free(&e->deferred);
   free(e->path);
   free(e->exec);
   free(e->val);

@@ -20,8 +20,19 @@ typedef struct finder {
   lc_result *r;
   bool ok;
   Z3_ast *lit;         /* per model check: its assumption literal (NULL for flags) */
-  Z3_ast *holds;       /* per model check: the term of its constraint */
+  size_t *deferred;    /* per model check: its index among e.deferred */
+  bool *guarded;       /* per model check: lit => holds is asserted */
 } finder;
+
+/* Z3's answer when unknown, as a message. */
+static char *no_answer(finder *f, const char *doing) {
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "the solver gave no answer (%s) while %s", Z3_solver_get_reason_unknown(f->e.z, f->e.s), doing);
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
+}
 
 static void set_timeout(finder *f) {
   Z3_params params = Z3_mk_params(f->e.z);
@@ -34,17 +45,29 @@ static void set_timeout(finder *f) {
 }
 
 /* The model's constraints come out of the backend in file order, flags
- * aside: the k-th of e->checks is the k-th check that is not a flag. */
+ * aside: the k-th of e.deferred is the k-th check that is not a flag.
+ * Each is built, and asserted behind its literal, when a question first
+ * needs it: building an acyclic check's closure and Z3's internal form of
+ * what is asserted are most of the encoding's cost, and the checks a
+ * question leaves out are not needed unless a model is read back
+ * (Ticketlock-same-gpu's minimal set has three of eight). */
 static void guard_checks(finder *f) {
   size_t nchecks = cat_model_nchecks(f->m), k = 0;
   for (size_t i = 0; i < nchecks; i++) {
-    if (cat_model_check_is_flag(f->m, i) || k >= f->e.checks.n) continue;
+    if (cat_model_check_is_flag(f->m, i) || k >= f->e.deferred.n) continue;
     char name[64];
     snprintf(name, sizeof name, "check%zu", i);
     f->lit[i] = Z3_mk_const(f->e.z, Z3_mk_string_symbol(f->e.z, name), f->e.bool_sort);
-    f->holds[i] = f->e.checks.v[k++];
-    smt_assert(&f->e, smt_implies(&f->e, f->lit[i], f->holds[i]));
+    f->deferred[i] = k++;
   }
+}
+
+static Z3_ast holds(finder *f, size_t i) { return smt_deferred_check(&f->e, f->deferred[i]); }
+
+static void guard(finder *f, size_t i) {
+  if (f->guarded[i]) return;
+  smt_assert(&f->e, smt_implies(&f->e, f->lit[i], holds(f, i)));
+  f->guarded[i] = true;
 }
 
 static void runs_pairs(finder *f, Z3_model mod, const Z3_ast *mat, const lc_witness *w, rel_rel *out) {
@@ -89,7 +112,7 @@ static int find(void *ctx, const bool *on, const lc_state *state, lc_witness **w
   size_t nchecks = cat_model_nchecks(f->m), na = 0;
   Z3_ast *assume = lc_xcalloc(nchecks + 1, sizeof(Z3_ast));
   for (size_t i = 0; i < nchecks; i++)
-    if (f->lit[i] && (!on || on[i])) assume[na++] = f->lit[i];
+    if (f->lit[i] && (!on || on[i])) guard(f, i), assume[na++] = f->lit[i];
   Z3_solver_push(f->e.z, f->e.s);
   for (size_t i = 0; i < state->n; i++) smt_assert(&f->e, smt_obs_cmp(&f->e, f->obs, (size_t)state->obs[i], state->cmp[i], state->val[i], state->rhs[i]));
   Z3_lbool res = Z3_solver_check_assumptions(f->e.z, f->e.s, (unsigned)na, assume);
@@ -98,15 +121,41 @@ static int find(void *ctx, const bool *on, const lc_state *state, lc_witness **w
     Z3_model mod = Z3_solver_get_model(f->e.z, f->e.s);
     Z3_model_inc_ref(f->e.z, mod);
     *w = read_witness(f, mod);
-    for (size_t i = 0; i < nchecks; i++) failing[i] = f->lit[i] && !smt_model_true(&f->e, mod, f->holds[i]);
+    for (size_t i = 0; i < nchecks; i++) failing[i] = f->lit[i] && !smt_model_true(&f->e, mod, holds(f, i));
     Z3_model_dec_ref(f->e.z, mod);
   } else if (rc < 0) {
-    lc_buf b;
-    lc_buf_init(&b);
-    lc_buf_printf(&b, "the solver gave no answer (%s) while explaining a state",
-                  Z3_solver_get_reason_unknown(f->e.z, f->e.s));
-    *msg = lc_buf_take(&b);
-    lc_buf_fini(&b);
+    *msg = no_answer(f, "explaining a state");
+  }
+  Z3_solver_pop(f->e.z, f->e.s, 1);
+  free(assume);
+  return rc;
+}
+
+int smt_find_race(lc_explainer *ex, const char *flag, int a, int b, lc_witness **w, char **msg) {
+  finder *f = ex->ctx;
+  if (!f->ok) {
+    *msg = lc_xstrdup(f->r->message ? f->r->message : "the SMT encoding failed");
+    return -1;
+  }
+  const smt_val *v = NULL;
+  for (size_t i = 0; i < f->e.flags.n; i++)
+    if (strcmp(f->e.flags.v[i].name, flag) == 0) v = f->e.flags.v[i].v;
+  if (!v) return 0;
+  size_t nchecks = cat_model_nchecks(f->m), na = 0;
+  Z3_ast *assume = lc_xcalloc(nchecks + 1, sizeof(Z3_ast));
+  for (size_t i = 0; i < nchecks; i++)
+    if (f->lit[i]) guard(f, i), assume[na++] = f->lit[i];
+  Z3_solver_push(f->e.z, f->e.s);
+  smt_assert(&f->e, smt_or(&f->e, smt_pair(&f->e, v, (size_t)a, (size_t)b), smt_pair(&f->e, v, (size_t)b, (size_t)a)));
+  Z3_lbool res = Z3_solver_check_assumptions(f->e.z, f->e.s, (unsigned)na, assume);
+  int rc = res == Z3_L_TRUE ? 1 : res == Z3_L_FALSE ? 0 : -1;
+  if (rc == 1) {
+    Z3_model mod = Z3_solver_get_model(f->e.z, f->e.s);
+    Z3_model_inc_ref(f->e.z, mod);
+    *w = read_witness(f, mod);
+    Z3_model_dec_ref(f->e.z, mod);
+  } else if (rc < 0) {
+    *msg = no_answer(f, "looking for an execution in which a pair races");
   }
   Z3_solver_pop(f->e.z, f->e.s, 1);
   free(assume);
@@ -119,7 +168,8 @@ static void finder_free(void *ctx) {
   smt_enc_fini(&f->e);
   lc_result_free(f->r);
   free(f->lit);
-  free(f->holds);
+  free(f->deferred);
+  free(f->guarded);
   free(f);
 }
 
@@ -130,14 +180,14 @@ lc_explainer smt_explainer(const lx_program *p, const cat_model *m, double timeo
   f->timeout = timeout;
   f->r = lc_result_new(p, "smt", cat_model_name(m));
   f->lit = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(Z3_ast));
-  f->holds = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(Z3_ast));
+  f->deferred = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(size_t));
+  f->guarded = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(bool));
   smt_enc_init(&f->e, p);
+  f->e.skip_cut = true;
   f->e.defer_checks = true;
   f->ok = smt_encode(&f->e, m, f->r, &f->obs);
   if (f->ok) {
     guard_checks(f);
-    for (size_t pi = 0; pi < p->npaths; pi++)
-      if (p->paths[pi].cut) smt_assert(&f->e, smt_not(&f->e, f->e.path[pi]));
     set_timeout(f);
   }
   return (lc_explainer){f, find, finder_free};

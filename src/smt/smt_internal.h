@@ -29,6 +29,13 @@ typedef struct smt_flag {
   smt_val *v;                /* the flag's relation, kept for the race query */
 } smt_flag;
 
+/* A check of the model whose constraint is built on demand (explanations). */
+typedef struct smt_deferred {
+  cat_check_kind kind;
+  smt_val *v;                /* its relation or set */
+  Z3_ast holds;              /* NULL until built */
+} smt_deferred;
+
 typedef struct smt_enc {
   Z3_context z;
   Z3_solver s;
@@ -46,7 +53,9 @@ typedef struct smt_enc {
   LC_VEC(Z3_ast) checks;     /* the model's constraints, asserted by the engine */
   lc_diag *d;
   bool failed;
-  bool defer_checks;         /* leave e->checks out of the solver (explanations) */
+  bool skip_cut;             /* paths cut by the unroll bound cannot run (explanations) */
+  bool defer_checks;         /* leave the checks out of the solver (explanations): */
+  LC_VEC(smt_deferred) deferred;   /* ... they are kept here, e->checks left empty */
 } smt_enc;
 
 /* Boolean helpers treating NULL as false and e->T as true. */
@@ -63,6 +72,9 @@ void smt_assert(smt_enc *e, Z3_ast f);
 
 /* The cat backend over this encoding (smt_cat.c). */
 cat_backend smt_cat_backend(smt_enc *e);
+/* The constraint of the k-th deferred check, built on first use (an
+ * acyclic check's closure is cubic in the events). */
+Z3_ast smt_deferred_check(smt_enc *e, size_t k);
 /* "Some executed pair is in v": the query of a flag. */
 Z3_ast smt_flag_nonempty(smt_enc *e, const smt_val *v);
 /* The closed term "pair (a,b) is in v" (exec included). */

@@ -8,10 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 #include <z3.h>
 
+#include "enum/enum.h"
 #include "enum_fixture.h"
 #include "explain.h"
 
@@ -138,12 +140,48 @@ static void allowed_has_witness(void **st) {
   cat_model_free(m);
 }
 
+/* enum_find_bounded: out of nodes is -2; the checks that cut the search
+ * for an execution passing every check; a search keeping only those
+ * finds none either. */
+static void bounded_search(void **st) {
+  (void)st;
+  cat_model *m = fx_model("ptx-v7.5");
+  fx_test x;
+  assert_true(fx_parse(&x, MP_RA));
+  lc_state s;
+  char *err = NULL;
+  assert_int_equal(lc_state_parse(x.p, "P1:r0=1; P1:r1=0;", &s, &err), 0);
+  size_t nc = cat_model_nchecks(m);
+  bool *cut = calloc(nc + 1, sizeof(bool)), *failing = calloc(nc + 1, sizeof(bool));
+  lc_witness *w = NULL;
+  enum_options o = {0, false, false};
+  assert_int_equal(enum_find_bounded(x.p, m, &o, 1, NULL, NULL, &s, &w, failing, &err), -2);
+  assert_int_equal(enum_find_bounded(x.p, m, &o, 0, cut, NULL, &s, &w, failing, &err), 0);
+  size_t ncut = 0, causality = nc, atomicity = nc;
+  for (size_t i = 0; i < nc; i++) {
+    ncut += cut[i];
+    if (strcmp(cat_model_check_name(m, i), "Causality") == 0) causality = i;
+    if (strcmp(cat_model_check_name(m, i), "Atomicity") == 0) atomicity = i;
+  }
+  assert_true(causality < nc && atomicity < nc);
+  assert_true(cut[causality]);
+  assert_false(cut[atomicity]);   /* no RMW: it never fails */
+  assert_true(ncut < nc);
+  assert_int_equal(enum_find_bounded(x.p, m, &o, 0, NULL, cut, &s, &w, failing, &err), 0);
+  free(cut);
+  free(failing);
+  lc_state_fini(&s);
+  fx_free(&x);
+  cat_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(parse_prints_back),
     cmocka_unit_test(condition_dnf),
     cmocka_unit_test(engines_agree),
     cmocka_unit_test(allowed_has_witness),
+    cmocka_unit_test(bounded_search),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   Z3_finalize_memory();
