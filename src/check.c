@@ -301,7 +301,14 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
   r->seconds += lowered;
   if (r->status == LC_RESULT_OK && o->termination) {
     double t0 = lc_now();
-    lc_check_termination(t, m, o, start, r, d);
+    if (o->progress) {
+      r->terms = lc_xcalloc(LC_NPROGRESS, sizeof *r->terms);
+      r->nterms = lc_check_progress(t, m, o, start, o->progress, r->terms, d);
+      r->termination = r->terms[0].verdict;
+      r->termination_witness = r->terms[0].witness ? lc_xstrdup(r->terms[0].witness) : NULL;
+    } else {
+      lc_check_termination(t, m, o, start, r, d);
+    }
     r->seconds_termination = lc_now() - t0;
     r->seconds += r->seconds_termination;
   }

@@ -22,6 +22,8 @@ void lc_result_free(lc_result *r) {
   free(r->flags);
   free(r->message);
   free(r->termination_witness);
+  for (size_t i = 0; i < r->nterms; i++) free(r->terms[i].witness);
+  free(r->terms);
   free(r);
 }
 

@@ -29,6 +29,13 @@ void lc_flag_add_pair(lc_flag *f, int a, int b);
 /* Is (a,b), or its mirror image, listed? */
 bool lc_flag_has_pair(const lc_flag *f, int a, int b);
 
+/* The answer to "can this hang?" under one progress model (term.h). */
+typedef struct lc_term_answer {
+  int progress;             /* lc_progress (progress.h) */
+  int verdict;              /* lc_term_verdict (term.h) */
+  char *witness;            /* for a possible hang, or NULL */
+} lc_term_answer;
+
 typedef struct lc_result {
   const lx_program *prog;   /* borrowed */
   lc_result_status status;
@@ -46,6 +53,10 @@ typedef struct lc_result {
 
   int termination;          /* lc_term_verdict (term.h); LC_TERM_NOT_ASKED unless --termination */
   char *termination_witness;/* a possible hang: who is stuck where, final memory; or NULL */
+  /* --progress: the answer under each model asked, in lc_progress order
+   * (the first is also termination / termination_witness above) */
+  lc_term_answer *terms;
+  size_t nterms;
 
   double seconds;           /* wall time of lowering and the engine */
   double seconds_lower;     /* of which: lowering (unrolling, static relations, values) */

@@ -1,27 +1,20 @@
-/* term.c - "can this test hang?" under fair scheduling (docs/termination.md).
+/* term.c - "can this test hang?" (docs/termination.md).
  * SPDX-License-Identifier: MIT
  *
- * The program is lowered with blocking barriers and rewritten by
- * lx_term_prepare so that its final states say, per thread, which path
- * ran, whether the last iteration of a cut loop left the registers as it
- * found them, and what that iteration read; and the final memory.  A state
- * in which every thread finished or is stuck, one at least stuck, is an
- * allowed run that hangs: a spinning thread is stuck when its last
- * iteration wrote nothing, changed no register and read the values memory
- * ends with (memory fairness: later iterations read the same and spin
- * again); a thread blocked at a barrier is stuck because the engines only
- * allow such a path when the barrier's quorum cannot be met.
- *
- * The question is one of existence, so the states are not listed: the
- * engine shows each state to judge_state as it finds it (lc_state_hook)
- * and stops at the first that hangs, and skips the combinations of paths
- * that cannot give one (frame_matters: every thread finished, or, once a
- * side-effectful spin was seen, one with such a spin) and the choices of
- * sources that cannot (partial_matters: a spinning thread whose last
- * iteration changed a register).  judge_state is
- * the criterion, one state at a time; a progress model varies it (and
- * frame_matters with it, which must only skip combinations whose every
- * state judge_state would pass over).
+ * The program is lowered with blocking barriers (and, when a progress
+ * model other than fair is asked, with paths of threads the scheduler
+ * stops for good: src/exec/progress.c) and rewritten by lx_term_prepare so
+ * that its final states say, per thread, which path ran, whether the last
+ * iteration of a cut loop left the registers and memory as it found them,
+ * and what that iteration read; and the final memory.  A spinning thread
+ * is stuck when its last iteration wrote nothing (or only what its atoms
+ * read), changed no register and read the values memory ends with (memory
+ * fairness: later iterations read the same and spin again); a thread
+ * blocked at a barrier is stuck because the engines only allow such a path
+ * when the barrier's quorum cannot be met.  Whether a state is a hang
+ * under a progress model is lc_progress_judge's call (progress.c): under
+ * fair scheduling, when every thread finished or is stuck, one at least
+ * stuck.
  */
 #include "term.h"
 
@@ -37,41 +30,56 @@ const char *lc_term_name(lc_term_verdict v) {
   }
 }
 
-typedef enum { T_FINISHED, T_STUCK, T_EFFECTS, T_PROGRESS } thread_state;
-
 typedef struct term_ctx {
   const lx_program *p;
   const lx_term_slots *slots;
   size_t loc_obs;
-  bool effects;             /* a state with only side-effectful spinning was seen */
-  char *witness;            /* the first hanging state's, once found */
+  int *cta;                 /* per thread: its CTA's rank (progress.h) */
+  size_t nctas;
 } term_ctx;
 
 static const lx_path *state_path(const term_ctx *c, const lx_val *st, size_t t) {
   return &c->p->paths[st[c->slots[t].obs]];
 }
 
-static thread_state classify(const term_ctx *c, const lx_val *st, size_t t) {
+static const lx_val *iter_reads(const term_ctx *c, const lx_val *st, size_t t) {
+  return &st[c->slots[t].obs + LX_TERM_READ_SLOT];
+}
+
+static lc_thread_state classify(const term_ctx *c, const lx_val *st, size_t t) {
   const lx_path *path = state_path(c, st, t);
   switch (lx_term_path_kind(c->p, path)) {
-  case LX_TERM_FINISHED: return T_FINISHED;
-  case LX_TERM_BLOCKED: return T_STUCK;
-  case LX_TERM_EFFECTS: return T_EFFECTS;
+  case LX_TERM_FINISHED: return LC_TS_FINISHED;
+  case LX_TERM_BLOCKED: return LC_TS_STUCK;
+  case LX_TERM_EFFECTS: return LC_TS_EFFECTS;
+  case LX_TERM_PAUSED: return LC_TS_PAUSED;
   case LX_TERM_SPIN: break;
   }
-  if (st[c->slots[t].obs + 1] != 0) return T_PROGRESS;
+  if (st[c->slots[t].obs + 2] != 0) return LC_TS_EFFECTS;   /* an atom changed memory */
+  if (st[c->slots[t].obs + 1] != 0) return LC_TS_PROGRESS;
   int reads[256];
   size_t n = lx_term_iter_reads(c->p, path, NULL);
-  if (n > LC_ARRAY_LEN(reads)) return T_EFFECTS;   /* too long to inspect: no claim either way */
+  if (n > LC_ARRAY_LEN(reads)) return LC_TS_EFFECTS;   /* too long to inspect: no claim either way */
   lx_term_iter_reads(c->p, path, reads);
   for (size_t i = 0; i < n; i++) {
     const lx_event *r = &c->p->events[reads[i]];
-    if (st[c->slots[t].obs + 2 + i] != st[c->loc_obs + (size_t)r->ploc]) return T_PROGRESS;
+    if (iter_reads(c, st, t)[i] != st[c->loc_obs + (size_t)r->ploc]) return LC_TS_PROGRESS;
   }
-  return T_STUCK;
+  return LC_TS_STUCK;
 }
 
-static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size_t t) {
+/* A thread of a CTA the model owes nothing, stopped where the state has it. */
+static void describe_paused(lc_buf *b, const lx_program *p, const lx_path *path, size_t t) {
+  const lx_thread *th = &p->threads[t];
+  if (!path->nevents) {
+    lc_buf_printf(b, "P%d (CTA %d) never starts", th->id, th->cta);
+    return;
+  }
+  const lx_event *last = &p->events[path->events[path->nevents - 1]];
+  lc_buf_printf(b, "P%d (CTA %d) is never scheduled again after line %d", th->id, th->cta, last->at.line);
+}
+
+static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size_t t, bool owed) {
   const lx_program *p = c->p;
   const lx_path *path = state_path(c, st, t);
   int id = p->threads[t].id;
@@ -80,8 +88,13 @@ static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size
     lc_buf_printf(b, "P%d waits forever at barrier %d (line %d)", id, w->bar_n, w->at.line);
     return;
   }
-  if (lx_term_path_kind(p, path) == LX_TERM_FINISHED) {
+  lx_term_kind kind = lx_term_path_kind(p, path);
+  if (kind == LX_TERM_FINISHED) {
     lc_buf_printf(b, "P%d finished", id);
+    return;
+  }
+  if (kind == LX_TERM_PAUSED || !owed || classify(c, st, t) != LC_TS_STUCK) {
+    describe_paused(b, p, path, t);
     return;
   }
   lc_buf_printf(b, "P%d spins in the loop back to %s (line %d), its last iteration reading",
@@ -93,17 +106,18 @@ static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size
   for (size_t i = 0; i < n; i++) {
     const lx_event *r = &p->events[reads[i]];
     lc_buf_printf(b, "%s %s=", i ? "," : "", p->locs[r->vloc].name);
-    lx_print_value(b, p, st[c->slots[t].obs + 2 + i]);
+    lx_print_value(b, p, iter_reads(c, st, t)[i]);
   }
   if (!n) lc_buf_puts(b, " nothing");
 }
 
-static char *witness_text(const term_ctx *c, const lx_val *st) {
+/* owed: per CTA rank, whether the model keeps it running (NULL: all). */
+static char *witness_text(const term_ctx *c, const lx_val *st, const bool *owed) {
   lc_buf b;
   lc_buf_init(&b);
   for (size_t t = 0; t < c->p->nthreads; t++) {
     lc_buf_puts(&b, t ? "; " : "");
-    describe_thread(&b, c, st, t);
+    describe_thread(&b, c, st, t, !owed || owed[c->cta[t]]);
   }
   lc_buf_puts(&b, "; final memory:");
   for (size_t l = 0; l < c->p->nplocs; l++) {
@@ -116,64 +130,179 @@ static char *witness_text(const term_ctx *c, const lx_val *st) {
   return s;
 }
 
-typedef enum { S_RUNS, S_EFFECTS, S_HANGS } state_verdict;
-
-/* The criterion on one final state: it hangs when every thread finished
- * or is stuck and one at least is stuck; with a thread spinning with side
- * effects instead (and none making progress) it says nothing either way. */
-static state_verdict judge_state(const term_ctx *c, const lx_val *st) {
-  size_t stuck = 0, eff = 0, progress = 0;
-  for (size_t t = 0; t < c->p->nthreads; t++) {
-    thread_state s = classify(c, st, t);
-    stuck += s == T_STUCK;
-    eff += s == T_EFFECTS;
-    progress += s == T_PROGRESS;
+static size_t arrivals(const lx_program *p, const lx_path *path, int n) {
+  size_t k = 0;
+  for (size_t i = 0; i < path->nevents; i++) {
+    const lx_event *e = &p->events[path->events[i]];
+    k += e->kind == LX_EV_BAR_ARRIVE && e->bar_n == n;
   }
-  if (progress) return S_RUNS;
-  if (eff) return S_EFFECTS;
-  return stuck ? S_HANGS : S_RUNS;
+  return k;
 }
 
-static bool on_state(void *ctx, const lx_val *st) {
-  term_ctx *c = ctx;
-  switch (judge_state(c, st)) {
-  case S_RUNS: return false;
-  case S_EFFECTS: c->effects = true; return false;
-  case S_HANGS: break;
+/* A bar.sync with no count waits for every thread of the CTA, yet the
+ * engines count only the arrivals a state has: with a CTA-mate that never
+ * arrives (stopped, or spinning before it) a thread may pass.  For a CTA
+ * the model owes nothing such a state is no run, and its real counterpart,
+ * the thread stopped at the barrier instead, is a state of its own (a path
+ * stopped before the bar.sync).  Owed CTAs keep the engines' reading, as
+ * --termination does (docs/termination.md, limits). */
+static bool stops_consistent(const term_ctx *c, const lx_val *st, const bool *owed) {
+  const lx_program *p = c->p;
+  for (size_t t = 0; t < p->nthreads; t++) {
+    const lx_path *stopped = state_path(c, st, t);
+    if (owed[c->cta[t]] || lx_term_path_kind(p, stopped) == LX_TERM_FINISHED) continue;
+    for (size_t u = 0; u < p->nthreads; u++) {
+      if (u == t || c->cta[u] != c->cta[t]) continue;
+      const lx_path *other = state_path(c, st, u);
+      for (size_t i = 0; i < other->nevents; i++) {
+        const lx_event *w = &p->events[other->events[i]];
+        if (w->kind == LX_EV_BAR_WAIT && !w->bar_count && !w->bar_blocked &&
+            arrivals(p, stopped, w->bar_n) < (size_t)w->bar_k)
+          return false;
+      }
+    }
   }
-  c->witness = witness_text(c, st);
   return true;
 }
 
-/* Can a state of these paths (one per thread) be judged S_HANGS, or be
- * the first S_EFFECTS?  Not when every thread finished (judge_state says
- * S_RUNS), nor, once S_EFFECTS was seen, when some thread spins with side
- * effects (S_EFFECTS or S_RUNS). */
-static bool frame_matters(void *ctx, const int *paths) {
-  const term_ctx *c = ctx;
-  bool open = false;
+/* Each model's verdict over the states, the first hanging state's witness
+ * (the states are sorted, so both engines give the same one). */
+static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, size_t nans) {
+  lc_thread_run *th = lc_xcalloc(c->p->nthreads, sizeof *th);
+  bool *owed = lc_xcalloc(c->nctas, sizeof *owed);
+  bool effects[LC_NPROGRESS] = {false};
+  for (size_t i = 0; i < r->nstates; i++) {
+    const lx_val *st = lc_result_state(r, i);
+    for (size_t t = 0; t < c->p->nthreads; t++) {
+      th[t].state = classify(c, st, t);
+      th[t].ran = state_path(c, st, t)->nevents > 0;
+      th[t].cta = c->cta[t];
+    }
+    for (size_t a = 0; a < nans; a++) {
+      if (ans[a].verdict == LC_TERM_MAY_HANG) continue;
+      lc_run_kind k = lc_progress_judge((lc_progress)ans[a].progress, th, c->p->nthreads, c->nctas, owed);
+      if (k == LC_RUN_EFFECTS) effects[a] = true;
+      if (k != LC_RUN_HANG || !stops_consistent(c, st, owed)) continue;
+      ans[a].verdict = LC_TERM_MAY_HANG;
+      ans[a].witness = witness_text(c, st, owed);
+    }
+  }
+  for (size_t a = 0; a < nans; a++)
+    if (ans[a].verdict != LC_TERM_MAY_HANG) ans[a].verdict = effects[a] ? LC_TERM_UNKNOWN : LC_TERM_TERMINATES;
+  free(owed);
+  free(th);
+}
+
+typedef struct cta_key {
+  int gpu, cta;
+} cta_key;
+
+static int cta_cmp(const void *x, const void *y) {
+  const cta_key *a = x, *b = y;
+  if (a->gpu != b->gpu) return a->gpu < b->gpu ? -1 : 1;
+  return a->cta < b->cta ? -1 : a->cta > b->cta;
+}
+
+/* Ranks the CTAs by (gpu, cta), the order "lowest id" means; returns how
+ * many there are. */
+static size_t rank_ctas(const lx_program *p, int *rank) {
+  cta_key *keys = lc_xcalloc(p->nthreads, sizeof *keys);
+  for (size_t t = 0; t < p->nthreads; t++) keys[t] = (cta_key){p->threads[t].gpu, p->threads[t].cta};
+  qsort(keys, p->nthreads, sizeof *keys, cta_cmp);
+  size_t n = 0;
+  for (size_t t = 0; t < p->nthreads; t++)
+    if (!n || cta_cmp(&keys[n - 1], &keys[t])) keys[n++] = keys[t];
+  for (size_t t = 0; t < p->nthreads; t++) {
+    cta_key k = {p->threads[t].gpu, p->threads[t].cta};
+    rank[t] = (int)((cta_key *)bsearch(&k, keys, n, sizeof *keys, cta_cmp) - keys);
+  }
+  free(keys);
+  return n;
+}
+
+size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_options *o, double start,
+                         unsigned models, lc_term_answer *ans, lc_diag *d) {
+  size_t nans = 0;
+  for (int k = 0; k < LC_NPROGRESS; k++)
+    if (models & (1u << k)) ans[nans++] = (lc_term_answer){k, LC_TERM_UNKNOWN, NULL};
+  bool pauses = models & ~(1u << LC_PROGRESS_FAIR);
+  lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
+                   o->timeout > 0 ? start + o->timeout : 0, pauses ? LX_LOWER_PAUSES : 1};
+  lx_program *p = lx_lower(t, &lo, d);
+  if (!p) return nans;
+  lx_term_slots *slots = lc_xcalloc(p->nthreads, sizeof *slots);
+  int *cta = lc_xcalloc(p->nthreads, sizeof *cta);
+  size_t nctas = rank_ctas(p, cta);
+  term_ctx c = {p, slots, lx_term_prepare(p, slots), cta, nctas};
+  lc_check_options qo = *o;
+  qo.races = false;
+  qo.termination = false;
+  lc_result *r = lc_check_program(p, m, &qo, start);
+  if (r->status == LC_RESULT_OK) judge(&c, r, ans, nans);
+  lc_result_free(r);
+  free(cta);
+  free(slots);
+  lx_program_free(p);
+  return nans;
+}
+
+/* --termination alone (fair scheduling) is a question of existence, so
+ * its states are not listed: the engine shows each new state to
+ * on_state as it finds it (an lc_state_hook) and stops at the first that
+ * hangs, which is the witness (the engines search in different orders, so
+ * theirs may differ; their verdicts may not).  The hook's hints let the
+ * explicit engine skip what cannot matter: frame_matters, combinations of
+ * paths where every thread finished (or, once a side-effectful spin was
+ * seen, one spinning so); partial_matters, choices of sources under which
+ * a spinning thread's last iteration changed a register and no memory
+ * (lc_progress_judge under fair calls such a state no hang, whatever the
+ * rest).  --progress lists the states and judges them all (judge), since
+ * it answers several models at once. */
+typedef struct fair_ctx {
+  term_ctx c;
+  lc_thread_run *th;
+  bool *owed;
+  bool effects;             /* a state judged LC_RUN_EFFECTS was seen */
+  char *witness;            /* the first hanging state's, once found */
+} fair_ctx;
+
+static bool on_state(void *ctx, const lx_val *st) {
+  fair_ctx *f = ctx;
+  const term_ctx *c = &f->c;
   for (size_t t = 0; t < c->p->nthreads; t++) {
-    lx_term_kind k = lx_term_path_kind(c->p, &c->p->paths[paths[t]]);
-    if (k == LX_TERM_EFFECTS && c->effects) return false;
+    f->th[t].state = classify(c, st, t);
+    f->th[t].ran = state_path(c, st, t)->nevents > 0;
+    f->th[t].cta = c->cta[t];
+  }
+  lc_run_kind k = lc_progress_judge(LC_PROGRESS_FAIR, f->th, c->p->nthreads, c->nctas, f->owed);
+  if (k == LC_RUN_EFFECTS) f->effects = true;
+  if (k != LC_RUN_HANG || !stops_consistent(c, st, f->owed)) return false;
+  f->witness = witness_text(c, st, f->owed);
+  return true;
+}
+
+static bool frame_matters(void *ctx, const int *paths) {
+  const fair_ctx *f = ctx;
+  bool open = false;
+  for (size_t t = 0; t < f->c.p->nthreads; t++) {
+    lx_term_kind k = lx_term_path_kind(f->c.p, &f->c.p->paths[paths[t]]);
+    if (k == LX_TERM_EFFECTS && f->effects) return false;
     open |= k != LX_TERM_FINISHED;
   }
   return open;
 }
 
-/* The same on a state some of whose values are known: a thread whose
- * last iteration changed a register makes progress (judge_state says
- * S_RUNS whatever the rest), and once S_EFFECTS was seen a thread
- * spinning with side effects settles nothing either.  The explicit engine
- * asks as soon as the reads of the change register have their sources,
- * before co is chosen. */
 static bool partial_matters(void *ctx, const lx_val *st, const bool *known) {
-  const term_ctx *c = ctx;
+  const fair_ctx *f = ctx;
+  const term_ctx *c = &f->c;
   for (size_t t = 0; t < c->p->nthreads; t++) {
     size_t o = c->slots[t].obs;
     if (!known[o]) continue;
     lx_term_kind k = lx_term_path_kind(c->p, &c->p->paths[st[o]]);
-    if (k == LX_TERM_EFFECTS && c->effects) return false;
-    if (k == LX_TERM_SPIN && known[o + 1] && st[o + 1] != 0) return false;
+    if (k == LX_TERM_EFFECTS && f->effects) return false;
+    if (k != LX_TERM_SPIN || !known[o + 1] || !known[o + 2]) continue;
+    if (st[o + 2] == 0 && st[o + 1] != 0) return false;   /* progress */
+    if (st[o + 2] != 0 && f->effects) return false;         /* effects, already seen */
   }
   return true;
 }
@@ -182,25 +311,32 @@ void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_o
                           lc_result *into, lc_diag *d) {
   into->termination = LC_TERM_UNKNOWN;
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
-                   o->timeout > 0 ? start + o->timeout : 0, true};
+                   o->timeout > 0 ? start + o->timeout : 0, 1};
   lx_program *p = lx_lower(t, &lo, d);
-  if (!p) return;
-  lx_term_slots *slots = lc_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *slots);
-  term_ctx c = {p, slots, lx_term_prepare(p, slots), false, NULL};
+  if (!p) {   /* lowering said why (out of time, too many paths) */
+    lc_result_fail(into, LC_RESULT_UNKNOWN, "no answer to --termination; no verdict");
+    return;
+  }
+  lx_term_slots *slots = lc_xcalloc(p->nthreads, sizeof *slots);
+  int *cta = lc_xcalloc(p->nthreads, sizeof *cta);
+  size_t nctas = rank_ctas(p, cta);
+  fair_ctx f = {{p, slots, lx_term_prepare(p, slots), cta, nctas}, NULL, NULL, false, NULL};
+  f.th = lc_xcalloc(p->nthreads, sizeof *f.th);
+  f.owed = lc_xcalloc(nctas, sizeof *f.owed);
   lc_check_options qo = *o;
   qo.races = false;
   qo.termination = false;
-  /* Only the explicit engine prunes with the hook's hints: test 463 of
+  /* Only the explicit engine prunes with the hints: test 463 of
    * `litmus-gen --family spin --seed 1`, listing and termination, takes
    * 0.16 s with it and 17 s with the SMT engine. */
   if (qo.engine == LC_ENGINE_AUTO) qo.engine = LC_ENGINE_ENUM;
-  lc_state_hook hook = {on_state, frame_matters, partial_matters, &c};
+  lc_state_hook hook = {on_state, frame_matters, partial_matters, &f};
   lc_result *r = lc_check_program_hooked(p, m, &qo, start, &hook);
-  if (c.witness) {   /* a hang found is one, whatever stopped the search after */
+  if (f.witness) {   /* a hang found is one, whatever stopped the search after */
     into->termination = LC_TERM_MAY_HANG;
-    into->termination_witness = c.witness;
+    into->termination_witness = f.witness;
   } else if (r->status == LC_RESULT_OK) {
-    into->termination = c.effects ? LC_TERM_UNKNOWN : LC_TERM_TERMINATES;
+    into->termination = f.effects ? LC_TERM_UNKNOWN : LC_TERM_TERMINATES;
   } else if (r->status == LC_RESULT_UNKNOWN && o->timeout > 0 && lc_now() - start >= o->timeout) {
     /* Out of time is no verdict, not "unknown" (which says only
      * side-effectful spinning could hang): the test has none, as when
@@ -211,6 +347,9 @@ void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_o
     lc_result_fail(into, r->status, "%s (answering --termination)", r->message ? r->message : "no answer");
   }
   lc_result_free(r);
+  free(f.th);
+  free(f.owed);
+  free(cta);
   free(slots);
   lx_program_free(p);
 }

@@ -5,6 +5,7 @@
 #define LC_TERM_H
 
 #include "check.h"
+#include "progress.h"
 
 typedef enum {
   LC_TERM_NOT_ASKED,
@@ -25,5 +26,12 @@ const char *lc_term_name(lc_term_verdict v);
  * when the listing itself gives none. */
 void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o, double start,
                           lc_result *into, lc_diag *d);
+
+/* The question under every model in `models` (a set of 1u << lc_progress)
+ * at once: one lowering (with paused paths when a model other than fair is
+ * asked) and one listing of states.  Fills ans[] in lc_progress order and
+ * returns how many it filled; the caller frees the witnesses. */
+size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_options *o, double start,
+                         unsigned models, lc_term_answer *ans, lc_diag *d);
 
 #endif

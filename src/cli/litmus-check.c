@@ -22,6 +22,7 @@
 #include "check.h"
 #include "cli/map-cli.h"
 #include "paths.h"
+#include "progress.h"
 #include "lc.h"
 #include "litmus/ast.h"
 #include "report/report.h"
@@ -71,6 +72,8 @@ static void usage(FILE *out) {
         "      --html DIR         a page per test and an index, with explanations\n"
         "      --termination      also say whether some fair run may hang (spin loops,\n"
         "                         barriers), with a witness\n"
+        "      --progress M       ... under the CTA progress model M: fair, obe, lobe,\n"
+        "                         hsa, hsa-obe, unfair, a comma list or all (a line each)\n"
         "  -q, --quiet            print no test blocks (with --expect: mismatches only)\n"
         "  -p, --print            print each test in normal form\n"
         "      --events           print each test's lowered events and paths\n"
@@ -90,7 +93,7 @@ static void usage(FILE *out) {
 /* ---- options ------------------------------------------------------------------ */
 
 enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
-       OPT_TERMINATION };
+       OPT_TERMINATION, OPT_PROGRESS };
 
 static int parse_number(const char *what, const char *s, double *out) {
   char *end;
@@ -115,7 +118,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"events", no_argument, NULL, OPT_EVENTS}, {"help", no_argument, NULL, 'h'},
     {"explain", optional_argument, NULL, OPT_EXPLAIN}, {"graph", required_argument, NULL, OPT_GRAPH},
     {"html", required_argument, NULL, OPT_HTML},     {"set", required_argument, NULL, OPT_SET},
-    {"termination", no_argument, NULL, OPT_TERMINATION},
+    {"termination", no_argument, NULL, OPT_TERMINATION}, {"progress", required_argument, NULL, OPT_PROGRESS},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
@@ -161,6 +164,13 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_EXPECT: o->expect = optarg; break;
     case OPT_NO_RACES: o->check.races = false; break;
     case OPT_TERMINATION: o->check.termination = true; break;
+    case OPT_PROGRESS:
+      o->check.termination = true;
+      if (!(o->check.progress = lc_progress_parse(optarg))) {
+        fprintf(stderr, "litmus-check: --progress: '%s' is not fair, obe, lobe, hsa, hsa-obe, unfair or all\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      break;
     case OPT_EVENTS: o->mode = MODE_EVENTS; break;
     case OPT_EXPLAIN: o->explain = true, o->explain_state = optarg; break;
     case OPT_GRAPH: o->graph = optarg; break;

@@ -137,6 +137,8 @@ typedef struct lx_path {
   const lx_expr **iter_regs;
   const char *loop_label;
   bool blocked;             /* ends waiting at a barrier never released (--termination) */
+  bool paused;              /* the thread stops here for good: a scheduler that owes it
+                               nothing never runs it further (--progress, progress.c) */
 } lx_path;
 
 typedef struct lx_thread {
@@ -220,8 +222,13 @@ typedef struct lx_options {
   unsigned unroll;          /* times each backward jump may be taken (default 2) */
   size_t max_paths;         /* per thread (default LX_DEFAULT_MAX_PATHS) */
   double deadline;          /* lc_now() after which lowering gives up; 0 = none */
-  bool termination;         /* also make the paths that block at a counted barrier */
+  int termination;          /* nonzero: also make the paths that block at a counted
+                               barrier; LX_LOWER_PAUSES: and those of a thread stopped
+                               for good before an instruction that makes events
+                               (--progress, progress.c) */
 } lx_options;
+
+enum { LX_LOWER_PAUSES = 2 };
 
 #define LX_DEFAULT_UNROLL 2u
 #define LX_DEFAULT_MAX_PATHS 4096u
@@ -235,15 +242,20 @@ void lx_program_free(lx_program *p);
 
 typedef enum {
   LX_TERM_FINISHED,   /* runs to the end */
-  LX_TERM_SPIN,       /* cut by the bound; its last iteration writes nothing */
+  LX_TERM_SPIN,       /* cut by the bound; its last iteration writes nothing, or
+                         only with atoms (silent when they write what they read) */
   LX_TERM_EFFECTS,    /* cut by the bound; its last iteration writes or syncs */
-  LX_TERM_BLOCKED     /* waits at a barrier never released */
+  LX_TERM_BLOCKED,    /* waits at a barrier never released */
+  LX_TERM_PAUSED      /* stopped for good by the scheduler (LX_LOWER_PAUSES) */
 } lx_term_kind;
 
 /* Where a thread's termination registers sit after lx_term_prepare: slot
  * `first` holds the path index, first+1 the registers' change over the
- * last iteration (0: none), then `nreads` values read by that iteration.
- * `obs` is the observable index of the first of them. */
+ * last iteration (0: none), first+2 the change its atoms made to memory
+ * (0: each wrote the value it read), then from first+LX_TERM_READ_SLOT
+ * `nreads` values read by that iteration.  `obs` is the observable index
+ * of the first of them. */
+enum { LX_TERM_READ_SLOT = 3 };
 typedef struct lx_term_slots {
   size_t first, nreads, obs;
 } lx_term_slots;

@@ -247,7 +247,7 @@ static int place_threads(lowerer *L) {
 
 /* ---- replaying a thread's code ---------------------------------------------------- */
 
-typedef enum { RUN_DONE, RUN_CUT, RUN_CHOICE, RUN_ERROR, RUN_BLOCKED } run_status;
+typedef enum { RUN_DONE, RUN_CUT, RUN_CHOICE, RUN_ERROR, RUN_BLOCKED, RUN_PAUSED } run_status;
 
 typedef struct run {
   lowerer *L;
@@ -644,6 +644,8 @@ static run_status replay(run *R) {
   int pc = 0;
   while (pc < (int)R->th->ncells) {
     int next;
+    int pause = lx_pause_point(R->L->opt, R->th->cells[pc].instr, R->dec, R->ndec, &R->used);
+    if (pause) return pause == 1 ? RUN_CHOICE : RUN_PAUSED;
     run_status st = step(R, pc, &next);
     if (st != RUN_DONE) return st;
     pc = next;
@@ -738,14 +740,16 @@ static int explore_thread(lowerer *L, int tidx) {
     run *R = new_run(L, tidx, &dec);
     run_status st = replay(R);
     if (out_of_time(L)) st = RUN_ERROR;
-    if ((st == RUN_DONE || st == RUN_CUT || st == RUN_BLOCKED) && paths.n >= L->opt->max_paths) {
+    bool ends = st == RUN_DONE || st == RUN_CUT || st == RUN_BLOCKED || st == RUN_PAUSED;
+    if (ends && paths.n >= L->opt->max_paths) {
       lc_error(L->d, th->at, "P%d has more than %zu paths through its branches and loops; "
                              "lower --unroll", th->id, L->opt->max_paths);
       st = RUN_ERROR;
     }
-    if (st == RUN_DONE || st == RUN_CUT || st == RUN_BLOCKED) {
+    if (ends) {
       commit_path(R, st == RUN_CUT);
       L->paths.v[L->paths.n - 1].blocked = st == RUN_BLOCKED;
+      L->paths.v[L->paths.n - 1].paused = st == RUN_PAUSED;
       lc_vec_push(&paths, R->path);
     } else {
       L->events.n = R->first_event;   /* drop a partial replay */

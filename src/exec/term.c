@@ -37,12 +37,20 @@ static const lx_expr *mk_bin(lc_arena *a, lx_op op, const lx_expr *x, const lx_e
   return e;
 }
 
+/* The write half of an atom: silent when it writes what its read half read
+ * (an atom.exch of the value already there), which the state tells. */
+static bool rmw_write(const lx_event *e) {
+  return e->kind == LX_EV_WRITE && e->rmw >= 0;
+}
+
 lx_term_kind lx_term_path_kind(const lx_program *p, const lx_path *path) {
   if (path->blocked) return LX_TERM_BLOCKED;
+  if (path->paused) return LX_TERM_PAUSED;
   if (path->iter_pos < 0) return path->cut ? LX_TERM_EFFECTS : LX_TERM_FINISHED;
   for (size_t i = (size_t)path->iter_pos; i < path->nevents; i++) {
-    lx_ev_kind k = p->events[path->events[i]].kind;
-    if (k != LX_EV_READ && k != LX_EV_FENCE && k != LX_EV_PROXY_FENCE && k != LX_EV_ALIAS_FENCE)
+    const lx_event *e = &p->events[path->events[i]];
+    lx_ev_kind k = e->kind;
+    if (k != LX_EV_READ && k != LX_EV_FENCE && k != LX_EV_PROXY_FENCE && k != LX_EV_ALIAS_FENCE && !rmw_write(e))
       return LX_TERM_EFFECTS;
   }
   return LX_TERM_SPIN;
@@ -68,6 +76,17 @@ static const lx_expr *reg_change(lc_arena *a, const lx_thread *t, const lx_path 
   return acc;
 }
 
+/* 0 exactly when every atom of the last iteration wrote the value it read:
+ * memory then holds after the iteration what it held before. */
+static const lx_expr *rmw_noise(lc_arena *a, const lx_program *p, const lx_path *path) {
+  const lx_expr *acc = mk(a, LX_X_CONST, 0, 0);
+  for (size_t i = (size_t)path->iter_pos; i < path->nevents; i++) {
+    const lx_event *e = &p->events[path->events[i]];
+    if (rmw_write(e)) acc = mk_bin(a, LX_OP_OR, acc, mk_bin(a, LX_OP_XOR, e->value, mk(a, LX_X_READ, 0, e->rmw)));
+  }
+  return acc;
+}
+
 static void extend_thread(lx_program *p, size_t ti, lx_term_slots *slots) {
   lc_arena *a = p->arena;
   lx_thread *t = &p->threads[ti];
@@ -78,13 +97,13 @@ static void extend_thread(lx_program *p, size_t ti, lx_term_slots *slots) {
     size_t n = lx_term_iter_reads(p, path, NULL);
     if (n > most) most = n;
   }
-  size_t old = t->nregs, extra = 2 + most;   /* path, register change, reads */
+  size_t old = t->nregs, extra = LX_TERM_READ_SLOT + most;   /* path, register change, atoms' change, reads */
   int *regs = lc_arena_alloc(a, (old + extra) * sizeof(int));
   memcpy(regs, t->regs, old * sizeof(int));
   for (size_t i = 0; i < extra; i++) regs[old + i] = TERM_REG_BASE + (int)i;
   slots->first = old;
   slots->nreads = most;
-  int *reads = lc_xcalloc(most ? most : 1, sizeof(int));
+  int *reads = lc_xcalloc(most, sizeof(int));
   for (size_t k = 0; k < t->npaths; k++) {
     lx_path *path = &p->paths[t->paths[k]];
     const lx_expr **pr = lc_arena_alloc(a, (old + extra) * sizeof(lx_expr *));
@@ -92,8 +111,10 @@ static void extend_thread(lx_program *p, size_t ti, lx_term_slots *slots) {
     bool spin = lx_term_path_kind(p, path) == LX_TERM_SPIN;
     pr[old] = mk(a, LX_X_CONST, t->paths[k], 0);
     pr[old + 1] = spin ? reg_change(a, t, path) : mk(a, LX_X_CONST, 0, 0);
+    pr[old + 2] = spin ? rmw_noise(a, p, path) : mk(a, LX_X_CONST, 0, 0);
     size_t n = spin ? lx_term_iter_reads(p, path, reads) : 0;
-    for (size_t i = 0; i < most; i++) pr[old + 2 + i] = i < n ? mk(a, LX_X_READ, 0, reads[i]) : mk(a, LX_X_CONST, 0, 0);
+    for (size_t i = 0; i < most; i++)
+      pr[old + LX_TERM_READ_SLOT + i] = i < n ? mk(a, LX_X_READ, 0, reads[i]) : mk(a, LX_X_CONST, 0, 0);
     path->regs = pr;
     path->cut = false;
   }
@@ -118,7 +139,7 @@ static lx_obs reg_obs(lc_arena *a, size_t thread, size_t slot, const char *what)
 
 size_t lx_term_prepare(lx_program *p, lx_term_slots *slots) {
   lc_arena *a = p->arena;
-  size_t cap = p->nobs + p->nplocs + 2 * p->nthreads;
+  size_t cap = p->nobs + p->nplocs + LX_TERM_READ_SLOT * p->nthreads;
   for (size_t t = 0; t < p->nthreads; t++) {
     extend_thread(p, t, &slots[t]);
     cap += slots[t].nreads;
@@ -140,10 +161,11 @@ size_t lx_term_prepare(lx_program *p, lx_term_slots *slots) {
     slots[t].obs = n;
     obs[n++] = reg_obs(a, t, slots[t].first, "path");
     obs[n++] = reg_obs(a, t, slots[t].first + 1, "change");
+    obs[n++] = reg_obs(a, t, slots[t].first + 2, "atoms");
     for (size_t i = 0; i < slots[t].nreads; i++) {
       char what[32];
       snprintf(what, sizeof what, "read%zu", i);
-      obs[n++] = reg_obs(a, t, slots[t].first + 2 + i, what);
+      obs[n++] = reg_obs(a, t, slots[t].first + LX_TERM_READ_SLOT + i, what);
     }
   }
   for (size_t i = p->nshown; i < p->nobs; i++) obs[n++] = p->obs[i];

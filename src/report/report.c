@@ -4,6 +4,7 @@
 #include "report/report.h"
 
 #include <string.h>
+#include "progress.h"
 #include "term.h"
 
 const char *report_kind(lt_quant q) {
@@ -118,6 +119,21 @@ static void print_flag(lc_buf *out, const lc_result *r, const lc_flag *fl) {
   }
 }
 
+/* --progress: a line per model, naming it unless it is the default alone. */
+static void print_progress(lc_buf *out, const lc_result *r) {
+  for (size_t i = 0; i < r->nterms; i++) {
+    const lc_term_answer *a = &r->terms[i];
+    bool named = r->nterms > 1 || a->progress != LC_PROGRESS_FAIR;
+    const char *name = lc_progress_name((lc_progress)a->progress);
+    lc_buf_printf(out, "Termination: %s", lc_term_name((lc_term_verdict)a->verdict));
+    lc_buf_printf(out, named ? " (%s)\n" : "\n", name);
+    if (!a->witness) continue;
+    lc_buf_puts(out, "Hang");
+    lc_buf_printf(out, named ? " (%s)" : "", name);
+    lc_buf_printf(out, ": %s\n", a->witness);
+  }
+}
+
 void report_text(lc_buf *out, const lc_result *r) {
   const lt_test *t = r->prog->test;
   lc_verdict v = lc_result_verdict(r);
@@ -130,7 +146,9 @@ void report_text(lc_buf *out, const lc_result *r) {
   for (size_t f = 0; f < r->nflags; f++) print_flag(out, r, &r->flags[f]);
   print_condition(out, t);
   lc_buf_printf(out, "Observation %s %s %zu %zu\n", t->name, report_observation(&v), v.positive, v.negative);
-  if (r->termination != LC_TERM_NOT_ASKED) {
+  if (r->nterms) {
+    print_progress(out, r);
+  } else if (r->termination != LC_TERM_NOT_ASKED) {
     lc_buf_printf(out, "Termination: %s\n", lc_term_name((lc_term_verdict)r->termination));
     if (r->termination_witness) lc_buf_printf(out, "Hang: %s\n", r->termination_witness);
   }
@@ -186,6 +204,18 @@ static json_t *states_json(const lc_result *r) {
     json_array_append_new(a, s);
   }
   return a;
+}
+
+/* --progress with several models: {"fair": {"verdict": ..., "witness": ...}, ...}. */
+static json_t *progress_json(const lc_result *r) {
+  json_t *all = json_object();
+  for (size_t i = 0; i < r->nterms; i++) {
+    json_t *one = json_object();
+    json_object_set_new(one, "verdict", json_string(lc_term_name((lc_term_verdict)r->terms[i].verdict)));
+    if (r->terms[i].witness) json_object_set_new(one, "witness", json_string(r->terms[i].witness));
+    json_object_set_new(all, lc_progress_name((lc_progress)r->terms[i].progress), one);
+  }
+  return all;
 }
 
 static json_t *flags_json(const lc_result *r, bool *race) {
@@ -267,8 +297,10 @@ json_t *report_json(const lc_result *r) {
     json_t *term = json_object();
     json_object_set_new(term, "verdict", json_string(lc_term_name((lc_term_verdict)r->termination)));
     if (r->termination_witness) json_object_set_new(term, "witness", json_string(r->termination_witness));
+    if (r->nterms) json_object_set_new(term, "progress", json_string(lc_progress_name((lc_progress)r->terms[0].progress)));
     json_object_set_new(o, "termination", term);
   }
+  if (r->nterms > 1) json_object_set_new(o, "termination_by_progress", progress_json(r));
   json_object_set_new(o, "seconds", json_real(r->seconds));
   json_t *phases = json_object();
   json_object_set_new(phases, "lower", json_real(r->seconds_lower));
