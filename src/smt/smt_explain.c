@@ -44,6 +44,26 @@ static void set_timeout(finder *f) {
   Z3_params_dec_ref(f->e.z, params);
 }
 
+/* Moves what is asserted to a solver for QF_UFBV when the encoding is
+ * bit-vectors and Booleans only, as it is without barriers (their arrival
+ * times are integers).  Told the logic, Z3 sets its core up for it at
+ * once; without, it first studies every assertion to choose its theories,
+ * a third of the first question's cost on the corpus's Ticketlock tests
+ * (0.036 s of taking the encoding in, 0.023 s with the logic). */
+static void bv_solver(finder *f) {
+  Z3_context z = f->e.z;
+  for (size_t i = 0; i < f->e.n; i++)
+    if (f->e.bar_time[i]) return;
+  Z3_solver s = Z3_mk_solver_for_logic(z, Z3_mk_string_symbol(z, "QF_UFBV"));
+  Z3_solver_inc_ref(z, s);
+  Z3_ast_vector a = Z3_solver_get_assertions(z, f->e.s);
+  Z3_ast_vector_inc_ref(z, a);
+  for (unsigned i = 0; i < Z3_ast_vector_size(z, a); i++) Z3_solver_assert(z, s, Z3_ast_vector_get(z, a, i));
+  Z3_ast_vector_dec_ref(z, a);
+  Z3_solver_dec_ref(z, f->e.s);
+  f->e.s = s;
+}
+
 /* The model's constraints come out of the backend in file order, flags
  * aside: the k-th of e.deferred is the k-th check that is not a flag.
  * Each is built, and asserted behind its literal, when a question first
@@ -188,6 +208,7 @@ lc_explainer smt_explainer(const lx_program *p, const cat_model *m, double timeo
   f->ok = smt_encode(&f->e, m, f->r, &f->obs);
   if (f->ok) {
     guard_checks(f);
+    bv_solver(f);
     set_timeout(f);
   }
   return (lc_explainer){f, find, finder_free};
