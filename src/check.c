@@ -5,6 +5,7 @@
 #include "check.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -137,6 +138,62 @@ static size_t enum_cost(const lx_program *p, size_t combos) {
   return cost;
 }
 
+/* log2 of one frame's search space: a source per read (the writes of its
+ * location in the frame, initial one included) times a coherence order
+ * per location (w! for w writes: WF-co makes most orders total). */
+static double frame_log2(const lx_program *p, const int *paths, size_t *writes) {
+  memset(writes, 0, p->nplocs * sizeof *writes);
+  for (size_t t = 0; t < p->nthreads; t++) {
+    const lx_path *path = &p->paths[paths[t]];
+    for (size_t i = 0; i < path->nevents; i++) {
+      const lx_event *e = &p->events[path->events[i]];
+      if (e->kind == LX_EV_WRITE && e->ploc >= 0) writes[e->ploc]++;
+    }
+  }
+  double bits = 0;
+  for (size_t l = 0; l < p->nplocs; l++) bits += lgamma((double)writes[l] + 1) / log(2);
+  for (size_t t = 0; t < p->nthreads; t++) {
+    const lx_path *path = &p->paths[paths[t]];
+    for (size_t i = 0; i < path->nevents; i++) {
+      const lx_event *e = &p->events[path->events[i]];
+      if (e->kind == LX_EV_READ && e->ploc >= 0) bits += log2((double)writes[e->ploc] + 1);
+    }
+  }
+  return bits;
+}
+
+/* log2(2^a + 2^b) without overflow. */
+static double log2_add(double a, double b) {
+  double hi = a > b ? a : b, lo = a > b ? b : a;
+  return hi + log2(1 + exp2(lo - hi));
+}
+
+enum { COST_FRAMES = 4096 };   /* frames summed; the rest extrapolated */
+enum { AUTO_ENUM_MARGIN = 34 };  /* log2; measured, see auto_engine */
+
+void lc_engine_costs(const lx_program *p, double *enum_log2, double *smt_log2) {
+  size_t nt = p->nthreads, frames = 0;
+  size_t *k = lc_xcalloc(nt, sizeof(size_t));
+  int *paths = lc_xcalloc(nt, sizeof(int));
+  size_t *writes = lc_xcalloc(p->nplocs, sizeof(size_t));
+  double total = -INFINITY, combos = 1;
+  for (size_t t = 0; t < nt; t++) combos *= (double)p->threads[t].npaths;
+  while (combos > 0 && frames < COST_FRAMES) {
+    for (size_t t = 0; t < nt; t++) paths[t] = p->threads[t].paths[k[t]];
+    total = log2_add(total, frame_log2(p, paths, writes));
+    frames++;
+    size_t t = 0;
+    while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
+    if (t == nt) break;
+  }
+  if (frames && combos > (double)frames) total += log2(combos / (double)frames);
+  *enum_log2 = frames ? total : 0;
+  *smt_log2 = 3 * log2((double)(p->nevents ? p->nevents : 1));
+  free(k);
+  free(paths);
+  free(writes);
+}
+
 static test_shape measure(const lx_program *p) {
   test_shape z = {0, 1, 0, 0, 0, 0, 0};
   for (size_t i = 0; i < p->nevents; i++) z.frame += p->events[i].thread < 0;
@@ -177,12 +234,25 @@ static test_shape measure(const lx_program *p) {
  *    16 threads) Z3 is as fast or up to 2x faster. */
 static lc_engine auto_engine(const lx_program *p) {
   test_shape z = measure(p);
-  /* Loops: the SMT encoding holds every unrolled copy at once and grows
-   * with the cube of the events, the explicit engine takes one frame at a
-   * time and program order fixes most coherence orders (a CAS spinlock:
-   * 0.01 s against 0.06 s at --unroll 2, 0.6 s at 4, 15 s at 8; a
-   * three-loop thread of the spin family: 1.2 s against over 30 s). */
-  if (z.combos >= 4 && z.fence_sc < 6) return LC_ENGINE_ENUM;
+  /* Loops and branches: the cost of each, as lc_engine_costs estimates
+   * it.  The SMT encoding holds every unrolled copy at once and grows with
+   * the cube of the events; the explicit engine takes one frame at a time
+   * (a CAS spinlock: 0.01 s against 0.06 s at --unroll 2, 15 s at 8), but
+   * its search grows with the sources of the reads and the coherence
+   * orders, factorially in the writes to one location (a loop of
+   * atom.exch).  scripts/calibrate-auto, 5 s per test, on 60 spin tests
+   * (`litmus-gen --family spin`, 30 each of seeds 7 and 8) and the two CAS
+   * spinlocks of litmus/spin: always enum 34.6 s, always smt 63.8 s, the
+   * best choice per test 23.1 s; "enum unless its log2 exceeds the SMT's
+   * by more than M" gives 32.1 s at M = 24, 35.5 s at 32, 31.7 s at 34
+   * (the best), 34.6 s from 36 on (enum everywhere).  The estimate ranks
+   * the tests only roughly (the explicit engine's pruning cuts most of
+   * the space it counts), so the margin is wide. */
+  if (z.combos >= 4 && z.fence_sc < 6) {
+    double e, s;
+    lc_engine_costs(p, &e, &s);
+    return e <= s + AUTO_ENUM_MARGIN ? LC_ENGINE_ENUM : LC_ENGINE_SMT;
+  }
   if (z.fence_sc >= 6 || z.max_writes >= 4) return LC_ENGINE_SMT;
   if (z.frame <= 12 || z.combos >= 4) return LC_ENGINE_ENUM;
   if (z.fence_sc == 0 && z.rmw == 0 && z.max_writes <= 1 && z.max_readers >= 7) return LC_ENGINE_ENUM;
@@ -237,7 +307,7 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
       r->termination = r->terms[0].verdict;
       r->termination_witness = r->terms[0].witness ? lc_xstrdup(r->terms[0].witness) : NULL;
     } else {
-      r->termination = lc_check_termination(t, m, o, start, &r->termination_witness, d);
+      lc_check_termination(t, m, o, start, r, d);
     }
     r->seconds_termination = lc_now() - t0;
     r->seconds += r->seconds_termination;
@@ -246,16 +316,21 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
 }
 
 lc_result *lc_check_program(const lx_program *p, const cat_model *m, const lc_check_options *o, double start) {
+  return lc_check_program_hooked(p, m, o, start, NULL);
+}
+
+lc_result *lc_check_program_hooked(const lx_program *p, const cat_model *m, const lc_check_options *o,
+                                   double start, const lc_state_hook *hook) {
   double left = o->timeout > 0 ? o->timeout - (lc_now() - start) : 0;
   if (o->timeout > 0 && left < 1e-3) left = 1e-3;
   lc_engine engine = o->engine == LC_ENGINE_AUTO ? auto_engine(p) : o->engine;
   lc_result *r;
   if (engine == LC_ENGINE_ENUM) {
     enum_options eo = {left, o->races, false};
-    r = enum_check(p, m, &eo);
+    r = enum_check_hooked(p, m, &eo, hook);
   } else {
     smt_options so = {left, o->races, o->threads};
-    r = smt_check(p, m, &so);
+    r = smt_check_hooked(p, m, &so, hook);
   }
   if (r->status == LC_RESULT_UNKNOWN && o->timeout > 0 && r->message)
     name_user_timeout(r, o->timeout);

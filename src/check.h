@@ -41,10 +41,18 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
 /* Runs the engine o asks for (auto: the one measure() favours) on a
  * lowered program, with what is left of o->timeout since `start`. */
 lc_result *lc_check_program(const lx_program *p, const cat_model *m, const lc_check_options *o, double start);
+/* The same, each new state shown to hook (result.h) as it is found. */
+lc_result *lc_check_program_hooked(const lx_program *p, const cat_model *m, const lc_check_options *o,
+                                   double start, const lc_state_hook *hook);
 
 const char *lc_engine_name(lc_engine e);
 /* The engine --engine auto picks for p. */
 lc_engine lc_engine_choose(const lx_program *p);
+/* The work auto weighs, as log2: the explicit engine's search (every
+ * combination of paths, each read's possible sources, each location's
+ * coherence orders) and the SMT encoding (cubic in the events of every
+ * path, which it holds at once).  scripts/calibrate-auto prints them. */
+void lc_engine_costs(const lx_program *p, double *enum_log2, double *smt_log2);
 /* The engine --engine auto explains a test with (src/explain.c). */
 lc_engine lc_engine_choose_explain(const lx_program *p);
 int lc_engine_parse(const char *s, lc_engine *e);

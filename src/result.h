@@ -67,6 +67,24 @@ typedef struct lc_result {
   size_t solver_checks;     /* satisfiability checks made (SMT) or candidates tried (enum) */
 } lc_result;
 
+/* A question about the allowed final states that need not list them all
+ * (term.c asks "is there a hanging one?").  `state` sees each new state
+ * (lc_result_state's layout) as an engine finds it; true ends the search,
+ * and the result then holds the states found so far.  `frame` (NULL: every
+ * combination) says whether a combination of paths, one per thread (path
+ * indices), may give a state `state` cares about; an engine may skip one
+ * it rejects, or ignore the hint, so `state` must answer alike either
+ * way. */
+typedef struct lc_state_hook {
+  bool (*state)(void *ctx, const lx_val *state);
+  bool (*frame)(void *ctx, const int *paths);
+  /* A hint like `frame`, on a state some of whose values are known
+   * (known[i]): false when no state agreeing with it matters to `state`.
+   * NULL: every one may. */
+  bool (*partial)(void *ctx, const lx_val *state, const bool *known);
+  void *ctx;
+} lc_state_hook;
+
 lc_result *lc_result_new(const lx_program *p, const char *engine, const char *model);
 void lc_result_free(lc_result *r);
 void lc_result_add_state(lc_result *r, const lx_val *values);

@@ -18,11 +18,14 @@ typedef enum {
 const char *lc_term_name(lc_term_verdict v);
 
 /* Lowers t once more for the question and asks the engine o names, with
- * what is left of o->timeout since `start`.  For a possible hang, a
- * one-line witness (who is stuck where, what the last iteration read, the
- * final memory) is stored in *witness (caller frees). */
-lc_term_verdict lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o,
-                                     double start, char **witness, lc_diag *d);
+ * what is left of o->timeout since `start`; the verdict goes to
+ * into->termination and, for a possible hang, a one-line witness (who is
+ * stuck where, what the last iteration read, the final memory) to
+ * into->termination_witness.  When the engine gives no answer (out of
+ * time, an error) and found no hang, `into` fails with its reason, as
+ * when the listing itself gives none. */
+void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o, double start,
+                          lc_result *into, lc_diag *d);
 
 /* The question under every model in `models` (a set of 1u << lc_progress)
  * at once: one lowering (with paused paths when a model other than fair is

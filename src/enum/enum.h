@@ -25,6 +25,10 @@ typedef struct enum_options {
 
 /* Never returns NULL: failures are in the result's status and message. */
 lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_options *o);
+/* The same, each new state shown to hook (result.h; NULL: none), whose
+ * frame hint skips combinations of paths. */
+lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum_options *o,
+                             const lc_state_hook *hook);
 
 /* The explainer's question (witness.h): a candidate execution giving
  * `target` (after the test's filter) that passes every check i with on[i]

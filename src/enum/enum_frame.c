@@ -71,6 +71,55 @@ static void collect_reads(enum_frame *f) {
   }
 }
 
+/* Does e read event ev and no other? */
+static bool reads_only(const lx_expr *e, int ev, bool *some) {
+  switch (e->kind) {
+  case LX_X_CONST: return true;
+  case LX_X_READ: return (*some = true, e->event == ev);
+  case LX_X_BIN: return reads_only(e->a, ev, some) && reads_only(e->b, ev, some);
+  }
+  return false;
+}
+
+static bool constant(const lx_expr *e) {
+  bool some = false;
+  return reads_only(e, -1, &some) && !some;
+}
+
+/* Would reading the value v make a condition of the read's own path that
+ * depends on that read alone fail?  Such a source gives no candidate
+ * execution whatever the other choices are, so it is no candidate: the
+ * search then meets a loop's exit condition when it picks the read, not
+ * after every source of the reads before it (a spin loop whose exit no
+ * write allows ends its frame at once). */
+static bool cond_refutes(const enum_frame *f, int ev, lx_val v, lx_val *scratch) {
+  const lx_event *e = &f->p->events[ev];
+  const lx_path *path = &f->p->paths[f->paths[e->thread]];
+  scratch[ev] = v;
+  for (size_t c = 0; c < path->nconds; c++) {
+    const lx_cond *k = &path->conds[c];
+    bool sa = false, sb = false;
+    if (!reads_only(k->a, ev, &sa) || !reads_only(k->b, ev, &sb) || !(sa || sb)) continue;
+    if (!lx_cmp_apply(k->cmp, lx_expr_eval(k->a, scratch), lx_expr_eval(k->b, scratch))) return true;
+  }
+  return false;
+}
+
+static void filter_cands(enum_frame *f) {
+  lx_val *scratch = lc_xcalloc(f->p->nevents, sizeof(lx_val));
+  for (size_t i = 0; i < f->nreads; i++) {
+    int ev = f->orig[f->reads[i]];
+    size_t kept = 0;
+    for (size_t c = 0; c < f->ncands[i]; c++) {
+      const lx_expr *x = enum_frame_event(f, f->cands[i][c])->value;
+      if (constant(x) && cond_refutes(f, ev, lx_expr_eval(x, scratch), scratch)) continue;
+      f->cands[i][kept++] = f->cands[i][c];
+    }
+    f->ncands[i] = kept;
+  }
+  free(scratch);
+}
+
 /* The domains of co (per location, initial write apart: it comes first)
  * and of the Fence-SC order. */
 static void collect_orders(enum_frame *f) {
@@ -103,6 +152,7 @@ enum_frame *enum_frame_new(const lx_program *p, const int *paths) {
   f->all = rel_set_full(f->n);
   for (size_t k = 0; k < ENUM_NSTATIC; k++) f->stat[k] = restrict_rel(f, program_static(p, k));
   collect_reads(f);
+  filter_cands(f);
   collect_orders(f);
   return f;
 }

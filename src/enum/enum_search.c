@@ -89,6 +89,8 @@ typedef struct search {
 
   enum_frame *f;
   int *rf;                  /* per read of the frame: its source, -1 while open */
+  size_t *rf_order;         /* the reads in the order their sources are chosen */
+  bool *co_no_apart;        /* per pair of co: leaving it unrelated fails (probe_co) */
   lx_val *val;              /* per event id: the value a read returns */
   bool *known;              /* per event id: val is set */
   bool *guessed;            /* per event id: val is a guess made while choosing rf */
@@ -99,10 +101,12 @@ typedef struct search {
   size_t nbars;
 
   state_set found;
+  const lc_state_hook *hook;  /* judges new states as they are found, or NULL */
   size_t *flag_check;       /* per flag: its index among the model's checks */
   rel_rel **listed;         /* per flag: the pairs listed, in event ids, both ways */
   rel_rel **frame_may;      /* per flag: pairs it may have in this frame (event ids) */
   lx_val *obs;              /* scratch: one value per observable */
+  bool *obs_known;          /* scratch: which of obs are set (the hook's partial hint) */
 
   enum_model *em;           /* the model over bounds, kept between nodes */
   uint64_t ver[ENUM_NCHOICES], clock;
@@ -358,8 +362,13 @@ static bool states_open(search *s) {
 
 static bool record(search *s, void *ctx) {
   if (!passes_filter(s)) return true;
+  bool fresh = !set_has(&s->found, s->obs);
   set_add(&s->found, s->obs);
   *(bool *)ctx = true;
+  if (fresh && s->hook && s->hook->state(s->hook->ctx, s->obs)) {
+    s->stop = true;   /* the hook has its answer; the result stays OK */
+    return false;
+  }
   return true;
 }
 
@@ -440,12 +449,28 @@ static bool flag_open(search *s, size_t k) {
   return false;
 }
 
+/* Can a state below matter to the hook?  Registers whose values are
+ * known are shown to its partial hint; locations, which co decides, are
+ * not. */
+static bool hook_open(search *s) {
+  const lc_state_hook *h = s->hook;
+  if (!h || !h->partial) return true;
+  const lx_program *p = s->p;
+  for (size_t o = 0; o < p->nshown; o++) {
+    const lx_obs *ob = &p->obs[o];
+    const lx_expr *x = ob->kind == LX_OBS_REG ? p->paths[s->f->paths[ob->thread]].regs[ob->slot] : NULL;
+    s->obs_known[o] = x && expr_known(s, x);
+    s->obs[o] = s->obs_known[o] ? lx_expr_eval(x, s->val) : 0;
+  }
+  return h->partial(h->ctx, s->obs, s->obs_known);
+}
+
 /* Is the subtree below the current partial choice worth exploring? */
 static bool worth(search *s) {
   tick(s);
   if (s->stop) return false;
   if (s->o->no_prune) return true;
-  if (!anything_open(s)) return false;
+  if (!anything_open(s) || !hook_open(s)) return false;
   lc_diag d;
   int rc = enum_model_eval(s->em, bounds_builtin, builtin_deps, s, s->ver, s->clock, s->verdicts,
                            new_diag(&d));
@@ -612,6 +637,7 @@ static bool search_pairs(search *s, enum_order *o, const size_t *idx, size_t n, 
   unsigned which = o == &s->co ? ENUM_CO : ENUM_SC;
   bool ended = false;
   for (int how = 0; how < 3 && !s->stop && !ended; how++) {
+    if (how == 0 && o == &s->co && s->co_no_apart[idx[k]]) continue;
     rel_assign(o->before, before);
     rel_assign(o->apart, apart);
     changed(s, which);
@@ -871,7 +897,7 @@ static void guess_values(search *s) {
   free(known);
 }
 
-static void search_rf(search *s, size_t i);
+static void search_rf(search *s, size_t k);
 
 /* Does an unknown value of x wait on read ev, through reads whose
  * sources are chosen? */
@@ -903,7 +929,8 @@ static bool closes_cycle(const search *s, size_t i) {
  * the state's values cut the sources still to choose (waiting for every
  * source first lets the cycles' guesses multiply unpruned, as when no
  * check that rules such cycles out is asked about). */
-static void guess_rf(search *s, size_t i) {
+static void guess_rf(search *s, size_t pos) {
+  size_t i = s->rf_order[pos];
   int ev = s->f->orig[s->f->reads[i]];
   const lx_ploc *pl = &s->p->plocs[s->p->events[ev].ploc];
   if (!worth(s)) return;
@@ -912,20 +939,21 @@ static void guess_rf(search *s, size_t i) {
     s->guessed[ev] = true;
     reset_values(s);
     propagate(s);
-    if (values_agree(s) && conds_hold(s, false) && (i + 1 == s->f->nreads || worth(s))) search_rf(s, i + 1);
+    if (values_agree(s) && conds_hold(s, false) && (pos + 1 == s->f->nreads || worth(s))) search_rf(s, pos + 1);
   }
   s->guessed[ev] = false;
   reset_values(s);
 }
 
-/* The source of read i, then of the next ones. */
-static void search_rf(search *s, size_t i) {
+/* The source of the k-th read of rf_order, then of the next ones. */
+static void search_rf(search *s, size_t k) {
   const enum_frame *f = s->f;
-  if (i == f->nreads) {
+  if (k == f->nreads) {
     reset_values(s);
     guess_values(s);
     return;
   }
+  size_t i = s->rf_order[k];
   for (size_t c = 0; c < f->ncands[i] && !s->stop; c++) {
     s->rf[i] = (int)f->cands[i][c];
     changed(s, ENUM_RF);
@@ -936,14 +964,90 @@ static void search_rf(search *s, size_t i) {
       int ev = f->orig[f->reads[i]];
       if (!values_agree(s)) continue;
       if (!s->known[ev] && !s->p->plocs[s->p->events[ev].ploc].values_unbounded && closes_cycle(s, i)) {
-        guess_rf(s, i);
+        guess_rf(s, k);
         continue;
       }
     }
-    if (i + 1 == f->nreads || worth(s)) search_rf(s, i + 1);
+    if (k + 1 == f->nreads || worth(s)) search_rf(s, k + 1);
   }
   s->rf[i] = -1;
   changed(s, ENUM_RF);
+}
+
+/* Fewest sources first (a read with none ends the frame before anything
+ * is chosen; one with a single source costs no branching), program order
+ * among equals.  Any order visits the same candidate executions. */
+static size_t order_reads(const enum_frame *f, size_t *order) {
+  size_t n = 0;
+  for (size_t most = 0; n < f->nreads; most++)
+    for (size_t i = 0; i < f->nreads; i++)
+      if (f->ncands[i] == most) order[n++] = i;
+  return n;
+}
+
+/* Tries each source of each read alone, every other choice open, and
+ * drops those the search would cut there: a failed check on bounds
+ * fails for every completion (the bounds are sound), and what else cuts
+ * a subtree (nothing new below it, the hook's hints) only grows with the
+ * states and pairs found.  A source dropped here would be tried, and cut,
+ * under every choice of the reads before it.  False when a read is left
+ * with no source. */
+static bool probe_sources(search *s) {
+  enum_frame *f = s->f;
+  for (size_t i = 0; i < f->nreads && !s->stop; i++) {
+    size_t kept = 0;
+    for (size_t c = 0; c < f->ncands[i]; c++) {
+      s->rf[i] = (int)f->cands[i][c];
+      changed(s, ENUM_RF);
+      reset_values(s);
+      propagate(s);
+      if (conds_hold(s, false) && worth(s)) f->cands[i][kept++] = f->cands[i][c];
+    }
+    f->ncands[i] = kept;
+    s->rf[i] = -1;
+    changed(s, ENUM_RF);
+    reset_values(s);
+    if (!kept) return false;
+  }
+  order_reads(f, s->rf_order);
+  return !s->stop;
+}
+
+/* The same for co, pair by pair, every other pair open: a pair that
+ * cannot stay unrelated (WF-co: morally strong writes are ordered) is
+ * never left so by search_pairs, and a pair with one way left is decided
+ * that way for the whole frame.  False when a pair has no way left. */
+static bool probe_co(search *s) {
+  enum_order *o = &s->co;
+  for (size_t k = 0; k < o->npairs && !s->stop; k++) {
+    size_t a = o->pairs[k][0], b = o->pairs[k][1];
+    if (enum_order_decided(o, a, b)) continue;
+    rel_rel *before = rel_copy(o->before), *apart = rel_copy(o->apart);
+    bool ok[3];
+    int left = 0, last = 0;
+    for (int how = 0; how < 3; how++) {
+      rel_assign(o->before, before);
+      rel_assign(o->apart, apart);
+      changed(s, ENUM_CO);
+      ok[how] = decide(o, how, a, b) && worth(s);
+      if (ok[how]) left++, last = how;
+    }
+    rel_assign(o->before, before);
+    rel_assign(o->apart, apart);
+    rel_free(before);
+    rel_free(apart);
+    s->co_no_apart[k] = !ok[0];
+    if (left == 1) decide(o, last, a, b);
+    changed(s, ENUM_CO);
+    if (!left) return false;
+  }
+  return !s->stop;
+}
+
+static bool some_read_sourceless(const enum_frame *f) {
+  for (size_t i = 0; i < f->nreads; i++)
+    if (!f->ncands[i]) return true;
+  return false;
 }
 
 /* ---- frames ----------------------------------------------------------------------------- */
@@ -959,8 +1063,11 @@ static void search_frame(search *s, const int *paths) {
   s->f = f;
   s->rf = lc_xcalloc(f->nreads ? f->nreads : 1, sizeof(int));
   for (size_t i = 0; i < f->nreads; i++) s->rf[i] = -1;
+  s->rf_order = lc_xcalloc(f->nreads, sizeof(size_t));
+  order_reads(f, s->rf_order);
   enum_order_init(&s->co, rel_copy(f->codom));
   enum_order_init(&s->sc, rel_copy(f->scdom));
+  s->co_no_apart = lc_xcalloc(s->co.npairs, sizeof(bool));
   s->bar_may = enum_bar_may(f);
   s->bar_must = rel_new(f->n);
   /* Values read in the previous frame must not look known in this one. */
@@ -968,9 +1075,9 @@ static void search_frame(search *s, const int *paths) {
   enum_model_reset(s->em, f->n);
   for (unsigned c = 0; c < ENUM_NCHOICES; c++) changed(s, c);
   forget_frame_flags(s);
-  if (worth(s)) {
+  if (!some_read_sourceless(f) && worth(s)) {
     note_frame_flags(s);
-    search_rf(s, 0);
+    if (s->o->no_prune || (probe_sources(s) && probe_co(s))) search_rf(s, 0);
   }
   rel_free(s->bar_may);
   rel_free(s->bar_must);
@@ -978,7 +1085,11 @@ static void search_frame(search *s, const int *paths) {
   enum_order_fini(&s->co);
   enum_order_fini(&s->sc);
   free(s->rf);
+  free(s->rf_order);
+  free(s->co_no_apart);
+  s->co_no_apart = NULL;
   s->rf = NULL;
+  s->rf_order = NULL;
   enum_frame_free(f);
   s->f = NULL;
 }
@@ -993,7 +1104,8 @@ static void search_frames(search *s) {
     if (!p->threads[t].npaths) goto out;
   for (;;) {
     for (size_t t = 0; t < nt; t++) paths[t] = p->threads[t].paths[k[t]];
-    if (!(any_cut(p, paths) && s->r->bound_reached)) search_frame(s, paths);
+    bool wanted = !s->hook || !s->hook->frame || s->hook->frame(s->hook->ctx, paths);
+    if (wanted && !(any_cut(p, paths) && s->r->bound_reached)) search_frame(s, paths);
     size_t t = 0;
     while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
     if (t == nt || s->stop) break;
@@ -1060,6 +1172,7 @@ static void search_init(search *s, const lx_program *p, const cat_model *m, cons
   s->known = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
   s->guessed = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
   s->obs = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(lx_val));
+  s->obs_known = lc_xcalloc(p->nobs, sizeof(bool));
   s->found.w = p->nshown;
   s->em = enum_model_new(m);
   s->clock = 1;
@@ -1081,15 +1194,22 @@ static void search_fini(search *s) {
   free(s->known);
   free(s->guessed);
   free(s->obs);
+  free(s->obs_known);
   free(s->verdicts);
   enum_model_free(s->em);
 }
 
 lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_options *o) {
+  return enum_check_hooked(p, m, o, NULL);
+}
+
+lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum_options *o,
+                             const lc_state_hook *hook) {
   double start = lc_now();
   enum_options defaults = {0, true, false};
   search s;
   search_init(&s, p, m, o ? o : &defaults, start);
+  s.hook = hook;
   search_frames(&s);
   store_states(&s);
   search_fini(&s);

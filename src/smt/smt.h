@@ -18,6 +18,11 @@ typedef struct smt_options {
 
 /* Never returns NULL: failures are in the result's status and message. */
 lc_result *smt_check(const lx_program *p, const cat_model *m, const smt_options *o);
+/* The same, each new state shown to hook (result.h; NULL: none) as the
+ * listing finds it; the listing then runs in one thread, and the frame
+ * hint is not used. */
+lc_result *smt_check_hooked(const lx_program *p, const cat_model *m, const smt_options *o,
+                            const lc_state_hook *hook);
 
 /* The explainer's question (witness.h) answered by Z3: one encoding for
  * every question about p, each named check behind an assumption literal.

@@ -519,6 +519,7 @@ typedef struct query {
   double timeout;    /* seconds, 0 = none */
   double deadline;   /* lc_now() seconds, 0 = none */
   bool timed_out;
+  const lc_state_hook *hook;   /* judges new states, or NULL */
 } query;
 
 /* Gives the solver what is left of the time budget. */
@@ -676,6 +677,16 @@ static void read_model(walk *w, size_t from) {
 
 static void explore(walk *w, size_t k);
 
+/* Records the state in w->vals; a hook that has its answer ends the
+ * walk (w->ok false, the result left OK). */
+static void add_state(walk *w) {
+  lc_result *r = w->q->r;
+  size_t before = r->nstates;
+  lc_result_add_state(r, w->vals);
+  const lc_state_hook *h = w->q->hook;
+  if (h && r->nstates > before && h->state(h->ctx, w->vals)) w->ok = false;
+}
+
 /* Explores o_k = vals[k] (known feasible), then every other value.  When
  * the observable's possible values are all known (its constant cases) and
  * all have been seen, no check is needed to know there is no other: that
@@ -709,7 +720,7 @@ static void explore_values(walk *w, size_t k) {
  * needs no model at all. */
 static void explore_last(walk *w, size_t k) {
   const obs_enc *o = &w->obs[k];
-  lc_result_add_state(w->q->r, w->vals);
+  add_state(w);
   lx_val first = w->vals[k];
   for (size_t i = 0; i < o->nvalues && w->ok; i++) {
     if (o->values[i] == first) continue;
@@ -724,7 +735,7 @@ static void explore_last(walk *w, size_t k) {
     if (res == Z3_L_UNDEF) w->ok = unknown(w->q, "listing the allowed states");
     if (res != Z3_L_TRUE) continue;
     w->vals[k] = o->values[i];
-    lc_result_add_state(w->q->r, w->vals);
+    add_state(w);
   }
   w->vals[k] = first;
 }
@@ -732,7 +743,7 @@ static void explore_last(walk *w, size_t k) {
 static void explore(walk *w, size_t k) {
   if (k == w->cut && k < w->n) {
     for (size_t i = 0; i < k; i++) lc_vec_push(&w->prefixes, w->vals[i]);
-  } else if (k == w->n) lc_result_add_state(w->q->r, w->vals);
+  } else if (k == w->n) add_state(w);
   else if (k + 1 == w->n && w->obs[k].nvalues) explore_last(w, k);
   else explore_values(w, k);
 }
@@ -881,7 +892,7 @@ static void *split_worker(void *arg) {
   split *sp = job->sp;
   smt_enc e;
   enc_init(&e, sp->p);
-  query q = {&e, job->r, sp->timeout, sp->deadline, false};
+  query q = {&e, job->r, sp->timeout, sp->deadline, false, NULL};
   obs_enc *obs = NULL;
   if (encode(&e, sp->m, job->r, &obs)) {
     for (size_t pi = 0; pi < sp->p->npaths; pi++)
@@ -931,12 +942,17 @@ static bool enumerate_split(query *q, obs_enc *obs, const cat_model *m, unsigned
 }
 
 lc_result *smt_check(const lx_program *p, const cat_model *m, const smt_options *o) {
+  return smt_check_hooked(p, m, o, NULL);
+}
+
+lc_result *smt_check_hooked(const lx_program *p, const cat_model *m, const smt_options *o,
+                            const lc_state_hook *hook) {
   double start = lc_now();
   lc_result *r = lc_result_new(p, "smt", cat_model_name(m));
   smt_enc e;
   enc_init(&e, p);
   double timeout = o ? o->timeout : 0;
-  query q = {&e, r, timeout, timeout > 0 ? start + timeout : 0, false};
+  query q = {&e, r, timeout, timeout > 0 ? start + timeout : 0, false, hook};
   obs_enc *obs = NULL;
   bool races = !o || o->races;
   bool ok = encode(&e, m, r, &obs);
@@ -945,7 +961,7 @@ lc_result *smt_check(const lx_program *p, const cat_model *m, const smt_options 
   if (ok) ok = query_bound(&q) && (!races || query_flags(&q));
   r->seconds_flags = lc_now() - t;
   t = lc_now();
-  unsigned threads = o && o->threads > 1 ? o->threads : 1;
+  unsigned threads = o && o->threads > 1 && !hook ? o->threads : 1;
   if (ok && threads > 1 && p->nshown > 1) enumerate_split(&q, obs, m, threads);
   else if (ok) enumerate(&q, obs);
   r->seconds_states = lc_now() - t;

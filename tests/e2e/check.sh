@@ -114,5 +114,26 @@ while IFS='|' read -r name want args; do
   fi
 done <"$dir/check-errors/cases"
 
+# --timeout bounds the termination question too: exit 3, "out of time", and
+# soon (unbounded, the first takes 1.3 s, the second over 5 s).  Which phase runs
+# out depends on the machine's load, so the message's tail is not compared;
+# the wall-time bound is loose for the same reason.
+for args in "--engine smt --unroll 4 --timeout 0.3 $top_srcdir/litmus/spin/SL-cas+acq-rel.litmus" \
+            "--engine enum --timeout 1 $dir/check-errors/spin-slow-question.litmus"; do
+  t0=$(date +%s.%N)
+  # shellcheck disable=SC2086
+  "$lc" --termination $args >/dev/null 2>"$tmp/err"
+  rc=$? t1=$(date +%s.%N)
+  limit=$(echo "$args" | sed 's/.*--timeout \([0-9.]*\).*/\1/')
+  if [ $rc = 3 ] && grep -q "error: out of time (--timeout $limit s) while" "$tmp/err" &&
+     [ "$(echo "$t1 - $t0 < 2 * $limit + 1" | bc)" = 1 ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: --termination $args: exit $rc after $(echo "$t1 - $t0" | bc) s"
+    grep -v warning: "$tmp/err"
+  fi
+done
+
 echo "e2e check: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,0 +1,57 @@
+/* engine-cost.c - the work --engine auto weighs, per test.
+ * SPDX-License-Identifier: MIT
+ *
+ *   engine-cost [--unroll N] FILE...
+ *
+ * Prints one line per test: the file, log2 of the explicit engine's
+ * search space, log2 of the SMT encoding's size and the engine auto
+ * picks (lc_engine_costs, lc_engine_choose).  scripts/calibrate-auto
+ * sets these beside both engines' times.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "litmus/ast.h"
+
+static int one(const char *path, unsigned unroll) {
+  lc_source src;
+  if (lc_source_read(&src, path) < 0) {
+    fprintf(stderr, "engine-cost: cannot read %s\n", path);
+    return 2;
+  }
+  lc_diag d;
+  lc_diag_init(&d, &src, stderr);
+  lt_test *t = lt_parse(&src, &d);
+  lx_options lo = {unroll, LX_DEFAULT_MAX_PATHS, 0, false};
+  lx_program *p = t ? lx_lower(t, &lo, &d) : NULL;
+  int rc = 2;
+  if (p) {
+    double e, s;
+    lc_engine_costs(p, &e, &s);
+    printf("%s %.2f %.2f %s\n", path, e, s, lc_engine_name(lc_engine_choose(p)));
+    rc = 0;
+  }
+  lx_program_free(p);
+  lt_test_free(t);
+  lc_diag_fini(&d);
+  lc_source_fini(&src);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  unsigned unroll = LX_DEFAULT_UNROLL;
+  int i = 1, rc = 0;
+  if (argc > 2 && strcmp(argv[1], "--unroll") == 0) {
+    unroll = (unsigned)atoi(argv[2]);
+    i = 3;
+  }
+  if (i >= argc) {
+    fprintf(stderr, "usage: engine-cost [--unroll N] FILE...\n");
+    return 2;
+  }
+  for (; i < argc; i++)
+    if (one(argv[i], unroll)) rc = 2;
+  return rc;
+}
