@@ -711,7 +711,7 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
   lc_result *allowed = lc_check_test(t, model, &check, &prog, &d);
   /* a C++ test's loops show only once lowered */
   if (allowed && allowed->status == LC_RESULT_OK && !check.termination && !s->o->emit_cuda && prog->has_cut)
-    allowed->termination = lc_check_termination(t, model, &check, start, &allowed->termination_witness, &d);
+    lc_check_termination(t, model, &check, start, allowed, &d);
   if (s->o->checking) atomic_store(s->o->checking, false);
   if (s->o->par.progress) fputs("\r\033[K", stderr);
   lc_diag_fini(&d);
