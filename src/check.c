@@ -295,6 +295,7 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
   lx_program *p = lx_lower(t, &lo, d);
   *prog = p;
   if (!p) return NULL;
+  if (o->lowered) o->lowered(o->lowered_ctx, p);
   double lowered = lc_now() - start;
   lc_result *r = lc_check_program(p, m, o, start);
   r->seconds_lower = lowered;

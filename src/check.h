@@ -21,6 +21,10 @@ typedef struct lc_check_options {
   bool termination;        /* also answer "can this hang?" (term.c) */
   unsigned progress;       /* under these progress models (1u << lc_progress, progress.h);
                               0: fair only */
+  /* lc_check_test calls it once lowering is done, before the engine runs
+   * (NULL: none); litmus-check's isolated runs learn the engine there */
+  void (*lowered)(void *ctx, const lx_program *p);
+  void *lowered_ctx;
 } lc_check_options;
 
 void lc_check_options_init(lc_check_options *o);

@@ -4,7 +4,8 @@
  * Modes: the default checks each test against a model and prints a
  * herd-style block (or JSON); --print normalises tests; --events shows the
  * lowered events.  Tests run on --jobs worker threads, each test with its
- * own Z3 context, and their output is printed in the order given.
+ * own Z3 context, or with --timeout in --jobs child processes that the
+ * deadline bounds (isolate.h); their output is printed in the order given.
  */
 #define _GNU_SOURCE   /* getopt_long, open_memstream */
 #include "config.h"
@@ -28,6 +29,7 @@
 #include "report/report.h"
 #include "report/why.h"
 #include "explain.h"
+#include "isolate.h"
 #include "unroll_hint.h"
 
 typedef enum { MODE_CHECK, MODE_PRINT, MODE_EVENTS } run_mode;
@@ -199,9 +201,17 @@ static int parse_options(int argc, char **argv, options *o) {
 
 /* ---- one test ------------------------------------------------------------------- */
 
+typedef struct expectation {
+  char *path;
+  int value;
+} expectation;
+
+typedef LC_VEC(expectation) expect_vec;
+
 typedef struct job {
   const char *path;
   char *out, *err;          /* what to print, in order */
+  size_t errlen;
   int status;               /* exit status this test asks for */
   int verdict;              /* 1 Ok, 0 No, -1 none */
   char *html_row;           /* --html: the test's line of the index */
@@ -217,6 +227,11 @@ typedef struct batch {
   atomic_size_t next;
   pthread_mutex_t lock;
   pthread_cond_t finished;
+  const expect_vec *ex;
+  int status;                   /* the worst exit status so far */
+  size_t compared, mismatches;  /* --expect */
+  size_t printed;               /* the tests printed, in order */
+  int fd;                       /* in an isolated child: the pipe to the parent; else -1 */
 } batch;
 
 /* The error object the man page documents, for a test that has no
@@ -291,13 +306,59 @@ static lc_explain_result *explain_test(const batch *b, job *j, const lc_result *
   return x;
 }
 
+/* ---- in an isolated child (--timeout) ---------------------------------------- */
+
+typedef struct fallback_ctx {
+  const batch *b;
+  job *j;
+  const lt_test *t;
+  FILE *err;
+} fallback_ctx;
+
+/* Tells the parent what to report should it kill this child at the
+ * deadline: what the test wrote on stderr so far and, for --json, the
+ * record of a test without a verdict.  Before lowering (p NULL) the engine
+ * named is the one asked for, which may be auto. */
+static void send_fallback(const fallback_ctx *f, const lx_program *p) {
+  const batch *b = f->b;
+  char *record = NULL;
+  if (b->o->json) {
+    lx_program stub = {0};
+    stub.test = f->t;
+    lc_engine e = b->o->check.engine;
+    if (p && e == LC_ENGINE_AUTO) e = lc_engine_choose(p);
+    lc_buf msg;
+    lc_buf_init(&msg);
+    lc_buf_printf(&msg, "out of time (--timeout %g s); no verdict", b->o->check.timeout);
+    lc_result r = {0};
+    r.prog = p ? p : &stub, r.status = LC_RESULT_UNKNOWN, r.message = msg.s;
+    r.engine = lc_engine_name(e), r.model = cat_model_name(model_for(b, f->t));
+    json_t *js = report_json(&r);
+    record = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(js);
+    lc_buf_fini(&msg);
+  }
+  fflush(f->err);
+  const char *fields[] = {f->j->err ? f->j->err : "", record};
+  lc_iso_send(b->fd, LC_ISO_FALLBACK, fields, 2);
+  free(record);
+}
+
+static void fallback_lowered(void *ctx, const lx_program *p) { send_fallback(ctx, p); }
+
 static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out) {
   lc_diag d;
   lc_diag_init(&d, NULL, err);
   d.errors_only = b->o->quiet;
   lx_program *prog = NULL;
   double start = lc_now();
-  lc_result *r = lc_check_test(t, model_for(b, t), &b->o->check, &prog, &d);
+  lc_check_options co = b->o->check;
+  fallback_ctx fc = {b, j, t, err};
+  if (b->fd >= 0) {
+    send_fallback(&fc, NULL);
+    co.lowered = fallback_lowered, co.lowered_ctx = &fc;
+  }
+  lc_result *r = lc_check_test(t, model_for(b, t), &co, &prog, &d);
   if (!r && b->o->json) json_error(out, j->path, t, lc_diag_first_error(&d));
   lc_diag_fini(&d);
   if (!r) {
@@ -328,8 +389,11 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     }
   }
   lc_explain_result *x = NULL;
-  if (r->status == LC_RESULT_OK && (b->o->explain || b->o->graph || b->o->html))
-    x = explain_test(b, j, r, err);
+  bool explain = r->status == LC_RESULT_OK && (b->o->explain || b->o->graph || b->o->html);
+  /* the explanations' questions have timeouts of their own: the deadline
+   * bounds the check only */
+  if (explain && b->fd >= 0) lc_iso_send(b->fd, LC_ISO_RELAX, NULL, 0);
+  if (explain) x = explain_test(b, j, r, err);
   if (b->o->json) {
     json_t *js = report_json(r);
     if (x) json_object_set_new(js, "explain", report_explain_json(x));
@@ -348,9 +412,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
 }
 
 static void run_job(const batch *b, job *j) {
-  char *errbuf = NULL;
-  size_t errlen = 0;
-  FILE *err = open_memstream(&errbuf, &errlen);
+  FILE *err = open_memstream(&j->err, &j->errlen);
   lc_buf out;
   lc_buf_init(&out);
   j->verdict = -1;
@@ -383,7 +445,6 @@ static void run_job(const batch *b, job *j) {
     lc_source_fini(&src);
   }
   fclose(err);
-  j->err = errbuf;
   j->out = lc_buf_take(&out);
   lc_buf_fini(&out);
 }
@@ -403,13 +464,6 @@ static void *worker(void *arg) {
 }
 
 /* ---- expectations ------------------------------------------------------------------ */
-
-typedef struct expectation {
-  char *path;
-  int value;
-} expectation;
-
-typedef LC_VEC(expectation) expect_vec;
 
 static int load_expect(const char *path, expect_vec *out) {
   FILE *f = fopen(path, "r");
@@ -459,37 +513,143 @@ static void progress(const batch *b, size_t i) {
 /* Exit statuses grow with severity. */
 static int worst(int a, int b) { return a > b ? a : b; }
 
+/* Prints the test, once every test before it is printed. */
+static void emit(batch *b, size_t i) {
+  const options *o = b->o;
+  job *j = &b->jobs[i];
+  progress(b, i);
+  fputs(j->err, stderr);
+  fputs(j->out, stdout);
+  if (!o->json && *j->out && i + 1 < b->njobs) fputc('\n', stdout);
+  b->status = worst(b->status, j->status);
+  const expectation *e = b->ex->n ? find_expect(b->ex, j->path) : NULL;
+  if (e && j->verdict >= 0) {
+    b->compared++;
+    if (e->value != j->verdict) {
+      b->mismatches++;
+      fprintf(stderr, "mismatch: %s: expected %d, got %d\n", j->path, e->value, j->verdict);
+    }
+  }
+  free(j->out);
+  free(j->err);
+  b->printed = i + 1;
+}
+
+static void run_threads(batch *b) {
+  unsigned nthreads = b->o->jobs < b->njobs ? b->o->jobs : (unsigned)(b->njobs ? b->njobs : 1);
+  pthread_t *threads = lc_xcalloc(nthreads, sizeof(pthread_t));
+  for (unsigned t = 0; t < nthreads; t++) pthread_create(&threads[t], NULL, worker, b);
+  for (size_t i = 0; i < b->njobs; i++) {
+    pthread_mutex_lock(&b->lock);
+    while (!atomic_load(&b->jobs[i].done)) pthread_cond_wait(&b->finished, &b->lock);
+    pthread_mutex_unlock(&b->lock);
+    emit(b, i);
+  }
+  for (unsigned t = 0; t < nthreads; t++) pthread_join(threads[t], NULL);
+  free(threads);
+}
+
+/* ---- with --timeout: each test in a child process (isolate.h) --------------------- */
+
+/* In the child: the test, sent whole to the parent. */
+static void isolated_run(void *ctx, size_t i, int fd) {
+  batch *b = ctx;
+  job *j = &b->jobs[i];
+  b->fd = fd;
+  run_job(b, j);
+  char status[16], verdict[16];
+  snprintf(status, sizeof status, "%d", j->status);
+  snprintf(verdict, sizeof verdict, "%d", j->verdict);
+  const char *fields[] = {status, verdict, j->out, j->err, j->html_row};
+  lc_iso_send(fd, LC_ISO_RESULT, fields, LC_ARRAY_LEN(fields));
+  free(j->out);
+  free(j->err);
+  free(j->html_row);
+}
+
+/* A test whose child did not answer: the stderr it had written, then why
+ * (the fallback's JSON record, or the error object, for --json). */
+static void no_answer(const batch *b, job *j, const lc_iso_outcome *x, const char *why, const char *status) {
+  const char *err = x->nfields == 2 && x->fields[0] ? x->fields[0] : "";
+  const char *record = x->nfields == 2 ? x->fields[1] : NULL;
+  lc_buf e, out;
+  lc_buf_init(&e);
+  lc_buf_init(&out);
+  lc_buf_puts(&e, err);
+  if (!b->o->json) {
+    lc_buf_printf(&e, "%s: error: %s\n", j->path, why);
+  } else {
+    json_t *js = record ? json_loads(record, 0, NULL) : NULL;
+    if (!js) {
+      json_error(&out, j->path, NULL, why);
+    } else {
+      json_object_set_new(js, "status", json_string(status));
+      json_object_set_new(js, "message", json_string(why));
+      char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+      lc_buf_printf(&out, "%s\n", s);
+      free(s);
+      json_decref(js);
+    }
+  }
+  j->err = lc_buf_take(&e);
+  j->out = lc_buf_take(&out);
+  lc_buf_fini(&e);
+  lc_buf_fini(&out);
+  j->status = LC_EXIT_INTERNAL;
+  j->verdict = -1;
+}
+
+static void take_answer(job *j, const lc_iso_outcome *x) {
+  j->status = atoi(x->fields[0]);
+  j->verdict = atoi(x->fields[1]);
+  j->out = lc_xstrdup(x->fields[2] ? x->fields[2] : "");
+  j->err = lc_xstrdup(x->fields[3] ? x->fields[3] : "");
+  j->html_row = x->fields[4] ? lc_xstrdup(x->fields[4]) : NULL;
+}
+
+/* In the parent, as each child ends. */
+static void isolated_done(void *ctx, size_t i, const lc_iso_outcome *x) {
+  batch *b = ctx;
+  job *j = &b->jobs[i];
+  lc_buf why;
+  lc_buf_init(&why);
+  if (x->end == LC_ISO_DONE && x->nfields == 5) {
+    take_answer(j, x);
+  } else if (x->end == LC_ISO_KILLED) {
+    lc_buf_printf(&why, "out of time (--timeout %g s); no verdict", b->o->check.timeout);
+    no_answer(b, j, x, why.s, "unknown");
+  } else {
+    if (x->end == LC_ISO_NOT_RUN) lc_buf_printf(&why, "cannot start a process for the check: %s", strerror(x->error));
+    else if (x->signal) lc_buf_printf(&why, "the check crashed (signal %d)", x->signal);
+    else lc_buf_printf(&why, "the check ended without an answer (exit status %d)", x->code);
+    no_answer(b, j, x, why.s, "error");
+  }
+  lc_buf_fini(&why);
+  atomic_store(&j->done, true);
+  while (b->printed < b->njobs && atomic_load(&b->jobs[b->printed].done)) emit(b, b->printed);
+}
+
+/* The hard bound on a child: the check's own deadline polls at some
+ * granularity and the child needs a moment to start and parse, so the
+ * cooperative timeout (which says which phase ran out) gets 5% and 0.1 s
+ * more before the kill; the bound stays within 10% of S from S = 2 s. */
+static double hard_limit(double timeout) { return timeout * 1.05 + 0.1; }
+
+/* With --timeout: the parent stays single-threaded and never touches Z3,
+ * so that forking it is safe (isolate.h). */
+static void run_isolated(batch *b) {
+  lc_iso_ops ops = {isolated_run, isolated_done};
+  lc_isolate_run(b->njobs, b->o->jobs, hard_limit(b->o->check.timeout), &ops, b);
+}
+
 static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp,
                      const expect_vec *ex) {
   batch b = {o, m, mcpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
-             PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+             PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ex, LC_EXIT_OK, 0, 0, 0, -1};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
-  unsigned nthreads = o->jobs < b.njobs ? o->jobs : (unsigned)(b.njobs ? b.njobs : 1);
-  pthread_t *threads = lc_xcalloc(nthreads, sizeof(pthread_t));
-  for (unsigned t = 0; t < nthreads; t++) pthread_create(&threads[t], NULL, worker, &b);
-  int status = LC_EXIT_OK;
-  size_t mismatches = 0, compared = 0;
-  for (size_t i = 0; i < b.njobs; i++) {
-    job *j = &b.jobs[i];
-    pthread_mutex_lock(&b.lock);
-    while (!atomic_load(&j->done)) pthread_cond_wait(&b.finished, &b.lock);
-    pthread_mutex_unlock(&b.lock);
-    progress(&b, i);
-    fputs(j->err, stderr);
-    fputs(j->out, stdout);
-    if (!o->json && *j->out && i + 1 < b.njobs) fputc('\n', stdout);
-    status = worst(status, j->status);
-    const expectation *e = ex->n ? find_expect(ex, j->path) : NULL;
-    if (e && j->verdict >= 0) {
-      compared++;
-      if (e->value != j->verdict) {
-        mismatches++;
-        fprintf(stderr, "mismatch: %s: expected %d, got %d\n", j->path, e->value, j->verdict);
-      }
-    }
-    free(j->out);
-    free(j->err);
-  }
+  if (o->check.timeout > 0 && o->mode == MODE_CHECK) run_isolated(&b);
+  else run_threads(&b);
+  int status = b.status;
   if (o->html) {
     char **rows = lc_xcalloc(b.njobs + 1, sizeof(char *));
     for (size_t i = 0; i < b.njobs; i++) rows[i] = b.jobs[i].html_row;
@@ -498,12 +658,10 @@ static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp
     free(rows);
   }
   if (b.njobs > 1 && !o->quiet && lc_is_tty(stderr)) fprintf(stderr, "\r%70s\r", "");
-  for (unsigned t = 0; t < nthreads; t++) pthread_join(threads[t], NULL);
   if (ex->n) {
-    fprintf(stderr, "expect: %zu tests compared, %zu mismatches\n", compared, mismatches);
-    if (mismatches) status = worst(status, LC_EXIT_MISMATCH);
+    fprintf(stderr, "expect: %zu tests compared, %zu mismatches\n", b.compared, b.mismatches);
+    if (b.mismatches) status = worst(status, LC_EXIT_MISMATCH);
   }
-  free(threads);
   free(b.jobs);
   return status;
 }

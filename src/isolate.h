@@ -1,0 +1,62 @@
+/* isolate.h - tasks in child processes, with a deadline the parent enforces.
+ * SPDX-License-Identifier: MIT
+ *
+ * A deadline the work polls cannot bound a step that does not poll it: Z3
+ * does not interrupt its intake of a large encoding, neither on
+ * Z3_interrupt nor under assumptions.  So each task runs in a forked
+ * child that sends messages back over a pipe, and the parent kills a child
+ * still busy past its deadline.  The parent must be single-threaded when it
+ * calls lc_isolate_run: a fork copies the locks other threads hold (Z3's,
+ * stdio's) and the child could wait on them for ever.
+ */
+#ifndef LC_ISOLATE_H
+#define LC_ISOLATE_H
+
+#include <stddef.h>
+
+typedef enum {
+  LC_ISO_FALLBACK = 'F',  /* what to report should the task be killed (the last one counts) */
+  LC_ISO_RELAX = 'R',     /* the part under the deadline is over: the parent no longer kills */
+  LC_ISO_RESULT = 'D'     /* the task's answer */
+} lc_iso_kind;
+
+typedef enum {
+  LC_ISO_DONE,            /* the child sent its result and exited */
+  LC_ISO_KILLED,          /* still busy at its deadline: killed */
+  LC_ISO_CRASHED,         /* died of a signal, or exited without a result */
+  LC_ISO_NOT_RUN          /* no child could be started (pipe, fork: `error`) */
+} lc_iso_end;
+
+typedef struct lc_iso_outcome {
+  lc_iso_end end;
+  int signal;             /* LC_ISO_CRASHED: the signal that ended it, or 0 */
+  int code;               /* LC_ISO_CRASHED without a signal: its exit status */
+  int error;              /* LC_ISO_NOT_RUN: the errno */
+  /* LC_ISO_DONE: the result's fields; otherwise the last fallback's, if
+   * any (nfields 0: none came).  A field sent as NULL is NULL. */
+  char **fields;
+  size_t nfields;
+  double seconds;         /* from fork to the end */
+} lc_iso_outcome;
+
+typedef struct lc_iso_ops {
+  /* In the child: task i.  Send messages on fd with lc_iso_send; the
+   * child then _exits (no atexit handlers, no stdio flush). */
+  void (*run)(void *ctx, size_t i, int fd);
+  /* In the parent, as each task ends, in the order they end.  The
+   * outcome's fields are freed when it returns. */
+  void (*done)(void *ctx, size_t i, const lc_iso_outcome *o);
+} lc_iso_ops;
+
+/* Sends a message of n fields (strings, NULL allowed).  Returns 0, or -1
+ * with errno set. */
+int lc_iso_send(int fd, lc_iso_kind kind, const char *const *fields, size_t n);
+
+/* Runs tasks 0..n-1, at most `max` at once, each in a child of its own that
+ * is killed (SIGKILL) when it has not sent LC_ISO_RESULT or LC_ISO_RELAX
+ * `limit` seconds after its fork (0: never), and passes each to ops->done.
+ * Flushes stdio before each fork, so a child cannot repeat the parent's
+ * buffered output. */
+void lc_isolate_run(size_t n, unsigned max, double limit, const lc_iso_ops *ops, void *ctx);
+
+#endif
