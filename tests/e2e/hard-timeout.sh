@@ -1,0 +1,98 @@
+#!/bin/sh
+# hard-timeout.sh - --timeout bounds a test even where the engine does not
+# poll the deadline.  Z3 takes minutes (over 30 s on a 2-core VM) to take in
+# the encoding of timeout/spin-1-220.litmus and nothing interrupts it, so a
+# run of it under --engine smt --timeout 1 that ends within 3 s, with the
+# message that names no phase (the engines' own say "while ..."), was killed
+# by the parent (src/isolate.c).  Then: a batch of a good test, a test that
+# does not parse and that one prints what it prints without the timed-out
+# test, in the order given, plus that test's line (or JSON record), with any
+# --jobs.  Whole outputs against timeout/*.expected*; `Time` lines and JSON
+# seconds dropped.  PROMOTE=1 rewrites the expected files.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+lc=$(cd "$top_builddir" && pwd)/src/litmus-check
+cd "$top_srcdir" || exit 99
+dir=tests/e2e/timeout
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+good=litmus/MP.litmus bad=tests/e2e/errors/acquire-store.litmus slow=$dir/spin-1-220.litmus
+
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# compare EXPECTED-FILE ACTUAL-FILE WHAT
+compare() {
+  [ "${PROMOTE:-0}" = 1 ] && cp "$2" "$1"
+  if diff -u "$1" "$2"; then ok; else ko "$3"; fi
+}
+
+# run NAME ARGS...: litmus-check ARGS, stdout in $tmp/NAME.out (no Time
+# lines, no seconds), stderr in $tmp/NAME.err, the status in $rc and the
+# wall time in $wall
+run() {
+  name=$1; shift
+  t0=$(date +%s.%N)
+  "$lc" "$@" >"$tmp/$name.raw" 2>"$tmp/$name.err"
+  rc=$?
+  wall=$(echo "$(date +%s.%N) - $t0" | bc)
+  grep -v '^Time ' "$tmp/$name.raw" | sed 's/,"seconds":.*$/}/' >"$tmp/$name.out"
+}
+
+# within SECONDS WHAT: the last run took less than SECONDS
+within() {
+  if [ "$(echo "$wall < $1" | bc)" = 1 ]; then ok; else ko "$2: took $wall s (at most $1 s)"; fi
+}
+
+status() {
+  if [ "$rc" = "$1" ]; then ok; else ko "$2: exit status $rc, expected $1"; fi
+}
+
+# the hard kill, text and JSON
+run text --engine smt --timeout 1 "$slow"
+status 3 "--timeout 1 $slow"
+within 3 "--timeout 1 $slow"
+compare "$dir/spin-1-220.expected-err" "$tmp/text.err" "--timeout 1 $slow: stderr"
+[ -s "$tmp/text.out" ] && ko "--timeout 1 $slow: printed on stdout"
+
+run json --json --engine smt --timeout 1 "$slow"
+status 3 "--json --timeout 1 $slow"
+within 3 "--json --timeout 1 $slow"
+compare "$dir/spin-1-220.expected-json" "$tmp/json.out" "--json --timeout 1 $slow: the record"
+[ -s "$tmp/json.err" ] && ko "--json --timeout 1 $slow: printed on stderr"
+
+# a mixed batch: as without the slow test (no --timeout: no child
+# processes), plus its line
+for mode in text json; do
+  flag=""
+  [ $mode = json ] && flag=--json
+  run plain $flag --engine smt "$good" "$bad"
+  status 2 "$mode: $good $bad"
+  # one job, the slow test last; three, the slow test first (printed
+  # first, though it ends last)
+  for jobs in 1 3; do
+    if [ $jobs = 1 ]; then set -- "$good" "$bad" "$slow"; else set -- "$slow" "$good" "$bad"; fi
+    what="$mode: -j $jobs --timeout 1 $*"
+    run mixed $flag -j $jobs --engine smt --timeout 1 "$@"
+    status 3 "$what"
+    within 3 "$what"
+    slow_out=/dev/null slow_err=$dir/spin-1-220.expected-err
+    [ $mode = json ] && slow_out=$dir/spin-1-220.expected-json slow_err=/dev/null
+    if [ $jobs = 1 ]; then
+      cat "$tmp/plain.out" "$slow_out" >"$tmp/want.out"
+      cat "$tmp/plain.err" "$slow_err" >"$tmp/want.err"
+    else
+      cat "$slow_out" "$tmp/plain.out" >"$tmp/want.out"
+      cat "$slow_err" "$tmp/plain.err" >"$tmp/want.err"
+    fi
+    if diff -u "$tmp/want.out" "$tmp/mixed.out" && diff -u "$tmp/want.err" "$tmp/mixed.err"; then ok; else
+      ko "$what: not the output without it plus its own"; fi
+    compare "$dir/mixed-j$jobs.expected-$mode" "$tmp/mixed.out" "$what: stdout"
+  done
+done
+
+echo "hard timeout: $pass passed, $fail failed"
+[ "$fail" = 0 ]
