@@ -56,16 +56,29 @@ int lc_iso_send(int fd, lc_iso_kind kind, const char *const *fields, size_t n) {
 
 /* ---- the parent's side --------------------------------------------------------- */
 
+/* A child runs tasks one after another, each given by its index on the
+ * child's input pipe, until the pipe closes or the child is killed: a
+ * fresh process per task would set up Z3's tables again each time (some
+ * 10 ms of page faults per test on a 2-core VM). */
 typedef struct child {
-  size_t task;
   pid_t pid;
-  int fd;                   /* -1: the slot is free */
-  double start, deadline;   /* deadline 0: none (any more) */
+  int from, to;             /* pipes from and to the child; from -1: the slot is free */
+  bool busy;
+  size_t task;
+  double start, deadline;   /* of the task; deadline 0: none (any more) */
   lc_buf in;                /* bytes read and not yet parsed */
-  char **fallback, **result;
-  size_t nfallback, nresult;
-  bool has_result;
+  char **fallback;
+  size_t nfallback;
 } child;
+
+typedef struct pool {
+  child *c;
+  size_t nslots;
+  double limit;
+  const lc_iso_ops *ops;
+  void *ctx;
+  struct sigaction sigpipe;   /* the parent's own, which the children get back */
+} pool;
 
 static void free_fields(char **f, size_t n) {
   for (size_t i = 0; i < n; i++) free(f[i]);
@@ -104,22 +117,35 @@ static size_t parse_message(const char *s, size_t n, char *kind, char ***fields,
   return at;
 }
 
-static void take_messages(child *c) {
+/* The task ends: tells ops->done, with the result's fields or the last
+ * fallback's. */
+static void end_task(pool *p, child *c, lc_iso_outcome o, char **result, size_t nresult) {
+  if (o.end == LC_ISO_DONE) o.fields = result, o.nfields = nresult;
+  else o.fields = c->fallback, o.nfields = c->nfallback;
+  o.seconds = lc_now() - c->start;
+  p->ops->done(p->ctx, c->task, &o);
+  free_fields(c->fallback, c->nfallback);
+  c->fallback = NULL, c->nfallback = 0;
+  c->busy = false, c->deadline = 0;
+}
+
+static void take_messages(pool *p, child *c) {
   char kind, **f;
   size_t nf, used, off = 0;
   while ((used = parse_message(c->in.s + off, c->in.n - off, &kind, &f, &nf)) > 0) {
     off += used;
-    if (kind == LC_ISO_FALLBACK) {
+    if (!c->busy) {                     /* nothing asked: ignored */
+      free_fields(f, nf);
+    } else if (kind == LC_ISO_FALLBACK) {
       free_fields(c->fallback, c->nfallback);
       c->fallback = f, c->nfallback = nf;
-      continue;
-    }
-    if (kind == LC_ISO_RESULT && !c->has_result) {
-      c->result = f, c->nresult = nf, c->has_result = true;
-    } else {
+    } else if (kind == LC_ISO_RESULT) {
+      end_task(p, c, (lc_iso_outcome){.end = LC_ISO_DONE}, f, nf);
+      free_fields(f, nf);
+    } else {                            /* LC_ISO_RELAX */
+      c->deadline = 0;
       free_fields(f, nf);
     }
-    c->deadline = 0;   /* a result or LC_ISO_RELAX: no more killing */
   }
   if (off) {
     memmove(c->in.s, c->in.s + off, c->in.n - off);
@@ -127,107 +153,163 @@ static void take_messages(child *c) {
   }
 }
 
-/* Reads what the child wrote; false at the end of the pipe. */
-static bool read_child(child *c) {
-  char buf[65536];
-  ssize_t k = read(c->fd, buf, sizeof buf);
-  if (k < 0) return errno == EINTR || errno == EAGAIN;
-  if (k == 0) return false;
-  lc_buf_putn(&c->in, buf, (size_t)k);
-  take_messages(c);
-  return true;
+static int read_all(int fd, void *p, size_t n) {
+  char *s = p;
+  while (n) {
+    ssize_t k = read(fd, s, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return -1;
+    s += k, n -= (size_t)k;
+  }
+  return 0;
 }
 
-static int start(child *slots, size_t nslots, child *c, size_t task, double limit, const lc_iso_ops *ops,
-                 void *ctx) {
-  int p[2];
-  /* close-on-exec: a program the task runs (dot) must not hold the pipe open */
-  if (pipe2(p, O_CLOEXEC) < 0) return -1;
+/* The child's loop: a task index at a time, until the pipe closes. */
+static void serve(int in, int out, const lc_iso_ops *ops, void *ctx) {
+  uint64_t task;
+  while (read_all(in, &task, sizeof task) == 0) ops->run(ctx, (size_t)task, out);
+  _exit(0);
+}
+
+static int spawn(pool *p, child *c) {
+  int up[2], down[2];
+  /* close-on-exec: a program a task runs (dot) must not hold the pipes open */
+  if (pipe2(up, O_CLOEXEC) < 0) return -1;
+  if (pipe2(down, O_CLOEXEC) < 0) {
+    int e = errno;
+    close(up[0]);
+    close(up[1]);
+    errno = e;
+    return -1;
+  }
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {
     int e = errno;
-    close(p[0]);
-    close(p[1]);
+    close(up[0]), close(up[1]), close(down[0]), close(down[1]);
     errno = e;
     return -1;
   }
   if (pid == 0) {
-    close(p[0]);
-    for (size_t k = 0; k < nslots; k++)
-      if (slots[k].fd >= 0) close(slots[k].fd);
-    ops->run(ctx, task, p[1]);
-    _exit(0);
+    close(up[0]);
+    close(down[1]);
+    for (size_t k = 0; k < p->nslots; k++) {
+      if (p->c[k].from >= 0) close(p->c[k].from);
+      if (p->c[k].to >= 0) close(p->c[k].to);
+    }
+    sigaction(SIGPIPE, &p->sigpipe, NULL);
+    serve(down[0], up[1], p->ops, p->ctx);
   }
-  close(p[1]);
+  close(up[1]);
+  close(down[0]);
   memset(c, 0, sizeof *c);
-  c->task = task, c->pid = pid, c->fd = p[0];
-  c->start = lc_now();
-  c->deadline = limit > 0 ? c->start + limit : 0;
+  c->pid = pid, c->from = up[0], c->to = down[1];
   lc_buf_init(&c->in);
   return 0;
 }
 
-static void finish(child *c, bool kill_it, const lc_iso_ops *ops, void *ctx) {
-  if (kill_it) kill(c->pid, SIGKILL);
-  close(c->fd);
-  int st = 0;
-  while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR) {}
-  lc_iso_outcome o = {LC_ISO_DONE, 0, 0, 0, c->result, c->nresult, lc_now() - c->start};
-  if (!c->has_result) {
-    o.end = kill_it ? LC_ISO_KILLED : LC_ISO_CRASHED;
-    o.fields = c->fallback, o.nfields = c->nfallback;
-    if (!kill_it && WIFSIGNALED(st)) o.signal = WTERMSIG(st);
-    else if (!kill_it && WIFEXITED(st)) o.code = WEXITSTATUS(st);
+/* Gives the child a task. */
+static void assign(pool *p, child *c, size_t task) {
+  uint64_t t = task;
+  c->busy = true, c->task = task;
+  c->start = lc_now();
+  c->deadline = p->limit > 0 ? c->start + p->limit : 0;
+  if (write_all(c->to, (const char *)&t, sizeof t) < 0) {   /* it died: its pipe's end says how */
+    close(c->to);
+    c->to = -1;
   }
-  ops->done(ctx, c->task, &o);
-  free_fields(c->fallback, c->nfallback);
-  free_fields(c->result, c->nresult);
-  lc_buf_fini(&c->in);
-  c->fd = -1;
 }
 
-/* Waits for the children to write or for the nearest deadline; returns
- * how many ended. */
-static size_t wait_children(child *c, size_t nslots, struct pollfd *pf, const lc_iso_ops *ops, void *ctx) {
-  size_t np = 0, ended = 0;
+/* The child is gone (its pipe ended) or is killed: reaps it, and ends its
+ * task if it had one. */
+static void reap(pool *p, child *c, bool kill_it) {
+  if (kill_it) kill(c->pid, SIGKILL);
+  close(c->from);
+  if (c->to >= 0) close(c->to);
+  int st = 0;
+  while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR) {}
+  if (c->busy) {
+    lc_iso_outcome o = {.end = kill_it ? LC_ISO_KILLED : LC_ISO_CRASHED};
+    if (!kill_it && WIFSIGNALED(st)) o.signal = WTERMSIG(st);
+    else if (!kill_it && WIFEXITED(st)) o.code = WEXITSTATUS(st);
+    end_task(p, c, o, NULL, 0);
+  }
+  free_fields(c->fallback, c->nfallback);
+  lc_buf_fini(&c->in);
+  c->from = c->to = -1;
+}
+
+/* Reads what the child wrote; false at the end of its pipe. */
+static bool read_child(pool *p, child *c) {
+  char buf[65536];
+  ssize_t k = read(c->from, buf, sizeof buf);
+  if (k < 0) return errno == EINTR || errno == EAGAIN;
+  if (k == 0) return false;
+  lc_buf_putn(&c->in, buf, (size_t)k);
+  take_messages(p, c);
+  return true;
+}
+
+/* Waits for the children to write or for the nearest deadline. */
+static void wait_children(pool *p, struct pollfd *pf) {
+  child *c = p->c;
   double now = lc_now(), wait = -1;
-  for (size_t k = 0; k < nslots; k++) {
-    pf[k] = (struct pollfd){c[k].fd, POLLIN, 0};   /* a negative fd is skipped */
-    if (c[k].fd >= 0) np++;
-    if (c[k].fd >= 0 && c[k].deadline > 0 && (wait < 0 || c[k].deadline - now < wait))
+  for (size_t k = 0; k < p->nslots; k++) {
+    pf[k] = (struct pollfd){c[k].from, POLLIN, 0};   /* a negative fd is skipped */
+    if (c[k].from >= 0 && c[k].busy && c[k].deadline > 0 && (wait < 0 || c[k].deadline - now < wait))
       wait = c[k].deadline - now > 0 ? c[k].deadline - now : 0;
   }
-  if (!np) return 0;
   int ms = wait < 0 ? -1 : (int)(wait * 1000) + 1;
-  if (poll(pf, nslots, ms) < 0 && errno != EINTR) return 0;
-  for (size_t k = 0; k < nslots; k++)
-    if (c[k].fd >= 0 && pf[k].revents && !read_child(&c[k])) finish(&c[k], false, ops, ctx), ended++;
+  if (poll(pf, p->nslots, ms) < 0 && errno != EINTR) return;
+  for (size_t k = 0; k < p->nslots; k++)
+    if (c[k].from >= 0 && pf[k].revents && !read_child(p, &c[k])) reap(p, &c[k], false);
   now = lc_now();
-  for (size_t k = 0; k < nslots; k++)
-    if (c[k].fd >= 0 && c[k].deadline > 0 && now >= c[k].deadline) finish(&c[k], true, ops, ctx), ended++;
-  return ended;
+  for (size_t k = 0; k < p->nslots; k++)
+    if (c[k].from >= 0 && c[k].busy && c[k].deadline > 0 && now >= c[k].deadline) reap(p, &c[k], true);
+}
+
+/* Starts children and gives out tasks; false when none is alive. */
+static bool feed(pool *p, size_t n, size_t *next) {
+  bool alive = false;
+  for (size_t k = 0; k < p->nslots; k++) alive |= p->c[k].from >= 0;
+  for (size_t k = 0; k < p->nslots; k++) {
+    child *c = &p->c[k];
+    if (c->from < 0 && *next < n) {
+      if (spawn(p, c) == 0) {
+        alive = true;
+      } else if (!alive) {   /* nothing to wait for: this task cannot run */
+        lc_iso_outcome o = {.end = LC_ISO_NOT_RUN, .error = errno};
+        p->ops->done(p->ctx, (*next)++, &o);
+        continue;
+      } else {
+        continue;            /* out of processes: again when one ends */
+      }
+    }
+    if (c->from < 0 || c->busy || c->to < 0) continue;
+    if (*next < n) {
+      assign(p, c, (*next)++);
+    } else {                 /* no more work: the child ends at the end of its pipe */
+      close(c->to);
+      c->to = -1;
+    }
+  }
+  return alive;
 }
 
 void lc_isolate_run(size_t n, unsigned max, double limit, const lc_iso_ops *ops, void *ctx) {
-  size_t nslots = max < 1 ? 1 : max < n ? max : n, active = 0, next = 0;
-  child *c = lc_xcalloc(nslots ? nslots : 1, sizeof *c);
-  struct pollfd *pf = lc_xcalloc(nslots ? nslots : 1, sizeof *pf);
-  for (size_t k = 0; k < nslots; k++) c[k].fd = -1;
-  while (next < n || active) {
-    for (size_t k = 0; k < nslots && next < n && active < nslots; k++) {
-      if (c[k].fd >= 0) continue;
-      if (start(c, nslots, &c[k], next, limit, ops, ctx) == 0) {
-        next++, active++;
-      } else if (!active) {   /* nothing to wait for: this task cannot run */
-        lc_iso_outcome o = {LC_ISO_NOT_RUN, 0, 0, errno, NULL, 0, 0};
-        ops->done(ctx, next++, &o);
-      } else {
-        break;                /* out of processes: try again when one ends */
-      }
-    }
-    active -= wait_children(c, nslots, pf, ops, ctx);
+  size_t nslots = max < 1 ? 1 : max < n ? max : n, next = 0;
+  if (!nslots) return;
+  pool p = {.c = lc_xcalloc(nslots, sizeof(child)), .nslots = nslots, .limit = limit, .ops = ops, .ctx = ctx};
+  struct pollfd *pf = lc_xcalloc(nslots, sizeof *pf);
+  for (size_t k = 0; k < nslots; k++) p.c[k].from = p.c[k].to = -1;
+  /* a child that dies as it is given a task must not end the parent */
+  struct sigaction ign = {.sa_handler = SIG_IGN};
+  sigaction(SIGPIPE, &ign, &p.sigpipe);
+  for (;;) {
+    if (feed(&p, n, &next)) wait_children(&p, pf);
+    else if (next >= n) break;
   }
+  sigaction(SIGPIPE, &p.sigpipe, NULL);
   free(pf);
-  free(c);
+  free(p.c);
 }

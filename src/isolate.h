@@ -3,11 +3,12 @@
  *
  * A deadline the work polls cannot bound a step that does not poll it: Z3
  * does not interrupt its intake of a large encoding, neither on
- * Z3_interrupt nor under assumptions.  So each task runs in a forked
- * child that sends messages back over a pipe, and the parent kills a child
- * still busy past its deadline.  The parent must be single-threaded when it
- * calls lc_isolate_run: a fork copies the locks other threads hold (Z3's,
- * stdio's) and the child could wait on them for ever.
+ * Z3_interrupt nor under assumptions.  So tasks run in forked children,
+ * one task at a time each, that send messages back over a pipe, and the
+ * parent kills a child still busy with a task past its deadline (and
+ * starts another for the tasks left).  The parent must be single-threaded
+ * when it calls lc_isolate_run: a fork copies the locks other threads hold
+ * (Z3's, stdio's) and the child could wait on them for ever.
  */
 #ifndef LC_ISOLATE_H
 #define LC_ISOLATE_H
@@ -36,12 +37,13 @@ typedef struct lc_iso_outcome {
    * any (nfields 0: none came).  A field sent as NULL is NULL. */
   char **fields;
   size_t nfields;
-  double seconds;         /* from fork to the end */
+  double seconds;         /* from the task's start to its end */
 } lc_iso_outcome;
 
 typedef struct lc_iso_ops {
-  /* In the child: task i.  Send messages on fd with lc_iso_send; the
-   * child then _exits (no atexit handlers, no stdio flush). */
+  /* In a child: task i.  Send messages on fd with lc_iso_send, the last
+   * one LC_ISO_RESULT.  The child then takes the next task, or _exits (no
+   * atexit handlers, no stdio flush). */
   void (*run)(void *ctx, size_t i, int fd);
   /* In the parent, as each task ends, in the order they end.  The
    * outcome's fields are freed when it returns. */
@@ -52,11 +54,11 @@ typedef struct lc_iso_ops {
  * with errno set. */
 int lc_iso_send(int fd, lc_iso_kind kind, const char *const *fields, size_t n);
 
-/* Runs tasks 0..n-1, at most `max` at once, each in a child of its own that
- * is killed (SIGKILL) when it has not sent LC_ISO_RESULT or LC_ISO_RELAX
- * `limit` seconds after its fork (0: never), and passes each to ops->done.
- * Flushes stdio before each fork, so a child cannot repeat the parent's
- * buffered output. */
+/* Runs tasks 0..n-1 in at most `max` children, which take them in turn;
+ * a child that has not sent LC_ISO_RESULT or LC_ISO_RELAX `limit` seconds
+ * after it was given a task (0: never) is killed (SIGKILL).  Passes each
+ * task to ops->done.  Flushes stdio before each fork, so that a child
+ * cannot repeat the parent's buffered output. */
 void lc_isolate_run(size_t n, unsigned max, double limit, const lc_iso_ops *ops, void *ctx);
 
 #endif

@@ -4,8 +4,9 @@
  * Modes: the default checks each test against a model and prints a
  * herd-style block (or JSON); --print normalises tests; --events shows the
  * lowered events.  Tests run on --jobs worker threads, each test with its
- * own Z3 context, or with --timeout in --jobs child processes that the
- * deadline bounds (isolate.h); their output is printed in the order given.
+ * own Z3 context, or with --timeout in --jobs child processes, which the
+ * parent kills at the deadline (isolate.h); their output is printed in the
+ * order given.
  */
 #define _GNU_SOURCE   /* getopt_long, open_memstream */
 #include "config.h"
@@ -551,7 +552,7 @@ static void run_threads(batch *b) {
 
 /* ---- with --timeout: each test in a child process (isolate.h) --------------------- */
 
-/* In the child: the test, sent whole to the parent. */
+/* In a child: the test, sent whole to the parent. */
 static void isolated_run(void *ctx, size_t i, int fd) {
   batch *b = ctx;
   job *j = &b->jobs[i];

@@ -132,6 +132,20 @@ static void test_deadline(void **state) {
   fixture_fini(&f, 3);
 }
 
+/* One child at a time: the one killed is replaced, and the tasks after
+ * the hanging one still run. */
+static void test_deadline_one_child(void **state) {
+  (void)state;
+  fixture f = {.what = {ANSWER, HANG, ANSWER, ANSWER}};
+  lc_isolate_run(4, 1, 0.2, &ops, &f);
+  assert_int_equal(f.nended, 4);
+  for (size_t i = 0; i < 4; i++) {
+    assert_int_equal(f.order[i], i);
+    assert_int_equal(f.seen[i].end, i == 1 ? LC_ISO_KILLED : LC_ISO_DONE);
+  }
+  fixture_fini(&f, 4);
+}
+
 /* After LC_ISO_RELAX the deadline no longer holds. */
 static void test_relax(void **state) {
   (void)state;
@@ -160,7 +174,7 @@ static void test_crash(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_answers), cmocka_unit_test(test_deadline),
+    cmocka_unit_test(test_answers), cmocka_unit_test(test_deadline), cmocka_unit_test(test_deadline_one_child),
     cmocka_unit_test(test_relax),   cmocka_unit_test(test_crash),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
