@@ -1039,15 +1039,27 @@ static void search_rf(search *s, size_t k) {
   changed(s, ENUM_RF);
 }
 
-/* Fewest sources first (a read with none ends the frame before anything
- * is chosen; one with a single source costs no branching), program order
- * among equals.  Any order visits the same candidate executions. */
+/* Reads with one source or none first (a read with none ends the frame
+ * before anything is chosen; one source costs no branching); then
+ * location by location, each location's RMW reads first, fewest sources
+ * first among those: the co pairs a source settles (settle_co) are the
+ * location's, so conflicts between its RMWs show while few of its reads
+ * are chosen (on the spin family a tenth fewer evaluations than fewest
+ * sources first throughout).  Any order visits the same candidate
+ * executions. */
+static size_t read_rank(const enum_frame *f, size_t i) {
+  if (f->ncands[i] <= 1) return f->ncands[i];
+  const lx_event *e = enum_frame_event(f, f->reads[i]);
+  return ((size_t)e->ploc + 1) << 20 | (size_t)(e->rmw < 0) << 19 | f->ncands[i];
+}
+
 static size_t order_reads(const enum_frame *f, size_t *order) {
-  size_t n = 0;
-  for (size_t most = 0; n < f->nreads; most++)
-    for (size_t i = 0; i < f->nreads; i++)
-      if (f->ncands[i] == most) order[n++] = i;
-  return n;
+  for (size_t i = 0; i < f->nreads; i++) {
+    size_t j = i, r = read_rank(f, i);
+    for (; j > 0 && read_rank(f, order[j - 1]) > r; j--) order[j] = order[j - 1];
+    order[j] = i;
+  }
+  return f->nreads;
 }
 
 /* Tries each source of each read alone, every other choice open, and
