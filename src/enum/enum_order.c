@@ -145,7 +145,9 @@ static bool never_released(const bars *B, size_t j) {
 }
 
 /* A wait with a count is released once that many threads, itself
- * included, have arrived (smt_engine.c encode_release). */
+ * included, have arrived (smt_engine.c encode_release).  A blocked wait
+ * with no count is left to the termination judge (term.c), which knows
+ * which CTA-mates finished. */
 static bool quorums_met(const bars *B, const bool *chosen) {
   for (size_t j = 0; j < B->nev; j++) {
     const lx_event *w = enum_frame_event(B->f, B->ev[j]);

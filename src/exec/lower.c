@@ -527,10 +527,11 @@ static int lower_bar(run *R, const lt_instr *in) {
   int k = count_bars(R, n);
   const lx_expr *id = in->nbar_operands >= 2 ? opnd_value(R, &in->b) : NULL;
   const lx_expr *count = in->nbar_operands >= 3 ? opnd_value(R, &in->c) : NULL;
-  /* --termination: a counted bar.sync may also be where the thread waits
-   * forever; the engines hold such a wait to a quorum that is never met. */
+  /* --termination: a bar.sync may also be where the thread waits forever;
+   * the engines hold a counted wait to a quorum that is never met, and the
+   * judge a wait with no count to a CTA-mate that never arrives (term.c). */
   bool blocked = false;
-  if (R->L->opt->termination && !in->bar_arrive && count && !take_decision(R, &blocked)) return 1;
+  if (R->L->opt->termination && !in->bar_arrive && !take_decision(R, &blocked)) return 1;
   for (int half = 0; half < (in->bar_arrive ? 1 : 2); half++) {
     lx_event *e = new_event(R, half ? LX_EV_BAR_WAIT : LX_EV_BAR_ARRIVE, in);
     e->bar_blocked = half && blocked;
