@@ -156,7 +156,7 @@ static void reach_init(term_ctx *c) {
   }
   c->bar_ns = ns.v;
   c->nbar_ns = ns.n;
-  c->reach = lc_xcalloc(p->nthreads * ns.n + 1, sizeof *c->reach);
+  c->reach = lc_xcalloc(p->nthreads * ns.n, sizeof *c->reach);
   for (size_t t = 0; t < p->nthreads; t++)
     for (size_t pi = 0; pi < p->threads[t].npaths; pi++) {
       const lx_path *path = &p->paths[p->threads[t].paths[pi]];

@@ -113,7 +113,7 @@ static void bars_init(bars *B, const enum_frame *f, const lx_val *val) {
   memset(B, 0, sizeof *B);
   B->f = f;
   B->val = val;
-  B->ev = lc_xcalloc(f->n ? f->n : 1, sizeof(size_t));
+  B->ev = lc_xcalloc(f->n, sizeof(size_t));
   for (size_t i = 0; i < f->n; i++)
     if (is_bar(enum_frame_event(f, i))) B->ev[B->nev++] = i;
   B->pair = lc_xcalloc(B->nev * B->nev + 1, sizeof *B->pair);

@@ -692,8 +692,8 @@ static run *new_run(lowerer *L, int tidx, const byte_vec *dec) {
   R->ndec = dec->n;
   R->path = (int)L->paths.n;
   R->first_event = L->events.n;
-  R->regs = lc_xcalloc(R->xt->nregs ? R->xt->nregs : 1, sizeof(lx_expr *));
-  R->backs = lc_xcalloc(R->th->ncells ? R->th->ncells : 1, sizeof(int));
+  R->regs = lc_xcalloc(R->xt->nregs, sizeof(lx_expr *));
+  R->backs = lc_xcalloc(R->th->ncells, sizeof(int));
   R->back_pos = lc_xcalloc(R->th->ncells ? R->th->ncells : 1, sizeof(size_t));
   R->back_regs = lc_xcalloc((R->th->ncells ? R->th->ncells : 1) * (R->xt->nregs ? R->xt->nregs : 1),
                             sizeof(lx_expr *));
