@@ -104,7 +104,7 @@ static size_t parse_message(const char *s, size_t n, char *kind, char ***fields,
   }
   *kind = s[0];
   *nfields = count;
-  *fields = lc_xcalloc(count ? count : 1, sizeof(char *));
+  *fields = lc_xcalloc(count, sizeof(char *));
   at = 1 + sizeof count;
   for (uint32_t i = 0; i < count; i++) {
     get_u32(s, n, &at, &len);
