@@ -89,8 +89,8 @@ finish() {   # NAME
 # compare_whole EXPECTED ACTUAL [keep]: true when ACTUAL is EXPECTED byte
 # for byte; otherwise prints the unified diff (- expected, + actual).
 # With PROMOTE=1, ACTUAL first replaces EXPECTED (review the diff before
-# committing it) unless `keep` is given: a second engine's output is
-# compared with the first's, never written.
+# committing it), unless `keep` is given: EXPECTED is made by the driver,
+# or belongs to another run (a second engine is compared with the first).
 compare_whole() {
   if [ "${PROMOTE:-0}" = 1 ] && [ "${3:-}" != keep ]; then
     cp "$2" "$1" || return 1
