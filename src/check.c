@@ -169,7 +169,6 @@ static double log2_add(double a, double b) {
 }
 
 enum { COST_FRAMES = 4096 };   /* frames summed; the rest extrapolated */
-enum { AUTO_ENUM_MARGIN = 34 };  /* log2; measured, see auto_engine */
 
 void lc_engine_costs(const lx_program *p, double *enum_log2, double *smt_log2) {
   size_t nt = p->nthreads, frames = 0;
@@ -234,25 +233,20 @@ static test_shape measure(const lx_program *p) {
  *    16 threads) Z3 is as fast or up to 2x faster. */
 static lc_engine auto_engine(const lx_program *p) {
   test_shape z = measure(p);
-  /* Loops and branches: the cost of each, as lc_engine_costs estimates
-   * it.  The SMT encoding holds every unrolled copy at once and grows with
-   * the cube of the events; the explicit engine takes one frame at a time
-   * (a CAS spinlock: 0.01 s against 0.06 s at --unroll 2, 15 s at 8), but
-   * its search grows with the sources of the reads and the coherence
-   * orders, factorially in the writes to one location (a loop of
-   * atom.exch).  scripts/calibrate-auto, 5 s per test, on 60 spin tests
-   * (`litmus-gen --family spin`, 30 each of seeds 7 and 8) and the two CAS
-   * spinlocks of litmus/spin: always enum 34.6 s, always smt 63.8 s, the
-   * best choice per test 23.1 s; "enum unless its log2 exceeds the SMT's
-   * by more than M" gives 32.1 s at M = 24, 35.5 s at 32, 31.7 s at 34
-   * (the best), 34.6 s from 36 on (enum everywhere).  The estimate ranks
-   * the tests only roughly (the explicit engine's pruning cuts most of
-   * the space it counts), so the margin is wide. */
-  if (z.combos >= 4 && z.fence_sc < 6) {
-    double e, s;
-    lc_engine_costs(p, &e, &s);
-    return e <= s + AUTO_ENUM_MARGIN ? LC_ENGINE_ENUM : LC_ENGINE_SMT;
-  }
+  /* Loops and branches go to the explicit engine.  The SMT encoding holds
+   * every unrolled copy at once and grows with the cube of the events;
+   * the explicit engine takes one frame at a time and, since it settles
+   * coherence as each read's source is chosen, no longer pays for every
+   * assignment of sources to a chain of RMWs.  scripts/calibrate-auto, 5 s
+   * per test, on 60 spin tests (`litmus-gen --family spin`, 30 each of
+   * seeds 7 and 8) and the two CAS spinlocks of litmus/spin: always enum
+   * 2.78 s, always smt 80.0 s, and the explicit engine the faster on
+   * every one of the 62 (it was 34.6 s against 63.8 s, with SMT the faster
+   * on a third of them, before).  The cost estimate (lc_engine_costs),
+   * which once chose between them here, now ranks them wrongly: on the
+   * spin family it sent 49 of 500 tests to Z3, which takes over 8 s on
+   * most of them against 0.2 s. */
+  if (z.combos >= 4 && z.fence_sc < 6) return LC_ENGINE_ENUM;
   if (z.fence_sc >= 6 || z.max_writes >= 4) return LC_ENGINE_SMT;
   if (z.frame <= 12 || z.combos >= 4) return LC_ENGINE_ENUM;
   if (z.fence_sc == 0 && z.rmw == 0 && z.max_writes <= 1 && z.max_readers >= 7) return LC_ENGINE_ENUM;

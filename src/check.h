@@ -48,10 +48,12 @@ lc_result *lc_check_program_hooked(const lx_program *p, const cat_model *m, cons
 const char *lc_engine_name(lc_engine e);
 /* The engine --engine auto picks for p. */
 lc_engine lc_engine_choose(const lx_program *p);
-/* The work auto weighs, as log2: the explicit engine's search (every
- * combination of paths, each read's possible sources, each location's
- * coherence orders) and the SMT encoding (cubic in the events of every
- * path, which it holds at once).  scripts/calibrate-auto prints them. */
+/* Rough sizes of each engine's work, as log2: the explicit engine's
+ * search space before pruning (every combination of paths, each read's
+ * possible sources, each location's coherence orders) and the SMT
+ * encoding (cubic in the events of every path, which it holds at once).
+ * auto once chose by them; scripts/calibrate-auto still prints them
+ * beside each engine's time, to tell when that could pay again. */
 void lc_engine_costs(const lx_program *p, double *enum_log2, double *smt_log2);
 /* The engine --engine auto explains a test with (src/explain.c). */
 lc_engine lc_engine_choose_explain(const lx_program *p);

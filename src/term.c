@@ -36,6 +36,9 @@ typedef struct term_ctx {
   size_t loc_obs;
   int *cta;                 /* per thread: its CTA's rank (progress.h) */
   size_t nctas;
+  int *bar_ns;              /* the barrier numbers of the program */
+  size_t nbar_ns;
+  size_t *reach;            /* per thread and bar_ns[j]: reach_init */
 } term_ctx;
 
 static const lx_path *state_path(const term_ctx *c, const lx_val *st, size_t t) {
@@ -139,27 +142,74 @@ static size_t arrivals(const lx_program *p, const lx_path *path, int n) {
   return k;
 }
 
-/* A bar.sync with no count waits for every thread of the CTA, yet the
- * engines count only the arrivals a state has: with a CTA-mate that never
- * arrives (stopped, or spinning before it) a thread may pass.  For a CTA
- * the model owes nothing such a state is no run, and its real counterpart,
- * the thread stopped at the barrier instead, is a state of its own (a path
- * stopped before the bar.sync).  Owed CTAs keep the engines' reading, as
- * --termination does (docs/termination.md, limits). */
-static bool stops_consistent(const term_ctx *c, const lx_val *st, const bool *owed) {
+/* Fills c->reach: per thread and barrier number of the program, the most
+ * arrivals at it on any of the thread's paths. */
+static void reach_init(term_ctx *c) {
+  const lx_program *p = c->p;
+  LC_VEC(int) ns = {0};
+  for (size_t i = 0; i < p->nevents; i++) {
+    const lx_event *e = &p->events[i];
+    if (e->kind != LX_EV_BAR_ARRIVE) continue;
+    size_t j = 0;
+    while (j < ns.n && ns.v[j] != e->bar_n) j++;
+    if (j == ns.n) lc_vec_push(&ns, e->bar_n);
+  }
+  c->bar_ns = ns.v;
+  c->nbar_ns = ns.n;
+  c->reach = lc_xcalloc(p->nthreads * ns.n, sizeof *c->reach);
+  for (size_t t = 0; t < p->nthreads; t++)
+    for (size_t pi = 0; pi < p->threads[t].npaths; pi++) {
+      const lx_path *path = &p->paths[p->threads[t].paths[pi]];
+      for (size_t j = 0; j < ns.n; j++) {
+        size_t k = arrivals(p, path, ns.v[j]);
+        if (k > c->reach[t * ns.n + j]) c->reach[t * ns.n + j] = k;
+      }
+    }
+}
+
+static void reach_fini(term_ctx *c) {
+  free(c->bar_ns);
+  free(c->reach);
+}
+
+static size_t reach(const term_ctx *c, size_t t, int n) {
+  for (size_t j = 0; j < c->nbar_ns; j++)
+    if (c->bar_ns[j] == n) return c->reach[t * c->nbar_ns + j];
+  return 0;
+}
+
+/* Does thread u hold back w, the k-th wait of a CTA-mate at barrier n
+ * with no count?  Such a wait is released once every thread of the CTA
+ * has arrived at that instance or can no longer (docs/model-language.md,
+ * as the host backend's wait_ready): u holds it when it has not made its
+ * k-th arrival at n (one with another id joins another instance, and
+ * frees w too), has not finished (a thread that exits releases the
+ * barriers it held up: PTX ISA, exit), and one of its paths does arrive
+ * k times at n: the threads that never meet the barrier are no part of it
+ * (the corpus' SB+twice-bars-diff, barrier-instance-id-*). */
+static bool holds(const term_ctx *c, const lx_val *st, size_t u, const lx_event *w) {
+  const lx_path *path = state_path(c, st, u);
+  return lx_term_path_kind(c->p, path) != LX_TERM_FINISHED && arrivals(c->p, path, w->bar_n) < (size_t)w->bar_k &&
+         reach(c, u, w->bar_n) >= (size_t)w->bar_k;
+}
+
+/* The engines count only the arrivals a state has, so at a bar.sync with
+ * no count they let a thread pass while a CTA-mate that will arrive has
+ * not (it is stopped, spinning or blocked before the barrier), and they
+ * let a thread block there with every CTA-mate arrived or gone.  Neither
+ * is a run; the real counterpart of the first, the thread blocked at the
+ * barrier instead, is a state of its own (lowered with --termination). */
+static bool waits_consistent(const term_ctx *c, const lx_val *st) {
   const lx_program *p = c->p;
   for (size_t t = 0; t < p->nthreads; t++) {
-    const lx_path *stopped = state_path(c, st, t);
-    if (owed[c->cta[t]] || lx_term_path_kind(p, stopped) == LX_TERM_FINISHED) continue;
-    for (size_t u = 0; u < p->nthreads; u++) {
-      if (u == t || c->cta[u] != c->cta[t]) continue;
-      const lx_path *other = state_path(c, st, u);
-      for (size_t i = 0; i < other->nevents; i++) {
-        const lx_event *w = &p->events[other->events[i]];
-        if (w->kind == LX_EV_BAR_WAIT && !w->bar_count && !w->bar_blocked &&
-            arrivals(p, stopped, w->bar_n) < (size_t)w->bar_k)
-          return false;
-      }
+    const lx_path *path = state_path(c, st, t);
+    for (size_t i = 0; i < path->nevents; i++) {
+      const lx_event *w = &p->events[path->events[i]];
+      if (w->kind != LX_EV_BAR_WAIT || w->bar_count) continue;
+      bool held = false;
+      for (size_t u = 0; u < p->nthreads && !held; u++)
+        held = u != t && c->cta[u] == c->cta[t] && holds(c, st, u, w);
+      if (held != w->bar_blocked) return false;
     }
   }
   return true;
@@ -173,6 +223,7 @@ static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, si
   bool effects[LC_NPROGRESS] = {false};
   for (size_t i = 0; i < r->nstates; i++) {
     const lx_val *st = lc_result_state(r, i);
+    if (!waits_consistent(c, st)) continue;
     for (size_t t = 0; t < c->p->nthreads; t++) {
       th[t].state = classify(c, st, t);
       th[t].ran = state_path(c, st, t)->nevents > 0;
@@ -182,7 +233,7 @@ static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, si
       if (ans[a].verdict == LC_TERM_MAY_HANG) continue;
       lc_run_kind k = lc_progress_judge((lc_progress)ans[a].progress, th, c->p->nthreads, c->nctas, owed);
       if (k == LC_RUN_EFFECTS) effects[a] = true;
-      if (k != LC_RUN_HANG || !stops_consistent(c, st, owed)) continue;
+      if (k != LC_RUN_HANG) continue;
       ans[a].verdict = LC_TERM_MAY_HANG;
       ans[a].witness = witness_text(c, st, owed);
     }
@@ -233,13 +284,15 @@ size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_op
   lx_term_slots *slots = lc_xcalloc(p->nthreads, sizeof *slots);
   int *cta = lc_xcalloc(p->nthreads, sizeof *cta);
   size_t nctas = rank_ctas(p, cta);
-  term_ctx c = {p, slots, lx_term_prepare(p, slots), cta, nctas};
+  term_ctx c = {p, slots, lx_term_prepare(p, slots), cta, nctas, NULL, 0, NULL};
+  reach_init(&c);
   lc_check_options qo = *o;
   qo.races = false;
   qo.termination = false;
   lc_result *r = lc_check_program(p, m, &qo, start);
   if (r->status == LC_RESULT_OK) judge(&c, r, ans, nans);
   lc_result_free(r);
+  reach_fini(&c);
   free(cta);
   free(slots);
   lx_program_free(p);
@@ -269,6 +322,7 @@ typedef struct fair_ctx {
 static bool on_state(void *ctx, const lx_val *st) {
   fair_ctx *f = ctx;
   const term_ctx *c = &f->c;
+  if (!waits_consistent(c, st)) return false;
   for (size_t t = 0; t < c->p->nthreads; t++) {
     f->th[t].state = classify(c, st, t);
     f->th[t].ran = state_path(c, st, t)->nevents > 0;
@@ -276,7 +330,7 @@ static bool on_state(void *ctx, const lx_val *st) {
   }
   lc_run_kind k = lc_progress_judge(LC_PROGRESS_FAIR, f->th, c->p->nthreads, c->nctas, f->owed);
   if (k == LC_RUN_EFFECTS) f->effects = true;
-  if (k != LC_RUN_HANG || !stops_consistent(c, st, f->owed)) return false;
+  if (k != LC_RUN_HANG) return false;
   f->witness = witness_text(c, st, f->owed);
   return true;
 }
@@ -320,7 +374,8 @@ void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_o
   lx_term_slots *slots = lc_xcalloc(p->nthreads, sizeof *slots);
   int *cta = lc_xcalloc(p->nthreads, sizeof *cta);
   size_t nctas = rank_ctas(p, cta);
-  fair_ctx f = {{p, slots, lx_term_prepare(p, slots), cta, nctas}, NULL, NULL, false, NULL};
+  fair_ctx f = {{p, slots, lx_term_prepare(p, slots), cta, nctas, NULL, 0, NULL}, NULL, NULL, false, NULL};
+  reach_init(&f.c);
   f.th = lc_xcalloc(p->nthreads, sizeof *f.th);
   f.owed = lc_xcalloc(nctas, sizeof *f.owed);
   lc_check_options qo = *o;
@@ -349,6 +404,7 @@ void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_o
   lc_result_free(r);
   free(f.th);
   free(f.owed);
+  reach_fini(&f.c);
   free(cta);
   free(slots);
   lx_program_free(p);

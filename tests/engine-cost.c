@@ -1,4 +1,4 @@
-/* engine-cost.c - the work --engine auto weighs, per test.
+/* engine-cost.c - rough sizes of each engine's work, per test.
  * SPDX-License-Identifier: MIT
  *
  *   engine-cost [--unroll N] FILE...

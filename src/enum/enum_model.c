@@ -32,8 +32,9 @@ typedef struct entry {
   const char *name;         /* builtin name (borrowed from the model) */
   unsigned deps;            /* choices it depends on */
   cat_mm *val;              /* last value, or NULL */
-  uint64_t at;              /* clock when val was built */
-  cat_mm_verdict verdict[3];/* per check kind, valid when vat[kind] == at */
+  uint64_t at;              /* clock when val was last built or found up to date */
+  uint64_t moved;           /* clock when val last became different */
+  cat_mm_verdict verdict[3];/* per check kind, valid when vat[kind] == moved */
   uint64_t vat[3];
 } entry;
 
@@ -49,6 +50,8 @@ struct enum_model {
   LC_VEC(entry) ents;
   size_t *slot;             /* open addressing: entry + 1, 0 empty */
   size_t nslots;
+  LC_VEC(size_t) trace;     /* the entry the k-th lookup of the last evaluation found */
+  size_t nlookups;          /* lookups so far in this evaluation */
   /* one evaluation */
   cat_mm_builtin_fn builtin;
   enum_model_deps_fn deps;
@@ -70,6 +73,7 @@ enum_model *enum_model_new(const cat_model *m) {
 void enum_model_reset(enum_model *em, size_t n) {
   for (size_t i = 0; i < em->ents.n; i++) cat_mm_free(em->ents.v[i].val);
   em->ents.n = 0;
+  em->trace.n = 0;
   memset(em->slot, 0, em->nslots * sizeof(size_t));
   if (em->check_ent)
     for (size_t i = 0; i < cat_model_nchecks(em->m); i++) em->check_ent[i] = NONE;
@@ -80,6 +84,7 @@ void enum_model_free(enum_model *em) {
   if (!em) return;
   enum_model_reset(em, 0);
   lc_vec_free(&em->ents);
+  lc_vec_free(&em->trace);
   free(em->slot);
   free(em->check_ent);
   free(em);
@@ -118,15 +123,32 @@ static void grow(enum_model *em) {
   }
 }
 
-static size_t find(enum_model *em, int op, cat_type type, size_t a, size_t b, const char *name,
-                   unsigned deps) {
+static size_t lookup(enum_model *em, int op, cat_type type, size_t a, size_t b, const char *name,
+                     unsigned deps) {
   if ((em->ents.n + 1) * 2 > em->nslots) grow(em);
   size_t *slot = slot_of(em, op, type, a, b, name);
   if (*slot) return *slot - 1;
-  entry x = {op, type, a, b, name, deps, NULL, 0, {0}, {0}};
+  entry x = {op, type, a, b, name, deps, NULL, 0, 0, {0}, {0}};
   lc_vec_push(&em->ents, x);
   *slot = em->ents.n;
   return em->ents.n - 1;
+}
+
+/* Every evaluation walks the model in the same order, so the k-th lookup
+ * almost always wants what the k-th lookup found last time: that is
+ * checked first, and the hash table (a fifth of the engine's time on the
+ * spin family) asked only when it differs. */
+static size_t find(enum_model *em, int op, cat_type type, size_t a, size_t b, const char *name,
+                   unsigned deps) {
+  size_t k = em->nlookups++;
+  if (k < em->trace.n) {
+    const entry *x = &em->ents.v[em->trace.v[k]];
+    if (x->op == op && x->type == type && x->a == a && x->b == b && x->name == name) return em->trace.v[k];
+  }
+  size_t e = lookup(em, op, type, a, b, name, deps);
+  if (k < em->trace.n) em->trace.v[k] = e;
+  else if (k == em->trace.n) lc_vec_push(&em->trace, e);
+  return e;
 }
 
 /* Built after the last change of every choice it depends on? */
@@ -137,10 +159,27 @@ static bool fresh(const enum_model *em, const entry *x) {
   return true;
 }
 
+/* A rebuilt value equal to the old one keeps the old one, and with it
+ * the values built on it: a co pair decided one way changes co but
+ * rarely every relation made from it, and what did not move is neither
+ * rebuilt nor checked again. */
 static void store(enum_model *em, entry *x, cat_mm *v) {
+  x->at = em->clock;
+  if (x->val && cat_mm_same(x->val, v)) {
+    cat_mm_free(v);
+    return;
+  }
   cat_mm_free(x->val);
   x->val = v;
-  x->at = em->clock;
+  x->moved = em->clock;
+}
+
+/* An operation is up to date when neither operand moved since it was
+ * built; operands are brought up to date before it is asked. */
+static bool op_fresh(const enum_model *em, const entry *x, size_t ea, size_t eb) {
+  if (!x->val) return false;
+  if (ea != NONE && em->ents.v[ea].moved > x->at) return false;
+  return eb == NONE || em->ents.v[eb].moved <= x->at;
 }
 
 /* ---- the backend ----------------------------------------------------------------- */
@@ -166,7 +205,7 @@ static cat_value be_op(void *ctx, cat_op op, cat_type type, cat_value va, cat_va
   if (em->decided || (va && ea == NONE) || (vb && eb == NONE)) return enc(NONE);
   unsigned deps = (va ? em->ents.v[ea].deps : 0) | (vb ? em->ents.v[eb].deps : 0);
   size_t e = find(em, (int)op, type, ea, eb, NULL, deps);
-  if (fresh(em, &em->ents.v[e])) return enc(e);
+  if (op_fresh(em, &em->ents.v[e], ea, eb)) return enc(e);
   cat_mm *v = cat_mm_op(em->n, op, type, va ? em->ents.v[ea].val : NULL, vb ? em->ents.v[eb].val : NULL);
   store(em, &em->ents.v[e], v);
   return enc(e);
@@ -187,11 +226,11 @@ static bool holds(cat_check_kind kind, const rel_rel *r) {
 }
 
 static cat_mm_verdict verdict(entry *x, cat_check_kind kind) {
-  if (x->vat[kind] == x->at && x->at) return x->verdict[kind];
+  if (x->vat[kind] == x->moved && x->moved) return x->verdict[kind];
   cat_mm_verdict v = holds(kind, x->val->may) ? CAT_MM_HOLDS
                    : !holds(kind, x->val->must) ? CAT_MM_FAILS : CAT_MM_UNKNOWN;
   x->verdict[kind] = v;
-  x->vat[kind] = x->at;
+  x->vat[kind] = x->moved;
   return v;
 }
 
@@ -215,6 +254,7 @@ int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_f
   em->clock = clock;
   em->out = out;
   em->ncheck = 0;
+  em->nlookups = 0;
   em->decided = false;
   if (!em->check_ent) em->check_ent = lc_xcalloc(cat_model_nchecks(em->m) + 1, sizeof(size_t));
   for (size_t i = 0; i < cat_model_nchecks(em->m); i++) {

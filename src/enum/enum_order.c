@@ -113,7 +113,7 @@ static void bars_init(bars *B, const enum_frame *f, const lx_val *val) {
   memset(B, 0, sizeof *B);
   B->f = f;
   B->val = val;
-  B->ev = lc_xcalloc(f->n ? f->n : 1, sizeof(size_t));
+  B->ev = lc_xcalloc(f->n, sizeof(size_t));
   for (size_t i = 0; i < f->n; i++)
     if (is_bar(enum_frame_event(f, i))) B->ev[B->nev++] = i;
   B->pair = lc_xcalloc(B->nev * B->nev + 1, sizeof *B->pair);
@@ -145,7 +145,9 @@ static bool never_released(const bars *B, size_t j) {
 }
 
 /* A wait with a count is released once that many threads, itself
- * included, have arrived (smt_engine.c encode_release). */
+ * included, have arrived (smt_engine.c encode_release).  A blocked wait
+ * with no count is left to the termination judge (term.c), which knows
+ * which CTA-mates finished. */
 static bool quorums_met(const bars *B, const bool *chosen) {
   for (size_t j = 0; j < B->nev; j++) {
     const lx_event *w = enum_frame_event(B->f, B->ev[j]);

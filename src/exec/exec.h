@@ -222,8 +222,8 @@ typedef struct lx_options {
   unsigned unroll;          /* times each backward jump may be taken (default 2) */
   size_t max_paths;         /* per thread (default LX_DEFAULT_MAX_PATHS) */
   double deadline;          /* lc_now() after which lowering gives up; 0 = none */
-  int termination;          /* nonzero: also make the paths that block at a counted
-                               barrier; LX_LOWER_PAUSES: and those of a thread stopped
+  int termination;          /* nonzero: also make the paths that block at a
+                               bar.sync; LX_LOWER_PAUSES: and those of a thread stopped
                                for good before an instruction that makes events
                                (--progress, progress.c) */
 } lx_options;

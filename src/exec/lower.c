@@ -527,10 +527,11 @@ static int lower_bar(run *R, const lt_instr *in) {
   int k = count_bars(R, n);
   const lx_expr *id = in->nbar_operands >= 2 ? opnd_value(R, &in->b) : NULL;
   const lx_expr *count = in->nbar_operands >= 3 ? opnd_value(R, &in->c) : NULL;
-  /* --termination: a counted bar.sync may also be where the thread waits
-   * forever; the engines hold such a wait to a quorum that is never met. */
+  /* --termination: a bar.sync may also be where the thread waits forever;
+   * the engines hold a counted wait to a quorum that is never met, and the
+   * judge a wait with no count to a CTA-mate that never arrives (term.c). */
   bool blocked = false;
-  if (R->L->opt->termination && !in->bar_arrive && count && !take_decision(R, &blocked)) return 1;
+  if (R->L->opt->termination && !in->bar_arrive && !take_decision(R, &blocked)) return 1;
   for (int half = 0; half < (in->bar_arrive ? 1 : 2); half++) {
     lx_event *e = new_event(R, half ? LX_EV_BAR_WAIT : LX_EV_BAR_ARRIVE, in);
     e->bar_blocked = half && blocked;
@@ -691,8 +692,8 @@ static run *new_run(lowerer *L, int tidx, const byte_vec *dec) {
   R->ndec = dec->n;
   R->path = (int)L->paths.n;
   R->first_event = L->events.n;
-  R->regs = lc_xcalloc(R->xt->nregs ? R->xt->nregs : 1, sizeof(lx_expr *));
-  R->backs = lc_xcalloc(R->th->ncells ? R->th->ncells : 1, sizeof(int));
+  R->regs = lc_xcalloc(R->xt->nregs, sizeof(lx_expr *));
+  R->backs = lc_xcalloc(R->th->ncells, sizeof(int));
   R->back_pos = lc_xcalloc(R->th->ncells ? R->th->ncells : 1, sizeof(size_t));
   R->back_regs = lc_xcalloc((R->th->ncells ? R->th->ncells : 1) * (R->xt->nregs ? R->xt->nregs : 1),
                             sizeof(lx_expr *));

@@ -287,10 +287,14 @@ static Z3_ast before(smt_enc *e, size_t a, size_t b) {
  * instance when no count is given, else at least `count` arrivals (its own
  * included).  Arrivals after the release pass without synchronising. */
 /* A wait lowered as blocked (--termination) is never released: even with
- * every arrival of its instance counted, the quorum is not met. */
+ * every arrival of its instance counted, the quorum is not met.  One with
+ * no count waits for CTA-mates that never arrive, which the termination
+ * judge tells from the paths the state's threads took (term.c), as the
+ * explicit engine leaves it too (enum_order.c quorums_met). */
 static void encode_blocked(smt_enc *e, size_t w) {
   const lx_event *ew = &e->p->events[w];
   Z3_context z = e->z;
+  if (!ew->bar_count) return;
   LC_VEC(Z3_ast) terms = {0};
   lc_vec_push(&terms, Z3_mk_int(z, 1, e->int_sort));
   for (size_t a = 0; a < e->n; a++) {
