@@ -161,22 +161,32 @@ static void row_or(uint64_t *d, const uint64_t *s, size_t words) {
     for (uint64_t bits_ = (row)[wi_], y; bits_ && (y = wi_ * 64 + (size_t)__builtin_ctzll(bits_), 1); \
          bits_ &= bits_ - 1)
 
-rel_rel *rel_seq(const rel_rel *a, const rel_rel *b) {
-  rel_rel *r = rel_new(a->n);
+void rel_seq_into(rel_rel *d, const rel_rel *a, const rel_rel *b) {
+  rel_clear(d);
   for (size_t x = 0; x < a->n; x++) {
     const uint64_t *ra = rel_row(a, x);
-    uint64_t *rr = rel_row(r, x);
-    ROW_FOREACH(y, ra, a->words) row_or(rr, rel_row(b, y), r->words);
+    uint64_t *rd = rel_row(d, x);
+    ROW_FOREACH(y, ra, a->words) row_or(rd, rel_row(b, y), d->words);
   }
+}
+
+rel_rel *rel_seq(const rel_rel *a, const rel_rel *b) {
+  rel_rel *r = rel_new(a->n);
+  rel_seq_into(r, a, b);
   return r;
+}
+
+void rel_inverse_into(rel_rel *d, const rel_rel *r) {
+  rel_clear(d);
+  for (size_t a = 0; a < r->n; a++) {
+    const uint64_t *row = rel_row(r, a);
+    ROW_FOREACH(b, row, r->words) rel_add(d, b, a);
+  }
 }
 
 rel_rel *rel_inverse(const rel_rel *r) {
   rel_rel *v = rel_new(r->n);
-  for (size_t a = 0; a < r->n; a++) {
-    const uint64_t *row = rel_row(r, a);
-    ROW_FOREACH(b, row, r->words) rel_add(v, b, a);
-  }
+  rel_inverse_into(v, r);
   return v;
 }
 

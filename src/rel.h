@@ -69,6 +69,9 @@ void rel_diff_into(rel_rel *d, const rel_rel *s);
 void rel_compl_into(rel_rel *d);
 rel_rel *rel_seq(const rel_rel *a, const rel_rel *b);
 rel_rel *rel_inverse(const rel_rel *r);
+/* The same into d, which must be neither operand. */
+void rel_seq_into(rel_rel *d, const rel_rel *a, const rel_rel *b);
+void rel_inverse_into(rel_rel *d, const rel_rel *r);
 void rel_plus_into(rel_rel *r);               /* transitive closure in place */
 void rel_star_into(rel_rel *r);               /* reflexive-transitive closure */
 void rel_opt_into(rel_rel *r);                /* r | id */

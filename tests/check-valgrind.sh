@@ -5,28 +5,29 @@
 # with both engines, explanations and litmus-gen.  Any memory error or leak fails
 # (valgrind exits 99).  Run by `make check-valgrind`.
 set -u
-: "${top_srcdir:=.}" "${top_builddir:=.}" "${CORPUS_DIR:=}"
+. "$(dirname "$0")/e2e/lib.sh"
+: "${CORPUS_DIR:=}"
 if ! command -v valgrind >/dev/null 2>&1; then
   echo "check-valgrind: valgrind is not installed (Debian package valgrind)" >&2
   exit 1
 fi
 vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible"
-check=$top_builddir/src/litmus-check
+check=$lc
+make_tmp
 failed=0
 
 # expect STATUS COMMAND...: runs COMMAND under valgrind, wants STATUS.
 expect() {
   want=$1; shift
-  $vg "$@" >/dev/null 2>"${TMPDIR:-/tmp}/check-valgrind.$$"
+  $vg "$@" >/dev/null 2>"$tmp/vg"
   got=$?
   if [ "$got" -ne "$want" ]; then
     echo "FAIL (exit $got, expected $want): $*" | cut -c1-200
-    grep -v '^  ' "${TMPDIR:-/tmp}/check-valgrind.$$" | head -20
+    grep -v '^  ' "$tmp/vg" | head -20
     failed=$((failed + 1))
   else
     echo "ok: $*" | cut -c1-100
   fi
-  rm -f "${TMPDIR:-/tmp}/check-valgrind.$$"
 }
 
 for t in "$@"; do expect 0 "$top_builddir/$t"; done
@@ -59,11 +60,11 @@ for engine in smt enum; do
   expect 0 "$check" --engine $engine --explain --json "$top_srcdir/litmus/2+2W+fence.sc-gpu.litmus" \
     "$top_srcdir/litmus/LB+data.litmus" "$top_srcdir/litmus/MP.litmus"
 done
-html_out=${TMPDIR:-/tmp}/check-valgrind-html.$$
+html_out=$tmp/html
 expect 0 "$check" --explain=race --graph "$html_out.dot" "$top_srcdir/litmus/MP.litmus"
 expect 0 "$check" --html "$html_out" "$top_srcdir/litmus/MP+rel-acq-gpu.litmus" "$top_srcdir/litmus/CoRR.litmus"
 rm -rf "$html_out" "$html_out"*.dot
-gen_out=${TMPDIR:-/tmp}/check-valgrind-gen.$$
+gen_out=$tmp/gen
 expect 0 "$top_builddir/src/litmus-gen" --seed 5 --count 20 --out "$gen_out"
 expect 0 "$top_builddir/src/litmus-gen" --family iriw --size 1-3 --out "$gen_out"
 expect 0 "$check" --no-races "$gen_out"

@@ -7,14 +7,13 @@
 # nvcc on PATH at all: it reports none.  About 3 s of CPU; 77 without a
 # generated configure script.
 set -u
-srcdir=${top_srcdir:-.}
+. "$(dirname "$0")/e2e/lib.sh"
+srcdir=$top_srcdir
 unset NVCC ac_cv_path_NVCC   # make check passes the NVCC it found, which configure would take
 for f in configure Makefile.in config.h.in build-aux/install-sh src/lc.h; do
-  [ -f "$srcdir/$f" ] || { echo "SKIP: no $srcdir/$f (run autoreconf first)"; exit 77; }
+  [ -f "$srcdir/$f" ] || skip "no $srcdir/$f (run autoreconf first)"
 done
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail=0
+make_tmp
 mkdir -p "$tmp/tree/src" "$tmp/fake/bin" "$tmp/nonvcc" || exit 99
 cp "$srcdir/configure" "$srcdir/Makefile.in" "$srcdir/config.h.in" "$tmp/tree/" &&
   cp -R "$srcdir/build-aux" "$tmp/tree/" && cp "$srcdir/src/lc.h" "$tmp/tree/src/" || exit 99
@@ -37,13 +36,13 @@ conf() {   # name PATH
 if conf fallback "$tmp/fake/bin:$PATH" &&
    grep -q "^  CUDA nvcc: *yes ($tmp/fake/bin/nvcc)\$" "$tmp/fallback.log" &&
    grep -q "^#define LC_CUDA_DIR \"$tmp/fake\"\$" "$tmp/tree/config.h"; then
-  echo "ok: nvcc found on PATH, its toolkit $tmp/fake"
+  ok "nvcc found on PATH, its toolkit $tmp/fake"
 else
-  tail -20 "$tmp/fallback.log"; echo "FAIL: nvcc on PATH"; fail=1
+  tail -20 "$tmp/fallback.log"; bad "nvcc on PATH"
 fi
 if conf none "$nonvcc_path" && grep -q '^  CUDA nvcc: *no ' "$tmp/none.log"; then
-  echo "ok: no nvcc anywhere: none reported"
+  ok "no nvcc anywhere: none reported"
 else
-  tail -20 "$tmp/none.log"; echo "FAIL: no nvcc"; fail=1
+  tail -20 "$tmp/none.log"; bad "no nvcc"
 fi
-exit $fail
+finish configure-nvcc

@@ -5,16 +5,12 @@
 # artifact's verdict (T against F, H against P); prints the agreement.
 # Also whole outputs of a few, witnesses included (tests/progress/*.expected).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-lc=$(cd "$top_builddir" && pwd)/src/litmus-check
+. "$(dirname "$0")/e2e/lib.sh"
 csv="$top_srcdir/tests/progress/afp-verdicts.csv"
 # The Z3 engine takes 13 s on this one (the explicit one 0.6 s): the
 # explicit engine alone answers it here.
 enum_only=afp-2t3i-11
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
+make_tmp
 grep -v '^#' "$csv" | cut -d, -f1 | uniq >"$tmp/tests"
 while read -r t; do
   for engine in enum smt; do
@@ -26,17 +22,9 @@ while read -r t; do
 done <"$tmp/tests"
 # every answer, as the table has it
 grep -v '^#' "$csv" | awk -F, '{ print $1, $2, $4 }' >"$tmp/want"
-if ! cmp -s "$tmp/want" "$tmp/enum"; then
-  echo "FAIL: explicit engine's answers differ from $csv (want / got):"
-  diff "$tmp/want" "$tmp/enum"
-  status=1
-fi
+check_whole "$tmp/want" "$tmp/enum" "the explicit engine's answers are $csv's" keep
 grep -v "^$enum_only " "$tmp/want" >"$tmp/want-smt"
-if ! cmp -s "$tmp/want-smt" "$tmp/smt"; then
-  echo "FAIL: Z3 engine's answers differ from $csv (want / got):"
-  diff "$tmp/want-smt" "$tmp/smt"
-  status=1
-fi
+check_whole "$tmp/want-smt" "$tmp/smt" "the Z3 engine's answers are $csv's" keep
 # whole outputs, witnesses included: tests/progress/TEST.MODELS.expected
 # holds `--progress MODELS` of litmus/progress/TEST.litmus (+ for commas)
 for want in "$top_srcdir"/tests/progress/*.expected; do
@@ -46,11 +34,7 @@ for want in "$top_srcdir"/tests/progress/*.expected; do
   for engine in enum smt; do
     (cd "$top_srcdir/litmus/progress" && "$lc" --progress "$models" --engine "$engine" "$t.litmus" 2>/dev/null) |
       grep -v '^Time ' >"$tmp/out"
-    if ! cmp -s "$want" "$tmp/out"; then
-      echo "FAIL: $base ($engine):"
-      diff "$want" "$tmp/out"
-      status=1
-    fi
+    check_whole "$want" "$tmp/out" "$base ($engine)" keep
   done
 done
 # JSON: TEST.MODELS.json-expected, timings and the engine's name blanked
@@ -63,11 +47,7 @@ for want in "$top_srcdir"/tests/progress/*.json-expected; do
   for engine in enum smt; do
     (cd "$top_srcdir/litmus/progress" && "$lc" --json --progress "$models" --engine "$engine" "$t.litmus" 2>/dev/null) |
       sed -e "$blank" >"$tmp/out"
-    if ! cmp -s "$want" "$tmp/out"; then
-      echo "FAIL: $base JSON ($engine):"
-      diff "$want" "$tmp/out"
-      status=1
-    fi
+    check_whole "$want" "$tmp/out" "$base JSON ($engine)" keep
   done
 done
 # no claim against the artifact's, and the agreement
@@ -80,5 +60,5 @@ grep -v '^#' "$csv" | awk -F, '
   END {
     printf "progress: %d artifact verdicts: %d agree, %d unknown, %d contradict\n", n, agree, unknown, bad
     exit bad > 0
-  }' || status=1
-exit $status
+  }' || fail=$((fail + 1))
+finish progress

@@ -3,16 +3,10 @@
 # termination verdicts of ../shared/dat3m-ptx/expected-liveness-v7.5.csv
 # (1 = terminates, 0 = may not terminate), with both engines.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
+. "$(dirname "$0")/e2e/lib.sh"
 corpus=${CORPUS_DIR:-$top_srcdir/../shared/dat3m-ptx}
-lc="$top_builddir/src/litmus-check"
 csv="$corpus/expected-liveness-v7.5.csv"
-if [ ! -f "$csv" ]; then
-  echo "corpus not found at $corpus; skipping (set CORPUS_DIR)"
-  exit 77
-fi
-status=0
+[ -f "$csv" ] || skip "corpus not found at $corpus (set CORPUS_DIR)"
 n=0
 while IFS=, read -r file want; do
   case "$file" in ''|'#'*) continue ;; esac
@@ -20,11 +14,8 @@ while IFS=, read -r file want; do
   for engine in enum smt; do
     got=$("$lc" --termination --engine "$engine" "$corpus/$file" 2>/dev/null | sed -n 's/^Termination: //p')
     n=$((n + 1))
-    if [ "$got" != "$expected" ]; then
-      echo "FAIL $file ($engine): expected '$expected', got '$got'"
-      status=1
-    fi
+    [ "$got" = "$expected" ] || bad "$file ($engine): expected '$expected', got '$got'"
   done
 done <"$csv"
 echo "termination: $n verdicts compared"
-exit $status
+finish termination

@@ -45,6 +45,43 @@ void *cat_rel_op(size_t n, cat_op op, cat_type type, const void *a, const void *
   return type == CAT_TY_SET ? set_op(n, op, a, b) : rel_op(n, op, a, b);
 }
 
+static void set_assign(rel_set *d, const rel_set *s) { memcpy(d->w, s->w, s->words * sizeof(uint64_t)); }
+
+/* The result of op into d, a value of the result's type and size that is
+ * neither operand; the operations an engine's search repeats most are
+ * done in place, the rare ones through a new value. */
+static void rel_op_into(size_t n, cat_op op, cat_type type, const void *a, const void *b, void *d) {
+  if (type == CAT_TY_SET) {
+    switch (op) {
+    case CAT_OP_EMPTY: memset(((rel_set *)d)->w, 0, ((rel_set *)d)->words * sizeof(uint64_t)); return;
+    case CAT_OP_UNION: set_assign(d, a); rel_set_union_into(d, b); return;
+    case CAT_OP_INTER: set_assign(d, a); rel_set_inter_into(d, b); return;
+    case CAT_OP_DIFF: set_assign(d, a); rel_set_diff_into(d, b); return;
+    case CAT_OP_COMPL: set_assign(d, a); rel_set_compl_into(d); return;
+    default: break;
+    }
+  } else {
+    switch (op) {
+    case CAT_OP_EMPTY: rel_clear(d); return;
+    case CAT_OP_UNION: rel_assign(d, a); rel_union_into(d, b); return;
+    case CAT_OP_INTER: rel_assign(d, a); rel_inter_into(d, b); return;
+    case CAT_OP_DIFF: rel_assign(d, a); rel_diff_into(d, b); return;
+    case CAT_OP_COMPL: rel_assign(d, a); rel_compl_into(d); return;
+    case CAT_OP_SEQ: rel_seq_into(d, a, b); return;
+    case CAT_OP_INVERSE: rel_inverse_into(d, a); return;
+    case CAT_OP_PLUS: rel_assign(d, a); rel_plus_into(d); return;
+    case CAT_OP_STAR: rel_assign(d, a); rel_star_into(d); return;
+    case CAT_OP_OPT: rel_assign(d, a); rel_opt_into(d); return;
+    default: break;
+    }
+  }
+  cat_type rt = cat_op_result_type(op, type);
+  void *v = cat_rel_op(n, op, type, a, b);
+  if (rt == CAT_TY_SET) set_assign(d, v);
+  else rel_assign(d, v);
+  cat_rel_free(rt, v);
+}
+
 bool cat_rel_same(cat_type type, const void *a, const void *b) {
   return type == CAT_TY_SET ? rel_set_equal(a, b) : rel_equal(a, b);
 }
@@ -199,6 +236,26 @@ void cat_mm_free(cat_mm *x) {
 bool cat_mm_same(const cat_mm *a, const cat_mm *b) {
   return a->type == b->type && cat_rel_same(a->type, a->may, b->may) &&
          cat_rel_same(a->type, a->must, b->must);
+}
+
+void cat_mm_op_into(size_t n, cat_op op, cat_type type, const cat_mm *a, const cat_mm *b, cat_mm *d) {
+  switch (op) {
+  case CAT_OP_EMPTY:
+    rel_op_into(n, op, type, NULL, NULL, d->may);
+    rel_op_into(n, op, type, NULL, NULL, d->must);
+    return;
+  case CAT_OP_DIFF:
+    rel_op_into(n, op, type, a->may, b->must, d->may);
+    rel_op_into(n, op, type, a->must, b->may, d->must);
+    return;
+  case CAT_OP_COMPL:
+    rel_op_into(n, op, type, a->must, NULL, d->may);
+    rel_op_into(n, op, type, a->may, NULL, d->must);
+    return;
+  default:
+    rel_op_into(n, op, type, a->may, b ? b->may : NULL, d->may);
+    rel_op_into(n, op, type, a->must, b ? b->must : NULL, d->must);
+  }
 }
 
 cat_mm *cat_mm_op(size_t n, cat_op op, cat_type type, const cat_mm *a, const cat_mm *b) {

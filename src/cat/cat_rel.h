@@ -94,6 +94,9 @@ bool cat_mm_same(const cat_mm *a, const cat_mm *b);
  * must separately; a \ b = (may_a \ must_b, must_a \ may_b) and
  * ~a = (~must_a, ~may_a). */
 cat_mm *cat_mm_op(size_t n, cat_op op, cat_type type, const cat_mm *a, const cat_mm *b);
+/* The same into d, a value of the result's type and size that is neither
+ * operand (no allocation for the common operations). */
+void cat_mm_op_into(size_t n, cat_op op, cat_type type, const cat_mm *a, const cat_mm *b, cat_mm *d);
 
 /* Supplies a builtin's bounds (new, of n events), or NULL. */
 typedef cat_mm *(*cat_mm_builtin_fn)(void *uctx, const char *name, cat_type *type);

@@ -32,6 +32,7 @@ typedef struct entry {
   const char *name;         /* builtin name (borrowed from the model) */
   unsigned deps;            /* choices it depends on */
   cat_mm *val;              /* last value, or NULL */
+  cat_mm *spare;            /* room of val's type to rebuild it in, or NULL */
   uint64_t at;              /* clock when val was last built or found up to date */
   uint64_t moved;           /* clock when val last became different */
   cat_mm_verdict verdict[3];/* per check kind, valid when vat[kind] == moved */
@@ -71,7 +72,10 @@ enum_model *enum_model_new(const cat_model *m) {
 }
 
 void enum_model_reset(enum_model *em, size_t n) {
-  for (size_t i = 0; i < em->ents.n; i++) cat_mm_free(em->ents.v[i].val);
+  for (size_t i = 0; i < em->ents.n; i++) {
+    cat_mm_free(em->ents.v[i].val);
+    cat_mm_free(em->ents.v[i].spare);
+  }
   em->ents.n = 0;
   em->trace.n = 0;
   memset(em->slot, 0, em->nslots * sizeof(size_t));
@@ -128,7 +132,7 @@ static size_t lookup(enum_model *em, int op, cat_type type, size_t a, size_t b, 
   if ((em->ents.n + 1) * 2 > em->nslots) grow(em);
   size_t *slot = slot_of(em, op, type, a, b, name);
   if (*slot) return *slot - 1;
-  entry x = {op, type, a, b, name, deps, NULL, 0, 0, {0}, {0}};
+  entry x = {op, type, a, b, name, deps, NULL, NULL, 0, 0, {0}, {0}};
   lc_vec_push(&em->ents, x);
   *slot = em->ents.n;
   return em->ents.n - 1;
@@ -166,11 +170,30 @@ static bool fresh(const enum_model *em, const entry *x) {
 static void store(enum_model *em, entry *x, cat_mm *v) {
   x->at = em->clock;
   if (x->val && cat_mm_same(x->val, v)) {
-    cat_mm_free(v);
+    if (!x->spare) x->spare = v;
+    else cat_mm_free(v);
     return;
   }
-  cat_mm_free(x->val);
+  if (!x->spare) x->spare = x->val;
+  else cat_mm_free(x->val);
   x->val = v;
+  x->moved = em->clock;
+}
+
+/* Rebuilds an operation's value in its spare room, which then swaps
+ * with the value if they differ: no allocation once both exist (malloc
+ * and free were a quarter of the explicit engine's time). */
+static void rebuild(enum_model *em, entry *x, cat_op op, cat_type type, const cat_mm *a, const cat_mm *b) {
+  if (!x->val || !x->spare) {
+    store(em, x, cat_mm_op(em->n, op, type, a, b));
+    return;
+  }
+  cat_mm_op_into(em->n, op, type, a, b, x->spare);
+  x->at = em->clock;
+  if (cat_mm_same(x->val, x->spare)) return;
+  cat_mm *t = x->val;
+  x->val = x->spare;
+  x->spare = t;
   x->moved = em->clock;
 }
 
@@ -206,8 +229,7 @@ static cat_value be_op(void *ctx, cat_op op, cat_type type, cat_value va, cat_va
   unsigned deps = (va ? em->ents.v[ea].deps : 0) | (vb ? em->ents.v[eb].deps : 0);
   size_t e = find(em, (int)op, type, ea, eb, NULL, deps);
   if (op_fresh(em, &em->ents.v[e], ea, eb)) return enc(e);
-  cat_mm *v = cat_mm_op(em->n, op, type, va ? em->ents.v[ea].val : NULL, vb ? em->ents.v[eb].val : NULL);
-  store(em, &em->ents.v[e], v);
+  rebuild(em, &em->ents.v[e], op, type, va ? em->ents.v[ea].val : NULL, vb ? em->ents.v[eb].val : NULL);
   return enc(e);
 }
 

@@ -1071,8 +1071,10 @@ static size_t order_reads(const enum_frame *f, size_t *order) {
  * with no source. */
 static bool probe_sources(search *s) {
   enum_frame *f = s->f;
-  for (size_t i = 0; i < f->nreads && !s->stop; i++) {
-    size_t kept = 0;
+  /* in the order of the search: a frame with a read left sourceless,
+   * most often one with few sources, ends the sooner */
+  for (size_t k = 0; k < f->nreads && !s->stop; k++) {
+    size_t i = s->rf_order[k], kept = 0;
     for (size_t c = 0; c < f->ncands[i]; c++) {
       s->rf[i] = (int)f->cands[i][c];
       changed(s, ENUM_RF);

@@ -4,10 +4,9 @@
 # the PTX holds every litmus instruction in program order: random tests
 # combine sems, scopes, RMWs, branches, placements and filters as the
 # corpus does not.  None may be refused (they use no proxies).
-: "${top_srcdir:=.}" "${top_builddir:=.}"
+. "$(dirname "$0")/../e2e/lib.sh"
 [ -n "${NVCC:-}" ] || echo "nvcc was not found at configure time (--with-cuda=DIR): NVRTC only"
-tmp=${TMPDIR:-/tmp}/ptx-random.$$
-trap 'rm -rf "$tmp"' EXIT INT TERM
-"$top_builddir/src/litmus-gen" --seed 20261122 --count 50 --out "$tmp" || exit 99
+make_tmp
+"$lgen" --seed 20261122 --count 50 --out "$tmp" || exit 99
 "$top_builddir/tests/cuda/cu-ptx-check" --arch 75,90 --ptxas 75 --nvrtc 90 --nvrtc-cubin none \
   --refused /dev/null "$tmp"

@@ -4,8 +4,8 @@
 # ptxas makes of each test kernel, every litmus access and fence is there,
 # in order, as strong as written.  Needs NVRTC and cuobjdump (the CUDA
 # toolkit, or the PyPI package nvidia-cuda-cuobjdump with nvidia-cuda-nvdisasm).
-: "${top_srcdir:=.}" "${top_builddir:=.}"
-out=$("$top_builddir/src/litmus-run" --check-sass --sm 75,80,90 "$top_srcdir/litmus" "$top_srcdir/tests/cuda/gen" 2>&1)
+. "$(dirname "$0")/../e2e/lib.sh"
+out=$("$lr" --check-sass --sm 75,80,90 "$top_srcdir/litmus" "$top_srcdir/tests/cuda/gen" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 if [ $rc -eq 77 ]; then

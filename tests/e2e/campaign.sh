@@ -6,16 +6,12 @@
 # hold the same runs (tests, grid points, seeds, parameters, instance
 # counts) as one unsharded run.  Outcome counts are not compared: threads
 # on a CPU do not repeat their timing.
-: "${top_srcdir:=.}" "${top_builddir:=.}"
-run="$top_builddir/src/litmus-run"
-compare="$top_builddir/src/litmus-compare"
-if ! command -v jq >/dev/null 2>&1; then
-  echo "SKIP: jq is needed to read the results"
-  exit 77
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/campaign.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+run=$lr compare=$lcmp
+command -v jq >/dev/null 2>&1 || skip "jq is needed to read the results"
+make_tmp
+# the first failure ends the test: each step builds on the one before
+fail() { bad "$*"; exit 1; }
 tests="$top_srcdir/litmus/MP.litmus $top_srcdir/litmus/SB.litmus $top_srcdir/litmus/CoRR.litmus"
 grid='stress-iterations=0,64;barrier=on,off'
 

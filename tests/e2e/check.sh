@@ -13,35 +13,16 @@
 # `Time` lines are dropped.  PROMOTE=1 rewrites the expected files from the
 # current output (review the diff before committing it).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-lc=$(cd "$top_builddir" && pwd)/src/litmus-check
+. "$(dirname "$0")/lib.sh"
 dir="$top_srcdir/tests/e2e"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-# compare EXPECTED-FILE ACTUAL-FILE WHAT
-compare() {
-  if [ "${PROMOTE:-0}" = 1 ]; then
-    cp "$2" "$1"
-  fi
-  if diff -u "$1" "$2" >"$tmp/diff"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: $3"
-    cat "$tmp/diff"
-  fi
-}
+make_tmp
 
 for exp in "$dir"/classic/*.expected; do
   name=$(basename "$exp" .expected)
   for model in ptx-v7.5 ptx-v6.0; do
     (cd "$top_srcdir" && "$lc" --model "$model" "litmus/$name.litmus" 2>/dev/null) |
       grep -v '^Time ' >"$tmp/out"
-    compare "$exp" "$tmp/out" "litmus/$name.litmus ($model)"
+    check_whole "$exp" "$tmp/out" "litmus/$name.litmus ($model)"
   done
 done
 
@@ -52,41 +33,40 @@ for name in MP SB IRIW CoRR; do
   cat "$dir/classic/$name.expected"
   [ "$name" = CoRR ] || echo
 done >"$tmp/want"
-if diff -u "$tmp/want" "$tmp/out" >"$tmp/diff"; then pass=$((pass + 1)); else
-  fail=$((fail + 1)); echo "FAIL: --jobs 3 output order"; cat "$tmp/diff"; fi
+check_whole "$tmp/want" "$tmp/out" "--jobs 3 output order" keep
 
 # --print of several tests: each in normal form, a blank line between two
 (cd "$top_srcdir" && "$lc" --print litmus/MP.litmus litmus/SB.litmus 2>/dev/null) >"$tmp/out"
 { (cd "$top_srcdir" && "$lc" --print litmus/MP.litmus); echo; (cd "$top_srcdir" && "$lc" --print litmus/SB.litmus); } >"$tmp/want"
-compare "$tmp/want" "$tmp/out" "--print of two tests"
+check_whole "$tmp/want" "$tmp/out" "--print of two tests" keep
 
 # the man page's OUTPUT example is what litmus/MP.litmus gives
 sed -n '/^Test MP Allowed$/,/^Observation MP /p' "$top_srcdir/man/litmus-check.1" | sed 's/\\e/\\/g' >"$tmp/want"
 (cd "$top_srcdir" && "$lc" litmus/MP.litmus 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
-compare "$tmp/want" "$tmp/out" "man/litmus-check.1 OUTPUT example"
+check_whole "$tmp/want" "$tmp/out" "man/litmus-check.1 OUTPUT example" keep
 
 # one test split among jobs (the SMT engine) lists the same states
 for name in IRIW ISA2+rel-acq-gpu RMW-atomicity+cas; do
   (cd "$top_srcdir" && "$lc" --engine smt -j 3 "litmus/$name.litmus" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
-  compare "$dir/classic/$name.expected" "$tmp/out" "litmus/$name.litmus split among 3 jobs"
+  check_whole "$dir/classic/$name.expected" "$tmp/out" "litmus/$name.litmus split among 3 jobs"
 done
 
 # JSON: whole objects, with timings blanked
 for t in "$dir"/json/*.litmus; do
   (cd "$dir/json" && "$lc" --json "$(basename "$t")" 2>/dev/null) |
     sed -e 's/"seconds":[0-9][0-9.e+-]*/"seconds":0/' -e 's/"\(lower\|encode\|flags\|states\)":[0-9][0-9.e+-]*/"\1":0/g'  -e 's/"solver_checks":[0-9]*/"solver_checks":0/' >"$tmp/out"
-  compare "$t.expected" "$tmp/out" "json/$(basename "$t")"
+  check_whole "$t.expected" "$tmp/out" "json/$(basename "$t")"
 done
 
 for t in "$dir"/races/*.litmus; do
   (cd "$dir/races" && "$lc" "$(basename "$t")" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
-  compare "$t.expected" "$tmp/out" "races/$(basename "$t")"
+  check_whole "$t.expected" "$tmp/out" "races/$(basename "$t")"
 done
 
 # alias chains: generic of generic, proxy view of a generic alias, fences through a chain
 for t in "$dir"/alias/*.litmus; do
   (cd "$dir/alias" && "$lc" "$(basename "$t")" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
-  compare "$t.expected" "$tmp/out" "alias/$(basename "$t")"
+  check_whole "$t.expected" "$tmp/out" "alias/$(basename "$t")"
 done
 
 # --termination: both engines give the same whole output, witness included
@@ -95,7 +75,7 @@ for t in "$dir"/termination/*.litmus "$top_srcdir"/litmus/spin/SL-cas+*.litmus; 
   for engine in enum smt; do
     (cd "$(dirname "$t")" && "$lc" --termination --engine "$engine" "$(basename "$t")" 2>/dev/null) |
       grep -v '^Time ' >"$tmp/out"
-    compare "$want" "$tmp/out" "termination/$(basename "$t") ($engine)"
+    check_whole "$want" "$tmp/out" "termination/$(basename "$t") ($engine)"
   done
 done
 # ... and the corpus' deadlocks at barriers met in opposite orders
@@ -104,7 +84,7 @@ if [ -d "$corpus" ]; then
   for name in PC-bar-sync-sync-3 PC-bar-sync-sync-4; do
     for engine in enum smt; do
       (cd "$corpus" && "$lc" --termination --engine "$engine" "$name.litmus" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"
-      compare "$dir/termination/corpus/$name.litmus.expected" "$tmp/out" "termination/corpus/$name ($engine)"
+      check_whole "$dir/termination/corpus/$name.litmus.expected" "$tmp/out" "termination/corpus/$name ($engine)"
     done
   done
 else
@@ -119,11 +99,10 @@ while IFS='|' read -r name want args; do
     "$tmp/err" >"$tmp/err2"
   got=$(cat "$tmp/status")
   if [ "$got" != "$want" ]; then
-    fail=$((fail + 1))
-    echo "FAIL: check-errors/$name: exit status $got, expected $want"
+    bad "check-errors/$name: exit status $got, expected $want"
     cat "$tmp/err2"
   else
-    compare "$dir/check-errors/$name.expected-err" "$tmp/err2" "check-errors/$name"
+    check_whole "$dir/check-errors/$name.expected-err" "$tmp/err2" "check-errors/$name"
   fi
 done <"$dir/check-errors/cases"
 
@@ -141,13 +120,11 @@ for args in "--engine smt --unroll 4 --timeout 0.3 $top_srcdir/litmus/spin/SL-ca
   limit=$(echo "$args" | sed 's/.*--timeout \([0-9.]*\).*/\1/')
   if [ $rc = 3 ] && grep -q "error: out of time (--timeout $limit s)" "$tmp/err" &&
      [ "$(echo "$t1 - $t0 < 2 * $limit + 1" | bc)" = 1 ]; then
-    pass=$((pass + 1))
+    ok "--termination $args: out of time"
   else
-    fail=$((fail + 1))
-    echo "FAIL: --termination $args: exit $rc after $(echo "$t1 - $t0" | bc) s"
+    bad "--termination $args: exit $rc after $(echo "$t1 - $t0" | bc) s"
     grep -v warning: "$tmp/err"
   fi
 done
 
-echo "e2e check: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "e2e check"

@@ -6,24 +6,13 @@
 # one race in JSON; tests/e2e/cpp/*.litmus; round trips of all of them.  `Time` lines are dropped.
 # PROMOTE=1 rewrites the expected files from the SMT engine's output.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-lc=$(cd "$top_builddir" && pwd)/src/litmus-check
+. "$(dirname "$0")/lib.sh"
 dir="$top_srcdir/tests/e2e/cpp"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+make_tmp
 
+# compare EXPECTED ACTUAL WHAT ENGINE: the SMT engine's output is the one promoted
 compare() {
-  if [ "${PROMOTE:-0}" = 1 ] && [ "$4" = smt ]; then cp "$2" "$1"; fi
-  if diff -u "$1" "$2" >"$tmp/diff"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL: $3"
-    cat "$tmp/diff"
-  fi
+  if [ "$4" = smt ]; then check_whole "$1" "$2" "$3"; else check_whole "$1" "$2" "$3" keep; fi
 }
 
 run() {   # EXPECTED ENGINE ARGS...
@@ -56,14 +45,5 @@ for t in "$dir"/*.litmus; do
 done
 
 # every C++ test here round-trips through --print to an equal AST
-roundtrip=$(cd "$top_builddir" && pwd)/tests/lt-roundtrip
-for t in "$top_srcdir"/litmus/cuda-cpp/*.litmus "$dir"/*.litmus; do
-  if "$lc" --print "$t" >"$tmp/first" 2>"$tmp/err" && "$lc" --print - <"$tmp/first" >"$tmp/second" 2>>"$tmp/err" &&
-     cmp -s "$tmp/first" "$tmp/second" && "$roundtrip" "$t" 2>>"$tmp/err"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1)); echo "FAIL: $t does not round-trip"; cat "$tmp/err"
-  fi
-done
-echo "cpp-check: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+for t in "$top_srcdir"/litmus/cuda-cpp/*.litmus "$dir"/*.litmus; do round_trips "$t"; done
+finish cpp-check

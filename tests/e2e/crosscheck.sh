@@ -8,19 +8,18 @@
 # CROSSCHECK_COUNT (CROSSCHECK_CPP_COUNT for C++) and CROSSCHECK_SEED
 # change the random batches.
 set -u
-srcdir=${top_srcdir:-.}
-export top_builddir=${top_builddir:-.}
-cc=$srcdir/scripts/crosscheck
-fail=0
+. "$(dirname "$0")/lib.sh"
+export top_builddir
+cc=$top_srcdir/scripts/crosscheck
 "$cc" "${CROSSCHECK_COUNT:-200}" "${CROSSCHECK_SEED:-20250101}" || fail=1
 # CUDA C++: random tests and the classic C++ tests under cuda-cpp, with
 # no-thin-air on and off
 CROSSCHECK_FAMILY=random-cpp "$cc" "${CROSSCHECK_CPP_COUNT:-150}" "${CROSSCHECK_SEED:-20250101}" || fail=1
 CROSSCHECK_FAMILY=random-cpp "$cc" 50 7 --set no-thin-air=off || fail=1
-"$cc" --dir "$srcdir/litmus/cuda-cpp" --model cuda-cpp || fail=1
+"$cc" --dir "$top_srcdir/litmus/cuda-cpp" --model cuda-cpp || fail=1
 for model in ptx-v7.5 ptx-v6.0 sc; do
-  "$cc" --dir "$srcdir/litmus" --model "$model" || fail=1
-  "$cc" --dir "$srcdir/tests/e2e/regress" --model "$model" || fail=1
-  "$cc" --dir "$srcdir/tests/e2e/engines" --model "$model" || fail=1
+  "$cc" --dir "$top_srcdir/litmus" --model "$model" || fail=1
+  "$cc" --dir "$top_srcdir/tests/e2e/regress" --model "$model" || fail=1
+  "$cc" --dir "$top_srcdir/tests/e2e/engines" --model "$model" || fail=1
 done
 exit $fail

@@ -3,28 +3,23 @@
 # must exit 2 and write exactly T.litmus.expected-err on stderr (compared
 # with diff -u).  PROMOTE=1 rewrites the expected files instead.
 set -u
-: "${top_srcdir:=.}" "${top_builddir:=.}"
-check=$(cd "$top_builddir" && pwd)/src/litmus-check
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+make_tmp
 cd "$top_srcdir/tests/e2e/errors" || exit 99
 
-failed=0
 n=0
 for f in *.litmus; do
   n=$((n + 1))
-  "$check" --print "$f" >"$tmp/out" 2>"$tmp/err"
+  "$lc" --print "$f" >"$tmp/out" 2>"$tmp/err"
   status=$?
-  if [ "${PROMOTE:-0}" = 1 ]; then
-    cp "$tmp/err" "$f.expected-err"
-  fi
+  [ "${PROMOTE:-0}" = 1 ] && cp "$tmp/err" "$f.expected-err"
   if [ "$status" -ne 2 ]; then
-    echo "FAIL: $f: exit status $status, expected 2"; failed=$((failed + 1))
+    bad "$f: exit status $status, expected 2"
   elif [ -s "$tmp/out" ]; then
-    echo "FAIL: $f: printed something on stdout"; failed=$((failed + 1))
-  elif ! diff -u "$f.expected-err" "$tmp/err"; then
-    echo "FAIL: $f: stderr differs"; failed=$((failed + 1))
+    bad "$f: printed something on stdout"
+  else
+    check_whole "$f.expected-err" "$tmp/err" "$f"
   fi
 done
-echo "error files: $((n - failed))/$n as expected"
-[ "$failed" -eq 0 ] && [ "$n" -gt 0 ]
+[ "$n" -gt 0 ] || bad "no error files"
+finish "error files"

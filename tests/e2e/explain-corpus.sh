@@ -8,15 +8,9 @@
 # state either engine runs out of time on is left out of the comparison
 # and listed.  Skipped (77) without the corpus.
 set -u
-top_builddir=${top_builddir:-.}
-lc=$(cd "$top_builddir" && pwd)/src/litmus-check
-if [ -z "${CORPUS_DIR:-}" ] || [ ! -d "$CORPUS_DIR/litmus" ]; then
-  echo "SKIP: no corpus at '${CORPUS_DIR:-}' (configure --with-corpus=DIR)"
-  exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
+require_corpus
+make_tmp
 for v in 7.5 6.0; do
   sed 's/,.*//' "$CORPUS_DIR/expected-v$v.csv" | sed "s|^|$CORPUS_DIR/|" >"$tmp/files"
   for engine in smt enum auto; do

@@ -14,38 +14,25 @@
 # Every DOT file written here must pass `dot -Tsvg` when Graphviz is
 # installed.  PROMOTE=1 rewrites the expected files from the output.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-lc=$(cd "$top_builddir" && pwd)/src/litmus-check
+. "$(dirname "$0")/lib.sh"
 dir="$top_srcdir/tests/e2e/explain"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+make_tmp
 mkdir "$tmp/g"
 have_dot=0
 command -v dot >/dev/null 2>&1 && have_dot=1
 [ $have_dot = 1 ] || echo "note: Graphviz's dot is not installed: DOT files are not checked with dot -Tsvg"
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
-
-compare() {
-  [ "${PROMOTE:-0}" = 1 ] && cp "$2" "$1"
-  if diff -u "$1" "$2" >"$tmp/diff"; then ok; else bad "$3"; cat "$tmp/diff"; fi
-}
-
 # dot -Tsvg accepts FILE
 dot_ok() {
   [ $have_dot = 1 ] || return 0
-  if dot -Tsvg "$1" -o "$tmp/check.svg" 2>"$tmp/dot.err"; then ok; else bad "dot -Tsvg $2"; cat "$tmp/dot.err"; fi
+  if dot -Tsvg "$1" -o "$tmp/check.svg" 2>"$tmp/dot.err"; then ok "dot -Tsvg $2"; else bad "dot -Tsvg $2"; cat "$tmp/dot.err"; fi
 }
 
 for exp in "$dir"/*.expected; do
   name=$(basename "$exp" .expected)
   [ -f "$top_srcdir/litmus/$name.litmus" ] || continue
   (cd "$top_srcdir" && "$lc" --explain --graph "$tmp/g/$name.dot" "litmus/$name.litmus" 2>&1) | grep -v '^Time ' >"$tmp/out"
-  compare "$exp" "$tmp/out" "litmus/$name.litmus --explain"
+  check_whole "$exp" "$tmp/out" "litmus/$name.litmus --explain"
 done
 
 # The named checks, with both engines; the sets the engines give agree.
@@ -61,10 +48,10 @@ while read -r name check; do
       bad "litmus/$name.litmus ($engine): no forbidden state"
       cat "$tmp/$engine"
     else
-      ok
+      ok "litmus/$name.litmus ($engine): ruled out by $check"
     fi
   done
-  if diff -u "$tmp/smt" "$tmp/enum" >"$tmp/diff"; then ok; else bad "litmus/$name.litmus: the engines differ"; cat "$tmp/diff"; fi
+  check_whole "$tmp/smt" "$tmp/enum" "litmus/$name.litmus: the engines agree" keep
 done <"$dir/checks"
 
 while IFS='|' read -r name want args; do
@@ -76,7 +63,7 @@ while IFS='|' read -r name want args; do
     -e "s|$tmp|TMP|g" "$tmp/out" >"$tmp/out2"
   for d in "$tmp"/case*.dot; do [ -f "$d" ] && cat "$d" >>"$tmp/out2" && mv "$d" "$tmp/g/$name-$(basename "$d")"; done
   if [ "$got" != "$want" ]; then bad "explain/$name: exit status $got, expected $want"; cat "$tmp/out2"
-  else compare "$dir/$name.expected" "$tmp/out2" "explain/$name"; fi
+  else check_whole "$dir/$name.expected" "$tmp/out2" "explain/$name"; fi
 done <"$dir/cases"
 
 # --html: a page per test, each linked from the index, pictures as SVG
@@ -86,24 +73,23 @@ done <"$dir/cases"
 n=$(ls "$top_srcdir"/litmus/*.litmus | wc -l)
 rows=$(grep -c '^<tr><td><a href=' "$tmp/html/index.html" 2>/dev/null || echo 0)
 pages=$(ls "$tmp"/html/*.html 2>/dev/null | grep -v -c index.html)
-if [ "$rows" = "$n" ] && [ "$pages" = "$n" ] && [ ! -s "$tmp/err" ]; then ok; else
+if [ "$rows" = "$n" ] && [ "$pages" = "$n" ] && [ ! -s "$tmp/err" ]; then ok "--html: $n pages"; else
   bad "--html: $rows rows and $pages pages for $n tests"; cat "$tmp/err"; fi
 if [ $have_dot = 1 ]; then
   imgs=$(grep -h -o '<img src="[^"]*"' "$tmp"/html/*.html | sed 's/<img src="//; s/"$//' | sort)
   missing=$(for i in $imgs; do [ -s "$tmp/html/$i" ] || echo "$i"; done)
-  if [ -n "$imgs" ] && [ -z "$missing" ]; then ok; else bad "--html: pictures missing: $missing"; fi
+  if [ -n "$imgs" ] && [ -z "$missing" ]; then ok "--html: pictures"; else bad "--html: pictures missing: $missing"; fi
 fi
 # every DOT file written here, one execution each
 for d in "$tmp"/g/*.dot "$tmp"/html/*.dot; do dot_ok "$d" "$(basename "$d")"; done
 
 # litmus-run headlines a forbidden outcome with why: SB on the CPU under
 # SC (x86 shows store buffering often; when no instance does, nothing to check)
-lr=$(cd "$top_builddir" && pwd)/src/litmus-run
 (cd "$top_srcdir" && "$lr" --backend host -m sc -n 4 litmus/SB.litmus 2>&1) >"$tmp/run"
 if grep -q '^!!! SB: the CPU showed' "$tmp/run"; then
-  if grep -q '^!!! why P0:r0=0; P1:r1=0; ruled out by SC (a -po-> b -fr-> c -po-> d -fr-> a)$' "$tmp/run"; then ok
+  if grep -q '^!!! why P0:r0=0; P1:r1=0; ruled out by SC (a -po-> b -fr-> c -po-> d -fr-> a)$' "$tmp/run"; then
+    ok "litmus-run: why SB is forbidden under SC"
   else bad "litmus-run: the forbidden outcome of SB under SC has no why"; cat "$tmp/run"; fi
 fi
 
-echo "e2e explain: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "e2e explain"

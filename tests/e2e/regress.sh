@@ -6,29 +6,23 @@
 # A T.litmus.model file names the model (default ptx-v7.5).
 # PROMOTE=1 rewrites the expected files from the SMT engine's output.
 set -u
-srcdir=${top_srcdir:-.}
-builddir=${top_builddir:-.}
-check=$builddir/src/litmus-check
-case $check in /*) ;; *) check=$(pwd)/$check ;; esac
-dir=$srcdir/tests/e2e/regress
-# The models of the source tree, also in a separate build tree (distcheck).
-export LITMUS_MODELS="${LITMUS_MODELS:-$(cd "$srcdir" && pwd)/models}"
-tmp=${TMPDIR:-/tmp}/regress.$$
-mkdir -p "$tmp" || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail=0
+. "$(dirname "$0")/lib.sh"
+source_models
+dir=$top_srcdir/tests/e2e/regress
+make_tmp
 
 for t in "$dir"/*.litmus; do
   name=$(basename "$t")
   model=ptx-v7.5
   [ -f "$t.model" ] && model=$(cat "$t.model")
   for engine in smt enum; do
-    (cd "$dir" && "$check" --model "$model" --engine "$engine" "$name") > "$tmp/out" 2> "$tmp/err"
+    (cd "$dir" && "$lc" --model "$model" --engine "$engine" "$name") > "$tmp/out" 2> "$tmp/err"
     rc=$?
     { grep -v '^Time ' "$tmp/out"; grep 'warning: some executions' "$tmp/err"; } > "$tmp/got"
-    if [ $rc -ne 0 ]; then cat "$tmp/err"; echo "FAIL: $name ($engine): exit $rc"; fail=1; continue; fi
-    if [ "${PROMOTE:-0}" = 1 ] && [ $engine = smt ]; then cp "$tmp/got" "$t.expected"; fi
-    if diff -u "$t.expected" "$tmp/got"; then echo "ok: $name ($engine)"; else echo "FAIL: $name ($engine)"; fail=1; fi
+    if [ $rc -ne 0 ]; then cat "$tmp/err"; bad "$name ($engine): exit $rc"; continue; fi
+    # the SMT engine's output is the one promoted
+    if [ $engine = smt ]; then check_whole "$t.expected" "$tmp/got" "$name ($engine)"
+    else check_whole "$t.expected" "$tmp/got" "$name ($engine)" keep; fi
   done
 done
-exit $fail
+finish regress

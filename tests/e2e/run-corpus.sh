@@ -7,20 +7,12 @@
 # a regression check of the backend and the comparison, not a stress run.
 # Skipped (77) when $CORPUS_DIR is absent.
 set -u
-builddir=${top_builddir:-.}
-run=$builddir/src/litmus-run
-# models from the source tree, also in a VPATH build (make distcheck)
-LITMUS_MODELS=${LITMUS_MODELS:-${top_srcdir:-.}/models}
-export LITMUS_MODELS
-case $run in /*) ;; *) run=$(pwd)/$run ;; esac
-corpus=${CORPUS_DIR:-}
-if [ -z "$corpus" ] || [ ! -d "$corpus/litmus/PTX" ]; then
-  echo "SKIP: no corpus at '${corpus}' (CORPUS_DIR; configure --with-corpus=DIR)"
-  exit 77
-fi
-tmp=${TMPDIR:-/tmp}/run-corpus.$$
-mkdir -p "$tmp" || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib.sh"
+source_models
+run=$lr
+require_corpus litmus/PTX
+corpus=$CORPUS_DIR
+make_tmp
 
 ran=0 refused=0 failed=0 incomplete=0 hung=0
 for f in $(find "$corpus/litmus/PTX" -name '*.litmus' | LC_ALL=C sort); do

@@ -7,21 +7,11 @@
 #     run reports it (headline, '!' mark, a sample) and exits 1;
 #   --json -o writes one JSON object per test to the file.
 set -u
-srcdir=${top_srcdir:-.}
-builddir=${top_builddir:-.}
-run=$builddir/src/litmus-run
-# models from the source tree, also in a VPATH build (make distcheck)
-LITMUS_MODELS=${LITMUS_MODELS:-${top_srcdir:-.}/models}
-export LITMUS_MODELS
-case $run in /*) ;; *) run=$(pwd)/$run ;; esac
-tmp=${TMPDIR:-/tmp}/run-host.$$
-mkdir -p "$tmp" || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail=0
-cd "$srcdir" || exit 99
-
-ok() { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; fail=1; }
+. "$(dirname "$0")/lib.sh"
+source_models
+run=$lr
+make_tmp
+cd "$top_srcdir" || exit 99
 
 # SB: the weak outcome P0:r0=0; P1:r1=0; is the one marked '*'.
 "$run" --backend host --time 1.5 litmus/SB.litmus > "$tmp/sb" 2> "$tmp/sb.err"
@@ -71,4 +61,4 @@ fi
 # seed is printed and accepted back.
 "$run" --backend host -n 1 -i 10 --seed 0x2a litmus/MP.litmus | grep -q '^Seed MP 0x000000000000002a$' ||
   bad "--seed is printed back"
-exit $fail
+finish run-host

@@ -7,19 +7,11 @@
 #   - litmus-gen with no arguments explains itself and writes nothing;
 #   - litmus-compare on files that share no test warns and exits 2;
 #   - litmus-compare -V names litmus-compare.
-: "${top_srcdir:=.}" "${top_builddir:=.}"
-abs() { (cd "$(dirname "$1")" && echo "$(pwd)/$(basename "$1")"); }
-run=$(abs "$top_builddir/src/litmus-run")
-gen=$(abs "$top_builddir/src/litmus-gen")
-compare=$(abs "$top_builddir/src/litmus-compare")
-lit=$(abs "$top_srcdir/litmus")
-LITMUS_MODELS=${LITMUS_MODELS:-$(abs "$top_srcdir/models")}
-export LITMUS_MODELS
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/newuser.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-ok() { echo "ok: $*"; }
+. "$(dirname "$0")/lib.sh"
+source_models
+run=$lr gen=$lgen compare=$lcmp
+lit=$abs_top_srcdir/litmus
+make_tmp
 
 # interrupted run: exit 130, JSON marked partial, the counts kept
 "$run" -q -b host --json -n 1000000000 -t 60 "$lit/MP.litmus" >"$tmp/mp.json" 2>"$tmp/err" &
@@ -84,4 +76,4 @@ rc=$?
 "$compare" "$tmp/a.json" "$tmp/a.json" >/dev/null 2>&1 && ok "litmus-compare on a shared test: exit 0" ||
   bad "litmus-compare on a shared test"
 "$compare" -V | grep -q '^litmus-compare (' && ok "litmus-compare -V" || bad "litmus-compare -V: $("$compare" -V)"
-exit $fail
+finish run-newuser

@@ -4,27 +4,19 @@
 # --backend host.  Skipped (77) on a machine with an NVIDIA GPU.  Also the
 # usage errors, which need no GPU either.
 set -u
-srcdir=${top_srcdir:-.}
-builddir=${top_builddir:-.}
-run=$builddir/src/litmus-run
-# models from the source tree, also in a VPATH build (make distcheck)
-LITMUS_MODELS=${LITMUS_MODELS:-${top_srcdir:-.}/models}
-export LITMUS_MODELS
-case $run in /*) ;; *) run=$(pwd)/$run ;; esac
-tmp=${TMPDIR:-/tmp}/run-nogpu.$$
-mkdir -p "$tmp" || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-cd "$srcdir" || exit 99
-fail=0
+. "$(dirname "$0")/lib.sh"
+source_models
+run=$lr
+make_tmp
+cd "$top_srcdir" || exit 99
 
 expect() {   # what expected-exit expected-stderr-file command...
   what=$1 want=$2 exp=$3
   shift 3
   "$@" > "$tmp/out" 2> "$tmp/err"
   rc=$?
-  if [ $rc -ne "$want" ]; then cat "$tmp/err"; echo "FAIL: $what: exit $rc, expected $want"; fail=1; return; fi
-  if ! diff -u "$exp" "$tmp/err"; then echo "FAIL: $what"; fail=1; return; fi
-  echo "ok: $what"
+  if [ $rc -ne "$want" ]; then cat "$tmp/err"; bad "$what: exit $rc, expected $want"; return; fi
+  check_whole "$exp" "$tmp/err" "$what" keep
 }
 
 echo "litmus-run: --backend: 'gpu' is not cuda or host" > "$tmp/e1a"
@@ -35,20 +27,19 @@ echo "litmus-run: --instances takes 1 to 16777216" > "$tmp/e3"
 expect "instances range" 2 "$tmp/e3" "$run" --instances 0 litmus/MP.litmus
 
 if [ -e /dev/nvidiactl ] || nvidia-smi -L > /dev/null 2>&1; then
-  echo "SKIP: this machine has an NVIDIA GPU; the no-GPU path is not testable here"
-  [ $fail -eq 0 ] && exit 77
-  exit $fail
+  [ $fail -eq 0 ] || finish run-nogpu
+  skip "this machine has an NVIDIA GPU; the no-GPU path is not testable here"
 fi
 
 # One line, before any test (no GPU, no driver): the driver's absence and the hint.
 msg="litmus-run: error: no CUDA driver (libcuda.so.1) found: litmus-run needs an NVIDIA GPU; --backend host runs the test on CPU threads"
 echo "$msg" > "$tmp/e4"
 expect "--backend cuda without a GPU" 2 "$tmp/e4" "$run" --backend cuda litmus/MP.litmus
-[ ! -s "$tmp/out" ] || { echo "FAIL: --backend cuda without a GPU wrote to stdout"; fail=1; }
+[ ! -s "$tmp/out" ] || bad "--backend cuda without a GPU wrote to stdout"
 # a folder of tests: the same one line, not one per test
 expect "a folder without a GPU: one message" 2 "$tmp/e4" "$run" litmus/
 # cuda is the default backend
 "$run" litmus/MP.litmus > /dev/null 2>&1
 rc=$?
-[ $rc -eq 2 ] && echo "ok: cuda is the default" || { echo "FAIL: default backend: exit $rc"; fail=1; }
-exit $fail
+if [ $rc -eq 2 ]; then ok "cuda is the default"; else bad "default backend: exit $rc"; fi
+finish run-nogpu

@@ -5,17 +5,12 @@
 # and filters in ways the corpus does not, so they check the host
 # backend's code and the comparison beyond the corpus.
 set -u
-builddir=${top_builddir:-.}
-run=$builddir/src/litmus-run
-gen=$builddir/src/litmus-gen
-# models from the source tree, also in a VPATH build (make distcheck)
-LITMUS_MODELS=${LITMUS_MODELS:-${top_srcdir:-.}/models}
-export LITMUS_MODELS
-tmp=${TMPDIR:-/tmp}/run-random.$$
-mkdir -p "$tmp" || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib.sh"
+source_models
+run=$lr
+make_tmp
 
-"$gen" --seed 20261122 --count 100 --out "$tmp/tests" || exit 99
+"$lgen" --seed 20261122 --count 100 --out "$tmp/tests" || exit 99
 "$run" --backend host --iterations 2 --instances 500 "$tmp/tests" > "$tmp/out" 2> "$tmp/err"
 rc=$?
 ran=$(grep -c '^Instances' "$tmp/out")

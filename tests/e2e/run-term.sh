@@ -13,21 +13,12 @@
 #   the CAS spinlocks terminate and nothing hangs;
 #   the corpus' XF-Barrier-weak (when ../shared is there) runs to its end.
 set -u
-srcdir=${top_srcdir:-.}
-builddir=${top_builddir:-.}
-run=$builddir/src/litmus-run
-LITMUS_MODELS=${LITMUS_MODELS:-${top_srcdir:-.}/models}
-export LITMUS_MODELS
-case $run in /*) ;; *) run=$(pwd)/$run ;; esac
-tmp=${TMPDIR:-/tmp}/run-term.$$
-mkdir -p "$tmp" || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-fail=0
-cd "$srcdir" || exit 99
+. "$(dirname "$0")/lib.sh"
+source_models
+run=$lr
+make_tmp
+cd "$top_srcdir" || exit 99
 exp=tests/e2e/run-term
-
-ok() { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; fail=1; }
 
 # A long watchdog: a thread descheduled for a second on a loaded machine
 # must not turn a hang into a cut.  The lines that depend on the machine
@@ -40,7 +31,7 @@ whole() {   # name expected-status args...
   "$run" -q -b host -n 2 -i 100 -s 7 --watchdog 30 "$@" > "$tmp/$name.raw" 2> "$tmp/$name.err"
   rc=$?
   stable "$tmp/$name.raw" > "$tmp/$name.out"
-  if [ $rc -eq "$want" ] && diff -u "$exp/$name.out" "$tmp/$name.out"; then
+  if [ $rc -eq "$want" ] && compare_whole "$exp/$name.out" "$tmp/$name.out"; then
     ok "$name (exit $rc)"
   else
     cat "$tmp/$name.err"; bad "$name: exit $rc (want $want)"
@@ -133,4 +124,4 @@ if [ -f "$xf" ]; then
 else
   echo "skip: $xf not there (../shared)"
 fi
-exit $fail
+finish run-term

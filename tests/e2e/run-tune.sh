@@ -3,15 +3,11 @@
 # seeded random search (the same seed draws the same trials), the best
 # written to --config FILE with the machine; --config FILE loads it, later
 # options override it; --tune without --config and a bad config are refused.
-: "${top_srcdir:=.}" "${top_builddir:=.}"
-run="$top_builddir/src/litmus-run"
-LITMUS_MODELS=${LITMUS_MODELS:-$top_srcdir/models}
-export LITMUS_MODELS
-command -v jq >/dev/null 2>&1 || { echo "SKIP: jq is needed to read the config"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tune.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
+source_models
+run=$lr
+command -v jq >/dev/null 2>&1 || skip "jq is needed to read the config"
+make_tmp
 sb="$top_srcdir/litmus/SB.litmus"
 "$run" -q -b host -n 2 -i 300 -s 11 --tune 3 --config "$tmp/a.json" "$sb" >"$tmp/out" 2>"$tmp/err" || bad "--tune: $(cat "$tmp/err")"
 [ ! -s "$tmp/out" ] || bad "--tune printed results"
@@ -35,5 +31,5 @@ want=$(jq -r '.params.stride' "$tmp/a.json")
 echo '{"params":{"stride":"zero"}}' >"$tmp/bad.json"
 "$run" -b host --config "$tmp/bad.json" "$sb" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "'zero' is not a value of stride" "$tmp/err" || bad "bad config: $(cat "$tmp/err")"
-[ $fail -eq 0 ] && echo "ok: --tune 3 trials, config written, loaded and overridden"
-exit $fail
+[ $fail -eq 0 ] && ok "--tune 3 trials, config written, loaded and overridden"
+finish run-tune

@@ -5,24 +5,19 @@
 # campaign on the host backend, merges the shards with litmus-compare
 # --merge and compares them with one unsharded run (same seed).  Skipped
 # when Slurm (Debian slurm-wlm) or munge is not installed, or not as root.
-: "${top_srcdir:=.}" "${top_builddir:=.}"
+. "$(dirname "$0")/lib.sh"
 for p in munged slurmctld slurmd sbatch squeue jq; do
   if ! command -v $p >/dev/null 2>&1 && [ ! -x "/usr/sbin/$p" ]; then
-    echo "SKIP: $p not installed (Debian: apt-get install slurm-wlm munge jq)"
-    exit 77
+    skip "$p not installed (Debian: apt-get install slurm-wlm munge jq)"
   fi
 done
-if [ "$(id -u)" != 0 ]; then
-  echo "SKIP: a private slurmd needs root"
-  exit 77
-fi
+[ "$(id -u)" = 0 ] || skip "a private slurmd needs root"
 PATH=$PATH:/usr/sbin
-abs() { (cd "$(dirname "$1")" && echo "$(pwd)/$(basename "$1")"); }
-run=$(abs "$top_builddir/src/litmus-run")
-compare=$(abs "$top_builddir/src/litmus-compare")
-script=$(abs "$top_srcdir/scripts/slurm-campaign")
-lit=$(abs "$top_srcdir/litmus")
-tmp=$(mktemp -d /tmp/slurm-campaign.XXXXXX)
+run=$lr compare=$lcmp
+script=$abs_top_srcdir/scripts/slurm-campaign
+lit=$abs_top_srcdir/litmus
+# under /tmp, readable by the daemons, whatever TMPDIR says
+make_tmp /tmp
 chmod 755 "$tmp"
 pids=""
 cleanup() {
@@ -33,11 +28,10 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() {
-  echo "FAIL: $*"
+  bad "$*"
   for f in "$tmp"/*.log; do [ -f "$f" ] && { echo "== $f"; tail -20 "$f"; }; done
   exit 1
 }
-skip() { echo "SKIP: $*"; exit 77; }
 
 # munge with a key and socket of its own
 dd if=/dev/urandom of="$tmp/munge.key" bs=1024 count=1 2>/dev/null

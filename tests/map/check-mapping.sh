@@ -6,27 +6,16 @@
 # lowering of a few tests (which must read back as PTX), and the errors.
 # PROMOTE=1 rewrites the expected files.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-lc=$(cd "$top_builddir" && pwd)/src/litmus-check
+. "$(dirname "$0")/../e2e/lib.sh"
 cd "$top_srcdir" || exit 99
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+make_tmp
 exp=tests/map/expected
 cpp=tests/map/cpp
-# run NAME WANT-STATUS ARGS...
+# run NAME WANT-STATUS ARGS...: stdout+stderr against $exp/NAME.expected
 run() {
   name=$1 want=$2
   shift 2
-  "$lc" "$@" >"$tmp/out" 2>&1
-  got=$?
-  [ "${PROMOTE:-0}" = 1 ] && cp "$tmp/out" "$exp/$name.expected"
-  if [ "$got" != "$want" ]; then
-    echo "FAIL: $name: exit status $got, expected $want"; fail=$((fail + 1))
-  elif ! diff -u "$exp/$name.expected" "$tmp/out"; then
-    echo "FAIL: $name"; fail=$((fail + 1))
-  fi
+  check_run "$name" "$want" "$exp/$name.expected" "$lc" "$@"
 }
 
 # Each broken table and the smallest test that refutes it (no-thin-air
@@ -56,8 +45,10 @@ lower() {
   shift
   run "$name" 0 "$@"
   sed 's/ (\* C++ line.*\*)$//' "$exp/$name.expected" >"$tmp/plain.litmus"
-  if ! "$lc" --print "$tmp/plain.litmus" >"$tmp/printed" 2>&1 || ! diff -u "$tmp/plain.litmus" "$tmp/printed"; then
-    echo "FAIL: $name: the lowered test does not read back as the same PTX test"; fail=$((fail + 1))
+  if "$lc" --print "$tmp/plain.litmus" >"$tmp/printed" 2>&1 && compare_whole "$tmp/plain.litmus" "$tmp/printed" keep; then
+    ok "$name: the lowered test reads back as the same PTX test"
+  else
+    bad "$name: the lowered test does not read back as the same PTX test"
   fi
 }
 lower lower-ptx-abi-MP --lower ptx-abi $cpp/MP+rel+acq.litmus
@@ -71,5 +62,4 @@ run error-cluster-sm80 2 --lower tests/map/tables/cluster-sm80.map --sm 80 $cpp/
 run error-no-scope 2 --lower ptx-abi --sm 80 $cpp/MP+cluster.litmus
 run error-not-cpp 2 --check-mapping ptx-abi litmus/MP.litmus
 run error-no-table 2 --check-mapping no-such-table $cpp/SB+sc.litmus
-[ "$fail" = 0 ] && echo "check-mapping: all passed"
-[ "$fail" = 0 ]
+finish check-mapping

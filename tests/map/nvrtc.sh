@@ -4,29 +4,22 @@
 # so the whole outputs are nvcc.sh's expected files with the compiler's
 # name changed.  Skips without NVRTC or without the toolkit's headers.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-lc=$(cd "$top_builddir" && pwd)/src/litmus-check
+. "$(dirname "$0")/../e2e/lib.sh"
 cd "$top_srcdir" || exit 99
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 "$lc" --check-mapping nvrtc tests/map/nvcc/loads-device.litmus >"$tmp/out" 2>"$tmp/err"
 if grep -q 'NVRTC (libnvrtc.so) not found\|headers for NVRTC .* were not found' "$tmp/err"; then
-  echo "SKIP: $(cat "$tmp/err")"; exit 77
+  skip "$(cat "$tmp/err")"
 fi
-fail=0
 exp=tests/map/expected
+PROMOTE=0   # the expected files are nvcc.sh's
+# run NAME WANT-STATUS ARGS...: stdout+stderr against nvcc.sh's NAME.expected,
+# the compiler's name changed
 run() {
   name=$1 want=$2
   shift 2
-  "$lc" "$@" >"$tmp/out" 2>&1
-  got=$?
   sed 's/ compiler nvcc / compiler nvrtc /' "$exp/$name.expected" >"$tmp/want"
-  if [ "$got" != "$want" ]; then
-    echo "FAIL: $name through NVRTC: exit status $got, expected $want"; cat "$tmp/out"; fail=$((fail + 1))
-  elif ! diff -u "$tmp/want" "$tmp/out"; then
-    echo "FAIL: $name through NVRTC"; fail=$((fail + 1))
-  fi
+  check_run "$name through NVRTC" "$want" "$tmp/want" "$lc" "$@"
 }
 classic=$(ls tests/map/cpp/*.litmus | grep -v cluster)
 # shellcheck disable=SC2086
@@ -37,5 +30,4 @@ run nvcc-orders-sm75 0 --check-mapping nvrtc --sm 75 $orders
 # shellcheck disable=SC2086
 run nvcc-orders-sm90 0 --check-mapping nvrtc --sm 90 $orders
 run nvcc-cluster 2 --check-mapping nvrtc --sm 90 tests/map/nvcc/loads-cluster.litmus tests/map/nvcc/loads-device.litmus
-[ "$fail" = 0 ] && echo "nvrtc: all passed"
-[ "$fail" = 0 ]
+finish nvrtc

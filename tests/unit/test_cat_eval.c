@@ -556,6 +556,14 @@ static pair_val gen(rng *g, size_t n, cat_type want, int depth) {
   r.mm = cat_mm_op(n, op, a.t, a.mm, b.mm);
   r.v = cat_rel_op(n, op, a.t, a.v, b.v);
   assert_int_equal(r.mm->type, want);
+  /* the in-place form gives the same, whatever its room held before */
+  cat_mm *room;
+  void *junk;
+  rand_bounds(g, want, n, &room, &junk);
+  cat_mm_op_into(n, op, a.t, a.mm, b.mm, room);
+  assert_true(cat_mm_same(room, r.mm));
+  cat_mm_free(room);
+  cat_rel_free(want, junk);
   cat_mm_free(a.mm), cat_mm_free(b.mm);
   cat_rel_free(a.t, a.v);
   if (b.v) cat_rel_free(b.t, b.v);
