@@ -10,25 +10,11 @@
 # --jobs.  Whole outputs against timeout/*.expected*; `Time` lines and JSON
 # seconds dropped.  PROMOTE=1 rewrites the expected files.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-lc=$(cd "$top_builddir" && pwd)/src/litmus-check
-cd "$top_srcdir" || exit 99
+. "$(dirname "$0")/lib.sh"
+make_tmp
+cd "$abs_top_srcdir" || exit 99
 dir=tests/e2e/timeout
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 good=litmus/MP.litmus bad=tests/e2e/errors/acquire-store.litmus slow=$dir/spin-1-220.litmus
-
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# compare EXPECTED-FILE ACTUAL-FILE WHAT
-compare() {
-  [ "${PROMOTE:-0}" = 1 ] && cp "$2" "$1"
-  if diff -u "$1" "$2"; then ok; else ko "$3"; fi
-}
 
 # run NAME ARGS...: litmus-check ARGS, stdout in $tmp/NAME.out (no Time
 # lines, no seconds), stderr in $tmp/NAME.err, the status in $rc and the
@@ -44,25 +30,25 @@ run() {
 
 # within SECONDS WHAT: the last run took less than SECONDS
 within() {
-  if [ "$(echo "$wall < $1" | bc)" = 1 ]; then ok; else ko "$2: took $wall s (at most $1 s)"; fi
+  if [ "$(echo "$wall < $1" | bc)" = 1 ]; then ok "$2: $wall s"; else bad "$2: took $wall s (at most $1 s)"; fi
 }
 
 status() {
-  if [ "$rc" = "$1" ]; then ok; else ko "$2: exit status $rc, expected $1"; fi
+  if [ "$rc" = "$1" ]; then ok "$2: exit status $1"; else bad "$2: exit status $rc, expected $1"; fi
 }
 
 # the hard kill, text and JSON
 run text --engine smt --timeout 1 "$slow"
 status 3 "--timeout 1 $slow"
 within 3 "--timeout 1 $slow"
-compare "$dir/spin-1-220.expected-err" "$tmp/text.err" "--timeout 1 $slow: stderr"
-[ -s "$tmp/text.out" ] && ko "--timeout 1 $slow: printed on stdout"
+check_whole "$dir/spin-1-220.expected-err" "$tmp/text.err" "--timeout 1 $slow: stderr"
+[ -s "$tmp/text.out" ] && bad "--timeout 1 $slow: printed on stdout"
 
 run json --json --engine smt --timeout 1 "$slow"
 status 3 "--json --timeout 1 $slow"
 within 3 "--json --timeout 1 $slow"
-compare "$dir/spin-1-220.expected-json" "$tmp/json.out" "--json --timeout 1 $slow: the record"
-[ -s "$tmp/json.err" ] && ko "--json --timeout 1 $slow: printed on stderr"
+check_whole "$dir/spin-1-220.expected-json" "$tmp/json.out" "--json --timeout 1 $slow: the record"
+[ -s "$tmp/json.err" ] && bad "--json --timeout 1 $slow: printed on stderr"
 
 # a mixed batch: as without the slow test (no --timeout: no child
 # processes), plus its line
@@ -88,11 +74,13 @@ for mode in text json; do
       cat "$slow_out" "$tmp/plain.out" >"$tmp/want.out"
       cat "$slow_err" "$tmp/plain.err" >"$tmp/want.err"
     fi
-    if diff -u "$tmp/want.out" "$tmp/mixed.out" && diff -u "$tmp/want.err" "$tmp/mixed.err"; then ok; else
-      ko "$what: not the output without it plus its own"; fi
-    compare "$dir/mixed-j$jobs.expected-$mode" "$tmp/mixed.out" "$what: stdout"
+    if compare_whole "$tmp/want.out" "$tmp/mixed.out" keep && compare_whole "$tmp/want.err" "$tmp/mixed.err" keep; then
+      ok "$what: the output without it, plus its own"
+    else
+      bad "$what: not the output without it plus its own"
+    fi
+    check_whole "$dir/mixed-j$jobs.expected-$mode" "$tmp/mixed.out" "$what: stdout"
   done
 done
 
-echo "hard timeout: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "hard timeout"
