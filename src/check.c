@@ -83,25 +83,17 @@ void lc_model_search_free(char **dirs) {
 /* The shape of a test as the engines feel it: per thread, the most
  * events of a kind any one of its paths has, summed over threads. */
 typedef struct test_shape {
-  size_t frame;             /* events of the largest combination of paths */
   size_t combos;            /* combinations of paths (saturates) */
   size_t fence_sc;          /* fence.sc (and membar) events */
-  size_t rmw;               /* halves of atom/red */
   size_t max_writes;        /* writes to the location written most */
-  size_t max_readers;       /* threads reading the location read by most */
-  size_t enum_cost;         /* frames times coherence orders (enum_cost) */
 } test_shape;
 
-enum { ANY_EVENT = -2, RMW_HALF = -1 };
-
 static bool counts(const lx_event *e, int kind, int ploc) {
-  if (kind == ANY_EVENT) return true;
-  if (kind == RMW_HALF) return e->rmw >= 0;
   if (kind == LX_EV_FENCE) return e->kind == LX_EV_FENCE && lx_has(e, LX_T_SC);
   return (int)e->kind == kind && (ploc < 0 || e->ploc == ploc);
 }
 
-/* kind: an lx_ev_kind (LX_EV_FENCE: the SC ones), RMW_HALF or ANY_EVENT. */
+/* kind: an lx_ev_kind (LX_EV_FENCE: the SC ones). */
 static size_t thread_max(const lx_program *p, const lx_thread *th, int kind, int ploc) {
   size_t most = 0;
   for (size_t k = 0; k < th->npaths; k++) {
@@ -111,31 +103,6 @@ static size_t thread_max(const lx_program *p, const lx_thread *th, int kind, int
     if (n > most) most = n;
   }
   return most;
-}
-
-enum { COST_CAP = 1u << 30 };
-
-static size_t sat_mul(size_t a, size_t b) { return b && a > COST_CAP / b ? COST_CAP : a * b; }
-
-/* The coherence orders one frame can have at location l: interleavings of
- * each thread's writes (program order fixes the order within a thread),
- * n! / (n_1! ... n_k!), computed as a product of binomials. */
-static size_t interleavings(const lx_program *p, int ploc) {
-  size_t total = 0, orders = 1;
-  for (size_t t = 0; t < p->nthreads; t++) {
-    size_t w = thread_max(p, &p->threads[t], LX_EV_WRITE, ploc);
-    for (size_t k = 1; k <= w; k++) orders = sat_mul(orders, total + k) / k;
-    total += w;
-  }
-  return orders;
-}
-
-/* What the explicit engine enumerates: frames (path combinations) times
- * coherence orders per frame. */
-static size_t enum_cost(const lx_program *p, size_t combos) {
-  size_t cost = combos;
-  for (size_t l = 0; l < p->nplocs; l++) cost = sat_mul(cost, interleavings(p, (int)l));
-  return cost;
 }
 
 /* log2 of one frame's search space: a source per read (the writes of its
@@ -194,63 +161,49 @@ void lc_engine_costs(const lx_program *p, double *enum_log2, double *smt_log2) {
 }
 
 static test_shape measure(const lx_program *p) {
-  test_shape z = {0, 1, 0, 0, 0, 0, 0};
-  for (size_t i = 0; i < p->nevents; i++) z.frame += p->events[i].thread < 0;
+  test_shape z = {1, 0, 0};
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_thread *th = &p->threads[t];
-    z.frame += thread_max(p, th, ANY_EVENT, -1);
     z.combos = z.combos > 1000 ? z.combos : z.combos * (th->npaths ? th->npaths : 1);
     z.fence_sc += thread_max(p, th, LX_EV_FENCE, -1);
-    z.rmw += thread_max(p, th, RMW_HALF, -1);
   }
   for (size_t l = 0; l < p->nplocs; l++) {
-    size_t w = 0, r = 0;
-    for (size_t t = 0; t < p->nthreads; t++) {
-      w += thread_max(p, &p->threads[t], LX_EV_WRITE, (int)l);
-      r += thread_max(p, &p->threads[t], LX_EV_READ, (int)l) > 0;
-    }
+    size_t w = 0;
+    for (size_t t = 0; t < p->nthreads; t++) w += thread_max(p, &p->threads[t], LX_EV_WRITE, (int)l);
     if (w > z.max_writes) z.max_writes = w;
-    if (r > z.max_readers) z.max_readers = r;
   }
-  z.enum_cost = enum_cost(p, z.combos);
   return z;
 }
 
 /* --engine auto follows the measurements: scripts/bench-engines on the
- * families, 1,000 random tests of litmus-gen and the public corpus
- * (numbers in the README's "Two engines").
- *  - The explicit engine enumerates co and the Fence-SC order as partial
- *    orders, whose number grows fastest of all (1, 1, 3, 19, 219, 4231 on
- *    0..5 elements): from four writes to one location (N writers, 3x at
- *    4) or six fence.sc (SB rings, 2x at 6, 10x at 12) Z3 is faster.
- *  - Otherwise it wins on tiny tests (12 events or fewer in the largest
- *    frame, initial writes included), where setting up Z3 costs more than
- *    enumerating; on tests with branches (4 or more combinations of
- *    paths: the corpus's loops, 3-13x), which it takes one frame at a
- *    time; and on IRIW shapes, many threads reading single-writer
- *    locations without RMWs or sc fences (2x at 8 readers).
- *  - Elsewhere (larger tests with RMWs, fences and filters; chains of 8 to
- *    16 threads) Z3 is as fast or up to 2x faster. */
+ * families, 1,000 random tests of litmus-gen, the public corpus and the
+ * spin family (numbers in the README's "Two engines").  Since the
+ * explicit engine settles coherence with each read's source and keeps the
+ * model values a choice leaves unchanged, it is the faster almost
+ * everywhere: 1,000 random tests (seed 20261122) take it 7.1 s against
+ * Z3's 24.4 s, and the rule below 8.1 s (the faster engine per test:
+ * 6.9 s); chains of 2 to 15 threads, the corpus and every loop test
+ * measured too.
+ *  - It enumerates co and the Fence-SC order as partial orders, whose
+ *    number grows fastest of all (1, 1, 3, 19, 219, 4231 on 0..5
+ *    elements): from five writes to one location (N writers and readers:
+ *    2x at 5) or eight fence.sc (SB rings: 2x at 8, 5x at 12) Z3 is
+ *    faster.
+ *  - Loops and branches (4 or more combinations of paths) go to it
+ *    whatever their writes, unrolled copies included: the SMT
+ *    encoding holds every unrolled copy at once and grows with the cube
+ *    of the events, while the explicit engine takes one frame at a time
+ *    (scripts/calibrate-auto, 5 s per test, on 60 spin tests, 30 each of
+ *    `litmus-gen --family spin` seeds 7 and 8, and the two CAS spinlocks
+ *    of litmus/spin: always enum 2.78 s, always smt 80.0 s, enum the
+ *    faster on every one; the estimate lc_engine_costs that once chose
+ *    here sent 49 of 500 spin tests to Z3, which takes over 8 s on most of
+ *    them against 0.2 s). */
 static lc_engine auto_engine(const lx_program *p) {
   test_shape z = measure(p);
-  /* Loops and branches go to the explicit engine.  The SMT encoding holds
-   * every unrolled copy at once and grows with the cube of the events;
-   * the explicit engine takes one frame at a time and, since it settles
-   * coherence as each read's source is chosen, no longer pays for every
-   * assignment of sources to a chain of RMWs.  scripts/calibrate-auto, 5 s
-   * per test, on 60 spin tests (`litmus-gen --family spin`, 30 each of
-   * seeds 7 and 8) and the two CAS spinlocks of litmus/spin: always enum
-   * 2.78 s, always smt 80.0 s, and the explicit engine the faster on
-   * every one of the 62 (it was 34.6 s against 63.8 s, with SMT the faster
-   * on a third of them, before).  The cost estimate (lc_engine_costs),
-   * which once chose between them here, now ranks them wrongly: on the
-   * spin family it sent 49 of 500 tests to Z3, which takes over 8 s on
-   * most of them against 0.2 s. */
-  if (z.combos >= 4 && z.fence_sc < 6) return LC_ENGINE_ENUM;
-  if (z.fence_sc >= 6 || z.max_writes >= 4) return LC_ENGINE_SMT;
-  if (z.frame <= 12 || z.combos >= 4) return LC_ENGINE_ENUM;
-  if (z.fence_sc == 0 && z.rmw == 0 && z.max_writes <= 1 && z.max_readers >= 7) return LC_ENGINE_ENUM;
-  return LC_ENGINE_SMT;
+  if (z.combos >= 4 && z.fence_sc < 8) return LC_ENGINE_ENUM;
+  if (z.fence_sc >= 8 || z.max_writes >= 5) return LC_ENGINE_SMT;
+  return LC_ENGINE_ENUM;
 }
 
 lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }

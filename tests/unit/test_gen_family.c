@@ -66,8 +66,8 @@ static void test_gen_family_names(void **state) {
 }
 
 /* --engine auto follows scripts/bench-engines: the explicit engine on
- * tiny tests and on IRIW with 7 readers or more, the SMT engine on longer
- * chains, on rings of six fence.sc and on four writers of one location. */
+ * chains and IRIW of every size, the SMT engine on rings of eight
+ * fence.sc and on five writers of one location. */
 static const char *auto_engine(const cat_model *m, gen_family f, unsigned n) {
   lt_test *t = gen_family_test(f, n);
   lc_check_options o;
@@ -90,13 +90,13 @@ static void test_gen_family_auto(void **state) {
   (void)state;
   cat_model *m = fx_model("ptx-v7.5");
   assert_string_equal(auto_engine(m, GEN_CHAIN, 4), "enum");
-  assert_string_equal(auto_engine(m, GEN_CHAIN, 8), "smt");
-  assert_string_equal(auto_engine(m, GEN_SB, 3), "enum");
-  assert_string_equal(auto_engine(m, GEN_SB, 6), "smt");
-  assert_string_equal(auto_engine(m, GEN_IRIW, 6), "smt");
+  assert_string_equal(auto_engine(m, GEN_CHAIN, 12), "enum");
+  assert_string_equal(auto_engine(m, GEN_SB, 7), "enum");
+  assert_string_equal(auto_engine(m, GEN_SB, 8), "smt");
+  assert_string_equal(auto_engine(m, GEN_IRIW, 6), "enum");
   assert_string_equal(auto_engine(m, GEN_IRIW, 7), "enum");
-  assert_string_equal(auto_engine(m, GEN_WR, 3), "enum");
-  assert_string_equal(auto_engine(m, GEN_WR, 4), "smt");
+  assert_string_equal(auto_engine(m, GEN_WR, 4), "enum");
+  assert_string_equal(auto_engine(m, GEN_WR, 5), "smt");
   cat_model_free(m);
 }
 
