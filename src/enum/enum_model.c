@@ -7,14 +7,15 @@
  * read's source), while most of a model does not depend on it: in the
  * PTX models causality depends on rf, sc and sync_bar but not on co.  So
  * every value the evaluator builds is remembered under its structure -
- * the builtin it is, or the operation and the values it was made from -
- * together with the choices it depends on; it is rebuilt only when one of
- * those changed.  Check verdicts are remembered the same way.  After the
+ * the builtin it is, or the operation and the values it was made from.
+ * A builtin is rebuilt when a choice it depends on changed, an operation
+ * when one of its operands' values moved (a rebuilt value equal to the
+ * old one does not move).  Check verdicts are remembered per value.  After the
  * first check that fails for every completion, the rest of the evaluation
  * is skipped: the node is pruned whatever they say.
  *
  * Nothing here knows a model: dependencies come from the engine's
- * builtins (enum_model_deps_fn) and flow through the operations.
+ * builtins (enum_model_deps_fn) and flow through the operations' values.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ typedef struct entry {
   cat_type type;            /* the operands' type (the builtin's for a builtin) */
   size_t a, b;              /* operand entries, or NONE */
   const char *name;         /* builtin name (borrowed from the model) */
-  unsigned deps;            /* choices it depends on */
+  unsigned deps;            /* a builtin's: the choices it depends on */
   cat_mm *val;              /* last value, or NULL */
   cat_mm *spare;            /* room of val's type to rebuild it in, or NULL */
   uint64_t at;              /* clock when val was last built or found up to date */
@@ -226,8 +227,7 @@ static cat_value be_op(void *ctx, cat_op op, cat_type type, cat_value va, cat_va
   enum_model *em = ctx;
   size_t ea = va ? dec(va) : NONE, eb = vb ? dec(vb) : NONE;
   if (em->decided || (va && ea == NONE) || (vb && eb == NONE)) return enc(NONE);
-  unsigned deps = (va ? em->ents.v[ea].deps : 0) | (vb ? em->ents.v[eb].deps : 0);
-  size_t e = find(em, (int)op, type, ea, eb, NULL, deps);
+  size_t e = find(em, (int)op, type, ea, eb, NULL, 0);
   if (op_fresh(em, &em->ents.v[e], ea, eb)) return enc(e);
   rebuild(em, &em->ents.v[e], op, type, va ? em->ents.v[ea].val : NULL, vb ? em->ents.v[eb].val : NULL);
   return enc(e);

@@ -957,21 +957,25 @@ static bool pair_touched(const search *s, size_t k, size_t i) {
 }
 
 /* Tries each way of co pair k, every other undecided pair open; decides
- * the pair when one way is left.  Returns the ways left. */
-static int settle_pair(search *s, size_t k) {
+ * the pair when one way is left.  Returns the ways left.  With every_way
+ * (the frame's root) all three are asked, and whether leaving the pair
+ * unrelated failed is kept in co_no_apart; otherwise the two orders come
+ * first, and a pair with both left stays open, its third way unasked. */
+static int settle_pair(search *s, size_t k, bool every_way) {
   enum_order *o = &s->co;
   size_t a = o->pairs[k][0], b = o->pairs[k][1];
   rel_rel *before = rel_copy(o->before), *apart = rel_copy(o->apart);
   int left = 0, last = 0;
-  /* the two orders first: a pair with both left stays open, unasked */
   static const int ways[3] = {1, 2, 0};
-  for (int w = 0; w < 3 && left < 2 && !s->stop; w++) {
+  for (int w = 0; w < 3 && (every_way || left < 2) && !s->stop; w++) {
     int how = ways[w];
     if (how == 0 && s->co_no_apart[k]) continue;
     rel_assign(o->before, before);
     rel_assign(o->apart, apart);
     changed(s, ENUM_CO);
-    if (decide(o, how, a, b) && worth(s)) left++, last = how;
+    bool ok = decide(o, how, a, b) && worth(s);
+    if (ok) left++, last = how;
+    if (how == 0 && every_way) s->co_no_apart[k] = !ok;
   }
   rel_assign(o->before, before);
   rel_assign(o->apart, apart);
@@ -995,7 +999,7 @@ static bool settle_co(search *s, size_t i) {
   if (s->o->no_prune) return true;
   for (size_t k = 0; k < s->co.npairs && !s->stop; k++) {
     if (enum_order_decided(&s->co, s->co.pairs[k][0], s->co.pairs[k][1]) || !pair_touched(s, k, i)) continue;
-    if (!settle_pair(s, k)) return false;
+    if (!settle_pair(s, k, false)) return false;
   }
   return !s->stop;
 }
@@ -1098,28 +1102,8 @@ static bool probe_sources(search *s) {
  * that way for the whole frame.  False when a pair has no way left. */
 static bool probe_co(search *s) {
   enum_order *o = &s->co;
-  for (size_t k = 0; k < o->npairs && !s->stop; k++) {
-    size_t a = o->pairs[k][0], b = o->pairs[k][1];
-    if (enum_order_decided(o, a, b)) continue;
-    rel_rel *before = rel_copy(o->before), *apart = rel_copy(o->apart);
-    bool ok[3];
-    int left = 0, last = 0;
-    for (int how = 0; how < 3; how++) {
-      rel_assign(o->before, before);
-      rel_assign(o->apart, apart);
-      changed(s, ENUM_CO);
-      ok[how] = decide(o, how, a, b) && worth(s);
-      if (ok[how]) left++, last = how;
-    }
-    rel_assign(o->before, before);
-    rel_assign(o->apart, apart);
-    rel_free(before);
-    rel_free(apart);
-    s->co_no_apart[k] = !ok[0];
-    if (left == 1) decide(o, last, a, b);
-    changed(s, ENUM_CO);
-    if (!left) return false;
-  }
+  for (size_t k = 0; k < o->npairs && !s->stop; k++)
+    if (!enum_order_decided(o, o->pairs[k][0], o->pairs[k][1]) && !settle_pair(s, k, true)) return false;
   return !s->stop;
 }
 
