@@ -121,14 +121,19 @@ static void engines_agree(void **st) {
   cat_model_free(m);
 }
 
+/* x: MP with release/acquire; s: the state `text` of it. */
+static void mp_state(fx_test *x, const char *text, lc_state *s) {
+  char *err = NULL;
+  assert_true(fx_parse(x, MP_RA));
+  assert_int_equal(lc_state_parse(x->p, text, s, &err), 0);
+}
+
 static void allowed_has_witness(void **st) {
   (void)st;
   cat_model *m = fx_model("ptx-v7.5");
   fx_test x;
-  assert_true(fx_parse(&x, MP_RA));
   lc_state s;
-  char *err = NULL;
-  assert_int_equal(lc_state_parse(x.p, "P1:r0=0; P1:r1=1;", &s, &err), 0);
+  mp_state(&x, "P1:r0=0; P1:r1=1;", &s);
   for (int e = 0; e < 2; e++) {
     lc_explain_result *r = lc_explain(x.p, m, e ? LC_ENGINE_ENUM : LC_ENGINE_SMT, 0, &s, 1, NULL);
     assert_int_equal(r->ex[0].kind, LC_EXPLAIN_ALLOWED);
@@ -147,10 +152,9 @@ static void bounded_search(void **st) {
   (void)st;
   cat_model *m = fx_model("ptx-v7.5");
   fx_test x;
-  assert_true(fx_parse(&x, MP_RA));
   lc_state s;
+  mp_state(&x, "P1:r0=1; P1:r1=0;", &s);
   char *err = NULL;
-  assert_int_equal(lc_state_parse(x.p, "P1:r0=1; P1:r1=0;", &s, &err), 0);
   size_t nc = cat_model_nchecks(m);
   bool *cut = calloc(nc + 1, sizeof(bool)), *failing = calloc(nc + 1, sizeof(bool));
   lc_witness *w = NULL;
