@@ -194,16 +194,17 @@ typedef struct found {
 
 /* ---- the explicit engine, Z3 where it is slow ---------------------------------------------- */
 
-/* On tests with loops the explicit engine answers most questions in a
- * few hundred nodes of its search, but needs tens of thousands for some
- * (that no execution passes a few checks: WF-co + Atomicity + Causality
- * in Ticketlock-same-gpu, 0.3 s, where Z3 takes 0.01 s once its encoding
- * is built, 0.02 s).  So each question goes to the explicit engine with
- * this many nodes, then to Z3, whose encoding is built on the first
- * question it gets.  A budget of nodes, not seconds, keeps the answers,
- * hence the executions shown, the same on any machine. */
-#define MIXED_NODES 1000
-#define MIXED_HINT_NODES 500
+/* On tests with loops each question goes to the explicit engine with
+ * this many nodes of its search, then to Z3, whose encoding is built on
+ * the first question it gets.  Evaluating only the checks a question
+ * counts (enum_find_query), the explicit engine is the faster on every
+ * question of the corpus: its hardest, that no execution of
+ * Ticketlock-same-gpu's state passes WF-co + Atomicity + Causality, takes
+ * 829 nodes (1,018 under PTX 6.0) and 6 to 14 ms, where Z3 took 30 to
+ * 110 ms with its encoding.  Z3 stays for larger tests.  A budget of
+ * nodes, not seconds, keeps the answers, hence the executions shown, the
+ * same on any machine. */
+#define MIXED_NODES 10000
 
 typedef struct mixed {
   const lx_program *p;
@@ -211,10 +212,6 @@ typedef struct mixed {
   double timeout;
   lc_explainer smt;         /* .ctx NULL until Z3 is first asked */
   bool by_smt;              /* the last answer is Z3's */
-  bool enum_only;           /* a question worth asking the explicit engine only */
-  bool z3_first;            /* a question to ask Z3 at once (alone_failed) */
-  bool *cut_by;             /* per model check: it cut the search with every check */
-  const lc_state *cut_for;  /* ... for this state, which that search found no execution of */
 } mixed;
 
 typedef struct explainer_run {
@@ -228,6 +225,11 @@ typedef struct explainer_run {
   char *message;
   bool cross;               /* the engine is not the explicit one: judge each answer */
   mixed *mx;                /* the mixed explainer's, else NULL */
+  bool study;               /* the explicit engine answers: study each state first */
+  double timeout;
+  enum_cuts cuts;           /* what cut the search for the state with every check */
+  bool cuts_hold;           /* ... which found no execution: cuts speak of the state */
+  bool studied;             /* that search was made for this state */
 } explainer_run;
 
 static uint64_t to_bits(const explainer_run *r, const bool *failing) {
@@ -235,18 +237,6 @@ static uint64_t to_bits(const explainer_run *r, const bool *failing) {
   for (size_t i = 0; i < r->k; i++)
     if (failing[r->checks[i]]) bits |= (uint64_t)1 << i;
   return bits;
-}
-
-/* Has every check of `set` an execution found failing it alone?  Then
- * `set` is the one smallest set those executions leave, and the question
- * is almost always its proof of minimality, a no: the explicit engine's
- * slowest answer, with only these checks cutting (Ticketlock-same-gpu:
- * 20,000 nodes), so the mixed explainer asks Z3 at once. */
-static bool alone_failed(const explainer_run *r, uint64_t set) {
-  uint64_t alone = 0;
-  for (size_t i = 0; i < r->seen.n; i++)
-    if (r->seen.v[i].fails && !(r->seen.v[i].fails & (r->seen.v[i].fails - 1))) alone |= r->seen.v[i].fails;
-  return set && (set & alone) == set;
 }
 
 /* Asks for an execution passing `set`: 1 (recorded in seen), 0, -1 (the
@@ -258,7 +248,6 @@ static int ask(explainer_run *r, uint64_t set, const lc_state *st) {
   for (size_t i = 0; i < r->k; i++) on[r->checks[i]] = (set >> i) & 1;
   lc_witness *w = NULL;
   r->questions++;
-  if (r->mx) r->mx->z3_first = !r->mx->enum_only && alone_failed(r, set);
   int rc = r->ex.find(r->ex.ctx, on, st, &w, failing, &r->message);
   if (rc == 1) {
     /* The explicit engine's answers come from the judge's own evaluation;
@@ -291,12 +280,25 @@ static bool has_minimal_subset(const explainer_run *r, uint64_t set) {
   return false;
 }
 
+/* The checks of `set` (bits over r->checks), as bits over the model's. */
+static uint64_t model_bits(const explainer_run *r, uint64_t set) {
+  uint64_t bits = 0;
+  for (size_t i = 0; i < r->k; i++)
+    if ((set >> i) & 1) bits |= r->checks[i] < 64 ? (uint64_t)1 << r->checks[i] : 0;
+  return bits;
+}
+
+/* Does the study of the state prove that no execution passes `set`? */
+static bool ruled_out_by_cuts(const explainer_run *r, uint64_t set) {
+  return r->cuts_hold && enum_cuts_met_by(&r->cuts, model_bits(r, set));
+}
+
 /* Every set of `size` checks, in increasing order of their bits. */
 static int sets_of_size(explainer_run *r, const lc_state *st, size_t size) {
   uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1;
   for (uint64_t set = ((uint64_t)1 << size) - 1; set && set <= all;) {
     if (!has_minimal_subset(r, set) && !known_passing(r, set)) {
-      int rc = ask(r, set, st);
+      int rc = ruled_out_by_cuts(r, set) ? 0 : ask(r, set, st);
       if (rc < 0) return -1;
       if (rc == 0) lc_vec_push(&r->minimal, set);
     }
@@ -308,51 +310,68 @@ static int sets_of_size(explainer_run *r, const lc_state *st, size_t size) {
   return 0;
 }
 
-/* The checks (bits over r->checks) that cut the explicit engine's search
- * for an execution passing them all, which finds none: a check that cut
- * nothing can be left out of that search without changing it, so no
- * execution giving st fails it alone.  All of them when that search runs
- * out of nodes. */
-static uint64_t cutting(explainer_run *r, const lc_state *st) {
-  uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1, bits = 0;
+/* An execution failing check i alone, looked for below the place where
+ * the study's search first cut with i alone: below it every candidate
+ * fails i, and one passing the rest is most often a few nodes away
+ * (Ticketlock-same-gpu: about 20, against 250 to 2,500 from the root). */
+#define ALONE_NODES 2000
+
+static int fails_alone(explainer_run *r, const lc_state *st, size_t i) {
   size_t nc = cat_model_nchecks(r->m);
-  bool *cut_by = r->mx->cut_by = r->mx->cut_by ? r->mx->cut_by : lc_xcalloc(nc + 1, sizeof(bool));
-  memset(cut_by, 0, (nc + 1) * sizeof(bool));
-  bool *failing = lc_xcalloc(nc + 1, sizeof(bool));
-  enum_options o = {r->mx->timeout, false, false};
+  bool *on = lc_xcalloc(nc + 1, sizeof(bool)), *failing = lc_xcalloc(nc + 1, sizeof(bool));
+  for (size_t j = 0; j < r->k; j++) on[r->checks[j]] = j != i;
+  enum_options o = {r->timeout, false, false};
+  enum_query q = {on, st, ALONE_NODES, NULL, &r->cuts.alone[r->checks[i]], NULL};
   lc_witness *w = NULL;
   char *msg = NULL;
-  int rc = enum_find_bounded(r->p, r->m, &o, MIXED_NODES, cut_by, NULL, st, &w, failing, &msg);
-  for (size_t i = 0; i < r->k; i++)
-    if (cut_by[r->checks[i]]) bits |= (uint64_t)1 << i;
-  lc_witness_free(w);
-  free(msg);
+  r->questions++;
+  int rc = enum_find_query(r->p, r->m, &o, &q, &w, failing, &msg);
+  if (rc == 1) {
+    found f = {w, to_bits(r, failing)};
+    lc_vec_push(&r->seen, f);
+  }
+  if (rc == -1) r->message = msg;
+  else free(msg);
+  free(on);
   free(failing);
-  r->mx->cut_for = rc == 0 ? st : NULL;
-  return rc == 0 ? bits : all;
+  return rc;
 }
 
-/* The mixed explainer first asks its explicit engine, for each check i,
- * for an execution failing i alone.  Such executions are witnesses the
- * minimal sets cannot do without, and these questions, with all checks
- * but one pruning, are the explicit engine's quickest (Ticketlock-same-gpu:
- * 200 to 900 nodes); the sets asked after them are then mostly the
- * minimal ones, answered no, where Z3 takes over.  An answer here only
- * saves questions later: one that runs out of nodes is left unanswered,
- * and checks that cut nothing (WF-sc without fence.sc) are not asked
- * about.  (Asking only about the checks some execution found so far
- * fails costs more: the first one found may pass a check of the minimal
- * set, whose witness Z3 must then find.) */
-static int complements(explainer_run *r, const lc_state *st) {
-  uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1, cut = cutting(r, st);
-  int rc = 0;
-  r->mx->enum_only = true;
-  for (size_t i = 0; i < r->k && rc != -1; i++) {
-    uint64_t set = all & ~((uint64_t)1 << i);
-    if ((cut >> i) & 1 && !known_passing(r, set)) rc = ask(r, set, st);
+/* Before the sets by size, the explicit engine searches once for an
+ * execution passing every check, noting what cut its tree (enum_cuts):
+ * each set meeting every set of checks it cut with is answered no at
+ * once, without a search, and only a check that cut alone can fail alone,
+ * so only for those is an execution failing it alone looked for (witnesses
+ * every minimal set needs, which leave few sets to ask about).  A search
+ * that runs out of nodes (the mixed explainer's budget) proves nothing.
+ * Returns as ask does (-2: out of nodes). */
+static int study(explainer_run *r, const lc_state *st) {
+  enum_cuts_fini(&r->cuts);
+  enum_cuts_init(&r->cuts, r->m);
+  size_t nc = cat_model_nchecks(r->m);
+  bool *failing = lc_xcalloc(nc + 1, sizeof(bool));
+  enum_options o = {r->timeout, false, false};
+  enum_query q = {NULL, st, r->mx ? MIXED_NODES : 0, &r->cuts, NULL, NULL};
+  lc_witness *w = NULL;
+  r->questions++;
+  r->studied = true;
+  int rc = enum_find_query(r->p, r->m, &o, &q, &w, failing, &r->message);
+  if (rc == 1) {
+    found f = {w, to_bits(r, failing)};
+    lc_vec_push(&r->seen, f);
   }
-  r->mx->enum_only = false;
-  return rc == -1 ? -1 : 0;
+  free(failing);
+  r->cuts_hold = rc == 0 && r->cuts.usable;
+  return rc;
+}
+
+static int witnesses_alone(explainer_run *r, const lc_state *st) {
+  uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1;
+  for (size_t i = 0; r->cuts_hold && i < r->k; i++) {
+    if (!r->cuts.alone[r->checks[i]].paths || known_passing(r, all & ~((uint64_t)1 << i))) continue;
+    if (fails_alone(r, st, i) == -1) return -1;
+  }
+  return 0;
 }
 
 static const found *witness_for(const explainer_run *r, uint64_t set, size_t i) {
@@ -401,7 +420,8 @@ static void explain_forbidden(explainer_run *r, const lc_state *st, lc_explanati
     x->kind = rc == 0 ? LC_EXPLAIN_NO_CANDIDATE : LC_EXPLAIN_ERROR;
     return;
   }
-  rc = r->mx ? complements(r, st) : 0;
+  if (r->study && !r->studied && study(r, st) == -1) rc = -1;
+  else rc = r->study ? witnesses_alone(r, st) : 0;
   for (size_t size = 1; size <= r->k && rc == 0; size++) rc = sets_of_size(r, st, size);
   x->reasons = lc_xcalloc(r->minimal.n + 1, sizeof(lc_reason));
   for (size_t i = 0; rc == 0 && i < r->minimal.n; i++) {
@@ -432,7 +452,8 @@ static bool known_forbidden(const lc_result *res, const lc_state *st) {
 
 static void explain_one(explainer_run *r, const lc_state *st, const lc_result *res, lc_explanation *x) {
   uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1;
-  int rc = known_forbidden(res, st) ? 0 : ask(r, all, st);
+  int rc = known_forbidden(res, st) ? 0 : r->study ? study(r, st) : ask(r, all, st);
+  if (rc == -2) rc = ask(r, all, st);
   if (rc == 1) {
     x->kind = LC_EXPLAIN_ALLOWED;
     x->witness = lc_witness_copy(r->p, r->seen.v[r->seen.n - 1].w);
@@ -450,29 +471,17 @@ static void reset_run(explainer_run *r) {
   for (size_t i = 0; i < r->seen.n; i++) lc_witness_free(r->seen.v[i].w);
   r->seen.n = 0;
   r->minimal.n = 0;
-}
-
-/* Does `on` keep every check that cut the search with every check for st?
- * Then the search with the checks of `on` is that search, step for step
- * (a subtree is cut by the first check that fails there, whichever are
- * asked about), and finds no execution either. */
-static bool keeps_cutting(const mixed *x, const bool *on, const lc_state *st) {
-  if (x->cut_for != st) return false;
-  for (size_t i = 0; on && i < cat_model_nchecks(x->m); i++)
-    if (x->cut_by[i] && !on[i]) return false;
-  return true;
+  r->cuts_hold = r->studied = false;
 }
 
 static int mixed_find(void *ctx, const bool *on, const lc_state *st, lc_witness **w, bool *failing, char **msg) {
   mixed *x = ctx;
   x->by_smt = false;
-  if (keeps_cutting(x, on, st)) return 0;
   enum_options o = {x->timeout, false, false};
-  int rc = x->z3_first ? -2
-                       : enum_find_bounded(x->p, x->m, &o, x->enum_only ? MIXED_HINT_NODES : MIXED_NODES, NULL, on,
-                                           st, w, failing, msg);
-  x->by_smt = rc == -2 && !x->enum_only;
-  if (rc != -2 || x->enum_only) return rc;
+  enum_query q = {on, st, MIXED_NODES, NULL, NULL, NULL};
+  int rc = enum_find_query(x->p, x->m, &o, &q, w, failing, msg);
+  x->by_smt = rc == -2;
+  if (rc != -2) return rc;
   if (!x->smt.ctx) x->smt = smt_explainer(x->p, x->m, x->timeout);
   return x->smt.find(x->smt.ctx, on, st, w, failing, msg);
 }
@@ -480,7 +489,6 @@ static int mixed_find(void *ctx, const bool *on, const lc_state *st, lc_witness 
 static void mixed_free(void *ctx) {
   mixed *x = ctx;
   if (x->smt.ctx) x->smt.free(x->smt.ctx);
-  free(x->cut_by);
   free(x);
 }
 
@@ -507,7 +515,13 @@ static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, 
   x->engine = lc_engine_name(engine);
   x->ex = lc_xcalloc(n + 1, sizeof(lc_explanation));
   x->n = n;
-  explainer_run r = {p, m, {0}, NULL, 0, {0}, {0}, 0, NULL, engine == LC_ENGINE_SMT, NULL};
+  explainer_run r = {0};
+  r.p = p;
+  r.m = m;
+  r.cross = engine == LC_ENGINE_SMT;
+  r.study = engine != LC_ENGINE_SMT;
+  r.timeout = timeout;
+  enum_cuts_init(&r.cuts, m);
   if (engine == LC_ENGINE_AUTO) r.ex = mixed_explainer(p, m, timeout, &r.mx);
   else r.ex = engine == LC_ENGINE_ENUM ? enum_explainer(p, m, timeout) : smt_explainer(p, m, timeout);
   size_t nc = cat_model_nchecks(m);
@@ -521,6 +535,7 @@ static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, 
   }
   lc_vec_free(&r.seen);
   lc_vec_free(&r.minimal);
+  enum_cuts_fini(&r.cuts);
   free(r.checks);
   if (engine == LC_ENGINE_AUTO) x->engine = mixed_name(&r.ex);
   r.ex.free(r.ex.ctx);

@@ -82,6 +82,10 @@ typedef struct cat_backend {
    * the backend frees everything at the end (e.g. an arena). */
   void (*release)(void *ctx, cat_type type, cat_value v);
   void *ctx;
+  /* Per check (file order), or NULL: true leaves the check unevaluated,
+   * `check` then called with v NULL (only for backends that accept it):
+   * a search that needs only some checks skips building the rest. */
+  const bool *skip;
 } cat_backend;
 
 typedef struct cat_model cat_model;

@@ -182,7 +182,7 @@ static void free_checks(cat_rel_check *c, size_t n) {
 int cat_rel_eval(const cat_model *m, size_t n, cat_rel_builtin_fn builtin, void *uctx,
                  cat_rel_result *res, lc_diag *d) {
   exact x = {n, builtin, uctx, d, {0}};
-  cat_backend be = {ex_builtin, ex_op, ex_same, rec_limit(n), ex_check, ex_release, &x};
+  cat_backend be = {ex_builtin, ex_op, ex_same, rec_limit(n), ex_check, ex_release, &x, NULL};
   memset(res, 0, sizeof *res);
   if (cat_eval(m, &be, d) < 0) {
     free_checks(x.checks.v, x.checks.n);
@@ -340,7 +340,7 @@ static void free_mm_checks(cat_mm_check *c, size_t n) {
 int cat_mm_eval(const cat_model *m, size_t n, cat_mm_builtin_fn builtin, void *uctx,
                 cat_mm_result *res, lc_diag *d) {
   mm x = {n, builtin, uctx, d, {0}};
-  cat_backend be = {mm_builtin, mm_op, mm_same, rec_limit(n), mm_check, mm_release, &x};
+  cat_backend be = {mm_builtin, mm_op, mm_same, rec_limit(n), mm_check, mm_release, &x, NULL};
   memset(res, 0, sizeof *res);
   if (cat_eval(m, &be, d) < 0) {
     free_mm_checks(x.checks.v, x.checks.n);

@@ -35,15 +35,46 @@ lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum
  * (NULL: all).  Only o->timeout and o->no_prune are read. */
 int enum_find(const lx_program *p, const cat_model *m, const enum_options *o, const bool *on,
               const lc_state *target, lc_witness **w, bool *failing, char **msg);
-/* enum_find within max_nodes nodes of the search (0: no limit): -2
- * when they run out before an answer.  With cut_by (per model check),
- * sets cut_by[i] for each check i that cut a subtree (the first that
- * fails there, in file order) or rejected a complete candidate: a check
- * never set would, left out of `on`, leave the search and its answer
- * unchanged. */
-int enum_find_bounded(const lx_program *p, const cat_model *m, const enum_options *o, size_t max_nodes,
-                      bool *cut_by, const bool *on, const lc_state *target, lc_witness **w, bool *failing,
-                      char **msg);
+/* Where a search for a state cut its tree, for the explainer.  `sets`
+ * holds the sets of checks (bit i: the model's check i) failing at each
+ * place the search cut a subtree or rejected a candidate, kept minimal
+ * (none a superset of another).  When the search finds no execution,
+ * every candidate giving the state lies below one of those places, and
+ * fails every check of its set: so a set of checks meeting each of
+ * `sets` rules the state out, and a check c fails alone in some
+ * candidate only if {c} is one of them.  `alone[c]` is the first place
+ * where c failed alone, a good start for finding such a candidate.
+ * Unusable (usable false) for a model of more than 64 checks. */
+typedef struct enum_place {
+  int *paths;               /* per thread; NULL: no place */
+  int *rf;                  /* per event id: the source chosen there, or -1 */
+} enum_place;
+
+typedef struct enum_cuts {
+  bool usable;
+  LC_VEC(uint64_t) sets;
+  enum_place *alone;        /* per model check */
+  size_t nchecks;
+} enum_cuts;
+
+void enum_cuts_init(enum_cuts *c, const cat_model *m);
+void enum_cuts_fini(enum_cuts *c);
+/* Does the set (bits over the model's checks) meet every set of c? */
+bool enum_cuts_met_by(const enum_cuts *c, uint64_t set);
+/* The explainer's question with more control: within max_nodes nodes
+ * (0: no limit; -2 when they run out before an answer), what cut the
+ * search in *cuts (when not NULL; only meaningful when the answer is 0),
+ * and only among the candidates extending *within (NULL: all). */
+typedef struct enum_query {
+  const bool *on;           /* the checks that count; NULL: all */
+  const lc_state *target;
+  size_t max_nodes;
+  enum_cuts *cuts;
+  const enum_place *within;
+  size_t *nodes;            /* when not NULL, the nodes searched are added to it */
+} enum_query;
+int enum_find_query(const lx_program *p, const cat_model *m, const enum_options *o, const enum_query *q,
+                    lc_witness **w, bool *failing, char **msg);
 /* An allowed execution in which the flag called `flag` has the pair (a,b)
  * or (b,a) (event ids): 1 with *w, 0 when none, -1 with *msg. */
 int enum_find_race(const lx_program *p, const cat_model *m, const enum_options *o, const char *flag, int a,

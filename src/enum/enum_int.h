@@ -104,8 +104,21 @@ void enum_model_free(enum_model *em);
  * left CAT_MM_UNKNOWN.  Returns 0, or -1 with an error in d. */
 int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_fn deps, void *uctx,
                     const uint64_t *ver, uint64_t clock, cat_mm_verdict *out, lc_diag *d);
+/* Evaluates every check, also after one fails (what cut a search:
+ * enum_cuts). */
+void enum_model_every_check(enum_model *em, bool on);
+/* Leaves check i unevaluated (CAT_MM_UNKNOWN) where skip[i]; skip is
+ * borrowed (NULL: every check). */
+void enum_model_skip(enum_model *em, const bool *skip);
 /* The may bound of check i's relation in the last evaluation, or NULL
  * when the evaluation stopped before it (borrowed until the next one). */
 const rel_rel *enum_model_check_may(const enum_model *em, size_t i);
+
+/* ---- what cut a search (enum.h) ------------------------------------------------- */
+
+/* A place where the checks of `fails` (bits over the model's checks) all
+ * fail: the frame and the sources chosen so far (per read of the frame,
+ * -1 open). */
+void enum_cuts_note(enum_cuts *c, uint64_t fails, const lx_program *p, const enum_frame *f, const int *rf);
 
 #endif

@@ -64,6 +64,8 @@ struct enum_model {
   size_t *check_ent;        /* per check: its value's entry in the last evaluation, or NONE */
   size_t ncheck;
   bool decided;             /* some check fails in every completion */
+  bool every_check;         /* evaluate every check even so */
+  const bool *skip;         /* per check: leave it unevaluated (NULL: none) */
 };
 
 enum_model *enum_model_new(const cat_model *m) {
@@ -258,13 +260,13 @@ static cat_mm_verdict verdict(entry *x, cat_check_kind kind) {
 
 static void be_check(void *ctx, cat_check_kind kind, bool flag, cat_value v, const char *name, lc_loc at) {
   enum_model *em = ctx;
-  size_t e = dec(v), i = em->ncheck++;
+  size_t e = v ? dec(v) : NONE, i = em->ncheck++;
   (void)name;
   (void)at;
   em->check_ent[i] = e;
-  if (e == NONE) return;
+  if (!v || e == NONE) return;
   em->out[i] = verdict(&em->ents.v[e], kind);
-  if (!flag && em->out[i] == CAT_MM_FAILS) em->decided = true;
+  if (!flag && em->out[i] == CAT_MM_FAILS && !em->every_check) em->decided = true;
 }
 
 int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_fn deps, void *uctx,
@@ -283,9 +285,13 @@ int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_f
     out[i] = CAT_MM_UNKNOWN;
     em->check_ent[i] = NONE;
   }
-  cat_backend be = {be_builtin, be_op, be_same, em->n * em->n + 1, be_check, NULL, em};
+  cat_backend be = {be_builtin, be_op, be_same, em->n * em->n + 1, be_check, NULL, em, em->skip};
   return cat_eval(em->m, &be, d);
 }
+
+void enum_model_every_check(enum_model *em, bool on) { em->every_check = on; }
+
+void enum_model_skip(enum_model *em, const bool *skip) { em->skip = skip; }
 
 const rel_rel *enum_model_check_may(const enum_model *em, size_t i) {
   size_t e = em->check_ent ? em->check_ent[i] : NONE;

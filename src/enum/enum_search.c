@@ -86,7 +86,9 @@ typedef struct search {
   size_t ticks;
   size_t max_nodes;         /* enum_find_bounded: nodes allowed (0: no limit) */
   bool over;                /* ... and they ran out */
-  bool *cut_by;             /* enum_find_bounded: per check, it cut a subtree or a leaf */
+  enum_cuts *cuts;          /* enum_find_query: what cut the search, or NULL */
+  const enum_place *within; /* enum_find_query: the candidates wanted extend it, or NULL */
+  bool *skip;               /* per check: not needed by this search, never evaluated */
 
   enum_frame *f;
   int *rf;                  /* per read of the frame: its source, -1 while open */
@@ -478,11 +480,15 @@ static bool worth(search *s) {
   if (rc < 0) eval_error(s, &d);
   lc_diag_fini(&d);
   if (rc < 0) return false;
-  for (size_t i = 0; i < cat_model_nchecks(s->m); i++)
-    if (counts(s, i) && s->verdicts[i] == CAT_MM_FAILS) {
-      if (s->cut_by) s->cut_by[i] = true;
-      return false;
+  uint64_t fails = 0;
+  bool cut = false;
+  for (size_t i = 0; i < cat_model_nchecks(s->m) && (!cut || s->cuts); i++)
+    if (!cat_model_check_is_flag(s->m, i) && s->verdicts[i] == CAT_MM_FAILS) {
+      cut |= counts(s, i);
+      fails |= i < 64 ? (uint64_t)1 << i : 0;
     }
+  if (cut && s->cuts) enum_cuts_note(s->cuts, fails, s->p, s->f, s->rf);
+  if (cut) return false;
   if (s->target || s->f->cut || states_open(s)) return true;
   /* No new state below: only new pairs of a flag matter. */
   for (size_t k = 0; k < s->r->nflags; k++)
@@ -568,11 +574,13 @@ static bool races_here(const search *s, const cat_rel_result *res) {
 
 static void find_leaf(search *s, const cat_rel_result *res) {
   bool passes = true;
-  for (size_t i = 0; i < res->n && (passes || s->cut_by); i++)
-    if (counts(s, i) && !res->checks[i].holds) {
-      passes = false;
-      if (s->cut_by) s->cut_by[i] = true;
+  uint64_t fails = 0;
+  for (size_t i = 0; i < res->n && (passes || s->cuts); i++)
+    if (!res->checks[i].flag && !res->checks[i].holds) {
+      passes &= !counts(s, i);
+      fails |= i < 64 ? (uint64_t)1 << i : 0;
     }
+  if (!passes && s->cuts) enum_cuts_note(s->cuts, fails, s->p, s->f, s->rf);
   if (!passes) return;
   if (!races_here(s, res)) return;
   size_t budget = 0;
@@ -1107,6 +1115,17 @@ static bool probe_co(search *s) {
   return !s->stop;
 }
 
+/* enum_find_query's `within`: only its sources for the reads it gives. */
+static void keep_within(search *s) {
+  enum_frame *f = s->f;
+  for (size_t i = 0; s->within && i < f->nreads; i++) {
+    int want = s->within->rf[f->orig[f->reads[i]]], kept = 0;
+    for (size_t c = 0; want >= 0 && c < f->ncands[i]; c++)
+      if (f->orig[f->cands[i][c]] == want) f->cands[i][kept++] = f->cands[i][c];
+    if (want >= 0) f->ncands[i] = (size_t)kept;
+  }
+}
+
 static bool some_read_sourceless(const enum_frame *f) {
   for (size_t i = 0; i < f->nreads; i++)
     if (!f->ncands[i]) return true;
@@ -1138,6 +1157,7 @@ static void search_frame(search *s, const int *paths) {
   enum_model_reset(s->em, f->n);
   for (unsigned c = 0; c < ENUM_NCHOICES; c++) changed(s, c);
   forget_frame_flags(s);
+  keep_within(s);
   if (!some_read_sourceless(f) && worth(s)) {
     note_frame_flags(s);
     if (s->o->no_prune || (probe_sources(s) && probe_co(s))) search_rf(s, 0);
@@ -1157,23 +1177,43 @@ static void search_frame(search *s, const int *paths) {
   s->f = NULL;
 }
 
+/* A thread's paths in the order their frames are searched: as lowered,
+ * or, looking for one execution (enum_find), shortest first, where the
+ * executions are found soonest and are the simplest to show (the
+ * corpus's Ticketlock tests: the lock taken at the first try). */
+static int *path_order(const search *s, size_t t) {
+  const lx_thread *th = &s->p->threads[t];
+  int *order = lc_xcalloc(th->npaths + 1, sizeof(int));
+  for (size_t i = 0; i < th->npaths; i++) {
+    size_t j = i, len = s->p->paths[th->paths[i]].nevents;
+    for (; s->target && j > 0 && s->p->paths[order[j - 1]].nevents > len; j--) order[j] = order[j - 1];
+    order[j] = th->paths[i];
+  }
+  return order;
+}
+
 /* Every combination of one path per thread, odometer style. */
 static void search_frames(search *s) {
   const lx_program *p = s->p;
   size_t nt = p->nthreads;
   size_t *k = lc_xcalloc(nt ? nt : 1, sizeof(size_t));
   int *paths = lc_xcalloc(nt ? nt : 1, sizeof(int));
+  int **order = lc_xcalloc(nt + 1, sizeof(int *));
+  for (size_t t = 0; t < nt; t++) order[t] = path_order(s, t);
   for (size_t t = 0; t < nt; t++)
     if (!p->threads[t].npaths) goto out;
   for (;;) {
-    for (size_t t = 0; t < nt; t++) paths[t] = p->threads[t].paths[k[t]];
+    for (size_t t = 0; t < nt; t++) paths[t] = order[t][k[t]];
     bool wanted = !s->hook || !s->hook->frame || s->hook->frame(s->hook->ctx, paths);
+    wanted &= !s->within || memcmp(paths, s->within->paths, nt * sizeof(int)) == 0;
     if (wanted && !(any_cut(p, paths) && s->r->bound_reached)) search_frame(s, paths);
     size_t t = 0;
     while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
     if (t == nt || s->stop) break;
   }
 out:
+  for (size_t t = 0; t < nt; t++) free(order[t]);
+  free(order);
   free(k);
   free(paths);
 }
@@ -1259,6 +1299,7 @@ static void search_fini(search *s) {
   free(s->obs);
   free(s->obs_known);
   free(s->verdicts);
+  free(s->skip);
   enum_model_free(s->em);
 }
 
@@ -1280,24 +1321,40 @@ lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum
   return s.r;
 }
 
-int enum_find(const lx_program *p, const cat_model *m, const enum_options *o, const bool *on,
-              const lc_state *target, lc_witness **w, bool *failing, char **msg) {
-  return enum_find_bounded(p, m, o, 0, NULL, on, target, w, failing, msg);
+/* Looking for one execution, the flags other than the race asked about
+ * are never needed, nor the checks that do not count unless the search's
+ * cuts are noted: on the corpus's explanations, a third of the model's
+ * evaluation. */
+static void skip_unneeded(search *s) {
+  size_t nc = cat_model_nchecks(s->m);
+  s->skip = lc_xcalloc(nc + 1, sizeof(bool));
+  for (size_t i = 0; i < nc; i++)
+    s->skip[i] = cat_model_check_is_flag(s->m, i) ? (int)i != s->race_check : !s->cuts && !counts(s, i);
+  enum_model_skip(s->em, s->skip);
 }
 
-int enum_find_bounded(const lx_program *p, const cat_model *m, const enum_options *o, size_t max_nodes,
-                      bool *cut_by, const bool *on, const lc_state *target, lc_witness **w, bool *failing,
-                      char **msg) {
+int enum_find(const lx_program *p, const cat_model *m, const enum_options *o, const bool *on,
+              const lc_state *target, lc_witness **w, bool *failing, char **msg) {
+  enum_query q = {on, target, 0, NULL, NULL, NULL};
+  return enum_find_query(p, m, o, &q, w, failing, msg);
+}
+
+int enum_find_query(const lx_program *p, const cat_model *m, const enum_options *o, const enum_query *q,
+                    lc_witness **w, bool *failing, char **msg) {
   enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune};
   search s;
   search_init(&s, p, m, &opt, lc_now());
-  s.max_nodes = max_nodes;
-  s.cut_by = cut_by;
-  s.target = target;
-  s.on = on;
+  s.max_nodes = q->max_nodes;
+  s.cuts = q->cuts && q->cuts->usable ? q->cuts : NULL;
+  s.within = q->within && q->within->paths ? q->within : NULL;
+  s.target = q->target;
+  s.on = q->on;
+  if (s.cuts) enum_model_every_check(s.em, true);
   s.race_check = -1;
+  skip_unneeded(&s);
   s.failing = failing;
   search_frames(&s);
+  if (q->nodes) *q->nodes += s.r->solver_checks;
   int rc = s.hit ? 1 : 0;
   if (s.over) {
     rc = -2;
@@ -1324,6 +1381,7 @@ int enum_find_race(const lx_program *p, const cat_model *m, const enum_options *
     if (cat_model_check_is_flag(m, i) && strcmp(cat_model_check_name(m, i), flag) == 0) s.race_check = (int)i;
   s.race_a = a;
   s.race_b = b;
+  skip_unneeded(&s);
   s.failing = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(bool));
   if (s.race_check >= 0) search_frames(&s);
   int rc = s.hit ? 1 : 0;

@@ -145,9 +145,10 @@ static void allowed_has_witness(void **st) {
   cat_model_free(m);
 }
 
-/* enum_find_bounded: out of nodes is -2; the checks that cut the search
- * for an execution passing every check; a search keeping only those
- * finds none either. */
+/* enum_find_query: out of nodes is -2; the sets of checks failing where
+ * the search for an execution passing every check cut it; a search
+ * keeping one check of each set finds none either, and one keeping none
+ * of a set may (the cuts say nothing then). */
 static void bounded_search(void **st) {
   (void)st;
   cat_model *m = fx_model("ptx-v7.5");
@@ -156,23 +157,36 @@ static void bounded_search(void **st) {
   mp_state(&x, "P1:r0=1; P1:r1=0;", &s);
   char *err = NULL;
   size_t nc = cat_model_nchecks(m);
-  bool *cut = calloc(nc + 1, sizeof(bool)), *failing = calloc(nc + 1, sizeof(bool));
+  bool *on = calloc(nc + 1, sizeof(bool)), *failing = calloc(nc + 1, sizeof(bool));
   lc_witness *w = NULL;
   enum_options o = {0, false, false};
-  assert_int_equal(enum_find_bounded(x.p, m, &o, 1, NULL, NULL, &s, &w, failing, &err), -2);
-  assert_int_equal(enum_find_bounded(x.p, m, &o, 0, cut, NULL, &s, &w, failing, &err), 0);
-  size_t ncut = 0, causality = nc, atomicity = nc;
+  enum_cuts cuts;
+  enum_cuts_init(&cuts, m);
+  enum_query one_node = {NULL, &s, 1, NULL, NULL, NULL}, all = {NULL, &s, 0, &cuts, NULL, NULL};
+  assert_int_equal(enum_find_query(x.p, m, &o, &one_node, &w, failing, &err), -2);
+  assert_int_equal(enum_find_query(x.p, m, &o, &all, &w, failing, &err), 0);
+  size_t causality = nc, atomicity = nc;
   for (size_t i = 0; i < nc; i++) {
-    ncut += cut[i];
     if (strcmp(cat_model_check_name(m, i), "Causality") == 0) causality = i;
     if (strcmp(cat_model_check_name(m, i), "Atomicity") == 0) atomicity = i;
   }
-  assert_true(causality < nc && atomicity < nc);
-  assert_true(cut[causality]);
-  assert_false(cut[atomicity]);   /* no RMW: it never fails */
-  assert_true(ncut < nc);
-  assert_int_equal(enum_find_bounded(x.p, m, &o, 0, NULL, cut, &s, &w, failing, &err), 0);
-  free(cut);
+  assert_true(causality < nc && atomicity < nc && cuts.usable && cuts.sets.n > 0);
+  uint64_t seen = 0, one_each = 0;
+  for (size_t k = 0; k < cuts.sets.n; k++) {
+    seen |= cuts.sets.v[k];
+    one_each |= cuts.sets.v[k] & -cuts.sets.v[k];
+    for (size_t j = 0; j < cuts.sets.n; j++)   /* kept minimal */
+      assert_true(j == k || (cuts.sets.v[j] & cuts.sets.v[k]) != cuts.sets.v[j]);
+  }
+  assert_true((seen >> causality) & 1);
+  assert_false((seen >> atomicity) & 1);   /* no RMW: it never fails */
+  assert_true(enum_cuts_met_by(&cuts, one_each));
+  assert_false(enum_cuts_met_by(&cuts, 0));
+  for (size_t i = 0; i < nc; i++) on[i] = (one_each >> i) & 1;
+  enum_query some = {on, &s, 0, NULL, NULL, NULL};
+  assert_int_equal(enum_find_query(x.p, m, &o, &some, &w, failing, &err), 0);
+  enum_cuts_fini(&cuts);
+  free(on);
   free(failing);
   lc_state_fini(&s);
   fx_free(&x);
