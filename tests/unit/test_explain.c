@@ -193,6 +193,77 @@ static void bounded_search(void **st) {
   cat_model_free(m);
 }
 
+/* The study's search for a forbidden state notes where Causality cut
+ * alone; below that place an execution failing it alone is found. */
+static void alone_below_its_place(void **st) {
+  (void)st;
+  cat_model *m = fx_model("ptx-v7.5");
+  fx_test x;
+  lc_state s;
+  mp_state(&x, "P1:r0=1; P1:r1=0;", &s);
+  char *err = NULL;
+  size_t nc = cat_model_nchecks(m), causality = nc;
+  for (size_t i = 0; i < nc; i++)
+    if (strcmp(cat_model_check_name(m, i), "Causality") == 0) causality = i;
+  assert_true(causality < nc && causality < 64);
+  bool *on = calloc(nc + 1, sizeof(bool)), *failing = calloc(nc + 1, sizeof(bool));
+  lc_witness *w = NULL;
+  enum_options o = {0, false, false};
+  enum_cuts cuts;
+  enum_cuts_init(&cuts, m);
+  enum_query all = {NULL, &s, 0, &cuts, NULL, NULL};
+  assert_int_equal(enum_find_query(x.p, m, &o, &all, &w, failing, &err), 0);
+  bool noted = false;
+  for (size_t k = 0; k < cuts.sets.n; k++) noted |= cuts.sets.v[k] == (uint64_t)1 << causality;
+  assert_true(noted);
+  assert_non_null(cuts.alone[causality].paths);
+  for (size_t i = 0; i < nc; i++) on[i] = !cat_model_check_is_flag(m, i) && i != causality;
+  size_t nodes = 0;
+  enum_query below = {on, &s, 0, NULL, &cuts.alone[causality], &nodes};
+  assert_int_equal(enum_find_query(x.p, m, &o, &below, &w, failing, &err), 1);
+  assert_true(nodes > 0);
+  for (size_t i = 0; i < nc; i++)
+    if (!cat_model_check_is_flag(m, i)) assert_int_equal(failing[i], i == causality);
+  assert_true(lc_state_holds(&s, w->obs));
+  lc_witness_free(w);
+  enum_cuts_fini(&cuts);
+  free(on);
+  free(failing);
+  lc_state_fini(&s);
+  fx_free(&x);
+  cat_model_free(m);
+}
+
+/* Looking for one execution, each thread's shortest paths come first:
+ * the flag seen set at the first read, not after spinning. */
+static void shortest_paths_first(void **st) {
+  (void)st;
+  cat_model *m = fx_model("ptx-v7.5");
+  fx_test x;
+  /* lowered with the longest path first (the exit is the branch taken) */
+  assert_true(fx_parse(&x, "PTX spin\n{ f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                           " st.relaxed.gpu f, 1 | LC00: ;\n | ld.relaxed.gpu r0, f ;\n"
+                           " | bne r0, 0, LC01 ;\n | goto LC00 ;\n | LC01: ;\nexists (P1:r0 == 1)\n"));
+  lc_state s;
+  char *err = NULL;
+  assert_int_equal(lc_state_parse(x.p, "P1:r0=1;", &s, &err), 0);
+  bool *failing = calloc(cat_model_nchecks(m) + 1, sizeof(bool));
+  lc_witness *w = NULL;
+  enum_options o = {0, false, false};
+  assert_int_equal(enum_find(x.p, m, &o, NULL, &s, &w, failing, &err), 1);
+  size_t shortest = (size_t)-1;
+  const lx_thread *t1 = &x.p->threads[1];
+  for (size_t k = 0; k < t1->npaths; k++)
+    if (x.p->paths[t1->paths[k]].nevents < shortest) shortest = x.p->paths[t1->paths[k]].nevents;
+  assert_true(t1->npaths > 1);
+  assert_int_equal(x.p->paths[w->paths[1]].nevents, shortest);
+  lc_witness_free(w);
+  free(failing);
+  lc_state_fini(&s);
+  fx_free(&x);
+  cat_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(parse_prints_back),
@@ -200,6 +271,8 @@ int main(void) {
     cmocka_unit_test(engines_agree),
     cmocka_unit_test(allowed_has_witness),
     cmocka_unit_test(bounded_search),
+    cmocka_unit_test(alone_below_its_place),
+    cmocka_unit_test(shortest_paths_first),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   Z3_finalize_memory();
