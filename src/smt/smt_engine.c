@@ -108,6 +108,20 @@ static void solver_params(smt_enc *e, unsigned timeout_ms) {
 
 /* ---- paths ------------------------------------------------------------------------ */
 
+/* "Some path cut by the unroll bound runs" (NULL: none can). */
+static Z3_ast any_cut(smt_enc *e) {
+  Z3_ast any = NULL;
+  for (size_t pi = 0; pi < e->p->npaths; pi++)
+    if (e->p->paths[pi].cut) any = smt_or(e, any, e->path[pi]);
+  return any;
+}
+
+/* No path cut by the unroll bound runs: one clause per path. */
+static void forbid_cut(smt_enc *e) {
+  for (size_t pi = 0; pi < e->p->npaths; pi++)
+    if (e->p->paths[pi].cut) smt_assert(e, smt_not(e, e->path[pi]));
+}
+
 static void encode_paths(smt_enc *e) {
   const lx_program *p = e->p;
   for (size_t t = 0; t < p->nthreads; t++) {
@@ -531,16 +545,19 @@ static void set_timeout(query *q) {
   if (q->deadline > 0) solver_params(q->e, (unsigned)((q->deadline - lc_now()) * 1000) + 1);
 }
 
-/* One satisfiability check, under what is left of the time budget. */
-static Z3_lbool solve(query *q) {
+/* One satisfiability check under n assumption literals, within what is
+ * left of the time budget. */
+static Z3_lbool solve_assuming(query *q, unsigned n, const Z3_ast *lits) {
   if (q->deadline > 0 && q->deadline <= lc_now()) {
     q->timed_out = true;
     return Z3_L_UNDEF;
   }
   set_timeout(q);
   q->r->solver_checks++;
-  return Z3_solver_check(q->e->z, q->e->s);
+  return n ? Z3_solver_check_assumptions(q->e->z, q->e->s, n, lits) : Z3_solver_check(q->e->z, q->e->s);
 }
+
+static Z3_lbool solve(query *q) { return solve_assuming(q, 0, NULL); }
 
 static bool unknown(query *q, const char *what) {
   const char *why = q->timed_out ? "timeout" : Z3_solver_get_reason_unknown(q->e->z, q->e->s);
@@ -578,10 +595,7 @@ static bool model_true(smt_enc *e, Z3_model m, Z3_ast t) {
 /* Is there an allowed execution that goes past the unroll bound? */
 static bool query_bound(query *q) {
   smt_enc *e = q->e;
-  const lx_program *p = e->p;
-  Z3_ast any = NULL;
-  for (size_t pi = 0; pi < p->npaths; pi++)
-    if (p->paths[pi].cut) any = smt_or(e, any, e->path[pi]);
+  Z3_ast any = any_cut(e);
   if (!any) return true;
   Z3_solver_push(e->z, e->s);
   smt_assert(e, any);
@@ -589,8 +603,7 @@ static bool query_bound(query *q) {
   Z3_solver_pop(e->z, e->s, 1);
   if (res == Z3_L_UNDEF) return unknown(q, "looking for executions cut by the unroll bound");
   q->r->bound_reached = res == Z3_L_TRUE;
-  for (size_t pi = 0; pi < p->npaths; pi++)
-    if (p->paths[pi].cut) smt_assert(e, smt_not(e, e->path[pi]));
+  forbid_cut(e);
   return true;
 }
 
@@ -728,14 +741,7 @@ static void explore_last(walk *w, size_t k) {
   lx_val first = w->vals[k];
   for (size_t i = 0; i < o->nvalues && w->ok; i++) {
     if (o->values[i] == first) continue;
-    if (w->q->deadline > 0 && w->q->deadline <= lc_now()) {
-      w->q->timed_out = true;
-      w->ok = unknown(w->q, "listing the allowed states");
-      break;
-    }
-    set_timeout(w->q);
-    w->q->r->solver_checks++;
-    Z3_lbool res = Z3_solver_check_assumptions(w->q->e->z, w->q->e->s, 1, &o->is[i]);
+    Z3_lbool res = solve_assuming(w->q, 1, &o->is[i]);
     if (res == Z3_L_UNDEF) w->ok = unknown(w->q, "listing the allowed states");
     if (res != Z3_L_TRUE) continue;
     w->vals[k] = o->values[i];
@@ -849,9 +855,7 @@ static bool encode(smt_enc *e, const cat_model *m, lc_result *r, obs_enc **obs) 
    * take.  So the filter constrains finished executions only, and
    * query_bound reports a cut execution whatever the filter says. */
   if (e->p->test->filter) {
-    Z3_ast cut = NULL;
-    for (size_t pi = 0; pi < e->p->npaths; pi++)
-      if (e->p->paths[pi].cut) cut = smt_or(e, cut, e->path[pi]);
+    Z3_ast cut = any_cut(e);
     smt_assert(e, smt_or(e, cut, prop(e, e->p->test->filter, *obs)));
   }
   return true;
@@ -899,8 +903,7 @@ static void *split_worker(void *arg) {
   query q = {&e, job->r, sp->timeout, sp->deadline, false, NULL};
   obs_enc *obs = NULL;
   if (encode(&e, sp->m, job->r, &obs)) {
-    for (size_t pi = 0; pi < sp->p->npaths; pi++)
-      if (sp->p->paths[pi].cut) smt_assert(&e, smt_not(&e, e.path[pi]));
+    forbid_cut(&e);
     walk_prefixes(sp, &q, obs);
   }
   free_observables(obs, sp->p->nobs);
