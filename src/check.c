@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE
 #include "check.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "term.h"
 
 void lc_check_options_init(lc_check_options *o) {
+  assert(o);
   memset(o, 0, sizeof *o);
   o->engine = LC_ENGINE_AUTO;
   o->races = true;
@@ -31,6 +33,7 @@ const char *lc_engine_name(lc_engine e) {
 }
 
 int lc_engine_parse(const char *s, lc_engine *e) {
+  assert(s && e);
   for (int i = 0; i <= LC_ENGINE_AUTO; i++)
     if (strcmp(s, lc_engine_name((lc_engine)i)) == 0) {
       *e = (lc_engine)i;
@@ -138,6 +141,7 @@ static double log2_add(double a, double b) {
 enum { COST_FRAMES = 4096 };   /* frames summed; the rest extrapolated */
 
 void lc_engine_costs(const lx_program *p, double *enum_log2, double *smt_log2) {
+  assert(p && enum_log2 && smt_log2);
   size_t nt = p->nthreads, frames = 0;
   size_t *k = lc_xcalloc(nt, sizeof(size_t));
   int *paths = lc_xcalloc(nt, sizeof(int));
@@ -214,6 +218,7 @@ lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }
  * takes a fraction of a second (the corpus's Ticketlock-same-gpu: 0.1 s).
  * Loop-free tests keep the listing's choice. */
 lc_engine lc_engine_choose_explain(const lx_program *p) {
+  assert(p);
   for (size_t i = 0; i < p->npaths; i++)
     if (p->paths[i].cut) return LC_ENGINE_SMT;
   return auto_engine(p);
@@ -236,6 +241,7 @@ static void name_user_timeout(lc_result *r, double timeout) {
  * what lowering left of it. */
 lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
                          lx_program **prog, lc_diag *d) {
+  assert(t && m && o && prog && d);
   double start = lc_now();
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
                    o->timeout > 0 ? start + o->timeout : 0, false};
@@ -269,6 +275,7 @@ lc_result *lc_check_program(const lx_program *p, const cat_model *m, const lc_ch
 
 lc_result *lc_check_program_hooked(const lx_program *p, const cat_model *m, const lc_check_options *o,
                                    double start, const lc_state_hook *hook) {
+  assert(p && m && o && o->engine <= LC_ENGINE_AUTO);
   double left = o->timeout > 0 ? o->timeout - (lc_now() - start) : 0;
   if (o->timeout > 0 && left < 1e-3) left = 1e-3;
   lc_engine engine = o->engine == LC_ENGINE_AUTO ? auto_engine(p) : o->engine;

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE   /* pipe2 */
 #include "isolate.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -39,6 +40,7 @@ static int write_all(int fd, const char *s, size_t n) {
 static void put_u32(lc_buf *b, uint32_t u) { lc_buf_putn(b, (const char *)&u, sizeof u); }
 
 int lc_iso_send(int fd, lc_iso_kind kind, const char *const *fields, size_t n) {
+  assert(fd >= 0 && (fields || n == 0));
   lc_buf b;
   lc_buf_init(&b);
   lc_buf_putc(&b, (char)kind);
@@ -297,6 +299,7 @@ static bool feed(pool *p, size_t n, size_t *next) {
 }
 
 void lc_isolate_run(size_t n, unsigned max, double limit, const lc_iso_ops *ops, void *ctx) {
+  assert(ops && ops->run && ops->done);
   size_t nslots = max < 1 ? 1 : max < n ? max : n, next = 0;
   if (!nslots) return;
   pool p = {.c = lc_xcalloc(nslots, sizeof(child)), .nslots = nslots, .limit = limit, .ops = ops, .ctx = ctx};

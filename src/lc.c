@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "lc.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,7 @@ void lc_arena_free(lc_arena *a) {
 }
 
 void *lc_arena_alloc(lc_arena *a, size_t n) {
+  assert(a);
   size_t align = sizeof(max_align_t);
   n = (n + align - 1) / align * align;
   if (!a->head || a->head->size - a->head->used < n) {
@@ -93,6 +95,7 @@ void *lc_arena_alloc(lc_arena *a, size_t n) {
 }
 
 char *lc_arena_strndup(lc_arena *a, const char *s, size_t n) {
+  assert(a && (s || n == 0));
   char *p = lc_arena_alloc(a, n + 1);
   memcpy(p, s, n);
   p[n] = '\0';
@@ -125,6 +128,7 @@ static void buf_grow(lc_buf *b, size_t extra) {
 }
 
 void lc_buf_putn(lc_buf *b, const char *s, size_t n) {
+  assert(b && b->s && (s || n == 0));
   buf_grow(b, n);
   memcpy(b->s + b->n, s, n);
   b->n += n;
@@ -135,6 +139,7 @@ void lc_buf_putc(lc_buf *b, char c) { lc_buf_putn(b, &c, 1); }
 void lc_buf_puts(lc_buf *b, const char *s) { lc_buf_putn(b, s, strlen(s)); }
 
 void lc_buf_vprintf(lc_buf *b, const char *fmt, va_list ap) {
+  assert(b && b->s && fmt);
   va_list ap2;
   va_copy(ap2, ap);
   int n = vsnprintf(NULL, 0, fmt, ap2);
@@ -153,12 +158,14 @@ void lc_buf_printf(lc_buf *b, const char *fmt, ...) {
 }
 
 void lc_buf_pad(lc_buf *b, size_t width) {
+  assert(b && b->s);
   size_t start = b->n;
   while (start > 0 && b->s[start - 1] != '\n') start--;
   while (b->n - start < width) lc_buf_putc(b, ' ');
 }
 
 char *lc_buf_take(lc_buf *b) {
+  assert(b && b->s);
   char *s = b->s;
   lc_buf_init(b);
   return s;
@@ -167,6 +174,7 @@ char *lc_buf_take(lc_buf *b) {
 /* ---- sources ----------------------------------------------------------- */
 
 int lc_source_read(lc_source *src, const char *path) {
+  assert(src && path);
   FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
   if (!f) return -1;
   lc_buf b;
@@ -189,6 +197,7 @@ int lc_source_read(lc_source *src, const char *path) {
 }
 
 void lc_source_from_string(lc_source *src, const char *name, const char *text, size_t len) {
+  assert(src && name && (text || len == 0));
   src->name = lc_xstrdup(name);
   src->text = lc_xstrndup(text, len);
   src->len = len;
@@ -205,6 +214,7 @@ void lc_source_fini(lc_source *src) {
 /* ---- diagnostics ------------------------------------------------------- */
 
 void lc_diag_init(lc_diag *d, const lc_source *src, FILE *out) {
+  assert(d);
   memset(d, 0, sizeof *d);
   d->src = src;
   d->out = out;
@@ -249,6 +259,7 @@ static void quote_line(FILE *out, const lc_source *src, lc_loc at) {
 }
 
 void lc_vreport(lc_diag *d, lc_severity sev, lc_loc at, const char *fmt, va_list ap) {
+  assert(d && fmt && sev <= LC_SEV_NOTE);
   lc_buf msg, text;
   lc_buf_init(&msg);
   lc_buf_vprintf(&msg, fmt, ap);
@@ -283,6 +294,7 @@ void lc_warning(lc_diag *d, lc_loc at, const char *fmt, ...) { REPORT(LC_SEV_WAR
 void lc_note(lc_diag *d, lc_loc at, const char *fmt, ...) { REPORT(LC_SEV_NOTE); }
 
 const char *lc_diag_first_error(const lc_diag *d) {
+  assert(d);
   for (size_t i = 0; i < d->msgs.n; i++)
     if (d->msgs.v[i].sev == LC_SEV_ERROR) return d->msgs.v[i].text;
   return NULL;
@@ -291,6 +303,7 @@ const char *lc_diag_first_error(const lc_diag *d) {
 /* ---- helpers ----------------------------------------------------------- */
 
 int lc_parse_int64(const char *s, size_t n, int64_t *out) {
+  assert((s || n == 0) && out);
   size_t i = 0;
   bool neg = false;
   if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';

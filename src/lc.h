@@ -7,6 +7,9 @@
  * Every X_new has an X_free, every X_init an X_fini, and X_free(NULL) is
  * a no-op.  Library code never exits: it returns 0/-1 or NULL and leaves
  * its message in an lc_diag.  Only the programs in src/cli/ exit.
+ * Public functions state their preconditions with assert on entry
+ * (non-NULL arguments, indices in range, sizes that agree): a failed one
+ * is a bug in the caller, never bad input, which is an error value.
  */
 #ifndef LC_H
 #define LC_H

@@ -3,6 +3,7 @@
  */
 #include "paths.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@ static void add_dir(lc_paths *out, const char *dir) {
 }
 
 void lc_paths_add(lc_paths *out, const char *path) {
+  assert(out && path);
   struct stat st;
   if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) add_dir(out, path);
   else lc_vec_push(out, lc_xstrdup(path));

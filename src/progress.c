@@ -13,6 +13,7 @@
 
 #include "lc.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@ static unsigned parse_word(const char *w, size_t n) {
 }
 
 unsigned lc_progress_parse(const char *s) {
+  assert(s);
   unsigned set = 0;
   for (;;) {
     size_t n = strcspn(s, ",");
@@ -102,6 +104,7 @@ static lc_run_kind judge_owed(const cta_sum *c, size_t nctas, const bool *fair) 
 }
 
 lc_run_kind lc_progress_judge(lc_progress m, const lc_thread_run *th, size_t nthreads, size_t nctas, bool *fair) {
+  assert(th || nthreads == 0);
   cta_sum *c = lc_xcalloc(nctas, sizeof *c);
   bool *own = fair ? fair : lc_xcalloc(nctas, sizeof *own);
   sum_ctas(th, nthreads, c, nctas);

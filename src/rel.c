@@ -3,6 +3,7 @@
  */
 #include "rel.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,7 @@ rel_set *rel_set_full(size_t n) {
 }
 
 rel_set *rel_set_copy(const rel_set *s) {
+  assert(s);
   rel_set *c = rel_set_new(s->n);
   memcpy(c->w, s->w, s->words * sizeof(uint64_t));
   return c;
@@ -46,14 +48,17 @@ rel_set *rel_set_copy(const rel_set *s) {
 void rel_set_free(rel_set *s) { free(s); }
 
 void rel_set_union_into(rel_set *d, const rel_set *s) {
+  assert(d && s && d->n == s->n);
   for (size_t i = 0; i < d->words; i++) d->w[i] |= s->w[i];
 }
 
 void rel_set_inter_into(rel_set *d, const rel_set *s) {
+  assert(d && s && d->n == s->n);
   for (size_t i = 0; i < d->words; i++) d->w[i] &= s->w[i];
 }
 
 void rel_set_diff_into(rel_set *d, const rel_set *s) {
+  assert(d && s && d->n == s->n);
   for (size_t i = 0; i < d->words; i++) d->w[i] &= ~s->w[i];
 }
 
@@ -117,6 +122,7 @@ rel_rel *rel_id(size_t n) {
 }
 
 rel_rel *rel_copy(const rel_rel *r) {
+  assert(r);
   rel_rel *c = rel_new(r->n);
   rel_assign(c, r);
   return c;
@@ -127,18 +133,22 @@ void rel_free(rel_rel *r) { free(r); }
 void rel_clear(rel_rel *r) { memset(r->w, 0, r->n * r->words * sizeof(uint64_t)); }
 
 void rel_assign(rel_rel *d, const rel_rel *s) {
+  assert(d && s && d->n == s->n);
   memcpy(d->w, s->w, s->n * s->words * sizeof(uint64_t));
 }
 
 void rel_union_into(rel_rel *d, const rel_rel *s) {
+  assert(d && s && d->n == s->n);
   for (size_t i = 0, m = d->n * d->words; i < m; i++) d->w[i] |= s->w[i];
 }
 
 void rel_inter_into(rel_rel *d, const rel_rel *s) {
+  assert(d && s && d->n == s->n);
   for (size_t i = 0, m = d->n * d->words; i < m; i++) d->w[i] &= s->w[i];
 }
 
 void rel_diff_into(rel_rel *d, const rel_rel *s) {
+  assert(d && s && d->n == s->n);
   for (size_t i = 0, m = d->n * d->words; i < m; i++) d->w[i] &= ~s->w[i];
 }
 
@@ -162,6 +172,7 @@ static void row_or(uint64_t *d, const uint64_t *s, size_t words) {
          bits_ &= bits_ - 1)
 
 void rel_seq_into(rel_rel *d, const rel_rel *a, const rel_rel *b) {
+  assert(d && a && b && d != a && d != b && a->n == b->n && d->n == a->n);
   rel_clear(d);
   for (size_t x = 0; x < a->n; x++) {
     const uint64_t *ra = rel_row(a, x);
@@ -177,6 +188,7 @@ rel_rel *rel_seq(const rel_rel *a, const rel_rel *b) {
 }
 
 void rel_inverse_into(rel_rel *d, const rel_rel *r) {
+  assert(d && r && d != r && d->n == r->n);
   rel_clear(d);
   for (size_t a = 0; a < r->n; a++) {
     const uint64_t *row = rel_row(r, a);
@@ -209,6 +221,7 @@ void rel_star_into(rel_rel *r) {
 }
 
 rel_rel *rel_product(const rel_set *a, const rel_set *b) {
+  assert(a && b && a->n == b->n);
   rel_rel *r = rel_new(a->n);
   REL_SET_FOREACH(i, a) memcpy(rel_row(r, i), b->w, r->words * sizeof(uint64_t));
   return r;
@@ -240,6 +253,7 @@ rel_set *rel_range(const rel_rel *r) {
 }
 
 void rel_restrict_into(rel_rel *r, const rel_set *da, const rel_set *rb) {
+  assert(r && (!da || da->n == r->n) && (!rb || rb->n == r->n));
   for (size_t a = 0; a < r->n; a++) {
     uint64_t *row = rel_row(r, a);
     if (da && !rel_set_has(da, a)) {
@@ -256,6 +270,7 @@ bool rel_equal(const rel_rel *a, const rel_rel *b) {
 }
 
 bool rel_subset(const rel_rel *a, const rel_rel *b) {
+  assert(a && b && a->n == b->n);
   for (size_t i = 0, m = a->n * a->words; i < m; i++)
     if (a->w[i] & ~b->w[i]) return false;
   return true;
@@ -282,6 +297,7 @@ bool rel_irreflexive(const rel_rel *r) {
 /* Depth-first search with colours; on a back edge, walks the parent chain
  * to report the cycle. */
 bool rel_acyclic(const rel_rel *r, size_t *cycle, size_t *ncycle) {
+  assert(r);
   size_t n = r->n;
   unsigned char *colour = lc_xcalloc(n, 1);   /* 0 new, 1 open, 2 done */
   size_t *parent = lc_xmalloc(n * sizeof(size_t));
@@ -333,6 +349,7 @@ bool rel_acyclic(const rel_rel *r, size_t *cycle, size_t *ncycle) {
 }
 
 bool rel_first_pair(const rel_rel *r, size_t *a, size_t *b) {
+  assert(r && a && b);
   for (size_t i = 0; i < r->n; i++) {
     size_t j = row_next(rel_row(r, i), r->n, 0);
     if (j < r->n) {

@@ -3,10 +3,12 @@
  */
 #include "result.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 lc_result *lc_result_new(const lx_program *p, const char *engine, const char *model) {
+  assert(p && engine);
   lc_result *r = lc_xcalloc(1, sizeof *r);
   r->prog = p;
   r->engine = engine;
@@ -28,6 +30,7 @@ void lc_result_free(lc_result *r) {
 }
 
 void lc_result_add_state(lc_result *r, const lx_val *values) {
+  assert(r && (values || r->nshown == 0));
   size_t w = r->nshown ? r->nshown : 1;
   r->states = lc_xrealloc(r->states, (r->nstates + 1) * w * sizeof(lx_val));
   memcpy(r->states + r->nstates * w, values, r->nshown * sizeof(lx_val));
@@ -35,6 +38,7 @@ void lc_result_add_state(lc_result *r, const lx_val *values) {
 }
 
 const lx_val *lc_result_state(const lc_result *r, size_t i) {
+  assert(r && i < r->nstates);
   return r->states + i * (r->nshown ? r->nshown : 1);
 }
 
@@ -47,6 +51,7 @@ static int compare_states(const lx_val *a, const lx_val *b, size_t n) {
 /* Insertion sort over rows: states number in the thousands at most and
  * this keeps the row width out of a global for qsort. */
 void lc_result_sort(lc_result *r) {
+  assert(r);
   size_t w = r->nshown ? r->nshown : 1;
   lx_val *tmp = lc_xmalloc(w * sizeof(lx_val));
   for (size_t i = 1; i < r->nstates; i++) {
@@ -67,6 +72,7 @@ void lc_result_sort(lc_result *r) {
 }
 
 void lc_result_fail(lc_result *r, lc_result_status status, const char *fmt, ...) {
+  assert(r && fmt && status != LC_RESULT_OK);
   lc_buf b;
   lc_buf_init(&b);
   va_list ap;
@@ -80,6 +86,7 @@ void lc_result_fail(lc_result *r, lc_result_status status, const char *fmt, ...)
 }
 
 bool lc_result_state_positive(const lc_result *r, size_t i) {
+  assert(r && r->prog && i < r->nstates);
   const lx_program *p = r->prog;
   lx_val *all = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(lx_val));
   memcpy(all, lc_result_state(r, i), r->nshown * sizeof(lx_val));
@@ -89,6 +96,7 @@ bool lc_result_state_positive(const lc_result *r, size_t i) {
 }
 
 lc_verdict lc_result_verdict(const lc_result *r) {
+  assert(r && r->prog);
   lc_verdict v = {0, 0, false};
   for (size_t i = 0; i < r->nstates; i++) {
     if (lc_result_state_positive(r, i)) v.positive++;
@@ -109,6 +117,7 @@ static bool flag_has(const lc_flag *f, int a, int b) {
 }
 
 void lc_flag_add_pair(lc_flag *f, int a, int b) {
+  assert(f && a >= 0 && b >= 0);
   if (flag_has(f, a, b) || flag_has(f, b, a)) return;
   f->pairs = lc_xrealloc(f->pairs, (f->npairs + 1) * 2 * sizeof(int));
   size_t i = f->npairs++;

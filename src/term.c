@@ -18,6 +18,7 @@
  */
 #include "term.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,6 +274,7 @@ static size_t rank_ctas(const lx_program *p, int *rank) {
 
 size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_options *o, double start,
                          unsigned models, lc_term_answer *ans, lc_diag *d) {
+  assert(t && m && o && ans && d);
   size_t nans = 0;
   for (int k = 0; k < LC_NPROGRESS; k++)
     if (models & (1u << k)) ans[nans++] = (lc_term_answer){k, LC_TERM_UNKNOWN, NULL};
@@ -363,6 +365,7 @@ static bool partial_matters(void *ctx, const lx_val *st, const bool *known) {
 
 void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o, double start,
                           lc_result *into, lc_diag *d) {
+  assert(t && m && o && into && d);
   into->termination = LC_TERM_UNKNOWN;
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
                    o->timeout > 0 ? start + o->timeout : 0, 1};

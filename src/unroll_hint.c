@@ -11,12 +11,15 @@
  */
 #include "unroll_hint.h"
 
+#include <assert.h>
+
 #include "litmus/ast.h"
 
 enum { MAX_UNROLL = 64 };   /* the largest --unroll the CLIs accept */
 
 lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_check_options *o, unsigned from,
                                double start) {
+  assert(t && m && o && from > 0);
   lc_unroll_hint h = {from, 0, from, false};
   double deadline = o->timeout > 0 ? start + o->timeout : lc_now() + LC_UNROLL_HINT_SECONDS;
   for (unsigned k = from + 1; k <= from + LC_UNROLL_HINT_STEPS && k <= MAX_UNROLL; k++) {
@@ -59,6 +62,7 @@ lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_ch
 }
 
 void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h) {
+  assert(b && h);
   if (h->covers)
     lc_buf_printf(b, "--unroll %u explores them all", h->covers);
   else if (h->tried > h->from && h->stopped)
@@ -70,6 +74,7 @@ void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h) {
 }
 
 void lc_unroll_cut_loops(lc_buf *b, const lx_program *p) {
+  assert(b && p);
   size_t n = 0;
   for (size_t i = 0; i < p->npaths; i++) {
     const lx_path *path = &p->paths[i];

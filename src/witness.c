@@ -2,6 +2,7 @@
  * speak of.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "witness.h"
 
 lc_witness *lc_witness_new(const lx_program *p) {
+  assert(p);
   lc_witness *w = lc_xcalloc(1, sizeof *w);
   w->paths = lc_xcalloc(p->nthreads, sizeof(int));
   w->rf = lc_xcalloc(p->nevents, sizeof(int));
@@ -23,6 +25,7 @@ lc_witness *lc_witness_new(const lx_program *p) {
 }
 
 lc_witness *lc_witness_copy(const lx_program *p, const lc_witness *w) {
+  assert(p && w);
   lc_witness *c = lc_witness_new(p);
   memcpy(c->paths, w->paths, p->nthreads * sizeof(int));
   memcpy(c->rf, w->rf, p->nevents * sizeof(int));
@@ -47,6 +50,7 @@ void lc_witness_free(lc_witness *w) {
 }
 
 bool lc_witness_runs(const lx_program *p, const lc_witness *w, int ev) {
+  assert(p && w && ev >= 0 && (size_t)ev < p->nevents);
   const lx_event *e = &p->events[ev];
   return e->thread < 0 || w->paths[e->thread] == e->path;
 }
@@ -62,6 +66,7 @@ void lc_state_fini(lc_state *s) {
 }
 
 bool lc_state_holds(const lc_state *s, const lx_val *obs_values) {
+  assert(s && (obs_values || s->n == 0));
   for (size_t i = 0; i < s->n; i++)
     if (!lx_cmp_apply(s->cmp[i], obs_values[s->obs[i]], s->rhs[i] >= 0 ? obs_values[s->rhs[i]] : s->val[i]))
       return false;
@@ -69,6 +74,7 @@ bool lc_state_holds(const lc_state *s, const lx_val *obs_values) {
 }
 
 void lc_state_print(lc_buf *b, const lx_program *p, const lc_state *s) {
+  assert(b && p && s);
   for (size_t i = 0; i < s->n; i++) {
     lc_buf_printf(b, "%s%s%s", i ? " " : "", p->obs[s->obs[i]].label,
                   s->cmp[i] == LT_CMP_EQ ? "=" : lt_cmp_name(s->cmp[i]));
@@ -148,6 +154,7 @@ static size_t trim(const char **s, size_t n) {
 }
 
 int lc_state_parse(const lx_program *p, const char *text, lc_state *out, char **err) {
+  assert(p && text && out && err);
   memset(out, 0, sizeof *out);
   for (const char *s = text; *s;) {
     size_t len = strcspn(s, ";");
@@ -273,6 +280,7 @@ static bool dnf(const lx_program *p, const lt_prop *pr, bool neg, state_vec *out
 }
 
 bool lc_state_of_condition(const lx_program *p, lc_state **out, size_t *n) {
+  assert(p && p->test && out && n);
   state_vec v = {0};
   if (!dnf(p, p->test->cond, p->test->quant == LT_COND_FORALL, &v) || !v.n) {
     free_states(&v);
@@ -286,11 +294,13 @@ bool lc_state_of_condition(const lx_program *p, lc_state **out, size_t *n) {
 }
 
 void lc_state_of_values(const lx_program *p, const lx_val *values, lc_state *out) {
+  assert(p && out && (values || p->nshown == 0));
   memset(out, 0, sizeof *out);
   for (size_t k = 0; k < p->nshown; k++) state_add(out, (int)k, LT_CMP_EQ, values[k], -1);
 }
 
 void lc_state_copy(const lc_state *s, lc_state *out) {
+  assert(s && out && s != out);
   memset(out, 0, sizeof *out);
   for (size_t i = 0; i < s->n; i++) state_add(out, s->obs[i], s->cmp[i], s->val[i], s->rhs[i]);
 }

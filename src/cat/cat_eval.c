@@ -13,6 +13,7 @@
  */
 #include "cat/cat_int.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -271,6 +272,7 @@ static void cleanup(ev *E) {
 }
 
 size_t *cat_count_uses(const cat_model *m) {
+  assert(m);
   size_t n = m->vals.n ? m->vals.n : 1;
   ev E = {m, NULL, NULL, lc_xcalloc(n, sizeof(slot)), NULL, lc_xcalloc(n, sizeof(bool)), false};
   for (size_t i = 0; i < m->checks.n; i++) count(&E, m->checks.v[i].e);
@@ -282,6 +284,7 @@ size_t *cat_count_uses(const cat_model *m) {
 }
 
 int cat_eval(const cat_model *m, const cat_backend *be, lc_diag *d) {
+  assert(m && be && be->builtin && be->op && be->check && (be->same || be->rec_limit) && d);
   size_t n = m->vals.n ? m->vals.n : 1;
   ev E = {m, be, d, lc_xcalloc(n, sizeof(slot)), lc_xcalloc(n, sizeof(cat_value)), NULL, false};
   for (size_t i = 0; i < m->vals.n; i++) E.slots[i].uses = m->uses[i];

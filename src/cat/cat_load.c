@@ -19,6 +19,7 @@
 #include "cat/cat_ast.h"
 #include "cat/cat_int.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -48,6 +49,7 @@ static const struct {
 };
 
 bool cat_builtin_type(const char *name, cat_type *type) {
+  assert(name && type);
   for (size_t i = 0; i < LC_ARRAY_LEN(builtin_sets); i++)
     if (strcmp(name, builtin_sets[i]) == 0) {
       if (type) *type = CAT_TY_SET;
@@ -810,6 +812,7 @@ cat_model *cat_load(const char *name_or_path, const char *const *search, lc_diag
 
 cat_model *cat_load_set(const char *name_or_path, const char *const *search,
                         const char *const *settings, lc_diag *d) {
+  assert(name_or_path && d);
   if (is_path(name_or_path)) return load(name_or_path, NULL, search, settings, d);
   lc_buf p, dirs;
   lc_buf_init(&p);
@@ -834,6 +837,7 @@ out:
 
 cat_model *cat_load_string(const char *name, const char *text, const char *const *search,
                            lc_diag *d) {
+  assert(name && text && d);
   lc_source src = {(char *)name, (char *)text, strlen(text)};
   return load(name, &src, search, NULL, d);
 }
@@ -855,8 +859,27 @@ void cat_model_free(cat_model *m) {
   free(m);
 }
 
-const char *cat_model_name(const cat_model *m) { return m->name; }
-const char *cat_model_path(const cat_model *m) { return m->path; }
-size_t cat_model_nchecks(const cat_model *m) { return m->checks.n; }
-const char *cat_model_check_name(const cat_model *m, size_t i) { return m->checks.v[i].name; }
-bool cat_model_check_is_flag(const cat_model *m, size_t i) { return m->checks.v[i].flag; }
+const char *cat_model_name(const cat_model *m) {
+  assert(m);
+  return m->name;
+}
+
+const char *cat_model_path(const cat_model *m) {
+  assert(m);
+  return m->path;
+}
+
+size_t cat_model_nchecks(const cat_model *m) {
+  assert(m);
+  return m->checks.n;
+}
+
+const char *cat_model_check_name(const cat_model *m, size_t i) {
+  assert(m && i < m->checks.n);
+  return m->checks.v[i].name;
+}
+
+bool cat_model_check_is_flag(const cat_model *m, size_t i) {
+  assert(m && i < m->checks.n);
+  return m->checks.v[i].flag;
+}

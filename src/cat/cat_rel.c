@@ -3,6 +3,7 @@
  */
 #include "cat/cat_rel.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,6 +182,7 @@ static void free_checks(cat_rel_check *c, size_t n) {
 
 int cat_rel_eval(const cat_model *m, size_t n, cat_rel_builtin_fn builtin, void *uctx,
                  cat_rel_result *res, lc_diag *d) {
+  assert(m && builtin && res && d);
   exact x = {n, builtin, uctx, d, {0}};
   cat_backend be = {ex_builtin, ex_op, ex_same, rec_limit(n), ex_check, ex_release, &x, NULL};
   memset(res, 0, sizeof *res);
@@ -203,6 +205,7 @@ void cat_rel_result_fini(cat_rel_result *res) {
 }
 
 const cat_rel_check *cat_rel_result_find(const cat_rel_result *res, const char *name) {
+  assert(res && name);
   for (size_t i = 0; i < res->n; i++)
     if (strcmp(res->checks[i].name, name) == 0) return &res->checks[i];
   return NULL;
@@ -211,6 +214,7 @@ const cat_rel_check *cat_rel_result_find(const cat_rel_result *res, const char *
 /* ---- may/must values --------------------------------------------------------------- */
 
 cat_mm *cat_mm_new(cat_type type, void *may, void *must) {
+  assert(may && must);
   cat_mm *x = lc_xmalloc(sizeof *x);
   x->type = type;
   x->may = may;
@@ -223,6 +227,7 @@ cat_mm *cat_mm_exact(cat_type type, const void *v) {
 }
 
 cat_mm *cat_mm_copy(const cat_mm *x) {
+  assert(x);
   return cat_mm_new(x->type, cat_rel_copy(x->type, x->may), cat_rel_copy(x->type, x->must));
 }
 
@@ -234,11 +239,13 @@ void cat_mm_free(cat_mm *x) {
 }
 
 bool cat_mm_same(const cat_mm *a, const cat_mm *b) {
+  assert(a && b);
   return a->type == b->type && cat_rel_same(a->type, a->may, b->may) &&
          cat_rel_same(a->type, a->must, b->must);
 }
 
 void cat_mm_op_into(size_t n, cat_op op, cat_type type, const cat_mm *a, const cat_mm *b, cat_mm *d) {
+  assert(d && (a || op == CAT_OP_EMPTY) && d != a && d != b);
   switch (op) {
   case CAT_OP_EMPTY:
     rel_op_into(n, op, type, NULL, NULL, d->may);
@@ -339,6 +346,7 @@ static void free_mm_checks(cat_mm_check *c, size_t n) {
 
 int cat_mm_eval(const cat_model *m, size_t n, cat_mm_builtin_fn builtin, void *uctx,
                 cat_mm_result *res, lc_diag *d) {
+  assert(m && builtin && res && d);
   mm x = {n, builtin, uctx, d, {0}};
   cat_backend be = {mm_builtin, mm_op, mm_same, rec_limit(n), mm_check, mm_release, &x, NULL};
   memset(res, 0, sizeof *res);
@@ -358,6 +366,7 @@ void cat_mm_result_fini(cat_mm_result *res) {
 }
 
 const cat_mm_check *cat_mm_result_find(const cat_mm_result *res, const char *name) {
+  assert(res && name);
   for (size_t i = 0; i < res->n; i++)
     if (strcmp(res->checks[i].name, name) == 0) return &res->checks[i];
   return NULL;

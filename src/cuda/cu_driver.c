@@ -1,6 +1,7 @@
 /* cu_driver.c - the CUDA driver API through dlopen.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,7 @@ void cu_driver_close(cu_driver *d) {
 }
 
 int cu_check(const cu_driver *d, cu_result r, const char *call, lc_diag *diag) {
+  assert(d && call && diag);
   if (r == 0) return 0;
   const char *name = NULL, *text = NULL;
   if (d->GetErrorName(r, &name) != 0 || !name) name = "CUDA_ERROR_UNKNOWN";
@@ -94,6 +96,7 @@ int cu_check(const cu_driver *d, cu_result r, const char *call, lc_diag *diag) {
 }
 
 int cu_probe(lc_diag *d) {
+  assert(d);
   cu_driver *drv = cu_driver_open(d);
   int rc = drv ? 0 : -1;
   cu_driver_close(drv);

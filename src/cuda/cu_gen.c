@@ -15,6 +15,7 @@
  *     resets the locations for the next launch, and counts the outcome.
  * Kernel names go through CU_KNAME so a test file can rename them.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -973,6 +974,7 @@ void cu_gen_prelude(lc_buf *out) {
 void cu_gen_classify_prelude(lc_buf *out) { lc_buf_puts(out, prelude_classify); }
 
 void cu_gen_body(lc_buf *out, const cu_plan *pl) {
+  assert(out && pl);
   gen g = {out, pl, pl->p, pl->width == 64 ? "l" : "r", pl->width == 64 ? "b64" : "b32",
            pl->width == 64 ? "s64" : "s32"};
   lc_buf_puts(out, "#ifndef CU_KNAME\n#define CU_KNAME(name) name\n#endif\n\n");
@@ -991,6 +993,7 @@ void cu_gen_body(lc_buf *out, const cu_plan *pl) {
 }
 
 int cu_gen(lc_buf *out, const cu_plan *pl) {
+  assert(out && pl && pl->p);
   gen g = {out, pl, pl->p, NULL, NULL, NULL};
   emit_header(&g);
   cu_gen_prelude(out);
@@ -999,6 +1002,7 @@ int cu_gen(lc_buf *out, const cu_plan *pl) {
 }
 
 int cu_emit(lc_buf *out, const lx_program *p, lc_diag *d) {
+  assert(out && p && d);
   cu_plan *pl = cu_plan_new(p, d);
   if (!pl) return LC_EXIT_INPUT;
   int rc = cu_gen(out, pl);

@@ -7,6 +7,8 @@
  */
 #include "cuda/cu_int.h"
 
+#include <assert.h>
+
 static cu_u32 gcd(cu_u32 a, cu_u32 b) {
   while (b) {
     cu_u32 t = a % b;
@@ -54,6 +56,7 @@ static void draw_distinct(cu_u64 *rng, cu_u32 n, cu_u32 *out, const int *idx, in
 }
 
 void cu_launch_roles(cu_launch *P, const cu_plan *pl) {
+  assert(P && pl);
   P->nroles = (cu_u32)pl->nroles;
   for (size_t k = 0; k < pl->nroles; k++) {
     P->role_cl[k] = (cu_u32)pl->roles[k].lcl;
@@ -106,6 +109,7 @@ static void draw_shuffle(cu_launch *P, cu_u64 *rng, bool shuffle) {
 }
 
 int cu_launch_draw(cu_launch *P, const cu_shape *s, uint64_t seed, uint64_t iteration) {
+  assert(P && s);
   if (!s->cs || !s->T || !s->nctas || s->nctas % s->cs || !s->ntest_clusters ||
       s->ntest_clusters > s->nctas / s->cs || s->nctas / s->cs > CU_MAX_CLUSTERS || s->T > 1024 ||
       (uint64_t)s->ntest_clusters * s->cs * s->T > CU_MAX_INSTANCES)

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* dladdr */
 #include "config.h"
 
+#include <assert.h>
 #include <dlfcn.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -132,6 +133,7 @@ static int take_image(cu_nvrtc *n, nvrtc_program prog, bool ptx, char **image, s
 
 int cu_nvrtc_compile_with(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx,
                           const char *const *extra, size_t nextra, char **image, size_t *size, lc_diag *d) {
+  assert(n && src && name && (extra || nextra == 0) && image && size && d);
   char arch[64];
   bool cubin = !ptx && n->GetCUBIN;
   snprintf(arch, sizeof arch, "--gpu-architecture=%s_%d", cubin ? "sm" : "compute", sm);
@@ -206,6 +208,7 @@ static bool find_includes(const cu_nvrtc *n, char inc[2][4200], lc_buf *tried) {
  * <cuda/atomic>) get its include folders; NVRTC knows none itself. */
 int cu_nvrtc_compile(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx, char **image,
                      size_t *size, lc_diag *d) {
+  assert(n && src && name && image && size && d);
   if (!strstr(src, "#include <cuda/")) return cu_nvrtc_compile_with(n, src, name, sm, ptx, NULL, 0, image, size, d);
   char inc[2][4200];
   lc_buf tried;
@@ -225,6 +228,7 @@ int cu_nvrtc_compile(cu_nvrtc *n, const char *src, const char *name, int sm, boo
 }
 
 int cu_nvrtc_cpp_ptx(const char *src, const char *name, int sm, char **ptx, lc_diag *d) {
+  assert(src && name && ptx && d);
   *ptx = NULL;
   cu_nvrtc *n = cu_nvrtc_open(d);
   if (!n) return -1;

@@ -7,6 +7,7 @@
  * it, plus every value of an allowed state; so every allowed state has a
  * dense bin, and an outcome outside the dense bins is forbidden.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,7 @@ static size_t sort_unique(cu_i64 *v, size_t n) {
 static bool judged(const lc_result *allowed) { return allowed && allowed->status == LC_RESULT_OK; }
 
 void cu_domains_build(cu_domains *dm, const lx_program *p, const lc_result *allowed) {
+  assert(dm && p);
   memset(dm, 0, sizeof *dm);
   valvec all = {0};
   dm->nshown = p->nshown;
@@ -102,6 +104,7 @@ void cu_domains_fini(cu_domains *dm) {
 }
 
 uint32_t *cu_allowed_bitmap(const cu_domains *dm, const cu_launch *P, const lc_result *allowed) {
+  assert(dm && P);
   size_t words = (P->ndense + 31) / 32;
   uint32_t *bits = lc_xcalloc(words ? words : 1, sizeof *bits);
   if (!judged(allowed)) {

@@ -12,6 +12,7 @@
  * live, and refuses what has no faithful PTX form, with the instruction's
  * position.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -79,6 +80,7 @@ static void place(planner *P) {
 /* ---- locations ------------------------------------------------------------------- */
 
 int cu_plan_vloc(const cu_plan *pl, int k, const lt_operand *o) {
+  assert(pl && o);
   if (o->kind != LT_OPND_LOC) return -1;
   const lx_program *p = pl->p;
   for (size_t i = 0; i < p->nlocs; i++) {
@@ -523,6 +525,7 @@ static int check_cpp(planner *P) {
 }
 
 cu_plan *cu_plan_new(const lx_program *p, lc_diag *d) {
+  assert(p && p->test && d);
   planner P = {lc_xcalloc(1, sizeof(cu_plan)), p, p->test, d};
   cu_plan *pl = P.pl;
   if (p->test->cpp) {

@@ -8,6 +8,7 @@
  * until the end; the host only waits now and then to watch the clock, so
  * there is no per-instance host traffic.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -714,6 +715,7 @@ static void teardown(runner *R) {
 }
 
 int cu_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out, lc_diag *d) {
+  assert(p && par && out && d);
   runner R;
   memset(&R, 0, sizeof R);
   R.p = p;

@@ -23,6 +23,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -594,6 +595,7 @@ static int check_sm(cu_nvrtc *rtc, const char *cuobjdump, const tcase *tcs, size
 }
 
 int cu_sass_check(char *const *paths, size_t npaths, const cu_sass_opts *o, lc_diag *d) {
+  assert((paths || npaths == 0) && o && d);
   char *cuobjdump = cu_sass_find_cuobjdump();
   if (!cuobjdump) {
     lc_error(d, (lc_loc){0}, "cuobjdump not found (looked at $LC_CUOBJDUMP, the PATH, %s/bin and python3's "

@@ -2,6 +2,7 @@
  * relations restricted to the events that run.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +145,7 @@ static void collect_orders(enum_frame *f) {
 }
 
 enum_frame *enum_frame_new(const lx_program *p, const int *paths) {
+  assert(p && paths);
   enum_frame *f = lc_xcalloc(1, sizeof *f);
   f->p = p;
   f->paths = paths;
@@ -176,6 +178,7 @@ void enum_frame_free(enum_frame *f) {
 }
 
 void *enum_frame_static(const enum_frame *f, const char *name, cat_type *type) {
+  assert(f && name && type);
   lx_tag tag;
   if (strcmp(name, "_") == 0) {
     *type = CAT_TY_SET;

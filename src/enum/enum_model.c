@@ -17,6 +17,7 @@
  * Nothing here knows a model: dependencies come from the engine's
  * builtins (enum_model_deps_fn) and flow through the operations' values.
  */
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,12 +70,14 @@ struct enum_model {
 };
 
 enum_model *enum_model_new(const cat_model *m) {
+  assert(m);
   enum_model *em = lc_xcalloc(1, sizeof *em);
   em->m = m;
   return em;
 }
 
 void enum_model_reset(enum_model *em, size_t n) {
+  assert(em);
   for (size_t i = 0; i < em->ents.n; i++) {
     cat_mm_free(em->ents.v[i].val);
     cat_mm_free(em->ents.v[i].spare);
@@ -271,6 +274,7 @@ static void be_check(void *ctx, cat_check_kind kind, bool flag, cat_value v, con
 
 int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_fn deps, void *uctx,
                     const uint64_t *ver, uint64_t clock, cat_mm_verdict *out, lc_diag *d) {
+  assert(em && builtin && out && d);
   em->builtin = builtin;
   em->deps = deps;
   em->uctx = uctx;
@@ -294,6 +298,7 @@ void enum_model_every_check(enum_model *em, bool on) { em->every_check = on; }
 void enum_model_skip(enum_model *em, const bool *skip) { em->skip = skip; }
 
 const rel_rel *enum_model_check_may(const enum_model *em, size_t i) {
+  assert(em && i < cat_model_nchecks(em->m));
   size_t e = em->check_ent ? em->check_ent[i] : NONE;
   if (e == NONE || !em->ents.v[e].val) return NULL;
   return em->ents.v[e].val->may;

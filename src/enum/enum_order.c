@@ -2,6 +2,7 @@
  * arrival orders of barriers.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 /* ---- orders ------------------------------------------------------------------ */
 
 void enum_order_init(enum_order *o, rel_rel *dom) {
+  assert(o && dom);
   size_t n = dom->n;
   o->dom = dom;
   o->before = rel_new(n);
@@ -34,12 +36,14 @@ void enum_order_fini(enum_order *o) {
 }
 
 bool enum_order_decided(const enum_order *o, size_t a, size_t b) {
+  assert(o && a < o->dom->n && b < o->dom->n);
   return rel_has(o->before, a, b) || rel_has(o->before, b, a) || rel_has(o->apart, a, b);
 }
 
 /* The closure of a transitive relation plus (a,b) adds exactly the pairs
  * from a or a predecessor of a to b or a successor of b. */
 bool enum_order_relate(enum_order *o, size_t a, size_t b) {
+  assert(o && a < o->dom->n && b < o->dom->n && a != b);
   size_t n = o->dom->n;
   for (size_t x = 0; x < n; x++) {
     if (x != a && !rel_has(o->before, x, a)) continue;
@@ -53,11 +57,13 @@ bool enum_order_relate(enum_order *o, size_t a, size_t b) {
 }
 
 void enum_order_separate(enum_order *o, size_t a, size_t b) {
+  assert(o && a < o->dom->n && b < o->dom->n);
   rel_add(o->apart, a, b);
   rel_add(o->apart, b, a);
 }
 
 rel_rel *enum_order_may(const enum_order *o) {
+  assert(o && o->dom);
   rel_rel *may = rel_copy(o->dom);
   rel_diff_into(may, o->apart);
   size_t n = may->n;
@@ -90,6 +96,7 @@ static bool joins(const enum_frame *f, const lx_val *val, size_t a, size_t w) {
 }
 
 rel_rel *enum_bar_may(const enum_frame *f) {
+  assert(f);
   rel_rel *r = rel_new(f->n);
   for (size_t a = 0; a < f->n; a++)
     for (size_t w = 0; w < f->n; w++)
@@ -210,6 +217,7 @@ static void choose(bars *B, bool *chosen, size_t k) {
 }
 
 rel_rel **enum_bar_choices(const enum_frame *f, const lx_val *val, size_t *n) {
+  assert(f && val && n);
   bars B;
   bars_init(&B, f, val);
   bool *chosen = lc_xcalloc(B.npairs + 1, sizeof(bool));

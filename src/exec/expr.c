@@ -1,6 +1,7 @@
 /* expr.c - values, expressions and propositions over observables.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -68,12 +69,14 @@ bool lx_cmp_apply(lt_cmp cmp, lx_val a, lx_val b) {
 lx_val lx_addr_value(int vloc) { return ADDR_BASE + ((lx_val)vloc + 1) * 0x100; }
 
 int lx_addr_loc(const lx_program *p, lx_val v) {
+  assert(p);
   if (v <= ADDR_BASE || (v - ADDR_BASE) % 0x100 != 0) return -1;
   lx_val i = (v - ADDR_BASE) / 0x100 - 1;
   return i >= 0 && (size_t)i < p->nlocs ? (int)i : -1;
 }
 
 void lx_print_value(lc_buf *b, const lx_program *p, lx_val v) {
+  assert(b && p);
   int l = lx_addr_loc(p, v);
   if (l >= 0)
     lc_buf_printf(b, "&%s", p->locs[l].name);
@@ -84,6 +87,7 @@ void lx_print_value(lc_buf *b, const lx_program *p, lx_val v) {
 /* ---- propositions --------------------------------------------------------- */
 
 int lx_obs_index(const lx_program *p, const lt_term *t) {
+  assert(p && t);
   for (size_t i = 0; i < p->nobs; i++) {
     const lx_obs *o = &p->obs[i];
     if (t->kind == LT_TERM_REG && o->kind == LX_OBS_REG &&
@@ -113,6 +117,7 @@ static lx_val term_value(const lx_program *p, const lt_term *t, const lx_val *ob
 }
 
 bool lx_prop_eval(const lx_program *p, const lt_prop *prop, const lx_val *obs) {
+  assert(p && prop);
   switch (prop->kind) {
   case LT_PROP_TRUE: return true;
   case LT_PROP_FALSE: return false;

@@ -9,6 +9,7 @@
  * nothing next to what an engine does with it, and keeps one code path that
  * builds events with their final path index.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -955,6 +956,7 @@ static int build(lowerer *L) {
 }
 
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
+  assert(t && d);
   lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
   lowerer L = {0};
   L.t = t;

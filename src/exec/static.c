@@ -3,6 +3,7 @@
  * and the values each location can hold.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@ static const char *const tag_names[LX_NTAGS] = {
 const char *lx_tag_name(lx_tag t) { return t < LX_NTAGS ? tag_names[t] : "?"; }
 
 bool lx_tag_lookup(const char *name, lx_tag *t) {
+  assert(name && t);
   for (int i = 0; i < LX_NTAGS; i++)
     if (strcmp(tag_names[i], name) == 0) {
       *t = (lx_tag)i;
@@ -178,6 +180,7 @@ static const char *tag_label(const lx_program *p, int t) {
 }
 
 void lx_event_print(lc_buf *b, const lx_program *p, const lx_event *e) {
+  assert(b && p && e && e >= p->events && e < p->events + p->nevents);
   lc_buf_printf(b, "e%d %s", e->id, kind_name(e->kind));
   for (int t = 0; t < LX_NTAGS; t++)
     if (lx_has(e, (lx_tag)t) && t != LX_T_R && t != LX_T_W && tag_label(p, t))
@@ -233,6 +236,7 @@ static void print_path(lc_buf *b, const lx_program *p, size_t pi) {
 }
 
 void lx_program_print(lc_buf *b, const lx_program *p) {
+  assert(b && p);
   lc_buf_printf(b, "Test %s: %zu events, %zu paths\n", p->test->name, p->nevents, p->npaths);
   for (size_t l = 0; l < p->nplocs; l++) {
     lc_buf_printf(b, "location %s: e%d := ", p->plocs[l].name, p->plocs[l].init_event);

@@ -12,6 +12,7 @@
  * as it found them, and what that iteration read.  The states then carry
  * all a verdict needs, and both engines answer alike by construction.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,7 @@ static bool rmw_write(const lx_event *e) {
 }
 
 lx_term_kind lx_term_path_kind(const lx_program *p, const lx_path *path) {
+  assert(p && path);
   if (path->blocked) return LX_TERM_BLOCKED;
   if (path->paused) return LX_TERM_PAUSED;
   if (path->iter_pos < 0) return path->cut ? LX_TERM_EFFECTS : LX_TERM_FINISHED;
@@ -57,6 +59,7 @@ lx_term_kind lx_term_path_kind(const lx_program *p, const lx_path *path) {
 }
 
 size_t lx_term_iter_reads(const lx_program *p, const lx_path *path, int *out) {
+  assert(p && path);
   size_t n = 0;
   if (path->iter_pos < 0) return 0;
   for (size_t i = (size_t)path->iter_pos; i < path->nevents; i++)
@@ -138,6 +141,7 @@ static lx_obs reg_obs(lc_arena *a, size_t thread, size_t slot, const char *what)
 }
 
 size_t lx_term_prepare(lx_program *p, lx_term_slots *slots) {
+  assert(p && slots);
   lc_arena *a = p->arena;
   size_t cap = p->nobs + p->nplocs + LX_TERM_READ_SLOT * p->nthreads;
   for (size_t t = 0; t < p->nthreads; t++) {

@@ -2,6 +2,7 @@
  * generators.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,18 +20,23 @@ uint64_t gen_rng_next(gen_rng *r) {
 }
 
 void gen_rng_seed(gen_rng *r, uint64_t seed, uint64_t index) {
+  assert(r);
   r->s = seed;
   uint64_t a = gen_rng_next(r);
   r->s = a ^ (index * 0xd1342543de82ef95u);
   (void)gen_rng_next(r);
 }
 
-unsigned gen_rng_below(gen_rng *r, unsigned n) { return (unsigned)(gen_rng_next(r) % n); }
+unsigned gen_rng_below(gen_rng *r, unsigned n) {
+  assert(r && n > 0);
+  return (unsigned)(gen_rng_next(r) % n);
+}
 
 bool gen_rng_chance(gen_rng *r, unsigned num, unsigned den) { return gen_rng_below(r, den) < num; }
 
 int gen_pick_location(gen_rng *r, unsigned *nlocs, unsigned max_locs, unsigned *accesses,
                       unsigned max_accesses, bool *used) {
+  assert(r && nlocs && *nlocs <= max_locs && accesses && used);
   unsigned room = 0;
   for (unsigned l = 0; l < *nlocs; l++) room += accesses[l] < max_accesses;
   if (!room && *nlocs < max_locs) ++*nlocs, room = 1;
@@ -48,6 +54,7 @@ int gen_pick_location(gen_rng *r, unsigned *nlocs, unsigned max_locs, unsigned *
 /* ---- the builder ----------------------------------------------------------------- */
 
 void gen_begin(gen_build *b, const char *name, const char *doc, size_t nthreads, size_t nrows) {
+  assert(b && name);
   memset(b, 0, sizeof *b);
   lc_arena *a = lc_arena_new();
   lt_test *t = lc_arena_alloc(a, sizeof *t);
@@ -69,6 +76,7 @@ void gen_begin(gen_build *b, const char *name, const char *doc, size_t nthreads,
 }
 
 lt_test *gen_finish(gen_build *b, lt_quant quant) {
+  assert(b && b->t);
   lt_test *t = b->t;
   t->ninits = b->inits.n;
   t->inits = lc_arena_alloc(t->arena, (b->inits.n ? b->inits.n : 1) * sizeof(lt_init));
@@ -94,6 +102,7 @@ lt_test *gen_finish(gen_build *b, lt_quant quant) {
 }
 
 void gen_place(gen_build *b, size_t thread, int cta, int cluster, int gpu) {
+  assert(b && b->t && thread < b->t->nthreads);
   lt_thread *th = &b->t->threads[thread];
   th->cta = cta;
   th->cluster = cluster;
@@ -101,6 +110,7 @@ void gen_place(gen_build *b, size_t thread, int cta, int cluster, int gpu) {
 }
 
 void gen_init_loc(gen_build *b, const char *loc, int64_t value) {
+  assert(b && b->t && loc);
   lt_init in = {0};
   in.kind = LT_INIT_LOC;
   in.loc = gen_str(b, loc);
@@ -109,10 +119,12 @@ void gen_init_loc(gen_build *b, const char *loc, int64_t value) {
 }
 
 void gen_put(gen_build *b, size_t thread, size_t row, lt_instr *in) {
+  assert(b && b->t && thread < b->t->nthreads && row < b->t->nrows);
   b->t->threads[thread].cells[row].instr = in;
 }
 
 void gen_label(gen_build *b, size_t thread, size_t row, const char *label) {
+  assert(b && b->t && thread < b->t->nthreads && row < b->t->nrows && label);
   b->t->threads[thread].cells[row].label = gen_str(b, label);
 }
 
@@ -196,18 +208,22 @@ static void add_cmp(gen_build *b, lt_prop **to, lt_term lhs, lt_cmp cmp, int64_t
 }
 
 void gen_cond_reg(gen_build *b, int thread, int reg, lt_cmp cmp, int64_t v) {
+  assert(b && b->t && thread >= 0 && (size_t)thread < b->t->nthreads && reg >= 0);
   add_cmp(b, &b->cond, (lt_term){.kind = LT_TERM_REG, .thread = thread, .reg = reg}, cmp, v);
 }
 
 void gen_cond_loc(gen_build *b, const char *loc, lt_cmp cmp, int64_t v) {
+  assert(b && b->t && loc);
   add_cmp(b, &b->cond, (lt_term){.kind = LT_TERM_LOC, .loc = gen_str(b, loc)}, cmp, v);
 }
 
 void gen_filter_reg(gen_build *b, int thread, int reg, lt_cmp cmp, int64_t v) {
+  assert(b && b->t && thread >= 0 && (size_t)thread < b->t->nthreads && reg >= 0);
   add_cmp(b, &b->filter, (lt_term){.kind = LT_TERM_REG, .thread = thread, .reg = reg}, cmp, v);
 }
 
 void gen_show_loc(gen_build *b, const char *loc) {
+  assert(b && b->t && loc);
   lt_term t = {.kind = LT_TERM_LOC, .loc = gen_str(b, loc)};
   lc_vec_push(&b->locations, t);
 }

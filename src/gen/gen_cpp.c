@@ -12,6 +12,7 @@
  * condition names every local.  Built as cpp_parse.c would build it:
  * printed and read back, a generated test gives an equal AST.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,6 +227,7 @@ static void params(cgen *g, size_t t) {
 static unsigned clampu(unsigned v, unsigned lo, unsigned hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 lt_test *gen_random_cpp(const gen_options *o, uint64_t index) {
+  assert(o);
   cgen g;
   memset(&g, 0, sizeof g);
   gen_rng_seed(&g.rng, o->seed ^ 0x43505021u, index);   /* a stream apart from the PTX one */

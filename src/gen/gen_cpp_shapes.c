@@ -17,6 +17,7 @@
  */
 #include "gen/gen_cpp_shapes.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -280,6 +281,7 @@ static int emit_shape(const shape *s, uint64_t *index, const unsigned char *in, 
 }
 
 int gen_cpp_shapes(const gen_cpp_options *o, gen_cpp_emit emit, void *arg, const char **bad) {
+  assert(o && emit && bad);
   *bad = unknown_shape(o->shapes);
   if (*bad) return -1;
   uint64_t total = gen_cpp_shape_count(o->shapes), index = 0;

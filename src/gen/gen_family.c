@@ -4,6 +4,7 @@
  *
  * Every thread sits in a CTA of its own on GPU 0; accesses are .gpu.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ const char *gen_family_name(gen_family f) {
 }
 
 int gen_family_parse(const char *s, gen_family *f) {
+  assert(s && f);
   for (size_t i = 0; i < LC_ARRAY_LEN(family_names); i++)
     if (strcmp(s, family_names[i]) == 0) {
       *f = (gen_family)i;

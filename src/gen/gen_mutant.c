@@ -9,6 +9,7 @@
  * print as the original does (layout, comments) except for that cell; the
  * caller parses them and keeps those whose weak outcome the model allows.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +112,7 @@ static void mutate(gen_mutants *out, const lt_test *t, const lc_source *src, con
 }
 
 void gen_mutants_of(const lt_test *t, const lc_source *src, gen_mutants *out) {
+  assert(t && src && src->text && out);
   for (size_t k = 0; k < t->nthreads; k++)
     for (size_t c = 0; c < t->threads[k].ncells; c++)
       if (t->threads[k].cells[c].instr) mutate(out, t, src, t->threads[k].cells[c].instr, t->threads[k].id);

@@ -14,6 +14,7 @@
  * than 0.  Stores write values distinct per location, so every outcome
  * says which write each read saw.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -286,6 +287,7 @@ static void add_barrier(rgen *g, size_t nthreads) {
 }
 
 void gen_options_init(gen_options *o) {
+  assert(o);
   memset(o, 0, sizeof *o);
   o->min_threads = 2;
   o->max_threads = 4;
@@ -296,6 +298,7 @@ void gen_options_init(gen_options *o) {
 static unsigned clampu(unsigned v, unsigned lo, unsigned hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 lt_test *gen_random(const gen_options *o, uint64_t index) {
+  assert(o);
   rgen g;
   memset(&g, 0, sizeof g);
   gen_rng_seed(&g.rng, o->seed, index);

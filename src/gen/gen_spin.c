@@ -13,6 +13,7 @@
  * of: some always finish, some may spin forever.  The condition names the
  * final value of every location.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -116,6 +117,7 @@ static void op(sgen *g, size_t t) {
 }
 
 lt_test *gen_spin(const gen_options *o, uint64_t index) {
+  assert(o);
   sgen g;
   memset(&g, 0, sizeof g);
   gen_rng_seed(&g.rng, o->seed ^ 0x5350494eu, index);   /* a stream apart from gen_random's */

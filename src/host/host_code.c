@@ -9,6 +9,7 @@
  */
 #include "host/host_code.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,6 +293,7 @@ static void count_bars(host_thread *ht) {
 }
 
 uint32_t host_bar_max(const host_thread *th, int n) {
+  assert(th);
   for (size_t i = 0; i < th->nbars; i++)
     if (th->bars[i].n == n) return th->bars[i].max;
   return 0;
@@ -317,6 +319,7 @@ static int compile_thread(const lx_program *p, size_t t, host_thread *ht, bool *
 }
 
 int host_compile(const lx_program *p, host_code *hc, lc_diag *d) {
+  assert(p && p->code && hc && d);
   memset(hc, 0, sizeof *hc);
   hc->nthreads = p->nthreads;
   hc->threads = lc_xcalloc(p->nthreads ? p->nthreads : 1, sizeof(host_thread));
@@ -339,6 +342,7 @@ void host_code_fini(host_code *hc) {
 }
 
 int host_check(const lx_program *p, lc_diag *d) {
+  assert(p && d);
   host_code hc;
   int rc = host_compile(p, &hc, d);
   if (rc == 0) host_code_fini(&hc);

@@ -37,6 +37,7 @@
 #define _GNU_SOURCE   /* sched_getcpu, pthread_setaffinity_np */
 #include "host/host.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -992,6 +993,7 @@ static void run_batches(host_run_state *S, const run_params *par, const run_para
 
 int host_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out,
              lc_diag *d) {
+  assert(p && par && out && d);
   host_run_state S;
   memset(&S, 0, sizeof S);
   int rc = host_compile(p, &S.hc, d);

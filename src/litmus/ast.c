@@ -4,6 +4,7 @@
 #include "litmus/ast.h"
 #include "litmus/cpp_ast.h"
 
+#include <assert.h>
 #include <string.h>
 
 void lt_test_free(lt_test *t) {
@@ -142,6 +143,7 @@ static bool prop_eq(const lt_prop *a, const lt_prop *b) {
 }
 
 bool lt_test_equal(const lt_test *a, const lt_test *b) {
+  assert(a && b);
   if (!str_eq(a->arch, b->arch) || !str_eq(a->name, b->name) || !str_eq(a->doc, b->doc) ||
       a->ninits != b->ninits || a->nthreads != b->nthreads || a->nrows != b->nrows ||
       a->nmap != b->nmap || a->has_locations != b->has_locations ||

@@ -6,6 +6,7 @@
  * else and while always in braces; four spaces per level.  Printing then
  * parsing gives an equal test (lt_test_equal).
  */
+#include <assert.h>
 #include <string.h>
 
 #include "litmus/cpp_ast.h"
@@ -189,6 +190,7 @@ static void pblock(pctx *c, const lt_cblock *blk, int level) {
 }
 
 void lt_cpp_print_expr(lc_buf *out, const lt_test *t, int thread, const lt_cexpr *e) {
+  assert(out && t && e && thread >= 0 && (size_t)thread < t->nthreads);
   pctx c = {out, t, &t->cpp->threads[thread]};
   pexpr(&c, e);
 }
@@ -258,6 +260,7 @@ static void term(lc_buf *b, const lt_test *t, const lt_term *x) {
 }
 
 void lt_cpp_print_prop(lc_buf *b, const lt_test *t, const lt_prop *p) {
+  assert(b && t && p);
   if (p->parens) lc_buf_putc(b, '(');
   switch (p->kind) {
   case LT_PROP_TRUE: lc_buf_puts(b, "true"); break;
@@ -282,6 +285,7 @@ void lt_cpp_print_prop(lc_buf *b, const lt_test *t, const lt_prop *p) {
 }
 
 void lt_cpp_print(lc_buf *b, const lt_test *t) {
+  assert(b && t && t->cpp);
   static const char *const quant[] = {"exists", "~exists", "forall"};
   lc_buf_printf(b, "%s %s\n", t->arch, t->name ? t->name : "");
   if (t->doc && *t->doc) lc_buf_printf(b, "%s\n", t->doc);

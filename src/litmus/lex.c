@@ -7,6 +7,7 @@
  */
 #include "litmus/lex.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* ---- positions and errors ---------------------------------------------- */
@@ -89,6 +90,7 @@ static int check_encoding(lt_lexer *ls) {
 }
 
 int lt_lex_init(lt_lexer *ls, const lc_source *src, lc_diag *d) {
+  assert(ls && src && src->text && d);
   memset(ls, 0, sizeof *ls);
   ls->src = src;
   ls->d = d;
@@ -346,6 +348,7 @@ static bool is_name_char(int c) {
 }
 
 int lt_lex_name(lt_lexer *ls, lt_token *name) {
+  assert(ls && name);
   if (skip_space(ls) < 0) return -1;
   memset(name, 0, sizeof *name);
   name->kind = LT_TOK_WORD;
@@ -384,6 +387,7 @@ static int skip_string(lt_lexer *ls) {
 }
 
 int lt_lex_doc(lt_lexer *ls, const char **doc, size_t *len) {
+  assert(ls && doc && len);
   const char *start = ls->p;
   while (ls->p < ls->end && *ls->p != '{') {
     int r = 0;
@@ -408,6 +412,7 @@ int lt_lex_doc(lt_lexer *ls, const char **doc, size_t *len) {
 }
 
 const char *lt_tok_desc(const lt_token *t, char *buf, size_t n) {
+  assert(t && buf && n > 0);
   if (t->kind == LT_TOK_EOF)
     snprintf(buf, n, "end of file");
   else if (t->len > 40)

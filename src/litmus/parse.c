@@ -17,6 +17,7 @@
 #include "litmus/lex.h"
 #include "litmus/parse_int.h"
 
+#include <assert.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1012,6 +1013,7 @@ static void test(parser *ps) {
 }
 
 lt_test *lt_parse(const lc_source *src, lc_diag *d) {
+  assert(src && src->text && src->name && d);
   parser ps;
   memset(&ps, 0, sizeof ps);
   if (lt_lex_init(&ps.ls, src, d) < 0) return NULL;

@@ -11,6 +11,7 @@
 #include "litmus/ast.h"
 #include "litmus/cpp_ast.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,7 @@ static void fence(lc_buf *b, const lt_instr *in) {
 }
 
 void lt_print_instr(lc_buf *b, const lt_instr *in) {
+  assert(b && in);
   const lt_operand *ops[] = {&in->dst, &in->a, &in->b, &in->c};
   switch (in->kind) {
   case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED: memory_op(b, in); break;
@@ -111,6 +113,7 @@ void lt_print_instr(lc_buf *b, const lt_instr *in) {
 /* ---- propositions ---------------------------------------------------------- */
 
 void lt_print_term(lc_buf *b, const lt_term *t) {
+  assert(b && t);
   switch (t->kind) {
   case LT_TERM_REG: lc_buf_printf(b, "P%d:r%d", t->thread, t->reg); break;
   case LT_TERM_LOC: lc_buf_puts(b, t->loc); break;
@@ -252,6 +255,7 @@ static void tail(lc_buf *b, const lt_test *t) {
 }
 
 void lt_print_test_prop(lc_buf *b, const lt_test *t, const lt_prop *p) {
+  assert(b && t && p);
   if (t->cpp)
     lt_cpp_print_prop(b, t, p);
   else
@@ -259,6 +263,7 @@ void lt_print_test_prop(lc_buf *b, const lt_test *t, const lt_prop *p) {
 }
 
 void lt_print(lc_buf *b, const lt_test *t) {
+  assert(b && t);
   if (t->cpp) {
     lt_cpp_print(b, t);
     return;

@@ -11,6 +11,7 @@
 #include "litmus/ast.h"
 #include "litmus/lex.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -479,6 +480,7 @@ static void warnings(vctx *v) {
 }
 
 int lt_validate(const lt_test *t, lc_diag *d) {
+  assert(t && d);
   vctx v = {t, d, {0}};
   int r = -1;
   if (check_threads(&v) < 0) goto out;

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE   /* getline */
 #include "report/compare.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,10 @@ typedef struct pending {
 
 typedef LC_VEC(pending) pending_vec;
 
-void cmp_init(cmp_table *t) { memset(t, 0, sizeof *t); }
+void cmp_init(cmp_table *t) {
+  assert(t);
+  memset(t, 0, sizeof *t);
+}
 
 static void free_test(cmp_test *x, size_t ncols) {
   free(x->key);
@@ -214,6 +218,7 @@ static void free_pending(cmp_table *t) {
 }
 
 int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
+  assert(t && path && d);
   FILE *f = fopen(path, "r");
   if (!f) {
     lc_error(d, (lc_loc){path, 0, 0}, "cannot read results file");
@@ -270,6 +275,7 @@ int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
 /* ---- the matrices ------------------------------------------------------------------------ */
 
 const cmp_cell *cmp_cell_at(const cmp_table *t, const cmp_test *x, size_t outcome, size_t col) {
+  assert(t && x && outcome < x->outcomes.n && col < t->columns.n);
   return &x->cells[outcome * t->columns.n + col];
 }
 
@@ -405,6 +411,7 @@ static void print_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
 }
 
 void cmp_print(lc_buf *out, const cmp_table *t, bool only_differences) {
+  assert(out && t);
   for (size_t c = 0; c < t->columns.n; c++) {
     const cmp_column *col = &t->columns.v[c];
     lc_buf_printf(out, "%s %s: %s, %zu tests\n", col->label, col->path, col->desc, col->ntests);
@@ -448,6 +455,7 @@ static json_t *test_json(const cmp_table *t, const cmp_test *x) {
 }
 
 json_t *cmp_json(const cmp_table *t, bool only_differences) {
+  assert(t);
   json_t *o = json_object(), *cols = json_array(), *tests = json_array();
   for (size_t c = 0; c < t->columns.n; c++) {
     json_t *col = json_object();

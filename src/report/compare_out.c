@@ -7,6 +7,7 @@
  * little.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ static const char *status_name(cmp_status s) {
 }
 
 void cmp_print_csv(lc_buf *out, const cmp_table *t, bool only_differences) {
+  assert(out && t);
   lc_buf_puts(out, "test,outcome,forbidden_seen");
   for (size_t c = 0; c < t->columns.n; c++) {
     lc_buf_putc(out, ',');
@@ -83,6 +85,7 @@ static void add_rate(cmp_rates *r, const char *column, json_t *o) {
 }
 
 int cmp_rates_load(cmp_rates *r, const cmp_table *t, lc_diag *d) {
+  assert(r && t && d);
   for (size_t c = 0; c < t->columns.n; c++) {
     if (!t->columns.v[c].hardware) continue;
     FILE *f = fopen(t->columns.v[c].path, "r");
@@ -109,6 +112,7 @@ static double per_second(const cmp_rate *x) { return x->seconds > 0 ? (double)x-
 static double per_million(const cmp_rate *x) { return x->instances ? (double)x->weak * 1e6 / (double)x->instances : 0; }
 
 void cmp_print_rates(lc_buf *out, const cmp_rates *r, bool csv) {
+  assert(out && r);
   if (csv) lc_buf_puts(out, "test,column,instances,weak,seconds,weak_per_second,weak_per_million\n");
   else lc_buf_printf(out, "Weak outcomes (instances satisfying the condition)\n    %-32s %-6s %14s %12s %14s %14s\n",
                      "test", "column", "instances", "weak", "per second", "per million");
@@ -145,6 +149,7 @@ static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1"
  * the share of that column's instances; an outcome some model forbids
  * is labelled in red with "!" when seen. */
 void cmp_svg_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
+  assert(out && t && x);
   size_t nhw = 0;
   for (size_t c = 0; c < t->columns.n; c++) nhw += t->columns.v[c].hardware;
   size_t n = x->outcomes.n, bar = 18, group = (nhw ? nhw : 1) * bar + 24;
@@ -199,6 +204,7 @@ void cmp_svg_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
 }
 
 int cmp_write_svgs(const cmp_table *t, const char *dir, bool only_differences, lc_diag *d) {
+  assert(t && dir && d);
   for (size_t i = 0; i < t->tests.n; i++) {
     const cmp_test *x = &t->tests.v[i];
     if (only_differences && !x->differs && !x->forbidden_seen) continue;

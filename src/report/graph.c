@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE   /* posix_spawnp's environ */
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <spawn.h>
@@ -236,6 +237,7 @@ static void draw(picture *g, const char *title) {
 }
 
 size_t report_explain_dot(lc_buf *out, const lc_explain_result *x, size_t only) {
+  assert(out && x && x->prog);
   const lx_program *p = x->prog;
   picture g = {out, p, NULL, NULL, 0, only};
   for (size_t i = 0; i < x->n; i++) {
@@ -292,6 +294,7 @@ static bool on_path(const char *prog) {
 }
 
 int report_dot_to_svg(const char *dot_path, const char *svg_path, char **msg) {
+  assert(dot_path && svg_path && msg);
   if (!on_path("dot")) return 1;
   char *argv[] = {"dot", "-Tsvg", "-o", (char *)svg_path, (char *)dot_path, NULL};
   pid_t pid;
@@ -333,6 +336,7 @@ static void numbered(lc_buf *b, const char *stem, size_t k, size_t n, const char
 /* One DOT file per execution (Graphviz 2.43 corrupts memory on files of
  * several graphs, and loses edges when executions share one graph). */
 int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, char **msg) {
+  assert(x && path && n && msg);
   size_t len = strlen(path);
   bool svg = len > 4 && strcmp(path + len - 4, ".svg") == 0;
   bool dot = len > 4 && strcmp(path + len - 4, ".dot") == 0;

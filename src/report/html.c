@@ -3,6 +3,7 @@
  * an index.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -107,6 +108,7 @@ static void picture(lc_buf *out, const char *dir, const char *stem, const lc_exp
 }
 
 char *report_html_page(const char *dir, const lc_explain_result *x, const lc_result *r, FILE *err) {
+  assert(dir && x && x->prog && r && err);
   const lt_test *t = x->prog->test;
   lc_buf stem, page, text, row;
   lc_buf_init(&stem), lc_buf_init(&page), lc_buf_init(&text), lc_buf_init(&row);
@@ -157,6 +159,7 @@ char *report_html_page(const char *dir, const lc_explain_result *x, const lc_res
 }
 
 int report_html_index(const char *dir, char *const *rows, size_t n, const char *model, FILE *err) {
+  assert(dir && (rows || n == 0) && model && err);
   lc_buf page, path;
   lc_buf_init(&page), lc_buf_init(&path);
   lc_buf_printf(&page, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>litmus-check: %s</title>%s"

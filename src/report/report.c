@@ -3,6 +3,7 @@
  */
 #include "report/report.h"
 
+#include <assert.h>
 #include <string.h>
 #include "progress.h"
 #include "term.h"
@@ -17,6 +18,7 @@ const char *report_kind(lt_quant q) {
 }
 
 const char *report_observation(const lc_verdict *v) {
+  assert(v);
   if (v->positive == 0) return "Never";
   if (v->negative == 0) return "Always";
   return "Sometimes";
@@ -32,6 +34,7 @@ const char *report_quant(lt_quant q) {
 }
 
 void report_event(lc_buf *out, const lx_program *p, int ev) {
+  assert(out && p && ev >= 0 && (size_t)ev < p->nevents);
   const lx_event *e = &p->events[ev];
   if (e->thread < 0) {
     lc_buf_printf(out, "the initial value of %s", p->plocs[e->ploc].name);
@@ -56,6 +59,7 @@ static void print_state(lc_buf *out, const lc_result *r, size_t i) {
 }
 
 void report_condition(lc_buf *out, const lt_test *t) {
+  assert(out && t && t->cond);
   lc_buf_printf(out, "Condition %s %s", report_quant(t->quant), t->cond->parens ? "" : "(");
   lt_print_test_prop(out, t, t->cond);
   if (!t->cond->parens) lc_buf_putc(out, ')');
@@ -135,6 +139,7 @@ static void print_progress(lc_buf *out, const lc_result *r) {
 }
 
 void report_text(lc_buf *out, const lc_result *r) {
+  assert(out && r && r->prog);
   const lt_test *t = r->prog->test;
   lc_verdict v = lc_result_verdict(r);
   lc_buf_printf(out, "Test %s %s\n", t->name, report_kind(t->quant));
@@ -158,6 +163,7 @@ void report_text(lc_buf *out, const lc_result *r) {
 /* ---- JSON ------------------------------------------------------------------------ */
 
 json_t *report_value_json(const lx_program *p, lx_val v) {
+  assert(p);
   if (lx_addr_loc(p, v) < 0) return json_integer((json_int_t)v);
   lc_buf b;
   lc_buf_init(&b);
@@ -256,6 +262,7 @@ static json_t *flags_json(const lc_result *r, bool *race) {
 }
 
 json_t *report_json(const lc_result *r) {
+  assert(r && r->prog);
   const lt_test *t = r->prog->test;
   json_t *o = json_object();
   json_object_set_new(o, "test", json_string(t->name));

@@ -8,6 +8,8 @@
  */
 #include "report/report.h"
 
+#include <assert.h>
+
 #include "litmus/cpp_ast.h"
 
 static const char *order_name(const lx_event *e) {
@@ -37,6 +39,7 @@ static const char *access_noun(const lx_event *e) {
 }
 
 void report_cpp_event(lc_buf *out, const lx_program *p, int ev) {
+  assert(out && p && ev >= 0 && (size_t)ev < p->nevents);
   const lx_event *e = &p->events[ev];
   const char *loc = e->ploc >= 0 ? p->plocs[e->ploc].name : "?";
   lc_buf_printf(out, "P%d line %d: ", p->threads[e->thread].id, e->at.line);
@@ -83,6 +86,7 @@ static const char *verb(const lx_event *e) {
 }
 
 void report_cpp_race_reason(lc_buf *out, const lx_program *p, int ia, int ib) {
+  assert(out && p && ia >= 0 && (size_t)ia < p->nevents && ib >= 0 && (size_t)ib < p->nevents);
   const lx_event *a = &p->events[ia], *b = &p->events[ib];
   if (a->thread < 0 || b->thread < 0) return;
   if (!atomic_access(a) || !atomic_access(b)) {
@@ -158,6 +162,7 @@ static bool print_at(lc_buf *out, const lt_test *t, int thread, const lt_cblock 
 }
 
 bool report_cpp_instr(lc_buf *out, const lx_program *p, int ev) {
+  assert(out && p && ev >= 0 && (size_t)ev < p->nevents);
   const lx_event *e = &p->events[ev];
   const lt_test *t = p->test;
   if (!t->cpp || e->thread < 0 || (size_t)e->thread >= t->nthreads) return false;

@@ -2,6 +2,7 @@
  * events every picture and line uses.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -10,6 +11,7 @@
 /* ---- labels --------------------------------------------------------------------------- */
 
 void report_event_name(lc_buf *out, const lx_program *p, int ev) {
+  assert(out && p && ev >= 0 && (size_t)ev < p->nevents);
   const lx_event *e = &p->events[ev];
   size_t k = (size_t)ev - p->ninit;
   if (e->thread < 0) lc_buf_printf(out, "I%s", p->plocs[e->ploc].name);
@@ -18,12 +20,14 @@ void report_event_name(lc_buf *out, const lx_program *p, int ev) {
 }
 
 void report_event_instr(lc_buf *out, const lx_program *p, int ev) {
+  assert(out && p && ev >= 0 && (size_t)ev < p->nevents);
   const lx_event *e = &p->events[ev];
   if (e->instr && !report_cpp_instr(out, p, ev)) lt_print_instr(out, e->instr);
   else if (e->thread < 0) lc_buf_printf(out, "%s=", p->plocs[e->ploc].name), lx_print_value(out, p, p->plocs[e->ploc].init);
 }
 
 void report_event_effect(lc_buf *out, const lx_program *p, const lc_witness *w, int ev) {
+  assert(out && p && w && ev >= 0 && (size_t)ev < p->nevents);
   const lx_event *e = &p->events[ev];
   switch (e->kind) {
   case LX_EV_READ:
@@ -193,11 +197,13 @@ static void print_race(lc_buf *out, const lx_program *p, const lc_race *r) {
 }
 
 void report_explain_text(lc_buf *out, const lc_explain_result *x) {
+  assert(out && x && x->prog);
   for (size_t i = 0; i < x->n; i++) print_explanation(out, x->prog, &x->ex[i]);
   for (size_t i = 0; i < x->nraces; i++) print_race(out, x->prog, &x->races[i]);
 }
 
 void report_explain_headline(lc_buf *out, const lc_explain_result *x) {
+  assert(out && x && x->prog);
   for (size_t i = 0; i < x->n; i++) {
     const lc_explanation *e = &x->ex[i];
     if (e->kind == LC_EXPLAIN_NO_CANDIDATE) {
@@ -291,6 +297,7 @@ static json_t *explanation_json(const lx_program *p, const lc_explanation *e) {
 }
 
 json_t *report_explain_json(const lc_explain_result *x) {
+  assert(x && x->prog);
   json_t *o = json_object(), *ex = json_array(), *races = json_array();
   for (size_t i = 0; i < x->n; i++) json_array_append_new(ex, explanation_json(x->prog, &x->ex[i]));
   for (size_t i = 0; i < x->nraces; i++) {

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -101,6 +102,7 @@ static int set_field(const field *f, const char *v, run_params *par, lc_diag *d)
 }
 
 int run_params_set(run_params *par, const char *name, const char *value, lc_diag *d) {
+  assert(par && name && value && d);
   const field *f = find_field(name);
   if (!f) {
     lc_error(d, (lc_loc){0}, "'%s' is not a run parameter", name);
@@ -161,6 +163,7 @@ static int parse_axis(run_grid *g, const char *s, size_t n, lc_diag *d) {
 }
 
 int run_grid_parse(run_grid *g, const char *spec, lc_diag *d) {
+  assert(g && spec && d);
   for (const char *s = spec; *s;) {
     size_t n = strcspn(s, ";");
     if (n && parse_axis(g, s, n, d) < 0) return -1;
@@ -170,6 +173,7 @@ int run_grid_parse(run_grid *g, const char *spec, lc_diag *d) {
 }
 
 size_t run_grid_points(const run_grid *g) {
+  assert(g);
   size_t n = 1;
   for (size_t i = 0; i < g->axes.n; i++) n *= g->axes.v[i].values.n;
   return n;
@@ -182,6 +186,7 @@ static size_t value_at(const run_grid *g, size_t p, size_t axis) {
 }
 
 int run_grid_apply(const run_grid *g, size_t point, run_params *par, lc_diag *d) {
+  assert(g && point < run_grid_points(g) && par && d);
   for (size_t i = 0; i < g->axes.n; i++)
     if (set_field(find_field(g->axes.v[i].name), g->axes.v[i].values.v[value_at(g, point, i)], par, d) < 0) return -1;
   return 0;
@@ -370,12 +375,14 @@ static int campaign_open(run_campaign *c, const char *path, char **tests, size_t
 int run_campaign_open(run_campaign *c, const char *path, char **tests, size_t ntests, const run_grid *g,
                       const char *backend, uint64_t seed, unsigned shard, unsigned nshards, bool resume_it,
                       lc_diag *d) {
+  assert(c && path && (tests || ntests == 0) && g && backend && (nshards == 0 || shard < nshards) && d);
   int rc = campaign_open(c, path, tests, ntests, g, backend, seed, shard, nshards, resume_it, d);
   if (rc < 0) campaign_free(c);
   return rc;
 }
 
 bool run_campaign_next(const run_campaign *c, size_t *run) {
+  assert(c && run);
   for (size_t r = *run; r < c->ntests * c->npoints; r++)
     if (r % c->nshards == c->shard && !c->done[r]) {
       *run = r;
@@ -388,6 +395,7 @@ size_t run_campaign_test(const run_campaign *c, size_t run) { return run % c->nt
 size_t run_campaign_point(const run_campaign *c, size_t run) { return run / c->ntests; }
 
 uint64_t run_campaign_seed(const run_campaign *c, size_t run) {
+  assert(c && run < c->ntests * c->npoints);
   uint64_t z = c->seed + (run + 1) * 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -395,6 +403,7 @@ uint64_t run_campaign_seed(const run_campaign *c, size_t run) {
 }
 
 int run_campaign_append(run_campaign *c, size_t run, json_t *result, lc_diag *d) {
+  assert(c && run < c->ntests * c->npoints && result && d);
   char *seed = hex64(run_campaign_seed(c, run));
   json_t *line = json_pack("{s:I, s:s, s:o, s:s, s:O}", "run", (json_int_t)run, "test",
                            c->tests[run_campaign_test(c, run)], "point", point_json(c->grid, run_campaign_point(c, run)),
@@ -407,6 +416,7 @@ int run_campaign_append(run_campaign *c, size_t run, json_t *result, lc_diag *d)
 }
 
 size_t run_campaign_mine(const run_campaign *c, size_t *done) {
+  assert(c && done);
   size_t n = 0;
   *done = 0;
   for (size_t r = 0; r < c->ntests * c->npoints; r++)
@@ -478,6 +488,7 @@ static int merge_line(json_t *js, size_t lineno, void *arg) {
 }
 
 int run_campaign_merge(char *const *paths, size_t n, const char *out, lc_diag *d) {
+  assert((paths || n == 0) && out && d);
   merge_ctx m = {NULL, NULL, 0, NULL, d};
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {

@@ -1,6 +1,7 @@
 /* mutants.c - a test's mutants run and scored (litmus-run --mutants).
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@ static int run_one(const gen_mutant *mu, const cat_model *m, const lc_check_opti
 
 int run_mutants(const lt_test *t, const lc_source *src, const cat_model *m, const lc_check_options *co,
                 run_mutant_fn fn, void *ctx, lc_buf *text, json_t **json, run_mutant_score *score) {
+  assert(t && src && m && co && fn && text && json && score);
   gen_mutants ms = {0};
   if (t->quant == LT_COND_NOT_EXISTS) gen_mutants_of(t, src, &ms);
   json_t *list = json_array();

@@ -12,11 +12,13 @@
 
 #include "term.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 void run_params_init(run_params *p) {
+  assert(p);
   memset(p, 0, sizeof *p);
   p->mem_stress = true;
   p->pre_stress = true;
@@ -38,6 +40,7 @@ void run_params_init(run_params *p) {
 /* ---- bins ------------------------------------------------------------------------- */
 
 void run_result_init(run_result *r, const lx_program *p, const char *backend) {
+  assert(r && p);
   memset(r, 0, sizeof *r);
   r->prog = p;
   r->backend = backend;
@@ -118,12 +121,14 @@ static size_t find_bin(run_result *r, const lx_val *values) {
 }
 
 size_t run_result_add(run_result *r, const lx_val *values, uint64_t count) {
+  assert(r && (values || r->nshown == 0));
   size_t b = find_bin(r, values);
   r->bins[b].count += count;
   return b;
 }
 
 size_t run_result_add_unexplored(run_result *r, const lx_val *values, uint64_t count) {
+  assert(r && (values || r->nshown == 0));
   size_t b = find_bin(r, values);
   r->bins[b].count += count;
   r->bins[b].unexplored += count;
@@ -139,6 +144,7 @@ static int *copy_ints(const int *v, size_t n) {
 
 void run_result_add_sample(run_result *r, uint64_t iteration, uint64_t instance, const lx_val *values,
                            const int *ctas, const int *threads, const int *cpus) {
+  assert(r && r->prog && (values || r->nshown == 0));
   size_t nt = r->prog->nthreads;
   r->samples = lc_xrealloc(r->samples, (r->nsamples + 1) * sizeof(run_sample));
   run_sample *s = &r->samples[r->nsamples++];
@@ -153,6 +159,7 @@ void run_result_add_sample(run_result *r, uint64_t iteration, uint64_t instance,
 }
 
 void run_result_note(run_result *r, const char *fmt, ...) {
+  assert(r && fmt);
   lc_buf b;
   lc_buf_init(&b);
   va_list ap;
@@ -190,6 +197,7 @@ static bool outcome_positive(const lx_program *p, const lx_val *values, lx_val *
 }
 
 int run_result_finish(run_result *r, lc_diag *d) {
+  assert(r && r->prog && d);
   sort_bins(r);
   if (r->index_cap_) index_rebuild(r, r->index_cap_);
   lx_val *scratch = lc_xmalloc((r->prog->nobs ? r->prog->nobs : 1) * sizeof(lx_val));
@@ -210,6 +218,7 @@ int run_result_finish(run_result *r, lc_diag *d) {
 }
 
 bool run_state_allowed(const lc_result *allowed, const lx_val *values) {
+  assert(allowed && (values || allowed->nshown == 0));
   size_t lo = 0, hi = allowed->nstates;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -230,11 +239,13 @@ uint64_t run_unexpected_hangs(const run_result *r) {
 }
 
 run_bin_status run_bin_classify(const run_bin *b) {
+  assert(b && b->unexplored <= b->count);
   if (b->allowed) return RUN_BIN_ALLOWED;
   return b->count > b->unexplored ? RUN_BIN_FORBIDDEN : RUN_BIN_UNEXPLORED;
 }
 
 size_t run_compare(run_result *r, const lc_result *allowed) {
+  assert(r && allowed && allowed->nshown == r->nshown);
   r->model = allowed;
   r->nforbidden = 0;
   for (size_t i = 0; i < r->nbins; i++) {

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L   /* mkstemp, fsync */
 #include "run/run_report.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -179,6 +180,7 @@ static void print_machine(lc_buf *out, const run_result *r) {
 }
 
 void run_report_text(lc_buf *out, const run_result *r) {
+  assert(out && r && r->prog);
   const lt_test *t = r->prog->test;
   run_totals tot = totals(r);
   lc_buf_printf(out, "Test %s %s\n", t->name, report_kind(t->quant));
@@ -362,6 +364,7 @@ static json_t *termination_json(const run_result *r) {
 }
 
 json_t *run_report_json(const run_result *r) {
+  assert(r && r->prog);
   const lt_test *t = r->prog->test;
   run_totals tot = totals(r);
   json_t *o = json_object();
@@ -420,6 +423,7 @@ static void default_mode(int fd) {
 }
 
 int run_write_atomic(const char *path, const char *data, size_t len, lc_diag *d) {
+  assert(path && (data || len == 0) && d);
   lc_buf tmp;
   lc_buf_init(&tmp);
   lc_buf_printf(&tmp, "%s.tmpXXXXXX", path);

@@ -11,6 +11,7 @@
  */
 #include "run/run_term.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@ static bool is_label_above(const lt_thread *th, size_t cell, const char *label) 
 }
 
 bool run_test_can_block(const lt_test *t) {
+  assert(t);
   for (size_t i = 0; i < t->nthreads; i++) {
     const lt_thread *th = &t->threads[i];
     for (size_t c = 0; c < th->ncells; c++) {
@@ -39,6 +41,7 @@ bool run_test_can_block(const lt_test *t) {
 static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
 
 void run_term_headline(lc_buf *out, const run_result *r, const char *unit) {
+  assert(out && r && unit);
   uint64_t n = run_unexpected_hangs(r);
   if (!n) return;
   lc_buf_printf(out, "!!! %s: %s hung in %" PRIu64 " instance%s, but %s says the test always terminates\n",
@@ -58,6 +61,7 @@ static const char *model_says(const run_result *r) {
 }
 
 void run_term_lines(lc_buf *out, const run_result *r) {
+  assert(out && r);
   const char *name = r->prog->test->name;
   uint64_t cut = r->incomplete - r->hung;
   const char *says = model_says(r);

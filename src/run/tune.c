@@ -5,6 +5,7 @@
  * per second) is noisy and the parameters interact, and GPUHarbor and MC
  * Mutants found random search as good as anything cleverer here.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@ static const axis axes[] = {
 };
 
 void run_tune_draw(uint64_t seed, unsigned k, const run_params *base, run_params *par, json_t **json) {
+  assert(base && par && json);
   *par = *base;
   *json = json_object();
   uint64_t s = mix(seed ^ mix((uint64_t)k + 1));
@@ -81,6 +83,7 @@ int run_tune_write(const char *path, const char *device, const char *backend, ui
 }
 
 int run_config_load(const char *path, run_params *par, lc_diag *d) {
+  assert(path && par && d);
   json_error_t err;
   json_t *o = json_load_file(path, 0, &err);
   json_t *params = o ? json_object_get(o, "params") : NULL;

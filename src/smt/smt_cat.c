@@ -3,6 +3,7 @@
  * (smt_internal.h).
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <string.h>
 
 #include "smt/smt_internal.h"
@@ -314,12 +315,14 @@ static void check(void *ctx, cat_check_kind kind, bool flag, cat_value cv, const
 }
 
 Z3_ast smt_deferred_check(smt_enc *e, size_t k) {
+  assert(e && k < e->deferred.n);
   smt_deferred *c = &e->deferred.v[k];
   if (!c->holds) c->holds = holds(e, c->kind, c->v);
   return c->holds;
 }
 
 cat_backend smt_cat_backend(smt_enc *e) {
+  assert(e && e->p && e->z);
   cat_backend be = {0};
   be.builtin = builtin;
   be.op = op;

@@ -11,6 +11,7 @@
  * clause forbids that combination of observable values, so co orders and
  * rf choices that give the same state are never visited twice.
  */
+#include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -954,6 +955,7 @@ lc_result *smt_check(const lx_program *p, const cat_model *m, const smt_options 
 
 lc_result *smt_check_hooked(const lx_program *p, const cat_model *m, const smt_options *o,
                             const lc_state_hook *hook) {
+  assert(p && m && (!hook || hook->state));
   double start = lc_now();
   lc_result *r = lc_result_new(p, "smt", cat_model_name(m));
   smt_enc e;
@@ -981,15 +983,29 @@ lc_result *smt_check_hooked(const lx_program *p, const cat_model *m, const smt_o
 
 /* ---- for explanations (smt_explain.c) ------------------------------------------------ */
 
-void smt_enc_init(smt_enc *e, const lx_program *p) { enc_init(e, p); }
+void smt_enc_init(smt_enc *e, const lx_program *p) {
+  assert(e && p);
+  enc_init(e, p);
+}
+
 void smt_enc_fini(smt_enc *e) { enc_fini(e); }
-bool smt_encode(smt_enc *e, const cat_model *m, lc_result *r, obs_enc **obs) { return encode(e, m, r, obs); }
+
+bool smt_encode(smt_enc *e, const cat_model *m, lc_result *r, obs_enc **obs) {
+  assert(e && e->p && m && r && obs);
+  return encode(e, m, r, obs);
+}
+
 void smt_free_observables(obs_enc *obs, size_t n) { free_observables(obs, n); }
+
 Z3_ast smt_obs_cmp(smt_enc *e, const obs_enc *obs, size_t k, lt_cmp cmp, lx_val v, int rhs) {
+  assert(e && obs && k < e->p->nobs && (rhs < 0 || (size_t)rhs < e->p->nobs));
   return compare(e, cmp, obs[k].term, rhs >= 0 ? obs[rhs].term : bv(e, v));
 }
+
 bool smt_model_true(smt_enc *e, Z3_model m, Z3_ast t) { return model_true(e, m, t); }
 lx_val smt_model_value(smt_enc *e, Z3_model m, Z3_ast t) { return model_value(e, m, t); }
+
 lx_val smt_model_obs(smt_enc *e, Z3_model m, const obs_enc *obs, size_t k) {
+  assert(e && m && obs && k < e->p->nobs);
   return model_value(e, m, obs[k].term);
 }
