@@ -22,6 +22,7 @@
 #include <z3.h>
 
 #include "check.h"
+#include "cli/cli.h"
 #include "cli/map-cli.h"
 #include "paths.h"
 #include "progress.h"
@@ -417,34 +418,20 @@ static void run_job(const batch *b, job *j) {
   lc_buf out;
   lc_buf_init(&out);
   j->verdict = -1;
-  lc_source src;
-  if (lc_source_read(&src, j->path) < 0) {
-    fprintf(err, "litmus-check: cannot read '%s': %s\n", j->path, strerror(errno));
-    j->status = LC_EXIT_INPUT;
-  } else {
-    lc_diag d;
-    lc_diag_init(&d, &src, err);
-    d.errors_only = b->o->quiet;
-    lt_test *t = lt_parse(&src, &d);
-    if (!t && b->o->json && b->o->mode == MODE_CHECK) json_error(&out, j->path, NULL, lc_diag_first_error(&d));
-    lc_diag_fini(&d);
-    if (!t) j->status = LC_EXIT_INPUT;
-    else if (b->o->mode == MODE_PRINT) lt_print(&out, t);
-    else if (b->o->mode == MODE_EVENTS) {
-      lc_diag_init(&d, &src, err);
-      d.errors_only = b->o->quiet;
-      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
-      lx_program *p = lx_lower(t, &lo, &d);
-      lc_diag_fini(&d);
-      if (p) lx_program_print(&out, p);
-      else j->status = LC_EXIT_INPUT;
-      lx_program_free(p);
-    } else {
-      check_one(b, j, t, err, &out);
-    }
-    lt_test_free(t);
-    lc_source_fini(&src);
-  }
+  lc_diag d;
+  lc_diag_init(&d, NULL, err);
+  d.errors_only = b->o->quiet;
+  lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
+  cli_test ct;
+  int rc = cli_test_read(&ct, "litmus-check", j->path, b->o->mode == MODE_EVENTS ? &lo : NULL, &d);
+  if (ct.read && !ct.test && b->o->json && b->o->mode == MODE_CHECK)
+    json_error(&out, j->path, NULL, lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  if (rc < 0) j->status = LC_EXIT_INPUT;
+  else if (b->o->mode == MODE_PRINT) lt_print(&out, ct.test);
+  else if (b->o->mode == MODE_EVENTS) lx_program_print(&out, ct.prog);
+  else check_one(b, j, ct.test, err, &out);
+  cli_test_fini(&ct);
   fclose(err);
   j->out = lc_buf_take(&out);
   lc_buf_fini(&out);
@@ -667,16 +654,6 @@ static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp
   return status;
 }
 
-/* Messages without a position (a model that is not found) name the
- * program, as command-line tools do. */
-static void print_messages(const lc_diag *d) {
-  for (size_t i = 0; i < d->msgs.n; i++) {
-    const char *text = d->msgs.v[i].text;
-    bool positioned = strncmp(text, "error:", 6) && strncmp(text, "warning:", 8) && strncmp(text, "note:", 5);
-    fprintf(stderr, "%s%s\n", positioned ? "" : "litmus-check: ", text);
-  }
-}
-
 int main(int argc, char **argv) {
   if (map_cli_wanted(argc, argv)) return map_cli_main(argc, argv);
   options o = {0};
@@ -685,34 +662,20 @@ int main(int argc, char **argv) {
   lc_check_options_init(&o.check);
   int status = parse_options(argc, argv, &o);
   expect_vec ex = {0};
-  cat_model *m = NULL, *mcpp = NULL;
-  char **search = NULL;
+  cli_models models = {0};
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
-  if (status < 0 && o.mode == MODE_CHECK) {
-    search = lc_model_search(argv[0]);
-    lc_diag d;
-    lc_diag_init(&d, NULL, NULL);
-    const char *const *dirs = (const char *const *)search;
-    m = cat_load_set(o.model, dirs, o.model_given ? o.settings : NULL, &d);
-    if (m && !o.model_given) mcpp = cat_load_set("cuda-cpp", dirs, o.settings, &d);
-    print_messages(&d);
-    lc_diag_fini(&d);
-    if (!m || (!o.model_given && !mcpp)) status = LC_EXIT_INPUT;
-  }
+  if (status < 0 && o.mode == MODE_CHECK &&
+      cli_models_load(&models, "litmus-check", argv[0], o.model, o.model_given, o.settings) < 0)
+    status = LC_EXIT_INPUT;
   /* Jobs a batch of few tests leaves idle split the states of each test. */
   if (o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;
   if (status < 0 && o.html && mkdir(o.html, 0777) < 0 && errno != EEXIST) {
     fprintf(stderr, "litmus-check: cannot make '%s': %s\n", o.html, strerror(errno));
     status = LC_EXIT_INPUT;
   }
-  if (status < 0) status = run_batch(&o, m, mcpp, &ex);
-  if (fflush(stdout) != 0 && status == LC_EXIT_OK) {
-    fprintf(stderr, "litmus-check: write error: %s\n", strerror(errno));
-    status = LC_EXIT_INTERNAL;
-  }
-  cat_model_free(m);
-  cat_model_free(mcpp);
-  lc_model_search_free(search);
+  if (status < 0) status = run_batch(&o, models.model, models.cpp, &ex);
+  status = cli_finish("litmus-check", status);
+  cli_models_fini(&models);
   lc_paths_free(&o.files);
   for (size_t i = 0; i < ex.n; i++) free(ex.v[i].path);
   lc_vec_free(&ex);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli/cli.h"
 #include "cuda/cuda.h"
 #include "map/check_mapping.h"
 #include "map/map_cc.h"
@@ -137,41 +138,26 @@ static map_table *load_table(const char *path, int sm) {
   return m;
 }
 
-static cat_model *load_model(const char *name, char **search, const char *const *settings) {
-  lc_diag d;
-  lc_diag_init(&d, NULL, NULL);
-  cat_model *m = cat_load_set(name, (const char *const *)search, settings, &d);
-  for (size_t i = 0; i < d.msgs.n; i++) fprintf(stderr, "litmus-check: %s\n", d.msgs.v[i].text);
-  lc_diag_fini(&d);
-  return m;
-}
-
 /* ---- one test ---------------------------------------------------------------------- */
 
-static lt_test *read_test(const char *path, lc_source *src) {
-  if (lc_source_read(src, path) < 0) {
-    fprintf(stderr, "litmus-check: cannot read '%s': %s\n", path, strerror(errno));
-    return NULL;
-  }
+/* A C++ test read and parsed; NULL after saying why not. */
+static lt_test *read_test(const char *path, cli_test *ct) {
   lc_diag d;
-  lc_diag_init(&d, src, stderr);
-  lt_test *t = lt_parse(src, &d);
+  lc_diag_init(&d, NULL, stderr);
+  cli_test_read(ct, "litmus-check", path, NULL, &d);
   lc_diag_fini(&d);
-  if (t && !t->cpp) {
+  if (ct->test && !ct->test->cpp)
     fprintf(stderr, "%s: error: not a C++ test (header `C` or `CUDA`): nothing to compile\n", path);
-    lt_test_free(t);
-    return NULL;
-  }
-  if (!t) lc_source_fini(src);
-  return t;
+  if (!ct->test || !ct->test->cpp) cli_test_fini(ct);
+  return ct->test;
 }
 
 static int lower_one(const mopts *o, const map_table *m, const char *path) {
-  lc_source src;
-  lt_test *t = read_test(path, &src);
+  cli_test in;
+  lt_test *t = read_test(path, &in);
   if (!t) return LC_EXIT_INPUT;
   lc_diag d;
-  lc_diag_init(&d, &src, stderr);
+  lc_diag_init(&d, &in.src, stderr);
   map_plan p;
   int status = LC_EXIT_INPUT;
   lc_arena *a = lc_arena_new();
@@ -192,8 +178,7 @@ static int lower_one(const mopts *o, const map_table *m, const char *path) {
   (void)o;
   lc_arena_free(a);
   lc_diag_fini(&d);
-  lt_test_free(t);
-  lc_source_fini(&src);
+  cli_test_fini(&in);
   return status;
 }
 
@@ -272,11 +257,11 @@ typedef struct totals {
 
 static int check_one(const mopts *o, const map_table *m, const map_check_options *co,
                      const char *path, totals *tot) {
-  lc_source src;
-  lt_test *t = read_test(path, &src);
+  cli_test ct;
+  lt_test *t = read_test(path, &ct);
   if (!t) { tot->n[MAP_V_ERROR]++; return LC_EXIT_INPUT; }
   lc_diag d;
-  lc_diag_init(&d, &src, stderr);
+  lc_diag_init(&d, &ct.src, stderr);
   map_check_result r;
   int status = LC_EXIT_INPUT;
   if (map_check_test(t, m, co, &r, &d) == 0) {
@@ -306,8 +291,7 @@ static int check_one(const mopts *o, const map_table *m, const map_check_options
   }
   map_check_result_fini(&r);
   lc_diag_fini(&d);
-  lt_test_free(t);
-  lc_source_fini(&src);
+  cli_test_fini(&ct);
   return status;
 }
 
@@ -397,8 +381,8 @@ static void sequences_text(lc_buf *b, const lt_test *t, const map_compiled *c, m
  * whole batch is compiled. */
 typedef struct unit {
   const char *path;
-  lc_source src;
-  lt_test *t;
+  cli_test in;
+  lt_test *t;         /* in.test */
   lc_arena *a;
   const lt_test *ct;
   char prefix[32];
@@ -407,15 +391,14 @@ typedef struct unit {
 
 static void unit_fini(unit *u) {
   lc_arena_free(u->a);
-  lt_test_free(u->t);
-  if (u->t) lc_source_fini(&u->src);
+  cli_test_fini(&u->in);
 }
 
 static bool emit_unit(unit *u, size_t k, lc_buf *source) {
-  u->t = read_test(u->path, &u->src);
+  u->t = read_test(u->path, &u->in);
   if (!u->t) return false;
   lc_diag d;
-  lc_diag_init(&d, &u->src, stderr);
+  lc_diag_init(&d, &u->in.src, stderr);
   u->a = lc_arena_new();
   u->ct = map_cpp_cells(u->t, u->a, &d);
   snprintf(u->prefix, sizeof u->prefix, "T%zu_", k);
@@ -429,7 +412,7 @@ static bool emit_unit(unit *u, size_t k, lc_buf *source) {
 static int check_unit(const mopts *o, unit *u, const char *ptx, map_table *const *tables,
                       const map_check_options *co, totals *tot) {
   lc_diag d;
-  lc_diag_init(&d, &u->src, stderr);
+  lc_diag_init(&d, &u->in.src, stderr);
   map_compiled c = {0};
   lx_program *prog = NULL;
   const char *racy = NULL;
@@ -532,8 +515,8 @@ static int compiler_all(const mopts *o, char **search) {
     tables[i] = load_table(path, o->sm);
     free(path);
   }
-  cat_model *cm = load_model(o->cpp_model, search, o->sets);
-  cat_model *pm = cm ? load_model(o->ptx_model, search, NULL) : NULL;
+  cat_model *cm = cli_model_load("litmus-check", search, o->cpp_model, o->sets);
+  cat_model *pm = cm ? cli_model_load("litmus-check", search, o->ptx_model, NULL) : NULL;
   int status = LC_EXIT_INPUT;
   if (cm && pm) {
     map_check_options co = {cm, pm, o->check, o->max_combinations};
@@ -563,8 +546,8 @@ int map_cli_main(int argc, char **argv) {
   if (status < 0 && o.lower) {
     status = lower_one(&o, m, o.files.v[0]);
   } else if (status < 0) {
-    cm = load_model(o.cpp_model, search, o.sets);
-    pm = cm ? load_model(o.ptx_model, search, NULL) : NULL;
+    cm = cli_model_load("litmus-check", search, o.cpp_model, o.sets);
+    pm = cm ? cli_model_load("litmus-check", search, o.ptx_model, NULL) : NULL;
     map_check_options co = {cm, pm, o.check, o.max_combinations};
     status = cm && pm ? check_all(&o, m, &co) : LC_EXIT_INPUT;
   }
@@ -573,6 +556,5 @@ int map_cli_main(int argc, char **argv) {
   map_table_free(m);
   lc_model_search_free(search);
   lc_paths_free(&o.files);
-  if (fflush(stdout) != 0 && status == LC_EXIT_OK) status = LC_EXIT_INTERNAL;
-  return status;
+  return cli_finish("litmus-check", status);
 }
