@@ -51,7 +51,14 @@ void cli_models_fini(cli_models *m) {
 int cli_test_read(cli_test *t, const char *program, const char *path, const lx_options *lo, lc_diag *d) {
   memset(t, 0, sizeof *t);
   if (lc_source_read(&t->src, path) < 0) {
-    fprintf(d->out ? d->out : stderr, "%s: cannot read '%s': %s\n", program, path, strerror(errno));
+    /* kept in d for what reports it as data (JSON), and printed as
+     * programs name a file they cannot open, not as an "error:" line */
+    const char *why = strerror(errno);
+    FILE *out = d->out;
+    d->out = NULL;
+    lc_error(d, (lc_loc){0}, "cannot read '%s': %s", path, why);
+    d->out = out;
+    fprintf(out ? out : stderr, "%s: cannot read '%s': %s\n", program, path, why);
     return -1;
   }
   t->read = true;

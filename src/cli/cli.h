@@ -52,8 +52,9 @@ typedef struct cli_test {
 
 /* Reads path ("-": standard input) and parses it; with lo, also lowers
  * it.  Messages go to d, whose source becomes the file's, so d must not
- * outlive t; a file that cannot be read is said on d->out (stderr when
- * NULL) as "PROGRAM: cannot read 'PATH': REASON".  0 when every step
+ * outlive t; a file that cannot be read is an error in d without a
+ * position, printed on d->out (stderr when NULL) as "PROGRAM: cannot
+ * read 'PATH': REASON".  0 when every step
  * asked for succeeded, else -1.  Free t with cli_test_fini either way. */
 int cli_test_read(cli_test *t, const char *program, const char *path, const lx_options *lo, lc_diag *d);
 void cli_test_fini(cli_test *t);

@@ -93,6 +93,9 @@ static void test_unreadable_file(void **state) {
   assert_int_equal(cli_test_read(&t, "prog", "no-such-dir/x.litmus", NULL, &d), -1);
   assert_false(t.read);
   assert_null(t.test);
+  assert_int_equal(d.nerrors, 1);
+  assert_null(d.msgs.v[0].loc.file);
+  assert_string_equal(lc_diag_first_error(&d), "error: cannot read 'no-such-dir/x.litmus': No such file or directory");
   cli_test_fini(&t);
   lc_diag_fini(&d);
   printed_close(&p);
