@@ -317,27 +317,34 @@ typedef struct fallback_ctx {
   FILE *err;
 } fallback_ctx;
 
+/* The JSON record of a test without a verdict (status "unknown").  Before
+ * lowering (p NULL) the engine named is the one asked for, which may be
+ * auto. */
+static char *unknown_record(const batch *b, const lt_test *t, const lx_program *p, const char *message) {
+  lx_program stub = {0};
+  stub.test = t;
+  lc_engine e = b->o->check.engine;
+  if (p && e == LC_ENGINE_AUTO) e = lc_engine_choose(p);
+  lc_result r = {0};
+  r.prog = p ? p : &stub, r.status = LC_RESULT_UNKNOWN, r.message = (char *)message;
+  r.engine = lc_engine_name(e), r.model = cat_model_name(model_for(b, t));
+  json_t *js = report_json(&r);
+  char *record = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(js);
+  return record;
+}
+
 /* Tells the parent what to report should it kill this child at the
  * deadline: what the test wrote on stderr so far and, for --json, the
- * record of a test without a verdict.  Before lowering (p NULL) the engine
- * named is the one asked for, which may be auto. */
+ * record of a test without a verdict. */
 static void send_fallback(const fallback_ctx *f, const lx_program *p) {
   const batch *b = f->b;
   char *record = NULL;
   if (b->o->json) {
-    lx_program stub = {0};
-    stub.test = f->t;
-    lc_engine e = b->o->check.engine;
-    if (p && e == LC_ENGINE_AUTO) e = lc_engine_choose(p);
     lc_buf msg;
     lc_buf_init(&msg);
     lc_buf_printf(&msg, "out of time (--timeout %g s); no verdict", b->o->check.timeout);
-    lc_result r = {0};
-    r.prog = p ? p : &stub, r.status = LC_RESULT_UNKNOWN, r.message = msg.s;
-    r.engine = lc_engine_name(e), r.model = cat_model_name(model_for(b, f->t));
-    json_t *js = report_json(&r);
-    record = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(js);
+    record = unknown_record(b, f->t, p, msg.s);
     lc_buf_fini(&msg);
   }
   fflush(f->err);
@@ -347,6 +354,22 @@ static void send_fallback(const fallback_ctx *f, const lx_program *p) {
 }
 
 static void fallback_lowered(void *ctx, const lx_program *p) { send_fallback(ctx, p); }
+
+/* The JSON of a test lowering refused: "unknown" when out of time, with
+ * lowering's message, else the error object. */
+static void lowering_failed(const batch *b, const job *j, const lt_test *t, const lc_diag *d, bool late,
+                            lc_buf *out) {
+  const lc_message *m = NULL;
+  for (size_t i = 0; i < d->msgs.n && !m; i++)
+    if (d->msgs.v[i].sev == LC_SEV_ERROR) m = &d->msgs.v[i];
+  if (!late || !m) {
+    json_error(out, j->path, t, lc_diag_first_error(d));
+    return;
+  }
+  char *record = unknown_record(b, t, NULL, m->msg);
+  lc_buf_printf(out, "%s\n", record);
+  free(record);
+}
 
 static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out) {
   lc_diag d;
@@ -361,15 +384,18 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     co.lowered = fallback_lowered, co.lowered_ctx = &fc;
   }
   lc_result *r = lc_check_test(t, model_for(b, t), &co, &prog, &d);
-  if (!r && b->o->json) json_error(out, j->path, t, lc_diag_first_error(&d));
-  lc_diag_fini(&d);
   if (!r) {
-    /* lowering gave up: out of time, or the test asks too much of it */
+    /* lowering gave up: out of time (no verdict, as when an engine runs
+     * out), or the test asks too much of it */
     double timeout = b->o->check.timeout;
-    j->status = timeout > 0 && lc_now() - start >= timeout ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
+    bool late = timeout > 0 && lc_now() - start >= timeout;
+    if (b->o->json) lowering_failed(b, j, t, &d, late, out);
+    j->status = late ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
+    lc_diag_fini(&d);
     lx_program_free(prog);
     return;
   }
+  lc_diag_fini(&d);
   if (r->status != LC_RESULT_OK) {
     fprintf(err, "%s: error: %s\n", j->path, r->message ? r->message : "the engine failed");
     j->status = LC_EXIT_INTERNAL;
