@@ -550,7 +550,7 @@ static void emit(batch *b, size_t i) {
 }
 
 static void run_threads(batch *b) {
-  unsigned nthreads = b->o->jobs < b->njobs ? b->o->jobs : (unsigned)(b->njobs ? b->njobs : 1);
+  unsigned nthreads = b->o->jobs < b->njobs ? b->o->jobs : (unsigned)b->njobs;
   pthread_t *threads = lc_xcalloc(nthreads, sizeof(pthread_t));
   for (unsigned t = 0; t < nthreads; t++) pthread_create(&threads[t], NULL, worker, b);
   for (size_t i = 0; i < b->njobs; i++) {
