@@ -237,22 +237,17 @@ static void name_user_timeout(lc_result *r, double timeout) {
   lc_buf_fini(&b);
 }
 
-/* --timeout bounds the whole test: lowering gets the deadline, the engine
- * what lowering left of it. */
-lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
-                         lx_program **prog, lc_diag *d) {
-  assert(t && m && o && prog && d);
-  double start = lc_now();
+lx_program *lc_lower_test(const lt_test *t, const lc_check_options *o, double start, lc_diag *d) {
+  assert(t && o && d);
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
                    o->timeout > 0 ? start + o->timeout : 0, false};
-  lx_program *p = lx_lower(t, &lo, d);
-  *prog = p;
-  if (!p) return NULL;
-  if (o->lowered) o->lowered(o->lowered_ctx, p);
-  double lowered = lc_now() - start;
+  return lx_lower(t, &lo, d);
+}
+
+lc_result *lc_check_lowered(const lt_test *t, const lx_program *p, const cat_model *m, const lc_check_options *o,
+                            double start, lc_diag *d) {
+  assert(t && p && m && o && d);
   lc_result *r = lc_check_program(p, m, o, start);
-  r->seconds_lower = lowered;
-  r->seconds += lowered;
   if (r->status == LC_RESULT_OK && o->termination) {
     double t0 = lc_now();
     if (o->progress) {
@@ -266,6 +261,23 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
     r->seconds_termination = lc_now() - t0;
     r->seconds += r->seconds_termination;
   }
+  return r;
+}
+
+/* --timeout bounds the whole test: lowering gets the deadline, the engine
+ * what lowering left of it. */
+lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
+                         lx_program **prog, lc_diag *d) {
+  assert(t && m && o && prog && d);
+  double start = lc_now();
+  lx_program *p = lc_lower_test(t, o, start, d);
+  *prog = p;
+  if (!p) return NULL;
+  if (o->lowered) o->lowered(o->lowered_ctx, p);
+  double lowered = lc_now() - start;
+  lc_result *r = lc_check_lowered(t, p, m, o, start, d);
+  r->seconds_lower = lowered;
+  r->seconds += lowered;
   return r;
 }
 

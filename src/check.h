@@ -42,6 +42,14 @@ void lc_model_search_free(char **dirs);
 lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_options *o,
                          lx_program **prog, lc_diag *d);
 
+/* lc_check_test in two steps, for a caller that lowers in one process and
+ * runs the engine in another (src/run/run_model.c): lowering with the
+ * deadline o->timeout after `start`, then the engine and the termination
+ * question with what is left of it.  seconds_lower is the caller's. */
+lx_program *lc_lower_test(const lt_test *t, const lc_check_options *o, double start, lc_diag *d);
+lc_result *lc_check_lowered(const lt_test *t, const lx_program *p, const cat_model *m, const lc_check_options *o,
+                            double start, lc_diag *d);
+
 /* Runs the engine o asks for (auto: the one measure() favours) on a
  * lowered program, with what is left of o->timeout since `start`. */
 lc_result *lc_check_program(const lx_program *p, const cat_model *m, const lc_check_options *o, double start);

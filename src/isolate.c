@@ -20,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -173,6 +176,17 @@ static void serve(int in, int out, const lc_iso_ops *ops, void *ctx) {
   _exit(0);
 }
 
+/* In a child: SIGKILL when the parent's thread ends, should it end first
+ * (litmus-run's interrupt thread ends the program with _exit during a
+ * check); a parent already gone before the request: now. */
+static void die_with_parent(pid_t parent) {
+#ifdef __linux__
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent) _exit(1);
+#else
+  (void)parent;
+#endif
+}
+
 static int spawn(pool *p, child *c) {
   int up[2], down[2];
   /* close-on-exec: a program a task runs (dot) must not hold the pipes open */
@@ -185,7 +199,7 @@ static int spawn(pool *p, child *c) {
     return -1;
   }
   fflush(NULL);
-  pid_t pid = fork();
+  pid_t parent = getpid(), pid = fork();
   if (pid < 0) {
     int e = errno;
     close(up[0]), close(up[1]), close(down[0]), close(down[1]);
@@ -193,6 +207,7 @@ static int spawn(pool *p, child *c) {
     return -1;
   }
   if (pid == 0) {
+    die_with_parent(parent);
     close(up[0]);
     close(down[1]);
     for (size_t k = 0; k < p->nslots; k++) {
@@ -297,6 +312,8 @@ static bool feed(pool *p, size_t n, size_t *next) {
   }
   return alive;
 }
+
+double lc_iso_hard_limit(double timeout) { return timeout * 1.05 + 0.1; }
 
 void lc_isolate_run(size_t n, unsigned max, double limit, const lc_iso_ops *ops, void *ctx) {
   assert(ops && ops->run && ops->done);

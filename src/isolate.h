@@ -8,7 +8,10 @@
  * parent kills a child still busy with a task past its deadline (and
  * starts another for the tasks left).  The parent must be single-threaded
  * when it calls lc_isolate_run: a fork copies the locks other threads hold
- * (Z3's, stdio's) and the child could wait on them for ever.
+ * (Z3's, stdio's) and the child could wait on them for ever.  (A thread
+ * that only waits in sigwait holds none.)  A child dies with the thread
+ * that started it (Linux), so that a parent ended by a signal leaves no
+ * engine running.
  */
 #ifndef LC_ISOLATE_H
 #define LC_ISOLATE_H
@@ -60,5 +63,12 @@ int lc_iso_send(int fd, lc_iso_kind kind, const char *const *fields, size_t n);
  * task to ops->done.  Flushes stdio before each fork, so that a child
  * cannot repeat the parent's buffered output. */
 void lc_isolate_run(size_t n, unsigned max, double limit, const lc_iso_ops *ops, void *ctx);
+
+/* The hard bound on a task under a --timeout of `timeout` seconds: the
+ * work's own deadline polls at some granularity and a child needs a moment
+ * to start, so the cooperative timeout (which says which phase ran out)
+ * gets 5% and 0.1 s more before the kill; the bound stays within 10% of
+ * the timeout from 2 s on. */
+double lc_iso_hard_limit(double timeout);
 
 #endif

@@ -643,17 +643,11 @@ static void isolated_done(void *ctx, size_t i, const lc_iso_outcome *x) {
   while (b->printed < b->njobs && atomic_load(&b->jobs[b->printed].done)) emit(b, b->printed);
 }
 
-/* The hard bound on a child: the check's own deadline polls at some
- * granularity and the child needs a moment to start and parse, so the
- * cooperative timeout (which says which phase ran out) gets 5% and 0.1 s
- * more before the kill; the bound stays within 10% of S from S = 2 s. */
-static double hard_limit(double timeout) { return timeout * 1.05 + 0.1; }
-
 /* With --timeout: the parent stays single-threaded and never touches Z3,
  * so that forking it is safe (isolate.h). */
 static void run_isolated(batch *b) {
   lc_iso_ops ops = {isolated_run, isolated_done};
-  lc_isolate_run(b->njobs, b->o->jobs, hard_limit(b->o->check.timeout), &ops, b);
+  lc_isolate_run(b->njobs, b->o->jobs, lc_iso_hard_limit(b->o->check.timeout), &ops, b);
 }
 
 static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp,

@@ -37,6 +37,7 @@
 #include "run/mutants.h"
 #include "run/tune.h"
 #include "run/run.h"
+#include "run/run_model.h"
 #include "run/run_report.h"
 #include "run/run_term.h"
 #include "term.h"
@@ -698,11 +699,8 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
    * termination check (its verdict goes with the run's hung instances) */
   lc_check_options check = s->o->check;
   check.termination = !s->o->emit_cuda && run_test_can_block(t);
-  double start = lc_now();
-  lc_result *allowed = lc_check_test(t, model, &check, &prog, &d);
-  /* a C++ test's loops show only once lowered */
-  if (allowed && allowed->status == LC_RESULT_OK && !check.termination && !s->o->emit_cuda && prog->has_cut)
-    lc_check_termination(t, model, &check, start, allowed, &d);
+  /* a C++ test's loops show only once lowered: then it is asked too */
+  lc_result *allowed = run_model_check(t, model, &check, !s->o->emit_cuda, &prog, &d);
   if (s->o->checking) atomic_store(s->o->checking, false);
   if (s->o->par.progress) fputs("\r\033[K", stderr);
   lc_diag_fini(&d);
