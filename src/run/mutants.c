@@ -8,6 +8,7 @@
 
 #include "gen/gen.h"
 #include "run/mutants.h"
+#include "run/run_model.h"
 
 /* Instances whose outcome satisfies the condition's proposition. */
 static uint64_t weak_instances(const run_result *rr) {
@@ -27,7 +28,8 @@ static int run_one(const gen_mutant *mu, const cat_model *m, const lc_check_opti
   lc_diag_init(&d, &src, NULL);
   lt_test *t = lt_parse(&src, &d);
   lx_program *prog = NULL;
-  lc_result *allowed = t ? lc_check_test(t, m, co, &prog, &d) : NULL;
+  /* under --timeout, a hard bound as on the test itself */
+  lc_result *allowed = t ? run_model_check(t, m, co, false, &prog, &d) : NULL;
   int rc = -1;
   if (allowed && allowed->status == LC_RESULT_OK && lc_result_verdict(allowed).positive > 0) {
     run_result rr;
