@@ -112,7 +112,7 @@ static bool load_flag(const json_t *o, const cat_model *m, lc_flag *f) {
 static bool load_flags(const json_t *a, const cat_model *m, lc_result *r) {
   if (!json_is_array(a)) return false;
   r->nflags = json_array_size(a);
-  r->flags = lc_xcalloc(r->nflags ? r->nflags : 1, sizeof(lc_flag));
+  r->flags = lc_xcalloc(r->nflags, sizeof(lc_flag));
   for (size_t f = 0; f < r->nflags; f++)
     if (!load_flag(json_array_get(a, f), m, &r->flags[f])) return false;
   return true;
@@ -122,7 +122,7 @@ static bool load_states(const json_t *o, lc_result *r) {
   const json_t *a = json_object_get(o, "states");
   json_int_t n = json_integer_value(json_object_get(o, "nstates"));
   if (!json_is_array(a) || n < 0 || json_array_size(a) != (size_t)n * r->nshown) return false;
-  lx_val *row = lc_xcalloc(r->nshown ? r->nshown : 1, sizeof(lx_val));
+  lx_val *row = lc_xcalloc(r->nshown, sizeof(lx_val));
   for (size_t s = 0; s < (size_t)n; s++) {
     for (size_t v = 0; v < r->nshown; v++) row[v] = json_integer_value(json_array_get(a, s * r->nshown + v));
     lc_result_add_state(r, row);
