@@ -3,11 +3,13 @@
  * SPDX-License-Identifier: MIT
  *
  * For each test: parse, compute the model's allowed states with
- * lc_check_test, run it on the chosen backend, compare, report.  Reports go
- * to stdout or, with -o, to a file rewritten atomically after every test,
- * so an interrupted run keeps every finished test.  SIGINT and SIGTERM are
- * taken by a thread of their own (sigwait) that asks the running test to
- * stop after its current batch; a second one ends the program at once.
+ * run_model_check (with --timeout, in a child process: run_model.h), run it
+ * on the chosen backend, compare, report.  Reports go to stdout or, with
+ * -o, to a file rewritten atomically after every test, so an interrupted
+ * run keeps every finished test.  SIGINT and SIGTERM are taken by a thread
+ * of their own (sigwait) that asks the running test to stop after its
+ * current batch; a second one ends the program at once.  That thread takes
+ * no lock the model check's child needs, so the fork stays safe (isolate.h).
  */
 #define _GNU_SOURCE   /* getopt_long */
 #include "config.h"
