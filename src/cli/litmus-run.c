@@ -8,8 +8,9 @@
  * -o, to a file rewritten atomically after every test, so an interrupted
  * run keeps every finished test.  SIGINT and SIGTERM are taken by a thread
  * of their own (sigwait) that asks the running test to stop after its
- * current batch; a second one ends the program at once.  That thread takes
- * no lock the model check's child needs, so the fork stays safe (isolate.h).
+ * current batch; a second one ends the program at once.  That thread holds
+ * no lock but stderr's, briefly, as it says so, and the model check's child
+ * writes its messages to memory: the fork stays safe (isolate.h).
  */
 #define _GNU_SOURCE   /* getopt_long */
 #include "config.h"
