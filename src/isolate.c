@@ -147,6 +147,10 @@ static void take_messages(pool *p, child *c) {
     } else if (kind == LC_ISO_RESULT) {
       end_task(p, c, (lc_iso_outcome){.end = LC_ISO_DONE}, f, nf);
       free_fields(f, nf);
+    } else if (kind == LC_ISO_DEADLINE) {
+      double s = nf && f[0] ? strtod(f[0], NULL) : 0;
+      c->deadline = s > 0 ? lc_now() + s : c->deadline;
+      free_fields(f, nf);
     } else {                            /* LC_ISO_RELAX */
       c->deadline = 0;
       free_fields(f, nf);

@@ -21,6 +21,8 @@
 typedef enum {
   LC_ISO_FALLBACK = 'F',  /* what to report should the task be killed (the last one counts) */
   LC_ISO_RELAX = 'R',     /* the part under the deadline is over: the parent no longer kills */
+  LC_ISO_DEADLINE = 'T',  /* a part with a deadline of its own begins: fields[0] says in how
+                             many seconds from now (decimal) the parent kills */
   LC_ISO_RESULT = 'D'     /* the task's answer */
 } lc_iso_kind;
 

@@ -1,6 +1,7 @@
 /* test_isolate.c - tasks in child processes (src/isolate.c): answers come
  * back whole, a child past its deadline is killed and its fallback
- * reported, a relaxed child is left to finish, a crash is reported.
+ * reported, a relaxed child is left to finish, a new deadline holds, a
+ * crash is reported.
  * SPDX-License-Identifier: MIT
  */
 #define _POSIX_C_SOURCE 200809L   /* nanosleep */
@@ -22,7 +23,7 @@
 
 enum { MAX_TASKS = 8, BIG = 300000 };   /* BIG: more than a pipe holds */
 
-typedef enum { ANSWER, HANG, RELAX_THEN_ANSWER, CRASH, EXIT } behaviour;
+typedef enum { ANSWER, HANG, RELAX_THEN_ANSWER, CRASH, EXIT, LATER_DEADLINE, SOONER_DEADLINE } behaviour;
 
 typedef struct seen {
   bool done;
@@ -61,6 +62,14 @@ static void run(void *ctx, size_t i, int fd) {
     lc_iso_send(fd, LC_ISO_RELAX, NULL, 0);
     sleep_s(0.4);
     break;
+  case LATER_DEADLINE:
+  case SOONER_DEADLINE: {
+    const char *in[] = {f->what[i] == LATER_DEADLINE ? "1.0" : "0.05"};
+    sleep_s(0.1);
+    lc_iso_send(fd, LC_ISO_DEADLINE, in, 1);
+    sleep_s(0.6);
+    break;
+  }
   case ANSWER: break;
   }
   char *big = malloc(BIG + 1);
@@ -156,6 +165,19 @@ static void test_relax(void **state) {
   fixture_fini(&f, 1);
 }
 
+/* LC_ISO_DEADLINE moves the deadline, later (the task ends at 0.7 s,
+ * past the first one at 0.5 s) or sooner (killed at 0.15 s). */
+static void test_new_deadline(void **state) {
+  (void)state;
+  fixture f = {.what = {LATER_DEADLINE, SOONER_DEADLINE}};
+  lc_isolate_run(2, 2, 0.5, &ops, &f);
+  assert_int_equal(f.seen[0].end, LC_ISO_DONE);
+  assert_true(f.seen[0].seconds >= 0.7);
+  assert_int_equal(f.seen[1].end, LC_ISO_KILLED);
+  assert_true(f.seen[1].seconds < 0.45);
+  fixture_fini(&f, 2);
+}
+
 /* A child that dies of a signal, or exits without an answer: crashed,
  * with its fallback; the batch goes on. */
 static void test_crash(void **state) {
@@ -175,7 +197,7 @@ static void test_crash(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_answers), cmocka_unit_test(test_deadline), cmocka_unit_test(test_deadline_one_child),
-    cmocka_unit_test(test_relax),   cmocka_unit_test(test_crash),
+    cmocka_unit_test(test_relax),   cmocka_unit_test(test_new_deadline), cmocka_unit_test(test_crash),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
