@@ -677,14 +677,12 @@ static int mutants(session *s, const char *path, const lt_test *t, const lc_sour
 }
 
 /* As litmus-check's, with what it means for the run. */
-static void bound_warning(session *s, const char *path, const lt_test *t, const lx_program *prog) {
+static void bound_warning(const char *path, const lx_program *prog, const lc_unroll_hint *h) {
   lc_buf b;
   lc_buf_init(&b);
   lc_unroll_cut_loops(&b, prog);
   lc_buf_puts(&b, "); outcomes only they reach are marked '?'; ");
-  const cat_model *model = t->cpp && s->cpp_model ? s->cpp_model : s->model;
-  lc_unroll_hint h = lc_unroll_cover(t, model, &s->o->check, prog->unroll, lc_now());
-  lc_unroll_hint_text(&b, &h);
+  lc_unroll_hint_text(&b, h);
   fprintf(stderr, "litmus-run: %s: warning: some executions need more loop iterations than --unroll %u allows (%s\n",
           path, prog->unroll, b.s);
   lc_buf_fini(&b);
@@ -703,7 +701,8 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
   lc_check_options check = s->o->check;
   check.termination = !s->o->emit_cuda && run_test_can_block(t);
   /* a C++ test's loops show only once lowered: then it is asked too */
-  lc_result *allowed = run_model_check(t, model, &check, !s->o->emit_cuda, &prog, &d);
+  lc_unroll_hint hint;
+  lc_result *allowed = run_model_check(t, model, &check, !s->o->emit_cuda, s->o->emit_cuda ? NULL : &hint, &prog, &d);
   if (s->o->checking) atomic_store(s->o->checking, false);
   if (s->o->par.progress) fputs("\r\033[K", stderr);
   lc_diag_fini(&d);
@@ -715,7 +714,7 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
             allowed->message ? allowed->message : "no answer");
     rc = LC_EXIT_INTERNAL;
   } else {
-    if (allowed->bound_reached) bound_warning(s, path, t, prog);
+    if (allowed->bound_reached) bound_warning(path, prog, &hint);
     rc = s->camp ? campaign_runs(s, path, prog, allowed)
                  : run_program(s, path, prog, allowed, s->par ? s->par : &s->o->par, NULL);
     if (s->o->mutants && !s->camp && rc <= LC_EXIT_MISMATCH && !interrupted(s->o)) {

@@ -29,7 +29,7 @@ static int run_one(const gen_mutant *mu, const cat_model *m, const lc_check_opti
   lt_test *t = lt_parse(&src, &d);
   lx_program *prog = NULL;
   /* under --timeout, a hard bound as on the test itself */
-  lc_result *allowed = t ? run_model_check(t, m, co, false, &prog, &d) : NULL;
+  lc_result *allowed = t ? run_model_check(t, m, co, false, NULL, &prog, &d) : NULL;
   int rc = -1;
   if (allowed && allowed->status == LC_RESULT_OK && lc_result_verdict(allowed).positive > 0) {
     run_result rr;

@@ -193,14 +193,24 @@ typedef struct model_task {
   bool cut_termination;
   double start;
   const lc_diag *d;          /* the parent's: its source, stream and errors_only */
+  lc_unroll_hint *hint;      /* wanted, or NULL */
   lc_result *r;              /* the parent's answer */
 } model_task;
 
-/* In the child: the check, sent whole. */
+static bool wants_hint(const lc_unroll_hint *hint, const lc_result *r) {
+  return hint && r->status == LC_RESULT_OK && r->bound_reached;
+}
+
+/* What a search for the hint that could try nothing says. */
+static lc_unroll_hint no_hint(unsigned from) { return (lc_unroll_hint){from, 0, from, true}; }
+
+/* In the child: the check, sent whole; then the hint's search, if wanted,
+ * under a bound of its own, the check's answer standing should it be
+ * killed. */
 static void model_run(void *ctx, size_t i, int fd) {
   (void)i;
   model_task *k = ctx;
-  char *text = NULL;
+  char *text = NULL, hint[64] = "";
   size_t n = 0;
   FILE *err = k->d->out ? open_memstream(&text, &n) : NULL;
   lc_diag d;
@@ -210,7 +220,16 @@ static void model_run(void *ctx, size_t i, int fd) {
   lc_diag_fini(&d);
   if (err) fclose(err);
   char *js = run_model_result_dump(r);
-  const char *fields[] = {js, text};
+  const char *fields[] = {js, text, hint};
+  if (wants_hint(k->hint, r)) {
+    char limit[32];
+    snprintf(limit, sizeof limit, "%.17g", lc_iso_hard_limit(k->o->timeout));
+    const char *in[] = {limit};
+    lc_iso_send(fd, LC_ISO_FALLBACK, fields, 2);
+    lc_iso_send(fd, LC_ISO_DEADLINE, in, 1);
+    lc_unroll_hint h = lc_unroll_cover(k->t, k->m, k->o, k->p->unroll, lc_now());
+    snprintf(hint, sizeof hint, "%u %u %u %d", h.from, h.covers, h.tried, h.stopped);
+  }
   lc_iso_send(fd, LC_ISO_RESULT, fields, LC_ARRAY_LEN(fields));
   free(js);
   free(text);
@@ -229,28 +248,41 @@ static lc_result *no_answer(const model_task *k, const lc_iso_outcome *x) {
   return r;
 }
 
-/* In the parent, as the child ends. */
+static void load_hint(const char *text, lc_unroll_hint *h) {
+  int stopped = 1;
+  if (!text || sscanf(text, "%u %u %u %d", &h->from, &h->covers, &h->tried, &stopped) != 4) return;
+  h->stopped = stopped != 0;
+}
+
+/* In the parent, as the child ends: the check's answer, from its result
+ * or, should the hint's search be killed, from the fallback. */
 static void model_done(void *ctx, size_t i, const lc_iso_outcome *x) {
   (void)i;
   model_task *k = ctx;
-  if (x->end == LC_ISO_DONE && x->nfields == 2 && x->fields[0]) {
+  bool answered = x->end == LC_ISO_DONE ? x->nfields == 3 : x->end == LC_ISO_KILLED && x->nfields == 2;
+  if (answered && x->fields[0]) {
     k->r = run_model_result_load(x->fields[0], k->p, k->m);
-    if (x->fields[1] && k->d->out) {
+    if (k->r && x->fields[1] && k->d->out) {
       fputs(x->fields[1], k->d->out);
       fflush(k->d->out);
     }
   }
   if (!k->r) k->r = no_answer(k, x);
+  else if (wants_hint(k->hint, k->r)) {
+    *k->hint = no_hint(k->p->unroll);
+    if (x->end == LC_ISO_DONE) load_hint(x->fields[2], k->hint);
+  }
 }
 
 lc_result *run_model_check(const lt_test *t, const cat_model *m, const lc_check_options *o, bool cut_termination,
-                           lx_program **prog, lc_diag *d) {
+                           lc_unroll_hint *hint, lx_program **prog, lc_diag *d) {
   assert(t && m && o && prog && d);
   double start = lc_now();
   if (!(o->timeout > 0)) {
     lc_result *r = lc_check_test(t, m, o, prog, d);
     if (r && r->status == LC_RESULT_OK && cut_termination && !o->termination && (*prog)->has_cut)
       lc_check_termination(t, m, o, start, r, d);
+    if (r && wants_hint(hint, r)) *hint = lc_unroll_cover(t, m, o, (*prog)->unroll, lc_now());
     return r;
   }
   lx_program *p = lc_lower_test(t, o, start, d);
@@ -258,7 +290,7 @@ lc_result *run_model_check(const lt_test *t, const cat_model *m, const lc_check_
   if (!p) return NULL;
   if (o->lowered) o->lowered(o->lowered_ctx, p);
   double lowered = lc_now() - start;
-  model_task k = {t, p, m, o, cut_termination, start, d, NULL};
+  model_task k = {t, p, m, o, cut_termination, start, d, hint, NULL};
   lc_iso_ops ops = {model_run, model_done};
   /* the bound counts from the test's start, as litmus-check's */
   lc_isolate_run(1, 1, lc_iso_hard_limit(o->timeout) - (lc_now() - start), &ops, &k);

@@ -13,6 +13,7 @@
 #define RUN_MODEL_H
 
 #include "check.h"
+#include "unroll_hint.h"
 
 /* What a check killed at the hard bound says: the phase it was in is not
  * known, as in litmus-check. */
@@ -21,12 +22,16 @@
 /* As lc_check_test, then, with cut_termination and when the test did not
  * ask it already (o->termination), the termination question for a test
  * whose loops the unroll bound cut (a C++ test's show only once lowered).
- * With o->timeout > 0 the engine and that question run in a child process
- * killed at the hard bound: the result is then UNKNOWN with
- * RUN_MODEL_KILLED's message (a crash: ERROR).  The caller must be
- * single-threaded then, as lc_isolate_run requires. */
+ * With `hint` (NULL: none), when the result is OK and reached the unroll
+ * bound, the --unroll that explores every execution goes to *hint
+ * (lc_unroll_cover, with a timeout of its own, as in litmus-run before).
+ * With o->timeout > 0 all that runs in a child process killed at the hard
+ * bound, the hint's search at a bound of its own: a check killed is
+ * UNKNOWN with RUN_MODEL_KILLED's message (a crash: ERROR); a search
+ * killed leaves the hint of one that could try nothing.  The caller must
+ * be single-threaded then, as lc_isolate_run requires. */
 lc_result *run_model_check(const lt_test *t, const cat_model *m, const lc_check_options *o, bool cut_termination,
-                           lx_program **prog, lc_diag *d);
+                           lc_unroll_hint *hint, lx_program **prog, lc_diag *d);
 
 /* The result as one JSON text, and back (the parent's program p and model
  * m give what a result borrows); NULL when the text is not such a result.

@@ -1,6 +1,6 @@
 /* test_run_model.c - litmus-run's model phase: the result as JSON and
- * back, and the check in a child process (--timeout) giving what the check
- * in-process gives.
+ * back, and the check and the --unroll hint in a child process (--timeout)
+ * giving what they give in-process.
  * SPDX-License-Identifier: MIT
  */
 #include <setjmp.h>
@@ -48,7 +48,7 @@ static int teardown(void **state) {
   return 0;
 }
 
-static lc_result *check(const world *w, double timeout, lx_program **p) {
+static lc_result *check_hint(const world *w, double timeout, lc_unroll_hint *hint, lx_program **p) {
   lc_check_options o;
   lc_check_options_init(&o);
   o.engine = LC_ENGINE_SMT;
@@ -57,10 +57,12 @@ static lc_result *check(const world *w, double timeout, lx_program **p) {
   o.timeout = timeout;
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
-  lc_result *r = run_model_check(w->x.t, w->m, &o, true, p, &d);
+  lc_result *r = run_model_check(w->x.t, w->m, &o, true, hint, p, &d);
   lc_diag_fini(&d);
   return r;
 }
+
+static lc_result *check(const world *w, double timeout, lx_program **p) { return check_hint(w, timeout, NULL, p); }
 
 /* Every field the run uses, equal. */
 static void assert_same(const lc_result *a, const lc_result *b) {
@@ -134,11 +136,31 @@ static void test_isolated_same(void **state) {
   lx_program_free(q);
 }
 
+/* The --unroll hint: found in the child as in-process. */
+static void test_isolated_hint(void **state) {
+  world *w = *state;
+  lx_program *p = NULL, *q = NULL;
+  lc_unroll_hint in = {0}, apart = {0};
+  lc_result *a = check_hint(w, 0, &in, &p), *b = check_hint(w, 60, &apart, &q);
+  assert_true(a->bound_reached && b->bound_reached);
+  assert_int_equal(in.from, 2);
+  assert_true(in.tried > in.from);
+  assert_int_equal(apart.from, in.from);
+  assert_int_equal(apart.covers, in.covers);
+  assert_int_equal(apart.tried, in.tried);
+  assert_int_equal(apart.stopped, in.stopped);
+  lc_result_free(a);
+  lc_result_free(b);
+  lx_program_free(p);
+  lx_program_free(q);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_dump_load),
     cmocka_unit_test(test_load_refuses),
     cmocka_unit_test(test_isolated_same),
+    cmocka_unit_test(test_isolated_hint),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
