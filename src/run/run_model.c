@@ -241,7 +241,8 @@ static lc_result *no_answer(const model_task *k, const lc_iso_outcome *x) {
   lc_engine e = k->o->engine == LC_ENGINE_AUTO ? lc_engine_choose(k->p) : k->o->engine;
   lc_result *r = lc_result_new(k->p, lc_engine_name(e), cat_model_name(k->m));
   if (x->end == LC_ISO_KILLED) lc_result_fail(r, LC_RESULT_UNKNOWN, RUN_MODEL_KILLED, k->o->timeout);
-  else if (x->end == LC_ISO_NOT_RUN) lc_result_fail(r, LC_RESULT_ERROR, "cannot start a process for the check: %s", strerror(x->error));
+  else if (x->end == LC_ISO_NOT_RUN)
+    lc_result_fail(r, LC_RESULT_ERROR, "cannot start a process for the check: %s", strerror(x->error));
   else if (x->end == LC_ISO_DONE) lc_result_fail(r, LC_RESULT_ERROR, "the check sent an answer that cannot be read");
   else if (x->signal) lc_result_fail(r, LC_RESULT_ERROR, "the check crashed (signal %d)", x->signal);
   else lc_result_fail(r, LC_RESULT_ERROR, "the check ended without an answer (exit status %d)", x->code);
@@ -292,8 +293,10 @@ lc_result *run_model_check(const lt_test *t, const cat_model *m, const lc_check_
   double lowered = lc_now() - start;
   model_task k = {t, p, m, o, cut_termination, start, d, hint, NULL};
   lc_iso_ops ops = {model_run, model_done};
-  /* the bound counts from the test's start, as litmus-check's */
-  lc_isolate_run(1, 1, lc_iso_hard_limit(o->timeout) - (lc_now() - start), &ops, &k);
+  /* the bound counts from the test's start, as litmus-check's (lowering
+   * keeps to S, well within it) */
+  double limit = lc_iso_hard_limit(o->timeout) - (lc_now() - start);
+  lc_isolate_run(1, 1, limit > 1e-3 ? limit : 1e-3, &ops, &k);
   k.r->seconds_lower = lowered;
   k.r->seconds += lowered;
   return k.r;
