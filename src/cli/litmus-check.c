@@ -447,7 +447,7 @@ static void run_job(const batch *b, job *j) {
   lc_diag d;
   lc_diag_init(&d, NULL, err);
   d.errors_only = b->o->quiet;
-  lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
+  lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   cli_test ct;
   int rc = cli_test_read(&ct, "litmus-check", j->path, b->o->mode == MODE_EVENTS ? &lo : NULL, &d);
   if (ct.read && !ct.test && b->o->json && b->o->mode == MODE_CHECK)
