@@ -450,7 +450,7 @@ static void run_job(const batch *b, job *j) {
   lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   cli_test ct;
   int rc = cli_test_read(&ct, "litmus-check", j->path, b->o->mode == MODE_EVENTS ? &lo : NULL, &d);
-  if (ct.read && !ct.test && b->o->json && b->o->mode == MODE_CHECK)
+  if (!ct.test && b->o->json && b->o->mode == MODE_CHECK)
     json_error(&out, j->path, NULL, lc_diag_first_error(&d));
   lc_diag_fini(&d);
   if (rc < 0) j->status = LC_EXIT_INPUT;
