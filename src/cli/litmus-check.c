@@ -667,7 +667,7 @@ static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp
   if (o->html) {
     char **rows = lc_xcalloc(b.njobs + 1, sizeof(char *));
     for (size_t i = 0; i < b.njobs; i++) rows[i] = b.jobs[i].html_row;
-    if (report_html_index(o->html, rows, b.njobs, cat_model_name(m), stderr) < 0) status = worst(status, LC_EXIT_INTERNAL);
+    if (report_html_index(o->html, rows, b.njobs, stderr) < 0) status = worst(status, LC_EXIT_INTERNAL);
     for (size_t i = 0; i < b.njobs; i++) free(rows[i]);
     free(rows);
   }
