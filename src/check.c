@@ -244,7 +244,7 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
   assert(t && m && o && prog && d);
   double start = lc_now();
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
-                   o->timeout > 0 ? start + o->timeout : 0, false};
+                   o->timeout > 0 ? start + o->timeout : 0, false, o->timeout};
   lx_program *p = lx_lower(t, &lo, d);
   *prog = p;
   if (!p) return NULL;

@@ -2,6 +2,7 @@
  * executions that show each, and their concrete re-evaluation.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ static rel_rel *running(const lx_program *p, const lc_witness *w, const rel_rel 
 }
 
 void lc_witness_base(const lx_program *p, const lc_witness *w, rel_rel *out[LC_NBASE]) {
+  assert(p && w && out);
   rel_rel *rf = rel_new(p->nevents);
   for (size_t r = 0; r < p->nevents; r++)
     if (w->rf[r] >= 0) rel_add(rf, (size_t)w->rf[r], r);
@@ -560,6 +562,7 @@ static bool has_cut(const lx_program *p) {
 
 lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine engine, double timeout,
                               const lc_state *states, size_t n, const lc_result *checked) {
+  assert(p && m && (states || !n));
   double start = lc_now();
   lc_explain_result *x = NULL;
   if (engine == LC_ENGINE_AUTO && has_cut(p)) {
@@ -602,6 +605,7 @@ void lc_explain_free(lc_explain_result *x) {
 }
 
 bool lc_explain_failed(const lc_explain_result *x) {
+  assert(x);
   for (size_t i = 0; i < x->n; i++)
     if (x->ex[i].kind == LC_EXPLAIN_ERROR) return true;
   for (size_t i = 0; i < x->nraces; i++)
@@ -643,6 +647,7 @@ static char *judge_race(const lc_explain_result *x, const lc_race *rc) {
 }
 
 void lc_explain_races(lc_explain_result *x, const lc_result *r, double timeout) {
+  assert(x && r);
   size_t total = 0;
   for (size_t f = 0; f < r->nflags; f++) total += r->flags[f].npairs ? r->flags[f].npairs : r->flags[f].raised;
   x->races = lc_xcalloc(total + 1, sizeof(lc_race));

@@ -13,30 +13,22 @@
 #include <string.h>
 
 #include "check.h"
-#include "litmus/ast.h"
+#include "cli/cli.h"
 
 static int one(const char *path, unsigned unroll) {
-  lc_source src;
-  if (lc_source_read(&src, path) < 0) {
-    fprintf(stderr, "engine-cost: cannot read %s\n", path);
-    return 2;
-  }
   lc_diag d;
-  lc_diag_init(&d, &src, stderr);
-  lt_test *t = lt_parse(&src, &d);
-  lx_options lo = {unroll, LX_DEFAULT_MAX_PATHS, 0, false};
-  lx_program *p = t ? lx_lower(t, &lo, &d) : NULL;
+  lc_diag_init(&d, NULL, stderr);
+  lx_options lo = {unroll, LX_DEFAULT_MAX_PATHS, 0, false, 0};
+  cli_test t;
   int rc = 2;
-  if (p) {
+  if (cli_test_read(&t, "engine-cost", path, &lo, &d) == 0) {
     double e, s;
-    lc_engine_costs(p, &e, &s);
-    printf("%s %.2f %.2f %s\n", path, e, s, lc_engine_name(lc_engine_choose(p)));
+    lc_engine_costs(t.prog, &e, &s);
+    printf("%s %.2f %.2f %s\n", path, e, s, lc_engine_name(lc_engine_choose(t.prog)));
     rc = 0;
   }
-  lx_program_free(p);
-  lt_test_free(t);
+  cli_test_fini(&t);
   lc_diag_fini(&d);
-  lc_source_fini(&src);
   return rc;
 }
 

@@ -6,33 +6,26 @@
  */
 #include <stdio.h>
 
+#include "cli/cli.h"
 #include "roundtrip.h"
 
 /* 0 when path round-trips, else the exit status to report. */
 static int check(const char *path) {
-  lc_source src;
-  if (lc_source_read(&src, path) < 0) {
-    perror(path);
-    return 2;
-  }
   lc_diag d;
-  lc_diag_init(&d, &src, NULL);   /* warnings are not this program's business */
-  lt_test *t = lt_parse(&src, &d);
-  int status = 0;
-  if (!t) {
-    fprintf(stderr, "%s\n", lc_diag_first_error(&d));
-    status = 2;
-  } else {
-    char *why = rt_check(t);
+  lc_diag_init(&d, NULL, stderr);
+  d.errors_only = true;   /* warnings are not this program's business */
+  cli_test t;
+  int status = cli_test_read(&t, "lt-roundtrip", path, NULL, &d) < 0 ? 2 : 0;
+  if (status == 0) {
+    char *why = rt_check(t.test);
     if (why) {
       fprintf(stderr, "%s: %s", path, why);
       status = 1;
     }
     free(why);
   }
-  lt_test_free(t);
+  cli_test_fini(&t);
   lc_diag_fini(&d);
-  lc_source_fini(&src);
   return status;
 }
 

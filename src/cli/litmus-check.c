@@ -22,6 +22,7 @@
 #include <z3.h>
 
 #include "check.h"
+#include "cli/cli.h"
 #include "cli/map-cli.h"
 #include "paths.h"
 #include "progress.h"
@@ -316,27 +317,34 @@ typedef struct fallback_ctx {
   FILE *err;
 } fallback_ctx;
 
+/* The JSON record of a test without a verdict (status "unknown").  Before
+ * lowering (p NULL) the engine named is the one asked for, which may be
+ * auto. */
+static char *unknown_record(const batch *b, const lt_test *t, const lx_program *p, const char *message) {
+  lx_program stub = {0};
+  stub.test = t;
+  lc_engine e = b->o->check.engine;
+  if (p && e == LC_ENGINE_AUTO) e = lc_engine_choose(p);
+  lc_result r = {0};
+  r.prog = p ? p : &stub, r.status = LC_RESULT_UNKNOWN, r.message = (char *)message;
+  r.engine = lc_engine_name(e), r.model = cat_model_name(model_for(b, t));
+  json_t *js = report_json(&r);
+  char *record = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(js);
+  return record;
+}
+
 /* Tells the parent what to report should it kill this child at the
  * deadline: what the test wrote on stderr so far and, for --json, the
- * record of a test without a verdict.  Before lowering (p NULL) the engine
- * named is the one asked for, which may be auto. */
+ * record of a test without a verdict. */
 static void send_fallback(const fallback_ctx *f, const lx_program *p) {
   const batch *b = f->b;
   char *record = NULL;
   if (b->o->json) {
-    lx_program stub = {0};
-    stub.test = f->t;
-    lc_engine e = b->o->check.engine;
-    if (p && e == LC_ENGINE_AUTO) e = lc_engine_choose(p);
     lc_buf msg;
     lc_buf_init(&msg);
     lc_buf_printf(&msg, "out of time (--timeout %g s); no verdict", b->o->check.timeout);
-    lc_result r = {0};
-    r.prog = p ? p : &stub, r.status = LC_RESULT_UNKNOWN, r.message = msg.s;
-    r.engine = lc_engine_name(e), r.model = cat_model_name(model_for(b, f->t));
-    json_t *js = report_json(&r);
-    record = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(js);
+    record = unknown_record(b, f->t, p, msg.s);
     lc_buf_fini(&msg);
   }
   fflush(f->err);
@@ -346,6 +354,22 @@ static void send_fallback(const fallback_ctx *f, const lx_program *p) {
 }
 
 static void fallback_lowered(void *ctx, const lx_program *p) { send_fallback(ctx, p); }
+
+/* The JSON of a test lowering refused: "unknown" when out of time, with
+ * lowering's message, else the error object. */
+static void lowering_failed(const batch *b, const job *j, const lt_test *t, const lc_diag *d, bool late,
+                            lc_buf *out) {
+  const lc_message *m = NULL;
+  for (size_t i = 0; i < d->msgs.n && !m; i++)
+    if (d->msgs.v[i].sev == LC_SEV_ERROR) m = &d->msgs.v[i];
+  if (!late || !m) {
+    json_error(out, j->path, t, lc_diag_first_error(d));
+    return;
+  }
+  char *record = unknown_record(b, t, NULL, m->msg);
+  lc_buf_printf(out, "%s\n", record);
+  free(record);
+}
 
 static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out) {
   lc_diag d;
@@ -360,15 +384,18 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     co.lowered = fallback_lowered, co.lowered_ctx = &fc;
   }
   lc_result *r = lc_check_test(t, model_for(b, t), &co, &prog, &d);
-  if (!r && b->o->json) json_error(out, j->path, t, lc_diag_first_error(&d));
-  lc_diag_fini(&d);
   if (!r) {
-    /* lowering gave up: out of time, or the test asks too much of it */
+    /* lowering gave up: out of time (no verdict, as when an engine runs
+     * out), or the test asks too much of it */
     double timeout = b->o->check.timeout;
-    j->status = timeout > 0 && lc_now() - start >= timeout ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
+    bool late = timeout > 0 && lc_now() - start >= timeout;
+    if (b->o->json) lowering_failed(b, j, t, &d, late, out);
+    j->status = late ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
+    lc_diag_fini(&d);
     lx_program_free(prog);
     return;
   }
+  lc_diag_fini(&d);
   if (r->status != LC_RESULT_OK) {
     fprintf(err, "%s: error: %s\n", j->path, r->message ? r->message : "the engine failed");
     j->status = LC_EXIT_INTERNAL;
@@ -417,34 +444,20 @@ static void run_job(const batch *b, job *j) {
   lc_buf out;
   lc_buf_init(&out);
   j->verdict = -1;
-  lc_source src;
-  if (lc_source_read(&src, j->path) < 0) {
-    fprintf(err, "litmus-check: cannot read '%s': %s\n", j->path, strerror(errno));
-    j->status = LC_EXIT_INPUT;
-  } else {
-    lc_diag d;
-    lc_diag_init(&d, &src, err);
-    d.errors_only = b->o->quiet;
-    lt_test *t = lt_parse(&src, &d);
-    if (!t && b->o->json && b->o->mode == MODE_CHECK) json_error(&out, j->path, NULL, lc_diag_first_error(&d));
-    lc_diag_fini(&d);
-    if (!t) j->status = LC_EXIT_INPUT;
-    else if (b->o->mode == MODE_PRINT) lt_print(&out, t);
-    else if (b->o->mode == MODE_EVENTS) {
-      lc_diag_init(&d, &src, err);
-      d.errors_only = b->o->quiet;
-      lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
-      lx_program *p = lx_lower(t, &lo, &d);
-      lc_diag_fini(&d);
-      if (p) lx_program_print(&out, p);
-      else j->status = LC_EXIT_INPUT;
-      lx_program_free(p);
-    } else {
-      check_one(b, j, t, err, &out);
-    }
-    lt_test_free(t);
-    lc_source_fini(&src);
-  }
+  lc_diag d;
+  lc_diag_init(&d, NULL, err);
+  d.errors_only = b->o->quiet;
+  lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
+  cli_test ct;
+  int rc = cli_test_read(&ct, "litmus-check", j->path, b->o->mode == MODE_EVENTS ? &lo : NULL, &d);
+  if (!ct.test && b->o->json && b->o->mode == MODE_CHECK)
+    json_error(&out, j->path, NULL, lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  if (rc < 0) j->status = LC_EXIT_INPUT;
+  else if (b->o->mode == MODE_PRINT) lt_print(&out, ct.test);
+  else if (b->o->mode == MODE_EVENTS) lx_program_print(&out, ct.prog);
+  else check_one(b, j, ct.test, err, &out);
+  cli_test_fini(&ct);
   fclose(err);
   j->out = lc_buf_take(&out);
   lc_buf_fini(&out);
@@ -537,7 +550,7 @@ static void emit(batch *b, size_t i) {
 }
 
 static void run_threads(batch *b) {
-  unsigned nthreads = b->o->jobs < b->njobs ? b->o->jobs : (unsigned)(b->njobs ? b->njobs : 1);
+  unsigned nthreads = b->o->jobs < b->njobs ? b->o->jobs : (unsigned)b->njobs;
   pthread_t *threads = lc_xcalloc(nthreads, sizeof(pthread_t));
   for (unsigned t = 0; t < nthreads; t++) pthread_create(&threads[t], NULL, worker, b);
   for (size_t i = 0; i < b->njobs; i++) {
@@ -654,7 +667,7 @@ static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp
   if (o->html) {
     char **rows = lc_xcalloc(b.njobs + 1, sizeof(char *));
     for (size_t i = 0; i < b.njobs; i++) rows[i] = b.jobs[i].html_row;
-    if (report_html_index(o->html, rows, b.njobs, cat_model_name(m), stderr) < 0) status = worst(status, LC_EXIT_INTERNAL);
+    if (report_html_index(o->html, rows, b.njobs, stderr) < 0) status = worst(status, LC_EXIT_INTERNAL);
     for (size_t i = 0; i < b.njobs; i++) free(rows[i]);
     free(rows);
   }
@@ -667,16 +680,6 @@ static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp
   return status;
 }
 
-/* Messages without a position (a model that is not found) name the
- * program, as command-line tools do. */
-static void print_messages(const lc_diag *d) {
-  for (size_t i = 0; i < d->msgs.n; i++) {
-    const char *text = d->msgs.v[i].text;
-    bool positioned = strncmp(text, "error:", 6) && strncmp(text, "warning:", 8) && strncmp(text, "note:", 5);
-    fprintf(stderr, "%s%s\n", positioned ? "" : "litmus-check: ", text);
-  }
-}
-
 int main(int argc, char **argv) {
   if (map_cli_wanted(argc, argv)) return map_cli_main(argc, argv);
   options o = {0};
@@ -685,34 +688,20 @@ int main(int argc, char **argv) {
   lc_check_options_init(&o.check);
   int status = parse_options(argc, argv, &o);
   expect_vec ex = {0};
-  cat_model *m = NULL, *mcpp = NULL;
-  char **search = NULL;
+  cli_models models = {0};
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
-  if (status < 0 && o.mode == MODE_CHECK) {
-    search = lc_model_search(argv[0]);
-    lc_diag d;
-    lc_diag_init(&d, NULL, NULL);
-    const char *const *dirs = (const char *const *)search;
-    m = cat_load_set(o.model, dirs, o.model_given ? o.settings : NULL, &d);
-    if (m && !o.model_given) mcpp = cat_load_set("cuda-cpp", dirs, o.settings, &d);
-    print_messages(&d);
-    lc_diag_fini(&d);
-    if (!m || (!o.model_given && !mcpp)) status = LC_EXIT_INPUT;
-  }
+  if (status < 0 && o.mode == MODE_CHECK &&
+      cli_models_load(&models, "litmus-check", argv[0], o.model, o.model_given, o.settings) < 0)
+    status = LC_EXIT_INPUT;
   /* Jobs a batch of few tests leaves idle split the states of each test. */
   if (o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;
   if (status < 0 && o.html && mkdir(o.html, 0777) < 0 && errno != EEXIST) {
     fprintf(stderr, "litmus-check: cannot make '%s': %s\n", o.html, strerror(errno));
     status = LC_EXIT_INPUT;
   }
-  if (status < 0) status = run_batch(&o, m, mcpp, &ex);
-  if (fflush(stdout) != 0 && status == LC_EXIT_OK) {
-    fprintf(stderr, "litmus-check: write error: %s\n", strerror(errno));
-    status = LC_EXIT_INTERNAL;
-  }
-  cat_model_free(m);
-  cat_model_free(mcpp);
-  lc_model_search_free(search);
+  if (status < 0) status = run_batch(&o, models.model, models.cpp, &ex);
+  status = cli_finish("litmus-check", status);
+  cli_models_fini(&models);
   lc_paths_free(&o.files);
   for (size_t i = 0; i < ex.n; i++) free(ex.v[i].path);
   lc_vec_free(&ex);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "lc.h"
 #include "report/compare.h"
 #include "report/compare_out.h"
@@ -159,5 +160,5 @@ int main(int argc, char **argv) {
     }
   }
   cmp_fini(&t);
-  return status;
+  return cli_finish("litmus-compare", status);
 }

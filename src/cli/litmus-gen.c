@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "cli/gen-cpp-cli.h"
 #include "gen/gen.h"
 #include "lc.h"
@@ -186,7 +187,7 @@ static int generate(const options *o) {
 }
 
 int main(int argc, char **argv) {
-  if (gen_cpp_wanted(argc, argv)) return gen_cpp_main(argc, argv);
+  if (gen_cpp_wanted(argc, argv)) return cli_finish("litmus-gen", gen_cpp_main(argc, argv));
   options o;
   memset(&o, 0, sizeof o);
   gen_options_init(&o.gen);
@@ -202,5 +203,5 @@ int main(int argc, char **argv) {
   }
   int status = parse_options(argc, argv, &o);
   if (status >= 0) return status;
-  return generate(&o);
+  return cli_finish("litmus-gen", generate(&o));
 }

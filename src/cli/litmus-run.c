@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli/cli.h"
 #include "explain.h"
 #include "report/why.h"
 #include "paths.h"
@@ -510,23 +511,13 @@ typedef struct session {
   size_t file;               /* index of the file being run */
 } session;
 
-/* Prints the messages a backend left in d: positioned ones as they are,
- * the others after the program's and the file's name. */
-static void print_messages(const lc_diag *d, const char *path) {
-  for (size_t i = 0; i < d->msgs.n; i++) {
-    const lc_message *m = &d->msgs.v[i];
-    if (m->loc.file) fprintf(stderr, "%s\n", m->text);
-    else fprintf(stderr, "litmus-run: %s: %s\n", path, m->text);
-  }
-}
-
 static int emit(session *s, const char *path, const lx_program *prog) {
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
   lc_buf src;
   lc_buf_init(&src);
   int rc = cu_emit(&src, prog, &d);
-  print_messages(&d, path);
+  cli_print_messages(stderr, "litmus-run", path, &d);
   if (rc == 0) lc_buf_puts(&s->out, src.s);
   lc_buf_fini(&src);
   lc_diag_fini(&d);
@@ -539,7 +530,7 @@ static int run_backend(const options *o, const run_params *par, const char *path
   lc_diag_init(&d, NULL, NULL);
   int rc = o->backend == BACKEND_HOST ? host_run(prog, par, allowed, rr, &d)
                                       : cu_run(prog, par, allowed, rr, &d);
-  print_messages(&d, path);
+  cli_print_messages(stderr, "litmus-run", path, &d);
   if (rc == LC_EXIT_INPUT && o->backend == BACKEND_CUDA && !prog->test->cpp)
     fprintf(stderr, "litmus-run: %s: the CUDA backend cannot run here (no GPU, driver or NVRTC?); "
                     "--backend host runs the test on CPU threads\n", path);
@@ -607,7 +598,7 @@ static int run_program(session *s, const char *path, const lx_program *prog, con
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
   if (rc == 0 && run_result_finish(&rr, &d) < 0) {
-    print_messages(&d, path);
+    cli_print_messages(stderr, "litmus-run", path, &d);
     rc = LC_EXIT_INTERNAL;
   }
   if (rc == 0) {
@@ -737,18 +728,14 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
 }
 
 static int run_file(session *s, const char *path) {
-  lc_source src;
-  if (lc_source_read(&src, path) < 0) {
-    fprintf(stderr, "litmus-run: cannot read '%s': %s\n", path, strerror(errno));
-    return LC_EXIT_INPUT;
-  }
   lc_diag d;
-  lc_diag_init(&d, &src, stderr);
-  lt_test *t = lt_parse(&src, &d);
+  lc_diag_init(&d, NULL, stderr);
+  cli_test ct;
+  int rc = cli_test_read(&ct, "litmus-run", path, NULL, &d);
   lc_diag_fini(&d);
-  int rc = t ? check_and_run(s, path, t, &src) : LC_EXIT_INPUT;
-  lt_test_free(t);
-  lc_source_fini(&src);
+  if (rc == 0) rc = check_and_run(s, path, ct.test, &ct.src);
+  else rc = LC_EXIT_INPUT;
+  cli_test_fini(&ct);
   return rc;
 }
 
@@ -930,32 +917,19 @@ int main(int argc, char **argv) {
   if (status < 0 && o.check_sass) status = check_sass(&o);
   if (!o.seeded) o.par.seed = clock_seed();
   o.par.progress = o.par.progress && lc_is_tty(stderr);
-  cat_model *m = NULL, *mcpp = NULL;
-  char **search = NULL;
-  if (status < 0) {
-    search = lc_model_search(argv[0]);
-    lc_diag d;
-    lc_diag_init(&d, NULL, stderr);
-    m = cat_load(o.model, (const char *const *)search, &d);
-    if (m && !o.model_given) mcpp = cat_load("cuda-cpp", (const char *const *)search, &d);
-    lc_diag_fini(&d);
-    if (!m || (!o.model_given && !mcpp)) status = LC_EXIT_INPUT;
-  }
+  cli_models models = {0};
+  if (status < 0 && cli_models_load(&models, "litmus-run", argv[0], o.model, o.model_given, NULL) < 0)
+    status = LC_EXIT_INPUT;
   if (status < 0) {
     interrupts in;
     interrupts_start(&in);
     o.par.stop = in.running ? &in.stop : NULL;
     o.checking = in.running ? &in.checking : NULL;
-    status = run_all(&o, m, mcpp, o.par.stop);
+    status = run_all(&o, models.model, models.cpp, o.par.stop);
     interrupts_stop(&in);
   }
-  if (fflush(stdout) != 0 && status == LC_EXIT_OK) {
-    fprintf(stderr, "litmus-run: write error: %s\n", strerror(errno));
-    status = LC_EXIT_INTERNAL;
-  }
-  cat_model_free(m);
-  cat_model_free(mcpp);
-  lc_model_search_free(search);
+  status = cli_finish("litmus-run", status);
+  cli_models_fini(&models);
   lc_paths_free(&o.files);
   return status;
 }

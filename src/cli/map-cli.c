@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli/cli.h"
 #include "cuda/cuda.h"
 #include "map/check_mapping.h"
 #include "map/map_cc.h"
@@ -137,63 +138,88 @@ static map_table *load_table(const char *path, int sm) {
   return m;
 }
 
-static cat_model *load_model(const char *name, char **search, const char *const *settings) {
-  lc_diag d;
-  lc_diag_init(&d, NULL, NULL);
-  cat_model *m = cat_load_set(name, (const char *const *)search, settings, &d);
-  for (size_t i = 0; i < d.msgs.n; i++) fprintf(stderr, "litmus-check: %s\n", d.msgs.v[i].text);
-  lc_diag_fini(&d);
-  return m;
-}
-
 /* ---- one test ---------------------------------------------------------------------- */
 
-static lt_test *read_test(const char *path, lc_source *src) {
-  if (lc_source_read(src, path) < 0) {
-    fprintf(stderr, "litmus-check: cannot read '%s': %s\n", path, strerror(errno));
+/* A C++ test read and parsed into ct, messages to d (whose source
+ * becomes the test's); NULL after saying why not (a PTX test stays in ct,
+ * for its name).  Free ct with cli_test_fini either way. */
+static lt_test *read_test(const char *path, cli_test *ct, lc_diag *d) {
+  cli_test_read(ct, "litmus-check", path, NULL, d);
+  if (ct->test && !ct->test->cpp) {
+    lc_error(d, (lc_loc){path, 0, 0}, "not a C++ test (header `C` or `CUDA`): nothing to compile");
     return NULL;
   }
-  lc_diag d;
-  lc_diag_init(&d, src, stderr);
-  lt_test *t = lt_parse(src, &d);
-  lc_diag_fini(&d);
-  if (t && !t->cpp) {
-    fprintf(stderr, "%s: error: not a C++ test (header `C` or `CUDA`): nothing to compile\n", path);
-    lt_test_free(t);
-    return NULL;
-  }
-  if (!t) lc_source_fini(src);
-  return t;
+  return ct->test;
+}
+
+/* ---- JSON: one object per test, one per line ---------------------------------------- */
+
+static void print_json(json_t *js) {
+  char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  printf("%s\n", s);
+  free(s);
+  json_decref(js);
+}
+
+/* The members every object starts with: what was compiled, by what
+ * (`table` or `compiler`) and for which target. */
+static json_t *json_head(const char *test, const char *path, const char *by, const char *what, int sm) {
+  json_t *o = json_object();
+  json_object_set_new(o, "test", json_string(test));
+  json_object_set_new(o, "file", json_string(path));
+  json_object_set_new(o, by, json_string(what));
+  json_object_set_new(o, "sm", json_integer(sm));
+  return o;
+}
+
+/* A test that could not be read, compiled or checked. */
+static void print_json_error(const lt_test *t, const char *path, const char *by, const char *what, int sm,
+                             const char *message) {
+  json_t *o = json_head(t ? t->name : "", path, by, what, sm);
+  json_object_set_new(o, "verdict", json_string(map_verdict_name(MAP_V_ERROR)));
+  json_object_set_new(o, "message", json_string(message ? message : "the test could not be read"));
+  print_json(o);
+}
+
+/* The first error d holds, to report once d is gone; NULL if none. */
+static char *first_error(const lc_diag *d) {
+  const char *e = lc_diag_first_error(d);
+  return e ? lc_xstrdup(e) : NULL;
 }
 
 static int lower_one(const mopts *o, const map_table *m, const char *path) {
-  lc_source src;
-  lt_test *t = read_test(path, &src);
-  if (!t) return LC_EXIT_INPUT;
   lc_diag d;
-  lc_diag_init(&d, &src, stderr);
+  lc_diag_init(&d, NULL, stderr);
+  cli_test in;
+  lt_test *t = read_test(path, &in, &d);
   map_plan p;
   int status = LC_EXIT_INPUT;
   lc_arena *a = lc_arena_new();
-  const lt_test *ct = map_cpp_cells(t, a, &d);
+  const lt_test *ct = t ? map_cpp_cells(t, a, &d) : NULL;
   if (ct && map_plan_make(ct, m, &p, &d) == 0) {
     size_t *choice = lc_xcalloc(p.n + 1, sizeof *choice);
     lt_test *ptx = map_compile(ct, &p, choice);
     lc_buf b;
     lc_buf_init(&b);
     map_print_lowered(&b, ptx);
-    fputs(b.s, stdout);
+    if (o->json) {
+      json_t *js = json_head(t->name, path, "table", m->name, m->sm);
+      json_object_set_new(js, "ptx", json_string(b.s));
+      print_json(js);
+    } else {
+      fputs(b.s, stdout);
+    }
     lc_buf_fini(&b);
     map_compiled_free(ptx);
     free(choice);
     map_plan_fini(&p);
     status = LC_EXIT_OK;
+  } else if (o->json) {
+    print_json_error(in.test, path, "table", m->name, m->sm, lc_diag_first_error(&d));
   }
-  (void)o;
   lc_arena_free(a);
   lc_diag_fini(&d);
-  lt_test_free(t);
-  lc_source_fini(&src);
+  cli_test_fini(&in);
   return status;
 }
 
@@ -234,11 +260,7 @@ static void text_report(lc_buf *b, const lt_test *t, const map_table *m, const m
 }
 
 static json_t *json_report(const lt_test *t, const char *path, const map_table *m, const map_check_result *r) {
-  json_t *o = json_object();
-  json_object_set_new(o, "test", json_string(t->name));
-  json_object_set_new(o, "file", json_string(path));
-  json_object_set_new(o, "table", json_string(m->name));
-  json_object_set_new(o, "sm", json_integer(m->sm));
+  json_t *o = json_head(t->name, path, "table", m->name, m->sm);
   json_object_set_new(o, "verdict", json_string(map_verdict_name(r->verdict)));
   json_object_set_new(o, "combinations", json_integer((json_int_t)r->combinations));
   json_object_set_new(o, "checked", json_integer((json_int_t)r->checked));
@@ -272,27 +294,23 @@ typedef struct totals {
 
 static int check_one(const mopts *o, const map_table *m, const map_check_options *co,
                      const char *path, totals *tot) {
-  lc_source src;
-  lt_test *t = read_test(path, &src);
-  if (!t) { tot->n[MAP_V_ERROR]++; return LC_EXIT_INPUT; }
   lc_diag d;
-  lc_diag_init(&d, &src, stderr);
+  lc_diag_init(&d, NULL, stderr);
+  cli_test in;
+  lt_test *t = read_test(path, &in, &d);
   map_check_result r;
+  memset(&r, 0, sizeof r);
   int status = LC_EXIT_INPUT;
-  if (map_check_test(t, m, co, &r, &d) == 0) {
-    lc_buf b;
-    lc_buf_init(&b);
+  if (t && map_check_test(t, m, co, &r, &d) == 0) {
     if (o->json) {
-      json_t *js = json_report(t, path, m, &r);
-      char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
-      lc_buf_printf(&b, "%s\n", s);
-      free(s);
-      json_decref(js);
+      print_json(json_report(t, path, m, &r));
     } else {
+      lc_buf b;
+      lc_buf_init(&b);
       text_report(&b, t, m, &r);
+      fputs(b.s, stdout);
+      lc_buf_fini(&b);
     }
-    fputs(b.s, stdout);
-    lc_buf_fini(&b);
     tot->n[r.verdict]++;
     tot->combos += r.combinations;
     tot->checked += r.checked;
@@ -303,11 +321,11 @@ static int check_one(const mopts *o, const map_table *m, const map_check_options
            : r.verdict == MAP_V_UNKNOWN ? LC_EXIT_INTERNAL : LC_EXIT_OK;
   } else {
     tot->n[MAP_V_ERROR]++;
+    if (o->json) print_json_error(in.test, path, "table", m->name, m->sm, lc_diag_first_error(&d));
   }
   map_check_result_fini(&r);
   lc_diag_fini(&d);
-  lt_test_free(t);
-  lc_source_fini(&src);
+  cli_test_fini(&in);
   return status;
 }
 
@@ -363,19 +381,33 @@ static bool same_sequence(const map_alt *row, lt_scope s, const map_alt *seq) {
   return true;
 }
 
-/* "ptx-abi store release #1, nvvm store release #1" or "no shipped table". */
-static void matches(lc_buf *b, map_table *const *tables, const map_site *s) {
-  size_t found = 0;
+/* The rows of the shipped tables whose sequence equals the compiler's
+ * for s: "ptx-abi store release #1", "nvvm store release #1", ... */
+static json_t *matches(map_table *const *tables, const map_site *s) {
+  json_t *found = json_array();
   for (size_t t = 0; t < NTABLES; t++) {
     const map_row *r = tables[t] ? map_row_for(tables[t], s->kind, s->order) : NULL;
     lt_scope scope = s->order == MAP_NA ? LT_SCOPE_NONE : tables[t] ? tables[t]->scope[s->cscope] : 0;
     for (size_t a = 0; r && a < r->nalts; a++)
       if (same_sequence(&r->alts[a], scope, &s->row->alts[0])) {
-        lc_buf_printf(b, "%s%s ", found++ ? ", " : "", tables[t]->name);
-        map_print_alt_name(b, r, &r->alts[a]);
+        lc_buf b;
+        lc_buf_init(&b);
+        lc_buf_printf(&b, "%s ", tables[t]->name);
+        map_print_alt_name(&b, r, &r->alts[a]);
+        json_array_append_new(found, json_string(b.s));
+        lc_buf_fini(&b);
       }
   }
-  if (!found) lc_buf_puts(b, "no row of a shipped table");
+  return found;
+}
+
+/* "ptx-abi store release #1, nvvm store release #1" or "no row of a shipped table". */
+static void matches_text(lc_buf *b, map_table *const *tables, const map_site *s) {
+  json_t *found = matches(tables, s);
+  for (size_t i = 0; i < json_array_size(found); i++)
+    lc_buf_printf(b, "%s%s", i ? ", " : "", json_string_value(json_array_get(found, i)));
+  if (!json_array_size(found)) lc_buf_puts(b, "no row of a shipped table");
+  json_decref(found);
 }
 
 static void sequences_text(lc_buf *b, const lt_test *t, const map_compiled *c, map_table *const *tables) {
@@ -388,48 +420,125 @@ static void sequences_text(lc_buf *b, const lt_test *t, const map_compiled *c, m
     lc_buf_puts(b, " -> ");
     map_print_alt(b, &s->row->alts[0]);
     lc_buf_puts(b, "; matches ");
-    matches(b, tables, s);
+    matches_text(b, tables, s);
     lc_buf_putc(b, '\n');
   }
+}
+
+/* sequences_text's lines as objects: the access (thread, line, kind,
+ * order, and scope unless non-atomic), the compiler's PTX sequence (null
+ * for nothing) and the rows it matches. */
+static json_t *sequences_json(const lt_test *t, const map_compiled *c, map_table *const *tables) {
+  json_t *all = json_array();
+  for (size_t i = 0; i < c->plan.n; i++) {
+    const map_site *s = &c->plan.v[i];
+    json_t *o = json_object();
+    json_object_set_new(o, "thread", json_integer(t->threads[s->thread].id));
+    json_object_set_new(o, "line", json_integer(s->at.line));
+    json_object_set_new(o, "kind", json_string(map_kind_name(s->kind)));
+    json_object_set_new(o, "order", json_string(map_order_name(s->order)));
+    if (s->order != MAP_NA) json_object_set_new(o, "scope", json_string(map_cscope_name(s->cscope)));
+    if (!s->row) {
+      json_object_set_new(o, "ptx", json_null());
+    } else {
+      lc_buf b;
+      lc_buf_init(&b);
+      map_print_alt(&b, &s->row->alts[0]);
+      json_object_set_new(o, "ptx", json_string(b.s));
+      lc_buf_fini(&b);
+      json_object_set_new(o, "matches", matches(tables, s));
+    }
+    json_array_append_new(all, o);
+  }
+  return all;
 }
 
 /* One test of a compiler run: read and emitted first, checked once the
  * whole batch is compiled. */
 typedef struct unit {
   const char *path;
-  lc_source src;
-  lt_test *t;
+  cli_test in;
+  lt_test *t;         /* in.test */
   lc_arena *a;
   const lt_test *ct;
   char prefix[32];
   bool emitted;
+  char *error;        /* why it was not emitted (NULL: see stderr) */
 } unit;
 
 static void unit_fini(unit *u) {
   lc_arena_free(u->a);
-  lt_test_free(u->t);
-  if (u->t) lc_source_fini(&u->src);
+  cli_test_fini(&u->in);
+  free(u->error);
 }
 
 static bool emit_unit(unit *u, size_t k, lc_buf *source) {
-  u->t = read_test(u->path, &u->src);
-  if (!u->t) return false;
   lc_diag d;
-  lc_diag_init(&d, &u->src, stderr);
-  u->a = lc_arena_new();
-  u->ct = map_cpp_cells(u->t, u->a, &d);
-  snprintf(u->prefix, sizeof u->prefix, "T%zu_", k);
-  char *text = u->ct ? map_emit_cuda(u->ct, u->prefix, &d) : NULL;
-  if (text) lc_buf_puts(source, text);
-  free(text);
+  lc_diag_init(&d, NULL, stderr);
+  u->t = read_test(u->path, &u->in, &d);
+  if (u->t) {
+    u->a = lc_arena_new();
+    u->ct = map_cpp_cells(u->t, u->a, &d);
+    snprintf(u->prefix, sizeof u->prefix, "T%zu_", k);
+    char *text = u->ct ? map_emit_cuda(u->ct, u->prefix, &d) : NULL;
+    if (text) lc_buf_puts(source, text);
+    u->emitted = text != NULL;
+    free(text);
+  }
+  if (!u->emitted) u->error = first_error(&d);
   lc_diag_fini(&d);
-  return u->emitted = text != NULL;
+  return u->emitted;
+}
+
+/* What the check of a compiled test found. */
+typedef struct unit_report {
+  map_verdict v;
+  const char *racy;         /* the flag a racy C++ test raises */
+  const char *message;      /* why unknown, or an error */
+  const char *extra;        /* a violation's PTX outcome */
+  size_t cpp_outcomes;
+} unit_report;
+
+static void unit_text(const mopts *o, const unit *u, const map_compiled *c, map_table *const *tables,
+                      const unit_report *r) {
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "Test %s compiler %s sm_%d: %s", u->t->name, o->table, o->sm, map_verdict_name(r->v));
+  if (r->v == MAP_V_RACY) lc_buf_printf(&b, " (flag %s under the C++ model: constrains nothing)\n", r->racy);
+  else if (r->message) lc_buf_printf(&b, " (%s)\n", r->message);
+  else lc_buf_printf(&b, " (%zu C++ outcomes)\n", r->cpp_outcomes);
+  sequences_text(&b, u->t, c, tables);
+  if (r->v == MAP_V_VIOLATION) {
+    lc_buf_printf(&b, "Extra outcome: %s\nPTX test:\n", r->extra);
+    map_print_lowered(&b, c->ptx_test);
+  }
+  fputs(b.s, stdout);
+  lc_buf_fini(&b);
+}
+
+static void unit_json(const mopts *o, const unit *u, const map_compiled *c, map_table *const *tables,
+                      const unit_report *r) {
+  json_t *js = json_head(u->t->name, u->path, "compiler", o->table, o->sm);
+  json_object_set_new(js, "verdict", json_string(map_verdict_name(r->v)));
+  json_object_set_new(js, "cpp_outcomes", json_integer((json_int_t)r->cpp_outcomes));
+  if (r->racy) json_object_set_new(js, "flag", json_string(r->racy));
+  if (r->message) json_object_set_new(js, "message", json_string(r->message));
+  json_object_set_new(js, "sequences", sequences_json(u->t, c, tables));
+  if (r->v == MAP_V_VIOLATION) {
+    lc_buf b;
+    lc_buf_init(&b);
+    map_print_lowered(&b, c->ptx_test);
+    json_object_set_new(js, "extra", json_string(r->extra));
+    json_object_set_new(js, "ptx", json_string(b.s));
+    lc_buf_fini(&b);
+  }
+  print_json(js);
 }
 
 static int check_unit(const mopts *o, unit *u, const char *ptx, map_table *const *tables,
                       const map_check_options *co, totals *tot) {
   lc_diag d;
-  lc_diag_init(&d, &u->src, stderr);
+  lc_diag_init(&d, &u->in.src, stderr);
   map_compiled c = {0};
   lx_program *prog = NULL;
   const char *racy = NULL;
@@ -442,19 +551,15 @@ static int check_unit(const mopts *o, unit *u, const char *ptx, map_table *const
       int rc = map_check_ptx(c.ptx_test, cpp, co, &extra, &message, &d);
       v = rc < 0 ? MAP_V_ERROR : rc > 0 ? MAP_V_UNKNOWN : extra ? MAP_V_VIOLATION : MAP_V_SOUND;
     }
-    lc_buf b;
-    lc_buf_init(&b);
-    lc_buf_printf(&b, "Test %s compiler %s sm_%d: %s", u->t->name, o->table, o->sm, map_verdict_name(v));
-    if (v == MAP_V_RACY) lc_buf_printf(&b, " (flag %s under the C++ model: constrains nothing)\n", racy);
-    else if (message) lc_buf_printf(&b, " (%s)\n", message);
-    else lc_buf_printf(&b, " (%zu C++ outcomes)\n", cpp->nstates);
-    sequences_text(&b, u->t, &c, tables);
-    if (v == MAP_V_VIOLATION) {
-      lc_buf_printf(&b, "Extra outcome: %s\nPTX test:\n", extra);
-      map_print_lowered(&b, c.ptx_test);
+    /* the text shows the PTX check's message only (an unknown C++ check
+     * shows its count of outcomes); JSON has the C++ check's too */
+    unit_report r = {v, racy, message, extra, cpp->nstates};
+    if (o->json) {
+      if (!message && v == MAP_V_UNKNOWN) r.message = cpp->message ? cpp->message : "the C++ model gave no answer";
+      unit_json(o, u, &c, tables, &r);
+    } else {
+      unit_text(o, u, &c, tables, &r);
     }
-    fputs(b.s, stdout);
-    lc_buf_fini(&b);
     tot->n[v]++;
     status = v == MAP_V_VIOLATION ? LC_EXIT_MISMATCH : v == MAP_V_SOUND || v == MAP_V_RACY ? LC_EXIT_OK
            : LC_EXIT_INTERNAL;
@@ -462,6 +567,7 @@ static int check_unit(const mopts *o, unit *u, const char *ptx, map_table *const
     free(message);
   } else {
     tot->n[MAP_V_ERROR]++;
+    if (o->json) print_json_error(u->in.test, u->path, "compiler", o->table, o->sm, lc_diag_first_error(&d));
   }
   lc_result_free(cpp);
   lx_program_free(prog);
@@ -492,19 +598,30 @@ static int compile_batch(const mopts *o, const char *nvcc, map_table *const *tab
     if (emit_unit(&units[i], i, &source)) emitted++;
     else { tot.n[MAP_V_ERROR]++; status = LC_EXIT_INPUT; }
   }
-  char *ptx = NULL;
+  char *ptx = NULL, *failed = NULL;   /* failed: why the compiler failed */
   if (emitted) {
     lc_diag d;
     lc_diag_init(&d, NULL, stderr);
-    if (compile_source(o, nvcc, source.s, &ptx, &d)) { tot.n[MAP_V_ERROR] += emitted; emitted = 0; status = LC_EXIT_INPUT; }
+    if (compile_source(o, nvcc, source.s, &ptx, &d)) {
+      tot.n[MAP_V_ERROR] += emitted;
+      emitted = 0;
+      status = LC_EXIT_INPUT;
+      failed = first_error(&d);
+    }
     lc_diag_fini(&d);
   }
-  for (size_t i = 0; i < o->files.n && emitted; i++) {
-    if (!units[i].emitted) continue;
-    int s = check_unit(o, &units[i], ptx, tables, co, &tot);
-    if (s > status) status = s;
+  /* JSON has an object for every test, in order, those in error too */
+  for (size_t i = 0; i < o->files.n; i++) {
+    unit *u = &units[i];
+    if (u->emitted && emitted) {
+      int s = check_unit(o, u, ptx, tables, co, &tot);
+      if (s > status) status = s;
+    } else if (o->json) {
+      print_json_error(u->in.test, u->path, "compiler", o->table, o->sm, u->emitted ? failed : u->error);
+    }
   }
-  printf("Summary: %zu sound, %zu violations, %zu undefined behaviour, %zu unknown, %zu errors\n",
+  free(failed);
+  if (!o->json) printf("Summary: %zu sound, %zu violations, %zu undefined behaviour, %zu unknown, %zu errors\n",
          tot.n[MAP_V_SOUND], tot.n[MAP_V_VIOLATION], tot.n[MAP_V_RACY], tot.n[MAP_V_UNKNOWN],
          tot.n[MAP_V_ERROR]);
   for (size_t i = 0; i < o->files.n; i++) unit_fini(&units[i]);
@@ -515,10 +632,6 @@ static int compile_batch(const mopts *o, const char *nvcc, map_table *const *tab
 }
 
 static int compiler_all(const mopts *o, char **search) {
-  if (o->json) {
-    fprintf(stderr, "litmus-check: --json is not supported with --check-mapping %s yet\n", o->table);
-    return LC_EXIT_INPUT;
-  }
   char buf[4096];
   bool nvrtc = !strcmp(o->table, "nvrtc");
   const char *nvcc = nvrtc ? NULL : map_nvcc_path(buf, sizeof buf);
@@ -532,8 +645,8 @@ static int compiler_all(const mopts *o, char **search) {
     tables[i] = load_table(path, o->sm);
     free(path);
   }
-  cat_model *cm = load_model(o->cpp_model, search, o->sets);
-  cat_model *pm = cm ? load_model(o->ptx_model, search, NULL) : NULL;
+  cat_model *cm = cli_model_load("litmus-check", search, o->cpp_model, o->sets);
+  cat_model *pm = cm ? cli_model_load("litmus-check", search, o->ptx_model, NULL) : NULL;
   int status = LC_EXIT_INPUT;
   if (cm && pm) {
     map_check_options co = {cm, pm, o->check, o->max_combinations};
@@ -563,8 +676,8 @@ int map_cli_main(int argc, char **argv) {
   if (status < 0 && o.lower) {
     status = lower_one(&o, m, o.files.v[0]);
   } else if (status < 0) {
-    cm = load_model(o.cpp_model, search, o.sets);
-    pm = cm ? load_model(o.ptx_model, search, NULL) : NULL;
+    cm = cli_model_load("litmus-check", search, o.cpp_model, o.sets);
+    pm = cm ? cli_model_load("litmus-check", search, o.ptx_model, NULL) : NULL;
     map_check_options co = {cm, pm, o.check, o.max_combinations};
     status = cm && pm ? check_all(&o, m, &co) : LC_EXIT_INPUT;
   }
@@ -573,6 +686,5 @@ int map_cli_main(int argc, char **argv) {
   map_table_free(m);
   lc_model_search_free(search);
   lc_paths_free(&o.files);
-  if (fflush(stdout) != 0 && status == LC_EXIT_OK) status = LC_EXIT_INTERNAL;
-  return status;
+  return cli_finish("litmus-check", status);
 }

@@ -501,7 +501,7 @@ static int load(tcase *tc, const char *path, FILE *out) {
   lc_diag d;
   lc_diag_init(&d, &tc->src, NULL);
   tc->t = lt_parse(&tc->src, &d);
-  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
+  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   if (tc->t && tc->t->cpp)  /* its PTX is the compiler's, not the test's: nothing to compare */
     lc_error(&d, tc->t->name_at, "%s is a C++ test: the SASS check compares the SASS with a PTX test's "
                                   "own instructions; check the compiler's PTX with litmus-check --check-mapping nvcc",

@@ -3,12 +3,14 @@
  * where it failed alone.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "enum/enum_int.h"
 
 void enum_cuts_init(enum_cuts *c, const cat_model *m) {
+  assert(c && m);
   memset(c, 0, sizeof *c);
   c->nchecks = cat_model_nchecks(m);
   c->usable = c->nchecks <= 64;
@@ -23,6 +25,7 @@ static void place_fini(enum_place *pl) {
 }
 
 void enum_cuts_fini(enum_cuts *c) {
+  assert(c);
   for (size_t i = 0; i < c->nchecks; i++) place_fini(&c->alone[i]);
   free(c->alone);
   lc_vec_free(&c->sets);
@@ -30,6 +33,7 @@ void enum_cuts_fini(enum_cuts *c) {
 }
 
 bool enum_cuts_met_by(const enum_cuts *c, uint64_t set) {
+  assert(c);
   if (!c->usable) return false;
   for (size_t i = 0; i < c->sets.n; i++)
     if (!(c->sets.v[i] & set)) return false;
@@ -57,6 +61,7 @@ static void keep_place(enum_place *pl, const lx_program *p, const enum_frame *f,
 }
 
 void enum_cuts_note(enum_cuts *c, uint64_t fails, const lx_program *p, const enum_frame *f, const int *rf) {
+  assert(c && p && f && (rf || !f->nreads));
   if (!c->usable || !fails) return;
   add_set(c, fails);
   if (fails & (fails - 1)) return;

@@ -3,6 +3,7 @@
  * that judges what either engine found.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ static int find(void *ctx, const bool *on, const lc_state *state, lc_witness **w
 }
 
 lc_explainer enum_explainer(const lx_program *p, const cat_model *m, double timeout) {
+  assert(p && m);
   finder *f = lc_xcalloc(1, sizeof *f);
   f->p = p;
   f->m = m;
@@ -96,6 +98,7 @@ static const char *inconsistency(const enum_frame *f, const lc_witness *w) {
 
 int enum_eval_witness(const lx_program *p, const cat_model *m, const lc_witness *w, cat_rel_result *res,
                       int **orig, char **msg) {
+  assert(p && m && w && res && orig && msg);
   memset(res, 0, sizeof *res);
   *orig = NULL;
   enum_frame *f = enum_frame_new(p, w->paths);

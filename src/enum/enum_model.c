@@ -293,9 +293,15 @@ int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_f
   return cat_eval(em->m, &be, d);
 }
 
-void enum_model_every_check(enum_model *em, bool on) { em->every_check = on; }
+void enum_model_every_check(enum_model *em, bool on) {
+  assert(em);
+  em->every_check = on;
+}
 
-void enum_model_skip(enum_model *em, const bool *skip) { em->skip = skip; }
+void enum_model_skip(enum_model *em, const bool *skip) {
+  assert(em);
+  em->skip = skip;
+}
 
 const rel_rel *enum_model_check_may(const enum_model *em, size_t i) {
   assert(em && i < cat_model_nchecks(em->m));

@@ -23,6 +23,7 @@
  * their values are known.  Tests of the pruning compare it with the
  * unpruned search (enum_options.no_prune).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1309,6 +1310,7 @@ lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_option
 
 lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum_options *o,
                              const lc_state_hook *hook) {
+  assert(p && m);
   double start = lc_now();
   enum_options defaults = {0, true, false};
   search s;
@@ -1335,12 +1337,14 @@ static void skip_unneeded(search *s) {
 
 int enum_find(const lx_program *p, const cat_model *m, const enum_options *o, const bool *on,
               const lc_state *target, lc_witness **w, bool *failing, char **msg) {
+  assert(p && m && target && w && failing && msg);
   enum_query q = {on, target, 0, NULL, NULL, NULL};
   return enum_find_query(p, m, o, &q, w, failing, msg);
 }
 
 int enum_find_query(const lx_program *p, const cat_model *m, const enum_options *o, const enum_query *q,
                     lc_witness **w, bool *failing, char **msg) {
+  assert(p && m && q && q->target && w && failing && msg);
   enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune};
   search s;
   search_init(&s, p, m, &opt, lc_now());
@@ -1371,6 +1375,7 @@ int enum_find_query(const lx_program *p, const cat_model *m, const enum_options 
 
 int enum_find_race(const lx_program *p, const cat_model *m, const enum_options *o, const char *flag, int a,
                    int b, lc_witness **w, char **msg) {
+  assert(p && m && flag && w && msg && a >= 0 && b >= 0 && (size_t)a < p->nevents && (size_t)b < p->nevents);
   enum_options opt = {o ? o->timeout : 0, false, false};
   lc_state any = {0};
   search s;

@@ -4,6 +4,7 @@
  * back as a witness.
  * SPDX-License-Identifier: MIT
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,7 @@ static int find(void *ctx, const bool *on, const lc_state *state, lc_witness **w
 }
 
 int smt_find_race(lc_explainer *ex, const char *flag, int a, int b, lc_witness **w, char **msg) {
+  assert(ex && ex->ctx && flag && w && msg);
   finder *f = ex->ctx;
   if (!f->ok) {
     *msg = lc_xstrdup(f->r->message ? f->r->message : "the SMT encoding failed");
@@ -194,6 +196,7 @@ static void finder_free(void *ctx) {
 }
 
 lc_explainer smt_explainer(const lx_program *p, const cat_model *m, double timeout) {
+  assert(p && m);
   finder *f = lc_xcalloc(1, sizeof *f);
   f->p = p;
   f->m = m;

@@ -29,4 +29,12 @@ run svg 1 --svg "$tmp/svg" gpu-a.json gpu-b.json sc.json
 for plot in MP SB; do
   check_whole "svg-$plot.expected" "$tmp/svg/$plot.svg" "svg $plot"
 done
+# a write error (a full disk) is not success: exit 3, said on stderr
+if [ -w /dev/full ]; then
+  "$lcmp" --differences gpu-b.json ptx-v7.5.json >/dev/full 2>"$tmp/err"
+  rc=$?
+  echo "litmus-compare: write error: No space left on device" >"$tmp/want"
+  if [ $rc = 3 ] && cmp -s "$tmp/want" "$tmp/err"; then ok "stdout on a full disk: exit 3"
+  else bad "stdout on a full disk: exit $rc"; cat "$tmp/err"; fi
+fi
 finish compare

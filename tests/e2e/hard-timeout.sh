@@ -7,7 +7,8 @@
 # by the parent (src/isolate.c).  Then: a batch of a good test, a test that
 # does not parse and that one prints what it prints without the timed-out
 # test, in the order given, plus that test's line (or JSON record), with any
-# --jobs.  Whole outputs against timeout/*.expected*; `Time` lines and JSON
+# --jobs.  And lowering that runs out gives the "unknown" JSON record too.
+# Whole outputs against timeout/*.expected*; `Time` lines and JSON
 # seconds dropped.  PROMOTE=1 rewrites the expected files.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +44,12 @@ status 3 "--timeout 1 $slow"
 within 3 "--timeout 1 $slow"
 check_whole "$dir/spin-1-220.expected-err" "$tmp/text.err" "--timeout 1 $slow: stderr"
 [ -s "$tmp/text.out" ] && bad "--timeout 1 $slow: printed on stdout"
+
+# lowering out of time: the "unknown" record an engine's timeout gives,
+# with lowering's message (it was an "error" object)
+run lowering --json --engine smt --timeout 0.000001 litmus/IRIW.litmus
+status 3 "--json --timeout 0.000001 litmus/IRIW.litmus"
+check_whole "$dir/lowering.expected-json" "$tmp/lowering.out" "--json: lowering out of time: the record"
 
 run json --json --engine smt --timeout 1 "$slow"
 status 3 "--json --timeout 1 $slow"

@@ -3,7 +3,8 @@
 # outputs (stdout and stderr) against tests/map/expected/NAME.expected:
 # every broken table refuted by its minimal counterexample, the shipped
 # tables' verdicts on the classic C++ tests under each C++ variant, the
-# lowering of a few tests (which must read back as PTX), and the errors.
+# lowering of a few tests (which must read back as PTX), the errors, and
+# --json.
 # PROMOTE=1 rewrites the expected files.
 set -u
 . "$(dirname "$0")/../e2e/lib.sh"
@@ -62,4 +63,10 @@ run error-cluster-sm80 2 --lower tests/map/tables/cluster-sm80.map --sm 80 $cpp/
 run error-no-scope 2 --lower ptx-abi --sm 80 $cpp/MP+cluster.litmus
 run error-not-cpp 2 --check-mapping ptx-abi litmus/MP.litmus
 run error-no-table 2 --check-mapping no-such-table $cpp/SB+sc.litmus
+
+# --json: --lower's test as one object, and an object for each test in
+# error (a PTX test, a table invalid for it) beside the others.
+run lower-json 0 --lower ptx-abi --json $cpp/MP+rel+acq.litmus
+run json-errors 2 --check-mapping ptx-abi $ntaoff --json $cpp/SB+sc.litmus litmus/MP.litmus no-such.litmus
+run lower-json-error 2 --lower ptx-abi --sm 80 --json $cpp/MP+cluster.litmus
 finish check-mapping

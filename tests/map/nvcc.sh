@@ -29,4 +29,8 @@ run nvcc-orders-sm75 0 --check-mapping nvcc --sm 75 $orders
 # shellcheck disable=SC2086
 run nvcc-orders-sm90 0 --check-mapping nvcc --sm 90 $orders
 run nvcc-cluster 2 --check-mapping nvcc --sm 90 tests/map/nvcc/loads-cluster.litmus tests/map/nvcc/loads-device.litmus
+# --json: an object per test, in order, those in error too (a cluster
+# scope the toolkit cannot compile, a PTX test)
+# shellcheck disable=SC2086
+run nvcc-json 2 --check-mapping nvcc --sm 90 --json $classic tests/map/nvcc/loads-cluster.litmus litmus/MP.litmus
 finish nvcc

@@ -18,7 +18,7 @@ PROMOTE=0   # the expected files are nvcc.sh's
 run() {
   name=$1 want=$2
   shift 2
-  sed 's/ compiler nvcc / compiler nvrtc /' "$exp/$name.expected" >"$tmp/want"
+  sed -e 's/ compiler nvcc / compiler nvrtc /' -e 's/"compiler":"nvcc"/"compiler":"nvrtc"/g' "$exp/$name.expected" >"$tmp/want"
   check_run "$name through NVRTC" "$want" "$tmp/want" "$lc" "$@"
 }
 classic=$(ls tests/map/cpp/*.litmus | grep -v cluster)
@@ -30,4 +30,6 @@ run nvcc-orders-sm75 0 --check-mapping nvrtc --sm 75 $orders
 # shellcheck disable=SC2086
 run nvcc-orders-sm90 0 --check-mapping nvrtc --sm 90 $orders
 run nvcc-cluster 2 --check-mapping nvrtc --sm 90 tests/map/nvcc/loads-cluster.litmus tests/map/nvcc/loads-device.litmus
+# shellcheck disable=SC2086
+run nvcc-json 2 --check-mapping nvrtc --sm 90 --json $classic tests/map/nvcc/loads-cluster.litmus litmus/MP.litmus
 finish nvrtc
