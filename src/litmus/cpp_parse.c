@@ -536,10 +536,22 @@ static lt_cexpr *primary(parser *ps) {
   return e;
 }
 
+/* C++ reads "--" as a decrement, which the dialect does not have: read
+ * as two minus signs it would silently mean something else (--x is x,
+ * a--b is a + b). */
+static void no_decrement(parser *ps) {
+  const lt_token *n = lt_p_peek(ps);
+  bool minus_next = n->kind == LT_TOK_MINUS || (n->kind == LT_TOK_INT && n->len && n->text[0] == '-');
+  if (is(ps, LT_TOK_MINUS) && minus_next && n->at.line == TOK.at.line && n->at.col == TOK.at.col + 1)
+    lt_p_error(ps, TOK.at, "'--' is a decrement in C++, which tests cannot use; "
+                           "for two minus signs write '- -'");
+}
+
 /* unary -> ('-' | '!' | '~' | '*' | '&') unary | primary */
 static lt_cexpr *unary(parser *ps) {
   lc_loc at = TOK.at;
   lt_cexpr *e;
+  no_decrement(ps);
   if (is(ps, LT_TOK_MINUS) || is(ps, LT_TOK_NOT)) {
     e = new_expr(ps, LT_CE_UNARY, at);
     e->op = is(ps, LT_TOK_MINUS) ? LT_COP_NEG : TOK.text[0] == '~' ? LT_COP_BITNOT : LT_COP_NOT;
@@ -587,6 +599,7 @@ static lt_cexpr *binary(parser *ps, int level) {
   const struct binop *b;
   while ((b = binop_at(ps, level)) != NULL) {
     lc_loc at = TOK.at;
+    no_decrement(ps);
     nest(ps, at);
     lt_p_next(ps);
     lt_cexpr *e = new_expr(ps, LT_CE_BINARY, l->at);
