@@ -30,7 +30,7 @@
 
 #define LC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/* ---- exit codes (man/litmus-check.1, EXIT STATUS) ---------------------------------- */
+/* ---- the programs' exit codes (man/litmus-check.1, EXIT STATUS); only src/cli/ returns them ---- */
 enum {
   LC_EXIT_OK = 0,        /* the tool ran; verdicts are in the output */
   LC_EXIT_MISMATCH = 1,  /* forbidden outcome observed, or --expect mismatch */

@@ -447,10 +447,10 @@ static void run_job(const batch *b, job *j) {
   lc_diag d;
   lc_diag_init(&d, NULL, err);
   d.errors_only = b->o->quiet;
-  lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
+  lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   cli_test ct;
   int rc = cli_test_read(&ct, "litmus-check", j->path, b->o->mode == MODE_EVENTS ? &lo : NULL, &d);
-  if (ct.read && !ct.test && b->o->json && b->o->mode == MODE_CHECK)
+  if (!ct.test && b->o->json && b->o->mode == MODE_CHECK)
     json_error(&out, j->path, NULL, lc_diag_first_error(&d));
   lc_diag_fini(&d);
   if (rc < 0) j->status = LC_EXIT_INPUT;
@@ -661,7 +661,7 @@ static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp
   if (o->html) {
     char **rows = lc_xcalloc(b.njobs + 1, sizeof(char *));
     for (size_t i = 0; i < b.njobs; i++) rows[i] = b.jobs[i].html_row;
-    if (report_html_index(o->html, rows, b.njobs, cat_model_name(m), stderr) < 0) status = worst(status, LC_EXIT_INTERNAL);
+    if (report_html_index(o->html, rows, b.njobs, stderr) < 0) status = worst(status, LC_EXIT_INTERNAL);
     for (size_t i = 0; i < b.njobs; i++) free(rows[i]);
     free(rows);
   }

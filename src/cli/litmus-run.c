@@ -28,6 +28,7 @@
 
 #include "check.h"
 #include "cli/cli.h"
+#include "cli/run-status.h"
 #include "explain.h"
 #include "report/why.h"
 #include "paths.h"
@@ -520,7 +521,7 @@ static int emit(session *s, const char *path, const lx_program *prog) {
   lc_diag_init(&d, NULL, NULL);
   lc_buf src;
   lc_buf_init(&src);
-  int rc = cu_emit(&src, prog, &d);
+  int rc = cu_emit(&src, prog, &d) < 0 ? LC_EXIT_INPUT : 0;
   cli_print_messages(stderr, "litmus-run", path, &d);
   if (rc == 0) lc_buf_puts(&s->out, src.s);
   lc_buf_fini(&src);
@@ -528,14 +529,14 @@ static int emit(session *s, const char *path, const lx_program *prog) {
   return rc;
 }
 
-static int run_backend(const options *o, const run_params *par, const char *path, const lx_program *prog,
-                       const lc_result *allowed, run_result *rr) {
+static run_status run_backend(const options *o, const run_params *par, const char *path, const lx_program *prog,
+                              const lc_result *allowed, run_result *rr) {
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
-  int rc = o->backend == BACKEND_HOST ? host_run(prog, par, allowed, rr, &d)
-                                      : cu_run(prog, par, allowed, rr, &d);
+  run_status rc = o->backend == BACKEND_HOST ? host_run(prog, par, allowed, rr, &d)
+                                             : cu_run(prog, par, allowed, rr, &d);
   cli_print_messages(stderr, "litmus-run", path, &d);
-  if (rc == LC_EXIT_INPUT && o->backend == BACKEND_CUDA && !prog->test->cpp)
+  if (rc == RUN_CANNOT && o->backend == BACKEND_CUDA && !prog->test->cpp)
     fprintf(stderr, "litmus-run: %s: the CUDA backend cannot run here (no GPU, driver or NVRTC?); "
                     "--backend host runs the test on CPU threads\n", path);
   lc_diag_fini(&d);
@@ -596,7 +597,7 @@ static int run_program(session *s, const char *path, const lx_program *prog, con
   const char *backend = s->o->backend == BACKEND_HOST ? "host" : "cuda";
   run_result rr;
   run_result_init(&rr, prog, backend);
-  int rc = run_backend(s->o, par, path, prog, allowed, &rr);
+  int rc = cli_run_exit(run_backend(s->o, par, path, prog, allowed, &rr));
   rr.termination = allowed->termination;
   rr.termination_witness = allowed->termination_witness ? lc_xstrdup(allowed->termination_witness) : NULL;
   lc_diag d;
@@ -652,7 +653,7 @@ typedef struct mutant_ctx {
   const char *path;
 } mutant_ctx;
 
-static int run_mutant(void *ctx, const lx_program *prog, const lc_result *allowed, run_result *rr) {
+static run_status run_mutant(void *ctx, const lx_program *prog, const lc_result *allowed, run_result *rr) {
   mutant_ctx *c = ctx;
   return run_backend(c->s->o, &c->s->o->par, c->path, prog, allowed, rr);
 }
@@ -663,7 +664,7 @@ static int mutants(session *s, const char *path, const lt_test *t, const lc_sour
   lc_buf text;
   lc_buf_init(&text);
   json_t *js = NULL;
-  int rc = run_mutants(t, src, s->model, &s->o->check, run_mutant, &c, &text, &js, &s->score);
+  int rc = cli_run_exit(run_mutants(t, src, s->model, &s->o->check, run_mutant, &c, &text, &js, &s->score));
   if (js && s->o->json) {
     char *line = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
     lc_buf_printf(&s->out, "%s\n", line);
@@ -904,7 +905,7 @@ static void options_init(options *o) {
 static int check_sass(const options *o) {
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
-  int rc = cu_sass_check(o->files.v, o->files.n, &o->sass, &d);
+  int rc = cli_sass_exit(cu_sass_check(o->files.v, o->files.n, &o->sass, &d));
   if (lc_diag_first_error(&d)) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
   lc_diag_fini(&d);
   return rc;

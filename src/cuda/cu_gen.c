@@ -1004,7 +1004,7 @@ int cu_gen(lc_buf *out, const cu_plan *pl) {
 int cu_emit(lc_buf *out, const lx_program *p, lc_diag *d) {
   assert(out && p && d);
   cu_plan *pl = cu_plan_new(p, d);
-  if (!pl) return LC_EXIT_INPUT;
+  if (!pl) return -1;
   int rc = cu_gen(out, pl);
   cu_plan_free(pl);
   return rc;

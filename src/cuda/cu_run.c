@@ -96,19 +96,19 @@ static int attr(runner *R, int which, int *v) {
   return CHECK(R, R->drv->DeviceGetAttribute(v, which, R->dev), "cuDeviceGetAttribute");
 }
 
-static int open_device(runner *R) {
+static run_status open_device(runner *R) {
   cu_result r = R->drv->Init(0);
   if (r == CU_ERR_NO_DEVICE) {
     lc_error(R->d, (lc_loc){0}, "no CUDA device found: litmus-run needs an NVIDIA GPU; --backend host runs the "
                                 "test on CPU threads");
-    return LC_EXIT_INPUT;
+    return RUN_CANNOT;
   }
-  if (CHECK(R, r, "cuInit") < 0) return LC_EXIT_INPUT;
+  if (CHECK(R, r, "cuInit") < 0) return RUN_CANNOT;
   int n = 0;
-  if (CHECK(R, R->drv->DeviceGetCount(&n), "cuDeviceGetCount") < 0) return LC_EXIT_INTERNAL;
+  if (CHECK(R, R->drv->DeviceGetCount(&n), "cuDeviceGetCount") < 0) return RUN_FAILED;
   if (R->par.device < 0 || R->par.device >= n) {
     lc_error(R->d, (lc_loc){0}, "CUDA device %d does not exist (%d found)", R->par.device, n);
-    return LC_EXIT_INPUT;
+    return RUN_CANNOT;
   }
   int major = 0, minor = 0;
   if (CHECK(R, R->drv->DeviceGet(&R->dev, R->par.device), "cuDeviceGet") < 0 ||
@@ -116,43 +116,43 @@ static int open_device(runner *R) {
       attr(R, CU_ATTR_CC_MAJOR, &major) < 0 || attr(R, CU_ATTR_CC_MINOR, &minor) < 0 ||
       attr(R, CU_ATTR_SM_COUNT, &R->nsm) < 0 || attr(R, CU_ATTR_MAX_THREADS_PER_BLOCK, &R->max_block) < 0 ||
       attr(R, CU_ATTR_MAX_SHARED_PER_BLOCK, &R->max_shared) < 0)
-    return LC_EXIT_INTERNAL;
+    return RUN_FAILED;
   R->sm = major * 10 + minor;
   if (major >= 9) attr(R, CU_ATTR_CLUSTER_LAUNCH, &R->cluster_launch);
   if (R->drv->MemCreate && R->drv->DeviceGetAttribute(&R->vmm, CU_ATTR_VMM, R->dev) != 0) R->vmm = 0;
-  return 0;
+  return RUN_OK;
 }
 
 /* ---- what the device can give the test -------------------------------------------- */
 
-static int check_fit(runner *R) {
+static run_status check_fit(runner *R) {
   const cu_plan *pl = R->pl;
   if (R->sm < 75) {
     lc_error(R->d, (lc_loc){0}, "%s is sm_%d; litmus-run needs sm_75 or later", R->name, R->sm);
-    return LC_EXIT_INPUT;
+    return RUN_CANNOT;
   }
   if (pl->min_sm > R->sm) {
     lc_error(R->d, (lc_loc){0}, "the test has .cluster scope, which needs sm_%d; %s is sm_%d", pl->min_sm,
              R->name, R->sm);
-    return LC_EXIT_INPUT;
+    return RUN_CANNOT;
   }
   if (pl->alias && !R->vmm) {
     lc_error(R->d, (lc_loc){0}, "the test has a generic alias, which needs the CUDA virtual memory "
                                 "management API; %s or its driver does not offer it", R->name);
-    return LC_EXIT_INPUT;
+    return RUN_CANNOT;
   }
   if (pl->ctas_per_cl > MAX_CLUSTER) {
     lc_error(R->d, (lc_loc){0}, "the test puts %d CTAs in one cluster; litmus-run launches clusters of at "
                                 "most %d", pl->ctas_per_cl, MAX_CLUSTER);
-    return LC_EXIT_INPUT;
+    return RUN_CANNOT;
   }
   if ((int)R->par.threads_per_cta % 32 || (int)R->par.threads_per_cta > R->max_block ||
       (int)R->par.threads_per_cta < pl->roles_per_cta) {
     lc_error(R->d, (lc_loc){0}, "%u threads per CTA: need a multiple of 32 between %d and %d",
              R->par.threads_per_cta, pl->roles_per_cta, R->max_block);
-    return LC_EXIT_INPUT;
+    return RUN_CANNOT;
   }
-  return 0;
+  return RUN_OK;
 }
 
 /* Placements the device cannot give run in the nearest narrower one:
@@ -175,20 +175,20 @@ static unsigned cluster_size(const runner *R) {
 
 /* ---- compiling and loading ------------------------------------------------------------ */
 
-static int build(runner *R) {
+static run_status build(runner *R) {
   lc_buf src;
   lc_buf_init(&src);
   cu_gen(&src, R->pl);
   R->rtc = cu_nvrtc_open(R->d);
   if (!R->rtc) {
     lc_buf_fini(&src);
-    return LC_EXIT_INPUT;
+    return RUN_CANNOT;
   }
   char *image = NULL;
   size_t size = 0;
   int rc = cu_nvrtc_compile(R->rtc, src.s, "litmus.cu", R->sm, false, &image, &size, R->d);
   lc_buf_fini(&src);
-  if (rc < 0) return LC_EXIT_INTERNAL;
+  if (rc < 0) return RUN_FAILED;
   cu_context ctx;
   rc = CHECK(R, R->drv->DevicePrimaryCtxRetain(&ctx, R->dev), "cuDevicePrimaryCtxRetain");
   if (rc == 0) {
@@ -205,7 +205,7 @@ static int build(runner *R) {
   }
   if (rc == 0)
     rc = CHECK(R, R->drv->ModuleGetFunction(&R->fclassify, R->mod, "cu_classify"), "cuModuleGetFunction");
-  return rc < 0 ? LC_EXIT_INTERNAL : 0;
+  return rc < 0 ? RUN_FAILED : RUN_OK;
 }
 
 /* ---- sizes ------------------------------------------------------------------------------ */
@@ -240,7 +240,7 @@ static int resident_ctas(runner *R, int per_sm, unsigned T, unsigned cs, uint64_
   return 0;
 }
 
-static int size_grid(runner *R) {
+static run_status size_grid(runner *R) {
   const cu_plan *pl = R->pl;
   unsigned T = R->par.threads_per_cta, cs = cluster_size(R);
   R->test_shared = (size_t)pl->nshared * T * R->par.stride * word_bytes(R);
@@ -248,7 +248,7 @@ static int size_grid(runner *R) {
     lc_error(R->d, (lc_loc){0}, "shared locations need %zu bytes per CTA (%d shared locations, %u threads, "
                                 "stride %u); %s gives %d", R->test_shared, pl->nshared, T, R->par.stride, R->name,
              R->max_shared);
-    return LC_EXIT_INPUT;
+    return RUN_CANNOT;
   }
   /* the copies of the test kernel may differ in registers: the fewest resident */
   int per_sm = 0;
@@ -256,14 +256,14 @@ static int size_grid(runner *R) {
     int n = 0;
     if (CHECK(R, R->drv->OccupancyMaxActiveBlocksPerMultiprocessor(&n, R->ftest[r], (int)T, R->test_shared),
               "cuOccupancyMaxActiveBlocksPerMultiprocessor") < 0)
-      return LC_EXIT_INTERNAL;
+      return RUN_FAILED;
     if (r == 0 || n < per_sm) per_sm = n;
   }
   /* Resident CTAs by default, so that the roles of an instance overlap. */
   uint64_t ntest = R->par.instances ? (R->par.instances + T - 1) / T
                                     : (uint64_t)R->nsm * (per_sm > 0 ? per_sm : 1) * R->par.testing_pct / 100;
   size_t free_b = 0, total_b = 0;
-  if (CHECK(R, R->drv->MemGetInfo(&free_b, &total_b), "cuMemGetInfo") < 0) return LC_EXIT_INTERNAL;
+  if (CHECK(R, R->drv->MemGetInfo(&free_b, &total_b), "cuMemGetInfo") < 0) return RUN_FAILED;
   uint64_t fit = free_b / 4 / (bytes_per_instance(R) ? bytes_per_instance(R) : 1) / T;
   if (ntest > fit) ntest = fit;
   uint64_t need = (uint64_t)pl->nlcl * cs;
@@ -275,7 +275,7 @@ static int size_grid(runner *R) {
   /* never a grid that cannot be resident: the roles of an instance must
    * overlap in time, and the spin barrier waits for every testing CTA */
   uint64_t resident;
-  if (resident_ctas(R, per_sm, T, cs, &resident) < 0) return LC_EXIT_INTERNAL;
+  if (resident_ctas(R, per_sm, T, cs, &resident) < 0) return RUN_FAILED;
   if (all > resident) {
     uint64_t was = ntest * T;
     ntest = R->par.mem_stress ? resident * R->par.testing_pct / 100 : resident;
@@ -283,7 +283,7 @@ static int size_grid(runner *R) {
     if (ntest < need) {
       lc_error(R->d, (lc_loc){0}, "the test needs %" PRIu64 " CTAs resident at once; %s holds %" PRIu64, need,
                R->name, resident);
-      return LC_EXIT_INPUT;
+      return RUN_CANNOT;
     }
     all = R->par.mem_stress ? ntest * 100 / R->par.testing_pct / cs * cs : ntest;
     if (all > resident) all = resident / cs * cs;
@@ -294,12 +294,12 @@ static int size_grid(runner *R) {
   }
   if (all / cs > CU_MAX_CLUSTERS) {
     lc_error(R->d, (lc_loc){0}, "%" PRIu64 " CTAs are too many for one launch", all);
-    return LC_EXIT_INPUT;
+    return RUN_CANNOT;
   }
   R->shape = (cu_shape){(cu_u32)all, cs, (cu_u32)(ntest / cs), T, R->par.shuffle};
   R->cls_block = 256;
   R->cls_grid = (unsigned)R->nsm * 4;
-  return 0;
+  return RUN_OK;
 }
 
 /* ---- device memory ------------------------------------------------------------------------ */
@@ -535,27 +535,27 @@ static void progress(const runner *R, uint64_t done, double t) {
           t > 0 ? (double)done * R->P.ninst / t : 0.0);
 }
 
-static int iterate(runner *R) {
+static run_status iterate(runner *R) {
   cu_launch P;
-  if (draw(R, &P, 0) < 0) return LC_EXIT_INTERNAL;
+  if (draw(R, &P, 0) < 0) return RUN_FAILED;
   P.phase = 0;
   /* the initial values (and poison) in every set */
   for (unsigned s = 0; s < (R->overlap ? 2u : 1u); s++) {
     if (R->overlap) use_set(R, &P, s);
-    if (launch_classify(R, &P, NULL) < 0) return LC_EXIT_INTERNAL;
+    if (launch_classify(R, &P, NULL) < 0) return RUN_FAILED;
   }
-  if (CHECK(R, R->drv->CtxSynchronize(), "cuCtxSynchronize") < 0) return LC_EXIT_INTERNAL;
+  if (CHECK(R, R->drv->CtxSynchronize(), "cuCtxSynchronize") < 0) return RUN_FAILED;
   uint64_t want = R->par.iterations ? R->par.iterations : R->par.seconds > 0 ? UINT64_MAX : DEFAULT_ITERATIONS;
   uint64_t batch = 4, it = 0;
   double t0 = lc_now(), t = 0;
   while (it < want && (R->par.seconds <= 0 || t < R->par.seconds)) {
     double b0 = lc_now();
     for (uint64_t n = 0; n < batch && it < want; n++, it++) {
-      if (draw(R, &P, it) < 0) return LC_EXIT_INTERNAL;
+      if (draw(R, &P, it) < 0) return RUN_FAILED;
       P.phase = 1;
-      if (launch_pair(R, &P, it) < 0) return LC_EXIT_INTERNAL;
+      if (launch_pair(R, &P, it) < 0) return RUN_FAILED;
     }
-    if (CHECK(R, R->drv->CtxSynchronize(), "cuCtxSynchronize") < 0) return LC_EXIT_INTERNAL;
+    if (CHECK(R, R->drv->CtxSynchronize(), "cuCtxSynchronize") < 0) return RUN_FAILED;
     t = lc_now() - t0;
     if (lc_now() - b0 < 0.05 && batch < 1024) batch *= 2;
     progress(R, it, t);
@@ -564,7 +564,7 @@ static int iterate(runner *R) {
   R->iterations = it;
   R->out->iterations = it;
   R->out->seconds = t;
-  return 0;
+  return RUN_OK;
 }
 
 /* ---- results ---------------------------------------------------------------------------------- */
@@ -634,22 +634,22 @@ static void collect_samples(runner *R, uint64_t claims) {
   free(rec);
 }
 
-static int collect(runner *R) {
+static run_status collect(runner *R) {
   uint64_t cnt[CU_NCOUNTERS];
-  if (download(R, B_COUNTERS, cnt, sizeof cnt) < 0) return LC_EXIT_INTERNAL;
+  if (download(R, B_COUNTERS, cnt, sizeof cnt) < 0) return RUN_FAILED;
   uint64_t dense = collect_dense(R), hashed = collect_hashed(R);
   uint64_t run = R->iterations * R->P.ninst;
   if (cnt[CU_CNT_UNWRITTEN]) {
     lc_error(R->d, (lc_loc){0}, "internal error: %" PRIu64 " instances left a result slot unwritten (the test "
              "kernel did not run them); no histogram", cnt[CU_CNT_UNWRITTEN]);
-    return LC_EXIT_INTERNAL;
+    return RUN_FAILED;
   }
   if (hashed != cnt[CU_CNT_HASHED] ||
       dense + hashed + cnt[CU_CNT_LOST] + cnt[CU_CNT_CUT] + cnt[CU_CNT_FILTERED] != run) {
     lc_error(R->d, (lc_loc){0}, "internal error: the device histogram does not add up: %" PRIu64 " dense + %" PRIu64
              " other + %" PRIu64 " lost + %" PRIu64 " cut + %" PRIu64 " filtered != %" PRIu64 " instances run",
              dense, hashed, cnt[CU_CNT_LOST], cnt[CU_CNT_CUT], cnt[CU_CNT_FILTERED], run);
-    return LC_EXIT_INTERNAL;
+    return RUN_FAILED;
   }
   /* a GPU cannot prove that an instance would never end: all are cut */
   R->out->incomplete = cnt[CU_CNT_CUT];
@@ -665,7 +665,7 @@ static int collect(runner *R) {
     run_result_note(R->out, "%" PRIu64 " CTA launches gave up waiting at the spin barrier (CTAs not resident together)",
                     cnt[CU_CNT_BARRIER_MISS]);
   collect_samples(R, cnt[CU_CNT_SAMPLED]);
-  return run_result_finish(R->out, R->d) < 0 ? LC_EXIT_INTERNAL : 0;
+  return run_result_finish(R->out, R->d) < 0 ? RUN_FAILED : RUN_OK;
 }
 
 static void describe(runner *R) {
@@ -688,16 +688,16 @@ static void describe(runner *R) {
 
 /* ---- cu_run ------------------------------------------------------------------------------------ */
 
-static int prepare(runner *R) {
-  int rc = open_device(R);
-  if (rc == 0) rc = check_fit(R);
-  if (rc == 0) rc = build(R);
-  if (rc == 0) rc = size_grid(R);
-  if (rc) return rc;
+static run_status prepare(runner *R) {
+  run_status rc = open_device(R);
+  if (rc == RUN_OK) rc = check_fit(R);
+  if (rc == RUN_OK) rc = build(R);
+  if (rc == RUN_OK) rc = size_grid(R);
+  if (rc != RUN_OK) return rc;
   note_placement(R);
-  if (fill_launch(R) < 0 || alloc_buffers(R) < 0 || setup_overlap(R) < 0) return LC_EXIT_INTERNAL;
+  if (fill_launch(R) < 0 || alloc_buffers(R) < 0 || setup_overlap(R) < 0) return RUN_FAILED;
   set_pointers(R);
-  return 0;
+  return RUN_OK;
 }
 
 static void teardown(runner *R) {
@@ -714,7 +714,7 @@ static void teardown(runner *R) {
   cu_plan_free(R->pl);
 }
 
-int cu_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out, lc_diag *d) {
+run_status cu_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out, lc_diag *d) {
   assert(p && par && out && d);
   runner R;
   memset(&R, 0, sizeof R);
@@ -725,11 +725,11 @@ int cu_run(const lx_program *p, const run_params *par, const lc_result *allowed,
   fill_defaults(&R.par, par);
   run_result_init(out, p, "cuda");
   R.pl = cu_plan_new(p, d);
-  if (!R.pl) return LC_EXIT_INPUT;
+  if (!R.pl) return RUN_CANNOT;
   R.drv = cu_driver_open(d);
-  int rc = R.drv ? prepare(&R) : LC_EXIT_INPUT;
-  if (rc == 0) rc = iterate(&R);
-  if (rc == 0) {
+  run_status rc = R.drv ? prepare(&R) : RUN_CANNOT;
+  if (rc == RUN_OK) rc = iterate(&R);
+  if (rc == RUN_OK) {
     describe(&R);
     rc = collect(&R);
   }

@@ -501,7 +501,7 @@ static int load(tcase *tc, const char *path, FILE *out) {
   lc_diag d;
   lc_diag_init(&d, &tc->src, NULL);
   tc->t = lt_parse(&tc->src, &d);
-  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
+  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   if (tc->t && tc->t->cpp)  /* its PTX is the compiler's, not the test's: nothing to compare */
     lc_error(&d, tc->t->name_at, "%s is a C++ test: the SASS check compares the SASS with a PTX test's "
                                   "own instructions; check the compiler's PTX with litmus-check --check-mapping nvcc",
@@ -594,19 +594,19 @@ static int check_sm(cu_nvrtc *rtc, const char *cuobjdump, const tcase *tcs, size
   return fails;
 }
 
-int cu_sass_check(char *const *paths, size_t npaths, const cu_sass_opts *o, lc_diag *d) {
+cu_sass_status cu_sass_check(char *const *paths, size_t npaths, const cu_sass_opts *o, lc_diag *d) {
   assert((paths || npaths == 0) && o && d);
   char *cuobjdump = cu_sass_find_cuobjdump();
   if (!cuobjdump) {
     lc_error(d, (lc_loc){0}, "cuobjdump not found (looked at $LC_CUOBJDUMP, the PATH, %s/bin and python3's "
                              "nvidia-cuda-cuobjdump package): the SASS check needs it",
              *LC_CUDA_DIR ? LC_CUDA_DIR : "the toolkit");
-    return 77;
+    return CU_SASS_NO_TOOLS;
   }
   cu_nvrtc *rtc = cu_nvrtc_open(d);
   if (!rtc) {
     free(cuobjdump);
-    return 77;
+    return CU_SASS_NO_TOOLS;
   }
   lc_paths files = {0};
   for (size_t i = 0; i < npaths; i++) lc_paths_add(&files, paths[i]);
@@ -627,5 +627,5 @@ int cu_sass_check(char *const *paths, size_t npaths, const cu_sass_opts *o, lc_d
   lc_paths_free(&files);
   cu_nvrtc_close(rtc);
   free(cuobjdump);
-  return fails ? LC_EXIT_MISMATCH : bad ? LC_EXIT_INPUT : LC_EXIT_OK;
+  return fails ? CU_SASS_LOST : bad ? CU_SASS_BAD_FILE : CU_SASS_FOUND;
 }

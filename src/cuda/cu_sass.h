@@ -31,11 +31,15 @@ typedef struct cu_sass_opts {
  * nvidia-cuda-cuobjdump of python3's site-packages. */
 char *cu_sass_find_cuobjdump(void);
 
-/* Checks the litmus files (folders are searched for *.litmus).  Returns
- * LC_EXIT_OK when every access of every supported test is found,
- * LC_EXIT_MISMATCH when one is lost (each named on o->out), LC_EXIT_INPUT
- * when a file does not load, and 77 when NVRTC or cuobjdump is missing
- * (the reason in d). */
-int cu_sass_check(char *const *paths, size_t npaths, const cu_sass_opts *o, lc_diag *d);
+/* How the SASS check ended; the program chooses its exit status. */
+typedef enum cu_sass_status {
+  CU_SASS_FOUND = 0,        /* every access of every supported test is found */
+  CU_SASS_LOST = 1,         /* an access is lost (each named on o->out) */
+  CU_SASS_BAD_FILE = -1,    /* a file does not load (and none lost an access) */
+  CU_SASS_NO_TOOLS = -2     /* NVRTC or cuobjdump is missing (the reason in d) */
+} cu_sass_status;
+
+/* Checks the litmus files (folders are searched for *.litmus). */
+cu_sass_status cu_sass_check(char *const *paths, size_t npaths, const cu_sass_opts *o, lc_diag *d);
 
 #endif

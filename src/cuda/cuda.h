@@ -15,18 +15,19 @@
 #include "run/run.h"
 
 /* The kernel source for p (litmus-run --emit-cuda); the run's parameters
- * reach the kernels at launch, not in the source.  Returns an exit status:
- * 0, or LC_EXIT_INPUT after reporting an instruction the generator cannot
- * run (texture/surface accesses, ...) to d. */
+ * reach the kernels at launch, not in the source.  Returns 0, or -1 after
+ * reporting an instruction the generator cannot run (texture/surface
+ * accesses, ...) to d. */
 int cu_emit(lc_buf *out, const lx_program *p, lc_diag *d);
 
 /* Runs p on the GPU and fills out.  `allowed` (the model's states) lets the
  * device record the first par->max_forbidden instances whose outcome the
- * model forbids.  Returns an exit status: 0; LC_EXIT_INPUT when there is no
- * GPU, no driver or NVRTC, or the test cannot run (message in d);
- * LC_EXIT_INTERNAL when the GPU or the compiler failed. */
-int cu_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out,
-           lc_diag *d);
+ * model forbids.  Returns RUN_OK; RUN_CANNOT when there is no GPU, no
+ * driver or NVRTC, the driver does not start, or the test or the
+ * parameters do not fit the device; RUN_FAILED when the GPU or the
+ * compiler failed (the message in d either way). */
+run_status cu_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out,
+                  lc_diag *d);
 
 /* 0 when the CUDA driver can be opened, else -1 with the reason in d (so
  * that a run over many tests can stop once, before the first). */

@@ -226,6 +226,7 @@ typedef struct lx_options {
                                bar.sync; LX_LOWER_PAUSES: and those of a thread stopped
                                for good before an instruction that makes events
                                (--progress, progress.c) */
+  double timeout;           /* the --timeout the deadline comes from, for its message */
 } lx_options;
 
 enum { LX_LOWER_PAUSES = 2 };

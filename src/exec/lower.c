@@ -722,8 +722,8 @@ static void push_choices(prefix_stack *stack, const byte_vec *dec) {
 
 static bool out_of_time(lowerer *L) {
   if (L->opt->deadline <= 0 || lc_now() <= L->opt->deadline) return false;
-  lc_error(L->d, L->t->name_at, "out of time (--timeout) while lowering %s to events%s; no verdict",
-           L->t->name, L->paths.n > L->t->nthreads ? " (a lower --unroll makes fewer paths)" : "");
+  lc_error(L->d, L->t->name_at, "out of time (--timeout %g s) while lowering %s to events%s; no verdict",
+           L->opt->timeout, L->t->name, L->paths.n > L->t->nthreads ? " (a lower --unroll makes fewer paths)" : "");
   return true;
 }
 
@@ -957,7 +957,7 @@ static int build(lowerer *L) {
 
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
   assert(t && d);
-  lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false};
+  lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   lowerer L = {0};
   L.t = t;
   L.opt = opt ? opt : &defaults;

@@ -15,17 +15,17 @@
 #include "run/run.h"
 
 /* Checks that the host backend can run p: no texture, surface or constant
- * proxy accesses and no virtual aliases.  Returns 0, or LC_EXIT_INPUT after
- * reporting the first instruction it cannot run to d. */
+ * proxy accesses and no virtual aliases.  Returns 0, or -1 after reporting
+ * the first instruction it cannot run to d. */
 int host_check(const lx_program *p, lc_diag *d);
 
 /* Runs p on CPU threads and fills out (which the caller has initialised
  * with run_result_init).  `allowed` (may be NULL) lets the run record the
  * first par->max_forbidden instances whose outcome the model forbids.
- * Returns an exit status like cu_run: 0; LC_EXIT_INPUT when the test
- * cannot run on the host (message in d); LC_EXIT_INTERNAL when threads or
- * memory could not be had. */
-int host_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out,
-             lc_diag *d);
+ * Returns RUN_OK; RUN_CANNOT when the test cannot run on the host;
+ * RUN_FAILED when threads or memory could not be had (the message in d
+ * either way). */
+run_status host_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out,
+                    lc_diag *d);
 
 #endif

@@ -326,7 +326,7 @@ int host_compile(const lx_program *p, host_code *hc, lc_diag *d) {
   for (size_t t = 0; t < p->nthreads; t++)
     if (compile_thread(p, t, &hc->threads[t], &hc->has_bar, d) < 0) {
       host_code_fini(hc);
-      return LC_EXIT_INPUT;
+      return -1;
     }
   return 0;
 }

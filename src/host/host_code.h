@@ -90,7 +90,7 @@ typedef struct host_code {
   bool has_bar;
 } host_code;
 
-/* Compiles every thread of p.  Returns 0, or LC_EXIT_INPUT after reporting
+/* Compiles every thread of p.  Returns 0, or -1 after reporting
  * the first instruction the host cannot run (host_check). */
 int host_compile(const lx_program *p, host_code *hc, lc_diag *d);
 void host_code_fini(host_code *hc);

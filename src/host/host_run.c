@@ -991,13 +991,12 @@ static void run_batches(host_run_state *S, const run_params *par, const run_para
   lc_vec_free(&c.verdict);
 }
 
-int host_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out,
-             lc_diag *d) {
+run_status host_run(const lx_program *p, const run_params *par, const lc_result *allowed, run_result *out,
+                    lc_diag *d) {
   assert(p && par && out && d);
   host_run_state S;
   memset(&S, 0, sizeof S);
-  int rc = host_compile(p, &S.hc, d);
-  if (rc != 0) return rc;
+  if (host_compile(p, &S.hc, d) < 0) return RUN_CANNOT;
   run_params e = effective_params(par);
   out->params = e;
   S.ncpus = usable_cpus(&S.cpus);
@@ -1008,8 +1007,8 @@ int host_run(const lx_program *p, const run_params *par, const lc_result *allowe
   uint64_t rng = e.seed;
   setup_memory(&S, p, &e);
   setup_workers(&S, &e, &rng);
-  rc = start_threads(&S, d) < 0 ? LC_EXIT_INTERNAL : 0;
-  if (rc == 0) run_batches(&S, par, &e, allowed, out, &rng);
+  run_status rc = start_threads(&S, d) < 0 ? RUN_FAILED : RUN_OK;
+  if (rc == RUN_OK) run_batches(&S, par, &e, allowed, out, &rng);
   stop_threads(&S);
   free_state(&S);
   return rc;

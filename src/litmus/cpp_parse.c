@@ -9,6 +9,7 @@
  * precedence.  The sugar of the CUDA library (cuda::atomic_ref, cuda::std::
  * names, OpenCL scope names) becomes the same nodes as the C11 spelling.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,39 +82,45 @@ static bool type_word(const lt_token *t) {
   return false;
 }
 
-static void buf_tok(lc_buf *b, const lt_token *t) { lc_buf_printf(b, "%.*s", (int)t->len, t->text); }
+/* An arena-backed string that grows: the parser longjmps out on any error
+ * (a lexer error mid-type included), so nothing it builds may live on the
+ * heap (parse_int.h). */
+typedef struct astr { char *s; size_t n, cap; } astr;
+
+static void astr_putn(parser *ps, astr *b, const char *s, size_t n) {
+  while (b->n + n + 1 > b->cap) b->s = lt_p_grow(ps, b->s, &b->cap, 1);
+  memcpy(b->s + b->n, s, n);
+  b->n += n;
+  b->s[b->n] = 0;
+}
+
+static void astr_tok(parser *ps, astr *b, const lt_token *t) { astr_putn(ps, b, t->text, t->len); }
 
 /* type -> typeword {typeword | '<' ... '>'} {'*'}: returned with single
  * spaces between words and the stars attached ("atomic_int*"). */
 static const char *type_name(parser *ps) {
-  lc_buf b;
-  lc_buf_init(&b);
+  astr b = {0};
   while (type_word(&TOK)) {
-    if (b.n) lc_buf_putc(&b, ' ');
-    buf_tok(&b, &TOK);
+    if (b.n) astr_putn(ps, &b, " ", 1);
+    astr_tok(ps, &b, &TOK);
     lt_p_next(ps);
     if (is(ps, LT_TOK_LT)) {
       int d = 0;
       do {
-        if (is(ps, LT_TOK_EOF)) {
-          lc_buf_fini(&b);
-          lt_p_error(ps, TOK.at, "unterminated template argument list");
-        }
+        if (is(ps, LT_TOK_EOF)) lt_p_error(ps, TOK.at, "unterminated template argument list");
         if (is(ps, LT_TOK_LT)) d++;
         if (is(ps, LT_TOK_GT)) d--;
-        if (is(ps, LT_TOK_COMMA)) lc_buf_puts(&b, ", ");
-        else buf_tok(&b, &TOK);
+        if (is(ps, LT_TOK_COMMA)) astr_putn(ps, &b, ", ", 2);
+        else astr_tok(ps, &b, &TOK);
         lt_p_next(ps);
       } while (d > 0);
     }
   }
   while (is(ps, LT_TOK_STAR)) {
-    lc_buf_putc(&b, '*');
+    astr_putn(ps, &b, "*", 1);
     lt_p_next(ps);
   }
-  const char *s = lc_arena_strdup(ps->a, b.s ? b.s : "");
-  lc_buf_fini(&b);
-  return s;
+  return b.s ? b.s : "";
 }
 
 /* ---- names -------------------------------------------------------------------- */
@@ -211,11 +218,12 @@ static void init_entry(parser *ps, size_t *cap) {
   for (long k = 0; k < n; k++) {
     const char *el = name;
     if (k > 0) {
-      lc_buf b;
-      lc_buf_init(&b);
-      lc_buf_printf(&b, "%s[%ld]", name, k);
-      el = lc_arena_strdup(ps->a, b.s);
-      lc_buf_fini(&b);
+      char idx[32];
+      astr b = {0};
+      astr_putn(ps, &b, name, strlen(name));
+      int len = snprintf(idx, sizeof idx, "[%ld]", k);
+      astr_putn(ps, &b, idx, (size_t)len);
+      el = b.s;
     }
     new_init(ps, cap, el, at);
   }
@@ -528,10 +536,22 @@ static lt_cexpr *primary(parser *ps) {
   return e;
 }
 
+/* C++ reads "--" as a decrement, which the dialect does not have: read
+ * as two minus signs it would silently mean something else (--x is x,
+ * a--b is a + b). */
+static void no_decrement(parser *ps) {
+  const lt_token *n = lt_p_peek(ps);
+  bool minus_next = n->kind == LT_TOK_MINUS || (n->kind == LT_TOK_INT && n->len && n->text[0] == '-');
+  if (is(ps, LT_TOK_MINUS) && minus_next && n->at.line == TOK.at.line && n->at.col == TOK.at.col + 1)
+    lt_p_error(ps, TOK.at, "'--' is a decrement in C++, which tests cannot use; "
+                           "for two minus signs write '- -'");
+}
+
 /* unary -> ('-' | '!' | '~' | '*' | '&') unary | primary */
 static lt_cexpr *unary(parser *ps) {
   lc_loc at = TOK.at;
   lt_cexpr *e;
+  no_decrement(ps);
   if (is(ps, LT_TOK_MINUS) || is(ps, LT_TOK_NOT)) {
     e = new_expr(ps, LT_CE_UNARY, at);
     e->op = is(ps, LT_TOK_MINUS) ? LT_COP_NEG : TOK.text[0] == '~' ? LT_COP_BITNOT : LT_COP_NOT;
@@ -579,6 +599,7 @@ static lt_cexpr *binary(parser *ps, int level) {
   const struct binop *b;
   while ((b = binop_at(ps, level)) != NULL) {
     lc_loc at = TOK.at;
+    no_decrement(ps);
     nest(ps, at);
     lt_p_next(ps);
     lt_cexpr *e = new_expr(ps, LT_CE_BINARY, l->at);

@@ -99,6 +99,14 @@ static void atomic_call(pctx *c, const lt_catomic *a) {
   lc_buf_putc(b, ')');
 }
 
+/* Whether a unary minus must be set apart from its operand: the lexer
+ * reads `-5` as one negative literal (so `- 5` keeps the negation of 5 a
+ * negation), and C++ reads `--` as a decrement (so `- -x`, `- -5`). */
+static bool neg_needs_space(const lt_cexpr *a) {
+  if (a->parens) return false;
+  return a->kind == LT_CE_CONST || (a->kind == LT_CE_UNARY && a->op == LT_COP_NEG);
+}
+
 static void pexpr(pctx *c, const lt_cexpr *e) {
   lc_buf *b = c->b;
   if (e->parens) lc_buf_putc(b, '(');
@@ -113,6 +121,7 @@ static void pexpr(pctx *c, const lt_cexpr *e) {
     break;
   case LT_CE_UNARY:
     lc_buf_puts(b, cop_text(e->op));
+    if (e->op == LT_COP_NEG && neg_needs_space(e->a)) lc_buf_putc(b, ' ');
     pexpr(c, e->a);
     break;
   case LT_CE_BINARY:

@@ -149,7 +149,9 @@ char *report_html_page(const char *dir, const lc_explain_result *x, const lc_res
   write_text(path.s, page.s, err);
   lc_buf_printf(&row, "<tr><td><a href=\"%s.html\">", stem.s);
   escape(&row, t->name);
-  lc_buf_printf(&row, "</a></td><td>%s</td><td>%s %s</td><td>", report_kind(t->quant), v.ok ? "Ok" : "No",
+  lc_buf_puts(&row, "</a></td><td>");
+  escape(&row, r->model);
+  lc_buf_printf(&row, "</td><td>%s</td><td>%s %s</td><td>", report_kind(t->quant), v.ok ? "Ok" : "No",
                 report_observation(&v));
   summary(&row, x);
   lc_buf_puts(&row, "</td></tr>\n");
@@ -158,14 +160,16 @@ char *report_html_page(const char *dir, const lc_explain_result *x, const lc_res
   return s;
 }
 
-int report_html_index(const char *dir, char *const *rows, size_t n, const char *model, FILE *err) {
-  assert(dir && (rows || n == 0) && model && err);
+int report_html_index(const char *dir, char *const *rows, size_t n, FILE *err) {
+  assert(dir && (rows || n == 0) && err);
   lc_buf page, path;
   lc_buf_init(&page), lc_buf_init(&path);
-  lc_buf_printf(&page, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>litmus-check: %s</title>%s"
-                       "</head><body>\n<h1>litmus-check under %s</h1>\n<table>\n"
-                       "<tr><th>test</th><th>kind</th><th>verdict</th><th>the condition's states</th></tr>\n",
-                model, style, model);
+  /* each row names its model: C++ tests are checked under the C++ one */
+  lc_buf_printf(&page, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>litmus-check</title>%s"
+                       "</head><body>\n<h1>litmus-check</h1>\n<table>\n"
+                       "<tr><th>test</th><th>model</th><th>kind</th><th>verdict</th>"
+                       "<th>the condition's states</th></tr>\n",
+                style);
   for (size_t i = 0; i < n; i++)
     if (rows[i]) lc_buf_puts(&page, rows[i]);
   lc_buf_puts(&page, "</table>\n</body></html>\n");

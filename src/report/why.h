@@ -57,6 +57,6 @@ int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, c
  * test's row of the index (caller frees); problems go to err. */
 char *report_html_page(const char *dir, const lc_explain_result *x, const lc_result *r, FILE *err);
 /* DIR/index.html from the rows of report_html_page, in order. */
-int report_html_index(const char *dir, char *const *rows, size_t n, const char *model, FILE *err);
+int report_html_index(const char *dir, char *const *rows, size_t n, FILE *err);
 
 #endif

@@ -18,10 +18,11 @@ static uint64_t weak_instances(const run_result *rr) {
   return n;
 }
 
-/* One mutant: -1 when the model does not allow its weak outcome (or it
- * does not load), else the backend's status with *weak and *instances. */
-static int run_one(const gen_mutant *mu, const cat_model *m, const lc_check_options *co, run_mutant_fn fn,
-                   void *ctx, uint64_t *weak, uint64_t *instances) {
+/* One mutant: false when the model does not allow its weak outcome (or
+ * it does not load), else true with the backend's status in *rc and, when
+ * it ran, *weak and *instances. */
+static bool run_one(const gen_mutant *mu, const cat_model *m, const lc_check_options *co, run_mutant_fn fn,
+                    void *ctx, run_status *rc, uint64_t *weak, uint64_t *instances) {
   lc_source src;
   lc_source_from_string(&src, mu->name, mu->text, strlen(mu->text));
   lc_diag d;
@@ -30,18 +31,15 @@ static int run_one(const gen_mutant *mu, const cat_model *m, const lc_check_opti
   lx_program *prog = NULL;
   /* under --timeout, a hard bound as on the test itself */
   lc_result *allowed = t ? run_model_check(t, m, co, false, NULL, &prog, &d) : NULL;
-  int rc = -1;
-  if (allowed && allowed->status == LC_RESULT_OK && lc_result_verdict(allowed).positive > 0) {
+  bool ran = allowed && allowed->status == LC_RESULT_OK && lc_result_verdict(allowed).positive > 0;
+  if (ran) {
     run_result rr;
     run_result_init(&rr, prog, "mutant");
-    rc = fn(ctx, prog, allowed, &rr);
-    if (rc == 0 && run_result_finish(&rr, &d) < 0) rc = LC_EXIT_INTERNAL;
-    if (rc == 0) {
-      run_compare(&rr, allowed);
-      rc = LC_EXIT_OK;
-    }
-    *weak = rc == 0 ? weak_instances(&rr) : 0;
-    *instances = rc == 0 ? rr.instances : 0;
+    *rc = fn(ctx, prog, allowed, &rr);
+    if (*rc == RUN_OK && run_result_finish(&rr, &d) < 0) *rc = RUN_FAILED;
+    if (*rc == RUN_OK) run_compare(&rr, allowed);
+    *weak = *rc == RUN_OK ? weak_instances(&rr) : 0;
+    *instances = *rc == RUN_OK ? rr.instances : 0;
     run_result_fini(&rr);
   }
   lc_result_free(allowed);
@@ -49,25 +47,25 @@ static int run_one(const gen_mutant *mu, const cat_model *m, const lc_check_opti
   lt_test_free(t);
   lc_diag_fini(&d);
   lc_source_fini(&src);
-  return rc;
+  return ran;
 }
 
-int run_mutants(const lt_test *t, const lc_source *src, const cat_model *m, const lc_check_options *co,
-                run_mutant_fn fn, void *ctx, lc_buf *text, json_t **json, run_mutant_score *score) {
+run_status run_mutants(const lt_test *t, const lc_source *src, const cat_model *m, const lc_check_options *co,
+                       run_mutant_fn fn, void *ctx, lc_buf *text, json_t **json, run_mutant_score *score) {
   assert(t && src && m && co && fn && text && json && score);
   gen_mutants ms = {0};
   if (t->quant == LT_COND_NOT_EXISTS) gen_mutants_of(t, src, &ms);
   json_t *list = json_array();
   size_t total = 0, observed = 0;
-  int status = LC_EXIT_OK;
+  run_status status = RUN_OK;
   lc_buf lines;
   lc_buf_init(&lines);
   for (size_t i = 0; i < ms.n; i++) {
     uint64_t weak = 0, inst = 0;
-    int rc = run_one(&ms.v[i], m, co, fn, ctx, &weak, &inst);
-    if (rc < 0) continue;
-    if (rc > status) status = rc;
-    if (rc != 0) continue;
+    run_status rc = RUN_OK;
+    if (!run_one(&ms.v[i], m, co, fn, ctx, &rc, &weak, &inst)) continue;
+    if (rc < status) status = rc;
+    if (rc != RUN_OK) continue;
     total++;
     observed += weak > 0;
     lc_buf_printf(&lines, "  %s (%s): ", ms.v[i].name, ms.v[i].what);

@@ -61,6 +61,17 @@ void run_params_init(run_params *p);   /* the defaults documented in litmus-run.
 #define RUN_DEFAULT_WATCHDOG 1.0
 #define RUN_WATCHDOG_BUDGET 3.0
 
+/* How a backend's run ended (cu_run, host_run), the message in its
+ * lc_diag.  The program chooses its exit status from it; the lower, the
+ * worse, so the worst of many runs is the least. */
+typedef enum run_status {
+  RUN_OK = 0,
+  RUN_CANNOT = -1,           /* the test cannot run here: no GPU, driver or NVRTC, a device
+                                without what the test or the parameters need, an instruction
+                                the backend cannot run */
+  RUN_FAILED = -2            /* the device, the compiler, threads or memory failed */
+} run_status;
+
 typedef struct run_bin {
   lx_val *values;            /* nshown values */
   uint64_t count;

@@ -11,6 +11,11 @@
  * bins), and record instance 0 as a sample when that bin is forbidden, so
  * the runner's collection can be checked against what it launched.  Generic aliases get two real views of one
  * memory file, as cuMemMap gives on a GPU.
+ *
+ * The environment picks a broken machine: MOCK_CUDA_NO_DEVICE=1 has cuInit
+ * find no device, MOCK_CUDA_FAIL=NAME makes the entry point NAME (one of
+ * those marked FAILS below) reject its call, and MOCK_CUDA_SM sets the
+ * compute capability (default 90).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -75,14 +80,29 @@ cu_result cuGetExportTable(const void **table, const void *id) {
   return 801;   /* CUDA_ERROR_NOT_SUPPORTED */
 }
 
-cu_result cuInit(unsigned flags) { return flags ? ERR_INVALID_VALUE : 0; }
+/* Whether MOCK_CUDA_FAIL names this entry point. */
+static bool fails(const char *name) {
+  const char *f = getenv("MOCK_CUDA_FAIL");
+  return f && strcmp(f, name) == 0;
+}
+#define FAILS(name) do { if (fails(name)) return ERR_INVALID_VALUE; } while (0)
+
+cu_result cuInit(unsigned flags) {
+  if (getenv("MOCK_CUDA_NO_DEVICE")) return 100;   /* CUDA_ERROR_NO_DEVICE */
+  FAILS("cuInit");
+  return flags ? ERR_INVALID_VALUE : 0;
+}
 cu_result cuDriverGetVersion(int *v) { *v = 13000; return 0; }
 cu_result cuGetErrorName(cu_result r, const char **s) {
   *s = r == ERR_LAUNCH_FAILED ? "CUDA_ERROR_LAUNCH_FAILED" : "CUDA_ERROR_MOCK";
   return 0;
 }
 cu_result cuGetErrorString(cu_result r, const char **s) { *s = r ? "the mock driver rejected the call" : "no error"; return 0; }
-cu_result cuDeviceGetCount(int *n) { *n = 1; return 0; }
+cu_result cuDeviceGetCount(int *n) {
+  FAILS("cuDeviceGetCount");
+  *n = 1;
+  return 0;
+}
 cu_result cuDeviceGet(cu_device *d, int ordinal) { *d = ordinal; return ordinal == 0 ? 0 : ERR_INVALID_VALUE; }
 cu_result cuDeviceGetName(char *name, int len, cu_device d) { snprintf(name, (size_t)len, "Mock GPU %d", d); return 0; }
 
@@ -107,10 +127,15 @@ cu_result cuCtxSetCurrent(cu_context c) { return c == &context ? 0 : ERR_INVALID
 static void sim_synchronized(void);
 /* Everything launched so far is done: no wait is needed for it. */
 cu_result cuCtxSynchronize(void) {
+  FAILS("cuCtxSynchronize");
   sim_synchronized();
   return 0;
 }
-cu_result cuModuleLoadData(cu_module *m, const void *image) { *m = &module; return image ? 0 : ERR_INVALID_VALUE; }
+cu_result cuModuleLoadData(cu_module *m, const void *image) {
+  FAILS("cuModuleLoadData");
+  *m = &module;
+  return image ? 0 : ERR_INVALID_VALUE;
+}
 cu_result cuModuleUnload(cu_module m) { return m == &module ? 0 : ERR_INVALID_VALUE; }
 
 cu_result cuModuleGetFunction(cu_function *f, cu_module m, const char *name) {
@@ -121,11 +146,19 @@ cu_result cuModuleGetFunction(cu_function *f, cu_module m, const char *name) {
   return 0;
 }
 
-cu_result cuMemGetInfo_v2(size_t *free_b, size_t *total_b) { *free_b = *total_b = (size_t)1 << 30; return 0; }
+cu_result cuMemGetInfo_v2(size_t *free_b, size_t *total_b) {
+  FAILS("cuMemGetInfo_v2");
+  *free_b = *total_b = (size_t)1 << 30;
+  return 0;
+}
 cu_result cuMemAlloc_v2(cu_devptr *p, size_t n) { *p = (cu_devptr)(uintptr_t)calloc(1, n); return *p ? 0 : 2; }
 cu_result cuMemFree_v2(cu_devptr p) { free((void *)(uintptr_t)p); return 0; }
 cu_result cuMemcpyHtoD_v2(cu_devptr dst, const void *src, size_t n) { memcpy((void *)(uintptr_t)dst, src, n); return 0; }
-cu_result cuMemcpyDtoH_v2(void *dst, cu_devptr src, size_t n) { memcpy(dst, (void *)(uintptr_t)src, n); return 0; }
+cu_result cuMemcpyDtoH_v2(void *dst, cu_devptr src, size_t n) {
+  FAILS("cuMemcpyDtoH_v2");
+  memcpy(dst, (void *)(uintptr_t)src, n);
+  return 0;
+}
 cu_result cuMemsetD8_v2(cu_devptr dst, unsigned char v, size_t n) { memset((void *)(uintptr_t)dst, v, n); return 0; }
 cu_result cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, cu_function f, int block, size_t shared) {
   *n = 2048 / block;

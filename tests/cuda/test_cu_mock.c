@@ -61,6 +61,8 @@ static int mock_teardown(void **state) {
   test_free(*state);
   unsetenv("MOCK_CUDA_SM");
   unsetenv("MOCK_CUDA_CUT");
+  unsetenv("MOCK_CUDA_NO_DEVICE");
+  unsetenv("MOCK_CUDA_FAIL");
   return 0;
 }
 
@@ -72,11 +74,11 @@ static void mock_load(mock_run *m, const char *text) {
 }
 
 /* Runs the loaded test with m->par; its status. */
-static int mock_go(mock_run *m, const lc_result *allowed) {
+static run_status mock_go(mock_run *m, const lc_result *allowed) {
   return cu_run(m->f.p, &m->par, allowed, &m->r, &m->f.d);
 }
 
-static int run_text(mock_run *m, const char *text) {
+static run_status run_text(mock_run *m, const char *text) {
   mock_load(m, text);
   return mock_go(m, NULL);
 }
@@ -210,7 +212,7 @@ static void test_cu_mock_cluster_scope_on_sm80(void **state) {
   setenv("MOCK_CUDA_SM", "80", 1);
   params(&m->par, 1);
   assert_int_equal(run_text(m, "PTX C\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.cluster x, 1 ;\nexists (x == 1)\n"),
-                   LC_EXIT_INPUT);
+                   RUN_CANNOT);
   assert_string_equal(fx_error(&m->f), "error: the test has .cluster scope, which needs sm_90; Mock GPU 0 is sm_80");
 }
 
@@ -366,6 +368,49 @@ static void test_cu_mock_loops(void **state) {
                                      "thread's litmus code began)");
 }
 
+/* A machine without what the test needs: RUN_CANNOT with the reason. */
+static void test_cu_mock_cannot_run(void **state) {
+  mock_run *m = *state;
+  setenv("MOCK_CUDA_NO_DEVICE", "1", 1);
+  assert_int_equal(run_text(m, mp), RUN_CANNOT);
+  assert_string_equal(fx_error(&m->f), "error: no CUDA device found: litmus-run needs an NVIDIA GPU; --backend host "
+                                       "runs the test on CPU threads");
+  unsetenv("MOCK_CUDA_NO_DEVICE");
+  setenv("MOCK_CUDA_FAIL", "cuInit", 1);
+  assert_int_equal(run_text(m, mp), RUN_CANNOT);
+  assert_string_equal(fx_error(&m->f), "error: cuInit: CUDA_ERROR_MOCK (1): the mock driver rejected the call");
+  unsetenv("MOCK_CUDA_FAIL");
+  m->par.device = 3;
+  assert_int_equal(run_text(m, mp), RUN_CANNOT);
+  assert_string_equal(fx_error(&m->f), "error: CUDA device 3 does not exist (1 found)");
+  params(&m->par, 1);
+  m->par.threads_per_cta = 48;
+  assert_int_equal(run_text(m, mp), RUN_CANNOT);
+  assert_string_equal(fx_error(&m->f), "error: 48 threads per CTA: need a multiple of 32 between 1 and 1024");
+  params(&m->par, 1);
+  setenv("MOCK_CUDA_SM", "70", 1);
+  assert_int_equal(run_text(m, mp), RUN_CANNOT);
+  assert_string_equal(fx_error(&m->f), "error: Mock GPU 0 is sm_70; litmus-run needs sm_75 or later");
+}
+
+/* A driver call that fails, at each stage of the run: RUN_FAILED with the
+ * call named. */
+static void test_cu_mock_failed(void **state) {
+  mock_run *m = *state;
+  static const char *const calls[][2] = {
+    {"cuDeviceGetCount", "cuDeviceGetCount"}, {"cuModuleLoadData", "cuModuleLoadData"},
+    {"cuMemGetInfo_v2", "cuMemGetInfo"},      {"cuCtxSynchronize", "cuCtxSynchronize"},
+    {"cuMemcpyDtoH_v2", "cuMemcpyDtoH"},
+  };
+  for (size_t i = 0; i < LC_ARRAY_LEN(calls); i++) {
+    setenv("MOCK_CUDA_FAIL", calls[i][0], 1);
+    assert_int_equal(run_text(m, mp), RUN_FAILED);
+    char want[200];
+    snprintf(want, sizeof want, "error: %s: CUDA_ERROR_MOCK (1): the mock driver rejected the call", calls[i][1]);
+    assert_string_equal(fx_error(&m->f), want);
+  }
+}
+
 #define MOCK_TEST(f) cmocka_unit_test_setup_teardown(f, mock_setup, mock_teardown)
 
 int main(void) {
@@ -383,6 +428,8 @@ int main(void) {
     MOCK_TEST(test_cu_mock_forbidden_samples),
     MOCK_TEST(test_cu_mock_options),
     MOCK_TEST(test_cu_mock_loops),
+    MOCK_TEST(test_cu_mock_cannot_run),
+    MOCK_TEST(test_cu_mock_failed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

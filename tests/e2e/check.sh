@@ -57,6 +57,12 @@ for t in "$dir"/json/*.litmus; do
     sed -e 's/"seconds":[0-9][0-9.e+-]*/"seconds":0/' -e 's/"\(lower\|encode\|flags\|states\)":[0-9][0-9.e+-]*/"\1":0/g'  -e 's/"solver_checks":[0-9]*/"solver_checks":0/' >"$tmp/out"
   check_whole "$t.expected" "$tmp/out" "json/$(basename "$t")"
 done
+# a file that cannot be read is an error object too, between its neighbours
+(cd "$dir/json" && "$lc" --json CoRW.litmus no-such-file.litmus CoRW.litmus 2>"$tmp/err") |
+  sed -n 2p >"$tmp/out"
+check_whole "$dir/json/no-such-file.expected" "$tmp/out" "json: a file that cannot be read"
+echo "litmus-check: cannot read 'no-such-file.litmus': No such file or directory" >"$tmp/want"
+check_whole "$tmp/want" "$tmp/err" "json: a file that cannot be read, stderr" keep
 
 for t in "$dir"/races/*.litmus; do
   (cd "$dir/races" && "$lc" "$(basename "$t")" 2>/dev/null) | grep -v '^Time ' >"$tmp/out"

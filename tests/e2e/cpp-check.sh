@@ -36,7 +36,8 @@ for engine in smt enum; do
   compare "$dir/MP+block-flag+diff-cta.json.expected" "$tmp/out" "MP+block-flag+diff-cta --json (--engine $engine)" $engine
 done
 # tests/e2e/cpp/NAME.litmus: the dialect's less common forms (typed inits,
-# arrays, clusters, locations, filter, forall), with NAME.litmus.expected
+# arrays, clusters, locations, filter, forall, negative constants), with
+# NAME.litmus.expected
 for t in "$dir"/*.litmus; do
   for engine in smt enum; do
     (cd "$dir" && "$lc" --model cuda-cpp --engine "$engine" "$(basename "$t")" 2>&1) | grep -v '^Time ' >"$tmp/out"

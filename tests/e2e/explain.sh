@@ -75,6 +75,12 @@ rows=$(grep -c '^<tr><td><a href=' "$tmp/html/index.html" 2>/dev/null || echo 0)
 pages=$(ls "$tmp"/html/*.html 2>/dev/null | grep -v -c index.html)
 if [ "$rows" = "$n" ] && [ "$pages" = "$n" ] && [ ! -s "$tmp/err" ]; then ok "--html: $n pages"; else
   bad "--html: $rows rows and $pages pages for $n tests"; cat "$tmp/err"; fi
+# each row of the index names the model its test was checked under
+(cd "$top_srcdir" && "$lc" -q --html "$tmp/html2" litmus/MP.litmus litmus/cuda-cpp/MP+rlx.litmus >/dev/null 2>&1)
+grep -o '<tr><td><a href="[^"]*">[^<]*</a></td><td>[^<]*</td>' "$tmp/html2/index.html" >"$tmp/models" 2>/dev/null
+printf '%s\n' '<tr><td><a href="MP.html">MP</a></td><td>PTX v7.5</td>' \
+  '<tr><td><a href="MP+rlx.html">MP+rlx</a></td><td>CUDA C++</td>' >"$tmp/want"
+check_whole "$tmp/want" "$tmp/models" "--html: each row names its model" keep
 if [ $have_dot = 1 ]; then
   imgs=$(grep -h -o '<img src="[^"]*"' "$tmp"/html/*.html | sed 's/<img src="//; s/"$//' | sort)
   missing=$(for i in $imgs; do [ -s "$tmp/html/$i" ] || echo "$i"; done)

@@ -128,6 +128,34 @@ static void test_cpp_lexing(void **state) {
   parsed_fini(&p);
 }
 
+/* A negation and a negative literal print apart: `-1` is one literal,
+ * `- 1` the negation of 1, `- -x` (not `--x`, a C++ decrement) a double
+ * negation; each prints as written and reads back the same. */
+static void test_cpp_print_negation(void **state) {
+  (void)state;
+  static const char *const exprs[] = {"-1", "- 1", "- 0", "- -3", "- - 5", "- -r0", "-(5)",
+                                      "-9223372036854775807 - 1", "r0 - -1", "-r0"};
+  for (size_t i = 0; i < LC_ARRAY_LEN(exprs); i++) {
+    char text[256];
+    snprintf(text, sizeof text, "CUDA neg\n{ [x] = 0; }\nP0@cta 0,gpu 0 (atomic_int* x) {\n"
+             "  int r0 = 2;\n  atomic_store_explicit(x, %s, memory_order_relaxed);\n}\n"
+             "exists (x == 1)\n", exprs[i]);
+    parsed p;
+    const lt_test *t = parse_text(&p, text);
+    if (!t) print_error("%s: %s\n", exprs[i], first_error(&p));
+    assert_non_null(t);
+    lc_buf b;
+    lc_buf_init(&b);
+    lt_cpp_print_expr(&b, t, 0, stmt_of(t, 0, 1)->e->atomic.val);
+    assert_string_equal(b.s, exprs[i]);
+    lc_buf_fini(&b);
+    char *why = rt_check(t);
+    if (why) print_error("%s: %s", exprs[i], why);
+    assert_null(why);
+    parsed_fini(&p);
+  }
+}
+
 static const lx_event *nth_event(const lx_program *p, size_t thread, size_t k) {
   const lx_path *path = &p->paths[p->threads[thread].paths[0]];
   return &p->events[path->events[k]];
@@ -237,6 +265,7 @@ int main(void) {
     cmocka_unit_test(test_cpp_ast),
     cmocka_unit_test(test_cpp_sugar),
     cmocka_unit_test(test_cpp_lexing),
+    cmocka_unit_test(test_cpp_print_negation),
     cmocka_unit_test(test_cpp_events),
     cmocka_unit_test(test_cpp_cas_paths),
     cmocka_unit_test(test_cpp_errors),

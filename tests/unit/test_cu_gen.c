@@ -21,7 +21,7 @@ static void refused(const char *text, const char *want) {
   assert_non_null(fx_load(&f, text));
   lc_buf b;
   lc_buf_init(&b);
-  assert_int_equal(cu_emit(&b, f.p, &f.d), LC_EXIT_INPUT);
+  assert_int_equal(cu_emit(&b, f.p, &f.d), -1);
   assert_string_equal(fx_error(&f), want);
   lc_buf_fini(&b);
   fx_free(&f);

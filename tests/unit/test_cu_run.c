@@ -31,7 +31,7 @@ static void test_cu_run_without_driver(void **state) {
   run_params par;
   run_params_init(&par);
   run_result out;
-  assert_int_equal(cu_run(f.p, &par, NULL, &out, &f.d), LC_EXIT_INPUT);
+  assert_int_equal(cu_run(f.p, &par, NULL, &out, &f.d), RUN_CANNOT);
   assert_string_equal(fx_error(&f), "error: no CUDA driver (libcuda.so.1) found: litmus-run needs an NVIDIA GPU; "
                                     "--backend host runs the test on CPU threads");
   run_result_fini(&out);
@@ -47,7 +47,7 @@ static void test_cu_run_refuses_first(void **state) {
   run_params par;
   run_params_init(&par);
   run_result out;
-  assert_int_equal(cu_run(f.p, &par, NULL, &out, &f.d), LC_EXIT_INPUT);
+  assert_int_equal(cu_run(f.p, &par, NULL, &out, &f.d), RUN_CANNOT);
   assert_non_null(strstr(fx_error(&f), "t.litmus:4:2: error: P0: 'sust.weak s, 1' cannot run on the GPU"));
   assert_int_equal(f.d.nerrors, 1);
   run_result_fini(&out);

@@ -277,7 +277,7 @@ static void test_host_run_samples(void **state) {
   world *w = start(ALU_TEXT);
   w->par.max_forbidden = 3;
   /* the loop is cut by an unroll bound of 5 here, so outcomes count */
-  lx_options lo = {5, LX_DEFAULT_MAX_PATHS, 0, false};
+  lx_options lo = {5, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   lc_diag d;
   lc_diag_init(&d, NULL, stderr);
   lx_program *p5 = lx_lower(w->f.test, &lo, &d);
@@ -332,9 +332,25 @@ static void test_host_run_limits(void **state) {
   stop(w);
 }
 
+/* An instruction the host cannot run: RUN_CANNOT, naming it, before any
+ * thread starts. */
+static void test_host_run_refuses(void **state) {
+  (void)state;
+  world *w = start("PTX surface\n{ x=0; s @ surface aliases x; }\n P0@cta 0,gpu 0 ;\n sust.weak s, 1 ;\n"
+                   "exists (x == 1)\n");
+  lc_diag d;
+  lc_diag_init(&d, &w->f.src, NULL);
+  assert_int_equal(host_run(w->f.prog, &w->par, NULL, &w->r, &d), RUN_CANNOT);
+  assert_string_equal(lc_diag_first_error(&d), "T.litmus:4:2: error: the host backend cannot run `sust.weak s, 1`: "
+                                               "surface-proxy accesses have no CPU counterpart");
+  lc_diag_fini(&d);
+  stop(w);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_host_run_alu),
+    cmocka_unit_test(test_host_run_refuses),
     cmocka_unit_test(test_host_run_filter),
     cmocka_unit_test(test_host_run_deadlock),
     cmocka_unit_test(test_host_run_stuck_loop),
