@@ -701,9 +701,11 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
    * termination check (its verdict goes with the run's hung instances) */
   lc_check_options check = s->o->check;
   check.termination = !s->o->emit_cuda && run_test_can_block(t);
-  /* a C++ test's loops show only once lowered: then it is asked too */
+  /* a C++ test's loops show only once lowered: the termination question
+   * then follows the check; the loop warning's hint comes with it */
   lc_unroll_hint hint;
-  lc_result *allowed = run_model_check(t, model, &check, !s->o->emit_cuda, s->o->emit_cuda ? NULL : &hint, &prog, &d);
+  bool emitting = s->o->emit_cuda;
+  lc_result *allowed = run_model_check(t, model, &check, !emitting, emitting ? NULL : &hint, &prog, &d);
   if (s->o->checking) atomic_store(s->o->checking, false);
   if (s->o->par.progress) fputs("\r\033[K", stderr);
   lc_diag_fini(&d);
