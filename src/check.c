@@ -212,18 +212,6 @@ static lc_engine auto_engine(const lx_program *p) {
 
 lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }
 
-/* Explanations ask whether no execution passes a few checks; the explicit
- * engine prunes with those checks only, and on tests with loops (a path cut
- * by the unroll bound) its search for such a proof takes minutes where Z3
- * takes a fraction of a second (the corpus's Ticketlock-same-gpu: 0.1 s).
- * Loop-free tests keep the listing's choice. */
-lc_engine lc_engine_choose_explain(const lx_program *p) {
-  assert(p);
-  for (size_t i = 0; i < p->npaths; i++)
-    if (p->paths[i].cut) return LC_ENGINE_SMT;
-  return auto_engine(p);
-}
-
 /* The engines name the time they were given, which is what lowering left
  * of the user's --timeout: name the user's. */
 static void name_user_timeout(lc_result *r, double timeout) {

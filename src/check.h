@@ -67,8 +67,6 @@ lc_engine lc_engine_choose(const lx_program *p);
  * auto once chose by them; scripts/calibrate-auto still prints them
  * beside each engine's time, to tell when that could pay again. */
 void lc_engine_costs(const lx_program *p, double *enum_log2, double *smt_log2);
-/* The engine --engine auto explains a test with (src/explain.c). */
-lc_engine lc_engine_choose_explain(const lx_program *p);
 int lc_engine_parse(const char *s, lc_engine *e);
 
 #endif

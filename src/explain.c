@@ -196,7 +196,7 @@ typedef struct found {
 
 /* ---- the explicit engine, Z3 where it is slow ---------------------------------------------- */
 
-/* On tests with loops each question goes to the explicit engine with
+/* Under --engine auto each question goes to the explicit engine with
  * this many nodes of its search, then to Z3, whose encoding is built on
  * the first question it gets.  Evaluating only the checks a question
  * counts (enum_find_query), the explicit engine is the faster on every
@@ -214,6 +214,7 @@ typedef struct mixed {
   double timeout;
   lc_explainer smt;         /* .ctx NULL until Z3 is first asked */
   bool by_smt;              /* the last answer is Z3's */
+  bool thin_air;            /* the state: only values out of thin air give it */
 } mixed;
 
 typedef struct explainer_run {
@@ -323,7 +324,7 @@ static int fails_alone(explainer_run *r, const lc_state *st, size_t i) {
   bool *on = lc_xcalloc(nc + 1, sizeof(bool)), *failing = lc_xcalloc(nc + 1, sizeof(bool));
   for (size_t j = 0; j < r->k; j++) on[r->checks[j]] = j != i;
   enum_options o = {r->timeout, false, false};
-  enum_query q = {on, st, ALONE_NODES, NULL, &r->cuts.alone[r->checks[i]], NULL};
+  enum_query q = {on, st, ALONE_NODES, NULL, &r->cuts.alone[r->checks[i]], NULL, NULL};
   lc_witness *w = NULL;
   char *msg = NULL;
   r->questions++;
@@ -348,12 +349,17 @@ static int fails_alone(explainer_run *r, const lc_state *st, size_t i) {
  * that runs out of nodes (the mixed explainer's budget) proves nothing.
  * Returns as ask does (-2: out of nodes). */
 static int study(explainer_run *r, const lc_state *st) {
+  if (r->mx && r->mx->thin_air) {   /* the explicit engine's tree misses those values */
+    r->studied = true;
+    return -2;
+  }
   enum_cuts_fini(&r->cuts);
   enum_cuts_init(&r->cuts, r->m);
   size_t nc = cat_model_nchecks(r->m);
   bool *failing = lc_xcalloc(nc + 1, sizeof(bool));
   enum_options o = {r->timeout, false, false};
-  enum_query q = {NULL, st, r->mx ? MIXED_NODES : 0, &r->cuts, NULL, NULL};
+  bool incomplete = false;
+  enum_query q = {NULL, st, r->mx ? MIXED_NODES : 0, &r->cuts, NULL, NULL, &incomplete};
   lc_witness *w = NULL;
   r->questions++;
   r->studied = true;
@@ -363,7 +369,7 @@ static int study(explainer_run *r, const lc_state *st) {
     lc_vec_push(&r->seen, f);
   }
   free(failing);
-  r->cuts_hold = rc == 0 && r->cuts.usable;
+  r->cuts_hold = rc == 0 && !incomplete && r->cuts.usable;
   return rc;
 }
 
@@ -474,18 +480,27 @@ static void reset_run(explainer_run *r) {
   r->seen.n = 0;
   r->minimal.n = 0;
   r->cuts_hold = r->studied = false;
+  if (r->mx) r->mx->thin_air = false;
 }
 
 static int mixed_find(void *ctx, const bool *on, const lc_state *st, lc_witness **w, bool *failing, char **msg) {
   mixed *x = ctx;
   x->by_smt = false;
   enum_options o = {x->timeout, false, false};
-  enum_query q = {on, st, MIXED_NODES, NULL, NULL, NULL};
-  int rc = enum_find_query(x->p, x->m, &o, &q, w, failing, msg);
+  bool incomplete = false, none = on != NULL;
+  for (size_t i = 0; on && i < cat_model_nchecks(x->m); i++) none &= !on[i];
+  enum_query q = {on, st, MIXED_NODES, NULL, NULL, NULL, &incomplete};
+  int rc = x->thin_air ? -2 : enum_find_query(x->p, x->m, &o, &q, w, failing, msg);
+  /* "no candidate whatever the model" the explicit engine may say only
+   * for want of a value out of thin air (enum_query.incomplete): Z3 has
+   * them all, and when it finds one, it answers the state's questions */
+  if (rc == 0 && incomplete && none) rc = -2;
   x->by_smt = rc == -2;
   if (rc != -2) return rc;
   if (!x->smt.ctx) x->smt = smt_explainer(x->p, x->m, x->timeout);
-  return x->smt.find(x->smt.ctx, on, st, w, failing, msg);
+  rc = x->smt.find(x->smt.ctx, on, st, w, failing, msg);
+  x->thin_air |= rc == 1 && incomplete && none;
+  return rc;
 }
 
 static void mixed_free(void *ctx) {
@@ -545,15 +560,10 @@ static lc_explain_result *explain_with(const lx_program *p, const cat_model *m, 
   return x;
 }
 
-/* --engine auto for explanations: on tests with loops, the mixed explainer
- * (the explicit engine, Z3 where it runs out of nodes); elsewhere the
- * engine lc_engine_choose_explain picks, and when that is the explicit
- * engine, the fastest on the corpus, Z3 explains the test instead if a
- * question takes it more than 0.2 s (the corpus's slowest takes 0.05 s):
- * it prunes with the checks asked about only, and its search can then
- * take many minutes where Z3 takes a second. */
-#define AUTO_ENUM_SECONDS 0.2
-
+/* --engine auto for explanations: the mixed explainer (the explicit
+ * engine, Z3 where it runs out of nodes) on the tests the listing gives
+ * the explicit engine and on those with loops; Z3 on the others (many
+ * writes to one location or many fence.sc, where Z3 lists faster). */
 static bool has_cut(const lx_program *p) {
   for (size_t i = 0; i < p->npaths; i++)
     if (p->paths[i].cut) return true;
@@ -564,15 +574,9 @@ lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine
                               const lc_state *states, size_t n, const lc_result *checked) {
   assert(p && m && (states || !n));
   double start = lc_now();
-  lc_explain_result *x = NULL;
-  if (engine == LC_ENGINE_AUTO && has_cut(p)) {
-    x = explain_with(p, m, LC_ENGINE_AUTO, timeout, states, n, checked);
-  } else if (engine == LC_ENGINE_AUTO && lc_engine_choose_explain(p) == LC_ENGINE_ENUM) {
-    double quick = timeout > 0 && timeout < AUTO_ENUM_SECONDS ? timeout : AUTO_ENUM_SECONDS;
-    x = explain_with(p, m, LC_ENGINE_ENUM, quick, states, n, checked);
-    if (lc_explain_failed(x) && (timeout == 0 || quick < timeout)) lc_explain_free(x), x = NULL;
-  }
-  if (!x) x = explain_with(p, m, engine == LC_ENGINE_AUTO ? LC_ENGINE_SMT : engine, timeout, states, n, checked);
+  lc_engine e = engine;
+  if (e == LC_ENGINE_AUTO && !has_cut(p) && lc_engine_choose(p) == LC_ENGINE_SMT) e = LC_ENGINE_SMT;
+  lc_explain_result *x = explain_with(p, m, e, timeout, states, n, checked);
   x->seconds = lc_now() - start;
   return x;
 }

@@ -72,6 +72,9 @@ typedef struct enum_query {
   enum_cuts *cuts;
   const enum_place *within;
   size_t *nodes;            /* when not NULL, the nodes searched are added to it */
+  bool *incomplete;         /* when not NULL, set when a "no" may be wrong: values
+                               guessed around a cycle of dependencies may have
+                               missed one out of thin air that gives the target */
 } enum_query;
 int enum_find_query(const lx_program *p, const cat_model *m, const enum_options *o, const enum_query *q,
                     lc_witness **w, bool *failing, char **msg);

@@ -17,9 +17,23 @@ typedef struct finder {
   enum_options o;
 } finder;
 
+/* "No candidate execution gives the state, whatever the model" is no
+ * answer when it may have missed a value out of thin air: the explicit
+ * engine guesses such values from the location's and the state's, where
+ * Z3 has them all (enum_query.incomplete). */
 static int find(void *ctx, const bool *on, const lc_state *state, lc_witness **w, bool *failing, char **msg) {
   finder *f = ctx;
-  return enum_find(f->p, f->m, &f->o, on, state, w, failing, msg);
+  bool incomplete = false;
+  enum_query q = {on, state, 0, NULL, NULL, NULL, &incomplete};
+  int rc = enum_find_query(f->p, f->m, &f->o, &q, w, failing, msg);
+  bool none = on != NULL;
+  for (size_t i = 0; on && i < cat_model_nchecks(f->m); i++) none &= !on[i];
+  if (rc == 0 && incomplete && none) {
+    *msg = lc_xstrdup("a value out of thin air may give the state, beyond the values the explicit engine "
+                      "guesses; Z3 has them all (--engine smt or auto)");
+    rc = -1;
+  }
+  return rc;
 }
 
 lc_explainer enum_explainer(const lx_program *p, const cat_model *m, double timeout) {

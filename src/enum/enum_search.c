@@ -90,6 +90,7 @@ typedef struct search {
   enum_cuts *cuts;          /* enum_find_query: what cut the search, or NULL */
   const enum_place *within; /* enum_find_query: the candidates wanted extend it, or NULL */
   bool *skip;               /* per check: not needed by this search, never evaluated */
+  bool guessed_short;       /* a guess may have missed a value the target allows */
 
   enum_frame *f;
   int *rf;                  /* per read of the frame: its source, -1 while open */
@@ -939,11 +940,22 @@ static bool closes_cycle(const search *s, size_t i) {
  * the state's values cut the sources still to choose (waiting for every
  * source first lets the cycles' guesses multiply unpruned, as when no
  * check that rules such cycles out is asked about). */
+/* Does the target name every value it allows (each comparison "= k")?
+ * Otherwise a value read around a cycle of dependencies (out of thin
+ * air) may give it while none of the location's values, nor the target's
+ * constants, does: x = x & 1 reads 1 out of thin air for "x != 0". */
+static bool target_pins_values(const lc_state *t) {
+  for (size_t i = 0; i < t->n; i++)
+    if (t->cmp[i] != LT_CMP_EQ || t->rhs[i] >= 0) return false;
+  return true;
+}
+
 static void guess_rf(search *s, size_t pos) {
   size_t i = s->rf_order[pos];
   int ev = s->f->orig[s->f->reads[i]];
   const lx_ploc *pl = &s->p->plocs[s->p->events[ev].ploc];
   if (!worth(s)) return;
+  s->guessed_short |= !target_pins_values(s->target);
   for (size_t k = 0; k < pl->nvalues + s->target->n && !s->stop; k++) {
     if (!guess_value(s, pl, k, &s->val[ev])) continue;
     s->guessed[ev] = true;
@@ -1338,7 +1350,7 @@ static void skip_unneeded(search *s) {
 int enum_find(const lx_program *p, const cat_model *m, const enum_options *o, const bool *on,
               const lc_state *target, lc_witness **w, bool *failing, char **msg) {
   assert(p && m && target && w && failing && msg);
-  enum_query q = {on, target, 0, NULL, NULL, NULL};
+  enum_query q = {on, target, 0, NULL, NULL, NULL, NULL};
   return enum_find_query(p, m, o, &q, w, failing, msg);
 }
 
@@ -1359,6 +1371,7 @@ int enum_find_query(const lx_program *p, const cat_model *m, const enum_options 
   s.failing = failing;
   search_frames(&s);
   if (q->nodes) *q->nodes += s.r->solver_checks;
+  if (q->incomplete) *q->incomplete = s.guessed_short && !s.hit;
   int rc = s.hit ? 1 : 0;
   if (s.over) {
     rc = -2;

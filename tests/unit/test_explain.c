@@ -162,7 +162,7 @@ static void bounded_search(void **st) {
   enum_options o = {0, false, false};
   enum_cuts cuts;
   enum_cuts_init(&cuts, m);
-  enum_query one_node = {NULL, &s, 1, NULL, NULL, NULL}, all = {NULL, &s, 0, &cuts, NULL, NULL};
+  enum_query one_node = {NULL, &s, 1, NULL, NULL, NULL, NULL}, all = {NULL, &s, 0, &cuts, NULL, NULL, NULL};
   assert_int_equal(enum_find_query(x.p, m, &o, &one_node, &w, failing, &err), -2);
   assert_int_equal(enum_find_query(x.p, m, &o, &all, &w, failing, &err), 0);
   size_t causality = nc, atomicity = nc;
@@ -183,7 +183,7 @@ static void bounded_search(void **st) {
   assert_true(enum_cuts_met_by(&cuts, one_each));
   assert_false(enum_cuts_met_by(&cuts, 0));
   for (size_t i = 0; i < nc; i++) on[i] = (one_each >> i) & 1;
-  enum_query some = {on, &s, 0, NULL, NULL, NULL};
+  enum_query some = {on, &s, 0, NULL, NULL, NULL, NULL};
   assert_int_equal(enum_find_query(x.p, m, &o, &some, &w, failing, &err), 0);
   enum_cuts_fini(&cuts);
   free(on);
@@ -211,7 +211,7 @@ static void alone_below_its_place(void **st) {
   enum_options o = {0, false, false};
   enum_cuts cuts;
   enum_cuts_init(&cuts, m);
-  enum_query all = {NULL, &s, 0, &cuts, NULL, NULL};
+  enum_query all = {NULL, &s, 0, &cuts, NULL, NULL, NULL};
   assert_int_equal(enum_find_query(x.p, m, &o, &all, &w, failing, &err), 0);
   bool noted = false;
   for (size_t k = 0; k < cuts.sets.n; k++) noted |= cuts.sets.v[k] == (uint64_t)1 << causality;
@@ -219,7 +219,7 @@ static void alone_below_its_place(void **st) {
   assert_non_null(cuts.alone[causality].paths);
   for (size_t i = 0; i < nc; i++) on[i] = !cat_model_check_is_flag(m, i) && i != causality;
   size_t nodes = 0;
-  enum_query below = {on, &s, 0, NULL, &cuts.alone[causality], &nodes};
+  enum_query below = {on, &s, 0, NULL, &cuts.alone[causality], &nodes, NULL};
   assert_int_equal(enum_find_query(x.p, m, &o, &below, &w, failing, &err), 1);
   assert_true(nodes > 0);
   for (size_t i = 0; i < nc; i++)
