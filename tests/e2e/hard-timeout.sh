@@ -17,30 +17,18 @@ cd "$abs_top_srcdir" || exit 99
 dir=tests/e2e/timeout
 good=litmus/MP.litmus bad=tests/e2e/errors/acquire-store.litmus slow=$dir/spin-1-220.litmus
 
-# run NAME ARGS...: litmus-check ARGS, stdout in $tmp/NAME.out (no Time
-# lines, no seconds), stderr in $tmp/NAME.err, the status in $rc and the
-# wall time in $wall
+# run NAME ARGS...: litmus-check ARGS, timed (lib.sh); its stdout is in
+# $tmp/NAME.raw, and in $tmp/NAME.out without Time lines nor seconds
 run() {
-  name=$1; shift
-  t0=$(date +%s.%N)
-  "$lc" "$@" >"$tmp/$name.raw" 2>"$tmp/$name.err"
-  rc=$?
-  wall=$(echo "$(date +%s.%N) - $t0" | bc)
-  grep -v '^Time ' "$tmp/$name.raw" | sed 's/,"seconds":.*$/}/' >"$tmp/$name.out"
-}
-
-# within SECONDS WHAT: the last run took less than SECONDS
-within() {
-  if [ "$(echo "$wall < $1" | bc)" = 1 ]; then ok "$2: $wall s"; else bad "$2: took $wall s (at most $1 s)"; fi
-}
-
-status() {
-  if [ "$rc" = "$1" ]; then ok "$2: exit status $1"; else bad "$2: exit status $rc, expected $1"; fi
+  _n=$1; shift
+  timed "$_n" "$lc" "$@"
+  mv "$tmp/$_n.out" "$tmp/$_n.raw"
+  grep -v '^Time ' "$tmp/$_n.raw" | sed 's/,"seconds":.*$/}/' >"$tmp/$_n.out"
 }
 
 # the hard kill, text and JSON
 run text --engine smt --timeout 1 "$slow"
-status 3 "--timeout 1 $slow"
+exit_was 3 "--timeout 1 $slow"
 within 3 "--timeout 1 $slow"
 check_whole "$dir/spin-1-220.expected-err" "$tmp/text.err" "--timeout 1 $slow: stderr"
 [ -s "$tmp/text.out" ] && bad "--timeout 1 $slow: printed on stdout"
@@ -48,11 +36,11 @@ check_whole "$dir/spin-1-220.expected-err" "$tmp/text.err" "--timeout 1 $slow: s
 # lowering out of time: the "unknown" record an engine's timeout gives,
 # with lowering's message (it was an "error" object)
 run lowering --json --engine smt --timeout 0.000001 litmus/IRIW.litmus
-status 3 "--json --timeout 0.000001 litmus/IRIW.litmus"
+exit_was 3 "--json --timeout 0.000001 litmus/IRIW.litmus"
 check_whole "$dir/lowering.expected-json" "$tmp/lowering.out" "--json: lowering out of time: the record"
 
 run json --json --engine smt --timeout 1 "$slow"
-status 3 "--json --timeout 1 $slow"
+exit_was 3 "--json --timeout 1 $slow"
 within 3 "--json --timeout 1 $slow"
 check_whole "$dir/spin-1-220.expected-json" "$tmp/json.out" "--json --timeout 1 $slow: the record"
 [ -s "$tmp/json.err" ] && bad "--json --timeout 1 $slow: printed on stderr"
@@ -63,14 +51,14 @@ for mode in text json; do
   flag=""
   [ $mode = json ] && flag=--json
   run plain $flag --engine smt "$good" "$bad"
-  status 2 "$mode: $good $bad"
+  exit_was 2 "$mode: $good $bad"
   # one job, the slow test last; three, the slow test first (printed
   # first, though it ends last)
   for jobs in 1 3; do
     if [ $jobs = 1 ]; then set -- "$good" "$bad" "$slow"; else set -- "$slow" "$good" "$bad"; fi
     what="$mode: -j $jobs --timeout 1 $*"
     run mixed $flag -j $jobs --engine smt --timeout 1 "$@"
-    status 3 "$what"
+    exit_was 3 "$what"
     within 3 "$what"
     slow_out=/dev/null slow_err=$dir/spin-1-220.expected-err
     [ $mode = json ] && slow_out=$dir/spin-1-220.expected-json slow_err=/dev/null

@@ -86,6 +86,23 @@ finish() {   # NAME
   exit 0
 }
 
+# timed NAME COMMAND...: COMMAND's stdout in $tmp/NAME.out, its stderr
+# in $tmp/NAME.err, its exit status in $rc and its wall time in $wall;
+# then `within SECONDS WHAT` and `exit_was STATUS WHAT` check them.
+timed() {
+  _name=$1; shift
+  _t0=$(date +%s.%N)
+  "$@" >"$tmp/$_name.out" 2>"$tmp/$_name.err"
+  rc=$?
+  wall=$(echo "$(date +%s.%N) - $_t0" | bc)
+}
+within() {
+  if [ "$(echo "$wall < $1" | bc)" = 1 ]; then ok "$2: $wall s"; else bad "$2: took $wall s (at most $1 s)"; fi
+}
+exit_was() {
+  if [ "$rc" = "$1" ]; then ok "$2: exit status $1"; else bad "$2: exit status $rc, expected $1"; fi
+}
+
 # compare_whole EXPECTED ACTUAL [keep]: true when ACTUAL is EXPECTED byte
 # for byte; otherwise prints the unified diff (- expected, + actual).
 # With PROMOTE=1, ACTUAL first replaces EXPECTED (review the diff before

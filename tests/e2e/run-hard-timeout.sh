@@ -24,23 +24,8 @@ slow=tests/e2e/timeout/spin-1-220.litmus
 msg="litmus-run: $slow: the model check failed: out of time (--timeout 1 s); no verdict"
 fast="-q -b host -n 2 -i 50 -s 1 --watchdog 0.01"
 
-# run NAME ARGS...: litmus-run ARGS, stdout in $tmp/NAME.out, stderr in
-# $tmp/NAME.err, the status in $rc and the wall time in $wall
-run() {
-  name=$1; shift
-  t0=$(date +%s.%N)
-  "$lr" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-  rc=$?
-  wall=$(echo "$(date +%s.%N) - $t0" | bc)
-}
-
-within() {
-  if [ "$(echo "$wall < $1" | bc)" = 1 ]; then ok "$2: $wall s"; else bad "$2: took $wall s (at most $1 s)"; fi
-}
-
-status() {
-  if [ "$rc" = "$1" ]; then ok "$2: exit status $1"; else bad "$2: exit status $rc, expected $1"; fi
-}
+# run NAME ARGS...: litmus-run ARGS, timed (lib.sh)
+run() { _n=$1; shift; timed "$_n" "$lr" "$@"; }
 
 # 1. the hard kill
 for mode in text json; do
@@ -49,7 +34,7 @@ for mode in text json; do
   what="$mode: --engine smt --timeout 1 $slow"
   # shellcheck disable=SC2086  # $fast and $flag are lists of options
   run kill $fast $flag --engine smt --timeout 1 "$slow"
-  status 3 "$what"
+  exit_was 3 "$what"
   within 3 "$what"
   echo "$msg" >"$tmp/want.err"
   check_whole "$tmp/want.err" "$tmp/kill.err" "$what: stderr" keep
@@ -59,7 +44,7 @@ done
 # 2. between two tests: they run, in order, and the status is the worst
 # shellcheck disable=SC2086
 run batch $fast --json --engine smt --timeout 1 litmus/MP.litmus "$slow" litmus/SB.litmus
-status 3 "MP, the slow test, SB"
+exit_was 3 "MP, the slow test, SB"
 within 5 "MP, the slow test, SB"
 tests=$(sed 's/^{"test":"\([^"]*\)".*/\1/' "$tmp/batch.out" | tr '\n' ' ')
 [ "$tests" = "MP SB " ] && ok "MP, the slow test, SB: MP and SB ran" || bad "MP, the slow test, SB: ran '$tests'"
@@ -68,7 +53,7 @@ check_whole "$tmp/want.err" "$tmp/batch.err" "MP, the slow test, SB: stderr" kee
 # 3. a campaign: the slow test's runs are not done, MP's are
 # shellcheck disable=SC2086
 run camp $fast --engine smt --timeout 1 --campaign "$tmp/camp.jsonl" --grid 'barrier=on,off' "$slow" litmus/MP.litmus
-status 3 "campaign"
+exit_was 3 "campaign"
 within 5 "campaign"
 n=$(grep -c '"test":"MP"' "$tmp/camp.jsonl")
 [ "$n" = 2 ] && ok "campaign: MP's 2 runs done" || bad "campaign: MP has $n runs, not 2"
