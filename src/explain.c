@@ -242,6 +242,11 @@ static uint64_t to_bits(const explainer_run *r, const bool *failing) {
   return bits;
 }
 
+static void keep_found(explainer_run *r, lc_witness *w, const bool *failing) {
+  found f = {w, to_bits(r, failing)};
+  lc_vec_push(&r->seen, f);
+}
+
 /* Asks for an execution passing `set`: 1 (recorded in seen), 0, -1 (the
  * message in r), -2 (the mixed explainer's explicit engine ran out of
  * nodes on a question for it only). */
@@ -258,8 +263,7 @@ static int ask(explainer_run *r, uint64_t set, const lc_state *st) {
     judged j = {0};
     bool cross = r->cross || (r->mx && r->mx->by_smt);
     if (!cross || judge(r->p, r->m, w, st, failing, &j, &r->message)) {
-      found f = {w, to_bits(r, failing)};
-      lc_vec_push(&r->seen, f);
+      keep_found(r, w, failing);
       if (cross) cat_rel_result_fini(&j.res), free(j.orig);
     } else {
       lc_witness_free(w);
@@ -330,8 +334,7 @@ static int fails_alone(explainer_run *r, const lc_state *st, size_t i) {
   r->questions++;
   int rc = enum_find_query(r->p, r->m, &o, &q, &w, failing, &msg);
   if (rc == 1) {
-    found f = {w, to_bits(r, failing)};
-    lc_vec_push(&r->seen, f);
+    keep_found(r, w, failing);
   }
   if (rc == -1) r->message = msg;
   else free(msg);
@@ -365,8 +368,7 @@ static int study(explainer_run *r, const lc_state *st) {
   r->studied = true;
   int rc = enum_find_query(r->p, r->m, &o, &q, &w, failing, &r->message);
   if (rc == 1) {
-    found f = {w, to_bits(r, failing)};
-    lc_vec_push(&r->seen, f);
+    keep_found(r, w, failing);
   }
   free(failing);
   r->cuts_hold = rc == 0 && !incomplete && r->cuts.usable;
@@ -487,8 +489,7 @@ static int mixed_find(void *ctx, const bool *on, const lc_state *st, lc_witness 
   mixed *x = ctx;
   x->by_smt = false;
   enum_options o = {x->timeout, false, false};
-  bool incomplete = false, none = on != NULL;
-  for (size_t i = 0; on && i < cat_model_nchecks(x->m); i++) none &= !on[i];
+  bool incomplete = false, none = enum_counts_none(x->m, on);
   enum_query q = {on, st, MIXED_NODES, NULL, NULL, NULL, &incomplete};
   int rc = x->thin_air ? -2 : enum_find_query(x->p, x->m, &o, &q, w, failing, msg);
   /* "no candidate whatever the model" the explicit engine may say only

@@ -83,6 +83,9 @@ int enum_find_query(const lx_program *p, const cat_model *m, const enum_options 
 int enum_find_race(const lx_program *p, const cat_model *m, const enum_options *o, const char *flag, int a,
                    int b, lc_witness **w, char **msg);
 lc_explainer enum_explainer(const lx_program *p, const cat_model *m, double timeout);
+/* Does `on` (as in enum_find; NULL: all) count no check?  The question
+ * "a candidate at all" whose "no" an incomplete search must not give. */
+bool enum_counts_none(const cat_model *m, const bool *on);
 
 /* The model evaluated concretely on one execution, the judge of every
  * witness either engine finds.  Returns 0 and fills res (event ids as

@@ -26,14 +26,19 @@ static int find(void *ctx, const bool *on, const lc_state *state, lc_witness **w
   bool incomplete = false;
   enum_query q = {on, state, 0, NULL, NULL, NULL, &incomplete};
   int rc = enum_find_query(f->p, f->m, &f->o, &q, w, failing, msg);
-  bool none = on != NULL;
-  for (size_t i = 0; on && i < cat_model_nchecks(f->m); i++) none &= !on[i];
-  if (rc == 0 && incomplete && none) {
+  if (rc == 0 && incomplete && enum_counts_none(f->m, on)) {
     *msg = lc_xstrdup("a value out of thin air may give the state, beyond the values the explicit engine "
                       "guesses; Z3 has them all (--engine smt or auto)");
     rc = -1;
   }
   return rc;
+}
+
+bool enum_counts_none(const cat_model *m, const bool *on) {
+  assert(m);
+  for (size_t i = 0; on && i < cat_model_nchecks(m); i++)
+    if (on[i]) return false;
+  return on != NULL;
 }
 
 lc_explainer enum_explainer(const lx_program *p, const cat_model *m, double timeout) {
