@@ -145,6 +145,13 @@ static void allowed_has_witness(void **st) {
   cat_model_free(m);
 }
 
+/* The index of the model's check called `name`, or the number of checks. */
+static size_t check_index(const cat_model *m, const char *name) {
+  size_t i = 0;
+  while (i < cat_model_nchecks(m) && strcmp(cat_model_check_name(m, i), name) != 0) i++;
+  return i;
+}
+
 /* enum_find_query: out of nodes is -2; the sets of checks failing where
  * the search for an execution passing every check cut it; a search
  * keeping one check of each set finds none either, and one keeping none
@@ -165,11 +172,7 @@ static void bounded_search(void **st) {
   enum_query one_node = {NULL, &s, 1, NULL, NULL, NULL, NULL}, all = {NULL, &s, 0, &cuts, NULL, NULL, NULL};
   assert_int_equal(enum_find_query(x.p, m, &o, &one_node, &w, failing, &err), -2);
   assert_int_equal(enum_find_query(x.p, m, &o, &all, &w, failing, &err), 0);
-  size_t causality = nc, atomicity = nc;
-  for (size_t i = 0; i < nc; i++) {
-    if (strcmp(cat_model_check_name(m, i), "Causality") == 0) causality = i;
-    if (strcmp(cat_model_check_name(m, i), "Atomicity") == 0) atomicity = i;
-  }
+  size_t causality = check_index(m, "Causality"), atomicity = check_index(m, "Atomicity");
   assert_true(causality < nc && atomicity < nc && cuts.usable && cuts.sets.n > 0);
   uint64_t seen = 0, one_each = 0;
   for (size_t k = 0; k < cuts.sets.n; k++) {
@@ -202,9 +205,7 @@ static void alone_below_its_place(void **st) {
   lc_state s;
   mp_state(&x, "P1:r0=1; P1:r1=0;", &s);
   char *err = NULL;
-  size_t nc = cat_model_nchecks(m), causality = nc;
-  for (size_t i = 0; i < nc; i++)
-    if (strcmp(cat_model_check_name(m, i), "Causality") == 0) causality = i;
+  size_t nc = cat_model_nchecks(m), causality = check_index(m, "Causality");
   assert_true(causality < nc && causality < 64);
   bool *on = calloc(nc + 1, sizeof(bool)), *failing = calloc(nc + 1, sizeof(bool));
   lc_witness *w = NULL;
