@@ -289,5 +289,9 @@ lc_result *lc_check_program_hooked(const lx_program *p, const cat_model *m, cons
   }
   if (r->status == LC_RESULT_UNKNOWN && o->timeout > 0 && r->message)
     name_user_timeout(r, o->timeout);
+  for (size_t f = 0; f < r->nflags; f++)
+    for (size_t i = 0; i < cat_model_nchecks(m); i++)
+      if (cat_model_check_is_undef(m, i) && strcmp(cat_model_check_name(m, i), r->flags[f].name) == 0)
+        r->flags[f].undef = true;
   return r;
 }

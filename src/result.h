@@ -21,6 +21,8 @@ typedef struct lc_flag {
                           execution has in the relation, 2 ints each, sorted, a
                           symmetric pair (b,a) listed once as (a,b) with a < b */
   size_t npairs;
+  bool undef;          /* raised, it means undefined behaviour (a race): the model says
+                          so with herd's `undefined_unless` */
 } lc_flag;
 
 /* Adds a pair to a flag (keeping `pairs` sorted and free of duplicates and

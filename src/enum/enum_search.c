@@ -1244,7 +1244,7 @@ static void setup_flags(search *s) {
     /* Flags are evaluated anyway; without --races none is reported. */
     if (!s->o->races) continue;
     s->flag_check[n] = i;
-    s->r->flags[n] = (lc_flag){cat_model_check_name(s->m, i), false, -1, -1, NULL, 0};
+    s->r->flags[n] = (lc_flag){cat_model_check_name(s->m, i), false, -1, -1, NULL, 0, false};
     s->listed[n] = rel_new(s->p->nevents);
     s->frame_may[n] = rel_new(s->p->nevents);
     n++;

@@ -372,6 +372,8 @@ static void set_access(run *R, lx_event *e, const lt_instr *in, int vloc, lt_sem
   }
   e->scope = scope;
   e->tags |= scope_tag(scope);
+  /* herd's C: A is every atomic access (its rc11.cat races are `A * A`-free) */
+  if (in->cpp && !(e->tags & bit(LX_T_WEAK))) e->tags |= bit(LX_T_A);
 }
 
 static void set_reg(run *R, const lt_operand *dst, const lx_expr *v) {
