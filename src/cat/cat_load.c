@@ -83,6 +83,7 @@ typedef struct scope {
   const cat_stmt *fun;          /* B_FUN, B_PROC, B_OPAQUE: the definition */
   const struct scope *fun_scope;
   int *param_tvs;               /* B_FUN: parameter types inferred from the body */
+  const char *via;              /* B_OPAQUE: the skipped definition's name (else this one uses it) */
   const struct scope *next;
 } scope;
 
@@ -112,7 +113,7 @@ typedef struct loader {
   const char *call_name;        /* the procedure call being expanded (its `as` name), or NULL */
   bool with_co;                 /* a `with co from ...` was read */
   bool tolerate_opaque;         /* resolving a definition: a use of an opaque name makes it opaque */
-  const cat_stmt *opaque_seen;  /* the opaque definition such a use met */
+  const scope *opaque_seen;     /* the opaque name such a use met */
   const char *const *settings;  /* "NAME=VALUE" from the command line, NULL-terminated */
   bool *settings_used;
 } loader;
@@ -299,14 +300,19 @@ static cat_node *resolve(loader *ld, const scope *sc, const cat_expr *e, size_t 
 /* A use of a name whose definition the parser skipped (cat_parse.c). */
 static bool not_plain(loader *ld, const scope *b, const char *name, lc_loc at) {
   if (b && b->kind == B_OPAQUE && ld->tolerate_opaque) {
-    if (!ld->opaque_seen) ld->opaque_seen = b->fun;
+    if (!ld->opaque_seen) ld->opaque_seen = b;
     return true;
   }
   if (b && b->kind == B_OPAQUE) {
     const cat_stmt *s = b->fun;
-    err(ld, at, "'%s' (%s:%d) is defined with herd's functional language ('%s' at line %d: "
+    lc_buf who;
+    lc_buf_init(&who);
+    if (strcmp(b->via, name) == 0) lc_buf_printf(&who, "'%s'", name);
+    else lc_buf_printf(&who, "'%s' uses '%s', which", name, b->via);
+    err(ld, at, "%s (%s:%d) is defined with herd's functional language ('%s' at line %d: "
         "match, fun, sets of sets, curried or recursive functions), which models here cannot evaluate",
-        name, s->loc.file, s->loc.line, s->name, s->name_loc.line);
+        who.s, s->loc.file, s->loc.line, s->name, s->name_loc.line);
+    lc_buf_fini(&who);
     return true;
   }
   if (b && b->kind == B_PROC) {
@@ -539,7 +545,8 @@ static cat_node *resolve_def(loader *ld, const scope *sc, const cat_expr *e, con
   ld->tolerate_opaque = saved;
   if (!n && !ld->failed && ld->opaque_seen) {
     scope *o = (scope *)bind(ld, ld->sc, name, B_OPAQUE);
-    o->fun = ld->opaque_seen;
+    o->fun = ld->opaque_seen->fun;
+    o->via = ld->opaque_seen->via;
     ld->sc = o;
     ld->opaque_seen = NULL;
   }
@@ -758,6 +765,11 @@ static void stmt_proc(loader *ld, const cat_stmt *s) {
  * definition with the parameters bound; its definitions stay local, its
  * checks are the model's. */
 static void stmt_call(loader *ld, const cat_stmt *s) {
+  for (const frame *up = ld->calls; up; up = up->up)
+    if (strcmp(up->fun, s->name) == 0) {
+      err(ld, s->name_loc, "procedure '%s' calls itself (recursive procedures are not supported)", s->name);
+      return;
+    }
   const scope *b = lookup(ld->sc, s->name);
   if (!b || b->kind != B_PROC) {
     if (b && b->kind == B_OPAQUE) not_plain(ld, b, s->name, s->name_loc);
@@ -770,11 +782,6 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
     err(ld, s->name_loc, "wrong number of arguments: '%s' takes %zu, given %zu", s->name, f->nparams, s->nargs);
     return;
   }
-  for (const frame *up = ld->calls; up; up = up->up)
-    if (strcmp(up->fun, s->name) == 0) {
-      err(ld, s->name_loc, "procedure '%s' calls itself (recursive procedures are not supported)", s->name);
-      return;
-    }
   cat_expr site = {CAT_X_CALL, s->name_loc, s->name, NULL, NULL, s->args, s->nargs, NULL, 0};
   const scope *body = b->fun_scope;
   for (size_t i = 0; i < s->nargs; i++) {
@@ -843,6 +850,7 @@ static void stmt_opaque(loader *ld, const cat_stmt *s) {
   for (size_t i = 0; i < s->nparams; i++) {
     scope *b = (scope *)bind(ld, ld->sc, s->params[i], B_OPAQUE);
     b->fun = s;
+    b->via = s->params[i];
     ld->sc = b;
   }
 }
