@@ -114,6 +114,7 @@ typedef struct loader {
   bool with_co;                 /* a `with co from ...` was read */
   bool tolerate_opaque;         /* resolving a definition: a use of an opaque name makes it opaque */
   const scope *opaque_seen;     /* the opaque name such a use met */
+  const scope *prelude;         /* the scope herd's standard names end (suggestions) */
   const char *const *settings;  /* "NAME=VALUE" from the command line, NULL-terminated */
   bool *settings_used;
 } loader;
@@ -174,7 +175,8 @@ static const char *suggest(const loader *ld, const char *name) {
   if (len <= 2) return NULL;
   const char *best = NULL;
   size_t bestd = len <= 4 ? 2 : 3;   /* accept distance 1, or 2 for longer names */
-  for (const scope *s = ld->sc; s; s = s->next) {
+  const scope *s = ld->sc;
+  for (; s && s != ld->prelude; s = s->next) {
     size_t dd = edit_distance(name, s->name);
     if (dd < bestd) bestd = dd, best = s->name;
   }
@@ -185,6 +187,10 @@ static const char *suggest(const loader *ld, const char *name) {
   for (size_t i = 0; i < LC_ARRAY_LEN(builtin_rels); i++) {
     size_t dd = edit_distance(name, builtin_rels[i]);
     if (dd < bestd) bestd = dd, best = builtin_rels[i];
+  }
+  for (; s; s = s->next) {   /* herd's standard names last: a builtin wins a tie */
+    size_t dd = edit_distance(name, s->name);
+    if (dd < bestd) bestd = dd, best = s->name;
   }
   return best;
 }
@@ -1023,6 +1029,7 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   size_t first_msg = d->msgs.n;
   lc_source prelude = {(char *)"(herd's standard names)", (char *)herd_prelude, strlen(herd_prelude)};
   int rc = load_file(&ld, prelude.name, &prelude, (lc_loc){0});
+  ld.prelude = ld.sc;
   if (rc == 0) rc = load_file(&ld, path, given, (lc_loc){0});
   if (rc == 0) rc = unused_settings(&ld);
   free(ld.settings_used);
