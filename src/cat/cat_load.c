@@ -437,6 +437,19 @@ static const scope *bind_arg(loader *ld, const scope *s, const cat_expr *e, cons
   return b;
 }
 
+/* Expansions nest at most this deep (a chain of functions or procedures
+ * each calling the one before), so that loading stays within a bounded
+ * stack whatever the model. */
+#define CAT_MAX_CALLS 100
+
+static bool too_deep(loader *ld, lc_loc at) {
+  size_t n = 0;
+  for (const frame *f = ld->calls; f; f = f->up) n++;
+  if (n < CAT_MAX_CALLS) return false;
+  err(ld, at, "calls nested too deeply (more than %d expansions)", CAT_MAX_CALLS);
+  return true;
+}
+
 static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const scope *fb,
                            size_t group) {
   const cat_stmt *f = fb->fun;
@@ -456,6 +469,7 @@ static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const
     }
     body_sc = bind_arg(ld, body_sc, e, f, i, a, group);
   }
+  if (too_deep(ld, e->loc)) return NULL;
   frame fr = {e->name, e->loc, ld->calls};
   ld->calls = &fr;
   cat_node *n = resolve(ld, body_sc, f->binds[0].e, group);
@@ -795,6 +809,7 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
     if (!a) return;
     body = bind_arg(ld, body, &site, f, i, a, CAT_NONE);
   }
+  if (too_deep(ld, s->name_loc)) return;
   frame fr = {s->name, s->name_loc, ld->calls};
   const scope *saved = ld->sc;
   const char *saved_name = ld->call_name;

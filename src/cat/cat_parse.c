@@ -19,7 +19,21 @@ typedef struct parser {
   size_t pos;
   lc_diag *d;
   bool failed;
+  int depth;      /* nesting of expressions and statements being parsed */
 } parser;
+
+/* Nesting deeper than this is an error, so that the recursive descent
+ * stays within a bounded stack whatever the input. */
+#define CAT_MAX_NEST 200
+
+static bool enter(parser *p) {
+  if (++p->depth <= CAT_MAX_NEST) return true;
+  if (!p->failed) {
+    p->failed = true;
+    lc_error(p->d, p->toks[p->pos].loc, "nested too deeply (more than %d levels)", CAT_MAX_NEST);
+  }
+  return false;
+}
 
 static cat_tok *peek(parser *p) { return &p->toks[p->pos]; }
 static cat_tok *peek2(parser *p) {
@@ -160,7 +174,8 @@ static cat_expr *postfix(parser *p) {
 static cat_expr *unary(parser *p) {
   if (peek(p)->kind != CAT_T_TILDE) return postfix(p);
   cat_tok *t = next(p);
-  cat_expr *a = unary(p);
+  cat_expr *a = enter(p) ? unary(p) : NULL;
+  p->depth--;
   return a ? mk(p, CAT_X_COMPL, t->loc, a, NULL) : NULL;
 }
 
@@ -191,8 +206,14 @@ static bool binding(parser *p, struct cat_binding *b);
 
 /* expr -> 'let' binding { 'and' binding } 'in' expr | union.  Each
  * binding sees the scope outside the let (herd's non-recursive let). */
+static cat_expr *let_in(parser *p);
 static cat_expr *expr(parser *p) {
-  if (peek(p)->kind != CAT_T_LET) return union_expr(p);
+  cat_expr *e = enter(p) ? peek(p)->kind == CAT_T_LET ? let_in(p) : union_expr(p) : NULL;
+  p->depth--;
+  return e;
+}
+
+static cat_expr *let_in(parser *p) {
   cat_expr *e = mk(p, CAT_X_LET, next(p)->loc, NULL, NULL);
   if (peek(p)->kind == CAT_T_REC) {
     expected(p, "a name ('let rec ... in' is not supported; define the group with a top-level let rec)");
@@ -618,10 +639,24 @@ static bool variant_or(parser *p, bool *ok);
 static bool variant_atom(parser *p, bool *ok) {
   cat_tok *t = peek(p);
   if (t->kind == CAT_T_STRING) { next(p); return false; }
-  if (t->kind == CAT_T_TILDE || is_word(t, "not")) { next(p); return !variant_atom(p, ok); }
+  if (!enter(p)) {
+    p->depth--;
+    *ok = false;
+    return false;
+  }
+  p->depth--;
+  if (t->kind == CAT_T_TILDE || is_word(t, "not")) {
+    next(p);
+    p->depth++;
+    bool v = !variant_atom(p, ok);
+    p->depth--;
+    return v;
+  }
   if (t->kind == CAT_T_LPAREN) {
     next(p);
+    p->depth++;
     bool v = variant_or(p, ok);
+    p->depth--;
     if (!expect(p, CAT_T_RPAREN, "')'")) *ok = false;
     return v;
   }
@@ -731,7 +766,14 @@ static cat_stmt *herd_statement(parser *p) {
   return NULL;
 }
 
+static cat_stmt *statement_in(parser *p);
 static cat_stmt *statement(parser *p) {
+  cat_stmt *s = enter(p) ? statement_in(p) : NULL;
+  p->depth--;
+  return s;
+}
+
+static cat_stmt *statement_in(parser *p) {
   if (is_option_word(peek(p))) return option(p);
   switch (peek(p)->kind) {
   case CAT_T_LET: {
@@ -767,7 +809,7 @@ static cat_stmt *statement(parser *p) {
 cat_file *cat_parse(lc_arena *a, const char *file, const char *text, size_t len, lc_diag *d) {
   cat_tok *toks;
   if (cat_lex(a, file, text, len, &toks, d) == 0) return NULL;
-  parser p = {a, toks, 0, d, false};
+  parser p = {a, toks, 0, d, false, 0};
   cat_file *f = lc_arena_alloc(a, sizeof *f);
   if (peek(&p)->kind == CAT_T_STRING) {
     f->model_name = next(&p)->text;
