@@ -375,6 +375,34 @@ static void test_cat_herd_check_names(void **state) {
   lc_diag_fini(&d);
 }
 
+/* Deep nesting is an error, not a deep recursion. */
+static void test_cat_nesting_is_bounded(void **state) {
+  (void)state;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_puts(&b, "let x = ");
+  for (int i = 0; i < 5000; i++) lc_buf_putc(&b, '(');
+  lc_buf_puts(&b, "po");
+  char *e = load_error(b.s);
+  assert_non_null(e);
+  assert_non_null(strstr(e, "nested too deeply (more than 200 levels)"));
+  free(e);
+  b.n = 0;
+  for (int i = 0; i < 5000; i++) lc_buf_puts(&b, "if \"v\" ");
+  e = load_error(b.s);
+  assert_non_null(e);
+  assert_non_null(strstr(e, "nested too deeply"));
+  free(e);
+  b.n = 0;
+  lc_buf_puts(&b, "let f0(a) = a\n");
+  for (int i = 1; i < 120; i++) lc_buf_printf(&b, "let f%d(a) = f%d(a)\n", i, i - 1);
+  e = load_error(b.s);
+  assert_non_null(e);
+  assert_non_null(strstr(e, "calls nested too deeply (more than 100 expansions)"));
+  free(e);
+  lc_buf_fini(&b);
+}
+
 /* ---- files: includes, search, cycles -------------------------------------------- */
 
 typedef struct tmpdir {
@@ -543,6 +571,7 @@ int main(void) {
     cmocka_unit_test(test_cat_load_error_in_expansion_notes_call),
     cmocka_unit_test(test_cat_load_accepts),
     cmocka_unit_test(test_cat_herd_check_names),
+    cmocka_unit_test(test_cat_nesting_is_bounded),
     cmocka_unit_test(test_cat_include_beside_then_search),
     cmocka_unit_test(test_cat_include_cycle),
     cmocka_unit_test(test_cat_include_error_position),
