@@ -54,6 +54,15 @@ for t in "$dir"/*.litmus; do
   fi
 done
 
+# a raised undefined_unless flag is a race in JSON, as cuda-cpp's undefined-behaviour
+for engine in smt enum; do
+  if (cd "$dir" && "$lc" --json --engine $engine --model herd-style.cat RMW+race.litmus) | grep -q '"race":true'; then
+    ok "RMW+race --json: race ($engine)"
+  else
+    bad "RMW+race --json: no race ($engine)"
+  fi
+done
+
 for t in "$dir"/*.litmus; do
   [ -f "${t%.litmus}.expected-err" ] || round_trips "$t"
 done
