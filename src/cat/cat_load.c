@@ -573,18 +573,22 @@ static cat_node *resolve_def(loader *ld, const scope *sc, const cat_expr *e, con
   return n;
 }
 
+/* let a = e [and b = f ...]: every binding sees the scope above the let. */
 static void stmt_let(loader *ld, const cat_stmt *s) {
-  const cat_binding *b = &s->binds[0];
-  cat_node *n = resolve_def(ld, ld->sc, b->e, b->name);
-  if (!n) return;
-  scope *e = (scope *)bind(ld, ld->sc, b->name, B_VAL);
-  if (n->kind == CAT_N_REF) {
-    e->val = n->ref;   /* `let a = b` names b's value again */
-  } else {
-    e->val = val_new(ld, CAT_V_DEF, b->name, b->loc, n->tv);
-    ld->m->vals.v[e->val].body = n;
+  const scope *outer = ld->sc;
+  for (size_t i = 0; i < s->nbinds && !ld->failed; i++) {
+    const cat_binding *b = &s->binds[i];
+    cat_node *n = resolve_def(ld, outer, b->e, b->name);
+    if (!n) continue;   /* an error, or made opaque */
+    scope *e = (scope *)bind(ld, ld->sc, b->name, B_VAL);
+    if (n->kind == CAT_N_REF) {
+      e->val = n->ref;   /* `let a = b` names b's value again */
+    } else {
+      e->val = val_new(ld, CAT_V_DEF, b->name, b->loc, n->tv);
+      ld->m->vals.v[e->val].body = n;
+    }
+    ld->sc = e;
   }
-  ld->sc = e;
 }
 
 /* Resolves the body once with parameters of unknown type: every name and

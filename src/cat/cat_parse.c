@@ -324,10 +324,22 @@ static cat_stmt *let(parser *p) {
   if (peek(p)->kind == CAT_T_LPAREN) return let_fun(p, at, name);
   if (!expect(p, CAT_T_EQ, "'=' or '('")) return NULL;
   cat_stmt *s = mk_stmt(p, CAT_S_LET, at);
-  s->nbinds = 1;
-  s->binds = lc_arena_alloc(p->arena, sizeof *s->binds);
-  s->binds[0] = (cat_binding){name->text, name->loc, expr(p)};
-  return s->binds[0].e ? s : NULL;
+  LC_VEC(cat_binding) bs = {0};
+  cat_binding first = {name->text, name->loc, expr(p)};
+  lc_vec_push(&bs, first);
+  /* herd's `let a = e and b = f`: both see the scope above the let */
+  while (bs.v[bs.n - 1].e && peek(p)->kind == CAT_T_AND) {
+    next(p);
+    cat_binding b = {0};
+    if (!binding(p, &b)) break;
+    lc_vec_push(&bs, b);
+  }
+  bool ok = !p->failed && bs.v[bs.n - 1].e;
+  s->nbinds = bs.n;
+  s->binds = lc_arena_alloc(p->arena, bs.n * sizeof *s->binds);
+  memcpy(s->binds, bs.v, bs.n * sizeof *s->binds);
+  lc_vec_free(&bs);
+  return ok ? s : NULL;
 }
 
 /* check -> ('acyclic'|'irreflexive'|'empty') expr 'as' NAME | 'flag' '~' 'empty' expr 'as' NAME */

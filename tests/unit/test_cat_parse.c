@@ -333,6 +333,7 @@ static void test_cat_load_accepts(void **state) {
     "let x = let a = po in let b = a ; a in b+",
     "let f(r) = let s = r ; r in s | r\nacyclic f(po) as A",
     "let x = po in",                        /* herd's optional `in` */
+    "let a = rf and b = po\nlet po = rf and r = po\nacyclic r & po as A",   /* simultaneous */
     "show po, rf\nshow po as p\nunshow rf",
     "procedure p() = acyclic po end\ncall p()",
     "procedure p(r, s) = let t = r | s\n acyclic t as T\n empty t & id end\ncall p(po, rf) as Q",
