@@ -904,6 +904,16 @@ void cat_expr_print(lc_buf *b, const cat_expr *e) {
     }
     lc_buf_putc(b, ')');
     break;
+  case CAT_X_LET:
+    lc_buf_puts(b, "(let ");
+    for (size_t i = 0; i < e->nbinds; i++) {
+      lc_buf_printf(b, "%s%s = ", i ? " and " : "", e->binds[i].name);
+      cat_expr_print(b, e->binds[i].e);
+    }
+    lc_buf_puts(b, " in ");
+    cat_expr_print(b, e->a);
+    lc_buf_putc(b, ')');
+    break;
   default:
     if (is_binary(e->kind)) {
       lc_buf_putc(b, '(');

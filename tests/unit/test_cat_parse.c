@@ -74,6 +74,7 @@ static void test_cat_parse_precedence(void **state) {
     {"a ; b ; c", "((a ; b) ; c)"},
     {"a \\ b \\ c", "((a \\ b) \\ c)"},
     {"W * M | M * W", "((W * M) | (M * W))"},
+    {"let x = a | b and y = c in x ; y | d", "(let x = (a | b) and y = c in ((x ; y) | d))"},
     {"A * B & C", "((A * B) & C)"},
     {"A & B * C", "(A & (B * C))"},
     {"~a ; b", "(~a ; b)"},
