@@ -11,6 +11,12 @@
  * own so it is evaluated once (inside a `let rec` body it is substituted
  * instead, because it may change from one iteration to the next).
  *
+ * Procedures are expanded at each `call` like functions; herd's `with co
+ * from generate_cos(E)` becomes two checks on the engine's co; a name
+ * defined in herd's functional language (an opaque statement), and every
+ * definition that uses one, is an error only where a check needs it.
+ * herd's standard names (herd_prelude) are read before the model.
+ *
  * Types are inferred with type variables joined by union-find: `0` and
  * the members of a `let rec` start unknown; whatever is still unknown at
  * the end is a relation.  Loading stops at the first error.

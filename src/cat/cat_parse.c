@@ -7,6 +7,14 @@
  * after it can start an expression, and the postfix closure otherwise
  * (`po* ; rf` is a closure, `M * M` and `M*M` products).  The parser stops
  * at the first error.
+ *
+ * herd's statements (show, procedure/call, if "variant", with ... from,
+ * undefined_unless, let ... in) are read too.  A `let` written in herd's
+ * functional language (match, fun, sets of sets, curried functions, ...)
+ * is not parsed: its extent is found by brackets and keywords and it is
+ * kept as an opaque statement with the names it defines and the first
+ * construct that made it opaque, so that herd's library files load and a
+ * use of such a name is one error naming it (cat_load.c).
  */
 #include "cat/cat_ast.h"
 
