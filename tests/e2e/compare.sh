@@ -23,6 +23,7 @@ run none 2
 # verdict and number of tests (and rates)
 run campaign 0 campaign.jsonl sc.json
 run campaign-rates 0 --rates campaign.jsonl
+run campaign-csv 0 --csv campaign.jsonl
 # one test run twice in one file: the counts summed, and the verdict of
 # the sums (the first run saw the condition, the last did not)
 run merged 0 merged.jsonl
