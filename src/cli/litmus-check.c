@@ -402,30 +402,22 @@ static void lowering_failed(const batch *b, const job *j, const lt_test *t, cons
 
 /* An allowed execution reaches undefined behaviour (a C++ index outside
  * its array, a division by zero): no state list would be the program's,
- * so the test is refused, as herd7 refuses an out-of-bounds access, at
- * each place it can happen. */
-static void undefined_behaviour(const batch *b, job *j, const lt_test *t, const lx_program *p, FILE *err,
+ * so the test is refused, as herd7 refuses an out-of-bounds access, with
+ * the place that execution reached (one, when there are several). */
+static void undefined_behaviour(const batch *b, job *j, const lt_test *t, const lc_result *r, FILE *err,
                                 lc_buf *out) {
-  lc_buf where;
-  lc_buf_init(&where);
-  for (size_t i = 0; i < p->npaths; i++) {
-    const lx_path *path = &p->paths[i];
-    bool seen = !path->ub;
-    for (size_t k = 0; k < i && !seen; k++)
-      seen = p->paths[k].ub && p->paths[k].cut_at.line == path->cut_at.line && p->paths[k].cut_at.col == path->cut_at.col;
-    if (seen) continue;
-    fprintf(err, "%s:%d:%d: error: P%d may meet undefined behaviour here (%s) in an allowed execution\n",
-            j->path, path->cut_at.line, path->cut_at.col, p->threads[path->thread].id, path->ub);
-    lc_buf_printf(&where, "%s%d:%d (%s)", where.n ? ", " : "", path->cut_at.line, path->cut_at.col, path->ub);
-  }
+  const lx_program *p = r->prog;
+  const lx_path *path = &p->paths[r->ub_path < p->npaths ? r->ub_path : 0];
+  lc_buf msg;
+  lc_buf_init(&msg);
+  lc_buf_printf(&msg, "undefined behaviour in an allowed execution: P%d reaches %s", p->threads[path->thread].id,
+                path->ub ? path->ub : "it");
+  fprintf(err, "%s:%d:%d: error: %s\n", j->path, path->cut_at.line, path->cut_at.col, msg.s);
   if (b->o->json) {
-    lc_buf msg;
-    lc_buf_init(&msg);
-    lc_buf_printf(&msg, "undefined behaviour in an allowed execution at %s", where.s);
+    lc_buf_printf(&msg, " (line %d, column %d)", path->cut_at.line, path->cut_at.col);
     json_error(out, j->path, t, msg.s);
-    lc_buf_fini(&msg);
   }
-  lc_buf_fini(&where);
+  lc_buf_fini(&msg);
   j->status = LC_EXIT_INPUT;
 }
 
@@ -455,7 +447,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   }
   lc_diag_fini(&d);
   if (r->status == LC_RESULT_OK && r->ub_reached) {
-    undefined_behaviour(b, j, t, prog, err, out);
+    undefined_behaviour(b, j, t, r, err, out);
     lc_result_free(r);
     lx_program_free(prog);
     return;

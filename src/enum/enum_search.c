@@ -608,7 +608,14 @@ static void leaf(search *s) {
     return;
   }
   if (res.consistent && s->f->cut) s->r->bound_reached = true;
-  if (res.consistent && s->f->ub) s->r->ub_reached = true;
+  if (res.consistent && s->f->ub && !s->r->ub_reached) {
+    s->r->ub_reached = true;
+    for (size_t t = 0; t < s->p->nthreads; t++)
+      if (s->p->paths[s->f->paths[t]].ub) {
+        s->r->ub_path = (size_t)s->f->paths[t];
+        break;
+      }
+  }
   if (res.consistent && !s->f->cut) {
     bool some = false;
     size_t budget = 0;

@@ -608,6 +608,13 @@ static bool query_bound(query *q) {
     Z3_solver_push(e->z, e->s);
     smt_assert(e, ub);
     Z3_lbool res = solve(q);
+    if (res == Z3_L_TRUE) {   /* which place: a path of the execution found */
+      Z3_model m = Z3_solver_get_model(e->z, e->s);
+      Z3_model_inc_ref(e->z, m);
+      for (size_t pi = 0; pi < e->p->npaths && !q->r->ub_reached; pi++)
+        if (e->p->paths[pi].ub && model_true(e, m, e->path[pi])) q->r->ub_reached = true, q->r->ub_path = pi;
+      Z3_model_dec_ref(e->z, m);
+    }
     Z3_solver_pop(e->z, e->s, 1);
     if (res == Z3_L_UNDEF) return unknown(q, "looking for executions with undefined behaviour");
     q->r->ub_reached = res == Z3_L_TRUE;
