@@ -96,7 +96,17 @@ static int parse(int argc, char **argv, mopts *o) {
     case 'e':
       if (lc_engine_parse(optarg, &o->check.engine)) return usage_error("--engine takes smt, enum or auto");
       break;
-    case 't': if (parse_int("--timeout", optarg, 0, 1000000, &v)) return LC_EXIT_INPUT; o->check.timeout = (double)v; break;
+    case 't': {   /* as litmus-check's: a positive, finite number of seconds */
+      char *end;
+      errno = 0;
+      double secs = strtod(optarg, &end);
+      if (errno || end == optarg || *end || !(secs > 0) || secs > 1e7) {
+        fprintf(stderr, "litmus-check: --timeout: '%s' is not a positive number of seconds\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      o->check.timeout = secs;
+      break;
+    }
     case 'u': if (parse_int("--unroll", optarg, 1, 64, &v)) return LC_EXIT_INPUT; o->check.unroll = (unsigned)v; break;
     default: {
       /* name the option: -q, -j and --no-races are litmus-check's, not these modes' */
