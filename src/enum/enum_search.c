@@ -427,7 +427,7 @@ static bool target_open(search *s) {
 
 static bool anything_open(search *s) {
   if (s->target) return !s->f->cut && !s->hit && target_open(s);
-  if (s->f->cut) return !s->r->bound_reached;
+  if (s->f->cut) return !s->r->bound_reached || (s->f->ub && !s->r->ub_reached);
   return states_open(s) || frame_flags_open(s);
 }
 
@@ -608,6 +608,14 @@ static void leaf(search *s) {
     return;
   }
   if (res.consistent && s->f->cut) s->r->bound_reached = true;
+  if (res.consistent && s->f->ub && !s->r->ub_reached) {
+    s->r->ub_reached = true;
+    for (size_t t = 0; t < s->p->nthreads; t++)
+      if (s->p->paths[s->f->paths[t]].ub) {
+        s->r->ub_path = (size_t)s->f->paths[t];
+        break;
+      }
+  }
   if (res.consistent && !s->f->cut) {
     bool some = false;
     size_t budget = 0;
@@ -1153,6 +1161,12 @@ static bool any_cut(const lx_program *p, const int *paths) {
   return false;
 }
 
+static bool any_ub(const lx_program *p, const int *paths) {
+  for (size_t t = 0; t < p->nthreads; t++)
+    if (p->paths[paths[t]].ub) return true;
+  return false;
+}
+
 static void search_frame(search *s, const int *paths) {
   enum_frame *f = enum_frame_new(s->p, paths);
   s->f = f;
@@ -1219,7 +1233,8 @@ static void search_frames(search *s) {
     for (size_t t = 0; t < nt; t++) paths[t] = order[t][k[t]];
     bool wanted = !s->hook || !s->hook->frame || s->hook->frame(s->hook->ctx, paths);
     wanted &= !s->within || memcmp(paths, s->within->paths, nt * sizeof(int)) == 0;
-    if (wanted && !(any_cut(p, paths) && s->r->bound_reached)) search_frame(s, paths);
+    bool known = any_cut(p, paths) && s->r->bound_reached && !(any_ub(p, paths) && !s->r->ub_reached);
+    if (wanted && !known) search_frame(s, paths);
     size_t t = 0;
     while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
     if (t == nt || s->stop) break;

@@ -143,6 +143,12 @@ static void init_block(parser *ps) {
       continue;
     }
     if (TOK.kind == LT_TOK_EOF) lt_p_check_match(ps, LT_TOK_RBRACE, "}", "{", open);
+    /* `P0@`, `P0 |` and `P0 ;` start the thread row, never an entry
+     * (P0:r0 = 1): the block's '}' is missing, and is what to name */
+    if (TOK.kind == LT_TOK_THREAD && (lt_p_peek(ps)->kind == LT_TOK_AT || lt_p_peek(ps)->kind == LT_TOK_BAR ||
+                                      lt_p_peek(ps)->kind == LT_TOK_SEMI))
+      lt_p_error(ps, TOK.at, "expected '}' (to close '{' at line %d) before the thread row, found %s", open.line,
+                 lt_p_desc(ps, &TOK));
     init_entry(ps, PUSH(ps, t->inits, t->ninits, cap));
     if (TOK.kind != LT_TOK_SEMI && TOK.kind != LT_TOK_RBRACE)
       lt_p_error(ps, TOK.at, "expected ';' or '}' after an init entry, found %s", lt_p_desc(ps, &TOK));

@@ -294,9 +294,24 @@ static bool on_path(const char *prog) {
 }
 
 int report_dot_to_svg(const char *dot_path, const char *svg_path, char **msg) {
-  assert(dot_path && svg_path && msg);
+  return report_dot_render(dot_path, svg_path, "svg", msg);
+}
+
+const char *report_graph_format(const char *path) {
+  static const char *const formats[] = {"dot", "svg", "png", "pdf"};
+  const char *dot = strrchr(path, '.');
+  if (!dot || strchr(dot, '/')) return NULL;
+  for (size_t i = 0; i < LC_ARRAY_LEN(formats); i++)
+    if (strcmp(dot + 1, formats[i]) == 0) return formats[i];
+  return NULL;
+}
+
+int report_dot_render(const char *dot_path, const char *out_path, const char *format, char **msg) {
+  assert(dot_path && out_path && format && msg);
   if (!on_path("dot")) return 1;
-  char *argv[] = {"dot", "-Tsvg", "-o", (char *)svg_path, (char *)dot_path, NULL};
+  char flag[16];
+  snprintf(flag, sizeof flag, "-T%s", format);
+  char *argv[] = {"dot", flag, "-o", (char *)out_path, (char *)dot_path, NULL};
   pid_t pid;
   int rc = posix_spawnp(&pid, "dot", NULL, NULL, argv, environ), status = 0;
   lc_buf b;
@@ -337,11 +352,19 @@ static void numbered(lc_buf *b, const char *stem, size_t k, size_t n, const char
  * several graphs, and loses edges when executions share one graph). */
 int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, char **msg) {
   assert(x && path && n && msg);
-  size_t len = strlen(path);
-  bool svg = len > 4 && strcmp(path + len - 4, ".svg") == 0;
-  bool dot = len > 4 && strcmp(path + len - 4, ".dot") == 0;
+  const char *format = report_graph_format(path);
+  if (!format) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "'%s' does not end in .dot, .svg, .png or .pdf", path);
+    *msg = lc_buf_take(&b);
+    lc_buf_fini(&b);
+    *n = 0;
+    return -1;
+  }
+  bool render = strcmp(format, "dot") != 0;
   char *stem = lc_xstrdup(path);
-  if (svg || dot) stem[len - 4] = '\0';
+  stem[strlen(path) - 4] = '\0';
   lc_buf scratch;
   lc_buf_init(&scratch);
   *n = report_explain_dot(&scratch, x, SIZE_MAX - 1);
@@ -352,9 +375,9 @@ int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, c
     lc_buf_init(&text), lc_buf_init(&dpath), lc_buf_init(&spath);
     report_explain_dot(&text, x, k);
     numbered(&dpath, stem, k, *n, "dot");
-    numbered(&spath, stem, k, *n, "svg");
+    numbered(&spath, stem, k, *n, format);
     rc = write_file(dpath.s, text.s, msg);
-    if (rc == 0 && svg) rc = report_dot_to_svg(dpath.s, spath.s, msg);
+    if (rc == 0 && render) rc = report_dot_render(dpath.s, spath.s, format, msg);
     lc_buf_fini(&text), lc_buf_fini(&dpath), lc_buf_fini(&spath);
   }
   if (rc == 1) {
