@@ -58,7 +58,9 @@ static void usage(FILE *out) {
         "Check scoped-PTX litmus tests against a memory model: every allowed final\n"
         "state, the verdict of the test's condition, and data races.\n"
         "\n"
-        "  -m, --model NAME|FILE  memory model (default: ptx-v7.5 for PTX tests, cuda-cpp\n"
+        "  -m, --model NAME|FILE  memory model (default: ptx-v7.5 for PTX tests, ptx-v8\n"
+        "                         for those with mbarrier, cluster barriers or bulk\n"
+        "                         copies, cuda-cpp\n"
         "                         for C and CUDA C++ tests; see models/)\n"
         "      --set NAME=VALUE   set an option of the model (e.g. no-thin-air=off)\n"
         "  -e, --engine smt|enum|auto  engine (default auto)\n"
@@ -234,6 +236,7 @@ typedef struct batch {
   size_t compared, mismatches;  /* --expect */
   size_t printed;               /* the tests printed, in order */
   int fd;                       /* in an isolated child: the pipe to the parent; else -1 */
+  const cat_model *hopper_model; /* for PTX tests with Hopper instructions, when no -m */
 } batch;
 
 /* The error object the man page documents, for a test that has no
@@ -252,6 +255,7 @@ static void json_error(lc_buf *out, const char *path, const lt_test *t, const ch
 
 /* The model a test is checked against: without -m, C++ tests use cuda-cpp. */
 static const cat_model *model_for(const batch *b, const lt_test *t) {
+  if (!t->cpp && b->hopper_model && lt_uses_hopper(t)) return b->hopper_model;
   return t->cpp && b->cpp_model ? b->cpp_model : b->model;
 }
 
@@ -650,10 +654,9 @@ static void run_isolated(batch *b) {
   lc_isolate_run(b->njobs, b->o->jobs, lc_iso_hard_limit(b->o->check.timeout), &ops, b);
 }
 
-static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp,
-                     const expect_vec *ex) {
-  batch b = {o, m, mcpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
-             PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ex, LC_EXIT_OK, 0, 0, 0, -1};
+static int run_batch(const options *o, const cli_models *models, const expect_vec *ex) {
+  batch b = {o, models->model, models->cpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
+             PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ex, LC_EXIT_OK, 0, 0, 0, -1, models->hopper};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
   if (o->check.timeout > 0 && o->mode == MODE_CHECK) run_isolated(&b);
   else run_threads(&b);
@@ -693,7 +696,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "litmus-check: cannot make '%s': %s\n", o.html, strerror(errno));
     status = LC_EXIT_INPUT;
   }
-  if (status < 0) status = run_batch(&o, models.model, models.cpp, &ex);
+  if (status < 0) status = run_batch(&o, &models, &ex);
   status = cli_finish("litmus-check", status);
   cli_models_fini(&models);
   lc_paths_free(&o.files);

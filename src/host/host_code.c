@@ -237,7 +237,24 @@ static int compile_instr(compiler *C, const lt_instr *in, host_op *op) {
    * (PTX ISA, membar/fence: a proxy fence is not a memory fence). */
   case LT_I_FENCE_PROXY:
   case LT_I_FENCE_ALIAS: op->code = HOST_NOP; return 0;
-  case LT_I_BAR: return compile_bar(C, in, op);
+  case LT_I_BAR:
+    if (in->bar_cluster) {
+      refuse(C, in, "the host backend runs one CTA's barriers; cluster barriers are not emulated yet");
+      return -1;
+    }
+    return compile_bar(C, in, op);
+  /* An mbarrier could be emulated with a CPU atomic word; the async proxy
+   * (bulk copies) and distributed shared memory have no CPU counterpart
+   * whose ordering would mean anything. */
+  case LT_I_MBAR:
+    refuse(C, in, "mbarriers are not emulated on CPU threads yet");
+    return -1;
+  case LT_I_BULK:
+    refuse(C, in, "bulk copies (TMA) and the async proxy have no CPU counterpart");
+    return -1;
+  case LT_I_MAPA:
+    refuse(C, in, "distributed shared memory (mapa) has no CPU counterpart");
+    return -1;
   case LT_I_ALU: return compile_alu(C, in, op);
   case LT_I_BRANCH:
   case LT_I_GOTO: return compile_jump(C, in, op);
