@@ -34,7 +34,7 @@
 #include "isolate.h"
 #include "unroll_hint.h"
 
-typedef enum { MODE_CHECK, MODE_PRINT, MODE_EVENTS } run_mode;
+typedef enum { MODE_CHECK, MODE_PRINT, MODE_EVENTS, MODE_LINT } run_mode;
 
 typedef struct options {
   run_mode mode;
@@ -77,6 +77,8 @@ static void usage(FILE *out) {
         "                         --explain=race: an execution for each racy pair\n"
         "      --graph FILE.dot|FILE.svg  draw the explained executions (Graphviz)\n"
         "      --html DIR         a page per test and an index, with explanations\n"
+        "      --lint             report structural mistakes in mbarrier, cluster and\n"
+        "                         async-proxy code instead of checking (exit 1 if any)\n"
         "      --termination      also say whether some fair run may hang (spin loops,\n"
         "                         barriers), with a witness\n"
         "      --progress M       ... under the CTA progress model M: fair, obe, lobe,\n"
@@ -100,7 +102,7 @@ static void usage(FILE *out) {
 /* ---- options ------------------------------------------------------------------ */
 
 enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
-       OPT_TERMINATION, OPT_PROGRESS };
+       OPT_TERMINATION, OPT_PROGRESS, OPT_LINT };
 
 static int parse_number(const char *what, const char *s, double *out) {
   char *end;
@@ -126,6 +128,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"explain", optional_argument, NULL, OPT_EXPLAIN}, {"graph", required_argument, NULL, OPT_GRAPH},
     {"html", required_argument, NULL, OPT_HTML},     {"set", required_argument, NULL, OPT_SET},
     {"termination", no_argument, NULL, OPT_TERMINATION}, {"progress", required_argument, NULL, OPT_PROGRESS},
+    {"lint", no_argument, NULL, OPT_LINT},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
@@ -179,6 +182,7 @@ static int parse_options(int argc, char **argv, options *o) {
       }
       break;
     case OPT_EVENTS: o->mode = MODE_EVENTS; break;
+    case OPT_LINT: o->mode = MODE_LINT; break;
     case OPT_EXPLAIN: o->explain = true, o->explain_state = optarg; break;
     case OPT_GRAPH: o->graph = optarg; break;
     case OPT_HTML: o->html = optarg; break;
@@ -443,6 +447,37 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   lx_program_free(prog);
 }
 
+/* --lint: one line per finding (or one JSON object per test); exit
+ * status 1 when there is one. */
+static int lint_one(const options *o, const char *path, const lx_program *p, lc_buf *out) {
+  lx_lint *l;
+  size_t n = lx_lint_program(p, &l);
+  if (o->json) {
+    json_t *obj = json_object(), *arr = json_array();
+    json_object_set_new(obj, "test", json_string(p->test->name));
+    json_object_set_new(obj, "file", json_string(path));
+    json_object_set_new(obj, "status", json_string("ok"));
+    for (size_t i = 0; i < n; i++) {
+      json_t *x = json_object();
+      json_object_set_new(x, "rule", json_string(l[i].rule));
+      json_object_set_new(x, "line", json_integer(l[i].at.line));
+      json_object_set_new(x, "column", json_integer(l[i].at.col));
+      json_object_set_new(x, "message", json_string(l[i].message));
+      json_array_append_new(arr, x);
+    }
+    json_object_set_new(obj, "lints", arr);
+    char *js = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    lc_buf_printf(out, "%s\n", js);
+    free(js);
+    json_decref(obj);
+  } else {
+    for (size_t i = 0; i < n; i++)
+      lc_buf_printf(out, "%s:%d:%d: warning: %s [%s]\n", path, l[i].at.line, l[i].at.col, l[i].message, l[i].rule);
+  }
+  lx_lints_free(l, n);
+  return n ? LC_EXIT_MISMATCH : LC_EXIT_OK;
+}
+
 static void run_job(const batch *b, job *j) {
   FILE *err = open_memstream(&j->err, &j->errlen);
   lc_buf out;
@@ -453,13 +488,15 @@ static void run_job(const batch *b, job *j) {
   d.errors_only = b->o->quiet;
   lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   cli_test ct;
-  int rc = cli_test_read(&ct, "litmus-check", j->path, b->o->mode == MODE_EVENTS ? &lo : NULL, &d);
-  if (!ct.test && b->o->json && b->o->mode == MODE_CHECK)
+  bool lower = b->o->mode == MODE_EVENTS || b->o->mode == MODE_LINT;
+  int rc = cli_test_read(&ct, "litmus-check", j->path, lower ? &lo : NULL, &d);
+  if (!ct.test && b->o->json && (b->o->mode == MODE_CHECK || b->o->mode == MODE_LINT))
     json_error(&out, j->path, NULL, lc_diag_first_error(&d));
   lc_diag_fini(&d);
   if (rc < 0) j->status = LC_EXIT_INPUT;
   else if (b->o->mode == MODE_PRINT) lt_print(&out, ct.test);
   else if (b->o->mode == MODE_EVENTS) lx_program_print(&out, ct.prog);
+  else if (b->o->mode == MODE_LINT) j->status = lint_one(b->o, j->path, ct.prog, &out);
   else check_one(b, j, ct.test, err, &out);
   cli_test_fini(&ct);
   fclose(err);
@@ -538,7 +575,7 @@ static void emit(batch *b, size_t i) {
   progress(b, i);
   fputs(j->err, stderr);
   fputs(j->out, stdout);
-  if (!o->json && *j->out && i + 1 < b->njobs) fputc('\n', stdout);
+  if (!o->json && o->mode != MODE_LINT && *j->out && i + 1 < b->njobs) fputc('\n', stdout);
   b->status = worst(b->status, j->status);
   const expectation *e = b->ex->n ? find_expect(b->ex, j->path) : NULL;
   if (e && j->verdict >= 0) {

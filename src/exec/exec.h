@@ -299,6 +299,20 @@ size_t lx_term_iter_reads(const lx_program *p, const lx_path *path, int *out);
  * thread.  Returns the observable index of the first location. */
 size_t lx_term_prepare(lx_program *p, lx_term_slots *slots);
 
+/* ---- lints (lint.c) ------------------------------------------------------------ */
+
+typedef struct lx_lint {
+  const char *rule;         /* scope-too-narrow, expect-tx-unpaid, missing-proxy-fence,
+                               remote-mbarrier-wait */
+  lc_loc at;                /* the instruction at fault */
+  char *message;            /* owned */
+} lx_lint;
+
+/* The lints of a lowered program, sorted by position; *out is NULL when
+ * there are none.  Free with lx_lints_free. */
+size_t lx_lint_program(const lx_program *p, lx_lint **out);
+void lx_lints_free(lx_lint *l, size_t n);
+
 /* The value of &loc in registers and memory. */
 lx_val lx_addr_value(int vloc);
 /* The location whose address is v, or -1. */

@@ -6,6 +6,7 @@
 #                          the model PTX tests with these instructions default
 #                          to (ptx-v8) and under --model ptx-v8
 #   hopper/lower-errors    NAME|ARGS cases whose stderr is NAME.expected-err
+#   hopper/lint*.expected  --lint (text, JSON) of litmus/hopper and hopper/lint-*.litmus
 #   the public corpus      ptx-v8 gives ptx-v7.5's verdicts on every test of
 #                          ../shared/dat3m-ptx (and its termination verdicts)
 # Every shipped test also round-trips through --print.  Spellings are
@@ -33,6 +34,21 @@ done
 # The JSON result names the model the verdict comes from.
 (cd "$top_srcdir" && "$lc" --json litmus/hopper/MP+mbarrier.litmus 2>/dev/null) >"$tmp/out"
 if grep -q '"model":"PTX v8"' "$tmp/out"; then ok "JSON names PTX v8"; else bad "JSON does not name PTX v8"; cat "$tmp/out"; fi
+
+# --lint over the shipped tests and the lint cases: text and JSON, exit 1.
+lint_files="litmus/hopper/*.litmus tests/e2e/hopper/lint-*.litmus"
+# shellcheck disable=SC2086
+(cd "$top_srcdir" && "$lc" --lint $lint_files) >"$tmp/out" 2>&1
+rc=$?
+exit_was 1 "--lint with findings"
+check_whole "$dir/lint.expected" "$tmp/out" "--lint"
+# shellcheck disable=SC2086
+(cd "$top_srcdir" && "$lc" --lint --json $lint_files) >"$tmp/out" 2>&1
+check_whole "$dir/lint-json.expected" "$tmp/out" "--lint --json"
+(cd "$top_srcdir" && "$lc" --lint litmus/hopper/MP+mbarrier.litmus litmus/MP.litmus) >"$tmp/out" 2>&1
+rc=$?
+exit_was 0 "--lint without findings"
+[ -s "$tmp/out" ] && bad "--lint without findings printed something" && cat "$tmp/out"
 
 # Errors found when lowering: NAME|ARGS, stderr in NAME.expected-err.
 while IFS='|' read -r name args; do
