@@ -60,6 +60,26 @@ while IFS='|' read -r name args; do
   check_whole "$dir/$name.expected-err" "$tmp/err" "$name"
 done <"$dir/lower-errors"
 
+# The host backend emulates mbarriers and cluster barriers on CPU threads,
+# and refuses bulk copies and mapa with a reason.
+run="$abs_top_builddir/src/litmus-run"
+hostrun() { (cd "$top_srcdir" && "$run" -q -b host -n 3 -i 200 -s 7 "$@" 2>&1); }
+hostrun litmus/hopper/MP+mbarrier.litmus >"$tmp/out"
+if grep -q '^Model MP+mbarrier PTX v8: 1 allowed, 1 observed, 0 forbidden observed$' "$tmp/out"; then
+  ok "host: MP+mbarrier runs, nothing forbidden"
+else bad "host: MP+mbarrier"; cat "$tmp/out"; fi
+hostrun litmus/hopper/MP+mbarrier+missing-arrival.litmus >"$tmp/out"
+if grep -q '^Hung MP+mbarrier+missing-arrival [1-9]' "$tmp/out"; then ok "host: the missing arrival hangs"
+else bad "host: MP+mbarrier+missing-arrival"; cat "$tmp/out"; fi
+hostrun litmus/hopper/barrier.cluster+deadlock.litmus >"$tmp/out"
+if grep -q '^Hung barrier.cluster+deadlock [1-9]' "$tmp/out"; then ok "host: the cluster barrier deadlocks"
+else bad "host: barrier.cluster+deadlock"; cat "$tmp/out"; fi
+hostrun litmus/hopper/TMA+pipeline.litmus >"$tmp/out"
+rc=$?
+exit_was 2 "host: TMA+pipeline refused"
+grep -q 'bulk copies (TMA) and the async proxy have no CPU counterpart' "$tmp/out" ||
+  { bad "host: TMA+pipeline refusal names no reason"; cat "$tmp/out"; }
+
 corpus=${CORPUS_DIR:-$top_srcdir/../shared/dat3m-ptx}
 if [ -f "$corpus/expected-v7.5.csv" ]; then
   # ptx-v8 must differ from the expected verdicts exactly where ptx-v7.5 does
