@@ -5,6 +5,7 @@
 #                          the whole output, the same from both engines, under
 #                          the model PTX tests with these instructions default
 #                          to (ptx-v8) and under --model ptx-v8
+#   hopper/engines/*.litmus  with NAME.litmus.expected, likewise
 #   hopper/lower-errors    NAME|ARGS cases whose stderr is NAME.expected-err
 #   hopper/lint*.expected  --lint (text, JSON) of litmus/hopper and hopper/lint-*.litmus
 #   the public corpus      ptx-v8 gives ptx-v7.5's verdicts on every test of
@@ -29,6 +30,18 @@ for f in "$top_srcdir"/litmus/hopper/*.litmus; do
   (cd "$top_srcdir" && "$lc" --termination --model ptx-v8 "litmus/hopper/$name.litmus" 2>/dev/null) |
     grep -v '^Time ' >"$tmp/out"
   check_whole "$dir/$name.expected" "$tmp/out" "$name (--model ptx-v8)" keep
+done
+
+# More mbarrier cases (transactions before their expect_tx, arrive_drop,
+# state tokens, remote arrives, init ordering): whole outputs, both engines.
+for f in "$dir"/engines/*.litmus; do
+  name=$(basename "$f" .litmus)
+  for engine in smt enum; do
+    (cd "$dir/engines" && "$lc" --termination --engine "$engine" "$name.litmus" 2>/dev/null) |
+      grep -v '^Time ' >"$tmp/out"
+    keep=; [ "$engine" = enum ] && keep=keep
+    check_whole "$f.expected" "$tmp/out" "engines/$name ($engine)" $keep
+  done
 done
 
 # The JSON result names the model the verdict comes from.
