@@ -593,7 +593,7 @@ static void fence(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
   off = start;
   if (next_part(w, &off, &p) && part_is(&p, "proxy")) {
     if (!next_part(w, &off, &k))
-      lt_p_error(ps, w->at, "'%.*s' needs a proxy: .alias, .generic, .texture, .surface or .constant",
+      lt_p_error(ps, w->at, "'%.*s' needs a proxy: .alias, .generic, .texture, .surface, .constant or .async",
                (int)w->len, w->text);
     in->kind = LT_I_FENCE_PROXY;
     if (part_is(&k, "alias"))
