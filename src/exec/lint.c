@@ -149,7 +149,8 @@ static void remote_mbarrier_wait(const lx_program *p, lint_vec *out) {
     lc_buf m;
     lc_buf_init(&m);
     lc_buf_printf(&m, "P%d waits on %s, the mbarrier of CTA %d: a thread may wait only on its own CTA's "
-                  "mbarrier (remote CTAs may only arrive on it)", p->threads[e->thread].id, p->plocs[e->ploc].name, l->cta);
+                  "mbarrier (remote CTAs may only arrive on it)", p->threads[e->thread].id,
+                  p->plocs[e->ploc].name, l->cta);
     add(out, "remote-mbarrier-wait", e->at, &m);
   }
 }
