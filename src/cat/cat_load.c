@@ -39,6 +39,7 @@ static const char *const builtin_sets[] = {
   "IW", "R", "W", "M", "F", "PF", "AF", "B", "A", "RED",
   "WEAK", "RLX", "ACQ", "REL", "ACQ_REL", "SC", "VOL",
   "CTA", "CLUSTER", "GPU", "SYS", "GEN", "TEX", "SUR", "CON", "GLOBAL", "SHARED",
+  "ASYNC", "MB",
 };
 static const char *const builtin_rels[] = {
   "id", "po", "rf", "co", "fr", "sc", "loc", "vloc", "rmw", "addr", "data", "ctrl",

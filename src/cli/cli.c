@@ -34,17 +34,19 @@ cat_model *cli_model_load(const char *program, char *const *search, const char *
 int cli_models_load(cli_models *m, const char *program, const char *argv0, const char *name, bool given,
                     const char *const *settings) {
   m->search = lc_model_search(argv0);
-  m->cpp = NULL;
+  m->cpp = m->hopper = NULL;
   m->model = cli_model_load(program, m->search, name, given ? settings : NULL);
   if (m->model && !given) m->cpp = cli_model_load(program, m->search, "cuda-cpp", settings);
-  return m->model && (given || m->cpp) ? 0 : -1;
+  if (m->model && !given) m->hopper = cli_model_load(program, m->search, "ptx-v8", NULL);
+  return m->model && (given || (m->cpp && m->hopper)) ? 0 : -1;
 }
 
 void cli_models_fini(cli_models *m) {
   cat_model_free(m->model);
   cat_model_free(m->cpp);
+  cat_model_free(m->hopper);
   lc_model_search_free(m->search);
-  m->model = m->cpp = NULL;
+  m->model = m->cpp = m->hopper = NULL;
   m->search = NULL;
 }
 

@@ -35,6 +35,7 @@ typedef struct cli_models {
   char **search;      /* the folders models are looked for in (lc_model_search) */
   cat_model *model;
   cat_model *cpp;     /* NULL when given */
+  cat_model *hopper;  /* ptx-v8, for PTX tests using Hopper instructions; NULL when given */
 } cli_models;
 
 /* 0, or -1 when a model cannot be loaded (said on stderr). */

@@ -36,7 +36,7 @@
 #include "isolate.h"
 #include "unroll_hint.h"
 
-typedef enum { MODE_CHECK, MODE_PRINT, MODE_EVENTS } run_mode;
+typedef enum { MODE_CHECK, MODE_PRINT, MODE_EVENTS, MODE_LINT } run_mode;
 
 typedef struct options {
   run_mode mode;
@@ -60,7 +60,9 @@ static void usage(FILE *out) {
         "Check scoped-PTX litmus tests against a memory model: every allowed final\n"
         "state, the verdict of the test's condition, and data races.\n"
         "\n"
-        "  -m, --model NAME|FILE  memory model (default: ptx-v7.5 for PTX tests, cuda-cpp\n"
+        "  -m, --model NAME|FILE  memory model (default: ptx-v7.5 for PTX tests, ptx-v8\n"
+        "                         for those with mbarrier, cluster barriers or bulk\n"
+        "                         copies, cuda-cpp\n"
         "                         for C and CUDA C++ tests; see models/)\n"
         "      --set NAME=VALUE   set an option of the model (e.g. no-thin-air=off)\n"
         "  -e, --engine smt|enum|auto  engine (default auto)\n"
@@ -78,6 +80,8 @@ static void usage(FILE *out) {
         "                         for each racy pair\n"
         "      --graph FILE.dot|.svg|.png|.pdf  draw the explained executions (Graphviz)\n"
         "      --html DIR         a page per test and an index, with explanations\n"
+        "      --lint             report structural mistakes in mbarrier, cluster and\n"
+        "                         async-proxy code instead of checking (exit 1 if any)\n"
         "      --termination      also say whether some fair run may hang (spin loops,\n"
         "                         barriers), with a witness\n"
         "      --progress M       ... under the CTA progress model M: fair, obe, lobe,\n"
@@ -101,7 +105,7 @@ static void usage(FILE *out) {
 /* ---- options ------------------------------------------------------------------ */
 
 enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
-       OPT_TERMINATION, OPT_PROGRESS };
+       OPT_TERMINATION, OPT_PROGRESS, OPT_LINT };
 
 /* A finite number (strtod also reads "nan" and "inf"); -1 when s is none. */
 static int read_number(const char *s, double *out) {
@@ -131,6 +135,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"explain", optional_argument, NULL, OPT_EXPLAIN}, {"graph", required_argument, NULL, OPT_GRAPH},
     {"html", required_argument, NULL, OPT_HTML},     {"set", required_argument, NULL, OPT_SET},
     {"termination", no_argument, NULL, OPT_TERMINATION}, {"progress", required_argument, NULL, OPT_PROGRESS},
+    {"lint", no_argument, NULL, OPT_LINT},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
@@ -188,6 +193,7 @@ static int parse_options(int argc, char **argv, options *o) {
       }
       break;
     case OPT_EVENTS: o->mode = MODE_EVENTS; break;
+    case OPT_LINT: o->mode = MODE_LINT; break;
     case OPT_EXPLAIN:
       /* `--explain race` and `--explain 'P1:r0=1;'` as well as the `=` forms:
        * the word after is taken when it is `race` or a state, never a file */
@@ -256,6 +262,7 @@ typedef struct batch {
   size_t expected;              /* --expect: the tests the file names */
   size_t printed;               /* the tests printed, in order */
   int fd;                       /* in an isolated child: the pipe to the parent; else -1 */
+  const cat_model *hopper_model; /* for PTX tests with Hopper instructions, when no -m */
 } batch;
 
 /* The error object the man page documents, for a test that has no
@@ -274,6 +281,7 @@ static void json_error(lc_buf *out, const char *path, const lt_test *t, const ch
 
 /* The model a test is checked against: without -m, C++ tests use cuda-cpp. */
 static const cat_model *model_for(const batch *b, const lt_test *t) {
+  if (!t->cpp && b->hopper_model && lt_uses_hopper(t)) return b->hopper_model;
   return t->cpp && b->cpp_model ? b->cpp_model : b->model;
 }
 
@@ -495,6 +503,37 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   lx_program_free(prog);
 }
 
+/* --lint: one line per finding (or one JSON object per test); exit
+ * status 1 when there is one. */
+static int lint_one(const options *o, const char *path, const lx_program *p, lc_buf *out) {
+  lx_lint *l;
+  size_t n = lx_lint_program(p, &l);
+  if (o->json) {
+    json_t *obj = json_object(), *arr = json_array();
+    json_object_set_new(obj, "test", json_string(p->test->name));
+    json_object_set_new(obj, "file", json_string(path));
+    json_object_set_new(obj, "status", json_string("ok"));
+    for (size_t i = 0; i < n; i++) {
+      json_t *x = json_object();
+      json_object_set_new(x, "rule", json_string(l[i].rule));
+      json_object_set_new(x, "line", json_integer(l[i].at.line));
+      json_object_set_new(x, "column", json_integer(l[i].at.col));
+      json_object_set_new(x, "message", json_string(l[i].message));
+      json_array_append_new(arr, x);
+    }
+    json_object_set_new(obj, "lints", arr);
+    char *js = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    lc_buf_printf(out, "%s\n", js);
+    free(js);
+    json_decref(obj);
+  } else {
+    for (size_t i = 0; i < n; i++)
+      lc_buf_printf(out, "%s:%d:%d: warning: %s [%s]\n", path, l[i].at.line, l[i].at.col, l[i].message, l[i].rule);
+  }
+  lx_lints_free(l, n);
+  return n ? LC_EXIT_MISMATCH : LC_EXIT_OK;
+}
+
 static void run_job(const batch *b, job *j) {
   FILE *err = open_memstream(&j->err, &j->errlen);
   lc_buf out;
@@ -505,13 +544,15 @@ static void run_job(const batch *b, job *j) {
   d.errors_only = b->o->quiet;
   lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   cli_test ct;
-  int rc = cli_test_read(&ct, "litmus-check", j->path, b->o->mode == MODE_EVENTS ? &lo : NULL, &d);
-  if (!ct.test && b->o->json && b->o->mode == MODE_CHECK)
+  bool lower = b->o->mode == MODE_EVENTS || b->o->mode == MODE_LINT;
+  int rc = cli_test_read(&ct, "litmus-check", j->path, lower ? &lo : NULL, &d);
+  if (!ct.test && b->o->json && (b->o->mode == MODE_CHECK || b->o->mode == MODE_LINT))
     json_error(&out, j->path, NULL, lc_diag_first_error(&d));
   lc_diag_fini(&d);
   if (rc < 0) j->status = LC_EXIT_INPUT;
   else if (b->o->mode == MODE_PRINT) lt_print(&out, ct.test);
   else if (b->o->mode == MODE_EVENTS) lx_program_print(&out, ct.prog);
+  else if (b->o->mode == MODE_LINT) j->status = lint_one(b->o, j->path, ct.prog, &out);
   else check_one(b, j, ct.test, err, &out);
   cli_test_fini(&ct);
   fclose(err);
@@ -590,7 +631,7 @@ static void emit(batch *b, size_t i) {
   progress(b, i);
   fputs(j->err, stderr);
   fputs(j->out, stdout);
-  if (!o->json && *j->out && i + 1 < b->njobs) fputc('\n', stdout);
+  if (!o->json && o->mode != MODE_LINT && *j->out && i + 1 < b->njobs) fputc('\n', stdout);
   b->status = worst(b->status, j->status);
   const expectation *e = b->ex->n ? find_expect(b->ex, j->path) : NULL;
   if (e) b->expected++;
@@ -747,10 +788,10 @@ static void name_files(batch *b) {
   lc_vec_free(&taken);
 }
 
-static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp,
-                     const expect_vec *ex) {
-  batch b = {o, m, mcpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
-             PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ex, LC_EXIT_OK, 0, 0, 0, 0, -1};
+static int run_batch(const options *o, const cli_models *models, const expect_vec *ex) {
+  batch b = {o, models->model, models->cpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
+             PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ex, LC_EXIT_OK, 0, 0, 0, 0, -1,
+             models->hopper};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
   if (o->mode == MODE_CHECK && (o->html || (o->graph && b.njobs > 1))) name_files(&b);
   if (o->check.timeout > 0 && o->mode == MODE_CHECK) run_isolated(&b);
@@ -798,7 +839,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "litmus-check: cannot make '%s': %s\n", o.html, strerror(errno));
     status = LC_EXIT_INPUT;
   }
-  if (status < 0) status = run_batch(&o, models.model, models.cpp, &ex);
+  if (status < 0) status = run_batch(&o, &models, &ex);
   status = cli_finish("litmus-check", status);
   cli_models_fini(&models);
   lc_paths_free(&o.files);

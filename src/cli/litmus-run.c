@@ -85,7 +85,8 @@ static void usage(FILE *out) {
         "  -i, --instances N         test instances per launch or batch\n"
         "  -s, --seed S              64-bit seed for all randomness (default: from the clock)\n"
         "  -d, --device N            CUDA device (default 0)\n"
-        "  -m, --model NAME|FILE     memory model (default ptx-v7.5; cuda-cpp for C++ tests)\n"
+        "  -m, --model NAME|FILE     memory model (default ptx-v7.5; ptx-v8 for tests with\n"
+        "                            mbarrier, cluster barriers or bulk copies; cuda-cpp for C++)\n"
         "  -u, --unroll N            loop bound of the model check (default 2)\n"
         "  -e, --engine smt|enum|auto  engine of the model check (default auto)\n"
         "      --timeout S           give up the model check of a test after S seconds\n"
@@ -507,6 +508,7 @@ typedef struct session {
   const options *o;
   const cat_model *model;
   const cat_model *cpp_model;  /* for C++ tests, when no -m */
+  const cat_model *hopper_model; /* for PTX tests with Hopper instructions, when no -m */
   lc_buf out;                /* everything reported so far (for -o) */
   run_campaign *camp;        /* --campaign, else NULL */
   run_mutant_score score;    /* --mutants */
@@ -516,6 +518,13 @@ typedef struct session {
   const run_grid *grid;
   size_t file;               /* index of the file being run */
 } session;
+
+/* The model a test is run against: without -m, C++ tests use cuda-cpp and
+ * PTX tests with mbarrier, cluster barriers or bulk copies ptx-v8. */
+static const cat_model *session_model(const session *s, const lt_test *t) {
+  if (!t->cpp && s->hopper_model && lt_uses_hopper(t)) return s->hopper_model;
+  return t->cpp && s->cpp_model ? s->cpp_model : s->model;
+}
 
 static int emit(session *s, const char *path, const lx_program *prog) {
   lc_diag d;
@@ -578,7 +587,7 @@ static void explain_forbidden(session *s, const lx_program *prog, run_result *rr
     if (run_bin_classify(b) != RUN_BIN_FORBIDDEN) continue;
     lc_state st;
     lc_state_of_values(prog, b->values, &st);
-    const cat_model *model = prog->test->cpp && s->cpp_model ? s->cpp_model : s->model;
+    const cat_model *model = session_model(s, prog->test);
     lc_explain_result *x = lc_explain(prog, model, s->o->check.engine, s->o->check.timeout, &st, 1, rr->model);
     lc_buf why;
     lc_buf_init(&why);
@@ -697,7 +706,7 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
   if (s->o->par.progress)
     fprintf(stderr, "litmus-run: %s: model check (%s engine)...", path, lc_engine_name(s->o->check.engine));
   if (s->o->checking) atomic_store(s->o->checking, true);
-  const cat_model *model = t->cpp && s->cpp_model ? s->cpp_model : s->model;
+  const cat_model *model = session_model(s, t);
   /* only a test that can block may hang: only such a test costs a
    * termination check (its verdict goes with the run's hung instances) */
   lc_check_options check = s->o->check;
@@ -859,9 +868,8 @@ static int tune(session *s, const atomic_bool *stop) {
   return status;
 }
 
-static int run_all(const options *o, const cat_model *m, const cat_model *mcpp,
-                   const atomic_bool *stop) {
-  session s = {.o = o, .model = m, .cpp_model = mcpp};
+static int run_all(const options *o, const cli_models *models, const atomic_bool *stop) {
+  session s = {.o = o, .model = models->model, .cpp_model = models->cpp, .hopper_model = models->hopper};
   lc_buf_init(&s.out);
   run_campaign camp;
   run_grid grid = {{0}};
@@ -934,7 +942,7 @@ int main(int argc, char **argv) {
     interrupts_start(&in);
     o.par.stop = in.running ? &in.stop : NULL;
     o.checking = in.running ? &in.checking : NULL;
-    status = run_all(&o, models.model, models.cpp, o.par.stop);
+    status = run_all(&o, &models, o.par.stop);
     interrupts_stop(&in);
   }
   status = cli_finish("litmus-run", status);

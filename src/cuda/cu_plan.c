@@ -170,7 +170,10 @@ static int check_instr(planner *P, int k, const lt_instr *in) {
                             "proxies); texture, surface and constant proxies are not set up");
   case LT_I_FENCE_ALIAS:
     return 0;
+  case LT_I_MBAR: case LT_I_BULK: case LT_I_MAPA:
+    return refuse(P, k, in, "mbarriers, bulk copies and mapa are not emitted yet (docs/hopper.md)");
   case LT_I_BAR:
+    if (in->bar_cluster) return refuse(P, k, in, "cluster barriers are not emitted yet (docs/hopper.md)");
     if (in->nbar_operands >= 3 && in->c.kind != LT_OPND_IMM)
       return refuse(P, k, in, "a barrier thread count held in a register is not supported");
     return 0;

@@ -41,8 +41,29 @@ typedef enum {
   LX_OP_ADD, LX_OP_SUB, LX_OP_MUL, LX_OP_DIV, LX_OP_REM,
   LX_OP_AND, LX_OP_OR, LX_OP_XOR,
   LX_OP_MIN, LX_OP_MAX, LX_OP_UMIN, LX_OP_UMAX,
-  LX_OP_INC, LX_OP_DEC   /* PTX atom.inc/.dec: a = old, b = bound (unsigned) */
+  LX_OP_INC, LX_OP_DEC,  /* PTX atom.inc/.dec: a = old, b = bound (unsigned) */
+  /* mbarrier state transitions (mbar.c): a = the state, b = the operand */
+  LX_OP_MB_INIT,         /* a = the expected arrival count */
+  LX_OP_MB_ARRIVE,       /* b = arrival count */
+  LX_OP_MB_ARRIVE_TX,    /* b = transaction bytes expected, then one arrival */
+  LX_OP_MB_EXPECT,       /* b = transaction bytes expected */
+  LX_OP_MB_COMPLETE,     /* b = transaction bytes completed */
+  LX_OP_MB_DROP,         /* b = arrival count; the expected count drops by one */
+  LX_OP_MB_PHASE,        /* the current phase number (the state an arrive returns) */
+  LX_OP_MB_DONE,         /* b = a phase number: 1 when that phase has completed */
+  LX_OP_MB_DONE_PARITY   /* b = a parity: 1 when the phase of that parity has completed */
 } lx_op;
+
+/* An mbarrier's state, as litmus-check packs it into its 64-bit object
+ * (mbar.c): the expected arrival count of a phase (16 bits), the pending
+ * arrivals (16), the pending transaction bytes (24, two's complement), the
+ * phase number (7, wrapping). */
+typedef struct lx_mbar_state {
+  unsigned expected, pending, phase;
+  int tx;
+} lx_mbar_state;
+lx_mbar_state lx_mbar_decode(lx_val v);
+lx_val lx_mbar_apply(lx_op op, lx_val a, lx_val b);
 
 typedef struct lx_expr {
   lx_expr_kind kind;
@@ -79,6 +100,8 @@ typedef enum {
   LX_T_CTA, LX_T_CLUSTER, LX_T_GPU, LX_T_SYS,
   LX_T_GEN, LX_T_TEX, LX_T_SUR, LX_T_CON,
   LX_T_GLOBAL, LX_T_SHARED,
+  LX_T_ASYNC,              /* the async proxy (cp.async.bulk, fence.proxy.async) */
+  LX_T_MB,                 /* mbarrier operations and fence.mbarrier_init */
   LX_NTAGS
 } lx_tag;
 
@@ -105,6 +128,7 @@ typedef struct lx_event {
   const lx_expr *bar_count; /* the count operand, or NULL (all reaching threads) */
   int bar_k;                /* this is the k-th barrier with this n on its path (from 1) */
   bool bar_blocked;         /* a wait never released (lowered for --termination only) */
+  bool bar_cluster;         /* barrier.cluster: instances per cluster, not per CTA */
   const lt_instr *instr;    /* source; NULL for initial writes */
   lc_loc at;
 } lx_event;
@@ -237,6 +261,9 @@ typedef struct lx_options {
 
 enum { LX_LOWER_PAUSES = 2 };
 
+/* The instance number of barrier.cluster events (bar numbers are >= 0). */
+#define LX_BAR_CLUSTER (-1)
+
 #define LX_DEFAULT_UNROLL 2u
 #define LX_DEFAULT_MAX_PATHS 4096u
 
@@ -277,6 +304,20 @@ size_t lx_term_iter_reads(const lx_program *p, const lx_path *path, int *out);
  * value and each thread's termination registers.  slots has one entry per
  * thread.  Returns the observable index of the first location. */
 size_t lx_term_prepare(lx_program *p, lx_term_slots *slots);
+
+/* ---- lints (lint.c) ------------------------------------------------------------ */
+
+typedef struct lx_lint {
+  const char *rule;         /* scope-too-narrow, expect-tx-unpaid, missing-proxy-fence,
+                               remote-mbarrier-wait */
+  lc_loc at;                /* the instruction at fault */
+  char *message;            /* owned */
+} lx_lint;
+
+/* The lints of a lowered program, sorted by position; *out is NULL when
+ * there are none.  Free with lx_lints_free. */
+size_t lx_lint_program(const lx_program *p, lx_lint **out);
+void lx_lints_free(lx_lint *l, size_t n);
 
 /* The value of &loc in registers and memory. */
 lx_val lx_addr_value(int vloc);

@@ -38,6 +38,7 @@ lx_val lx_op_apply(lx_op op, lx_val a, lx_val b) {
    * comparisons unsigned. */
   case LX_OP_INC: return ua >= ub ? 0 : wrap(ua + 1);
   case LX_OP_DEC: return (ua == 0 || ua > ub) ? b : wrap(ua - 1);
+  default: return lx_mbar_apply(op, a, b);
   }
   return 0;
 }

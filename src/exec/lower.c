@@ -345,6 +345,7 @@ static uint32_t proxy_tag(lt_proxy p) {
   case LT_PROXY_TEXTURE: return bit(LX_T_TEX);
   case LT_PROXY_SURFACE: return bit(LX_T_SUR);
   case LT_PROXY_CONSTANT: return bit(LX_T_CON);
+  case LT_PROXY_ASYNC: return bit(LX_T_ASYNC);
   default: return bit(LX_T_GEN);
   }
 }
@@ -490,7 +491,7 @@ static void lower_fence(run *R, const lt_instr *in) {
   case LT_I_FENCE: {
     e = new_event(R, LX_EV_FENCE, in);
     lt_sem s = in->membar ? LT_SEM_SC : in->fence_no_sem ? LT_SEM_ACQ_REL : in->sem;
-    e->tags |= bit(LX_T_F) | bit(LX_T_GEN);
+    e->tags |= bit(LX_T_F) | bit(LX_T_GEN) | (in->mbar_init_fence ? bit(LX_T_MB) : 0);
     e->tags |= bit(s == LT_SEM_SC ? LX_T_SC : s == LT_SEM_ACQUIRE ? LX_T_ACQ
                    : s == LT_SEM_RELEASE ? LX_T_REL : LX_T_ACQ_REL);
     e->scope = in->scope;
@@ -501,6 +502,8 @@ static void lower_fence(run *R, const lt_instr *in) {
   case LT_I_FENCE_PROXY:
     e = new_event(R, LX_EV_PROXY_FENCE, in);
     e->tags |= bit(LX_T_PF) | proxy_tag(in->proxy);
+    /* fence.proxy.async.global / .shared::*: the state space it acts on */
+    if (in->space != LT_SPACE_NONE) e->tags |= bit(in->space == LT_SPACE_SHARED ? LX_T_SHARED : LX_T_GLOBAL);
     e->proxy = in->proxy;
     break;
   default:
@@ -545,6 +548,193 @@ static int lower_bar(run *R, const lt_instr *in) {
     e->bar_count = count;
     e->bar_k = k;
   }
+  return blocked ? 2 : 0;
+}
+
+/* ---- Hopper synchronisation (docs/hopper.md) ------------------------------------ */
+
+/* One read-modify-write of an mbarrier: the read half relaxed, the write
+ * half `ws`, both at `scope`; the write stores op(old, operand).  Returns
+ * the read's value. */
+static const lx_expr *mbar_rmw(run *R, const lt_instr *in, int vloc, lx_op op, const lx_expr *operand,
+                               lt_sem ws, lt_scope scope) {
+  lx_event *r = new_event(R, LX_EV_READ, in);
+  r->tags |= bit(LX_T_R) | bit(LX_T_A) | bit(LX_T_MB);
+  set_access(R, r, in, vloc, LT_SEM_RELAXED, scope);
+  r->proxy = LT_PROXY_GENERIC;
+  r->tags = (r->tags & ~bit(LX_T_ASYNC)) | bit(LX_T_GEN);
+  int rid = r->id;
+  const lx_expr *old = mk_read(R->L, rid);
+  lx_event *w = new_event(R, LX_EV_WRITE, in);
+  w->tags |= bit(LX_T_W) | bit(LX_T_A) | bit(LX_T_MB);
+  set_access(R, w, in, vloc, ws, scope);
+  w->proxy = LT_PROXY_GENERIC;
+  w->tags = (w->tags & ~bit(LX_T_ASYNC)) | bit(LX_T_GEN);
+  w->value = mk_bin(R->L, op, old, operand);
+  w->rmw = rid;
+  R->L->events.v[rid].rmw = w->id;
+  return old;
+}
+
+static int mbar_vloc(run *R, const lt_operand *o) {
+  int vloc = opnd_vloc(R, o);
+  if (vloc >= 0 && R->L->locs.v[vloc].space != LT_SPACE_SHARED) {
+    lc_error(R->L->d, o->at, "an mbarrier must be in shared memory; %s is global", R->L->locs.v[vloc].name);
+    return -1;
+  }
+  return vloc;
+}
+
+static int lower_mbar(run *R, const lt_instr *in) {
+  int vloc = mbar_vloc(R, &in->addr);
+  if (vloc < 0) return -1;
+  lt_scope scope = in->scope == LT_SCOPE_NONE ? LT_SCOPE_CTA : in->scope;
+  const lx_expr *a = in->a.kind != LT_OPND_NONE ? opnd_value(R, &in->a) : mk_const(R->L, 1);
+  bool releases = in->sem != LT_SEM_RELAXED;
+  switch (in->mbar) {
+  case LT_MB_INIT: {
+    /* A plain (weak) store: kernels order it before any use with bar.sync
+     * or fence.mbarrier_init (PTX ISA, mbarrier.init). */
+    lx_event *w = new_event(R, LX_EV_WRITE, in);
+    w->tags |= bit(LX_T_W) | bit(LX_T_MB);
+    set_access(R, w, in, vloc, LT_SEM_WEAK, LT_SCOPE_NONE);
+    w->value = mk_bin(R->L, LX_OP_MB_INIT, a, mk_const(R->L, 0));
+    return 0;
+  }
+  case LT_MB_EXPECT_TX: mbar_rmw(R, in, vloc, LX_OP_MB_EXPECT, a, LT_SEM_RELAXED, scope); return 0;
+  case LT_MB_COMPLETE_TX: mbar_rmw(R, in, vloc, LX_OP_MB_COMPLETE, a, LT_SEM_RELAXED, scope); return 0;
+  case LT_MB_ARRIVE: case LT_MB_ARRIVE_EXPECT_TX: case LT_MB_ARRIVE_DROP: {
+    lx_op op = in->mbar == LT_MB_ARRIVE ? LX_OP_MB_ARRIVE
+             : in->mbar == LT_MB_ARRIVE_DROP ? LX_OP_MB_DROP : LX_OP_MB_ARRIVE_TX;
+    const lx_expr *old = mbar_rmw(R, in, vloc, op, a, releases ? LT_SEM_RELEASE : LT_SEM_RELAXED, scope);
+    set_reg(R, &in->dst, mk_bin(R->L, LX_OP_MB_PHASE, old, mk_const(R->L, 0)));
+    return 0;
+  }
+  default: {
+    /* test_wait / try_wait: a read, acquire unless .relaxed; the result
+     * says whether the phase asked about has completed. */
+    lx_event *r = new_event(R, LX_EV_READ, in);
+    r->tags |= bit(LX_T_R) | bit(LX_T_MB);
+    set_access(R, r, in, vloc, releases ? LT_SEM_ACQUIRE : LT_SEM_RELAXED, scope);
+    r->reg = reg_slot(R->xt, in->dst.reg);
+    const lx_expr *st = mk_read(R->L, r->id);
+    set_reg(R, &in->dst, mk_bin(R->L, in->parity ? LX_OP_MB_DONE_PARITY : LX_OP_MB_DONE, st, a));
+    return 0;
+  }
+  }
+}
+
+/* An access of the async proxy made by a bulk copy (weak: the copy
+ * promises no ordering of its own). */
+static lx_event *async_access(run *R, const lt_instr *in, lx_ev_kind kind, int vloc) {
+  lx_event *e = new_event(R, kind, in);
+  e->tags |= bit(kind == LX_EV_READ ? LX_T_R : LX_T_W);
+  set_access(R, e, in, vloc, LT_SEM_WEAK, LT_SCOPE_NONE);
+  return e;
+}
+
+/* The generic-async proxy fence the ISA puts after the completion of a
+ * bulk copy ("Asynchronous operations": completion is followed by an
+ * implicit generic-async proxy fence). */
+static void async_proxy_fence(run *R, const lt_instr *in) {
+  lx_event *f = new_event(R, LX_EV_PROXY_FENCE, in);
+  f->tags |= bit(LX_T_PF) | bit(LX_T_ASYNC);
+  f->proxy = LT_PROXY_ASYNC;
+}
+
+static int lower_bulk(run *R, const lt_instr *in) {
+  if (in->bulk == LT_BULK_COMMIT) return 0;
+  if (in->bulk == LT_BULK_WAIT) {
+    /* wait_group 0 waits for every committed copy to complete; .read only
+     * for their reads of the source, which orders nothing the model
+     * tracks, and n > 0 leaves the latest groups running. */
+    if (in->a.imm == 0 && !in->wait_read) async_proxy_fence(R, in);
+    return 0;
+  }
+  int dst = opnd_vloc(R, &in->addr), src = opnd_vloc(R, &in->b);
+  if (dst < 0 || src < 0) return -1;
+  lx_event *r = async_access(R, in, LX_EV_READ, src);
+  int rid = r->id;
+  lx_event *w = async_access(R, in, LX_EV_WRITE, dst);
+  w->value = mk_read(R->L, rid);
+  if (in->bulk != LT_BULK_G2S) return 0;
+  int mb = mbar_vloc(R, &in->c);
+  if (mb < 0) return -1;
+  async_proxy_fence(R, in);
+  /* complete_tx on the mbarrier: release at cluster scope (PTX ISA,
+   * cp.async.bulk: "the complete-tx operation ... has .release semantics
+   * at .cluster scope"). */
+  mbar_rmw(R, in, mb, LX_OP_MB_COMPLETE, mk_const(R->L, in->a.imm), LT_SEM_RELEASE, LT_SCOPE_CLUSTER);
+  return 0;
+}
+
+/* The CTAs of thread t's cluster, by increasing number: a CTA's rank in its
+ * cluster is its position there (%cluster_ctarank; the runner launches them
+ * in that order). */
+static int cluster_cta(run *R, int rank) {
+  const lt_test *t = R->L->t;
+  const lt_thread *me = R->th;
+  int ctas[64];
+  size_t n = 0;
+  for (size_t i = 0; i < t->nthreads; i++) {
+    const lt_thread *o = &t->threads[i];
+    bool same = o->gpu == me->gpu && (me->cluster < 0 ? o->cta == me->cta : o->cluster == me->cluster);
+    if (!same) continue;
+    size_t j = 0;
+    while (j < n && ctas[j] != o->cta) j++;
+    if (j == n && n < LC_ARRAY_LEN(ctas)) ctas[n++] = o->cta;
+  }
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i; j > 0 && ctas[j - 1] > ctas[j]; j--) {
+      int x = ctas[j];
+      ctas[j] = ctas[j - 1];
+      ctas[j - 1] = x;
+    }
+  return rank >= 0 && (size_t)rank < n ? ctas[rank] : -1;
+}
+
+static int lower_mapa(run *R, const lt_instr *in) {
+  const lx_expr *rank = opnd_value(R, &in->a);
+  if (rank->kind != LX_X_CONST) {
+    lc_error(R->L->d, in->a.at, "the CTA rank of mapa must be known before the test runs");
+    return -1;
+  }
+  int vloc = opnd_vloc(R, &in->addr);
+  if (vloc < 0) return -1;
+  const lx_loc *l = &R->L->locs.v[vloc];
+  if (l->space != LT_SPACE_SHARED) {
+    lc_error(R->L->d, in->addr.at, "mapa maps shared memory; %s is global", l->name);
+    return -1;
+  }
+  int cta = cluster_cta(R, (int)rank->c);
+  if (cta < 0) {
+    lc_error(R->L->d, in->a.at, "P%d's cluster has no CTA of rank %lld", R->th->id, (long long)rank->c);
+    return -1;
+  }
+  set_reg(R, &in->dst, mk_const(R->L, lx_addr_value(loc_for(R->L, l->name, cta))));
+  return 0;
+}
+
+/* barrier.cluster.arrive / .wait: barrier events whose instances are per
+ * cluster (number LX_BAR_CLUSTER); the k-th arrive of a thread joins the
+ * k-th instance, and a wait waits for the instance of the thread's last
+ * arrive.  Returns as lower_bar. */
+static int lower_cluster_bar(run *R, const lt_instr *in) {
+  int k = count_bars(R, LX_BAR_CLUSTER);
+  if (in->bar_wait && k == 1) {
+    lc_error(R->L->d, in->at, "barrier.cluster.wait with no barrier.cluster.arrive before it on this path");
+    return -1;
+  }
+  bool blocked = false;
+  if (R->L->opt->termination && in->bar_wait && !take_decision(R, &blocked)) return 1;
+  lx_event *e = new_event(R, in->bar_wait ? LX_EV_BAR_WAIT : LX_EV_BAR_ARRIVE, in);
+  e->bar_blocked = blocked;
+  e->bar_cluster = true;
+  e->tags |= bit(LX_T_B) | bit(LX_T_CLUSTER) |
+             bit(in->bar_wait ? LX_T_ACQ : in->sem == LT_SEM_RELAXED ? LX_T_RLX : LX_T_REL);
+  e->scope = LT_SCOPE_CLUSTER;
+  e->bar_n = LX_BAR_CLUSTER;
+  e->bar_k = in->bar_wait ? k - 1 : k;
   return blocked ? 2 : 0;
 }
 
@@ -620,10 +810,13 @@ static run_status step(run *R, int cell, int *pc) {
   case LT_I_FENCE_PROXY:
   case LT_I_FENCE_ALIAS: lower_fence(R, in); return RUN_DONE;
   case LT_I_BAR: {
-    int rc = lower_bar(R, in);
+    int rc = in->bar_cluster ? lower_cluster_bar(R, in) : lower_bar(R, in);
     return rc < 0 ? RUN_ERROR : rc == 1 ? RUN_CHOICE : rc == 2 ? RUN_BLOCKED : RUN_DONE;
   }
   case LT_I_ALU: lower_alu(R, in); return RUN_DONE;
+  case LT_I_MBAR: return lower_mbar(R, in) < 0 ? RUN_ERROR : RUN_DONE;
+  case LT_I_BULK: return lower_bulk(R, in) < 0 ? RUN_ERROR : RUN_DONE;
+  case LT_I_MAPA: return lower_mapa(R, in) < 0 ? RUN_ERROR : RUN_DONE;
   case LT_I_BRANCH:
   case LT_I_GOTO: return lower_branch(R, in, cell, pc);
   }

@@ -23,7 +23,10 @@ static bool makes_events(const lt_instr *in) {
   case LT_I_FENCE:
   case LT_I_FENCE_PROXY:
   case LT_I_FENCE_ALIAS:
-  case LT_I_BAR: return true;
+  case LT_I_BAR:
+  case LT_I_MBAR: return true;
+  case LT_I_BULK: return in->bulk != LT_BULK_COMMIT;
+  case LT_I_MAPA:
   case LT_I_ALU:
   case LT_I_BRANCH:
   case LT_I_GOTO: return false;

@@ -18,7 +18,7 @@ static const char *const tag_names[LX_NTAGS] = {
   [LX_T_ACQ_REL] = "ACQ_REL", [LX_T_SC] = "SC", [LX_T_VOL] = "VOL",
   [LX_T_CTA] = "CTA", [LX_T_CLUSTER] = "CLUSTER", [LX_T_GPU] = "GPU", [LX_T_SYS] = "SYS",
   [LX_T_GEN] = "GEN", [LX_T_TEX] = "TEX", [LX_T_SUR] = "SUR", [LX_T_CON] = "CON",
-  [LX_T_GLOBAL] = "GLOBAL", [LX_T_SHARED] = "SHARED",
+  [LX_T_GLOBAL] = "GLOBAL", [LX_T_SHARED] = "SHARED", [LX_T_ASYNC] = "ASYNC", [LX_T_MB] = "MB",
 };
 
 const char *lx_tag_name(lx_tag t) { return t < LX_NTAGS ? tag_names[t] : "?"; }

@@ -175,6 +175,12 @@ static int compile_rmw(compiler *C, const lt_instr *in, host_op *op) {
 
 static int compile_bar(compiler *C, const lt_instr *in, host_op *op) {
   op->code = HOST_BAR;
+  if (in->bar_cluster) {   /* arrive or wait alone, at the cluster's barrier */
+    op->bar_n = LX_BAR_CLUSTER;
+    op->arrive_only = in->bar_arrive;
+    op->wait_only = in->bar_wait;
+    return 0;
+  }
   op->bar_n = (int)in->a.imm;
   op->arrive_only = in->bar_arrive;
   op->has_id = in->nbar_operands >= 2;
@@ -182,6 +188,45 @@ static int compile_bar(compiler *C, const lt_instr *in, host_op *op) {
   if (op->has_id && value_opnd(C, in, &in->b, &op->a) < 0) return -1;
   if (op->has_count && value_opnd(C, in, &in->c, &op->b) < 0) return -1;
   return 0;
+}
+
+/* An mbarrier is a word the CPU threads update with atomic
+ * read-modify-writes computing the same state transitions as the model
+ * (exec/mbar.c): arrives release unless .relaxed, waits acquire unless
+ * .relaxed, as C11 orders. */
+static int compile_mbar(compiler *C, const lt_instr *in, host_op *op) {
+  if (addr_opnd(C, in, op) < 0 || value_opnd(C, in, &in->a, &op->a) < 0) return -1;
+  if (in->a.kind == LT_OPND_NONE) op->a.c = 1;   /* arrive with no count: one arrival */
+  bool rlx = in->sem == LT_SEM_RELAXED;
+  switch (in->mbar) {
+  case LT_MB_INIT:
+    if (in->a.kind != LT_OPND_IMM) {
+      refuse(C, in, "the host backend takes an mbarrier count only as a constant");
+      return -1;
+    }
+    op->code = HOST_ST;
+    op->order = HOST_RLX;
+    op->a.c = lx_mbar_apply(LX_OP_MB_INIT, in->a.imm, 0);
+    return 0;
+  case LT_MB_TEST_WAIT: case LT_MB_TRY_WAIT:
+    op->code = HOST_LD;
+    op->order = rlx ? HOST_RLX : HOST_ACQ;
+    op->dst = dst_slot(C, in);
+    op->has_post = true;
+    op->post = in->parity ? LX_OP_MB_DONE_PARITY : LX_OP_MB_DONE;
+    return 0;
+  default:
+    op->code = HOST_RMW;
+    op->dst = dst_slot(C, in);
+    op->has_post = true;
+    op->post = LX_OP_MB_PHASE;
+    op->order = rlx || in->mbar == LT_MB_EXPECT_TX || in->mbar == LT_MB_COMPLETE_TX ? HOST_RLX : HOST_REL;
+    op->op = in->mbar == LT_MB_ARRIVE ? LX_OP_MB_ARRIVE
+           : in->mbar == LT_MB_ARRIVE_DROP ? LX_OP_MB_DROP
+           : in->mbar == LT_MB_ARRIVE_EXPECT_TX ? LX_OP_MB_ARRIVE_TX
+           : in->mbar == LT_MB_EXPECT_TX ? LX_OP_MB_EXPECT : LX_OP_MB_COMPLETE;
+    return 0;
+  }
 }
 
 static int compile_alu(compiler *C, const lt_instr *in, host_op *op) {
@@ -238,6 +283,15 @@ static int compile_instr(compiler *C, const lt_instr *in, host_op *op) {
   case LT_I_FENCE_PROXY:
   case LT_I_FENCE_ALIAS: op->code = HOST_NOP; return 0;
   case LT_I_BAR: return compile_bar(C, in, op);
+  /* The async proxy (bulk copies) and distributed shared memory have no
+   * CPU counterpart whose ordering would mean anything. */
+  case LT_I_MBAR: return compile_mbar(C, in, op);
+  case LT_I_BULK:
+    refuse(C, in, "bulk copies (TMA) and the async proxy have no CPU counterpart");
+    return -1;
+  case LT_I_MAPA:
+    refuse(C, in, "distributed shared memory (mapa) has no CPU counterpart");
+    return -1;
   case LT_I_ALU: return compile_alu(C, in, op);
   case LT_I_BRANCH:
   case LT_I_GOTO: return compile_jump(C, in, op);
@@ -279,10 +333,17 @@ static int cta_group(const lx_program *p, size_t t) {
   return (int)t;
 }
 
+static int cluster_group(const lx_program *p, size_t t) {
+  for (size_t u = 0; u < t; u++)
+    if (p->threads[u].gpu == p->threads[t].gpu && p->threads[u].cluster == p->threads[t].cluster) return (int)u;
+  return (int)t;
+}
+
+/* Arrivals only: a barrier.cluster.wait arrives nowhere. */
 static void count_bars(host_thread *ht) {
   LC_VEC(host_barcount) v = {0};
   for (size_t c = 0; c < ht->nops; c++) {
-    if (ht->ops[c].code != HOST_BAR) continue;
+    if (ht->ops[c].code != HOST_BAR || ht->ops[c].wait_only) continue;
     size_t i = 0;
     while (i < v.n && v.v[i].n != ht->ops[c].bar_n) i++;
     if (i == v.n) lc_vec_push(&v, ((host_barcount){ht->ops[c].bar_n, 0}));
@@ -302,6 +363,7 @@ uint32_t host_bar_max(const host_thread *th, int n) {
 static int compile_thread(const lx_program *p, size_t t, host_thread *ht, bool *has_bar, lc_diag *d) {
   compiler C = {p, &p->code->threads[t], &p->threads[t], d};
   ht->group = cta_group(p, t);
+  ht->cluster_group = cluster_group(p, t);
   ht->nops = C.th->ncells;
   ht->ops = lc_xcalloc(ht->nops ? ht->nops : 1, sizeof(host_op));
   if (init_regs(&C, ht) < 0) return -1;

@@ -54,8 +54,11 @@ typedef struct host_op {
   int ploc;            /* physical location accessed, or -1 with the address in addr_reg */
   int addr_reg;
   host_opnd a, b;
-  int bar_n;           /* BAR: instance number */
+  int bar_n;           /* BAR: instance number (LX_BAR_CLUSTER: barrier.cluster) */
   bool arrive_only, has_id, has_count;
+  bool wait_only;      /* BAR: barrier.cluster.wait (waits for its last arrive's instance) */
+  bool has_post;       /* LD, RMW of an mbarrier: dst <- post(value, a) (exec/mbar.c) */
+  lx_op post;
   int target;          /* BRANCH, GOTO: op index */
   int cas_ok;          /* CAS of a C++ test: the slot of its success flag (and on failure
                           the old value goes to the expected value's register), or -1 */
@@ -76,6 +79,7 @@ typedef struct host_thread {
   lx_val *init;        /* initial value of each register slot */
   size_t nregs;
   int group;           /* threads of one CTA (same gpu and cta) share a group */
+  int cluster_group;   /* likewise for one cluster (barrier.cluster) */
   bool has_loop;       /* some jump goes backward */
   host_barcount *bars;
   size_t nbars;

@@ -369,9 +369,10 @@ static host_barlog *barlog(const host_shared *sh, size_t inst, size_t t) {
 /* Can thread t's wait w be released now? */
 static bool wait_ready(const host_shared *sh, size_t inst, size_t t, const host_wait *w) {
   unsigned arrived = 1, pending = 0;
-  int group = sh->hc->threads[t].group;
+  bool cluster = w->n == LX_BAR_CLUSTER;   /* barrier.cluster: every thread of the cluster */
+  int group = cluster ? sh->hc->threads[t].cluster_group : sh->hc->threads[t].group;
   for (size_t u = 0; u < sh->nthreads; u++) {
-    if (u == t || sh->hc->threads[u].group != group) continue;
+    if (u == t || (cluster ? sh->hc->threads[u].cluster_group : sh->hc->threads[u].group) != group) continue;
     host_barlog *log = barlog(sh, inst, u);
     unsigned done = atomic_load_explicit(&log->done, memory_order_acquire);
     unsigned cnt = atomic_load_explicit(&log->narrived, memory_order_acquire);
@@ -529,9 +530,15 @@ static int bar(host_worker *w, const host_op *o, size_t inst) {
   host_barlog *mine = barlog(sh, inst, w->t);
   host_wait wt = {o->bar_n, 0, o->has_id, o->has_count, o->has_id ? val(&o->a, w->regs) : 0,
                   o->has_count ? val(&o->b, w->regs) : 0};
-  wt.k = arrive(mine, o->bar_n, wt.has_id, wt.id);
-  if (!wt.k) return HOST_CUT;
-  w->nwrites++;
+  if (o->wait_only) {   /* barrier.cluster.wait: the instance of this thread's last arrive */
+    unsigned cnt = atomic_load_explicit(&mine->narrived, memory_order_relaxed);
+    for (unsigned j = 0; j < cnt; j++) wt.k += mine->a[j].n == o->bar_n;
+    if (!wt.k) return 0;
+  } else {
+    wt.k = arrive(mine, o->bar_n, wt.has_id, wt.id);
+    if (!wt.k) return HOST_CUT;
+    w->nwrites++;
+  }
   if (o->arrive_only || wait_ready(sh, inst, w->t, &wt)) return 0;
   publish_wait(mine, &wt, true, w->nwrites);
   for (unsigned round = 1;; round++) {
@@ -642,6 +649,7 @@ static unsigned run_code(host_worker *w, size_t inst) {
       continue;
     }
     }
+    if (o->has_post) v = lx_op_apply(o->post, v, val(&o->a, r));
     if (o->dst >= 0) r[o->dst] = v;
   }
   return st;

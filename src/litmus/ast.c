@@ -29,7 +29,7 @@ const char *lt_scope_name(lt_scope s) {
 }
 
 const char *lt_proxy_name(lt_proxy p) {
-  static const char *const n[] = {"generic", "texture", "surface", "constant"};
+  static const char *const n[] = {"generic", "texture", "surface", "constant", "async"};
   return NAME(n, p);
 }
 
@@ -105,7 +105,11 @@ static bool instr_eq(const lt_instr *a, const lt_instr *b) {
          a->bar_arrive == b->bar_arrive && a->bar_cta_suffix == b->bar_cta_suffix &&
          a->nbar_operands == b->nbar_operands && operand_eq(&a->dst, &b->dst) &&
          operand_eq(&a->addr, &b->addr) && operand_eq(&a->a, &b->a) &&
-         operand_eq(&a->b, &b->b) && operand_eq(&a->c, &b->c) && str_eq(a->label, b->label);
+         operand_eq(&a->b, &b->b) && operand_eq(&a->c, &b->c) && str_eq(a->label, b->label) &&
+         a->mbar_init_fence == b->mbar_init_fence && a->shared == b->shared &&
+         a->bar_cluster == b->bar_cluster && a->bar_wait == b->bar_wait && a->aligned == b->aligned &&
+         a->mbar == b->mbar && a->parity == b->parity && a->sink == b->sink && a->bulk == b->bulk &&
+         a->wait_read == b->wait_read;
 }
 
 static bool thread_eq(const lt_thread *a, const lt_thread *b) {
@@ -236,4 +240,17 @@ bool lt_test_equal(const lt_test *a, const lt_test *b) {
     if (!term_eq(&a->locations[i], &b->locations[i])) return false;
   if (!lt_cpp_equal(a->cpp, b->cpp, a->nthreads)) return false;
   return prop_eq(a->filter, b->filter) && prop_eq(a->cond, b->cond);
+}
+
+bool lt_uses_hopper(const lt_test *t) {
+  assert(t);
+  for (size_t i = 0; i < t->nthreads; i++)
+    for (size_t c = 0; c < t->threads[i].ncells; c++) {
+      const lt_instr *in = t->threads[i].cells[c].instr;
+      if (!in) continue;
+      if (in->kind == LT_I_MBAR || in->kind == LT_I_BULK || in->kind == LT_I_MAPA || in->bar_cluster ||
+          in->mbar_init_fence || in->proxy == LT_PROXY_ASYNC)
+        return true;
+    }
+  return false;
 }

@@ -49,7 +49,8 @@ typedef enum {
   LT_PROXY_GENERIC,
   LT_PROXY_TEXTURE,
   LT_PROXY_SURFACE,
-  LT_PROXY_CONSTANT
+  LT_PROXY_CONSTANT,
+  LT_PROXY_ASYNC     /* the async proxy of cp.async.bulk (TMA) and fence.proxy.async */
 } lt_proxy;
 
 typedef enum { LT_SPACE_NONE, LT_SPACE_GLOBAL, LT_SPACE_SHARED } lt_space;
@@ -109,8 +110,30 @@ typedef enum {
   LT_I_BAR,          /* bar.cta.{sync,arrive} n[, id[, count]] */
   LT_I_ALU,          /* mov (written `ld rD, v`), add, sub, mul, div, ... */
   LT_I_BRANCH,       /* beq/bne/blt/bgt/ble/bge a, b, label */
-  LT_I_GOTO          /* goto label */
+  LT_I_GOTO,         /* goto label */
+  LT_I_MBAR,         /* mbarrier.* (docs/hopper.md) */
+  LT_I_BULK,         /* cp.async.bulk copies, commit_group, wait_group */
+  LT_I_MAPA          /* mapa.shared::cluster rD, x, rank */
 } lt_instr_kind;
+
+/* The mbarrier operations (PTX ISA, "Parallel Synchronization and
+ * Communication Instructions: mbarrier"). */
+typedef enum {
+  LT_MB_INIT, LT_MB_ARRIVE, LT_MB_ARRIVE_EXPECT_TX, LT_MB_EXPECT_TX, LT_MB_COMPLETE_TX,
+  LT_MB_ARRIVE_DROP, LT_MB_TEST_WAIT, LT_MB_TRY_WAIT
+} lt_mbar_op;
+
+/* cp.async.bulk forms. */
+typedef enum {
+  LT_BULK_G2S,       /* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes */
+  LT_BULK_S2G,       /* cp.async.bulk.global.shared::cta.bulk_group */
+  LT_BULK_COMMIT,    /* cp.async.bulk.commit_group */
+  LT_BULK_WAIT       /* cp.async.bulk.wait_group[.read] n */
+} lt_bulk_op;
+
+/* How a shared state space was written: `.shared`, `.shared::cta`,
+ * `.shared::cluster`. */
+typedef enum { LT_SHARED_PLAIN, LT_SHARED_CTA, LT_SHARED_CLUSTER } lt_shared_kind;
 
 typedef struct lt_instr {
   lt_instr_kind kind;
@@ -127,18 +150,37 @@ typedef struct lt_instr {
   lt_alu_op alu;         /* LT_I_ALU: the operation (LT_ALU_MOV for `ld rD, v` and `mov`) */
   lt_cmp cmp;            /* LT_I_BRANCH: beq -> LT_CMP_EQ, bne -> NE, blt -> LT, ... */
   bool membar;           /* written `membar.{cta,gl,sys}` (sem SC, scope from the suffix) */
+  bool mbar_init_fence;  /* fence.mbarrier_init.release.cluster */
+  lt_shared_kind shared; /* space LT_SPACE_SHARED: as written */
   bool fence_no_sem;     /* written `fence.scope` (meaning acq_rel) */
 
   /* bar */
   bool bar_arrive;       /* bar.cta.arrive (else sync) */
   bool bar_cta_suffix;   /* written with `.cta` */
-  int nbar_operands;     /* 1..3 */
+  int nbar_operands;     /* 1..3 (0 for barrier.cluster) */
+  bool bar_cluster;      /* barrier.cluster.{arrive,wait} */
+  bool bar_wait;         /* barrier.cluster.wait */
+  bool aligned;          /* .aligned (barrier.cluster) */
+
+  /* mbarrier.* and cp.async.bulk (the mnemonic as written is printed back) */
+  lt_mbar_op mbar;
+  bool parity;           /* test_wait/try_wait .parity */
+  bool sink;             /* the state operand written `_` */
+  lt_bulk_op bulk;
+  bool wait_read;        /* cp.async.bulk.wait_group.read */
 
   /* Operands, in the order written:
    *   ld:    dst(REG), addr                      mov: dst, a
    *   st:    addr, a                             red: addr, a
    *   atom:  dst, addr, a [, b for cas]          alu: dst, a, b
-   *   bar:   a = n, b = id, c = count            branch: a, b (label in `label`) */
+   *   bar:   a = n, b = id, c = count            branch: a, b (label in `label`)
+   *   mbarrier.init: addr, a = count
+   *   mbarrier.arrive/arrive_drop: dst (state; none for `_`), addr[, a = count]
+   *   mbarrier.arrive.expect_tx: dst, addr, a = tx bytes
+   *   mbarrier.expect_tx/complete_tx: addr, a = tx bytes
+   *   mbarrier.test_wait/try_wait: dst (done), addr, a = state or parity[, b = time hint]
+   *   cp.async.bulk copy: addr = destination, b = source, a = size[, c = mbarrier]
+   *   cp.async.bulk.wait_group: a = n          mapa: dst, addr = x, a = rank */
   lt_operand dst, addr, a, b, c;
   const char *label;     /* branch / goto target */
   lc_loc label_at;
@@ -285,6 +327,10 @@ void lt_print_prop(lc_buf *out, const lt_prop *p);
 /* A proposition of test t: as lt_print_prop, with a C++ test's locals by name. */
 void lt_print_test_prop(lc_buf *out, const lt_test *t, const lt_prop *p);
 void lt_print_term(lc_buf *out, const lt_term *t);
+
+/* Does the test use mbarriers, cluster barriers, bulk copies, mapa or the
+ * async proxy (the instructions of docs/hopper.md)? */
+bool lt_uses_hopper(const lt_test *t);
 
 /* Structural equality, ignoring positions (for the round-trip check). */
 bool lt_test_equal(const lt_test *a, const lt_test *b);

@@ -200,10 +200,16 @@ static int read_word(lt_lexer *ls, lt_token *t) {
     advance(ls);
     while (ls->p < ls->end && is_alnum(peekc(ls, 0))) advance(ls);
   }
+  /* PTX qualifiers may hold `::` (`.shared::cluster`, `.mbarrier::complete_tx::bytes`). */
   while (!ls->cpp && peekc(ls, 0) == '.' && peekc(ls, 1) >= 0 && is_alnum(peekc(ls, 1))) {
     dotted = true;
     advance(ls);
     while (ls->p < ls->end && is_alnum(peekc(ls, 0))) advance(ls);
+    while (peekc(ls, 0) == ':' && peekc(ls, 1) == ':' && peekc(ls, 2) >= 0 && is_alpha(peekc(ls, 2))) {
+      advance(ls);
+      advance(ls);
+      while (ls->p < ls->end && is_alnum(peekc(ls, 0))) advance(ls);
+    }
   }
   t->kind = LT_TOK_WORD;
   t->len = (size_t)(ls->p - t->text);

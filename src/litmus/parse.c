@@ -193,7 +193,8 @@ static void threads(parser *ps) {
 
 /* ---- instructions --------------------------------------------------------------- */
 
-enum form { F_LD, F_ST, F_ATOM, F_RED, F_FENCE, F_MEMBAR, F_BAR, F_ALU, F_BRANCH, F_GOTO };
+enum form { F_LD, F_ST, F_ATOM, F_RED, F_FENCE, F_MEMBAR, F_BAR, F_ALU, F_BRANCH, F_GOTO,
+            F_MBAR, F_CP, F_MAPA };
 
 static const struct opcode {
   const char *name;
@@ -217,6 +218,8 @@ static const struct opcode {
   {"blt", F_BRANCH, 0, LT_CMP_LT},        {"bgt", F_BRANCH, 0, LT_CMP_GT},
   {"ble", F_BRANCH, 0, LT_CMP_LE},        {"bge", F_BRANCH, 0, LT_CMP_GE},
   {"goto", F_GOTO, 0, 0},
+  {"mbarrier", F_MBAR, 0, 0},             {"cp", F_CP, 0, 0},
+  {"mapa", F_MAPA, 0, 0},
 };
 
 /* Qualifier categories: a mnemonic may carry each at most once. */
@@ -238,6 +241,8 @@ static const struct qual {
   {"cta", Q_SCOPE, LT_SCOPE_CTA},     {"cluster", Q_SCOPE, LT_SCOPE_CLUSTER},
   {"gpu", Q_SCOPE, LT_SCOPE_GPU},     {"sys", Q_SCOPE, LT_SCOPE_SYS},
   {"global", Q_SPACE, LT_SPACE_GLOBAL}, {"shared", Q_SPACE, LT_SPACE_SHARED},
+  {"shared::cta", Q_SPACE, LT_SPACE_SHARED | LT_SHARED_CTA << 8},
+  {"shared::cluster", Q_SPACE, LT_SPACE_SHARED | LT_SHARED_CLUSTER << 8},
   {"b32", Q_TYPE, LT_TYPE_B32}, {"u32", Q_TYPE, LT_TYPE_U32}, {"s32", Q_TYPE, LT_TYPE_S32},
   {"b64", Q_TYPE, LT_TYPE_B64}, {"u64", Q_TYPE, LT_TYPE_U64}, {"s64", Q_TYPE, LT_TYPE_S64},
   {"ca", Q_CACHE, LT_CACHE_CA}, {"cg", Q_CACHE, LT_CACHE_CG}, {"cs", Q_CACHE, LT_CACHE_CS},
@@ -258,6 +263,7 @@ static unsigned allowed_quals(enum form f) {
   case F_ATOM: case F_RED: return BIT(Q_SEM) | BIT(Q_SCOPE) | BIT(Q_SPACE) | BIT(Q_TYPE) | BIT(Q_OP);
   case F_FENCE: return BIT(Q_SEM) | BIT(Q_SCOPE);
   case F_ALU: return BIT(Q_TYPE);
+  case F_MBAR: return BIT(Q_SEM) | BIT(Q_SCOPE) | BIT(Q_SPACE) | BIT(Q_TYPE);
   default: return 0;
   }
 }
@@ -443,7 +449,8 @@ static void memory_op(parser *ps, lt_instr *in, const struct opcode *op, const l
   in->sem = (lt_sem)q.val[Q_SEM];
   in->scope = (lt_scope)q.val[Q_SCOPE];
   in->cache = (lt_cache)q.val[Q_CACHE];
-  in->space = (lt_space)q.val[Q_SPACE];
+  in->space = (lt_space)(q.val[Q_SPACE] & 0xff);
+  in->shared = (lt_shared_kind)(q.val[Q_SPACE] >> 8);
   in->type = (lt_type)q.val[Q_TYPE];
   in->rmw = (lt_rmw_op)q.val[Q_OP];
   in->sem_at = q.at[Q_SEM].at;
@@ -461,12 +468,26 @@ static void memory_op(parser *ps, lt_instr *in, const struct opcode *op, const l
 
 /* fence -> 'fence' {'.' sem | '.' scope} | 'fence.proxy.' PROXY | 'fence.proxy.alias' */
 static void fence(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
-  static const char *const proxies[] = {"generic", "texture", "surface", "constant"};
+  static const char *const proxies[] = {"generic", "texture", "surface", "constant", "async"};
   part p, k;
   size_t start = off;
+  if (next_part(w, &off, &p) && part_is(&p, "mbarrier_init")) {
+    if (!next_part(w, &off, &k) || !part_is(&k, "release") || !next_part(w, &off, &k) ||
+        !part_is(&k, "cluster"))
+      lt_p_error(ps, w->at, "'%.*s': the only form is 'fence.mbarrier_init.release.cluster'", (int)w->len,
+                 w->text);
+    no_qualifiers(ps, w, off);
+    in->kind = LT_I_FENCE;
+    in->mbar_init_fence = true;
+    in->sem = LT_SEM_RELEASE;
+    in->scope = LT_SCOPE_CLUSTER;
+    in->sem_at = in->scope_at = w->at;
+    return;
+  }
+  off = start;
   if (next_part(w, &off, &p) && part_is(&p, "proxy")) {
     if (!next_part(w, &off, &k))
-      lt_p_error(ps, w->at, "'%.*s' needs a proxy: .alias, .generic, .texture, .surface or .constant",
+      lt_p_error(ps, w->at, "'%.*s' needs a proxy: .alias, .generic, .texture, .surface, .constant or .async",
                (int)w->len, w->text);
     in->kind = LT_I_FENCE_PROXY;
     if (part_is(&k, "alias"))
@@ -477,6 +498,17 @@ static void fence(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
       if (i == LC_ARRAY_LEN(proxies))
         lt_p_error(ps, k.at, "unknown proxy '.%.*s' in '%.*s'", (int)k.n, k.s, (int)w->len, w->text);
       in->proxy = (lt_proxy)i;
+    }
+    /* fence.proxy.async{.global | .shared::cta | .shared::cluster} */
+    if (in->proxy == LT_PROXY_ASYNC && next_part(w, &off, &k)) {
+      if (part_is(&k, "global"))
+        in->space = LT_SPACE_GLOBAL;
+      else if (part_is(&k, "shared::cta") || part_is(&k, "shared::cluster")) {
+        in->space = LT_SPACE_SHARED;
+        in->shared = part_is(&k, "shared::cta") ? LT_SHARED_CTA : LT_SHARED_CLUSTER;
+      } else
+        lt_p_error(ps, k.at, "'%.*s': fence.proxy.async takes .global, .shared::cta or .shared::cluster",
+                   (int)w->len, w->text);
     }
     no_qualifiers(ps, w, off);
     return;
@@ -515,9 +547,17 @@ static void membar(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
 }
 
 /* bar -> ('bar' | 'barrier') ['.cta'] ('.sync' | '.arrive') value [',' value [',' value]] */
+static void cluster_barrier(parser *ps, lt_instr *in, const lt_token *w, size_t off);
+
 static void barrier(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
   bool mode = false;
   part p;
+  size_t start = off;
+  if (w->len >= 7 && memcmp(w->text, "barrier", 7) == 0 && next_part(w, &off, &p) && part_is(&p, "cluster")) {
+    cluster_barrier(ps, in, w, off);
+    return;
+  }
+  off = start;
   while (next_part(w, &off, &p)) {
     if (part_is(&p, "cta") && !in->bar_cta_suffix && !mode)
       in->bar_cta_suffix = true;
@@ -570,6 +610,226 @@ static void branch(parser *ps, lt_instr *in, const struct opcode *op, const lt_t
   label_operand(ps, in);
 }
 
+/* ---- Hopper synchronisation (docs/hopper.md) ---- */
+
+/* barrier.cluster.arrive{.release | .relaxed}{.aligned}
+ * barrier.cluster.wait{.acquire}{.aligned} */
+static void cluster_barrier(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
+  part p;
+  if (!next_part(w, &off, &p) || !(part_is(&p, "arrive") || part_is(&p, "wait")))
+    lt_p_error(ps, w->at, "'%.*s' needs '.arrive' or '.wait'", (int)w->len, w->text);
+  in->kind = LT_I_BAR;
+  in->bar_cluster = true;
+  in->bar_wait = part_is(&p, "wait");
+  in->bar_arrive = !in->bar_wait;
+  in->sem = in->bar_wait ? LT_SEM_ACQUIRE : LT_SEM_RELEASE;
+  in->sem_at = w->at;
+  bool sem = false;
+  while (next_part(w, &off, &p)) {
+    if (part_is(&p, "aligned") && !in->aligned) {
+      in->aligned = true;
+    } else if (!sem && !in->aligned && in->bar_arrive && (part_is(&p, "release") || part_is(&p, "relaxed"))) {
+      sem = true;
+      in->sem = part_is(&p, "release") ? LT_SEM_RELEASE : LT_SEM_RELAXED;
+      in->sem_at = p.at;
+    } else if (!sem && !in->aligned && in->bar_wait && part_is(&p, "acquire")) {
+      sem = true;
+      in->sem_at = p.at;
+    } else {
+      lt_p_error(ps, p.at, "unexpected qualifier '.%.*s' in '%.*s' (barrier.cluster.arrive{.release|.relaxed}"
+                 "{.aligned}, barrier.cluster.wait{.acquire}{.aligned})", (int)p.n, p.s, (int)w->len, w->text);
+    }
+  }
+  in->scope = LT_SCOPE_CLUSTER;
+}
+
+static const struct mbar_form {
+  const char *name;
+  lt_mbar_op op;
+  bool arrive_sems;      /* .release / .relaxed, else waits: .acquire / .relaxed, or tx: .relaxed */
+} mbar_forms[] = {
+  {"init", LT_MB_INIT, false},           {"arrive", LT_MB_ARRIVE, true},
+  {"expect_tx", LT_MB_EXPECT_TX, false}, {"complete_tx", LT_MB_COMPLETE_TX, false},
+  {"arrive_drop", LT_MB_ARRIVE_DROP, true}, {"test_wait", LT_MB_TEST_WAIT, false},
+  {"try_wait", LT_MB_TRY_WAIT, false},
+};
+
+static bool mbar_is_wait(lt_mbar_op op) { return op == LT_MB_TEST_WAIT || op == LT_MB_TRY_WAIT; }
+
+/* Which memory orders each mbarrier operation takes (PTX ISA 8.x, the
+ * mbarrier instruction pages). */
+static bool mbar_sem_ok(lt_mbar_op op, lt_sem s) {
+  switch (op) {
+  case LT_MB_INIT: return false;
+  case LT_MB_EXPECT_TX: case LT_MB_COMPLETE_TX: return s == LT_SEM_RELAXED;
+  case LT_MB_TEST_WAIT: case LT_MB_TRY_WAIT: return s == LT_SEM_ACQUIRE || s == LT_SEM_RELAXED;
+  default: return s == LT_SEM_RELEASE || s == LT_SEM_RELAXED;
+  }
+}
+
+/* The state operand of an arrive: a register, or `_` (the only choice
+ * on a remote mbarrier). */
+static void mbar_state(parser *ps, lt_instr *in) {
+  if (TOK.kind == LT_TOK_WORD && TOK.len == 1 && TOK.text[0] == '_') {
+    in->sink = true;
+    lt_p_next(ps);
+  } else {
+    in->dst = reg_operand(ps, "the state (a register or '_')");
+  }
+  comma(ps);
+}
+
+/* mbarrier.OP{.sem}{.scope}{.space}.b64 operands (docs/hopper.md lists
+ * the forms). */
+static void mbarrier(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
+  part p;
+  const struct mbar_form *f = NULL;
+  if (next_part(w, &off, &p))
+    for (size_t i = 0; i < LC_ARRAY_LEN(mbar_forms) && !f; i++)
+      if (part_is(&p, mbar_forms[i].name)) f = &mbar_forms[i];
+  if (!f)
+    lt_p_error(ps, w->at, "unknown instruction '%.*s' (mbarrier.init, .arrive, .arrive.expect_tx, .expect_tx, "
+               ".complete_tx, .arrive_drop, .test_wait, .try_wait)", (int)w->len, w->text);
+  in->kind = LT_I_MBAR;
+  in->mbar = f->op;
+  size_t save = off;
+  if (f->op == LT_MB_ARRIVE && next_part(w, &off, &p) && part_is(&p, "expect_tx"))
+    in->mbar = LT_MB_ARRIVE_EXPECT_TX;
+  else if (mbar_is_wait(f->op) && next_part(w, &off, &p) && part_is(&p, "parity"))
+    in->parity = true;
+  else
+    off = save;
+  qualset q;
+  qualifiers(ps, w, off, F_MBAR, &q);
+  in->sem = (lt_sem)q.val[Q_SEM];
+  in->scope = (lt_scope)q.val[Q_SCOPE];
+  in->space = (lt_space)(q.val[Q_SPACE] & 0xff);
+  in->shared = (lt_shared_kind)(q.val[Q_SPACE] >> 8);
+  in->type = (lt_type)q.val[Q_TYPE];
+  in->sem_at = q.at[Q_SEM].at;
+  in->scope_at = q.at[Q_SCOPE].at;
+  if (q.seen[Q_SEM] && !mbar_sem_ok(in->mbar, in->sem))
+    lt_p_error(ps, q.at[Q_SEM].at, "'%.*s' cannot be .%s", (int)w->len, w->text, lt_sem_name(in->sem));
+  if (q.seen[Q_SCOPE] && (in->mbar == LT_MB_INIT || (in->scope != LT_SCOPE_CTA && in->scope != LT_SCOPE_CLUSTER)))
+    lt_p_error(ps, q.at[Q_SCOPE].at, "'%.*s' cannot be .%s (mbarrier scopes: .cta, .cluster; none on init)",
+               (int)w->len, w->text, lt_scope_name(in->scope));
+  if (q.seen[Q_SPACE] && in->space != LT_SPACE_SHARED)
+    lt_p_error(ps, q.at[Q_SPACE].at, "'%.*s': an mbarrier lives in shared memory (.shared, .shared::cta or "
+               ".shared::cluster)", (int)w->len, w->text);
+  if (in->shared == LT_SHARED_CLUSTER && (in->mbar == LT_MB_INIT || mbar_is_wait(in->mbar)))
+    lt_p_error(ps, q.at[Q_SPACE].at, "'%.*s': only arrives and transaction counts may name a remote "
+               "mbarrier (.shared::cluster)", (int)w->len, w->text);
+  if (q.seen[Q_TYPE] && in->type != LT_TYPE_B64)
+    lt_p_error(ps, q.at[Q_TYPE].at, "'%.*s': an mbarrier is a .b64 object", (int)w->len, w->text);
+  switch (in->mbar) {
+  case LT_MB_INIT: case LT_MB_EXPECT_TX: case LT_MB_COMPLETE_TX:
+    in->addr = address(ps);
+    comma(ps);
+    in->a = value_operand(ps);
+    return;
+  case LT_MB_ARRIVE: case LT_MB_ARRIVE_DROP: case LT_MB_ARRIVE_EXPECT_TX:
+    mbar_state(ps, in);
+    if (in->shared == LT_SHARED_CLUSTER && !in->sink)
+      lt_p_error(ps, in->dst.at, "'%.*s': an arrive on a remote mbarrier (.shared::cluster) returns no state; "
+                 "write '_'", (int)w->len, w->text);
+    in->addr = address(ps);
+    if (in->mbar == LT_MB_ARRIVE_EXPECT_TX || TOK.kind == LT_TOK_COMMA) {
+      comma(ps);
+      in->a = value_operand(ps);
+    }
+    return;
+  default:
+    in->dst = reg_operand(ps, "the result (a register standing for the predicate)");
+    comma(ps);
+    in->addr = address(ps);
+    comma(ps);
+    in->a = value_operand(ps);
+    if (in->mbar == LT_MB_TRY_WAIT && TOK.kind == LT_TOK_COMMA) {
+      comma(ps);
+      in->b = value_operand(ps);
+    }
+    return;
+  }
+}
+
+static bool next_is(const lt_token *w, size_t *off, const char *s) {
+  part p;
+  size_t save = *off;
+  if (next_part(w, off, &p) && part_is(&p, s)) return true;
+  *off = save;
+  return false;
+}
+
+/* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+ * cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size
+ * cp.async.bulk.commit_group
+ * cp.async.bulk.wait_group{.read} n */
+static void bulk(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
+  if (!next_is(w, &off, "async") || !next_is(w, &off, "bulk"))
+    lt_p_error(ps, w->at, "unknown instruction '%.*s' (cp.async.bulk forms only)", (int)w->len, w->text);
+  in->kind = LT_I_BULK;
+  in->proxy = LT_PROXY_ASYNC;
+  if (next_is(w, &off, "commit_group")) {
+    in->bulk = LT_BULK_COMMIT;
+  } else if (next_is(w, &off, "wait_group")) {
+    in->bulk = LT_BULK_WAIT;
+    in->wait_read = next_is(w, &off, "read");
+    no_qualifiers(ps, w, off);
+    in->a = value_operand(ps);
+    if (in->a.kind != LT_OPND_IMM || in->a.imm < 0 || in->a.imm > 63)
+      lt_p_error(ps, in->a.at, "cp.async.bulk.wait_group takes a constant 0..63");
+    return;
+  } else if (next_is(w, &off, "shared::cluster") && next_is(w, &off, "global") &&
+             next_is(w, &off, "mbarrier::complete_tx::bytes")) {
+    in->bulk = LT_BULK_G2S;
+    in->space = LT_SPACE_SHARED;
+    in->shared = LT_SHARED_CLUSTER;
+  } else if (next_is(w, &off, "global") && next_is(w, &off, "shared::cta") && next_is(w, &off, "bulk_group")) {
+    in->bulk = LT_BULK_S2G;
+    in->space = LT_SPACE_GLOBAL;
+  } else {
+    lt_p_error(ps, w->at, "'%.*s': expected cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes, "
+               "cp.async.bulk.global.shared::cta.bulk_group, .commit_group or .wait_group", (int)w->len, w->text);
+  }
+  no_qualifiers(ps, w, off);
+  if (in->bulk == LT_BULK_COMMIT) return;
+  in->addr = address(ps);
+  comma(ps);
+  in->b = address(ps);
+  comma(ps);
+  in->a = value_operand(ps);
+  if (in->a.kind != LT_OPND_IMM || in->a.imm <= 0 || in->a.imm % 16 != 0 || in->a.imm > (1 << 20) - 1)
+    lt_p_error(ps, in->a.at, "the size of a bulk copy must be a constant multiple of 16 bytes below 2^20");
+  if (in->bulk == LT_BULK_S2G) return;
+  comma(ps);
+  in->c = address(ps);
+}
+
+/* mapa.shared::cluster.{u32,u64} rD, x, rank */
+static void mapa(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
+  if (!next_is(w, &off, "shared::cluster"))
+    lt_p_error(ps, w->at, "'%.*s': litmus-check maps shared addresses only: mapa.shared::cluster.u32",
+               (int)w->len, w->text);
+  in->space = LT_SPACE_SHARED;
+  in->shared = LT_SHARED_CLUSTER;
+  if (next_is(w, &off, "u32"))
+    in->type = LT_TYPE_U32;
+  else if (next_is(w, &off, "u64"))
+    in->type = LT_TYPE_U64;
+  no_qualifiers(ps, w, off);
+  in->kind = LT_I_MAPA;
+  in->dst = reg_operand(ps, "the destination");
+  comma(ps);
+  if (TOK.kind == LT_TOK_REG) {
+    in->addr = reg_operand(ps, "the address");
+    in->addr.kind = LT_OPND_REGADDR;
+  } else {
+    in->addr = address(ps);
+  }
+  comma(ps);
+  in->a = value_operand(ps);
+}
+
 /* instr -> MNEMONIC operands */
 static lt_instr *instruction(parser *ps) {
   if (TOK.kind != LT_TOK_WORD)
@@ -593,6 +853,9 @@ static lt_instr *instruction(parser *ps) {
   case F_BAR: barrier(ps, in, &w, off); break;
   case F_ALU: alu(ps, in, op, &w, off); break;
   case F_BRANCH: case F_GOTO: branch(ps, in, op, &w, off); break;
+  case F_MBAR: mbarrier(ps, in, &w, off); break;
+  case F_CP: bulk(ps, in, &w, off); break;
+  case F_MAPA: mapa(ps, in, &w, off); break;
   }
   return in;
 }

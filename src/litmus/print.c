@@ -41,6 +41,11 @@ static void suffix(lc_buf *b, const char *s) {
   if (*s) lc_buf_printf(b, ".%s", s);
 }
 
+static const char *space_name(const lt_instr *in) {
+  if (in->space != LT_SPACE_SHARED) return lt_space_name(in->space);
+  return in->shared == LT_SHARED_CTA ? "shared::cta" : in->shared == LT_SHARED_CLUSTER ? "shared::cluster" : "shared";
+}
+
 static const char *memory_mnemonic(const lt_instr *in) {
   bool surface = in->proxy == LT_PROXY_SURFACE;
   switch (in->kind) {
@@ -60,7 +65,7 @@ static void memory_op(lc_buf *b, const lt_instr *in) {
   else
     suffix(b, lt_sem_name(in->sem));
   suffix(b, lt_scope_name(in->scope));
-  suffix(b, lt_space_name(in->space));
+  suffix(b, space_name(in));
   suffix(b, lt_cache_name(in->cache));
   suffix(b, lt_rmw_name(in->rmw));
   suffix(b, lt_type_name(in->type));
@@ -70,7 +75,9 @@ static void memory_op(lc_buf *b, const lt_instr *in) {
 
 static void fence(lc_buf *b, const lt_instr *in) {
   static const char *const levels[] = {"", "cta", "cluster", "gl", "sys"};
-  if (in->membar)
+  if (in->mbar_init_fence)
+    lc_buf_puts(b, "fence.mbarrier_init.release.cluster");
+  else if (in->membar)
     lc_buf_printf(b, "membar.%s", levels[in->scope <= LT_SCOPE_SYS ? in->scope : 0]);
   else if (in->fence_no_sem)
     lc_buf_printf(b, "fence.%s", lt_scope_name(in->scope));
@@ -81,15 +88,59 @@ static void fence(lc_buf *b, const lt_instr *in) {
   }
 }
 
+/* mbarrier.*, cp.async.bulk.* and mapa: the mnemonic as written (the
+ * parser keeps every qualifier it accepts in the AST, so printing it back
+ * and parsing again gives the same instruction), then the operands. */
+static void hopper(lc_buf *b, const lt_instr *in) {
+  lc_buf_puts(b, in->mnemonic ? in->mnemonic : "?");
+  if (in->kind == LT_I_BULK) {
+    const lt_operand *ops[] = {&in->addr, &in->b, &in->a, &in->c};
+    operands(b, ops, 4);
+    return;
+  }
+  if (in->kind == LT_I_MAPA) {
+    lc_buf_printf(b, " r%d, ", in->dst.reg);
+    if (in->addr.kind == LT_OPND_REGADDR)
+      lc_buf_printf(b, "r%d", in->addr.reg);
+    else
+      operand(b, &in->addr);
+    lc_buf_puts(b, ", ");
+    operand(b, &in->a);
+    return;
+  }
+  const lt_operand *ops[] = {&in->dst, &in->addr, &in->a, &in->b};
+  if (in->sink) {
+    lc_buf_puts(b, " _");
+    const char *sep = ", ";
+    for (size_t i = 1; i < 4; i++)
+      if (ops[i]->kind != LT_OPND_NONE) {
+        lc_buf_puts(b, sep);
+        operand(b, ops[i]);
+      }
+    return;
+  }
+  operands(b, ops, 4);
+}
+
 void lt_print_instr(lc_buf *b, const lt_instr *in) {
   assert(b && in);
   const lt_operand *ops[] = {&in->dst, &in->a, &in->b, &in->c};
   switch (in->kind) {
   case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED: memory_op(b, in); break;
   case LT_I_FENCE: fence(b, in); break;
-  case LT_I_FENCE_PROXY: lc_buf_printf(b, "fence.proxy.%s", lt_proxy_name(in->proxy)); break;
+  case LT_I_FENCE_PROXY:
+    lc_buf_printf(b, "fence.proxy.%s", lt_proxy_name(in->proxy));
+    suffix(b, space_name(in));
+    break;
   case LT_I_FENCE_ALIAS: lc_buf_puts(b, "fence.proxy.alias"); break;
+  case LT_I_MBAR: case LT_I_BULK: case LT_I_MAPA: hopper(b, in); break;
   case LT_I_BAR:
+    if (in->bar_cluster) {
+      lc_buf_printf(b, "barrier.cluster.%s", in->bar_wait ? "wait" : "arrive");
+      if (in->bar_arrive && in->sem == LT_SEM_RELAXED) lc_buf_puts(b, ".relaxed");
+      if (in->aligned) lc_buf_puts(b, ".aligned");
+      break;
+    }
     lc_buf_printf(b, "bar%s.%s", in->bar_cta_suffix ? ".cta" : "", in->bar_arrive ? "arrive" : "sync");
     operands(b, ops + 1, 3);
     break;

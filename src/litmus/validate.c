@@ -342,8 +342,36 @@ static int check_width(vctx *v, const lt_instr *in) {
   return 0;
 }
 
+static bool mapped_shared(const lt_test *t, const char *loc) {
+  for (size_t i = 0; i < t->nmap; i++)
+    if (strcmp(t->map[i].loc, loc) == 0) return t->map[i].space == LT_SPACE_SHARED;
+  return false;
+}
+
+/* mbarrier counts fit the fields litmus-check packs an mbarrier's state
+ * into (exec/mbar.c): arrival counts 1..65535 (the ISA allows up to
+ * 2^20-1), transaction counts 0..2^20-1 as in the ISA. */
+static int check_mbar(vctx *v, const lt_instr *in) {
+  if (in->addr.kind == LT_OPND_LOC && !mapped_shared(v->t, in->addr.loc))
+    return error(v, in->addr.at, "the mbarrier '%s' must be in shared memory: add '%s: shared' to the "
+                 "memory map", in->addr.loc, in->addr.loc);
+  switch (in->mbar) {
+  case LT_MB_INIT: return check_range(v, &in->a, 1, 65535, "mbarrier count");
+  case LT_MB_ARRIVE: case LT_MB_ARRIVE_DROP: return check_range(v, &in->a, 1, 65535, "arrival count");
+  case LT_MB_ARRIVE_EXPECT_TX: case LT_MB_EXPECT_TX: case LT_MB_COMPLETE_TX:
+    return check_range(v, &in->a, 0, (1 << 20) - 1, "transaction count");
+  default: return in->parity ? check_range(v, &in->a, 0, 1, "phase parity") : 0;
+  }
+}
+
 static int check_instr(vctx *v, const lt_thread *th, const lt_instr *in) {
   switch (in->kind) {
+  case LT_I_MBAR: return check_mbar(v, in);
+  case LT_I_BULK:
+    if (in->bulk == LT_BULK_G2S && in->c.kind == LT_OPND_LOC && !mapped_shared(v->t, in->c.loc))
+      return error(v, in->c.at, "the mbarrier '%s' must be in shared memory: add '%s: shared' to the "
+                   "memory map", in->c.loc, in->c.loc);
+    return 0;
   case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED:
     if (check_access(v, in) < 0) return -1;
     break;
@@ -351,7 +379,7 @@ static int check_instr(vctx *v, const lt_thread *th, const lt_instr *in) {
     if (!in->membar && check_fence(v, in) < 0) return -1;
     break;
   case LT_I_BAR:
-    return check_bar(v, in);
+    return in->bar_cluster ? 0 : check_bar(v, in);
   case LT_I_BRANCH: case LT_I_GOTO:
     if (!sym_get(&v->syms, S_LABEL, th->id, 0, in->label, false))
       return error(v, or_at(in->label_at, in->at), "unknown label '%s' in P%d", in->label, th->id);

@@ -83,13 +83,29 @@ static void describe_paused(lc_buf *b, const lx_program *p, const lx_path *path,
   lc_buf_printf(b, "P%d (CTA %d) is never scheduled again after line %d", th->id, th->cta, last->at.line);
 }
 
+/* An mbarrier's state in words (exec/mbar.c). */
+static void mbar_state_text(lc_buf *b, lx_val v) {
+  lx_mbar_state s = lx_mbar_decode(v);
+  lc_buf_printf(b, "phase %u (parity %u) never completes, %u of %u arrivals and %d transaction bytes pending",
+                s.phase, s.phase & 1, s.pending, s.expected, s.tx);
+}
+
+static bool is_mbar_ploc(const lx_program *p, size_t l) {
+  for (size_t i = p->ninit; i < p->nevents; i++)
+    if (p->events[i].ploc == (int)l && lx_has(&p->events[i], LX_T_MB)) return true;
+  return false;
+}
+
 static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size_t t, bool owed) {
   const lx_program *p = c->p;
   const lx_path *path = state_path(c, st, t);
   int id = p->threads[t].id;
   if (path->blocked) {
     const lx_event *w = &p->events[path->events[path->nevents - 1]];
-    lc_buf_printf(b, "P%d waits forever at barrier %d (line %d)", id, w->bar_n, w->at.line);
+    if (w->bar_cluster)
+      lc_buf_printf(b, "P%d waits forever at barrier.cluster.wait (line %d)", id, w->at.line);
+    else
+      lc_buf_printf(b, "P%d waits forever at barrier %d (line %d)", id, w->bar_n, w->at.line);
     return;
   }
   lx_term_kind kind = lx_term_path_kind(p, path);
@@ -101,12 +117,19 @@ static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size
     describe_paused(b, p, path, t);
     return;
   }
-  lc_buf_printf(b, "P%d spins in the loop back to %s (line %d), its last iteration reading",
-                id, path->loop_label ? path->loop_label : "?", path->cut_at.line);
   int reads[256];
   size_t n = lx_term_iter_reads(p, path, NULL);
   if (n > LC_ARRAY_LEN(reads)) n = 0;
   lx_term_iter_reads(p, path, n ? reads : NULL);
+  for (size_t i = 0; i < n; i++) {
+    const lx_event *r = &p->events[reads[i]];
+    if (!lx_has(r, LX_T_MB) || !r->instr || r->instr->kind != LT_I_MBAR) continue;
+    lc_buf_printf(b, "P%d waits forever on mbarrier %s (line %d): ", id, p->locs[r->vloc].name, r->at.line);
+    mbar_state_text(b, iter_reads(c, st, t)[i]);
+    return;
+  }
+  lc_buf_printf(b, "P%d spins in the loop back to %s (line %d), its last iteration reading",
+                id, path->loop_label ? path->loop_label : "?", path->cut_at.line);
   for (size_t i = 0; i < n; i++) {
     const lx_event *r = &p->events[reads[i]];
     lc_buf_printf(b, "%s %s=", i ? "," : "", p->locs[r->vloc].name);
@@ -126,7 +149,12 @@ static char *witness_text(const term_ctx *c, const lx_val *st, const bool *owed)
   lc_buf_puts(&b, "; final memory:");
   for (size_t l = 0; l < c->p->nplocs; l++) {
     lc_buf_printf(&b, " %s=", c->p->plocs[l].name);
-    lx_print_value(&b, c->p, st[c->loc_obs + l]);
+    if (is_mbar_ploc(c->p, l)) {
+      lx_mbar_state s = lx_mbar_decode(st[c->loc_obs + l]);
+      lc_buf_printf(&b, "mbarrier{phase %u, %u/%u pending, tx %d}", s.phase, s.pending, s.expected, s.tx);
+    } else {
+      lx_print_value(&b, c->p, st[c->loc_obs + l]);
+    }
     lc_buf_puts(&b, l + 1 < c->p->nplocs ? "," : "");
   }
   char *s = lc_buf_take(&b);
@@ -194,6 +222,14 @@ static bool holds(const term_ctx *c, const lx_val *st, size_t u, const lx_event 
          reach(c, u, w->bar_n) >= (size_t)w->bar_k;
 }
 
+/* Threads u and t meet at w's barrier instances: one CTA, or for
+ * barrier.cluster one cluster. */
+static bool same_group(const term_ctx *c, size_t u, size_t t, const lx_event *w) {
+  const lx_thread *a = &c->p->threads[u], *b = &c->p->threads[t];
+  if (w->bar_cluster) return a->gpu == b->gpu && a->cluster == b->cluster;
+  return c->cta[u] == c->cta[t];
+}
+
 /* The engines count only the arrivals a state has, so at a bar.sync with
  * no count they let a thread pass while a CTA-mate that will arrive has
  * not (it is stopped, spinning or blocked before the barrier), and they
@@ -209,7 +245,7 @@ static bool waits_consistent(const term_ctx *c, const lx_val *st) {
       if (w->kind != LX_EV_BAR_WAIT || w->bar_count) continue;
       bool held = false;
       for (size_t u = 0; u < p->nthreads && !held; u++)
-        held = u != t && c->cta[u] == c->cta[t] && holds(c, st, u, w);
+        held = u != t && same_group(c, u, t, w) && holds(c, st, u, w);
       if (held != w->bar_blocked) return false;
     }
   }

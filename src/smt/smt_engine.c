@@ -53,6 +53,70 @@ static void at_most_one(smt_enc *e, Z3_ast *xs, size_t k) {
 
 /* ---- values -------------------------------------------------------------------- */
 
+/* ---- mbarrier states (the layout of exec/mbar.c, on bit-vectors) ---- */
+
+typedef struct mb_fields {
+  Z3_ast expected, pending, tx, phase;   /* 16, 16, 24, 7 bits */
+} mb_fields;
+
+static mb_fields mb_split(Z3_context z, Z3_ast s) {
+  mb_fields f = {Z3_mk_extract(z, 15, 0, s), Z3_mk_extract(z, 31, 16, s), Z3_mk_extract(z, 55, 32, s),
+                 Z3_mk_extract(z, 62, 56, s)};
+  return f;
+}
+
+static Z3_ast mb_join(Z3_context z, mb_fields f) {
+  Z3_ast top = Z3_mk_concat(z, Z3_mk_int(z, 0, Z3_mk_bv_sort(z, 1)), f.phase);
+  return Z3_mk_concat(z, Z3_mk_concat(z, Z3_mk_concat(z, top, f.tx), f.pending), f.expected);
+}
+
+static Z3_ast bits(Z3_context z, unsigned n, unsigned v) { return Z3_mk_unsigned_int(z, v, Z3_mk_bv_sort(z, n)); }
+
+static mb_fields mb_complete(Z3_context z, mb_fields f) {
+  Z3_ast c[2] = {Z3_mk_eq(z, f.pending, bits(z, 16, 0)), Z3_mk_eq(z, f.tx, bits(z, 24, 0))};
+  Z3_ast done = Z3_mk_and(z, 2, c);
+  f.phase = Z3_mk_ite(z, done, Z3_mk_bvadd(z, f.phase, bits(z, 7, 1)), f.phase);
+  f.pending = Z3_mk_ite(z, done, f.expected, f.pending);
+  return f;
+}
+
+static mb_fields mb_arrive(Z3_context z, mb_fields f, Z3_ast n16) {
+  f.pending = Z3_mk_ite(z, Z3_mk_bvugt(z, n16, f.pending), bits(z, 16, 0), Z3_mk_bvsub(z, f.pending, n16));
+  return f;
+}
+
+static Z3_ast mb_expr(smt_enc *e, lx_op op, Z3_ast a, Z3_ast b) {
+  Z3_context z = e->z;
+  mb_fields f = mb_split(z, a);
+  Z3_ast b16 = Z3_mk_extract(z, 15, 0, b), b24 = Z3_mk_extract(z, 23, 0, b);
+  Z3_ast one = bv(e, 1), zero = bv(e, 0);
+  switch (op) {
+  case LX_OP_MB_INIT: {
+    mb_fields i = {Z3_mk_extract(z, 15, 0, a), Z3_mk_extract(z, 15, 0, a), bits(z, 24, 0), bits(z, 7, 0)};
+    return mb_join(z, i);
+  }
+  case LX_OP_MB_ARRIVE: return mb_join(z, mb_complete(z, mb_arrive(z, f, b16)));
+  case LX_OP_MB_ARRIVE_TX:
+    f.tx = Z3_mk_bvadd(z, f.tx, b24);
+    return mb_join(z, mb_complete(z, mb_arrive(z, f, bits(z, 16, 1))));
+  case LX_OP_MB_EXPECT:
+    f.tx = Z3_mk_bvadd(z, f.tx, b24);
+    return mb_join(z, mb_complete(z, f));
+  case LX_OP_MB_COMPLETE:
+    f.tx = Z3_mk_bvsub(z, f.tx, b24);
+    return mb_join(z, mb_complete(z, f));
+  case LX_OP_MB_DROP:
+    f.expected = Z3_mk_bvsub(z, f.expected, bits(z, 16, 1));
+    return mb_join(z, mb_complete(z, mb_arrive(z, f, b16)));
+  case LX_OP_MB_PHASE: return Z3_mk_zero_ext(z, 57, f.phase);
+  case LX_OP_MB_DONE:
+    return Z3_mk_ite(z, Z3_mk_eq(z, f.phase, Z3_mk_extract(z, 6, 0, b)), zero, one);
+  case LX_OP_MB_DONE_PARITY:
+    return Z3_mk_ite(z, Z3_mk_eq(z, Z3_mk_extract(z, 0, 0, f.phase), Z3_mk_extract(z, 0, 0, b)), zero, one);
+  default: return zero;
+  }
+}
+
 static Z3_ast expr(smt_enc *e, const lx_expr *x) {
   Z3_context z = e->z;
   if (x->kind == LX_X_CONST) return bv(e, x->c);
@@ -77,6 +141,7 @@ static Z3_ast expr(smt_enc *e, const lx_expr *x) {
     Z3_ast c[2] = {Z3_mk_eq(z, a, zero), Z3_mk_bvugt(z, a, b)};
     return Z3_mk_ite(z, Z3_mk_or(z, 2, c), b, Z3_mk_bvsub(z, a, bv(e, 1)));
   }
+  default: return mb_expr(e, x->op, a, b);
   }
   return zero;
 }
@@ -286,13 +351,14 @@ static void encode_co_sc(smt_enc *e) {
 static bool is_bar(const lx_event *ev) { return ev->kind == LX_EV_BAR_ARRIVE || ev->kind == LX_EV_BAR_WAIT; }
 
 /* Two barrier events of different threads join the same instance: same
- * CTA, same instance number n, same occurrence k on their paths, and the
+ * CTA (same cluster for barrier.cluster), same instance number n, same occurrence k on their paths, and the
  * same id (docs/model-language.md, "barriers"). */
 static Z3_ast same_instance(smt_enc *e, size_t a, size_t b) {
   const lx_event *ea = &e->p->events[a], *eb = &e->p->events[b];
   const lx_thread *ta = &e->p->threads[ea->thread], *tb = &e->p->threads[eb->thread];
-  if (ea->thread == eb->thread || ta->gpu != tb->gpu || ta->cta != tb->cta || ea->bar_n != eb->bar_n ||
-      ea->bar_k != eb->bar_k || !smt_exec2(e, a, b))
+  bool group = ea->bar_cluster ? ta->cluster == tb->cluster : ta->cta == tb->cta;
+  if (ea->thread == eb->thread || ta->gpu != tb->gpu || !group || ea->bar_cluster != eb->bar_cluster ||
+      ea->bar_n != eb->bar_n || ea->bar_k != eb->bar_k || !smt_exec2(e, a, b))
     return NULL;
   if (!ea->bar_id != !eb->bar_id) return NULL;
   if (!ea->bar_id) return e->T;

@@ -17,6 +17,9 @@ cc=$top_srcdir/scripts/crosscheck
 CROSSCHECK_FAMILY=random-cpp "$cc" "${CROSSCHECK_CPP_COUNT:-150}" "${CROSSCHECK_SEED:-20250101}" || fail=1
 CROSSCHECK_FAMILY=random-cpp "$cc" 50 7 --set no-thin-air=off || fail=1
 "$cc" --dir "$top_srcdir/litmus/cuda-cpp" --model cuda-cpp || fail=1
+# Hopper synchronisation under ptx-v8, termination verdicts included
+"$cc" --dir "$top_srcdir/litmus/hopper" --model ptx-v8 --termination || fail=1
+"$cc" --dir "$top_srcdir/tests/e2e/hopper/engines" --model ptx-v8 --termination || fail=1
 for model in ptx-v7.5 ptx-v6.0 sc; do
   "$cc" --dir "$top_srcdir/litmus" --model "$model" || fail=1
   "$cc" --dir "$top_srcdir/tests/e2e/regress" --model "$model" || fail=1
