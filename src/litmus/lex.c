@@ -268,7 +268,25 @@ static const struct {
   {'%', LT_TOK_PERCENT}, {'^', LT_TOK_CARET}, {'.', LT_TOK_DOT},
 };
 
+/* C++ mode: two-character operators, tried first (C++ reads the longest
+ * operator: `a--b` is a decrement of a, never a - -b). */
+static const struct {
+  const char *s;
+  lt_tok_kind kind;
+} cpp_punct2[] = {
+  {"->", LT_TOK_ARROW}, {"++", LT_TOK_INC}, {"--", LT_TOK_DEC}, {"+=", LT_TOK_OP_EQ},
+  {"-=", LT_TOK_OP_EQ}, {"&=", LT_TOK_OP_EQ}, {"|=", LT_TOK_OP_EQ}, {"^=", LT_TOK_OP_EQ},
+};
+
 static int read_punct(lt_lexer *ls, lt_token *t) {
+  for (size_t i = 0; ls->cpp && i < LC_ARRAY_LEN(cpp_punct2); i++)
+    if (ls->end - ls->p >= 2 && memcmp(ls->p, cpp_punct2[i].s, 2) == 0) {
+      t->kind = cpp_punct2[i].kind;
+      t->len = 2;
+      advance(ls);
+      advance(ls);
+      return 0;
+    }
   for (size_t i = 0; ls->cpp && i < LC_ARRAY_LEN(cpp_punct); i++)
     if (*ls->p == cpp_punct[i].c && !(*ls->p == '/' && peekc(ls, 1) == '\\')) {
       t->kind = cpp_punct[i].kind;
