@@ -793,7 +793,7 @@ static const aview *member_object(parser *ps, lt_cexpr *e, bool arrow, const cha
     return view_of(ps, new_view(ps, e, pt.scope, e->at, pt.kind == LT_PK_OBJECT ? "cuda::atomic" : "an atomic",
                                 e->at));
   if (e->kind == LT_CE_LOC && is_param(cur_thread(ps), &(lt_token){.text = e->loc, .len = strlen(e->loc)}))
-    lt_p_error(ps, op.at, "`%.*s`: %s is a %s, not a pointer to an atomic object; declare it "
+    lt_p_error(ps, op.at, "`%.*s`: %s is declared %s, not a pointer to an atomic object; declare it "
                "cuda::atomic<int, S>* %s, or use cuda::atomic_ref<int, S>(*%s)", len, text, e->loc,
                lt_cpp_param_of(ps->t, (size_t)CS->cur, e->loc), e->loc, e->loc);
   lt_p_error(ps, op.at, "`%.*s`: '->' needs a parameter that points to an atomic object "
@@ -821,10 +821,14 @@ static lt_cexpr *postfix(parser *ps, lt_cexpr *e, const char *start) {
 /* A ++ or -- C++ allows on e where the dialect has no expression for it:
  * on a local or a non-atomic location it changes a variable, which only
  * a statement does here. */
-static LC_NORETURN void incdec_error(parser *ps, const lt_token *op) {
-  lt_p_error(ps, op->at, "'%.*s' on a local or a non-atomic location is a statement of its own here "
-             "(write `r%.*s;` alone); in an expression it applies to atomic objects only; for two "
-             "minus signs write '- -'", (int)op->len, op->text, (int)op->len, op->text);
+static LC_NORETURN void incdec_error(parser *ps, const lt_token *op, const lt_cexpr *e) {
+  if (e && e->kind == LT_CE_LOCAL)
+    lt_p_error(ps, op->at, "'%.*s' on local %s inside an expression: changing a local is a statement "
+               "of its own here (%s%.*s;); for two minus signs write '- -'", (int)op->len, op->text,
+               cur_thread(ps)->locals[e->local], cur_thread(ps)->locals[e->local], (int)op->len, op->text);
+  lt_p_error(ps, op->at, "'%.*s' inside an expression applies to atomic objects only (cuda::atomic, "
+             "cuda::atomic_ref); on a local or *p it is a statement of its own; for two minus signs "
+             "write '- -'", (int)op->len, op->text);
 }
 
 /* unary -> ('-' | '!' | '~' | '*' | '&' | '++' | '--') unary | postfix */
@@ -843,7 +847,7 @@ static lt_cexpr *unary(parser *ps) {
     lt_cexpr *x = unary(ps);
     CS->depth--;
     const aview *v = view_of(ps, x);
-    if (!v) incdec_error(ps, &op);
+    if (!v) incdec_error(ps, &op, x);
     return view_rmw(ps, v, op.text[0], const_expr(ps, 1, at), true, at);
   } else if (is(ps, LT_TOK_AMP)) {
     lt_p_next(ps);
@@ -893,7 +897,7 @@ static const struct binop *binop_at(parser *ps, int level) {
  * turned out to be an expression), else a unary read here. */
 static lt_cexpr *operand(parser *ps, lt_cexpr *first) {
   lt_cexpr *e = first ? first : unary(ps);
-  if (is(ps, LT_TOK_INC) || is(ps, LT_TOK_DEC)) incdec_error(ps, &TOK);
+  if (is(ps, LT_TOK_INC) || is(ps, LT_TOK_DEC)) incdec_error(ps, &TOK, e);
   return rvalue(ps, e);
 }
 

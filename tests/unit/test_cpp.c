@@ -252,8 +252,9 @@ static void test_cpp_errors(void **state) {
     {"thread-order", "C e\n{}\nP1 (atomic_int* x) { }\nexists (x == 1)\n",
      "t.litmus:3:1: error: thread P1 out of order: expected P0"},
     {"bad-ref-op", "CUDA e\n{}\nP0@cta 0,gpu 0 (atomic_int* x) { cuda::atomic_ref<int>(*x).frob(1); }\nexists (x == 1)\n",
-     "t.litmus:3:60: error: expected an atomic_ref operation (load, store, exchange, fetch_add, ..., "
-     "compare_exchange_strong), found 'frob'"},
+     "t.litmus:3:60: error: `cuda::atomic_ref<int>(*x).frob`: cuda::atomic_ref has no member frob (it "
+     "has load, store, exchange, fetch_add, fetch_sub, fetch_and, fetch_or, fetch_xor, fetch_min, "
+     "fetch_max, compare_exchange_weak and compare_exchange_strong)"},
     {"addr-of-expr", "C e\n{}\nP0 (atomic_int* x) { int r = &(1); }\nexists (x == 1)\n",
      "t.litmus:3:30: error: '&' needs a local or a location"},
   };
