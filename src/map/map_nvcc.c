@@ -148,10 +148,11 @@ int map_emit_cpp_access(lc_buf *b, const lt_instr *in, const map_cpp_operands *o
     return 0;
   }
   bool na = in->sem == LT_SEM_WEAK || in->sem == LT_SEM_NONE;
-  /* the location as an lvalue of T: `*(int *)x`; an atomic object's
+  /* the location as an lvalue of T (`*x`, `*(unsigned *)x`); an atomic object's
    * members through a pointer to it (cuda::atomic<T, S> as declared) */
   char x[96], ref[224];
-  snprintf(x, sizeof x, "(%s *)%s", T, o->ptr);
+  if (in->type == LT_TYPE_U32) snprintf(x, sizeof x, "(unsigned *)%s", o->ptr);
+  else snprintf(x, sizeof x, "%s", o->ptr);
   if (in->cpp_form == LT_CF_OBJECT)
     snprintf(ref, sizeof ref, "((cuda::atomic<%s, cuda::thread_scope_%s> *)%s)->", T, scope_name(in->scope), o->ptr);
   else
