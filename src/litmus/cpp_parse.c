@@ -800,10 +800,29 @@ static const aview *member_object(parser *ps, lt_cexpr *e, bool arrow, const cha
              "(cuda::atomic<int, S>* x)", len, text);
 }
 
-/* postfix -> primary { ('.' | '->') member '(' args ')' | '++' | '--' } */
+/* postfix -> primary { ('.' | '->') member '(' args ')' | '[' expr ']' | '++' | '--' } */
 static lt_cexpr *postfix(parser *ps, lt_cexpr *e, const char *start) {
   for (;;) {
-    if (is(ps, LT_TOK_DOT) || is(ps, LT_TOK_ARROW)) {
+    if (is(ps, LT_TOK_LBRACKET)) {   /* p[i] is *(p + i) */
+      lc_loc open = TOK.at;
+      if (view_of(ps, e) || (e->kind != LT_CE_LOC && e->kind != LT_CE_LOCAL))
+        lt_p_error(ps, open, "'[' indexes a pointer: a parameter, a location of the init block or a "
+                   "local holding an address");
+      lt_p_next(ps);
+      lt_cexpr *sum = new_expr(ps, LT_CE_BINARY, e->at);
+      sum->op = LT_COP_ADD;
+      sum->a = e;
+      sum->b = expr(ps);
+      sum->parens = true;
+      lt_p_check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
+      lt_param_type pt = ptr_type(ps, sum);
+      if (pt.kind == LT_PK_OBJECT) {
+        e = new_view(ps, sum, pt.scope, e->at, "cuda::atomic", e->at);
+      } else {
+        e = new_expr(ps, LT_CE_DEREF, e->at);
+        e->a = sum;
+      }
+    } else if (is(ps, LT_TOK_DOT) || is(ps, LT_TOK_ARROW)) {
       const aview *v = member_object(ps, e, is(ps, LT_TOK_ARROW), start);
       lt_p_next(ps);
       e = member_call(ps, v, start);
@@ -1196,6 +1215,10 @@ static lt_cstmt *do_loop(parser *ps, lc_loc at) {
 static lt_cstmt *stmt(parser *ps) {
   lc_loc at = TOK.at;
   lt_cstmt *s;
+  if (is(ps, LT_TOK_SEMI)) {   /* the empty statement: `while (*flag == 0);` */
+    lt_p_next(ps);
+    return NULL;
+  }
   nest(ps, at);
   if (is(ps, LT_TOK_LBRACE)) {
     s = new_stmt(ps, LT_CS_BLOCK, at);
