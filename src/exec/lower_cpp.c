@@ -41,6 +41,7 @@ typedef struct cc {
   const char *pending;     /* a label waiting for the next instruction */
   bool failed;
   LC_VEC(const char *) breaks;   /* the end label of each loop the statement is in */
+  const char *ret;               /* the end of the thread (`return;`), once needed */
 } cc;
 
 /* ---- cells, instructions, operands ---------------------------------------------- */
@@ -549,6 +550,10 @@ static void stmt(cc *c, const lt_cstmt *s) {
   case LT_CS_BREAK:
     if (c->breaks.n) go(c, c->breaks.v[c->breaks.n - 1], at);
     break;
+  case LT_CS_RETURN:
+    if (!c->ret) c->ret = new_label(c);
+    go(c, c->ret, at);
+    break;
   }
 }
 
@@ -569,6 +574,7 @@ const lt_test *lx_cpp_compile(const lt_test *t, lc_arena *a, lc_diag *d) {
     c.ct = &t->cpp->threads[i];
     c.next_temp = (int)c.ct->nlocals;
     block(&c, &c.ct->body);
+    if (c.ret) place(&c, c.ret, t->threads[i].at);
     if (c.pending) push_cell(&c, NULL, t->threads[i].at);
     if (!c.failed && c.next_temp > LT_MAX_REG + 1) fail(&c, t->threads[i].at, "too many temporaries");
     lt_thread *th = &out->threads[i];

@@ -127,7 +127,8 @@ typedef enum {
   LT_CS_WHILE,       /* while (e) body         (unrolled like PTX loops) */
   LT_CS_SYNC,        /* __syncthreads();        a CTA barrier (bar.sync 0) */
   LT_CS_BLOCK,       /* { body }               (then, else and loop bodies are blocks) */
-  LT_CS_BREAK        /* break;                 (leaves the innermost while) */
+  LT_CS_BREAK,       /* break;                 (leaves the innermost while) */
+  LT_CS_RETURN       /* return;                (the thread ends) */
 } lt_cstmt_kind;
 
 typedef struct lt_cstmt lt_cstmt;
@@ -211,7 +212,7 @@ typedef struct lt_param_type {
   lt_param_kind kind;
   bool is_unsigned;  /* the value type is unsigned (unsigned, uint32_t, atomic_uint, atomic<unsigned>) */
   lt_ts scope;       /* OBJECT: the template's scope (LT_TS_NONE: system, as libcu++'s default) */
-  bool pointer;      /* written with a `*` */
+  bool pointer;      /* written with a `*` (a reference, `cuda::atomic<int, S>& x`, ends with `&`) */
 } lt_param_type;
 
 lt_param_type lt_cpp_param_type(const char *type);

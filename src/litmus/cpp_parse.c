@@ -51,6 +51,7 @@ typedef struct cpp_state {
   size_t nviews, view_cap;
   lt_cstmt **loops;        /* the loops the statement being read is in (for break) */
   size_t nloops, loop_cap;
+  bool cast_unsigned;      /* the last cast read was to an unsigned type */
 } cpp_state;
 
 #define CS ((cpp_state *)ps->cpp)
@@ -689,8 +690,10 @@ static lt_cexpr *cuda_call(parser *ps, int k, lt_ts scope) {
     lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
     return e;
   }
+  CS->cast_unsigned = false;
   a->obj = expr(ps);
   lt_param_type pt = ptr_type(ps, a->obj);
+  pt.is_unsigned = pt.is_unsigned || CS->cast_unsigned;
   if (pt.kind == LT_PK_OBJECT || pt.kind == LT_PK_C11)
     lt_p_error(ps, a->obj->at, "%.*s takes an int* or unsigned int*, not a pointer to an atomic object "
                "(use its members: x->fetch_add(v, order))", (int)fn.len, fn.text);
@@ -722,6 +725,22 @@ static lt_cexpr *primary(parser *ps) {
   }
   if (is(ps, LT_TOK_LPAREN)) {
     lt_p_next(ps);
+    if (type_word(&TOK) && !name_is(&TOK, "atomic_ref") && !name_is(&TOK, "atomic")) {
+      /* a C cast, `(unsigned *)x`, `(int)r`: the value is unchanged (locations
+       * are not typed; a value keeps its 64 bits) */
+      lc_loc tat = TOK.at;
+      const char *type = type_name(ps);
+      lt_param_type pt = lt_cpp_param_type(type);
+      if (pt.kind == LT_PK_VOLATILE)
+        lt_p_error(ps, tat, "a cast to %s: declare the parameter volatile int* instead (a volatile "
+                   "access is one through a volatile parameter)", type);
+      lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", at);
+      nest(ps, at);
+      lt_cexpr *e = unary(ps);
+      CS->depth--;
+      CS->cast_unsigned = pt.is_unsigned;
+      return e;
+    }
     nest(ps, at);
     lt_cexpr *e = unary(ps);   /* `(*x).load()`: the object itself, not its value */
     if (!is(ps, LT_TOK_RPAREN)) e = binary(ps, 0, e);
@@ -770,6 +789,11 @@ static lt_cexpr *primary(parser *ps) {
   lt_cexpr *e = new_expr(ps, LT_CE_LOC, at);
   e->loc = lt_p_str(ps, &TOK);
   lt_p_next(ps);
+  const char *type = lt_cpp_param_of(ps->t, (size_t)CS->cur, e->loc);
+  if (type && type[0] && type[strlen(type) - 1] == '&') {   /* a reference to an atomic object */
+    lt_param_type pt = lt_cpp_param_type(type);
+    return new_view(ps, e, pt.scope, at, "cuda::atomic", at);
+  }
   return e;
 }
 
@@ -1076,6 +1100,22 @@ static void ref_decl(parser *ps, const char *type) {
   r->scope_at = name.at;
 }
 
+/* declarator -> ['*'...] name ['=' expr] */
+static lt_cstmt *declarator(parser *ps, const char *type, lc_loc at) {
+  lt_cstmt *s = new_stmt(ps, LT_CS_DECL, at);
+  s->type = type;
+  while (is(ps, LT_TOK_STAR)) lt_p_next(ps);   /* `int *p = x, *q = y;` */
+  if (!ident_tok(&TOK)) lt_p_error(ps, TOK.at, "expected a local's name, found %s", lt_p_desc(ps, &TOK));
+  lt_token name = TOK;
+  lt_p_next(ps);
+  if (is(ps, LT_TOK_EQ)) {
+    lt_p_next(ps);
+    s->e = expr(ps);
+  }
+  s->local = declare_local(ps, &name);   /* after the initialiser: `int r = r;` is an error */
+  return s;
+}
+
 /* simple -> type name ['=' expr] | unary ('=' | op'=') expr | unary ('++' | '--')
  *         | ('++' | '--') unary | expr          (no ';': `for` uses these too)
  * NULL for a named atomic_ref (which makes no statement). */
@@ -1108,21 +1148,26 @@ static lt_cstmt *simple(parser *ps) {
     if (pt.kind == LT_PK_OBJECT)
       lt_p_error(ps, at, "a local pointer to an atomic object is not supported: use the parameter, "
                  "or a cuda::atomic_ref bound to *p");
-    lt_cstmt *s = new_stmt(ps, LT_CS_DECL, at);
-    s->type = type;
-    if (!ident_tok(&TOK)) lt_p_error(ps, TOK.at, "expected a local's name, found %s", lt_p_desc(ps, &TOK));
-    lt_token name = TOK;
-    lt_p_next(ps);
-    if (is(ps, LT_TOK_EQ)) {
+    lt_cstmt *first = declarator(ps, type, at);
+    if (!is(ps, LT_TOK_COMMA)) return first;
+    /* `int a = 1, b;`: a block of declarations (blocks do not scope names) */
+    lt_cstmt *s = new_stmt(ps, LT_CS_BLOCK, at);
+    size_t cap = 0;
+    *PUSH(ps, s->body.v, s->body.n, cap) = first;
+    while (is(ps, LT_TOK_COMMA)) {
       lt_p_next(ps);
-      s->e = expr(ps);
+      lc_loc dat = TOK.at;
+      *PUSH(ps, s->body.v, s->body.n, cap) = declarator(ps, type, dat);
     }
-    s->local = declare_local(ps, &name);   /* after the initialiser: `int r = r;` is an error */
     return s;
   }
   if (ident_tok(&TOK) && lt_p_peek(ps)->kind == LT_TOK_EQ && find_local(cur_thread(ps), TOK.text, TOK.len) < 0) {
     bool ref = false;
     for (size_t i = 0; i < CS->nrefs; i++) ref = ref || tok_eq(&TOK, CS->refs[i].name);
+    const lt_cpp_thread *th = cur_thread(ps);
+    for (size_t i = 0; i < th->nparams; i++)   /* an atomic object by reference */
+      ref = ref || (tok_eq(&TOK, th->params[i].name) && th->params[i].type[0] &&
+                    th->params[i].type[strlen(th->params[i].type) - 1] == '&');
     if (!ref)
       lt_p_error(ps, TOK.at, "%s is not a local of P%d (declare it: int %.*s = ...;)",
                  lt_p_desc(ps, &TOK), ps->t->threads[CS->cur].id, (int)TOK.len, TOK.text);
@@ -1247,6 +1292,13 @@ static lt_cstmt *stmt(parser *ps) {
     s = new_stmt(ps, LT_CS_BREAK, at);
     lt_p_next(ps);
     semi(ps);
+  } else if (lt_p_is_word(ps, "return")) {   /* the thread ends here */
+    s = new_stmt(ps, LT_CS_RETURN, at);
+    lt_p_next(ps);
+    if (!is(ps, LT_TOK_SEMI))
+      lt_p_error(ps, TOK.at, "a thread returns nothing: expected ';' after 'return', found %s",
+                 lt_p_desc(ps, &TOK));
+    semi(ps);
   } else if (lt_p_is_word(ps, "continue")) {
     lt_p_error(ps, at, "'continue' is not supported (write the loop with if/else)");
   } else if (lt_p_is_word(ps, "__syncthreads")) {
@@ -1272,6 +1324,18 @@ static void param(parser *ps, lt_cpp_thread *th, size_t *cap) {
   if (!type_word(&TOK)) lt_p_error(ps, TOK.at, "expected a parameter type (atomic_int*, int*, ...), "
                                    "found %s", lt_p_desc(ps, &TOK));
   p->type = type_name(ps);
+  if (is(ps, LT_TOK_AMP)) {   /* `cuda::atomic<int, S>& x`: x names the object itself */
+    lt_param_type pt = lt_cpp_param_type(p->type);
+    if (pt.kind != LT_PK_OBJECT || pt.pointer)
+      lt_p_error(ps, TOK.at, "a reference parameter must be an atomic object (cuda::atomic<int, S>& x); "
+                 "for a location write a pointer (int* x)");
+    size_t n = strlen(p->type);
+    char *t = lc_arena_alloc(ps->a, n + 2);
+    memcpy(t, p->type, n);
+    t[n] = '&';
+    p->type = t;
+    lt_p_next(ps);
+  }
   if (!ident_tok(&TOK)) lt_p_error(ps, TOK.at, "expected a parameter name, found %s", lt_p_desc(ps, &TOK));
   p->name = lt_p_str(ps, &TOK);
   lt_p_next(ps);

@@ -107,6 +107,12 @@ static const char *cop_text(lt_cop op) {
 
 static void pexpr(pctx *c, const lt_cexpr *e);
 
+static const char *param_of(const lt_cpp_thread *th, const char *loc) {
+  for (size_t i = 0; i < th->nparams; i++)
+    if (strcmp(th->params[i].name, loc) == 0) return th->params[i].type;
+  return NULL;
+}
+
 /* A CUDA atomic function or fence as written (lt_catomic.cuda_fn). */
 static void cuda_call(pctx *c, const lt_catomic *a) {
   static const char *const fn[] = {[LT_RMW_ADD] = "Add", [LT_RMW_SUB] = "Sub", [LT_RMW_AND] = "And",
@@ -155,6 +161,9 @@ static void atomic_call(pctx *c, const lt_catomic *a) {
     break;
   }
   if (a->kind != LT_CA_FENCE) {
+    /* an atomic object passed by reference (`cuda::atomic<int, S>& x`) is &x */
+    const char *type = a->obj->kind == LT_CE_LOC ? param_of(c->th, a->obj->loc) : NULL;
+    if (type && *type && type[strlen(type) - 1] == '&') lc_buf_putc(b, '&');
     pexpr(c, a->obj);
     lc_buf_puts(b, ", ");
   }
@@ -245,6 +254,7 @@ static void pstmt(pctx *c, const lt_cstmt *s, int level) {
     break;
   case LT_CS_SYNC: lc_buf_puts(b, "__syncthreads();\n"); break;
   case LT_CS_BREAK: lc_buf_puts(b, "break;\n"); break;
+  case LT_CS_RETURN: lc_buf_puts(b, "return;\n"); break;
   case LT_CS_BLOCK:
     lc_buf_puts(b, "{\n");
     pblock(c, &s->body, level + 1);

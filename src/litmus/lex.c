@@ -232,6 +232,9 @@ static int read_number(lt_lexer *ls, lt_token *t) {
   const char *s = t->text + (t->text[0] == '-');
   size_t n = t->len - (size_t)(s - t->text);
   bool hex = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  size_t suffix = 0;   /* C++: 1u, 2UL, 0x10ull (the value is the same) */
+  while (ls->cpp && suffix < 3 && n - suffix > 1 && strchr("uUlL", s[n - suffix - 1])) suffix++;
+  n -= suffix;
   for (size_t i = hex ? 2 : 0; i < n; i++) {
     int c = (unsigned char)s[i];
     bool ok = hex ? is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') : is_digit(c);
@@ -240,7 +243,7 @@ static int read_number(lt_lexer *ls, lt_token *t) {
       return -1;
     }
   }
-  if (lc_parse_int64(t->text, t->len, &t->value) == 0) return 0;
+  if (lc_parse_int64(t->text, t->len - suffix, &t->value) == 0) return 0;
   lc_error(ls->d, t->at, "number %s does not fit in 64 bits", what);
   return -1;
 }
