@@ -433,6 +433,17 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
     return dst;
   }
   case LT_CE_ATOMIC: return atomic(c, e);
+  case LT_CE_COND: {   /* a branch per value */
+    lt_operand dst = temp(c, at);
+    const char *lelse = new_label(c), *lend = new_label(c);
+    cond_false(c, e->a, lelse);
+    mov(c, dst, expr(c, e->b), at);
+    go(c, lend, at);
+    place(c, lelse, at);
+    mov(c, dst, expr(c, e->c), at);
+    place(c, lend, at);
+    return dst;
+  }
   case LT_CE_UNARY: {
     lt_operand a = expr(c, e->a);
     if (e->op == LT_COP_NEG) return alu(c, LT_ALU_SUB, imm(0, at), a, at);

@@ -67,7 +67,8 @@ typedef enum {
   LT_CE_ADDR,        /* &local (only as the expected operand of a compare-exchange) */
   LT_CE_ATOMIC,      /* an atomic operation; `atomic` */
   LT_CE_UNARY,       /* op a, op one of '-', '!', '~' */
-  LT_CE_BINARY       /* a op b */
+  LT_CE_BINARY,      /* a op b */
+  LT_CE_COND         /* a ? b : c */
 } lt_cexpr_kind;
 
 /* Operators of LT_CE_UNARY and LT_CE_BINARY. */
@@ -116,6 +117,7 @@ struct lt_cexpr {
   const lt_cexpr *a, *b; /* DEREF: a; UNARY: a; BINARY: a, b */
   lt_catomic atomic;     /* ATOMIC */
   bool parens;           /* written in parentheses (printing keeps them) */
+  const lt_cexpr *c;     /* COND: the value when a is false */
 };
 
 typedef enum {

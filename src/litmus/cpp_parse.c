@@ -331,6 +331,7 @@ static void init_block(parser *ps) {
 
 static lt_cexpr *expr(parser *ps);
 static lt_cexpr *binary(parser *ps, int level, lt_cexpr *first);
+static lt_cexpr *conditional(parser *ps, lt_cexpr *l);
 
 static lt_cexpr *new_expr(parser *ps, lt_cexpr_kind k, lc_loc at) {
   lt_cexpr *e = lc_arena_alloc(ps->a, sizeof *e);
@@ -619,7 +620,9 @@ static lt_cexpr *view_rmw(parser *ps, const aview *v, char op, const lt_cexpr *o
     {'+', LT_RMW_ADD, LT_COP_ADD}, {'-', LT_RMW_SUB, LT_COP_SUB}, {'&', LT_RMW_AND, LT_COP_AND},
     {'|', LT_RMW_OR, LT_COP_OR}, {'^', LT_RMW_XOR, LT_COP_XOR}};
   size_t i = 0;
-  while (map[i].c != op) i++;
+  while (i < LC_ARRAY_LEN(map) && map[i].c != op) i++;
+  if (i == LC_ARRAY_LEN(map))
+    lt_p_error(ps, at, "%s has no operator %c= (only += -= &= |= ^= ++ --)", v->what, op);
   lt_cexpr *e = new_atomic(ps, v, LT_CA_FETCH, map[i].op, at);
   e->atomic.val = operand;
   if (!new_value) return e;
@@ -743,7 +746,7 @@ static lt_cexpr *primary(parser *ps) {
     }
     nest(ps, at);
     lt_cexpr *e = unary(ps);   /* `(*x).load()`: the object itself, not its value */
-    if (!is(ps, LT_TOK_RPAREN)) e = binary(ps, 0, e);
+    if (!is(ps, LT_TOK_RPAREN)) e = conditional(ps, binary(ps, 0, e));
     CS->depth--;
     lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", at);
     if (!view_of(ps, e)) e->parens = true;
@@ -962,9 +965,24 @@ static lt_cexpr *binary(parser *ps, int level, lt_cexpr *first) {
   return l;
 }
 
+/* cond -> binary ['?' expr ':' cond] (C's conditional, right-associative) */
+static lt_cexpr *conditional(parser *ps, lt_cexpr *l) {
+  if (!is(ps, LT_TOK_QUESTION)) return l;
+  lc_loc at = TOK.at;
+  nest(ps, at);
+  lt_p_next(ps);
+  lt_cexpr *e = new_expr(ps, LT_CE_COND, l->at);
+  e->a = l;
+  e->b = expr(ps);
+  lt_p_expect(ps, LT_TOK_COLON, "':' of the conditional operator");
+  e->c = conditional(ps, binary(ps, 0, NULL));
+  CS->depth--;
+  return e;
+}
+
 static lt_cexpr *expr(parser *ps) {
   nest(ps, TOK.at);
-  lt_cexpr *e = binary(ps, 0, NULL);
+  lt_cexpr *e = conditional(ps, binary(ps, 0, NULL));
   CS->depth--;
   return e;
 }
@@ -1046,10 +1064,12 @@ static lt_cstmt *assignment(parser *ps, lt_cexpr *lhs, char op, lt_cexpr *rhs, l
   }
   if (op != '=') {
     static const struct { char c; lt_cop op; } cops[] = {
-      {'+', LT_COP_ADD}, {'-', LT_COP_SUB}, {'&', LT_COP_AND}, {'|', LT_COP_OR}, {'^', LT_COP_XOR}};
+      {'+', LT_COP_ADD}, {'-', LT_COP_SUB}, {'&', LT_COP_AND}, {'|', LT_COP_OR}, {'^', LT_COP_XOR},
+      {'*', LT_COP_MUL}, {'/', LT_COP_DIV}, {'%', LT_COP_REM}};
     lt_cexpr *b = new_expr(ps, LT_CE_BINARY, at);
     size_t i = 0;
     while (cops[i].c != op) i++;
+    if (rhs->kind == LT_CE_BINARY || rhs->kind == LT_CE_COND) rhs->parens = true;   /* r *= a + b */
     b->op = cops[i].op;
     b->a = lhs;
     b->b = rhs;
@@ -1135,7 +1155,7 @@ static lt_cstmt *simple(parser *ps) {
     if (ref && !pt.pointer && is(ps, LT_TOK_LPAREN)) {   /* a temporary: atomic_ref<int>(*x).op() */
       lt_cexpr *e = ref_temp(ps, type, at, start);
       lt_cstmt *s = new_stmt(ps, LT_CS_EXPR, at);
-      s->e = binary(ps, 0, e);
+      s->e = conditional(ps, binary(ps, 0, e));
       return s;
     }
     if (pt.kind == LT_PK_OBJECT && !pt.pointer) {
@@ -1188,7 +1208,7 @@ static lt_cstmt *simple(parser *ps) {
     return assignment(ps, lhs, op, const_expr(ps, 1, opat), at);
   }
   lt_cstmt *s = new_stmt(ps, LT_CS_EXPR, at);
-  s->e = binary(ps, 0, lhs);
+  s->e = conditional(ps, binary(ps, 0, lhs));
   return s;
 }
 

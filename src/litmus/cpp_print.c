@@ -214,6 +214,13 @@ static void pexpr(pctx *c, const lt_cexpr *e) {
     pexpr(c, e->b);
     break;
   case LT_CE_ATOMIC: atomic_call(c, &e->atomic); break;
+  case LT_CE_COND:
+    pexpr(c, e->a);
+    lc_buf_puts(b, " ? ");
+    pexpr(c, e->b);
+    lc_buf_puts(b, " : ");
+    pexpr(c, e->c);
+    break;
   }
   if (e->parens) lc_buf_putc(b, ')');
 }
@@ -433,6 +440,7 @@ static bool expr_eq(const lt_cexpr *a, const lt_cexpr *b) {
   case LT_CE_UNARY: return a->op == b->op && expr_eq(a->a, b->a);
   case LT_CE_BINARY: return a->op == b->op && expr_eq(a->a, b->a) && expr_eq(a->b, b->b);
   case LT_CE_ATOMIC: return atomic_eq(&a->atomic, &b->atomic);
+  case LT_CE_COND: return expr_eq(a->a, b->a) && expr_eq(a->b, b->b) && expr_eq(a->c, b->c);
   }
   return false;
 }

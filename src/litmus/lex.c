@@ -268,7 +268,7 @@ static const struct {
   lt_tok_kind kind;
 } cpp_punct[] = {
   {'*', LT_TOK_STAR}, {'+', LT_TOK_PLUS}, {'-', LT_TOK_MINUS}, {'/', LT_TOK_SLASH},
-  {'%', LT_TOK_PERCENT}, {'^', LT_TOK_CARET}, {'.', LT_TOK_DOT},
+  {'%', LT_TOK_PERCENT}, {'^', LT_TOK_CARET}, {'.', LT_TOK_DOT}, {'?', LT_TOK_QUESTION},
 };
 
 /* C++ mode: two-character operators, tried first (C++ reads the longest
@@ -279,6 +279,7 @@ static const struct {
 } cpp_punct2[] = {
   {"->", LT_TOK_ARROW}, {"++", LT_TOK_INC}, {"--", LT_TOK_DEC}, {"+=", LT_TOK_OP_EQ},
   {"-=", LT_TOK_OP_EQ}, {"&=", LT_TOK_OP_EQ}, {"|=", LT_TOK_OP_EQ}, {"^=", LT_TOK_OP_EQ},
+  {"*=", LT_TOK_OP_EQ}, {"/=", LT_TOK_OP_EQ}, {"%=", LT_TOK_OP_EQ},
 };
 
 static int read_punct(lt_lexer *ls, lt_token *t) {

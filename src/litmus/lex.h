@@ -42,7 +42,8 @@ typedef enum {
   LT_TOK_ARROW,     /* -> */
   LT_TOK_INC,       /* ++ */
   LT_TOK_DEC,       /* -- (a decrement, as in C++: never two minus signs) */
-  LT_TOK_OP_EQ      /* += -= &= |= ^=: the operator is text[0] */
+  LT_TOK_OP_EQ,     /* += -= &= |= ^= *= /= %=: the operator is text[0] */
+  LT_TOK_QUESTION   /* ? */
 } lt_tok_kind;
 
 typedef struct lt_token {
@@ -65,7 +66,7 @@ typedef struct lt_lexer {
   /* C++ mode (set by the parser after a `C` or `CUDA` header): words take
    * `::` instead of dots (`cuda::std::memory_order_relaxed` is one word),
    * `. * + - / % ^` are operators (`~` stays LT_TOK_NOT), so are
-   * `-> ++ -- += -= &= |= ^=` (the longest match, as in C++), comments are
+   * `-> ++ -- += -= &= |= ^= *= /= %= ?` (the longest match, as in C++), comments are
    * C's two kinds (not the parenthesised one: `(*x)` is code), and a `-`
    * joins a number only where no operand precedes it. */
   bool cpp;

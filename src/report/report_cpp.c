@@ -126,7 +126,7 @@ static bool same_place(lc_loc a, lc_loc b) { return a.line == b.line && a.col ==
 static const lt_cexpr *expr_at(const lt_cexpr *e, lc_loc at) {
   if (!e) return NULL;
   if ((e->kind == LT_CE_ATOMIC || e->kind == LT_CE_DEREF) && same_place(e->at, at)) return e;
-  const lt_cexpr *in[] = {e->a, e->b};
+  const lt_cexpr *in[] = {e->a, e->b, e->c};
   if (e->kind == LT_CE_ATOMIC) {
     const lt_catomic *a = &e->atomic;
     const lt_cexpr *ops[] = {a->obj, a->val, a->expected, a->desired};
@@ -136,7 +136,7 @@ static const lt_cexpr *expr_at(const lt_cexpr *e, lc_loc at) {
     }
     return NULL;
   }
-  for (size_t i = 0; i < 2; i++) {
+  for (size_t i = 0; i < 3; i++) {
     const lt_cexpr *x = expr_at(in[i], at);
     if (x) return x;
   }

@@ -274,6 +274,9 @@ static void test_cpp_cuda_forms(void **state) {
     {"int* x", "int r = 0; do { r = *x; } while (r == 0);",
      "int r = 0; while (1) { r = *x; if (!(r == 0)) { break; } }"},
     {"int* x", "while (atomicCAS(x, 0, 1) != 0);", "while (atomicCAS(x, 0, 1) != 0) { }"},
+    {"int* x", "int a = 2; a *= *x + 1; int r = a > 2 ? 1 : 2; unsigned u = 1u;",
+     "int a = 2; a = a * (*x + 1); int r = a > 2 ? 1 : 2; unsigned u = 1;"},
+    {"int* x", "int a = (unsigned)*x, b = 0; if (a) return;", "{ int a = *x; int b = 0; } if (a) { return; }"},
   };
   for (size_t i = 0; i < LC_ARRAY_LEN(forms); i++) {
     parsed a, b;
