@@ -472,6 +472,22 @@ static void check_orders(parser *ps, lt_catomic *a) {
                lt_mo_name(a->mo_fail));
 }
 
+static lt_param_type ptr_type(parser *ps, const lt_cexpr *p);
+
+/* A C11 function on a cuda::atomic<T, S> object works at the object's
+ * scope (libcu++'s free functions take none of their own). */
+static void object_scope(parser *ps, lt_catomic *a) {
+  lt_param_type pt = ptr_type(ps, a->obj);
+  if (pt.kind != LT_PK_OBJECT) return;
+  if (a->scope_at.line == 0) {
+    a->scope = pt.scope;
+    return;
+  }
+  if (lt_ts_scope(a->scope) != lt_ts_scope(pt.scope))
+    lt_p_error(ps, a->scope_at, "%s on an object declared with %s: a cuda::atomic works at its own scope",
+               lt_ts_name(a->scope), pt.scope == LT_TS_NONE ? "system scope" : lt_ts_name(pt.scope));
+}
+
 /* call -> atomic_OP[_explicit] '(' obj ',' args ')' | atomic_thread_fence '(' mo [',' scope] ')' */
 static lt_cexpr *c11_call(parser *ps, const char *s, size_t n) {
   lt_cexpr *e = new_expr(ps, LT_CE_ATOMIC, TOK.at);
@@ -514,6 +530,7 @@ static lt_cexpr *c11_call(parser *ps, const char *s, size_t n) {
     if (a->mo_at.line == 0) lt_p_error(ps, TOK.at, "'%.*s' needs a memory order", (int)fn.len, fn.text);
   }
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+  object_scope(ps, a);
   check_orders(ps, a);
   return e;
 }
