@@ -714,7 +714,7 @@ static lt_cexpr *cuda_call(parser *ps, int k, lt_ts scope) {
   a->obj = expr(ps);
   lt_param_type pt = ptr_type(ps, a->obj);
   pt.is_unsigned = pt.is_unsigned || CS->cast_unsigned;
-  if (pt.kind == LT_PK_OBJECT || pt.kind == LT_PK_C11)
+  if (pt.kind == LT_PK_OBJECT)   /* atomic_int* is read as the int location it names */
     lt_p_error(ps, a->obj->at, "%.*s takes an int* or unsigned int*, not a pointer to an atomic object "
                "(use its members: x->fetch_add(v, order))", (int)fn.len, fn.text);
   if ((a->op == LT_RMW_INC || a->op == LT_RMW_DEC) && a->obj->kind == LT_CE_LOC && !pt.is_unsigned)
