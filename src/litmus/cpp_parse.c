@@ -180,6 +180,13 @@ static const char *type_name(parser *ps) {
   while (is(ps, LT_TOK_STAR)) {
     astr_putn(ps, &b, "*", 1);
     lt_p_next(ps);
+    /* qualifiers of the pointer itself: `int* __restrict__ x`, `int* const x` */
+    while (lt_p_is_word(ps, "__restrict__") || lt_p_is_word(ps, "__restrict") ||
+           lt_p_is_word(ps, "restrict") || lt_p_is_word(ps, "const")) {
+      astr_putn(ps, &b, " ", 1);
+      astr_tok(ps, &b, &TOK);
+      lt_p_next(ps);
+    }
   }
   return b.s ? b.s : "";
 }

@@ -77,8 +77,14 @@ lt_param_type lt_cpp_param_type(const char *type) {
       if (has_word(lt, ts_words[i].n)) pt.scope = ts_words[i].s;
   } else if (has_word(type, "_Atomic") || strstr(type, "atomic_")) {
     pt.kind = LT_PK_C11;
-  } else if (has_word(type, "volatile")) {
-    pt.kind = LT_PK_VOLATILE;
+  } else {
+    /* volatile before the first `*` qualifies the int (`int* volatile p` is
+     * a volatile pointer to a plain int) */
+    const char *star = strchr(type, '*');
+    size_t n = star ? (size_t)(star - type) : strlen(type);
+    char head[128];
+    snprintf(head, sizeof head, "%.*s", (int)(n < sizeof head ? n : sizeof head - 1), type);
+    if (has_word(head, "volatile")) pt.kind = LT_PK_VOLATILE;
   }
   return pt;
 }
