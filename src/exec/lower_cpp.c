@@ -247,8 +247,7 @@ static lt_param_type param_type(const cc *c, const lt_cexpr *p) {
 /* A non-atomic access through p: volatile when p is a volatile int*. */
 static void plain_access(const cc *c, lt_instr *in, const lt_cexpr *p) {
   lt_param_type pt = param_type(c, p);
-  in->sem = pt.kind == LT_PK_VOLATILE ? LT_SEM_VOLATILE : LT_SEM_WEAK;
-  if (in->sem == LT_SEM_VOLATILE) in->scope = LT_SCOPE_SYS;
+  in->sem = pt.kind == LT_PK_VOLATILE ? LT_SEM_VOLATILE : LT_SEM_WEAK;   /* (system scope: lower.c) */
   if (pt.is_unsigned) in->type = LT_TYPE_U32;
 }
 
