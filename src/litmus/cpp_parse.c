@@ -629,7 +629,13 @@ static lt_cexpr *member_call(parser *ps, const aview *v, const char *start) {
     lt_p_error(ps, TOK.at, "`%.*s`: a member function of %s is called: expected '(', found %s",
                span(start, &m), start ? start : m.text, v->what, lt_p_desc(ps, &TOK));
   lt_p_next(ps);
+  if (is(ps, LT_TOK_RPAREN) && a->kind != LT_CA_LOAD)
+    lt_p_error(ps, TOK.at, "`%.*s` needs %s", span(start, &m), start ? start : m.text,
+               a->kind == LT_CA_CAS ? "the expected and the desired values" : "a value");
   atomic_args(ps, a, true);
+  if (is(ps, LT_TOK_COMMA))
+    lt_p_error(ps, TOK.at, "`%.*s` takes no scope: the scope is the object's (cuda::atomic<int, S>, "
+               "cuda::atomic_ref<int, S>)", span(start, &m), start ? start : m.text);
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
   if (a->mo_at.line == 0) a->mo_at = m.at;
   check_orders(ps, a);
@@ -836,6 +842,9 @@ static const aview *member_object(parser *ps, lt_cexpr *e, bool arrow, const cha
     lt_param_type pt = e->kind == LT_CE_DEREF ? ptr_type(ps, e->a) : (lt_param_type){0};
     if (pt.kind == LT_PK_C11)
       return view_of(ps, new_view(ps, e->a, LT_TS_NONE, (lc_loc){0}, "an atomic", e->at));
+    if (e->kind == LT_CE_LOC && ptr_type(ps, e).kind == LT_PK_OBJECT)
+      lt_p_error(ps, op.at, "`%.*s`: %s is a pointer to an atomic object: write %s->%.*s", len, text,
+                 e->loc, e->loc, (int)m->len, m->text);
     lt_p_error(ps, op.at, "`%.*s`: not an atomic object (members are for cuda::atomic<T, S> and "
                "cuda::atomic_ref<T, S>)", len, text);
   }
@@ -1343,6 +1352,12 @@ static lt_cstmt *stmt(parser *ps) {
       lt_p_error(ps, TOK.at, "a thread returns nothing: expected ';' after 'return', found %s",
                  lt_p_desc(ps, &TOK));
     semi(ps);
+  } else if (lt_p_is_word(ps, "goto") || lt_p_is_word(ps, "switch") || lt_p_is_word(ps, "case") ||
+             lt_p_is_word(ps, "asm") || lt_p_is_word(ps, "__asm__") || lt_p_is_word(ps, "typedef") ||
+             lt_p_is_word(ps, "struct") || lt_p_is_word(ps, "static") || lt_p_is_word(ps, "extern")) {
+    lt_p_error(ps, at, "'%.*s' is not supported in a C++ test (statements: declarations, assignments, "
+               "if, while, for, do, break, return, __syncthreads() and atomic operations)",
+               (int)TOK.len, TOK.text);
   } else if (lt_p_is_word(ps, "continue")) {
     lt_p_error(ps, at, "'continue' is not supported (write the loop with if/else)");
   } else if (lt_p_is_word(ps, "__syncthreads")) {
