@@ -89,12 +89,15 @@ lt_param_type lt_cpp_param_type(const char *type) {
   return pt;
 }
 
-const char *lt_cpp_param_of(const lt_test *t, size_t thread, const char *loc) {
-  if (!t->cpp || thread >= t->nthreads || !loc) return NULL;
-  const lt_cpp_thread *th = &t->cpp->threads[thread];
+static const char *param_of(const lt_cpp_thread *th, const char *loc) {
   for (size_t i = 0; i < th->nparams; i++)
     if (strcmp(th->params[i].name, loc) == 0) return th->params[i].type;
   return NULL;
+}
+
+const char *lt_cpp_param_of(const lt_test *t, size_t thread, const char *loc) {
+  if (!t->cpp || thread >= t->nthreads || !loc) return NULL;
+  return param_of(&t->cpp->threads[thread], loc);
 }
 
 /* ---- printing ---------------------------------------------------------------- */
@@ -112,12 +115,6 @@ static const char *cop_text(lt_cop op) {
 }
 
 static void pexpr(pctx *c, const lt_cexpr *e);
-
-static const char *param_of(const lt_cpp_thread *th, const char *loc) {
-  for (size_t i = 0; i < th->nparams; i++)
-    if (strcmp(th->params[i].name, loc) == 0) return th->params[i].type;
-  return NULL;
-}
 
 /* A CUDA atomic function or fence as written (lt_catomic.cuda_fn). */
 static void cuda_call(pctx *c, const lt_catomic *a) {
