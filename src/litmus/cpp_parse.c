@@ -605,9 +605,17 @@ static lt_cexpr *rvalue(parser *ps, lt_cexpr *e) {
 }
 
 /* The text of the source from `start` to the end of token t (messages). */
-static int span(const char *start, const lt_token *t) {
-  return start && t->text >= start ? (int)(t->text + t->len - start) : (int)t->len;
+static bool span_ok(const char *start, const lt_token *t) {
+  if (!start || t->text < start) return false;
+  size_t n = (size_t)(t->text + t->len - start);
+  return n <= 60 && !memchr(start, '\n', n);   /* one line, short: else the member alone */
 }
+
+static int span(const char *start, const lt_token *t) {
+  return span_ok(start, t) ? (int)(t->text + t->len - start) : (int)t->len;
+}
+
+static const char *span_text(const char *start, const lt_token *t) { return span_ok(start, t) ? start : t->text; }
 
 /* member -> ('.' | '->') OP '(' args ')' on the atomic object v */
 static lt_cexpr *member_call(parser *ps, const aview *v, const char *start) {
@@ -618,7 +626,7 @@ static lt_cexpr *member_call(parser *ps, const aview *v, const char *start) {
     lt_p_error(ps, m.at, "`%.*s`: %s has no member %.*s (it has load, store, exchange, fetch_add, "
                "fetch_sub, fetch_and, fetch_or, fetch_xor, fetch_min, fetch_max, "
                "compare_exchange_weak and compare_exchange_strong)",
-               span(start, &m), start ? start : m.text, v->what, (int)m.len, m.text);
+               span(start, &m), span_text(start, &m), v->what, (int)m.len, m.text);
   lt_p_next(ps);
   lt_cexpr *e = new_atomic(ps, v, ops[k].k, ops[k].op, v->node->at);
   lt_catomic *a = &e->atomic;
@@ -627,15 +635,15 @@ static lt_cexpr *member_call(parser *ps, const aview *v, const char *start) {
   lc_loc open = TOK.at;
   if (!is(ps, LT_TOK_LPAREN))
     lt_p_error(ps, TOK.at, "`%.*s`: a member function of %s is called: expected '(', found %s",
-               span(start, &m), start ? start : m.text, v->what, lt_p_desc(ps, &TOK));
+               span(start, &m), span_text(start, &m), v->what, lt_p_desc(ps, &TOK));
   lt_p_next(ps);
   if (is(ps, LT_TOK_RPAREN) && a->kind != LT_CA_LOAD)
-    lt_p_error(ps, TOK.at, "`%.*s` needs %s", span(start, &m), start ? start : m.text,
+    lt_p_error(ps, TOK.at, "`%.*s` needs %s", span(start, &m), span_text(start, &m),
                a->kind == LT_CA_CAS ? "the expected and the desired values" : "a value");
   atomic_args(ps, a, true);
   if (is(ps, LT_TOK_COMMA))
     lt_p_error(ps, TOK.at, "`%.*s` takes no scope: the scope is the object's (cuda::atomic<int, S>, "
-               "cuda::atomic_ref<int, S>)", span(start, &m), start ? start : m.text);
+               "cuda::atomic_ref<int, S>)", span(start, &m), span_text(start, &m));
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
   if (a->mo_at.line == 0) a->mo_at = m.at;
   check_orders(ps, a);
@@ -835,7 +843,7 @@ static const aview *member_object(parser *ps, lt_cexpr *e, bool arrow, const cha
   lt_token op = TOK;
   const lt_token *m = lt_p_peek(ps);
   int len = span(start, m);
-  const char *text = start ? start : op.text;
+  const char *text = span_text(start, m);
   if (!arrow) {
     const aview *v = view_of(ps, e);
     if (v) return v;
