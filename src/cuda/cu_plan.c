@@ -521,7 +521,8 @@ static int check_cpp(planner *P) {
       if (in->cpp && in->scope == LT_SCOPE_CLUSTER)
         return refuse(P, (int)k, in, "the libcu++ of this toolkit has no cuda::thread_scope_cluster for "
                                      "cuda::atomic_ref");
-      if (in->cpp && in->kind == LT_I_ATOM && (in->rmw == LT_RMW_INC || in->rmw == LT_RMW_DEC))
+      if (in->cpp && in->kind == LT_I_ATOM && (in->rmw == LT_RMW_INC || in->rmw == LT_RMW_DEC) &&
+          in->cpp_form != LT_CF_CUDA_FN)
         return refuse(P, (int)k, in, "cuda::atomic_ref has no counterpart of this read-modify-write");
     }
   return 0;

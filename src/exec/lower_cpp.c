@@ -11,6 +11,10 @@
  *   compare-exchange          atom.cas (see lt_instr.cpp in ast.h)
  *   atomic_thread_fence       fence with the order; a relaxed fence is nothing
  *   __syncthreads()           bar.cta.sync 0
+ *   volatile access           ld/st with sem volatile (relaxed, system scope;
+ *                             cuda-cpp.cat's option `volatile` decides)
+ *   atomicAdd(p, v), ...      atom.OP relaxed at the function's scope;
+ *                             atomicCAS: the old value, nothing written back
  * Locals are registers r0.. in declaration order (the condition's `1:r0`
  * was resolved to those numbers by the parser); temporaries follow them.
  * if/else, while, && and || become branches with labels, so loops unroll
@@ -36,6 +40,8 @@ typedef struct cc {
   int nlabels;
   const char *pending;     /* a label waiting for the next instruction */
   bool failed;
+  LC_VEC(const char *) breaks;   /* the end label of each loop the statement is in */
+  const char *ret;               /* the end of the thread (`return;`), once needed */
 } cc;
 
 /* ---- cells, instructions, operands ---------------------------------------------- */
@@ -236,10 +242,35 @@ static void put(cc *c, const lt_cexpr *p, lt_instr *in) {
   place(c, lend, p->at);
 }
 
+/* The declared type of the location pointer p names (`x`, `x + k`). */
+static lt_param_type param_type(const cc *c, const lt_cexpr *p) {
+  if (p->kind == LT_CE_BINARY && p->op == LT_COP_ADD) p = p->a;
+  lt_param_type none = {0};
+  if (p->kind != LT_CE_LOC) return none;
+  for (size_t i = 0; i < c->ct->nparams; i++)
+    if (strcmp(c->ct->params[i].name, p->loc) == 0) return lt_cpp_param_type(c->ct->params[i].type);
+  return none;
+}
+
+/* A non-atomic access through p: volatile when p is a volatile int*. */
+static void plain_access(const cc *c, lt_instr *in, const lt_cexpr *p) {
+  lt_param_type pt = param_type(c, p);
+  in->sem = pt.kind == LT_PK_VOLATILE ? LT_SEM_VOLATILE : LT_SEM_WEAK;   /* (system scope: lower.c) */
+  if (pt.is_unsigned) in->type = LT_TYPE_U32;
+}
+
 static void set_scope(lt_instr *in, const lt_catomic *a) {
   in->scope = lt_ts_scope(a->scope);
   if (a->scope_at.line) in->scope_at = a->scope_at;
   if (a->mo_at.line) in->sem_at = a->mo_at;
+  if (a->cuda_fn) in->cpp_form = LT_CF_CUDA_FN;
+}
+
+/* The form and value type of an access to a->obj (lt_instr.cpp_form). */
+static void set_form(const cc *c, lt_instr *in, const lt_catomic *a) {
+  lt_param_type pt = param_type(c, a->obj);
+  if (!a->cuda_fn && pt.kind == LT_PK_OBJECT) in->cpp_form = LT_CF_OBJECT;
+  if (pt.is_unsigned || a->op == LT_RMW_INC || a->op == LT_RMW_DEC) in->type = LT_TYPE_U32;
 }
 
 static lt_operand atomic(cc *c, const lt_cexpr *e) {
@@ -259,6 +290,7 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
     in->a = val;
     in->sem = mo_sem(a->mo);
     set_scope(in, a);
+    set_form(c, in, a);
     put(c, a->obj, in);
     return imm(0, at);
   }
@@ -268,6 +300,7 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
     in->dst = dst;
     in->sem = mo_sem(a->mo);
     set_scope(in, a);
+    set_form(c, in, a);
     put(c, a->obj, in);
     return dst;
   }
@@ -278,6 +311,23 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
     in->a = val;
     in->sem = mo_sem(a->mo);
     set_scope(in, a);
+    set_form(c, in, a);
+    put(c, a->obj, in);
+    return dst;
+  }
+  if (a->cuda_fn) {   /* atomicCAS(p, compare, val): the old value */
+    lt_operand cmp = temp(c, at);   /* a copy: a failed cas writes the old value to `a` */
+    mov(c, cmp, expr(c, a->expected), at);
+    lt_operand desired = expr(c, a->desired);
+    lt_instr *in = mk(c, LT_I_ATOM, at);
+    in->rmw = LT_RMW_CAS;
+    in->dst = dst;
+    in->a = cmp;
+    in->b = desired;
+    in->sem = mo_sem(a->mo);
+    in->mo_fail = a->mo_fail;
+    set_scope(in, a);
+    set_form(c, in, a);
     put(c, a->obj, in);
     return dst;
   }
@@ -309,6 +359,7 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
   in->mo_fail = a->mo_fail;
   in->cas_weak = a->weak;
   set_scope(in, a);
+  set_form(c, in, a);
   if (in_memory) {   /* on failure, *expected = old (ok is a constant on each path) */
     const char *skip = new_label(c);
     branch(c, LT_CMP_NE, ok, imm(0, at), skip, at);
@@ -384,11 +435,22 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
     lt_operand dst = temp(c, at);
     lt_instr *in = mk(c, LT_I_LD, at);
     in->dst = dst;
-    in->sem = LT_SEM_WEAK;
+    plain_access(c, in, e->a);
     put(c, e->a, in);
     return dst;
   }
   case LT_CE_ATOMIC: return atomic(c, e);
+  case LT_CE_COND: {   /* a branch per value */
+    lt_operand dst = temp(c, at);
+    const char *lelse = new_label(c), *lend = new_label(c);
+    cond_false(c, e->a, lelse);
+    mov(c, dst, expr(c, e->b), at);
+    go(c, lend, at);
+    place(c, lelse, at);
+    mov(c, dst, expr(c, e->c), at);
+    place(c, lend, at);
+    return dst;
+  }
   case LT_CE_UNARY: {
     lt_operand a = expr(c, e->a);
     if (e->op == LT_COP_NEG) return alu(c, LT_ALU_SUB, imm(0, at), a, at);
@@ -469,7 +531,7 @@ static void stmt(cc *c, const lt_cstmt *s) {
     lt_operand v = expr(c, s->e);
     lt_instr *in = mk(c, LT_I_ST, at);
     in->a = v;
-    in->sem = LT_SEM_WEAK;
+    plain_access(c, in, s->ptr);
     put(c, s->ptr, in);
     break;
   }
@@ -502,11 +564,20 @@ static void stmt(cc *c, const lt_cstmt *s) {
     const char *ltop = new_label(c), *lend = new_label(c);
     place(c, ltop, at);
     cond_false(c, s->e, lend);
+    lc_vec_push(&c->breaks, lend);
     block(c, &s->body);
+    c->breaks.n--;
     go(c, ltop, at);
     place(c, lend, at);
     break;
   }
+  case LT_CS_BREAK:
+    if (c->breaks.n) go(c, c->breaks.v[c->breaks.n - 1], at);
+    break;
+  case LT_CS_RETURN:
+    if (!c->ret) c->ret = new_label(c);
+    go(c, c->ret, at);
+    break;
   }
 }
 
@@ -527,6 +598,7 @@ const lt_test *lx_cpp_compile(const lt_test *t, lc_arena *a, lc_diag *d) {
     c.ct = &t->cpp->threads[i];
     c.next_temp = (int)c.ct->nlocals;
     block(&c, &c.ct->body);
+    if (c.ret) place(&c, c.ret, t->threads[i].at);
     if (c.pending) push_cell(&c, NULL, t->threads[i].at);
     if (!c.failed && c.next_temp > LT_MAX_REG + 1) fail(&c, t->threads[i].at, "too many temporaries");
     lt_thread *th = &out->threads[i];
@@ -535,6 +607,7 @@ const lt_test *lx_cpp_compile(const lt_test *t, lc_arena *a, lc_diag *d) {
     th->cells = lc_arena_alloc(a, (c.cells.n ? c.cells.n : 1) * sizeof(lt_cell));
     if (c.cells.n) memcpy(th->cells, c.cells.v, c.cells.n * sizeof(lt_cell));
     lc_vec_free(&c.cells);
+    lc_vec_free(&c.breaks);
     if (c.failed) return NULL;
     if (th->ncells > out->nrows) out->nrows = th->ncells;
   }

@@ -175,7 +175,7 @@ static const char *tag_label(const lx_program *p, int t) {
     [LX_T_IW] = "IW", [LX_T_F] = "F", [LX_T_B] = "B", [LX_T_A] = "A",
     [LX_T_WEAK] = "na", [LX_T_RLX] = "rlx", [LX_T_ACQ] = "acq", [LX_T_REL] = "rel",
     [LX_T_ACQ_REL] = "acq_rel", [LX_T_SC] = "sc", [LX_T_CTA] = "block", [LX_T_CLUSTER] = "cluster",
-    [LX_T_GPU] = "device", [LX_T_SYS] = "system"};
+    [LX_T_GPU] = "device", [LX_T_SYS] = "system", [LX_T_VOL] = "volatile"};
   return p->test->cpp ? cpp[t] : tag_names[t];
 }
 

@@ -165,7 +165,8 @@ static bool expr_eq(const lt_cexpr *a, const lt_cexpr *b);
 
 static bool atomic_eq(const lt_catomic *a, const lt_catomic *b) {
   return a->kind == b->kind && a->op == b->op && a->weak == b->weak && a->mo == b->mo &&
-         a->mo_fail == b->mo_fail && a->scope == b->scope && expr_eq(a->obj, b->obj) &&
+         a->mo_fail == b->mo_fail && a->scope == b->scope && a->cuda_fn == b->cuda_fn &&
+         expr_eq(a->obj, b->obj) &&
          expr_eq(a->val, b->val) && expr_eq(a->expected, b->expected) &&
          expr_eq(a->desired, b->desired);
 }
@@ -181,6 +182,7 @@ static bool expr_eq(const lt_cexpr *a, const lt_cexpr *b) {
   case LT_CE_UNARY: return a->op == b->op && expr_eq(a->a, b->a);
   case LT_CE_BINARY: return a->op == b->op && expr_eq(a->a, b->a) && expr_eq(a->b, b->b);
   case LT_CE_ATOMIC: return atomic_eq(&a->atomic, &b->atomic);
+  case LT_CE_COND: return expr_eq(a->a, b->a) && expr_eq(a->b, b->b) && expr_eq(a->c, b->c);
   }
   return false;
 }

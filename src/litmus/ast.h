@@ -201,6 +201,12 @@ typedef struct lt_instr {
   bool cpp;
   lt_mo mo_fail;
   bool cas_weak;
+  /* How the C++ access was written, for the compilers that re-emit it
+   * (map_emit_cpp_access): LT_CF_REF a C11 function, cuda::atomic_ref or
+   * a plain access; LT_CF_OBJECT a member of a cuda::atomic<T, S> object;
+   * LT_CF_CUDA_FN a CUDA atomic function (atomicAdd, ...) or fence
+   * (__threadfence, ...).  `type` is u32 for an unsigned location. */
+  enum { LT_CF_REF, LT_CF_OBJECT, LT_CF_CUDA_FN } cpp_form;
 } lt_instr;
 
 /* One cell of the code table: an optional label and an optional instruction. */

@@ -10,6 +10,16 @@
  * instruction cells the lowering reads (cpp_desugar.c), so every later
  * stage that does not care about C++ sees an ordinary test.
  *
+ * CUDA's own forms are read too: the atomic functions (atomicAdd, ...,
+ * __threadfence; lt_catomic.cuda_fn), members and operators of atomic
+ * objects (`x->store(1)`, `(*x).load()`, `f += 2`, `++*x`, implicit loads:
+ * the C11 nodes with libcu++'s defaults, seq_cst and the object's scope),
+ * named atomic_refs (`cuda::atomic_ref<int, S> f(*p);`: no node, another
+ * name of *p), `for` and `do` loops (a while loop in a block; `do` as
+ * `while (1) { ... if (!(c)) break; }`) and `++`/`--`/`op=` statements.
+ * A volatile access is a DEREF or STORE through a `volatile int*`
+ * parameter: its volatility is the parameter's type (lt_cpp_param_type).
+ *
  * Sugar is normalised: `cuda::atomic_ref<int, cuda::thread_scope_device>(x)
  * .store(1, cuda::memory_order_release)` and `atomic_store_explicit(x, 1,
  * memory_order_release, thread_scope_device)` give the same nodes, and
@@ -57,7 +67,8 @@ typedef enum {
   LT_CE_ADDR,        /* &local (only as the expected operand of a compare-exchange) */
   LT_CE_ATOMIC,      /* an atomic operation; `atomic` */
   LT_CE_UNARY,       /* op a, op one of '-', '!', '~' */
-  LT_CE_BINARY       /* a op b */
+  LT_CE_BINARY,      /* a op b */
+  LT_CE_COND         /* a ? b : c */
 } lt_cexpr_kind;
 
 /* Operators of LT_CE_UNARY and LT_CE_BINARY. */
@@ -83,6 +94,17 @@ typedef struct lt_catomic {
   lt_mo mo_fail;         /* CAS: the failure order */
   lt_ts scope;
   lc_loc mo_at, scope_at;
+  /* Written as a CUDA atomic function (CUDA C++ Programming Guide,
+   * "Atomic Functions" and "Memory Fence Functions"), printed as written:
+   *   atomicAdd/Sub/Exch/Min/Max/And/Or/Xor[_block|_system](p, v): FETCH
+   *     (EXCHANGE for Exch) relaxed at device (block, system) scope;
+   *   atomicInc/Dec(p, v): FETCH with op LT_RMW_INC / LT_RMW_DEC (PTX's
+   *     atom.inc / atom.dec wrap-around);
+   *   atomicCAS(p, cmp, v): CAS whose `expected` is a value (not a
+   *     pointer), never written back, and whose result is the old value;
+   *   __threadfence_block/()/_system(): a seq_cst FENCE at block (device,
+   *     system) scope. */
+  bool cuda_fn;
 } lt_catomic;
 
 struct lt_cexpr {
@@ -95,6 +117,7 @@ struct lt_cexpr {
   const lt_cexpr *a, *b; /* DEREF: a; UNARY: a; BINARY: a, b */
   lt_catomic atomic;     /* ATOMIC */
   bool parens;           /* written in parentheses (printing keeps them) */
+  const lt_cexpr *c;     /* COND: the value when a is false */
 };
 
 typedef enum {
@@ -105,7 +128,9 @@ typedef enum {
   LT_CS_IF,          /* if (e) then [else els] */
   LT_CS_WHILE,       /* while (e) body         (unrolled like PTX loops) */
   LT_CS_SYNC,        /* __syncthreads();        a CTA barrier (bar.sync 0) */
-  LT_CS_BLOCK        /* { body }               (then, else and loop bodies are blocks) */
+  LT_CS_BLOCK,       /* { body }               (then, else and loop bodies are blocks) */
+  LT_CS_BREAK,       /* break;                 (leaves the innermost while) */
+  LT_CS_RETURN       /* return;                (the thread ends) */
 } lt_cstmt_kind;
 
 typedef struct lt_cstmt lt_cstmt;
@@ -174,6 +199,28 @@ void lt_cpp_print_expr(lc_buf *out, const lt_test *t, int thread, const lt_cexpr
 void lt_cpp_print_prop(lc_buf *out, const lt_test *t, const lt_prop *p);
 /* Structural equality of the C++ parts, positions ignored. */
 bool lt_cpp_equal(const lt_cpp *a, const lt_cpp *b, size_t nthreads);
+
+/* What a parameter's type says of the accesses through it.  Types are as
+ * the parser normalises them ("volatile int*", "cuda::atomic<int,
+ * cuda::thread_scope_block>*", "unsigned*"). */
+typedef enum {
+  LT_PK_PLAIN,       /* int*, unsigned*, ...: `*p` is a non-atomic access */
+  LT_PK_VOLATILE,    /* volatile int*: `*p` is a volatile access */
+  LT_PK_C11,         /* atomic_int*, _Atomic int*: the C11 functions' object */
+  LT_PK_OBJECT       /* cuda::atomic<T[, S]>*, cuda::std::atomic<T>*: `*p` is an atomic object */
+} lt_param_kind;
+
+typedef struct lt_param_type {
+  lt_param_kind kind;
+  bool is_unsigned;  /* the value type is unsigned (unsigned, uint32_t, atomic_uint, atomic<unsigned>) */
+  lt_ts scope;       /* OBJECT: the template's scope (LT_TS_NONE: system, as libcu++'s default) */
+  bool pointer;      /* written with a `*` (a reference, `cuda::atomic<int, S>& x`, ends with `&`) */
+} lt_param_type;
+
+lt_param_type lt_cpp_param_type(const char *type);
+/* The declared type of location `loc` in thread `thread` (its parameter),
+ * or NULL when no parameter of the thread names it. */
+const char *lt_cpp_param_of(const lt_test *t, size_t thread, const char *loc);
 
 const char *lt_mo_name(lt_mo mo);        /* "memory_order_relaxed", ...; "" for NA */
 const char *lt_mo_short(lt_mo mo);       /* "na", "rlx", "con", "acq", "rel", "acq_rel", "sc" */

@@ -18,12 +18,40 @@
 
 #define MAX_NEST 200   /* statements and expressions nest at most this deep */
 
+/* A named cuda::atomic_ref local, `cuda::atomic_ref<int, S> f(*p);`: not
+ * a local of the AST (it holds no value of its own) but another name of
+ * the atomic object *p, at scope S. */
+typedef struct aref {
+  const char *name;
+  const lt_cexpr *ptr;
+  lt_ts scope;
+  lc_loc scope_at;
+} aref;
+
+/* An expression that denotes an atomic object (`*p` for p a
+ * cuda::atomic<T, S>*, a named atomic_ref, a cuda::atomic_ref<T, S>(*p)
+ * temporary): a DEREF node of the AST marked here.  Read as a value it is
+ * a seq_cst load; its members and operators are atomic operations. */
+typedef struct aview {
+  const lt_cexpr *node;
+  lt_ts scope;
+  lc_loc scope_at;
+  const char *what;        /* "cuda::atomic", "cuda::atomic_ref": for messages */
+} aview;
+
 typedef struct cpp_state {
   lt_cpp *cpp;
   size_t thread_cap, init_cap;
   int cur;                 /* index of the thread being read */
   size_t local_cap;
   int depth;
+  aref *refs;              /* the current thread's named atomic_refs */
+  size_t nrefs, ref_cap;
+  aview *views;            /* the current thread's atomic objects */
+  size_t nviews, view_cap;
+  lt_cstmt **loops;        /* the loops the statement being read is in (for break) */
+  size_t nloops, loop_cap;
+  bool cast_unsigned;      /* the last cast read was to an unsigned type */
 } cpp_state;
 
 #define CS ((cpp_state *)ps->cpp)
@@ -98,20 +126,53 @@ static void astr_tok(parser *ps, astr *b, const lt_token *t) { astr_putn(ps, b, 
 
 /* type -> typeword {typeword | '<' ... '>'} {'*'}: returned with single
  * spaces between words and the stars attached ("atomic_int*"). */
+static bool scope_name(const lt_token *t, lt_ts *s);
+
+static bool word_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* The arguments of cuda::atomic<T, S> and cuda::atomic_ref<T, S>: a type,
+ * then a thread scope if any (libcu++ has no other parameter). */
+static void check_atomic_arg(parser *ps, int arg, bool first_tok) {
+  lt_ts s;
+  if (arg == 0 && !type_word(&TOK))
+    lt_p_error(ps, TOK.at, "expected a type, found %s", lt_p_desc(ps, &TOK));
+  if (arg == 1 && first_tok && !scope_name(&TOK, &s))
+    lt_p_error(ps, TOK.at, "expected a thread scope (thread_scope_block, _cluster, _device, "
+               "_system or _thread), found %s", lt_p_desc(ps, &TOK));
+  if (arg > 1)
+    lt_p_error(ps, TOK.at, "%s: an atomic type takes a type and a scope only", lt_p_desc(ps, &TOK));
+}
+
 static const char *type_name(parser *ps) {
   astr b = {0};
   while (type_word(&TOK)) {
     if (b.n) astr_putn(ps, &b, " ", 1);
+    bool atomic_tmpl = name_is(&TOK, "atomic") || name_is(&TOK, "atomic_ref");
     astr_tok(ps, &b, &TOK);
     lt_p_next(ps);
     if (is(ps, LT_TOK_LT)) {
-      int d = 0;
+      int d = 0, arg = 0;
+      bool first_tok = false;
       do {
         if (is(ps, LT_TOK_EOF)) lt_p_error(ps, TOK.at, "unterminated template argument list");
+        if (atomic_tmpl && d == 1 && !is(ps, LT_TOK_GT) && !is(ps, LT_TOK_COMMA)) {
+          check_atomic_arg(ps, arg, first_tok);
+          first_tok = false;
+        }
         if (is(ps, LT_TOK_LT)) d++;
         if (is(ps, LT_TOK_GT)) d--;
-        if (is(ps, LT_TOK_COMMA)) astr_putn(ps, &b, ", ", 2);
-        else astr_tok(ps, &b, &TOK);
+        if (is(ps, LT_TOK_COMMA)) {
+          astr_putn(ps, &b, ", ", 2);
+          arg++;
+          first_tok = true;
+        } else {
+          /* `unsigned int` keeps its space */
+          if (TOK.kind == LT_TOK_WORD && b.n && word_char(b.s[b.n - 1])) astr_putn(ps, &b, " ", 1);
+          astr_tok(ps, &b, &TOK);
+        }
+        if (is(ps, LT_TOK_LT) && d == 1) first_tok = true;
         lt_p_next(ps);
       } while (d > 0);
     }
@@ -119,6 +180,13 @@ static const char *type_name(parser *ps) {
   while (is(ps, LT_TOK_STAR)) {
     astr_putn(ps, &b, "*", 1);
     lt_p_next(ps);
+    /* qualifiers of the pointer itself: `int* __restrict__ x`, `int* const x` */
+    while (lt_p_is_word(ps, "__restrict__") || lt_p_is_word(ps, "__restrict") ||
+           lt_p_is_word(ps, "restrict") || lt_p_is_word(ps, "const")) {
+      astr_putn(ps, &b, " ", 1);
+      astr_tok(ps, &b, &TOK);
+      lt_p_next(ps);
+    }
   }
   return b.s ? b.s : "";
 }
@@ -269,6 +337,8 @@ static void init_block(parser *ps) {
 /* ---- expressions ------------------------------------------------------------------ */
 
 static lt_cexpr *expr(parser *ps);
+static lt_cexpr *binary(parser *ps, int level, lt_cexpr *first);
+static lt_cexpr *conditional(parser *ps, lt_cexpr *l);
 
 static lt_cexpr *new_expr(parser *ps, lt_cexpr_kind k, lc_loc at) {
   lt_cexpr *e = lc_arena_alloc(ps->a, sizeof *e);
@@ -283,11 +353,19 @@ static lt_mo mo_arg(parser *ps, lc_loc *at) {
     {"memory_order_acquire", LT_MO_ACQUIRE}, {"memory_order_release", LT_MO_RELEASE},
     {"memory_order_acq_rel", LT_MO_ACQ_REL}, {"memory_order_seq_cst", LT_MO_SEQ_CST}};
   *at = TOK.at;
-  for (size_t i = 0; i < LC_ARRAY_LEN(mos); i++)
-    if (name_is(&TOK, mos[i].n)) {
+  const char *s = TOK.text;
+  size_t n = TOK.len;
+  strip_ns(&s, &n);
+  for (size_t i = 0; i < LC_ARRAY_LEN(mos); i++) {
+    /* C++20 also spells them memory_order::relaxed, ... */
+    const char *tail = mos[i].n + strlen("memory_order_");
+    bool scoped = n == strlen("memory_order::") + strlen(tail) && memcmp(s, "memory_order::", 14) == 0 &&
+                  memcmp(s + 14, tail, strlen(tail)) == 0;
+    if (name_is(&TOK, mos[i].n) || (TOK.kind == LT_TOK_WORD && scoped)) {
       lt_p_next(ps);
       return mos[i].mo;
     }
+  }
   lt_p_error(ps, TOK.at, "expected a memory order (memory_order_relaxed, _acquire, _release, "
              "_acq_rel, _seq_cst or _consume), found %s", lt_p_desc(ps, &TOK));
 }
@@ -401,6 +479,22 @@ static void check_orders(parser *ps, lt_catomic *a) {
                lt_mo_name(a->mo_fail));
 }
 
+static lt_param_type ptr_type(parser *ps, const lt_cexpr *p);
+
+/* A C11 function on a cuda::atomic<T, S> object works at the object's
+ * scope (libcu++'s free functions take none of their own). */
+static void object_scope(parser *ps, lt_catomic *a) {
+  lt_param_type pt = ptr_type(ps, a->obj);
+  if (pt.kind != LT_PK_OBJECT) return;
+  if (a->scope_at.line == 0) {
+    a->scope = pt.scope;
+    return;
+  }
+  if (lt_ts_scope(a->scope) != lt_ts_scope(pt.scope))
+    lt_p_error(ps, a->scope_at, "%s on an object declared with %s: a cuda::atomic works at its own scope",
+               lt_ts_name(a->scope), pt.scope == LT_TS_NONE ? "system scope" : lt_ts_name(pt.scope));
+}
+
 /* call -> atomic_OP[_explicit] '(' obj ',' args ')' | atomic_thread_fence '(' mo [',' scope] ')' */
 static lt_cexpr *c11_call(parser *ps, const char *s, size_t n) {
   lt_cexpr *e = new_expr(ps, LT_CE_ATOMIC, TOK.at);
@@ -443,52 +537,223 @@ static lt_cexpr *c11_call(parser *ps, const char *s, size_t n) {
     if (a->mo_at.line == 0) lt_p_error(ps, TOK.at, "'%.*s' needs a memory order", (int)fn.len, fn.text);
   }
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+  object_scope(ps, a);
   check_orders(ps, a);
   return e;
 }
 
-/* ref -> atomic_ref '<' type [',' scope] '>' '(' obj ')' '.' OP '(' args ')' */
-static lt_cexpr *ref_call(parser *ps) {
-  lt_cexpr *e = new_expr(ps, LT_CE_ATOMIC, TOK.at);
+/* ---- atomic objects ----------------------------------------------------------------- */
+
+static lt_cexpr *unary(parser *ps);
+static lt_cexpr *postfix(parser *ps, lt_cexpr *e, const char *start);
+
+static const aview *view_of(parser *ps, const lt_cexpr *e) {
+  for (size_t i = 0; e && i < CS->nviews; i++)
+    if (CS->views[i].node == e) return &CS->views[i];
+  return NULL;
+}
+
+/* `*ptr` as an atomic object at scope s. */
+static lt_cexpr *new_view(parser *ps, const lt_cexpr *ptr, lt_ts s, lc_loc s_at, const char *what, lc_loc at) {
+  lt_cexpr *e = new_expr(ps, LT_CE_DEREF, at);
+  e->a = ptr;
+  aview *v = PUSH(ps, CS->views, CS->nviews, CS->view_cap);
+  v->node = e;
+  v->scope = s;
+  v->scope_at = s_at;
+  v->what = what;
+  return e;
+}
+
+/* The declared type of the location a pointer expression names (`x`,
+ * `x + k`), if a parameter of the thread declares it. */
+static lt_param_type ptr_type(parser *ps, const lt_cexpr *p) {
+  if (p->kind == LT_CE_BINARY && p->op == LT_COP_ADD) p = p->a;
+  lt_param_type none = {0};
+  if (p->kind != LT_CE_LOC) return none;
+  const lt_cpp_thread *th = cur_thread(ps);
+  for (size_t i = 0; i < th->nparams; i++)
+    if (strcmp(th->params[i].name, p->loc) == 0) return lt_cpp_param_type(th->params[i].type);
+  return none;
+}
+
+static lt_cexpr *new_atomic(parser *ps, const aview *v, lt_catomic_kind k, lt_rmw_op op, lc_loc at) {
+  lt_cexpr *e = new_expr(ps, LT_CE_ATOMIC, at);
   lt_catomic *a = &e->atomic;
+  a->kind = k;
+  a->op = op;
+  a->obj = v->node->a;
+  a->scope = v->scope;
+  a->scope_at = v->scope_at;
+  a->mo = LT_MO_SEQ_CST;
+  a->mo_fail = k == LT_CA_CAS ? LT_MO_SEQ_CST : LT_MO_NA;
+  a->mo_at = at;
+  return e;
+}
+
+static lt_cexpr *const_expr(parser *ps, int64_t v, lc_loc at) {
+  lt_cexpr *e = new_expr(ps, LT_CE_CONST, at);
+  e->value = v;
+  return e;
+}
+
+/* An expression read for its value: an atomic object is loaded (seq_cst,
+ * C++'s implicit conversion). */
+static lt_cexpr *rvalue(parser *ps, lt_cexpr *e) {
+  const aview *v = view_of(ps, e);
+  return v ? new_atomic(ps, v, LT_CA_LOAD, LT_RMW_NONE, e->at) : e;
+}
+
+/* The text of the source from `start` to the end of token t (messages). */
+static bool span_ok(const char *start, const lt_token *t) {
+  if (!start || t->text < start) return false;
+  size_t n = (size_t)(t->text + t->len - start);
+  return n <= 60 && !memchr(start, '\n', n);   /* one line, short: else the member alone */
+}
+
+static int span(const char *start, const lt_token *t) {
+  return span_ok(start, t) ? (int)(t->text + t->len - start) : (int)t->len;
+}
+
+static const char *span_text(const char *start, const lt_token *t) { return span_ok(start, t) ? start : t->text; }
+
+/* member -> ('.' | '->') OP '(' args ')' on the atomic object v */
+static lt_cexpr *member_call(parser *ps, const aview *v, const char *start) {
+  lt_token m = TOK;
+  if (!ident_tok(&m)) lt_p_error(ps, m.at, "expected a member of %s, found %s", v->what, lt_p_desc(ps, &m));
+  int k = find_op(m.text, m.len);
+  if (k < 0)
+    lt_p_error(ps, m.at, "`%.*s`: %s has no member %.*s (it has load, store, exchange, fetch_add, "
+               "fetch_sub, fetch_and, fetch_or, fetch_xor, fetch_min, fetch_max, "
+               "compare_exchange_weak and compare_exchange_strong)",
+               span(start, &m), span_text(start, &m), v->what, (int)m.len, m.text);
   lt_p_next(ps);
-  lt_p_expect(ps, LT_TOK_LT, "'<' after atomic_ref");
-  while (!is(ps, LT_TOK_COMMA) && !is(ps, LT_TOK_GT)) {
-    if (!type_word(&TOK)) lt_p_error(ps, TOK.at, "expected a type, found %s", lt_p_desc(ps, &TOK));
-    lt_p_next(ps);
+  lt_cexpr *e = new_atomic(ps, v, ops[k].k, ops[k].op, v->node->at);
+  lt_catomic *a = &e->atomic;
+  a->weak = strstr(ops[k].n, "weak") != NULL;
+  a->mo_at = (lc_loc){0};
+  lc_loc open = TOK.at;
+  if (!is(ps, LT_TOK_LPAREN))
+    lt_p_error(ps, TOK.at, "`%.*s`: a member function of %s is called: expected '(', found %s",
+               span(start, &m), span_text(start, &m), v->what, lt_p_desc(ps, &TOK));
+  lt_p_next(ps);
+  if (is(ps, LT_TOK_RPAREN) && a->kind != LT_CA_LOAD)
+    lt_p_error(ps, TOK.at, "`%.*s` needs %s", span(start, &m), span_text(start, &m),
+               a->kind == LT_CA_CAS ? "the expected and the desired values" : "a value");
+  atomic_args(ps, a, true);
+  if (is(ps, LT_TOK_COMMA))
+    lt_p_error(ps, TOK.at, "`%.*s` takes no scope: the scope is the object's (cuda::atomic<int, S>, "
+               "cuda::atomic_ref<int, S>)", span(start, &m), span_text(start, &m));
+  lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+  if (a->mo_at.line == 0) a->mo_at = m.at;
+  check_orders(ps, a);
+  return e;
+}
+
+/* `++v`, `v += x`, ...: the RMW of an atomic object (seq_cst) and, for
+ * the prefix and compound forms, C++'s result: the new value. */
+static lt_cexpr *view_rmw(parser *ps, const aview *v, char op, const lt_cexpr *operand, bool new_value,
+                          lc_loc at) {
+  static const struct { char c; lt_rmw_op op; lt_cop cop; } map[] = {
+    {'+', LT_RMW_ADD, LT_COP_ADD}, {'-', LT_RMW_SUB, LT_COP_SUB}, {'&', LT_RMW_AND, LT_COP_AND},
+    {'|', LT_RMW_OR, LT_COP_OR}, {'^', LT_RMW_XOR, LT_COP_XOR}};
+  size_t i = 0;
+  while (i < LC_ARRAY_LEN(map) && map[i].c != op) i++;
+  if (i == LC_ARRAY_LEN(map))
+    lt_p_error(ps, at, "%s has no operator %c= (only += -= &= |= ^= ++ --)", v->what, op);
+  lt_cexpr *e = new_atomic(ps, v, LT_CA_FETCH, map[i].op, at);
+  e->atomic.val = operand;
+  if (!new_value) return e;
+  lt_cexpr *b = new_expr(ps, LT_CE_BINARY, at);
+  b->op = map[i].cop;
+  b->a = e;
+  b->b = operand;
+  return b;
+}
+
+/* A cuda::atomic_ref<T, S>(obj) temporary, its type already read. */
+static lt_cexpr *ref_temp(parser *ps, const char *type, lc_loc at, const char *start) {
+  lt_param_type pt = lt_cpp_param_type(type);
+  lc_loc open = TOK.at;
+  lt_p_expect(ps, LT_TOK_LPAREN, "'(' and the object the atomic_ref refers to");
+  const lt_cexpr *obj = unary(ps);
+  lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+  lt_cexpr *v = new_view(ps, obj->kind == LT_CE_DEREF ? obj->a : obj, pt.scope, at, "cuda::atomic_ref", at);
+  if (!is(ps, LT_TOK_DOT))
+    lt_p_error(ps, TOK.at, "expected '.' and an operation (load, store, fetch_add, ...) after "
+               "a cuda::atomic_ref temporary, found %s", lt_p_desc(ps, &TOK));
+  return postfix(ps, v, start);
+}
+
+/* ---- CUDA atomic functions ------------------------------------------------------------ */
+
+static const struct { const char *n; lt_catomic_kind k; lt_rmw_op op; } cuda_fns[] = {
+  {"atomicAdd", LT_CA_FETCH, LT_RMW_ADD}, {"atomicSub", LT_CA_FETCH, LT_RMW_SUB},
+  {"atomicExch", LT_CA_EXCHANGE, LT_RMW_EXCH}, {"atomicMin", LT_CA_FETCH, LT_RMW_MIN},
+  {"atomicMax", LT_CA_FETCH, LT_RMW_MAX}, {"atomicInc", LT_CA_FETCH, LT_RMW_INC},
+  {"atomicDec", LT_CA_FETCH, LT_RMW_DEC}, {"atomicAnd", LT_CA_FETCH, LT_RMW_AND},
+  {"atomicOr", LT_CA_FETCH, LT_RMW_OR}, {"atomicXor", LT_CA_FETCH, LT_RMW_XOR},
+  {"atomicCAS", LT_CA_CAS, LT_RMW_CAS}, {"__threadfence", LT_CA_FENCE, LT_RMW_NONE},
+};
+
+/* The CUDA function named by t (`atomicAdd_block`, `__threadfence`): its
+ * index in cuda_fns and scope, or -1. */
+static int cuda_fn(const lt_token *t, lt_ts *scope) {
+  if (t->kind != LT_TOK_WORD) return -1;
+  for (size_t i = 0; i < LC_ARRAY_LEN(cuda_fns); i++) {
+    size_t n = strlen(cuda_fns[i].n);
+    if (t->len < n || memcmp(t->text, cuda_fns[i].n, n) != 0) continue;
+    const char *rest = t->text + n;
+    size_t m = t->len - n;
+    *scope = m == 0 ? LT_TS_DEVICE : m == 6 && !memcmp(rest, "_block", 6) ? LT_TS_BLOCK
+           : m == 7 && !memcmp(rest, "_system", 7) ? LT_TS_SYSTEM : LT_TS_NONE;
+    if (*scope != LT_TS_NONE) return (int)i;
   }
-  lt_ts scope = LT_TS_NONE;
-  lc_loc scope_at = {0};
-  if (is(ps, LT_TOK_COMMA)) {
-    lt_p_next(ps);
-    scope = scope_arg(ps, &scope_at);
-  }
-  lt_p_expect(ps, LT_TOK_GT, "'>'");
+  return -1;
+}
+
+/* cudafn -> atomicOP[_block|_system] '(' ptr ',' val [',' val] ')' | __threadfence[_block|_system] '(' ')' */
+static lt_cexpr *cuda_call(parser *ps, int k, lt_ts scope) {
+  lt_token fn = TOK;
+  lt_cexpr *e = new_expr(ps, LT_CE_ATOMIC, fn.at);
+  lt_catomic *a = &e->atomic;
+  a->kind = cuda_fns[k].k;
+  a->op = cuda_fns[k].op;
+  a->cuda_fn = true;
+  a->scope = scope;
+  a->scope_at = a->mo_at = fn.at;
+  a->mo = a->kind == LT_CA_FENCE ? LT_MO_SEQ_CST : LT_MO_RELAXED;
+  a->mo_fail = a->kind == LT_CA_CAS ? LT_MO_RELAXED : LT_MO_NA;
+  lt_p_next(ps);
   lc_loc open = TOK.at;
   lt_p_expect(ps, LT_TOK_LPAREN, "'('");
-  const lt_cexpr *obj = expr(ps);
-  a->obj = obj->kind == LT_CE_DEREF ? obj->a : obj;
+  if (a->kind == LT_CA_FENCE) {
+    lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+    return e;
+  }
+  CS->cast_unsigned = false;
+  a->obj = expr(ps);
+  lt_param_type pt = ptr_type(ps, a->obj);
+  pt.is_unsigned = pt.is_unsigned || CS->cast_unsigned;
+  if (pt.kind == LT_PK_OBJECT)   /* atomic_int* is read as the int location it names */
+    lt_p_error(ps, a->obj->at, "%.*s takes an int* or unsigned int*, not a pointer to an atomic object "
+               "(use its members: x->fetch_add(v, order))", (int)fn.len, fn.text);
+  if ((a->op == LT_RMW_INC || a->op == LT_RMW_DEC) && a->obj->kind == LT_CE_LOC && !pt.is_unsigned)
+    lt_p_error(ps, a->obj->at, "%.*s takes an unsigned int* (CUDA declares only atomic%s(unsigned int*, "
+               "unsigned int)): declare %s as unsigned*", (int)fn.len, fn.text,
+               a->op == LT_RMW_INC ? "Inc" : "Dec", a->obj->loc);
+  comma(ps);
+  if (a->kind == LT_CA_CAS) {
+    a->expected = expr(ps);
+    comma(ps);
+    a->desired = expr(ps);
+  } else {
+    a->val = expr(ps);
+  }
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
-  lt_p_expect(ps, LT_TOK_DOT, "'.' and an operation (load, store, fetch_add, ...)");
-  int k = ident_tok(&TOK) ? find_op(TOK.text, TOK.len) : -1;
-  if (k < 0) lt_p_error(ps, TOK.at, "expected an atomic_ref operation (load, store, exchange, "
-                        "fetch_add, ..., compare_exchange_strong), found %s", lt_p_desc(ps, &TOK));
-  a->kind = ops[k].k;
-  a->op = ops[k].op;
-  a->weak = strstr(ops[k].n, "weak") != NULL;
-  lt_p_next(ps);
-  open = TOK.at;
-  lt_p_expect(ps, LT_TOK_LPAREN, "'('");
-  atomic_args(ps, a, true);
-  lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
-  a->scope = scope;
-  a->scope_at = scope_at;
-  if (a->mo_at.line == 0) a->mo_at = e->at;
-  check_orders(ps, a);
   return e;
 }
 
-/* primary -> INT | name | '(' expr ')' | call | ref */
 /* Linux-kernel primitives (herd's linux.def) that appear in herd's C
  * tests of the LKMM, which is not C11. */
 static bool lkmm_word(const lt_token *t) {
@@ -504,8 +769,10 @@ static bool lkmm_word(const lt_token *t) {
   return false;
 }
 
+/* primary -> INT | name | '(' expr ')' | call | cudafn | atomic_ref '<' ... '>' '(' obj ')' */
 static lt_cexpr *primary(parser *ps) {
   lc_loc at = TOK.at;
+  const char *start = TOK.text;
   if (is(ps, LT_TOK_INT)) {
     lt_cexpr *e = new_expr(ps, LT_CE_CONST, at);
     e->value = TOK.value;
@@ -514,9 +781,28 @@ static lt_cexpr *primary(parser *ps) {
   }
   if (is(ps, LT_TOK_LPAREN)) {
     lt_p_next(ps);
-    lt_cexpr *e = expr(ps);
+    if (type_word(&TOK) && !name_is(&TOK, "atomic_ref") && !name_is(&TOK, "atomic")) {
+      /* a C cast, `(unsigned *)x`, `(int)r`: the value is unchanged (locations
+       * are not typed; a value keeps its 64 bits) */
+      lc_loc tat = TOK.at;
+      const char *type = type_name(ps);
+      lt_param_type pt = lt_cpp_param_type(type);
+      if (pt.kind == LT_PK_VOLATILE)
+        lt_p_error(ps, tat, "a cast to %s: declare the parameter volatile int* instead (a volatile "
+                   "access is one through a volatile parameter)", type);
+      lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", at);
+      nest(ps, at);
+      lt_cexpr *e = unary(ps);
+      CS->depth--;
+      CS->cast_unsigned = pt.is_unsigned;
+      return e;
+    }
+    nest(ps, at);
+    lt_cexpr *e = unary(ps);   /* `(*x).load()`: the object itself, not its value */
+    if (!is(ps, LT_TOK_RPAREN)) e = conditional(ps, binary(ps, 0, e));
+    CS->depth--;
     lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", at);
-    e->parens = true;
+    if (!view_of(ps, e)) e->parens = true;
     return e;
   }
   if (!ident_tok(&TOK))
@@ -524,16 +810,27 @@ static lt_cexpr *primary(parser *ps) {
   const char *s = TOK.text;
   size_t n = TOK.len;
   strip_ns(&s, &n);
+  lt_ts fscope;
+  int f = cuda_fn(&TOK, &fscope);
+  if (f >= 0) return cuda_call(ps, f, fscope);
   if (TOK.kind == LT_TOK_WORD && n > 7 && memcmp(s, "atomic_", 7) == 0 &&
       !(n == 10 && memcmp(s, "atomic_ref", 10) == 0))
     return c11_call(ps, s + 7, n - 7);
-  if (name_is(&TOK, "atomic_ref")) return ref_call(ps);
+  if (name_is(&TOK, "atomic_ref")) return ref_temp(ps, type_name(ps), at, start);
+  if (name_is(&TOK, "atomic"))
+    lt_p_error(ps, TOK.at, "a cuda::atomic object is a parameter (cuda::atomic<int, S>* x), not a "
+               "temporary; for a temporary view of a location use cuda::atomic_ref<int, S>(*x)");
   if (name_is(&TOK, "true") || name_is(&TOK, "false")) {
     lt_cexpr *e = new_expr(ps, LT_CE_CONST, at);
     e->value = name_is(&TOK, "true");
     lt_p_next(ps);
     return e;
   }
+  for (size_t i = 0; i < CS->nrefs; i++)
+    if (tok_eq(&TOK, CS->refs[i].name)) {
+      lt_p_next(ps);
+      return new_view(ps, CS->refs[i].ptr, CS->refs[i].scope, CS->refs[i].scope_at, "cuda::atomic_ref", at);
+    }
   lt_cpp_thread *th = cur_thread(ps);
   int k = find_local(th, TOK.text, TOK.len);
   if (k >= 0) {
@@ -552,30 +849,112 @@ static lt_cexpr *primary(parser *ps) {
   lt_cexpr *e = new_expr(ps, LT_CE_LOC, at);
   e->loc = lt_p_str(ps, &TOK);
   lt_p_next(ps);
+  const char *type = lt_cpp_param_of(ps->t, (size_t)CS->cur, e->loc);
+  if (type && type[0] && type[strlen(type) - 1] == '&') {   /* a reference to an atomic object */
+    lt_param_type pt = lt_cpp_param_type(type);
+    return new_view(ps, e, pt.scope, at, "cuda::atomic", at);
+  }
   return e;
 }
 
-/* C++ reads "--" as a decrement, which the dialect does not have: read
- * as two minus signs it would silently mean something else (--x is x,
- * a--b is a + b). */
-static void no_decrement(parser *ps) {
-  const lt_token *n = lt_p_peek(ps);
-  bool minus_next = n->kind == LT_TOK_MINUS || (n->kind == LT_TOK_INT && n->len && n->text[0] == '-');
-  if (is(ps, LT_TOK_MINUS) && minus_next && n->at.line == TOK.at.line && n->at.col == TOK.at.col + 1)
-    lt_p_error(ps, TOK.at, "'--' is a decrement in C++, which tests cannot use; "
-                           "for two minus signs write '- -'");
+/* The object `e.` and `e->` name: an atomic object, or NULL with the error. */
+static const aview *member_object(parser *ps, lt_cexpr *e, bool arrow, const char *start) {
+  lt_token op = TOK;
+  const lt_token *m = lt_p_peek(ps);
+  int len = span(start, m);
+  const char *text = span_text(start, m);
+  if (!arrow) {
+    const aview *v = view_of(ps, e);
+    if (v) return v;
+    lt_param_type pt = e->kind == LT_CE_DEREF ? ptr_type(ps, e->a) : (lt_param_type){0};
+    if (pt.kind == LT_PK_C11)
+      return view_of(ps, new_view(ps, e->a, LT_TS_NONE, (lc_loc){0}, "an atomic", e->at));
+    if (e->kind == LT_CE_LOC && ptr_type(ps, e).kind == LT_PK_OBJECT)
+      lt_p_error(ps, op.at, "`%.*s`: %s is a pointer to an atomic object: write %s->%.*s", len, text,
+                 e->loc, e->loc, (int)m->len, m->text);
+    lt_p_error(ps, op.at, "`%.*s`: not an atomic object (members are for cuda::atomic<T, S> and "
+               "cuda::atomic_ref<T, S>)", len, text);
+  }
+  lt_param_type pt = ptr_type(ps, e);
+  if (e->kind == LT_CE_LOC && (pt.kind == LT_PK_OBJECT || pt.kind == LT_PK_C11))
+    return view_of(ps, new_view(ps, e, pt.scope, e->at, pt.kind == LT_PK_OBJECT ? "cuda::atomic" : "an atomic",
+                                e->at));
+  if (e->kind == LT_CE_LOC && is_param(cur_thread(ps), &(lt_token){.text = e->loc, .len = strlen(e->loc)}))
+    lt_p_error(ps, op.at, "`%.*s`: %s is declared %s, not a pointer to an atomic object; declare it "
+               "cuda::atomic<int, S>* %s, or use cuda::atomic_ref<int, S>(*%s)", len, text, e->loc,
+               lt_cpp_param_of(ps->t, (size_t)CS->cur, e->loc), e->loc, e->loc);
+  lt_p_error(ps, op.at, "`%.*s`: '->' needs a parameter that points to an atomic object "
+             "(cuda::atomic<int, S>* x)", len, text);
 }
 
-/* unary -> ('-' | '!' | '~' | '*' | '&') unary | primary */
+/* postfix -> primary { ('.' | '->') member '(' args ')' | '[' expr ']' | '++' | '--' } */
+static lt_cexpr *postfix(parser *ps, lt_cexpr *e, const char *start) {
+  for (;;) {
+    if (is(ps, LT_TOK_LBRACKET)) {   /* p[i] is *(p + i) */
+      lc_loc open = TOK.at;
+      if (view_of(ps, e) || (e->kind != LT_CE_LOC && e->kind != LT_CE_LOCAL))
+        lt_p_error(ps, open, "'[' indexes a pointer: a parameter, a location of the init block or a "
+                   "local holding an address");
+      lt_p_next(ps);
+      lt_cexpr *sum = new_expr(ps, LT_CE_BINARY, e->at);
+      sum->op = LT_COP_ADD;
+      sum->a = e;
+      sum->b = expr(ps);
+      sum->parens = true;
+      lt_p_check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
+      lt_param_type pt = ptr_type(ps, sum);
+      if (pt.kind == LT_PK_OBJECT) {
+        e = new_view(ps, sum, pt.scope, e->at, "cuda::atomic", e->at);
+      } else {
+        e = new_expr(ps, LT_CE_DEREF, e->at);
+        e->a = sum;
+      }
+    } else if (is(ps, LT_TOK_DOT) || is(ps, LT_TOK_ARROW)) {
+      const aview *v = member_object(ps, e, is(ps, LT_TOK_ARROW), start);
+      lt_p_next(ps);
+      e = member_call(ps, v, start);
+    } else if ((is(ps, LT_TOK_INC) || is(ps, LT_TOK_DEC)) && view_of(ps, e)) {
+      lc_loc at = TOK.at;
+      char op = is(ps, LT_TOK_INC) ? '+' : '-';
+      lt_p_next(ps);
+      e = view_rmw(ps, view_of(ps, e), op, const_expr(ps, 1, at), false, e->at);   /* the old value */
+    } else {
+      return e;
+    }
+  }
+}
+
+/* A ++ or -- C++ allows on e where the dialect has no expression for it:
+ * on a local or a non-atomic location it changes a variable, which only
+ * a statement does here. */
+static LC_NORETURN void incdec_error(parser *ps, const lt_token *op, const lt_cexpr *e) {
+  if (e && e->kind == LT_CE_LOCAL)
+    lt_p_error(ps, op->at, "'%.*s' on local %s inside an expression: changing a local is a statement "
+               "of its own here (%s%.*s;); for two minus signs write '- -'", (int)op->len, op->text,
+               cur_thread(ps)->locals[e->local], cur_thread(ps)->locals[e->local], (int)op->len, op->text);
+  lt_p_error(ps, op->at, "'%.*s' inside an expression applies to atomic objects only (cuda::atomic, "
+             "cuda::atomic_ref); on a local or *p it is a statement of its own; for two minus signs "
+             "write '- -'", (int)op->len, op->text);
+}
+
+/* unary -> ('-' | '!' | '~' | '*' | '&' | '++' | '--') unary | postfix */
 static lt_cexpr *unary(parser *ps) {
   lc_loc at = TOK.at;
   lt_cexpr *e;
-  no_decrement(ps);
   if (is(ps, LT_TOK_MINUS) || is(ps, LT_TOK_NOT)) {
     e = new_expr(ps, LT_CE_UNARY, at);
     e->op = is(ps, LT_TOK_MINUS) ? LT_COP_NEG : TOK.text[0] == '~' ? LT_COP_BITNOT : LT_COP_NOT;
   } else if (is(ps, LT_TOK_STAR)) {
     e = new_expr(ps, LT_CE_DEREF, at);
+  } else if (is(ps, LT_TOK_INC) || is(ps, LT_TOK_DEC)) {
+    lt_token op = TOK;
+    nest(ps, at);
+    lt_p_next(ps);
+    lt_cexpr *x = unary(ps);
+    CS->depth--;
+    const aview *v = view_of(ps, x);
+    if (!v) incdec_error(ps, &op, x);
+    return view_rmw(ps, v, op.text[0], const_expr(ps, 1, at), true, at);
   } else if (is(ps, LT_TOK_AMP)) {
     lt_p_next(ps);
     lt_cexpr *x = unary(ps);
@@ -586,12 +965,20 @@ static lt_cexpr *unary(parser *ps) {
     a->local = x->local;
     return a;
   } else {
-    return primary(ps);
+    const char *start = TOK.text;
+    return postfix(ps, primary(ps), start);
   }
   nest(ps, at);
   lt_p_next(ps);
-  e->a = unary(ps);
+  e->a = rvalue(ps, unary(ps));
   CS->depth--;
+  if (e->kind == LT_CE_DEREF) {   /* *p, p a cuda::atomic<T, S>*: the atomic object */
+    lt_param_type pt = ptr_type(ps, e->a);
+    if (pt.kind == LT_PK_OBJECT) {
+      lt_cexpr *v = new_view(ps, e->a, pt.scope, e->a->at, "cuda::atomic", at);
+      return v;
+    }
+  }
   return e;
 }
 
@@ -612,28 +999,50 @@ static const struct binop *binop_at(parser *ps, int level) {
   return NULL;
 }
 
-static lt_cexpr *binary(parser *ps, int level) {
-  if (level == NLEVELS) return unary(ps);
-  lt_cexpr *l = binary(ps, level + 1);
+/* An operand: `first` when the caller read it already (a statement that
+ * turned out to be an expression), else a unary read here. */
+static lt_cexpr *operand(parser *ps, lt_cexpr *first) {
+  lt_cexpr *e = first ? first : unary(ps);
+  if (is(ps, LT_TOK_INC) || is(ps, LT_TOK_DEC)) incdec_error(ps, &TOK, e);
+  return rvalue(ps, e);
+}
+
+static lt_cexpr *binary(parser *ps, int level, lt_cexpr *first) {
+  if (level == NLEVELS) return operand(ps, first);
+  lt_cexpr *l = binary(ps, level + 1, first);
   const struct binop *b;
   while ((b = binop_at(ps, level)) != NULL) {
     lc_loc at = TOK.at;
-    no_decrement(ps);
     nest(ps, at);
     lt_p_next(ps);
     lt_cexpr *e = new_expr(ps, LT_CE_BINARY, l->at);
     e->op = b->op;
     e->a = l;
-    e->b = binary(ps, level + 1);
+    e->b = binary(ps, level + 1, NULL);
     CS->depth--;
     l = e;
   }
   return l;
 }
 
+/* cond -> binary ['?' expr ':' cond] (C's conditional, right-associative) */
+static lt_cexpr *conditional(parser *ps, lt_cexpr *l) {
+  if (!is(ps, LT_TOK_QUESTION)) return l;
+  lc_loc at = TOK.at;
+  nest(ps, at);
+  lt_p_next(ps);
+  lt_cexpr *e = new_expr(ps, LT_CE_COND, l->at);
+  e->a = l;
+  e->b = expr(ps);
+  lt_p_expect(ps, LT_TOK_COLON, "':' of the conditional operator");
+  e->c = conditional(ps, binary(ps, 0, NULL));
+  CS->depth--;
+  return e;
+}
+
 static lt_cexpr *expr(parser *ps) {
   nest(ps, TOK.at);
-  lt_cexpr *e = binary(ps, 0);
+  lt_cexpr *e = conditional(ps, binary(ps, 0, NULL));
   CS->depth--;
   return e;
 }
@@ -665,7 +1074,8 @@ static void block(parser *ps, lt_cblock *b) {
       lt_p_next(ps);
       continue;
     }
-    *PUSH(ps, b->v, b->n, cap) = stmt(ps);
+    lt_cstmt *s = stmt(ps);
+    if (s) *PUSH(ps, b->v, b->n, cap) = s;
   }
   CS->depth--;
   lt_p_next(ps);
@@ -677,9 +1087,17 @@ static void body(parser *ps, lt_cblock *b) {
     block(ps, b);
     return;
   }
+  lt_cstmt *s = stmt(ps);
+  if (!s) return;
   b->v = lc_arena_alloc(ps->a, sizeof *b->v);
-  b->v[0] = stmt(ps);
+  b->v[0] = s;
   b->n = 1;
+}
+
+static void loop_body(parser *ps, lt_cstmt *loop, lt_cblock *b) {
+  *PUSH(ps, CS->loops, CS->nloops, CS->loop_cap) = loop;
+  body(ps, b);
+  CS->nloops--;
 }
 
 static void paren_cond(parser *ps, lt_cstmt *s) {
@@ -689,12 +1107,243 @@ static void paren_cond(parser *ps, lt_cstmt *s) {
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
 }
 
+/* `lhs op= rhs` (op '=' for a plain assignment, `++`/`--` as `+= 1`/`-= 1`)
+ * on a local, a location (*p) or an atomic object. */
+static lt_cstmt *assignment(parser *ps, lt_cexpr *lhs, char op, lt_cexpr *rhs, lc_loc at) {
+  const aview *v = view_of(ps, lhs);
+  if (v) {
+    lt_cstmt *s = new_stmt(ps, LT_CS_EXPR, at);
+    if (op == '=') {
+      lt_cexpr *e = new_atomic(ps, v, LT_CA_STORE, LT_RMW_NONE, at);
+      e->atomic.val = rhs;
+      s->e = e;
+    } else {
+      s->e = view_rmw(ps, v, op, rhs, false, at);
+    }
+    return s;
+  }
+  if (op != '=') {
+    static const struct { char c; lt_cop op; } cops[] = {
+      {'+', LT_COP_ADD}, {'-', LT_COP_SUB}, {'&', LT_COP_AND}, {'|', LT_COP_OR}, {'^', LT_COP_XOR},
+      {'*', LT_COP_MUL}, {'/', LT_COP_DIV}, {'%', LT_COP_REM}};
+    lt_cexpr *b = new_expr(ps, LT_CE_BINARY, at);
+    size_t i = 0;
+    while (cops[i].c != op) i++;
+    if (rhs->kind == LT_CE_BINARY || rhs->kind == LT_CE_COND) rhs->parens = true;   /* r *= a + b */
+    b->op = cops[i].op;
+    b->a = lhs;
+    b->b = rhs;
+    rhs = b;
+  }
+  if (lhs->kind == LT_CE_LOCAL) {
+    lt_cstmt *s = new_stmt(ps, LT_CS_ASSIGN, at);
+    s->local = lhs->local;
+    s->e = rhs;
+    return s;
+  }
+  if (lhs->kind == LT_CE_DEREF) {
+    lt_cstmt *s = new_stmt(ps, LT_CS_STORE, at);
+    s->ptr = lhs->a;
+    s->e = rhs;
+    return s;
+  }
+  lt_p_error(ps, lhs->at, "cannot assign to this: a local, *pointer or an atomic object is assigned");
+}
+
+/* A named cuda::atomic_ref: `cuda::atomic_ref<int, S> f(*p);` (or `f{*p}`,
+ * `f = *p`): no statement, another name of *p (aref). */
+static void ref_decl(parser *ps, const char *type) {
+  lt_param_type pt = lt_cpp_param_type(type);
+  if (!ident_tok(&TOK)) lt_p_error(ps, TOK.at, "expected the atomic_ref's name, found %s", lt_p_desc(ps, &TOK));
+  lt_token name = TOK;
+  lt_p_next(ps);
+  lc_loc open = TOK.at;
+  lt_tok_kind close = is(ps, LT_TOK_LBRACE) ? LT_TOK_RBRACE : LT_TOK_RPAREN;
+  if (!is(ps, LT_TOK_LPAREN) && !is(ps, LT_TOK_LBRACE) && !is(ps, LT_TOK_EQ))
+    lt_p_error(ps, TOK.at, "a cuda::atomic_ref is bound to an object when declared: expected "
+               "'(' (cuda::atomic_ref<int, S> %.*s(*p);), found %s", (int)name.len, name.text,
+               lt_p_desc(ps, &TOK));
+  bool eq = is(ps, LT_TOK_EQ);
+  lt_p_next(ps);
+  const lt_cexpr *obj = unary(ps);
+  if (!eq) lt_p_check_match(ps, close, close == LT_TOK_RBRACE ? "}" : ")", close == LT_TOK_RBRACE ? "{" : "(", open);
+  const lt_cexpr *ptr = obj->kind == LT_CE_DEREF ? obj->a : NULL;
+  if (!ptr || (ptr->kind != LT_CE_LOC && ptr->kind != LT_CE_BINARY && ptr->kind != LT_CE_LOCAL))
+    lt_p_error(ps, obj->at, "a cuda::atomic_ref is bound to a location: *p, p a parameter "
+               "(cuda::atomic_ref<int, S> %.*s(*p);)", (int)name.len, name.text);
+  if (find_local(cur_thread(ps), name.text, name.len) >= 0)
+    lt_p_error(ps, name.at, "%s is a local already", lt_p_desc(ps, &name));
+  aref *r = PUSH(ps, CS->refs, CS->nrefs, CS->ref_cap);
+  r->name = lt_p_str(ps, &name);
+  r->ptr = ptr;
+  r->scope = pt.scope;
+  r->scope_at = name.at;
+}
+
+/* declarator -> ['*'...] name ['=' expr] */
+static lt_cstmt *declarator(parser *ps, const char *type, lc_loc at) {
+  lt_cstmt *s = new_stmt(ps, LT_CS_DECL, at);
+  s->type = type;
+  while (is(ps, LT_TOK_STAR)) lt_p_next(ps);   /* `int *p = x, *q = y;` */
+  if (!ident_tok(&TOK)) lt_p_error(ps, TOK.at, "expected a local's name, found %s", lt_p_desc(ps, &TOK));
+  lt_token name = TOK;
+  lt_p_next(ps);
+  if (is(ps, LT_TOK_EQ)) {
+    lt_p_next(ps);
+    s->e = expr(ps);
+  }
+  s->local = declare_local(ps, &name);   /* after the initialiser: `int r = r;` is an error */
+  return s;
+}
+
+/* simple -> type name ['=' expr] | unary ('=' | op'=') expr | unary ('++' | '--')
+ *         | ('++' | '--') unary | expr          (no ';': `for` uses these too)
+ * NULL for a named atomic_ref (which makes no statement). */
+static lt_cstmt *simple(parser *ps) {
+  lc_loc at = TOK.at;
+  if (is(ps, LT_TOK_INC) || is(ps, LT_TOK_DEC)) {
+    lt_token op = TOK;
+    lt_p_next(ps);
+    lt_cexpr *x = unary(ps);
+    return assignment(ps, x, op.text[0], const_expr(ps, 1, op.at), at);
+  }
+  if (type_word(&TOK)) {
+    const char *start = TOK.text;
+    bool ref = name_is(&TOK, "atomic_ref");
+    const char *type = type_name(ps);
+    lt_param_type pt = lt_cpp_param_type(type);
+    if (ref && !pt.pointer && is(ps, LT_TOK_LPAREN)) {   /* a temporary: atomic_ref<int>(*x).op() */
+      lt_cexpr *e = ref_temp(ps, type, at, start);
+      lt_cstmt *s = new_stmt(ps, LT_CS_EXPR, at);
+      s->e = conditional(ps, binary(ps, 0, e));
+      return s;
+    }
+    if (pt.kind == LT_PK_OBJECT && !pt.pointer) {
+      if (!ref)
+        lt_p_error(ps, at, "a local cuda::atomic object would be private to its thread: make it a "
+                   "parameter (%s* x) or bind a cuda::atomic_ref to a location", type);
+      ref_decl(ps, type);
+      return NULL;
+    }
+    if (pt.kind == LT_PK_OBJECT)
+      lt_p_error(ps, at, "a local pointer to an atomic object is not supported: use the parameter, "
+                 "or a cuda::atomic_ref bound to *p");
+    lt_cstmt *first = declarator(ps, type, at);
+    if (!is(ps, LT_TOK_COMMA)) return first;
+    /* `int a = 1, b;`: a block of declarations (blocks do not scope names) */
+    lt_cstmt *s = new_stmt(ps, LT_CS_BLOCK, at);
+    size_t cap = 0;
+    *PUSH(ps, s->body.v, s->body.n, cap) = first;
+    while (is(ps, LT_TOK_COMMA)) {
+      lt_p_next(ps);
+      lc_loc dat = TOK.at;
+      *PUSH(ps, s->body.v, s->body.n, cap) = declarator(ps, type, dat);
+    }
+    return s;
+  }
+  if (ident_tok(&TOK) && lt_p_peek(ps)->kind == LT_TOK_EQ && find_local(cur_thread(ps), TOK.text, TOK.len) < 0) {
+    bool ref = false;
+    for (size_t i = 0; i < CS->nrefs; i++) ref = ref || tok_eq(&TOK, CS->refs[i].name);
+    const lt_cpp_thread *th = cur_thread(ps);
+    for (size_t i = 0; i < th->nparams; i++)   /* an atomic object by reference */
+      ref = ref || (tok_eq(&TOK, th->params[i].name) && th->params[i].type[0] &&
+                    th->params[i].type[strlen(th->params[i].type) - 1] == '&');
+    if (!ref)
+      lt_p_error(ps, TOK.at, "%s is not a local of P%d (declare it: int %.*s = ...;)",
+                 lt_p_desc(ps, &TOK), ps->t->threads[CS->cur].id, (int)TOK.len, TOK.text);
+  }
+  lt_cexpr *lhs = unary(ps);
+  if (is(ps, LT_TOK_EQ) || is(ps, LT_TOK_OP_EQ)) {
+    char op = is(ps, LT_TOK_EQ) ? '=' : TOK.text[0];
+    if (!view_of(ps, lhs) && lhs->kind != LT_CE_LOCAL && lhs->kind != LT_CE_DEREF)
+      lt_p_error(ps, TOK.at, "cannot assign to this: a local, *pointer or an atomic object is assigned");
+    lt_p_next(ps);
+    lt_cexpr *rhs = expr(ps);
+    return assignment(ps, lhs, op, rhs, at);
+  }
+  if ((is(ps, LT_TOK_INC) || is(ps, LT_TOK_DEC)) && (lhs->kind == LT_CE_LOCAL || lhs->kind == LT_CE_DEREF)) {
+    char op = TOK.text[0];
+    lc_loc opat = TOK.at;
+    lt_p_next(ps);
+    return assignment(ps, lhs, op, const_expr(ps, 1, opat), at);
+  }
+  lt_cstmt *s = new_stmt(ps, LT_CS_EXPR, at);
+  s->e = conditional(ps, binary(ps, 0, lhs));
+  return s;
+}
+
+/* for -> 'for' '(' [simple] ';' [expr] ';' [simple] ')' body: a block with
+ * the initialisation and a while loop whose body ends with the step. */
+static lt_cstmt *for_loop(parser *ps, lc_loc at) {
+  lt_p_next(ps);
+  lc_loc open = TOK.at;
+  lt_p_expect(ps, LT_TOK_LPAREN, "'('");
+  lt_cstmt *outer = new_stmt(ps, LT_CS_BLOCK, at);
+  lt_cstmt *init = is(ps, LT_TOK_SEMI) ? NULL : simple(ps);
+  semi(ps);
+  lt_cstmt *loop = new_stmt(ps, LT_CS_WHILE, at);
+  loop->e = is(ps, LT_TOK_SEMI) ? const_expr(ps, 1, TOK.at) : expr(ps);
+  semi(ps);
+  lt_cstmt *step = is(ps, LT_TOK_RPAREN) ? NULL : simple(ps);
+  lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+  lt_cblock b = {0};
+  loop_body(ps, loop, &b);
+  if (step) {
+    loop->body.v = lc_arena_alloc(ps->a, (b.n + 1) * sizeof *loop->body.v);
+    if (b.n) memcpy(loop->body.v, b.v, b.n * sizeof *b.v);
+    loop->body.v[b.n] = step;
+    loop->body.n = b.n + 1;
+  } else {
+    loop->body = b;
+  }
+  size_t n = init ? 2 : 1;
+  outer->body.v = lc_arena_alloc(ps->a, n * sizeof *outer->body.v);
+  if (init) outer->body.v[0] = init;
+  outer->body.v[n - 1] = loop;
+  outer->body.n = n;
+  return outer;
+}
+
+/* do -> 'do' body 'while' '(' expr ')' ';': `while (1) { body if (!(cond)) break; }` */
+static lt_cstmt *do_loop(parser *ps, lc_loc at) {
+  lt_p_next(ps);
+  lt_cstmt *loop = new_stmt(ps, LT_CS_WHILE, at);
+  loop->e = const_expr(ps, 1, at);
+  lt_cblock b = {0};
+  loop_body(ps, loop, &b);
+  if (!lt_p_is_word(ps, "while")) lt_p_error(ps, TOK.at, "expected 'while' ending the do loop, found %s",
+                                             lt_p_desc(ps, &TOK));
+  lc_loc wat = TOK.at;
+  lt_p_next(ps);
+  lt_cstmt *test = new_stmt(ps, LT_CS_IF, wat);
+  paren_cond(ps, test);
+  semi(ps);
+  lt_cexpr *cond = (lt_cexpr *)test->e;
+  cond->parens = true;
+  lt_cexpr *not = new_expr(ps, LT_CE_UNARY, wat);
+  not->op = LT_COP_NOT;
+  not->a = cond;
+  test->e = not;
+  test->body.v = lc_arena_alloc(ps->a, sizeof *test->body.v);
+  test->body.v[0] = new_stmt(ps, LT_CS_BREAK, wat);
+  test->body.n = 1;
+  loop->body.v = lc_arena_alloc(ps->a, (b.n + 1) * sizeof *loop->body.v);
+  if (b.n) memcpy(loop->body.v, b.v, b.n * sizeof *b.v);
+  loop->body.v[b.n] = test;
+  loop->body.n = b.n + 1;
+  return loop;
+}
+
 /* stmt -> block | 'if' '(' expr ')' body ['else' body] | 'while' '(' expr ')' body
- *       | '__syncthreads' '(' ')' ';' | type name ['=' expr] ';' | name '=' expr ';'
- *       | '*' unary '=' expr ';' | expr ';' */
+ *       | 'for' ... | 'do' body 'while' '(' expr ')' ';' | 'break' ';'
+ *       | '__syncthreads' '(' ')' ';' | simple ';' */
 static lt_cstmt *stmt(parser *ps) {
   lc_loc at = TOK.at;
   lt_cstmt *s;
+  if (is(ps, LT_TOK_SEMI)) {   /* the empty statement: `while (*flag == 0);` */
+    lt_p_next(ps);
+    return NULL;
+  }
   nest(ps, at);
   if (is(ps, LT_TOK_LBRACE)) {
     s = new_stmt(ps, LT_CS_BLOCK, at);
@@ -713,45 +1362,39 @@ static lt_cstmt *stmt(parser *ps) {
     s = new_stmt(ps, LT_CS_WHILE, at);
     lt_p_next(ps);
     paren_cond(ps, s);
-    body(ps, &s->body);
+    loop_body(ps, s, &s->body);
+  } else if (lt_p_is_word(ps, "for")) {
+    s = for_loop(ps, at);
+  } else if (lt_p_is_word(ps, "do")) {
+    s = do_loop(ps, at);
+  } else if (lt_p_is_word(ps, "break")) {
+    if (CS->nloops == 0) lt_p_error(ps, at, "'break' outside a loop");
+    s = new_stmt(ps, LT_CS_BREAK, at);
+    lt_p_next(ps);
+    semi(ps);
+  } else if (lt_p_is_word(ps, "return")) {   /* the thread ends here */
+    s = new_stmt(ps, LT_CS_RETURN, at);
+    lt_p_next(ps);
+    if (!is(ps, LT_TOK_SEMI))
+      lt_p_error(ps, TOK.at, "a thread returns nothing: expected ';' after 'return', found %s",
+                 lt_p_desc(ps, &TOK));
+    semi(ps);
+  } else if (lt_p_is_word(ps, "goto") || lt_p_is_word(ps, "switch") || lt_p_is_word(ps, "case") ||
+             lt_p_is_word(ps, "asm") || lt_p_is_word(ps, "__asm__") || lt_p_is_word(ps, "typedef") ||
+             lt_p_is_word(ps, "struct") || lt_p_is_word(ps, "static") || lt_p_is_word(ps, "extern")) {
+    lt_p_error(ps, at, "'%.*s' is not supported in a C++ test (statements: declarations, assignments, "
+               "if, while, for, do, break, return, __syncthreads() and atomic operations)",
+               (int)TOK.len, TOK.text);
+  } else if (lt_p_is_word(ps, "continue")) {
+    lt_p_error(ps, at, "'continue' is not supported (write the loop with if/else)");
   } else if (lt_p_is_word(ps, "__syncthreads")) {
     s = new_stmt(ps, LT_CS_SYNC, at);
     lt_p_next(ps);
     lt_p_expect(ps, LT_TOK_LPAREN, "'('");
     lt_p_expect(ps, LT_TOK_RPAREN, "')'");
     semi(ps);
-  } else if (type_word(&TOK) && !name_is(&TOK, "atomic_ref")) {   /* atomic_ref<..>(x).op() is code */
-    s = new_stmt(ps, LT_CS_DECL, at);
-    s->type = type_name(ps);
-    if (!ident_tok(&TOK)) lt_p_error(ps, TOK.at, "expected a local's name, found %s", lt_p_desc(ps, &TOK));
-    lt_token name = TOK;
-    lt_p_next(ps);
-    if (is(ps, LT_TOK_EQ)) {
-      lt_p_next(ps);
-      s->e = expr(ps);
-    }
-    s->local = declare_local(ps, &name);   /* after the initialiser: `int r = r;` is an error */
-    semi(ps);
-  } else if (is(ps, LT_TOK_STAR)) {
-    s = new_stmt(ps, LT_CS_STORE, at);
-    lt_p_next(ps);
-    s->ptr = unary(ps);
-    lt_p_expect(ps, LT_TOK_EQ, "'=' (a store *p = value;)");
-    s->e = expr(ps);
-    semi(ps);
-  } else if (ident_tok(&TOK) && lt_p_peek(ps)->kind == LT_TOK_EQ) {
-    s = new_stmt(ps, LT_CS_ASSIGN, at);
-    s->local = find_local(cur_thread(ps), TOK.text, TOK.len);
-    if (s->local < 0)
-      lt_p_error(ps, TOK.at, "%s is not a local of P%d (declare it: int %.*s = ...;)",
-                 lt_p_desc(ps, &TOK), ps->t->threads[CS->cur].id, (int)TOK.len, TOK.text);
-    lt_p_next(ps);
-    lt_p_next(ps);
-    s->e = expr(ps);
-    semi(ps);
   } else {
-    s = new_stmt(ps, LT_CS_EXPR, at);
-    s->e = expr(ps);
+    s = simple(ps);
     semi(ps);
   }
   CS->depth--;
@@ -767,6 +1410,18 @@ static void param(parser *ps, lt_cpp_thread *th, size_t *cap) {
   if (!type_word(&TOK)) lt_p_error(ps, TOK.at, "expected a parameter type (atomic_int*, int*, ...), "
                                    "found %s", lt_p_desc(ps, &TOK));
   p->type = type_name(ps);
+  if (is(ps, LT_TOK_AMP)) {   /* `cuda::atomic<int, S>& x`: x names the object itself */
+    lt_param_type pt = lt_cpp_param_type(p->type);
+    if (pt.kind != LT_PK_OBJECT || pt.pointer)
+      lt_p_error(ps, TOK.at, "a reference parameter must be an atomic object (cuda::atomic<int, S>& x); "
+                 "for a location write a pointer (int* x)");
+    size_t n = strlen(p->type);
+    char *t = lc_arena_alloc(ps->a, n + 2);
+    memcpy(t, p->type, n);
+    t[n] = '&';
+    p->type = t;
+    lt_p_next(ps);
+  }
   if (!ident_tok(&TOK)) lt_p_error(ps, TOK.at, "expected a parameter name, found %s", lt_p_desc(ps, &TOK));
   p->name = lt_p_str(ps, &TOK);
   lt_p_next(ps);
@@ -783,6 +1438,7 @@ static void cthread(parser *ps, size_t *cap) {
   *cap = tcap;
   CS->cur = (int)t->nthreads - 1;
   CS->local_cap = 0;
+  CS->nrefs = CS->nviews = CS->nloops = 0;
   th->id = (int)TOK.value;
   th->at = TOK.at;
   th->cluster = -1;

@@ -45,6 +45,61 @@ lt_scope lt_ts_scope(lt_ts s) {
   }
 }
 
+/* ---- parameter types ----------------------------------------------------------- */
+
+static bool has_word(const char *type, const char *w) {
+  size_t n = strlen(w);
+  for (const char *p = strstr(type, w); p; p = strstr(p + 1, w)) {
+    bool start = p == type || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+                                (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9'));
+    char e = p[n];
+    bool end = !(e == '_' || (e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9'));
+    if (start && end) return true;
+  }
+  return false;
+}
+
+static const struct { const char *n; lt_ts s; } ts_words[] = {
+  {"thread_scope_thread", LT_TS_THREAD}, {"thread_scope_block", LT_TS_BLOCK},
+  {"thread_scope_cluster", LT_TS_CLUSTER}, {"thread_scope_device", LT_TS_DEVICE},
+  {"thread_scope_system", LT_TS_SYSTEM}};
+
+lt_param_type lt_cpp_param_type(const char *type) {
+  lt_param_type pt = {0};
+  if (!type) return pt;
+  pt.pointer = strchr(type, '*') != NULL;
+  pt.is_unsigned = has_word(type, "unsigned") || has_word(type, "uint32_t") ||
+                   has_word(type, "atomic_uint") || has_word(type, "uint64_t");
+  const char *lt = strchr(type, '<');
+  if (lt && (has_word(type, "atomic") || has_word(type, "atomic_ref"))) {
+    pt.kind = LT_PK_OBJECT;
+    for (size_t i = 0; i < LC_ARRAY_LEN(ts_words); i++)
+      if (has_word(lt, ts_words[i].n)) pt.scope = ts_words[i].s;
+  } else if (has_word(type, "_Atomic") || strstr(type, "atomic_")) {
+    pt.kind = LT_PK_C11;
+  } else {
+    /* volatile before the first `*` qualifies the int (`int* volatile p` is
+     * a volatile pointer to a plain int) */
+    const char *star = strchr(type, '*');
+    size_t n = star ? (size_t)(star - type) : strlen(type);
+    char head[128];
+    snprintf(head, sizeof head, "%.*s", (int)(n < sizeof head ? n : sizeof head - 1), type);
+    if (has_word(head, "volatile")) pt.kind = LT_PK_VOLATILE;
+  }
+  return pt;
+}
+
+static const char *param_of(const lt_cpp_thread *th, const char *loc) {
+  for (size_t i = 0; i < th->nparams; i++)
+    if (strcmp(th->params[i].name, loc) == 0) return th->params[i].type;
+  return NULL;
+}
+
+const char *lt_cpp_param_of(const lt_test *t, size_t thread, const char *loc) {
+  if (!t->cpp || thread >= t->nthreads || !loc) return NULL;
+  return param_of(&t->cpp->threads[thread], loc);
+}
+
 /* ---- printing ---------------------------------------------------------------- */
 
 typedef struct pctx {
@@ -61,12 +116,41 @@ static const char *cop_text(lt_cop op) {
 
 static void pexpr(pctx *c, const lt_cexpr *e);
 
+/* A CUDA atomic function or fence as written (lt_catomic.cuda_fn). */
+static void cuda_call(pctx *c, const lt_catomic *a) {
+  static const char *const fn[] = {[LT_RMW_ADD] = "Add", [LT_RMW_SUB] = "Sub", [LT_RMW_AND] = "And",
+                                   [LT_RMW_OR] = "Or", [LT_RMW_XOR] = "Xor", [LT_RMW_MIN] = "Min",
+                                   [LT_RMW_MAX] = "Max", [LT_RMW_INC] = "Inc", [LT_RMW_DEC] = "Dec",
+                                   [LT_RMW_EXCH] = "Exch", [LT_RMW_CAS] = "CAS"};
+  const char *suffix = a->scope == LT_TS_BLOCK ? "_block" : a->scope == LT_TS_SYSTEM ? "_system" : "";
+  lc_buf *b = c->b;
+  if (a->kind == LT_CA_FENCE) {
+    lc_buf_printf(b, "__threadfence%s()", suffix);
+    return;
+  }
+  lt_rmw_op op = a->kind == LT_CA_EXCHANGE ? LT_RMW_EXCH : a->kind == LT_CA_CAS ? LT_RMW_CAS : a->op;
+  const char *name = (size_t)op < LC_ARRAY_LEN(fn) && fn[op] ? fn[op] : "Add";
+  lc_buf_printf(b, "atomic%s%s(", name, suffix);
+  pexpr(c, a->obj);
+  lc_buf_puts(b, ", ");
+  pexpr(c, a->kind == LT_CA_CAS ? a->expected : a->val);
+  if (a->kind == LT_CA_CAS) {
+    lc_buf_puts(b, ", ");
+    pexpr(c, a->desired);
+  }
+  lc_buf_putc(b, ')');
+}
+
 static void atomic_call(pctx *c, const lt_catomic *a) {
   static const char *const fetch[] = {[LT_RMW_ADD] = "add", [LT_RMW_SUB] = "sub",
                                       [LT_RMW_AND] = "and", [LT_RMW_OR] = "or",
                                       [LT_RMW_XOR] = "xor", [LT_RMW_MIN] = "min",
                                       [LT_RMW_MAX] = "max"};
   lc_buf *b = c->b;
+  if (a->cuda_fn) {
+    cuda_call(c, a);
+    return;
+  }
   switch (a->kind) {
   case LT_CA_FENCE: lc_buf_puts(b, "atomic_thread_fence("); break;
   case LT_CA_LOAD: lc_buf_puts(b, "atomic_load_explicit("); break;
@@ -80,6 +164,9 @@ static void atomic_call(pctx *c, const lt_catomic *a) {
     break;
   }
   if (a->kind != LT_CA_FENCE) {
+    /* an atomic object passed by reference (`cuda::atomic<int, S>& x`) is &x */
+    const char *type = a->obj->kind == LT_CE_LOC ? param_of(c->th, a->obj->loc) : NULL;
+    if (type && *type && type[strlen(type) - 1] == '&') lc_buf_putc(b, '&');
     pexpr(c, a->obj);
     lc_buf_puts(b, ", ");
   }
@@ -130,6 +217,13 @@ static void pexpr(pctx *c, const lt_cexpr *e) {
     pexpr(c, e->b);
     break;
   case LT_CE_ATOMIC: atomic_call(c, &e->atomic); break;
+  case LT_CE_COND:
+    pexpr(c, e->a);
+    lc_buf_puts(b, " ? ");
+    pexpr(c, e->b);
+    lc_buf_puts(b, " : ");
+    pexpr(c, e->c);
+    break;
   }
   if (e->parens) lc_buf_putc(b, ')');
 }
@@ -169,6 +263,8 @@ static void pstmt(pctx *c, const lt_cstmt *s, int level) {
     lc_buf_puts(b, ";\n");
     break;
   case LT_CS_SYNC: lc_buf_puts(b, "__syncthreads();\n"); break;
+  case LT_CS_BREAK: lc_buf_puts(b, "break;\n"); break;
+  case LT_CS_RETURN: lc_buf_puts(b, "return;\n"); break;
   case LT_CS_BLOCK:
     lc_buf_puts(b, "{\n");
     pblock(c, &s->body, level + 1);

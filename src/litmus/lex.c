@@ -238,6 +238,9 @@ static int read_number(lt_lexer *ls, lt_token *t) {
   const char *s = t->text + (t->text[0] == '-');
   size_t n = t->len - (size_t)(s - t->text);
   bool hex = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  size_t suffix = 0;   /* C++: 1u, 2UL, 0x10ull (the value is the same) */
+  while (ls->cpp && suffix < 3 && n - suffix > 1 && strchr("uUlL", s[n - suffix - 1])) suffix++;
+  n -= suffix;
   for (size_t i = hex ? 2 : 0; i < n; i++) {
     int c = (unsigned char)s[i];
     bool ok = hex ? is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') : is_digit(c);
@@ -246,7 +249,7 @@ static int read_number(lt_lexer *ls, lt_token *t) {
       return -1;
     }
   }
-  if (lc_parse_int64(t->text, t->len, &t->value) == 0) return 0;
+  if (lc_parse_int64(t->text, t->len - suffix, &t->value) == 0) return 0;
   lc_error(ls->d, t->at, "number %s does not fit in 64 bits", what);
   return -1;
 }
@@ -271,10 +274,29 @@ static const struct {
   lt_tok_kind kind;
 } cpp_punct[] = {
   {'*', LT_TOK_STAR}, {'+', LT_TOK_PLUS}, {'-', LT_TOK_MINUS}, {'/', LT_TOK_SLASH},
-  {'%', LT_TOK_PERCENT}, {'^', LT_TOK_CARET}, {'.', LT_TOK_DOT},
+  {'%', LT_TOK_PERCENT}, {'^', LT_TOK_CARET}, {'.', LT_TOK_DOT}, {'?', LT_TOK_QUESTION},
+};
+
+/* C++ mode: two-character operators, tried first (C++ reads the longest
+ * operator: `a--b` is a decrement of a, never a - -b). */
+static const struct {
+  const char *s;
+  lt_tok_kind kind;
+} cpp_punct2[] = {
+  {"->", LT_TOK_ARROW}, {"++", LT_TOK_INC}, {"--", LT_TOK_DEC}, {"+=", LT_TOK_OP_EQ},
+  {"-=", LT_TOK_OP_EQ}, {"&=", LT_TOK_OP_EQ}, {"|=", LT_TOK_OP_EQ}, {"^=", LT_TOK_OP_EQ},
+  {"*=", LT_TOK_OP_EQ}, {"/=", LT_TOK_OP_EQ}, {"%=", LT_TOK_OP_EQ},
 };
 
 static int read_punct(lt_lexer *ls, lt_token *t) {
+  for (size_t i = 0; ls->cpp && i < LC_ARRAY_LEN(cpp_punct2); i++)
+    if (ls->end - ls->p >= 2 && memcmp(ls->p, cpp_punct2[i].s, 2) == 0) {
+      t->kind = cpp_punct2[i].kind;
+      t->len = 2;
+      advance(ls);
+      advance(ls);
+      return 0;
+    }
   for (size_t i = 0; ls->cpp && i < LC_ARRAY_LEN(cpp_punct); i++)
     if (*ls->p == cpp_punct[i].c && !(*ls->p == '/' && peekc(ls, 1) == '\\')) {
       t->kind = cpp_punct[i].kind;

@@ -38,7 +38,12 @@ typedef enum {
   LT_TOK_OR,        /* \/ or || */
   /* C++ mode only (lt_lexer.cpp): */
   LT_TOK_STAR, LT_TOK_PLUS, LT_TOK_MINUS, LT_TOK_SLASH, LT_TOK_PERCENT, LT_TOK_CARET,
-  LT_TOK_DOT
+  LT_TOK_DOT,
+  LT_TOK_ARROW,     /* -> */
+  LT_TOK_INC,       /* ++ */
+  LT_TOK_DEC,       /* -- (a decrement, as in C++: never two minus signs) */
+  LT_TOK_OP_EQ,     /* += -= &= |= ^= *= /= %=: the operator is text[0] */
+  LT_TOK_QUESTION   /* ? */
 } lt_tok_kind;
 
 typedef struct lt_token {
@@ -60,7 +65,8 @@ typedef struct lt_lexer {
   bool has_ahead;
   /* C++ mode (set by the parser after a `C` or `CUDA` header): words take
    * `::` instead of dots (`cuda::std::memory_order_relaxed` is one word),
-   * `. * + - / % ^` are operators (`~` stays LT_TOK_NOT), comments are
+   * `. * + - / % ^` are operators (`~` stays LT_TOK_NOT), so are
+   * `-> ++ -- += -= &= |= ^= *= /= %= ?` (the longest match, as in C++), comments are
    * C's two kinds (not the parenthesised one: `(*x)` is code), and a `-`
    * joins a number only where no operand precedes it. */
   bool cpp;

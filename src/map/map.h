@@ -16,7 +16,9 @@
 
 /* The C++ side. */
 typedef enum { MAP_LOAD, MAP_STORE, MAP_RMW, MAP_FENCE, MAP_NKINDS } map_kind;
-typedef enum { MAP_NA, MAP_RLX, MAP_ACQ, MAP_REL, MAP_ACQ_REL, MAP_SC, MAP_NORDERS } map_order;
+/* MAP_VOL: a volatile access (CUDA's volatile int*), which nvcc compiles
+ * to ld.volatile / st.volatile: loads and stores only. */
+typedef enum { MAP_NA, MAP_RLX, MAP_ACQ, MAP_REL, MAP_ACQ_REL, MAP_SC, MAP_VOL, MAP_NORDERS } map_order;
 typedef enum { MAP_THREAD, MAP_BLOCK, MAP_CLUSTER, MAP_DEVICE, MAP_SYSTEM,
                MAP_NSCOPES } map_cscope;
 

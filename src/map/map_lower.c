@@ -31,6 +31,7 @@ map_order map_order_of(const lt_instr *in) {
   case LT_SEM_RELEASE: return MAP_REL;
   case LT_SEM_ACQ_REL: return MAP_ACQ_REL;
   case LT_SEM_SC: return MAP_SC;
+  case LT_SEM_VOLATILE: return MAP_VOL;
   default: return MAP_NA;
   }
 }

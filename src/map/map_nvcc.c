@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "litmus/cpp_ast.h"
 #include "map/lift.h"
 
 static const char *mo_name(lt_sem s) {
@@ -85,7 +86,57 @@ static const char *fetch_name(lt_rmw_op op) {
   }
 }
 
+/* CUDA's atomic functions (lt_instr.cpp_form LT_CF_CUDA_FN): the name's
+ * stem for an RMW, NULL for none. */
+static const char *cuda_fn_name(lt_rmw_op op) {
+  switch (op) {
+  case LT_RMW_ADD: return "atomicAdd";
+  case LT_RMW_SUB: return "atomicSub";
+  case LT_RMW_AND: return "atomicAnd";
+  case LT_RMW_OR: return "atomicOr";
+  case LT_RMW_XOR: return "atomicXor";
+  case LT_RMW_MIN: return "atomicMin";
+  case LT_RMW_MAX: return "atomicMax";
+  case LT_RMW_INC: return "atomicInc";
+  case LT_RMW_DEC: return "atomicDec";
+  case LT_RMW_EXCH: return "atomicExch";
+  case LT_RMW_CAS: return "atomicCAS";
+  default: return NULL;
+  }
+}
+
+static const char *cuda_fn_suffix(lt_scope s) {
+  return s == LT_SCOPE_CTA ? "_block" : s == LT_SCOPE_SYS ? "_system" : "";
+}
+
+/* An atomic function or fence as written (__threadfence(), atomicAdd(p, v)). */
+static int emit_cuda_fn(lc_buf *b, const lt_instr *in, const map_cpp_operands *o, const char *T, lc_diag *d) {
+  const char *suffix = cuda_fn_suffix(in->scope);
+  if (in->kind == LT_I_FENCE) {
+    lc_buf_printf(b, "__threadfence%s();\n", suffix);
+    return 0;
+  }
+  const char *fn = in->kind == LT_I_ATOM ? cuda_fn_name(in->rmw) : NULL;
+  if (!fn) {
+    lc_error(d, in->at, "this access has no CUDA atomic function");
+    return -1;
+  }
+  if (in->rmw == LT_RMW_CAS)
+    lc_buf_printf(b, "%s = %s%s((%s *)%s, (%s)%s, (%s)%s);\n", o->dst, fn, suffix, T, o->ptr, T, o->val, T,
+                  o->val2);
+  else
+    lc_buf_printf(b, "%s = %s%s((%s *)%s, (%s)%s);\n", o->dst, fn, suffix, T, o->ptr, T, o->val);
+  return 0;
+}
+
 int map_emit_cpp_access(lc_buf *b, const lt_instr *in, const map_cpp_operands *o, lc_diag *d) {
+  const char *T = in->type == LT_TYPE_U32 ? "unsigned" : "int";
+  if (in->sem == LT_SEM_VOLATILE) {   /* volatile int*: ld.volatile / st.volatile */
+    if (in->kind == LT_I_LD) lc_buf_printf(b, "%s = *(volatile %s *)%s;\n", o->dst, T, o->ptr);
+    else lc_buf_printf(b, "*(volatile %s *)%s = (%s)%s;\n", T, o->ptr, T, o->val);
+    return 0;
+  }
+  if (in->cpp_form == LT_CF_CUDA_FN) return emit_cuda_fn(b, in, o, T, d);
   if (in->scope == LT_SCOPE_CLUSTER) {
     lc_error(d, in->at, "thread_scope_cluster: the libcu++ of this toolkit has no cuda::thread_scope_cluster "
                         "for cuda::atomic_ref, so the access is not compiled");
@@ -96,20 +147,26 @@ int map_emit_cpp_access(lc_buf *b, const lt_instr *in, const map_cpp_operands *o
                   mo_name(in->sem), scope_name(in->scope));
     return 0;
   }
-  const char *x = o->ptr;
   bool na = in->sem == LT_SEM_WEAK || in->sem == LT_SEM_NONE;
-  char ref[160];
-  snprintf(ref, sizeof ref, "cuda::atomic_ref<int, cuda::thread_scope_%s>(*%s)", scope_name(in->scope), x);
+  /* the location as an lvalue of T (`*x`, `*(unsigned *)x`); an atomic object's
+   * members through a pointer to it (cuda::atomic<T, S> as declared) */
+  char x[96], ref[224];
+  if (in->type == LT_TYPE_U32) snprintf(x, sizeof x, "(unsigned *)%s", o->ptr);
+  else snprintf(x, sizeof x, "%s", o->ptr);
+  if (in->cpp_form == LT_CF_OBJECT)
+    snprintf(ref, sizeof ref, "((cuda::atomic<%s, cuda::thread_scope_%s> *)%s)->", T, scope_name(in->scope), o->ptr);
+  else
+    snprintf(ref, sizeof ref, "cuda::atomic_ref<%s, cuda::thread_scope_%s>(*%s).", T, scope_name(in->scope), x);
   if (in->kind == LT_I_LD && na) lc_buf_printf(b, "%s = *%s;\n", o->dst, x);
-  else if (in->kind == LT_I_LD) lc_buf_printf(b, "%s = %s.load(cuda::memory_order_%s);\n", o->dst, ref, mo_name(in->sem));
+  else if (in->kind == LT_I_LD) lc_buf_printf(b, "%s = %sload(cuda::memory_order_%s);\n", o->dst, ref, mo_name(in->sem));
   else if (in->kind == LT_I_ST && na) lc_buf_printf(b, "*%s = %s;\n", x, o->val);
-  else if (in->kind == LT_I_ST) lc_buf_printf(b, "%s.store(%s, cuda::memory_order_%s);\n", ref, o->val, mo_name(in->sem));
+  else if (in->kind == LT_I_ST) lc_buf_printf(b, "%sstore(%s, cuda::memory_order_%s);\n", ref, o->val, mo_name(in->sem));
   else if (in->rmw == LT_RMW_CAS)
-    lc_buf_printf(b, "{ int e = %s; %s.compare_exchange_strong(e, %s, cuda::memory_order_%s, "
-                     "cuda::memory_order_%s); %s = e; }\n", o->val, ref, o->val2, mo_name(in->sem),
+    lc_buf_printf(b, "{ %s e = %s; %scompare_exchange_strong(e, %s, cuda::memory_order_%s, "
+                     "cuda::memory_order_%s); %s = e; }\n", T, o->val, ref, o->val2, mo_name(in->sem),
                   mo_fail_name(in->mo_fail), o->dst);
   else if (fetch_name(in->rmw))
-    lc_buf_printf(b, "%s = %s.%s(%s, cuda::memory_order_%s);\n", o->dst, ref, fetch_name(in->rmw), o->val,
+    lc_buf_printf(b, "%s = %s%s(%s, cuda::memory_order_%s);\n", o->dst, ref, fetch_name(in->rmw), o->val,
                   mo_name(in->sem));
   else {
     lc_error(d, in->at, "atom.%s has no cuda::atomic_ref counterpart", lt_rmw_name(in->rmw));
@@ -140,6 +197,20 @@ static int emit_access(lc_buf *b, const lt_instr *in, size_t cell, int *slot, lc
   return map_emit_cpp_access(b, in, &o, d);
 }
 
+/* A kernel parameter as the test declares it (volatile int*, unsigned*,
+ * cuda::atomic<int, S>*), so that what nvcc emits for each form is what
+ * is checked; int* for a location the thread does not declare, or
+ * declares with a type CUDA C++ lacks (C11's atomic_int, _Atomic). */
+static const char *param_decl(const lt_test *ct, size_t thread, const char *loc) {
+  const char *type = lt_cpp_param_of(ct, thread, loc);
+  if (!type || !strchr(type, '*') || strstr(type, "_Atomic") || strstr(type, "atomic_") ||
+      strstr(type, "__shared__") || strstr(type, "__device__") || strstr(type, "**"))
+    return "int *";
+  lt_param_type pt = lt_cpp_param_type(type);
+  if (pt.kind == LT_PK_OBJECT && !strstr(type, "atomic<")) return "int *";   /* atomic_ref<T>* */
+  return type;
+}
+
 const char *map_cuda_prelude(void) {
   return "// emitted by litmus-check --check-mapping nvcc\n#include <cuda/atomic>\n"
          "#define LC_MARK(n) asm volatile(\"// lc \" #n ::: \"memory\")\n";
@@ -154,7 +225,7 @@ char *map_emit_cuda(const lt_test *ct, const char *prefix, lc_diag *d) {
   int rc = 0;
   for (size_t i = 0; i < ct->nthreads && rc == 0; i++) {
     lc_buf_printf(&b, "extern \"C\" __global__ void %sP%zu(", prefix, i);
-    for (size_t k = 0; k < locs.n; k++) lc_buf_printf(&b, "int *%s, ", locs.v[k]);
+    for (size_t k = 0; k < locs.n; k++) lc_buf_printf(&b, "%s %s, ", param_decl(ct, i, locs.v[k]), locs.v[k]);
     lc_buf_puts(&b, "int *lc_v) {\n");
     int slot = 0;
     const lt_thread *th = &ct->threads[i];

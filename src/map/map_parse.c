@@ -99,7 +99,7 @@ static int expect(parser *ps, tok_kind k, const char *what) {
 
 static const char *const kind_names[MAP_NKINDS] = {"load", "store", "rmw", "fence"};
 static const char *const order_names[MAP_NORDERS] = {"na", "relaxed", "acquire", "release",
-                                                     "acq_rel", "seq_cst"};
+                                                     "acq_rel", "seq_cst", "volatile"};
 static const char *const cscope_names[MAP_NSCOPES] = {"thread", "block", "cluster", "device",
                                                       "system"};
 
@@ -342,11 +342,12 @@ static int access_row(parser *ps, int kind) {
   if (next(ps)) return -1;
   int order = ps->t.kind == T_WORD ? lookup(order_names, MAP_NORDERS, ps->t.s, ps->t.n) : -1;
   if (order < 0) {
-    lc_error(ps->d, ps->t.at, "expected a memory order (na, relaxed, acquire, release, acq_rel, seq_cst)");
+    lc_error(ps->d, ps->t.at, "expected a memory order (na, relaxed, acquire, release, acq_rel, seq_cst) "
+                              "or volatile");
     return -1;
   }
   if ((kind == MAP_FENCE && (order == MAP_NA || order == MAP_RLX)) ||
-      (kind == MAP_RMW && order == MAP_NA) ||
+      ((kind == MAP_RMW || kind == MAP_FENCE) && (order == MAP_NA || order == MAP_VOL)) ||
       (kind == MAP_LOAD && (order == MAP_REL || order == MAP_ACQ_REL)) ||
       (kind == MAP_STORE && (order == MAP_ACQ || order == MAP_ACQ_REL))) {
     lc_error(ps->d, ps->t.at, "C++ has no %s %s", order_names[order], kind_names[kind]);

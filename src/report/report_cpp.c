@@ -51,6 +51,10 @@ void report_cpp_event(lc_buf *out, const lx_program *p, int ev) {
     lc_buf_printf(out, "non-atomic %s %s", e->kind == LX_EV_READ ? "read of" : "write to", loc);
     return;
   }
+  if (lx_has(e, LX_T_VOL)) {   /* through a volatile int* */
+    lc_buf_printf(out, "volatile %s %s", e->kind == LX_EV_READ ? "read of" : "write to", loc);
+    return;
+  }
   const char *half = e->rmw < 0 ? "" : e->kind == LX_EV_READ ? " (its read)" : " (its write)";
   const char *prep = e->rmw >= 0 ? "on" : e->kind == LX_EV_READ ? "of" : "to";
   lc_buf_printf(out, "%s-scope %s %s%s %s %s", scope_word(e), order_name(e), access_noun(e), half,
@@ -99,8 +103,12 @@ void report_cpp_race_reason(lc_buf *out, const lx_program *p, int ia, int ib) {
     a = b;
     b = t;
   }
-  if (includes(p, a, b)) {   /* cannot happen for a pair of the model's race */
-    lc_buf_puts(out, " (not ordered by happens-before)");
+  if (includes(p, a, b)) {   /* only volatile under --set volatile=iso */
+    if (lx_has(a, LX_T_VOL) || lx_has(b, LX_T_VOL))
+      lc_buf_printf(out, " (%s volatile, which is not atomic under volatile=iso; not ordered by "
+                    "happens-before)", lx_has(a, LX_T_VOL) && lx_has(b, LX_T_VOL) ? "both" : "one");
+    else
+      lc_buf_puts(out, " (not ordered by happens-before)");
     return;
   }
   lc_buf_printf(out, " (%s-scope %s in ", scope_word(a), access_noun(a));
@@ -118,7 +126,7 @@ static bool same_place(lc_loc a, lc_loc b) { return a.line == b.line && a.col ==
 static const lt_cexpr *expr_at(const lt_cexpr *e, lc_loc at) {
   if (!e) return NULL;
   if ((e->kind == LT_CE_ATOMIC || e->kind == LT_CE_DEREF) && same_place(e->at, at)) return e;
-  const lt_cexpr *in[] = {e->a, e->b};
+  const lt_cexpr *in[] = {e->a, e->b, e->c};
   if (e->kind == LT_CE_ATOMIC) {
     const lt_catomic *a = &e->atomic;
     const lt_cexpr *ops[] = {a->obj, a->val, a->expected, a->desired};
@@ -128,7 +136,7 @@ static const lt_cexpr *expr_at(const lt_cexpr *e, lc_loc at) {
     }
     return NULL;
   }
-  for (size_t i = 0; i < 2; i++) {
+  for (size_t i = 0; i < 3; i++) {
     const lt_cexpr *x = expr_at(in[i], at);
     if (x) return x;
   }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # cpp-compile.sh - the kernels of the C++ tests (litmus/cuda-cpp), whose
-# accesses are cuda::atomic_ref calls, through nvcc for sm_75 and sm_90;
-# the tests with loops are refused (whole stderr).  Skips without nvcc.
+# accesses are written as the tests write them (cuda::atomic_ref calls,
+# cuda::atomic members, atomicAdd and friends, __threadfence, volatile),
+# through nvcc for sm_75 and sm_90; the tests with loops are refused (one
+# of them with its whole stderr).  Skips without nvcc.
 # CPP_COMPILE_KEEP=FILE keeps the translation unit.
 set -u
 . "$(dirname "$0")/../e2e/lib.sh"
@@ -16,6 +18,7 @@ echo "#define CU_FIRST_ROTATION_ONLY" >"$tmp/all.cu"
 for t in litmus/cuda-cpp/*.litmus; do
   [ "$t" = "$refused" ] && continue
   if ! "$lr" --emit-cuda "$t" >"$tmp/t.cu" 2>"$tmp/err"; then
+    grep -q 'C++ tests with loops do not run on the CUDA backend yet$' "$tmp/err" && continue
     bad "$t refused:"; cat "$tmp/err"; continue
   fi
   n=$((n + 1))

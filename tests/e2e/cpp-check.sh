@@ -2,7 +2,8 @@
 # cpp-check.sh - the C++ classic tests (litmus/cuda-cpp) under cuda-cpp: the
 # whole output of each, under both engines, against tests/e2e/cpp/NAME.expected
 # (the engines must agree state for state, flag for flag); LB+rlx also with
-# --set no-thin-air=off, MP+release-sequence with --set release-sequence=c20;
+# --set no-thin-air=off, MP+release-sequence with --set release-sequence=c20,
+# MP+volatile with --set volatile=iso;
 # one race in JSON; tests/e2e/cpp/*.litmus; round trips of all of them.  `Time` lines are dropped.
 # PROMOTE=1 rewrites the expected files from the SMT engine's output.
 set -u
@@ -30,6 +31,7 @@ for engine in smt enum; do
   run "$dir/LB+rlx.nta-off.expected" $engine --set no-thin-air=off litmus/cuda-cpp/LB+rlx.litmus
   run "$dir/MP+release-sequence.c20.expected" $engine --set release-sequence=c20 \
     litmus/cuda-cpp/MP+release-sequence.litmus
+  run "$dir/MP+volatile.iso.expected" $engine --set volatile=iso litmus/cuda-cpp/MP+volatile.litmus
   (cd "$top_srcdir" && "$lc" --model cuda-cpp --engine $engine --json litmus/cuda-cpp/MP+block-flag+diff-cta.litmus 2>&1) |
     sed -e 's/"seconds":[0-9][0-9.e+-]*/"seconds":0/' -e 's/"\(lower\|encode\|flags\|states\)":[0-9][0-9.e+-]*/"\1":0/g' \
         -e 's/"solver_checks":[0-9]*/"solver_checks":0/' -e 's/"engine":"[a-z]*"/"engine":"E"/' >"$tmp/out"

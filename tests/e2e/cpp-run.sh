@@ -28,6 +28,18 @@ if [ "$status" = 0 ] && [ ! -s "$tmp/err" ] && compare_whole tests/e2e/cpp-run/M
 else
   bad "the CUDA kernels of $t (exit status $status)"; cat "$tmp/err"
 fi
+# the CUDA API as written: volatile accesses, __threadfence(), atomicExch,
+# atomicAdd (whole source)
+t=litmus/cuda-cpp/MP+atomicExch+threadfence.litmus
+"$lr" --emit-cuda "$t" >"$tmp/out" 2>"$tmp/err"
+status=$?
+sed '1s/litmus-check [^ ]*$/litmus-check VERSION/' "$tmp/out" >"$tmp/out.s"
+[ "${PROMOTE:-0}" = 1 ] && cp "$tmp/out.s" tests/e2e/cpp-run/MP+atomicExch+threadfence.cu
+if [ "$status" = 0 ] && [ ! -s "$tmp/err" ] && compare_whole tests/e2e/cpp-run/MP+atomicExch+threadfence.cu "$tmp/out.s"; then
+  ok "the CUDA kernels of $t"
+else
+  bad "the CUDA kernels of $t (exit status $status)"; cat "$tmp/err"
+fi
 # a loop is refused (whole stderr)
 "$lr" --emit-cuda litmus/cuda-cpp/CAS-lock.litmus >"$tmp/out" 2>"$tmp/err"
 status=$?

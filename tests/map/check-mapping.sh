@@ -36,6 +36,16 @@ for t in ptx-abi asplos19 nvvm; do
   run classic-$t-rc11-nta-off 0 --check-mapping $t $ntaoff $cpp/*.litmus
   run classic-$t-c20 0 --check-mapping $t $ntaoff --set release-sequence=c20 $cpp/*.litmus
 done
+# The CUDA API (volatile, atomicAdd and friends, __threadfence, cuda::atomic
+# members) through each shipped table: the volatile rows exercised.
+cuda_api="litmus/cuda-cpp/MP+volatile.litmus litmus/cuda-cpp/MP+volatile+threadfence.litmus
+  litmus/cuda-cpp/MP+atomicExch+threadfence.litmus litmus/cuda-cpp/atomicInc-wrap.litmus
+  litmus/cuda-cpp/MP+cuda-atomic+members.litmus litmus/cuda-cpp/SB+cuda-std-atomic+defaults.litmus"
+for t in ptx-abi asplos19 nvvm; do
+  # shellcheck disable=SC2086
+  run cuda-api-$t 0 --check-mapping $t $ntaoff $cuda_api
+done
+run lower-volatile 0 --lower ptx-abi litmus/cuda-cpp/MP+volatile+threadfence.litmus
 run classic-ptx-abi-json 0 --check-mapping ptx-abi $ntaoff --json $cpp/SB+sc.litmus $cpp/MP+block-flag+diff-cta.litmus
 run json-violation 1 --check-mapping mappings/broken/sc-load-no-fence.map $ntaoff --json $cpp/SB+sc.litmus
 run pruned 0 --check-mapping ptx-abi $ntaoff --max-combinations 4 $cpp/IRIW+sc.litmus

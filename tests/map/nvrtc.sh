@@ -29,6 +29,14 @@ orders=$(ls tests/map/nvcc/*.litmus | grep -v cluster)
 run nvcc-orders-sm75 0 --check-mapping nvrtc --sm 75 $orders
 # shellcheck disable=SC2086
 run nvcc-orders-sm90 0 --check-mapping nvrtc --sm 90 $orders
+# the CUDA API as kernels write it (volatile int*, atomicAdd and friends,
+# __threadfence, cuda::atomic members, named atomic_refs): what the
+# compiler emits for each form (ld.volatile, membar.gl, ...)
+cuda_api="litmus/cuda-cpp/MP+volatile.litmus litmus/cuda-cpp/MP+atomicExch+threadfence.litmus
+  litmus/cuda-cpp/atomicInc-wrap.litmus litmus/cuda-cpp/MP+cuda-atomic+members.litmus
+  litmus/cuda-cpp/SB+cuda-std-atomic+defaults.litmus litmus/cuda-cpp/MP+atomic_ref-locals+same-block.litmus"
+# shellcheck disable=SC2086
+run nvcc-cuda-api-sm90 0 --check-mapping nvrtc --sm 90 $cuda_api
 run nvcc-cluster 2 --check-mapping nvrtc --sm 90 tests/map/nvcc/loads-cluster.litmus tests/map/nvcc/loads-device.litmus
 # shellcheck disable=SC2086
 run nvcc-json 2 --check-mapping nvrtc --sm 90 --json $classic tests/map/nvcc/loads-cluster.litmus litmus/MP.litmus

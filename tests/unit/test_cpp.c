@@ -242,6 +242,163 @@ static void test_cpp_cas_paths(void **state) {
   parsed_fini(&p);
 }
 
+
+/* CUDA's own forms mean the C11 nodes with libcu++'s defaults (seq_cst,
+ * the object's scope): members and operators of a cuda::atomic<int, S>*
+ * parameter, named atomic_refs, for and do loops, ++ and op= statements. */
+static void test_cpp_cuda_forms(void **state) {
+  (void)state;
+  static const char *const forms[][3] = {
+    {"cuda::atomic<int, cuda::thread_scope_device>* x", "x->store(1, cuda::memory_order_release);",
+     "atomic_store_explicit(x, 1, memory_order_release, thread_scope_device);"},
+    {"cuda::atomic<int, cuda::thread_scope_device>* x", "(*x).store(1, cuda::std::memory_order::release);",
+     "atomic_store_explicit(x, 1, memory_order_release, thread_scope_device);"},
+    {"cuda::atomic<int, cuda::thread_scope_device>* x", "*x = 1;",
+     "atomic_store_explicit(x, 1, memory_order_seq_cst, thread_scope_device);"},
+    {"cuda::atomic<int, cuda::thread_scope_block>* x", "int r = *x + 1;",
+     "int r = atomic_load_explicit(x, memory_order_seq_cst, thread_scope_block) + 1;"},
+    {"cuda::std::atomic<int>* x", "int r = (*x)++;",
+     "int r = atomic_fetch_add_explicit(x, 1, memory_order_seq_cst);"},
+    {"cuda::std::atomic<int>* x", "int r = --*x;",
+     "int r = atomic_fetch_sub_explicit(x, 1, memory_order_seq_cst) - 1;"},
+    {"cuda::std::atomic<int>* x", "*x += 3; x[0] |= 4;",
+     "atomic_fetch_add_explicit(x, 3, memory_order_seq_cst); atomic_fetch_or_explicit((x + 0), 4, memory_order_seq_cst);"},
+    {"cuda::atomic<int, cuda::thread_scope_system>* x", "int e = 0; bool ok = x->compare_exchange_strong(e, 1, cuda::memory_order_acq_rel);",
+     "int e = 0; bool ok = atomic_compare_exchange_strong_explicit(x, &e, 1, memory_order_acq_rel, memory_order_acquire, thread_scope_system);"},
+    {"int* x", "cuda::atomic_ref<int, cuda::thread_scope_block> f(*x); f = 1; int r = f.fetch_max(2); f++;",
+     "atomic_store_explicit(x, 1, memory_order_seq_cst, thread_scope_block); "
+     "int r = atomic_fetch_max_explicit(x, 2, memory_order_seq_cst, thread_scope_block); "
+     "atomic_fetch_add_explicit(x, 1, memory_order_seq_cst, thread_scope_block);"},
+    {"int* x", "for (int i = 0; i < 2; i++) *x += i;",
+     "{ int i = 0; while (i < 2) { *x = *x + i; i = i + 1; } }"},
+    {"int* x", "int r = 0; do { r = *x; } while (r == 0);",
+     "int r = 0; while (1) { r = *x; if (!(r == 0)) { break; } }"},
+    {"int* x", "while (atomicCAS(x, 0, 1) != 0);", "while (atomicCAS(x, 0, 1) != 0) { }"},
+    {"int* x", "int a = 2; a *= *x + 1; int r = a > 2 ? 1 : 2; unsigned u = 1u;",
+     "int a = 2; a = a * (*x + 1); int r = a > 2 ? 1 : 2; unsigned u = 1;"},
+    {"int* x", "int a = (unsigned)*x, b = 0; if (a) return;", "{ int a = *x; int b = 0; } if (a) { return; }"},
+  };
+  for (size_t i = 0; i < LC_ARRAY_LEN(forms); i++) {
+    parsed a, b;
+    char ta[768], tb[768];
+    snprintf(ta, sizeof ta, "CUDA s\n{ [x] = 0; }\nP0@cta 0,gpu 0 (%s) { %s }\nexists (x == 1)\n",
+             forms[i][0], forms[i][1]);
+    snprintf(tb, sizeof tb, "CUDA s\n{ [x] = 0; }\nP0@cta 0,gpu 0 (%s) { %s }\nexists (x == 1)\n",
+             forms[i][0], forms[i][2]);
+    parse_text(&a, ta);
+    parse_text(&b, tb);
+    if (!a.t || !b.t) print_error("form %zu: %s / %s\n", i, first_error(&a), first_error(&b));
+    assert_non_null(a.t);
+    assert_non_null(b.t);
+    if (!lt_test_equal(a.t, b.t)) print_error("form %zu differs\n", i);
+    assert_true(lt_test_equal(a.t, b.t));
+    parsed_fini(&a);
+    parsed_fini(&b);
+  }
+}
+
+/* The CUDA atomic functions and fences: relaxed RMWs at device, block or
+ * system scope, seq_cst fences; atomicCAS's expected operand is a value. */
+static void test_cpp_cuda_functions(void **state) {
+  (void)state;
+  parsed p;
+  const lt_test *t = parse_text(&p,
+      "CUDA fn\n"
+      "{ [x] = 0; [u] = 0; }\n"
+      "P0@cta 0,gpu 0 (int* x, unsigned* u) {\n"
+      "  int a = atomicAdd_block(x, 2);\n"
+      "  unsigned b = atomicInc(u, 3);\n"
+      "  int c = atomicCAS_system(x, a, 5);\n"
+      "  __threadfence_block();\n"
+      "  atomicExch(x, 1);\n"
+      "}\n"
+      "exists (0:a == 0)\n");
+  assert_non_null(t);
+  const lt_catomic *a = &stmt_of(t, 0, 0)->e->atomic;
+  assert_true(a->cuda_fn);
+  assert_int_equal(a->kind, LT_CA_FETCH);
+  assert_int_equal(a->op, LT_RMW_ADD);
+  assert_int_equal(a->mo, LT_MO_RELAXED);
+  assert_int_equal(a->scope, LT_TS_BLOCK);
+  a = &stmt_of(t, 0, 1)->e->atomic;
+  assert_int_equal(a->op, LT_RMW_INC);
+  assert_int_equal(a->scope, LT_TS_DEVICE);
+  a = &stmt_of(t, 0, 2)->e->atomic;
+  assert_int_equal(a->kind, LT_CA_CAS);
+  assert_int_equal(a->scope, LT_TS_SYSTEM);
+  assert_int_equal(a->expected->kind, LT_CE_LOCAL);
+  a = &stmt_of(t, 0, 3)->e->atomic;
+  assert_int_equal(a->kind, LT_CA_FENCE);
+  assert_int_equal(a->mo, LT_MO_SEQ_CST);
+  assert_int_equal(a->scope, LT_TS_BLOCK);
+  assert_int_equal(stmt_of(t, 0, 4)->e->atomic.kind, LT_CA_EXCHANGE);
+  /* the events: atomicInc on an unsigned location, volatile elsewhere */
+  lx_program *prog = lx_lower(t, NULL, &p.d);
+  assert_non_null(prog);
+  const lx_event *e = nth_event(prog, 0, 0);
+  assert_true(lx_has(e, LX_T_RLX) && lx_has(e, LX_T_CTA));
+  lx_program_free(prog);
+  parsed_fini(&p);
+}
+
+/* A volatile int* access is relaxed at system scope and tagged VOL. */
+static void test_cpp_volatile(void **state) {
+  (void)state;
+  parsed p;
+  const lt_test *t = parse_text(&p,
+      "CUDA vol\n"
+      "{ [x] = 0; [y] = 0; }\n"
+      "P0@cta 0,gpu 0 (volatile int* x, int* y) {\n"
+      "  *x = 1;\n"
+      "  int r = *y + x[0];\n"
+      "}\n"
+      "exists (0:r == 0)\n");
+  assert_non_null(t);
+  lx_program *prog = lx_lower(t, NULL, &p.d);
+  assert_non_null(prog);
+  const lx_event *e = nth_event(prog, 0, 0);
+  assert_true(lx_has(e, LX_T_VOL) && lx_has(e, LX_T_RLX) && lx_has(e, LX_T_SYS));
+  assert_true(lx_has(nth_event(prog, 0, 1), LX_T_WEAK));
+  assert_true(lx_has(nth_event(prog, 0, 2), LX_T_VOL));
+  lx_program_free(prog);
+  parsed_fini(&p);
+}
+
+/* The two-character operators: `->`, `++`, `--`, `+=` lex as one token;
+ * `a - -1` stays a subtraction of a negative number. */
+static void test_cpp_operators(void **state) {
+  (void)state;
+  parsed p;
+  const lt_test *t = parse_text(&p,
+      "CUDA ops\n"
+      "{ [x] = 0; }\n"
+      "P0@cta 0,gpu 0 (cuda::atomic<unsigned int, cuda::thread_scope_block>* x) {\n"
+      "  int a = 1;\n"
+      "  a += 2;\n"
+      "  a--;\n"
+      "  int b = a - -1;\n"
+      "  int c = x->load(cuda::memory_order_relaxed);\n"
+      "}\n"
+      "exists (0:a == 0)\n");
+  assert_non_null(t);
+  assert_string_equal(t->cpp->threads[0].params[0].type, "cuda::atomic<unsigned int, cuda::thread_scope_block>*");
+  const lt_cstmt *s = stmt_of(t, 0, 1);
+  assert_int_equal(s->kind, LT_CS_ASSIGN);
+  assert_int_equal(s->e->op, LT_COP_ADD);
+  s = stmt_of(t, 0, 2);
+  assert_int_equal(s->e->op, LT_COP_SUB);
+  s = stmt_of(t, 0, 3);
+  assert_int_equal(s->e->op, LT_COP_SUB);
+  assert_int_equal(s->e->b->value, -1);
+  s = stmt_of(t, 0, 4);
+  assert_int_equal(s->e->atomic.kind, LT_CA_LOAD);
+  assert_int_equal(s->e->atomic.scope, LT_TS_BLOCK);
+  lt_param_type pt = lt_cpp_param_type(t->cpp->threads[0].params[0].type);
+  assert_int_equal(pt.kind, LT_PK_OBJECT);
+  assert_true(pt.is_unsigned);
+  parsed_fini(&p);
+}
+
 static void test_cpp_errors(void **state) {
   (void)state;
   static const bad_case cases[] = {
@@ -252,10 +409,18 @@ static void test_cpp_errors(void **state) {
     {"thread-order", "C e\n{}\nP1 (atomic_int* x) { }\nexists (x == 1)\n",
      "t.litmus:3:1: error: thread P1 out of order: expected P0"},
     {"bad-ref-op", "CUDA e\n{}\nP0@cta 0,gpu 0 (atomic_int* x) { cuda::atomic_ref<int>(*x).frob(1); }\nexists (x == 1)\n",
-     "t.litmus:3:60: error: expected an atomic_ref operation (load, store, exchange, fetch_add, ..., "
-     "compare_exchange_strong), found 'frob'"},
+     "t.litmus:3:60: error: `cuda::atomic_ref<int>(*x).frob`: cuda::atomic_ref has no member frob (it "
+     "has load, store, exchange, fetch_add, fetch_sub, fetch_and, fetch_or, fetch_xor, fetch_min, "
+     "fetch_max, compare_exchange_weak and compare_exchange_strong)"},
     {"addr-of-expr", "C e\n{}\nP0 (atomic_int* x) { int r = &(1); }\nexists (x == 1)\n",
      "t.litmus:3:30: error: '&' needs a local or a location"},
+    {"no-member", "CUDA e\n{}\nP0@cta 0,gpu 0 (cuda::atomic<int>* x) { x->wait(0); }\nexists (x == 1)\n",
+     "t.litmus:3:44: error: `x->wait`: cuda::atomic has no member wait (it has load, store, exchange, "
+     "fetch_add, fetch_sub, fetch_and, fetch_or, fetch_xor, fetch_min, fetch_max, compare_exchange_weak "
+     "and compare_exchange_strong)"},
+    {"decrement-twice", "CUDA e\n{}\nP0@cta 0,gpu 0 (int* x) { int a = 1; int b = a--1; }\nexists (x == 1)\n",
+     "t.litmus:3:47: error: '--' on local a inside an expression: changing a local is a statement of its "
+     "own here (a--;); for two minus signs write '- -'"},
   };
   check_bad_cases(cases, LC_ARRAY_LEN(cases));
 }
@@ -268,6 +433,10 @@ int main(void) {
     cmocka_unit_test(test_cpp_print_negation),
     cmocka_unit_test(test_cpp_events),
     cmocka_unit_test(test_cpp_cas_paths),
+    cmocka_unit_test(test_cpp_cuda_forms),
+    cmocka_unit_test(test_cpp_cuda_functions),
+    cmocka_unit_test(test_cpp_volatile),
+    cmocka_unit_test(test_cpp_operators),
     cmocka_unit_test(test_cpp_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
