@@ -62,6 +62,8 @@ typedef struct cat_expr {
   struct cat_expr *a, *b;    /* operands */
   struct cat_expr **args;    /* CALL */
   size_t nargs;
+  int height;                /* nodes on the longest path down (1: a leaf); the
+                                parser bounds it, as every walk over it recurses */
 } cat_expr;
 
 /* ---- statements -------------------------------------------------------- */

@@ -95,6 +95,8 @@ struct lt_cexpr {
   const lt_cexpr *a, *b; /* DEREF: a; UNARY: a; BINARY: a, b */
   lt_catomic atomic;     /* ATOMIC */
   bool parens;           /* written in parentheses (printing keeps them) */
+  int height;            /* nodes on the longest path down from here (1: a leaf):
+                            bounded by the parser, as walks over it recurse */
 };
 
 typedef enum {

@@ -17,6 +17,11 @@
 #include "litmus/parse_int.h"
 
 #define MAX_NEST 200   /* statements and expressions nest at most this deep */
+/* Operators on one path of an expression tree: a chain `1 + 1 + ... + 1`
+ * nests no parentheses but builds a tree as deep as it is long, which
+ * printing and lowering walk recursively (20,000 terms overflowed the
+ * stack). */
+#define MAX_HEIGHT 1000
 
 typedef struct cpp_state {
   lt_cpp *cpp;
@@ -274,7 +279,23 @@ static lt_cexpr *new_expr(parser *ps, lt_cexpr_kind k, lc_loc at) {
   lt_cexpr *e = lc_arena_alloc(ps->a, sizeof *e);
   e->kind = k;
   e->at = at;
+  e->height = 1;
   return e;
+}
+
+static int height(const lt_cexpr *e) { return e ? e->height : 0; }
+
+/* Sets e's height from its operands (at: where to point an error). */
+static void grown(parser *ps, lt_cexpr *e, lc_loc at) {
+  int h = height(e->a) > height(e->b) ? height(e->a) : height(e->b);
+  const lt_catomic *a = &e->atomic;
+  const lt_cexpr *args[] = {a->obj, a->val, a->expected, a->desired};
+  for (size_t i = 0; i < LC_ARRAY_LEN(args); i++)
+    if (height(args[i]) > h) h = height(args[i]);
+  e->height = h + 1;
+  if (e->height > MAX_HEIGHT)
+    lt_p_error(ps, at, "expression too deep (more than %d operators on one path); split it with locals",
+               MAX_HEIGHT);
 }
 
 static lt_mo mo_arg(parser *ps, lc_loc *at) {
@@ -444,6 +465,7 @@ static lt_cexpr *c11_call(parser *ps, const char *s, size_t n) {
   }
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
   check_orders(ps, a);
+  grown(ps, e, e->at);
   return e;
 }
 
@@ -485,6 +507,7 @@ static lt_cexpr *ref_call(parser *ps) {
   a->scope_at = scope_at;
   if (a->mo_at.line == 0) a->mo_at = e->at;
   check_orders(ps, a);
+  grown(ps, e, e->at);
   return e;
 }
 
@@ -573,6 +596,7 @@ static lt_cexpr *unary(parser *ps) {
   lt_p_next(ps);
   e->a = unary(ps);
   CS->depth--;
+  grown(ps, e, at);
   return e;
 }
 
@@ -607,6 +631,7 @@ static lt_cexpr *binary(parser *ps, int level) {
     e->a = l;
     e->b = binary(ps, level + 1);
     CS->depth--;
+    grown(ps, e, at);
     l = e;
   }
   return l;
