@@ -194,7 +194,10 @@ static int parse_options(int argc, char **argv, options *o) {
       return LC_EXIT_INPUT;
     }
   }
-  for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
+  lc_diag walk;
+  lc_diag_init(&walk, NULL, stderr);
+  for (int i = optind; i < argc; i++) lc_paths_walk(&o->files, argv[i], &walk);
+  lc_diag_fini(&walk);
   if (optind == argc) {
     fputs("litmus-check: no input files (try 'litmus-check --help')\n", stderr);
     return LC_EXIT_INPUT;
