@@ -3,9 +3,9 @@
  *
  * Modes: the default checks each test against a model and prints a
  * herd-style block (or JSON); --print normalises tests; --events shows the
- * lowered events.  Tests run on --jobs worker threads, each test with its
- * own Z3 context, or with --timeout in --jobs child processes, which the
- * parent kills at the deadline (isolate.h); their output is printed in the
+ * lowered events.  Checks run in --jobs child processes (isolate.h), each
+ * under --max-memory, which the parent kills at the --timeout deadline;
+ * --print and --events on --jobs worker threads.  Output is printed in the
  * order given.
  */
 #define _GNU_SOURCE   /* getopt_long, open_memstream */
@@ -24,6 +24,7 @@
 #include "check.h"
 #include "cli/cli.h"
 #include "cli/map-cli.h"
+#include "cli/memory.h"
 #include "paths.h"
 #include "progress.h"
 #include "lc.h"
@@ -42,6 +43,7 @@ typedef struct options {
   const char *expect;
   bool json, quiet;
   bool unroll_search;         /* --unroll-search: check larger bounds to word the warning */
+  size_t max_memory;          /* --max-memory, bytes; 0: not set (the default) */
   bool explain;
   const char *explain_state;  /* NULL: the condition's states; "race": the races */
   const char *graph, *html;
@@ -66,6 +68,8 @@ static void usage(FILE *out) {
         "  -j, --jobs N           check N tests at a time (default 1); with fewer tests\n"
         "                         than N, split each test's states among the jobs\n"
         "  -t, --timeout S        give up on a test after S seconds (exit 3)\n"
+        "      --max-memory SIZE  give up on a test past SIZE bytes (K, M, G; default:\n"
+        "                         half the memory, shared among the jobs; exit 3)\n"
         "  -u, --unroll N         take each backward jump at most N times (default 2)\n"
         "      --unroll-search    when the bound cuts executions, check up to 4 larger\n"
         "                         bounds (2 s) for one that explores them all\n"
@@ -101,7 +105,7 @@ static void usage(FILE *out) {
 /* ---- options ------------------------------------------------------------------ */
 
 enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
-       OPT_TERMINATION, OPT_PROGRESS, OPT_UNROLL_SEARCH };
+       OPT_TERMINATION, OPT_PROGRESS, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY };
 
 static int parse_number(const char *what, const char *s, double *out) {
   char *end;
@@ -121,7 +125,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"model", required_argument, NULL, 'm'}, {"engine", required_argument, NULL, 'e'},
     {"jobs", required_argument, NULL, 'j'},  {"timeout", required_argument, NULL, 't'},
     {"unroll", required_argument, NULL, 'u'}, {"json", no_argument, NULL, OPT_JSON},
-    {"unroll-search", no_argument, NULL, OPT_UNROLL_SEARCH},
+    {"unroll-search", no_argument, NULL, OPT_UNROLL_SEARCH}, {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"expect", required_argument, NULL, OPT_EXPECT}, {"no-races", no_argument, NULL, OPT_NO_RACES},
     {"quiet", no_argument, NULL, 'q'},       {"print", no_argument, NULL, 'p'},
     {"events", no_argument, NULL, OPT_EVENTS}, {"help", no_argument, NULL, 'h'},
@@ -171,6 +175,12 @@ static int parse_options(int argc, char **argv, options *o) {
       break;
     case OPT_JSON: o->json = true; break;
     case OPT_UNROLL_SEARCH: o->unroll_search = true; break;
+    case OPT_MAX_MEMORY:
+      if (mem_parse_size(optarg, &o->max_memory) < 0) {
+        fprintf(stderr, "litmus-check: --max-memory: '%s' is not a size of 16M or more (e.g. 512M, 4G)\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      break;
     case OPT_EXPECT: o->expect = optarg; break;
     case OPT_NO_RACES: o->check.races = false; break;
     case OPT_TERMINATION: o->check.termination = true; break;
@@ -580,6 +590,7 @@ static void isolated_run(void *ctx, size_t i, int fd) {
   batch *b = ctx;
   job *j = &b->jobs[i];
   b->fd = fd;
+  if (b->o->max_memory) mem_limit_self(b->o->max_memory);
   run_job(b, j);
   char status[16], verdict[16];
   snprintf(status, sizeof status, "%d", j->status);
@@ -642,6 +653,11 @@ static void isolated_done(void *ctx, size_t i, const lc_iso_outcome *x) {
   } else if (x->end == LC_ISO_KILLED) {
     lc_buf_printf(&why, "out of time (--timeout %g s); no verdict", b->o->check.timeout);
     no_answer(b, j, x, why.s, "unknown");
+  } else if (x->end == LC_ISO_CRASHED && !x->signal && x->code == LC_EXIT_NO_MEMORY && b->o->max_memory) {
+    char size[32];
+    mem_format_size(size, sizeof size, b->o->max_memory);
+    lc_buf_printf(&why, "out of memory (--max-memory %s); no verdict", size);
+    no_answer(b, j, x, why.s, "unknown");
   } else {
     if (x->end == LC_ISO_NOT_RUN) lc_buf_printf(&why, "cannot start a process for the check: %s", strerror(x->error));
     else if (x->signal) lc_buf_printf(&why, "the check crashed (signal %d)", x->signal);
@@ -653,11 +669,13 @@ static void isolated_done(void *ctx, size_t i, const lc_iso_outcome *x) {
   while (b->printed < b->njobs && atomic_load(&b->jobs[b->printed].done)) emit(b, b->printed);
 }
 
-/* With --timeout: the parent stays single-threaded and never touches Z3,
- * so that forking it is safe (isolate.h). */
+/* Checks: the parent stays single-threaded and never touches Z3, so that
+ * forking it is safe (isolate.h).  A child out of memory (past --max-memory)
+ * or killed at the --timeout deadline costs its test only. */
 static void run_isolated(batch *b) {
   lc_iso_ops ops = {isolated_run, isolated_done};
-  lc_isolate_run(b->njobs, b->o->jobs, lc_iso_hard_limit(b->o->check.timeout), &ops, b);
+  double timeout = b->o->check.timeout;
+  lc_isolate_run(b->njobs, b->o->jobs, timeout > 0 ? lc_iso_hard_limit(timeout) : 0, &ops, b);
 }
 
 static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp,
@@ -665,7 +683,7 @@ static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp
   batch b = {o, m, mcpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
              PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ex, LC_EXIT_OK, 0, 0, 0, -1};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
-  if (o->check.timeout > 0 && o->mode == MODE_CHECK) run_isolated(&b);
+  if (o->mode == MODE_CHECK) run_isolated(&b);
   else run_threads(&b);
   int status = b.status;
   if (o->html) {
@@ -691,6 +709,7 @@ int main(int argc, char **argv) {
   o.jobs = 1;
   lc_check_options_init(&o.check);
   int status = parse_options(argc, argv, &o);
+  if (!o.max_memory) o.max_memory = mem_default_limit(o.jobs);
   expect_vec ex = {0};
   cli_models models = {0};
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
