@@ -65,9 +65,10 @@ static void test_gen_family_names(void **state) {
   assert_null(gen_family_test(GEN_RANDOM, 3));
 }
 
-/* --engine auto follows scripts/bench-engines: the explicit engine on
- * chains and IRIW of every size, the SMT engine on rings of eight
- * fence.sc and on five writers of one location. */
+/* --engine auto follows scripts/bench-engines and calibrate-auto: the
+ * explicit engine on chains and IRIW of every size, the SMT engine on
+ * rings of eight fence.sc and on four writers of one location with
+ * readers. */
 static const char *auto_engine(const cat_model *m, gen_family f, unsigned n) {
   lt_test *t = gen_family_test(f, n);
   lc_check_options o;
@@ -95,7 +96,9 @@ static void test_gen_family_auto(void **state) {
   assert_string_equal(auto_engine(m, GEN_SB, 8), "smt");
   assert_string_equal(auto_engine(m, GEN_IRIW, 6), "enum");
   assert_string_equal(auto_engine(m, GEN_IRIW, 7), "enum");
-  assert_string_equal(auto_engine(m, GEN_WR, 4), "enum");
+  assert_string_equal(auto_engine(m, GEN_WR, 3), "enum");
+  /* 24 coherence orders and four readers: 0.97 s against Z3's 0.085 s */
+  assert_string_equal(auto_engine(m, GEN_WR, 4), "smt");
   assert_string_equal(auto_engine(m, GEN_WR, 5), "smt");
   cat_model_free(m);
 }
@@ -137,8 +140,10 @@ static void test_auto_write_chains(void **state) {
   (void)state;
   assert_int_equal(chain_engine(1, 200), LC_ENGINE_ENUM);
   assert_int_equal(chain_engine(1, 5), LC_ENGINE_ENUM);
-  assert_int_equal(chain_engine(2, 4), LC_ENGINE_ENUM);     /* 70 orders */
-  assert_int_equal(chain_engine(3, 2), LC_ENGINE_ENUM);     /* 90 */
+  assert_int_equal(chain_engine(2, 3), LC_ENGINE_ENUM);     /* 20 orders */
+  assert_int_equal(chain_engine(4, 1), LC_ENGINE_ENUM);     /* 24 */
+  assert_int_equal(chain_engine(2, 4), LC_ENGINE_SMT);      /* 70 */
+  assert_int_equal(chain_engine(3, 2), LC_ENGINE_SMT);      /* 90 */
   assert_int_equal(chain_engine(5, 1), LC_ENGINE_SMT);      /* 120 */
   assert_int_equal(chain_engine(3, 3), LC_ENGINE_SMT);      /* 1680 */
 }
