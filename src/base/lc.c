@@ -23,21 +23,37 @@ void lc_die(const char *fmt, ...) {
   abort();
 }
 
+/* _exit: no atexit handlers (Z3's static destructors) run short of
+ * memory, and a forked child flushes none of its parent's buffers. */
+void lc_out_of_memory(const char *what) {
+  fflush(stdout);
+  fprintf(stderr, "litmus-check: fatal: out of memory (%s)\n", what);
+  fflush(stderr);
+  _exit(LC_EXIT_NO_MEMORY);
+}
+
+static LC_NORETURN void no_memory(size_t n, size_t size) {
+  char what[64];
+  if (size) snprintf(what, sizeof what, "%zu x %zu bytes", n, size);
+  else snprintf(what, sizeof what, "%zu bytes", n);
+  lc_out_of_memory(what);
+}
+
 void *lc_xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
-  if (!p) lc_die("out of memory (%zu bytes)", n);
+  if (!p) no_memory(n, 0);
   return p;
 }
 
 void *lc_xcalloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size ? size : 1);
-  if (!p) lc_die("out of memory (%zu x %zu bytes)", n, size);
+  if (!p) no_memory(n, size);
   return p;
 }
 
 void *lc_xrealloc(void *p, size_t n) {
   void *q = realloc(p, n ? n : 1);
-  if (!q) lc_die("out of memory (%zu bytes)", n);
+  if (!q) no_memory(n, 0);
   return q;
 }
 

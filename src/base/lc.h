@@ -35,12 +35,19 @@ enum {
   LC_EXIT_OK = 0,        /* the tool ran; verdicts are in the output */
   LC_EXIT_MISMATCH = 1,  /* forbidden outcome observed, or --expect mismatch */
   LC_EXIT_INPUT = 2,     /* bad input or usage */
-  LC_EXIT_INTERNAL = 3   /* internal error, solver unknown or timeout */
+  LC_EXIT_INTERNAL = 3,  /* internal error, solver unknown or timeout */
+  /* A process out of memory (lc_out_of_memory) exits with this; litmus-check
+   * checks each test in a child process and reports it as exit 3, "out of
+   * memory (--max-memory ...)". */
+  LC_EXIT_NO_MEMORY = 4
 };
 
 /* ---- memory ---------------------------------------------------------- */
 /* Out of memory is not an input error we can report usefully; like jq and
- * Lua's default allocator we stop the process with a message. */
+ * Lua's default allocator we stop the process with a message, and status
+ * LC_EXIT_NO_MEMORY (an address-space limit, --max-memory, makes it a
+ * bounded answer, not the OOM killer's). */
+LC_NORETURN void lc_out_of_memory(const char *what);
 void *lc_xmalloc(size_t n);
 void *lc_xcalloc(size_t n, size_t size);
 void *lc_xrealloc(void *p, size_t n);

@@ -69,6 +69,8 @@ typedef struct cat_expr {
   size_t nargs;
   struct cat_binding *binds; /* LET */
   size_t nbinds;
+  int height;                /* nodes on the longest path down (1: a leaf); the
+                                parser bounds it, as every walk over it recurses */
 } cat_expr;
 
 /* ---- statements -------------------------------------------------------- */

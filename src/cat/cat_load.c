@@ -813,7 +813,9 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
     err(ld, s->name_loc, "wrong number of arguments: '%s' takes %zu, given %zu", s->name, f->nparams, s->nargs);
     return;
   }
-  cat_expr site = {CAT_X_CALL, s->name_loc, s->name, NULL, NULL, s->args, s->nargs, NULL, 0};
+  cat_expr site = {CAT_X_CALL, s->name_loc, s->name, NULL, NULL, s->args, s->nargs, NULL, 0, 1};
+  for (size_t i = 0; i < s->nargs; i++)
+    if (s->args[i]->height >= site.height) site.height = s->args[i]->height + 1;
   const scope *body = b->fun_scope;
   for (size_t i = 0; i < s->nargs; i++) {
     cat_node *a = resolve(ld, ld->sc, s->args[i], CAT_NONE);

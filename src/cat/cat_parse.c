@@ -27,21 +27,15 @@ typedef struct parser {
   size_t pos;
   lc_diag *d;
   bool failed;
-  int depth;      /* nesting of expressions and statements being parsed */
+  int depth;        /* parentheses, brackets, calls and `~` open: the parser's recursion */
 } parser;
 
-/* Nesting deeper than this is an error, so that the recursive descent
- * stays within a bounded stack whatever the input. */
-#define CAT_MAX_NEST 200
-
-static bool enter(parser *p) {
-  if (++p->depth <= CAT_MAX_NEST) return true;
-  if (!p->failed) {
-    p->failed = true;
-    lc_error(p->d, p->toks[p->pos].loc, "nested too deeply (more than %d levels)", CAT_MAX_NEST);
-  }
-  return false;
-}
+/* The parser recurses once per parenthesis (30,000 overflowed the stack),
+ * the loader, type checks and engines once per node on a path: both are
+ * bounded.  Chains of an associative operator (`|`, `;`, `&`) are built
+ * balanced, so that a chain of 100,000 terms is 17 nodes deep; other
+ * chains (`\`, postfix operators) count in full. */
+enum { MAX_DEPTH = 256, MAX_HEIGHT = 1000, BALANCE_FROM = 16 };
 
 static cat_tok *peek(parser *p) { return &p->toks[p->pos]; }
 static cat_tok *peek2(parser *p) {
@@ -75,13 +69,49 @@ static bool starts_expr(cat_tok_kind k) {
          k == CAT_T_LBRACK || k == CAT_T_TILDE;
 }
 
+static int height(const cat_expr *e) { return e ? e->height : 0; }
+
+/* Reports an error at `at`, once. */
+static void too_deep(parser *p, lc_loc at, const char *what, int limit) {
+  if (p->failed) return;
+  p->failed = true;
+  lc_error(p->d, at, "expression too deep (more than %d %s)", limit, what);
+}
+
+/* NULL (after an error) when the node would be more than MAX_HEIGHT deep. */
 static cat_expr *mk(parser *p, cat_expr_kind kind, lc_loc at, cat_expr *a, cat_expr *b) {
+  int h = 1 + (height(a) > height(b) ? height(a) : height(b));
+  if (h > MAX_HEIGHT) {
+    too_deep(p, at, "operators on one path", MAX_HEIGHT);
+    return NULL;
+  }
   cat_expr *e = lc_arena_alloc(p->arena, sizeof *e);
   e->kind = kind;
   e->loc = at;
   e->a = a;
   e->b = b;
+  e->height = h;
   return e;
+}
+
+/* One more level of the parser's recursion at `at`: false (after an error)
+ * past MAX_DEPTH; the caller then returns NULL without leave(). */
+static bool enter(parser *p, lc_loc at) {
+  if (++p->depth <= MAX_DEPTH) return true;
+  too_deep(p, at, "nested parentheses, brackets, calls or '~'", MAX_DEPTH);
+  p->depth--;
+  return false;
+}
+
+static void leave(parser *p) { p->depth--; }
+
+/* One more level of nested expressions, statements or variant conditions:
+ * false (after an error) past MAX_DEPTH.  Unlike enter(), the caller
+ * always gives the level back (p->depth--), failed or not. */
+static bool nest(parser *p) {
+  if (++p->depth <= MAX_DEPTH) return true;
+  too_deep(p, p->toks[p->pos].loc, "nested expressions, statements or conditions", MAX_DEPTH);
+  return false;
 }
 
 static cat_expr *expr(parser *p);
@@ -92,12 +122,20 @@ static cat_expr *call(parser *p, cat_tok *name) {
   e->name = name->text;
   cat_tok *open = next(p);
   LC_VEC(cat_expr *) args = {0};
+  if (!enter(p, open->loc)) return NULL;
   if (peek(p)->kind != CAT_T_RPAREN) {
     do {
       cat_expr *a = expr(p);
       if (!a) goto fail;
+      if (a->height >= e->height) e->height = a->height + 1;
       lc_vec_push(&args, a);
     } while (peek(p)->kind == CAT_T_COMMA && next(p));
+  }
+  leave(p);
+  if (e->height > MAX_HEIGHT) {
+    too_deep(p, name->loc, "operators on one path", MAX_HEIGHT);
+    lc_vec_free(&args);
+    return NULL;
   }
   if (peek(p)->kind != CAT_T_RPAREN) {
     char what[80];
@@ -112,13 +150,16 @@ static cat_expr *call(parser *p, cat_tok *name) {
   lc_vec_free(&args);
   return e;
 fail:
+  leave(p);
   lc_vec_free(&args);
   return NULL;
 }
 
 /* Parses the inside of ( ) or [ ] and the closing token. */
 static cat_expr *bracketed(parser *p, cat_tok *open, cat_tok_kind close, const char *closing) {
+  if (!enter(p, open->loc)) return NULL;
   cat_expr *e = expr(p);
+  leave(p);
   if (!e) return NULL;
   if (peek(p)->kind != close) {
     char what[80];
@@ -182,8 +223,9 @@ static cat_expr *postfix(parser *p) {
 static cat_expr *unary(parser *p) {
   if (peek(p)->kind != CAT_T_TILDE) return postfix(p);
   cat_tok *t = next(p);
-  cat_expr *a = enter(p) ? unary(p) : NULL;
-  p->depth--;
+  if (!enter(p, t->loc)) return NULL;
+  cat_expr *a = unary(p);
+  leave(p);
   return a ? mk(p, CAT_X_COMPL, t->loc, a, NULL) : NULL;
 }
 
@@ -200,11 +242,47 @@ static cat_expr *binary(parser *p, level_fn sub, cat_tok_kind op, cat_expr_kind 
   return e;
 }
 
+/* The operands ops[lo..hi) joined by the operators between them
+ * (at[i] between ops[i] and ops[i + 1]), halving: depth log2 of the count. */
+static cat_expr *balanced(parser *p, cat_expr_kind kind, cat_expr **ops, const lc_loc *at, size_t lo, size_t hi) {
+  if (hi - lo == 1) return ops[lo];
+  size_t mid = lo + (hi - lo) / 2;
+  cat_expr *a = balanced(p, kind, ops, at, lo, mid);
+  cat_expr *b = a ? balanced(p, kind, ops, at, mid, hi) : NULL;
+  return b ? mk(p, kind, at[mid - 1], a, b) : NULL;
+}
+
+/* A level of an associative operator: left-associated as written up to
+ * BALANCE_FROM operands (so models print as before), balanced beyond. */
+static cat_expr *assoc(parser *p, level_fn sub, cat_tok_kind op, cat_expr_kind kind) {
+  cat_expr *first = sub(p);
+  if (!first || peek(p)->kind != op) return first;
+  LC_VEC(cat_expr *) ops = {0};
+  LC_VEC(lc_loc) at = {0};
+  lc_vec_push(&ops, first);
+  while (peek(p)->kind == op) {
+    lc_vec_push(&at, next(p)->loc);
+    cat_expr *r = sub(p);
+    if (!r) break;
+    lc_vec_push(&ops, r);
+  }
+  cat_expr *e = NULL;
+  if (ops.n == at.n + 1 && ops.n <= BALANCE_FROM) {
+    e = ops.v[0];
+    for (size_t i = 1; i < ops.n && e; i++) e = mk(p, kind, at.v[i - 1], e, ops.v[i]);
+  } else if (ops.n == at.n + 1) {
+    e = balanced(p, kind, ops.v, at.v, 0, ops.n);
+  }
+  lc_vec_free(&ops);
+  lc_vec_free(&at);
+  return e;
+}
+
 static cat_expr *product(parser *p) { return binary(p, unary, CAT_T_STAR, CAT_X_PRODUCT); }
-static cat_expr *inter(parser *p) { return binary(p, product, CAT_T_AMP, CAT_X_INTER); }
+static cat_expr *inter(parser *p) { return assoc(p, product, CAT_T_AMP, CAT_X_INTER); }
 static cat_expr *diff(parser *p) { return binary(p, inter, CAT_T_BSLASH, CAT_X_DIFF); }
-static cat_expr *seq(parser *p) { return binary(p, diff, CAT_T_SEMI, CAT_X_SEQ); }
-static cat_expr *union_expr(parser *p) { return binary(p, seq, CAT_T_BAR, CAT_X_UNION); }
+static cat_expr *seq(parser *p) { return assoc(p, diff, CAT_T_SEMI, CAT_X_SEQ); }
+static cat_expr *union_expr(parser *p) { return assoc(p, seq, CAT_T_BAR, CAT_X_UNION); }
 
 static bool is_word(const cat_tok *t, const char *w) {
   return t->kind == CAT_T_NAME && strcmp(t->text, w) == 0;
@@ -216,7 +294,7 @@ static bool binding(parser *p, struct cat_binding *b);
  * binding sees the scope outside the let (herd's non-recursive let). */
 static cat_expr *let_in(parser *p);
 static cat_expr *expr(parser *p) {
-  cat_expr *e = enter(p) ? peek(p)->kind == CAT_T_LET ? let_in(p) : union_expr(p) : NULL;
+  cat_expr *e = nest(p) ? peek(p)->kind == CAT_T_LET ? let_in(p) : union_expr(p) : NULL;
   p->depth--;
   return e;
 }
@@ -243,7 +321,17 @@ static cat_expr *let_in(parser *p) {
   memcpy(e->binds, bs.v, bs.n * sizeof *e->binds);
   lc_vec_free(&bs);
   e->a = expr(p);
-  return e->a ? e : NULL;
+  if (!e->a) return NULL;
+  /* mk() saw no operands: the walks recurse through the body and bindings */
+  int h = e->a->height;
+  for (size_t i = 0; i < e->nbinds; i++)
+    if (e->binds[i].e && e->binds[i].e->height > h) h = e->binds[i].e->height;
+  e->height = h + 1;
+  if (e->height > MAX_HEIGHT) {
+    too_deep(p, e->loc, "operators on one path", MAX_HEIGHT);
+    return NULL;
+  }
+  return e;
 fail:
   lc_vec_free(&bs);
   return NULL;
@@ -659,7 +747,7 @@ static bool variant_or(parser *p, bool *ok);
 static bool variant_atom(parser *p, bool *ok) {
   cat_tok *t = peek(p);
   if (t->kind == CAT_T_STRING) { next(p); return false; }
-  if (!enter(p)) {
+  if (!nest(p)) {
     p->depth--;
     *ok = false;
     return false;
@@ -788,7 +876,7 @@ static cat_stmt *herd_statement(parser *p) {
 
 static cat_stmt *statement_in(parser *p);
 static cat_stmt *statement(parser *p) {
-  cat_stmt *s = enter(p) ? statement_in(p) : NULL;
+  cat_stmt *s = nest(p) ? statement_in(p) : NULL;
   p->depth--;
   return s;
 }

@@ -167,36 +167,78 @@ static bool derivations(const lx_program *p, val_vec *doms) {
 
 /* ---- the plain fixed point over values ----------------------------------- */
 
-static bool add_val(val_vec *v, lx_val x) {
-  for (size_t i = 0; i < v->n; i++)
-    if (v->v[i] == x) return false;
-  lc_vec_push(v, x);
+/* The values of a location or an expression, in order of arrival, with a
+ * hash table beside them: sets reach LX_MAX_DOMAIN values, and a linear
+ * search per value made the fixed point quadratic in them (a 40-line test
+ * multiplying and dividing a register took 14 s to lower). */
+typedef struct val_set {
+  val_vec v;
+  lx_val *keys;
+  bool *full;
+  size_t cap;               /* a power of two, at least twice v.n */
+} val_set;
+
+static size_t slot_of(const val_set *s, lx_val x) {
+  uint64_t h = (uint64_t)x * 0x9E3779B97F4A7C15u;
+  size_t i = (size_t)(h >> 32) & (s->cap - 1);
+  while (s->full[i] && s->keys[i] != x) i = (i + 1) & (s->cap - 1);
+  return i;
+}
+
+static void set_grow(val_set *s) {
+  size_t cap = s->cap ? s->cap * 2 : 16;
+  free(s->keys);
+  free(s->full);
+  s->cap = cap;
+  s->keys = lc_xcalloc(cap, sizeof(lx_val));
+  s->full = lc_xcalloc(cap, sizeof(bool));
+  for (size_t k = 0; k < s->v.n; k++) {
+    size_t i = slot_of(s, s->v.v[k]);
+    s->full[i] = true;
+    s->keys[i] = s->v.v[k];
+  }
+}
+
+static bool set_add(val_set *s, lx_val x) {
+  if (2 * (s->v.n + 1) > s->cap) set_grow(s);
+  size_t i = slot_of(s, x);
+  if (s->full[i]) return false;
+  s->full[i] = true;
+  s->keys[i] = x;
+  lc_vec_push(&s->v, x);
   return true;
+}
+
+static void set_fini(val_set *s) {
+  lc_vec_free(&s->v);
+  free(s->keys);
+  free(s->full);
+  memset(s, 0, sizeof *s);
 }
 
 /* The values an expression can take when each read returns any value its
  * location can hold: an over-approximation (two uses of one read are
  * treated as independent). */
-static void eval_set(const lx_program *p, const lx_expr *e, val_vec *doms, val_vec *out, bool *overflow) {
+static void eval_set(const lx_program *p, const lx_expr *e, val_set *doms, val_set *out, bool *overflow) {
   if (e->kind == LX_X_CONST) {
-    add_val(out, e->c);
+    set_add(out, e->c);
     return;
   }
   if (e->kind == LX_X_READ) {
-    const val_vec *d = &doms[p->events[e->event].ploc];
-    for (size_t i = 0; i < d->n; i++) add_val(out, d->v[i]);
+    const val_vec *d = &doms[p->events[e->event].ploc].v;
+    for (size_t i = 0; i < d->n; i++) set_add(out, d->v[i]);
     return;
   }
-  val_vec a = {0}, b = {0};
+  val_set a = {0}, b = {0};
   eval_set(p, e->a, doms, &a, overflow);
   eval_set(p, e->b, doms, &b, overflow);
-  for (size_t i = 0; i < a.n && !*overflow; i++)
-    for (size_t j = 0; j < b.n && !*overflow; j++) {
-      add_val(out, lx_op_apply(e->op, a.v[i], b.v[j]));
-      if (out->n > LX_MAX_DOMAIN) *overflow = true;
+  for (size_t i = 0; i < a.v.n && !*overflow; i++)
+    for (size_t j = 0; j < b.v.n && !*overflow; j++) {
+      set_add(out, lx_op_apply(e->op, a.v.v[i], b.v.v[j]));
+      if (out->v.n > LX_MAX_DOMAIN) *overflow = true;
     }
-  lc_vec_free(&a);
-  lc_vec_free(&b);
+  set_fini(&a);
+  set_fini(&b);
 }
 
 /* The most writes one execution can have: the longest path of each
@@ -220,26 +262,31 @@ static size_t longest_chain(const lx_program *p) {
  * appears by round k, so longest_chain rounds bound what any execution can
  * produce. */
 static void plain_fixpoint(const lx_program *p, val_vec *doms, bool *overflow) {
-  for (size_t l = 0; l < p->nplocs; l++) {
-    doms[l].n = 0;
-    add_val(&doms[l], p->plocs[l].init);
-  }
+  val_set *sets = lc_xcalloc(p->nplocs ? p->nplocs : 1, sizeof(val_set));
+  for (size_t l = 0; l < p->nplocs; l++) set_add(&sets[l], p->plocs[l].init);
   size_t rounds = longest_chain(p);
   for (size_t round = 0; round < rounds; round++) {
     bool changed = false;
     for (size_t i = p->ninit; i < p->nevents; i++) {
       const lx_event *e = &p->events[i];
       if (e->kind != LX_EV_WRITE || overflow[e->ploc]) continue;
-      val_vec vals = {0};
-      eval_set(p, e->value, doms, &vals, &overflow[e->ploc]);
-      for (size_t k = 0; k < vals.n && !overflow[e->ploc]; k++) {
-        changed |= add_val(&doms[e->ploc], vals.v[k]);
-        if (doms[e->ploc].n > LX_MAX_DOMAIN) overflow[e->ploc] = true;
+      val_set vals = {0};
+      eval_set(p, e->value, sets, &vals, &overflow[e->ploc]);
+      for (size_t k = 0; k < vals.v.n && !overflow[e->ploc]; k++) {
+        changed |= set_add(&sets[e->ploc], vals.v.v[k]);
+        if (sets[e->ploc].v.n > LX_MAX_DOMAIN) overflow[e->ploc] = true;
       }
-      lc_vec_free(&vals);
+      set_fini(&vals);
     }
     if (!changed) break;
   }
+  for (size_t l = 0; l < p->nplocs; l++) {
+    lc_vec_free(&doms[l]);
+    doms[l] = sets[l].v;
+    sets[l].v = (val_vec){0};
+    set_fini(&sets[l]);
+  }
+  free(sets);
 }
 
 static int cmp_val(const void *x, const void *y) {

@@ -118,6 +118,8 @@ struct lt_cexpr {
   lt_catomic atomic;     /* ATOMIC */
   bool parens;           /* written in parentheses (printing keeps them) */
   const lt_cexpr *c;     /* COND: the value when a is false */
+  int height;            /* nodes on the longest path down from here (1: a leaf):
+                            bounded by the parser, as walks over it recurse */
 };
 
 typedef enum {

@@ -17,6 +17,11 @@
 #include "litmus/parse_int.h"
 
 #define MAX_NEST 200   /* statements and expressions nest at most this deep */
+/* Operators on one path of an expression tree: a chain `1 + 1 + ... + 1`
+ * nests no parentheses but builds a tree as deep as it is long, which
+ * printing and lowering walk recursively (20,000 terms overflowed the
+ * stack). */
+#define MAX_HEIGHT 1000
 
 /* A named cuda::atomic_ref local, `cuda::atomic_ref<int, S> f(*p);`: not
  * a local of the AST (it holds no value of its own) but another name of
@@ -344,7 +349,23 @@ static lt_cexpr *new_expr(parser *ps, lt_cexpr_kind k, lc_loc at) {
   lt_cexpr *e = lc_arena_alloc(ps->a, sizeof *e);
   e->kind = k;
   e->at = at;
+  e->height = 1;
   return e;
+}
+
+static int height(const lt_cexpr *e) { return e ? e->height : 0; }
+
+/* Sets e's height from its operands (at: where to point an error). */
+static void grown(parser *ps, lt_cexpr *e, lc_loc at) {
+  const lt_catomic *a = &e->atomic;
+  const lt_cexpr *kids[] = {e->a, e->b, e->c, a->obj, a->val, a->expected, a->desired};
+  int h = 0;
+  for (size_t i = 0; i < LC_ARRAY_LEN(kids); i++)
+    if (height(kids[i]) > h) h = height(kids[i]);
+  e->height = h + 1;
+  if (e->height > MAX_HEIGHT)
+    lt_p_error(ps, at, "expression too deep (more than %d operators on one path); split it with locals",
+               MAX_HEIGHT);
 }
 
 static lt_mo mo_arg(parser *ps, lc_loc *at) {
@@ -539,6 +560,7 @@ static lt_cexpr *c11_call(parser *ps, const char *s, size_t n) {
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
   object_scope(ps, a);
   check_orders(ps, a);
+  grown(ps, e, e->at);
   return e;
 }
 
@@ -557,6 +579,7 @@ static const aview *view_of(parser *ps, const lt_cexpr *e) {
 static lt_cexpr *new_view(parser *ps, const lt_cexpr *ptr, lt_ts s, lc_loc s_at, const char *what, lc_loc at) {
   lt_cexpr *e = new_expr(ps, LT_CE_DEREF, at);
   e->a = ptr;
+  grown(ps, e, at);
   aview *v = PUSH(ps, CS->views, CS->nviews, CS->view_cap);
   v->node = e;
   v->scope = s;
@@ -588,6 +611,7 @@ static lt_cexpr *new_atomic(parser *ps, const aview *v, lt_catomic_kind k, lt_rm
   a->mo = LT_MO_SEQ_CST;
   a->mo_fail = k == LT_CA_CAS ? LT_MO_SEQ_CST : LT_MO_NA;
   a->mo_at = at;
+  grown(ps, e, at);
   return e;
 }
 
@@ -647,6 +671,7 @@ static lt_cexpr *member_call(parser *ps, const aview *v, const char *start) {
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
   if (a->mo_at.line == 0) a->mo_at = m.at;
   check_orders(ps, a);
+  grown(ps, e, e->at);
   return e;
 }
 
@@ -668,6 +693,7 @@ static lt_cexpr *view_rmw(parser *ps, const aview *v, char op, const lt_cexpr *o
   b->op = map[i].cop;
   b->a = e;
   b->b = operand;
+  grown(ps, b, at);
   return b;
 }
 
@@ -751,6 +777,7 @@ static lt_cexpr *cuda_call(parser *ps, int k, lt_ts scope) {
     a->val = expr(ps);
   }
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+  grown(ps, e, e->at);
   return e;
 }
 
@@ -901,6 +928,7 @@ static lt_cexpr *postfix(parser *ps, lt_cexpr *e, const char *start) {
       sum->a = e;
       sum->b = expr(ps);
       sum->parens = true;
+      grown(ps, sum, open);
       lt_p_check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
       lt_param_type pt = ptr_type(ps, sum);
       if (pt.kind == LT_PK_OBJECT) {
@@ -908,6 +936,7 @@ static lt_cexpr *postfix(parser *ps, lt_cexpr *e, const char *start) {
       } else {
         e = new_expr(ps, LT_CE_DEREF, e->at);
         e->a = sum;
+        grown(ps, e, open);
       }
     } else if (is(ps, LT_TOK_DOT) || is(ps, LT_TOK_ARROW)) {
       const aview *v = member_object(ps, e, is(ps, LT_TOK_ARROW), start);
@@ -972,6 +1001,7 @@ static lt_cexpr *unary(parser *ps) {
   lt_p_next(ps);
   e->a = rvalue(ps, unary(ps));
   CS->depth--;
+  grown(ps, e, at);
   if (e->kind == LT_CE_DEREF) {   /* *p, p a cuda::atomic<T, S>*: the atomic object */
     lt_param_type pt = ptr_type(ps, e->a);
     if (pt.kind == LT_PK_OBJECT) {
@@ -1020,6 +1050,7 @@ static lt_cexpr *binary(parser *ps, int level, lt_cexpr *first) {
     e->a = l;
     e->b = binary(ps, level + 1, NULL);
     CS->depth--;
+    grown(ps, e, at);
     l = e;
   }
   return l;
@@ -1037,6 +1068,7 @@ static lt_cexpr *conditional(parser *ps, lt_cexpr *l) {
   lt_p_expect(ps, LT_TOK_COLON, "':' of the conditional operator");
   e->c = conditional(ps, binary(ps, 0, NULL));
   CS->depth--;
+  grown(ps, e, at);
   return e;
 }
 
@@ -1133,6 +1165,7 @@ static lt_cstmt *assignment(parser *ps, lt_cexpr *lhs, char op, lt_cexpr *rhs, l
     b->op = cops[i].op;
     b->a = lhs;
     b->b = rhs;
+    grown(ps, b, at);
     rhs = b;
   }
   if (lhs->kind == LT_CE_LOCAL) {

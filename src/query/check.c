@@ -94,8 +94,9 @@ void lc_model_search_free(char **dirs) {
  * events of a kind any one of its paths has, summed over threads. */
 typedef struct test_shape {
   size_t combos;            /* combinations of paths (saturates) */
-  size_t fence_sc;          /* fence.sc (and membar) events */
-  size_t max_writes;        /* writes to the location written most */
+  double co_log2;           /* log2 of the coherence orders program order leaves
+                               open, summed over locations */
+  double sc_log2;           /* the same for the order of the fence.sc (and membar) */
 } test_shape;
 
 static bool counts(const lx_event *e, int kind, int ploc) {
@@ -171,17 +172,38 @@ void lc_engine_costs(const lx_program *p, double *enum_log2, double *smt_log2) {
   free(writes);
 }
 
+/* log2 of the interleavings of a kind's events between threads, program
+ * order fixing those of one thread (SC-per-location orders a thread's
+ * writes to a location; a thread's fence.sc are ordered alike): the
+ * multinomial n! / (n_1! ... n_k!) of the threads' counts.  One thread's
+ * hundred writes leave one order; five threads' single writes, 120. */
+static double orders_log2(const lx_program *p, int kind, int ploc) {
+  double n = 0, bits = 0;
+  for (size_t t = 0; t < p->nthreads; t++) {
+    double k = (double)thread_max(p, &p->threads[t], kind, ploc);
+    n += k;
+    bits -= lgamma(k + 1);
+  }
+  return (bits + lgamma(n + 1)) / log(2);
+}
+
 static test_shape measure(const lx_program *p) {
-  test_shape z = {1, 0, 0};
+  test_shape z = {1, 0, orders_log2(p, LX_EV_FENCE, -1)};
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_thread *th = &p->threads[t];
     z.combos = z.combos > 1000 ? z.combos : z.combos * (th->npaths ? th->npaths : 1);
-    z.fence_sc += thread_max(p, th, LX_EV_FENCE, -1);
   }
   for (size_t l = 0; l < p->nplocs; l++) {
-    size_t w = 0;
-    for (size_t t = 0; t < p->nthreads; t++) w += thread_max(p, &p->threads[t], LX_EV_WRITE, (int)l);
-    if (w > z.max_writes) z.max_writes = w;
+    double co = orders_log2(p, LX_EV_WRITE, (int)l);
+    /* readers in threads that do not write the location multiply the
+     * orders the explicit engine tries (a source each, coherent with the
+     * order): 4 writers and 4 readers 0.97 s against Z3's 0.085 s, 4
+     * writers alone 0.004 s against 0.039 s */
+    double readers = 0;
+    for (size_t t = 0; t < p->nthreads && co > 0; t++)
+      if (!thread_max(p, &p->threads[t], LX_EV_WRITE, (int)l))
+        readers += (double)thread_max(p, &p->threads[t], LX_EV_READ, (int)l);
+    z.co_log2 += co > 0 ? co + log2(1 + readers) : 0;
   }
   return z;
 }
@@ -197,9 +219,19 @@ static test_shape measure(const lx_program *p) {
  * measured too.
  *  - It enumerates co and the Fence-SC order as partial orders, whose
  *    number grows fastest of all (1, 1, 3, 19, 219, 4231 on 0..5
- *    elements): from five writes to one location (N writers and readers:
- *    2x at 5) or eight fence.sc (SB rings: 2x at 8, 5x at 12) Z3 is
- *    faster.
+ *    elements): from about fifty coherence orders that program order
+ *    leaves open (orders_log2: three writers of two writes each, 90,
+ *    0.56 s against 0.012 s; two of four, 70, 0.25 s against 0.036 s; four
+ *    of one, 24, 0.004 s against 0.039 s), fewer with readers, Z3 is
+ *    faster, and far faster beyond (scripts/calibrate-auto --families:
+ *    3 writers x 3 writes 24 s against 0.02 s, 6 x 1 7.9 s against
+ *    0.05 s), or from eight
+ *    fence.sc in different threads (SB rings: 2x at 8, 5x at 12).  The
+ *    writes of one thread to one location count for one order, not w!:
+ *    coherence follows program order there, and the explicit engine
+ *    takes a single thread's 100 or 200 writes in 0.5 s where the
+ *    encoding Z3 gets grows with their cube (100: 90 s and 1.35 GB; 200:
+ *    out of memory).
  *  - Loops and branches (4 or more combinations of paths) go to it
  *    whatever their writes, unrolled copies included: the SMT
  *    encoding holds every unrolled copy at once and grows with the cube
@@ -209,12 +241,17 @@ static test_shape measure(const lx_program *p) {
  *    of litmus/spin: always enum 2.78 s, always smt 80.0 s, enum the
  *    faster on every one; the estimate lc_engine_costs that once chose
  *    here sent 49 of 500 spin tests to Z3, which takes over 8 s on most of
- *    them against 0.2 s). */
+ *    them against 0.2 s).  Their unrolled copies count many coherence
+ *    orders (the CADP spin tests' exchanges: 6 + 3 + 3 writes to one
+ *    location, 18,480 orders), which the rmw's atomicity cuts for the
+ *    explicit engine (1.2 s) and not for Z3 (over 20 s). */
+#define AUTO_CO_LOG2 5.6        /* ~48 coherence orders, or fewer with readers */
+#define AUTO_SC_LOG2 15.2       /* 8! orders of the fence.sc: 8 threads of one */
 static lc_engine auto_engine(const lx_program *p) {
   test_shape z = measure(p);
-  if (z.combos >= 4 && z.fence_sc < 8) return LC_ENGINE_ENUM;
-  if (z.fence_sc >= 8 || z.max_writes >= 5) return LC_ENGINE_SMT;
-  return LC_ENGINE_ENUM;
+  if (z.sc_log2 >= AUTO_SC_LOG2) return LC_ENGINE_SMT;
+  if (z.combos >= 4) return LC_ENGINE_ENUM;
+  return z.co_log2 >= AUTO_CO_LOG2 ? LC_ENGINE_SMT : LC_ENGINE_ENUM;
 }
 
 lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }

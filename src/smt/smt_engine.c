@@ -21,8 +21,11 @@
 #include "smt/smt.h"
 #include "smt/smt_internal.h"
 
-/* A Z3 error means we built a malformed term: a bug, not an input error. */
+/* A Z3 error means we built a malformed term: a bug, not an input error;
+ * but out of memory (its memory_max_size, or an address-space limit) is
+ * a bounded answer, which the process's status tells (lc.h). */
 static void on_z3_error(Z3_context z, Z3_error_code code) {
+  if (code == Z3_MEMOUT_FAIL) lc_out_of_memory("Z3");
   lc_die("Z3 error %d: %s", (int)code, Z3_get_error_msg(z, code));
 }
 

@@ -2,7 +2,8 @@
 # regress.sh - tests where the two engines once disagreed (or could), run
 # under both engines: tests/e2e/regress/T.litmus must give exactly
 # T.litmus.expected - the herd-style report without its Time line, then
-# the unroll-bound warning if any - with --engine smt and --engine enum.
+# the unroll-bound warning if any - with --engine smt and --engine enum,
+# and --unroll-search, so that the warning names the bound found.
 # A T.litmus.model file names the model (default ptx-v7.5).
 # PROMOTE=1 rewrites the expected files from the SMT engine's output.
 set -u
@@ -16,7 +17,7 @@ for t in "$dir"/*.litmus; do
   model=ptx-v7.5
   [ -f "$t.model" ] && model=$(cat "$t.model")
   for engine in smt enum; do
-    (cd "$dir" && "$lc" --model "$model" --engine "$engine" "$name") > "$tmp/out" 2> "$tmp/err"
+    (cd "$dir" && "$lc" --model "$model" --engine "$engine" --unroll-search "$name") > "$tmp/out" 2> "$tmp/err"
     rc=$?
     { grep -v '^Time ' "$tmp/out"; grep 'warning: some executions' "$tmp/err"; } > "$tmp/got"
     if [ $rc -ne 0 ]; then cat "$tmp/err"; bad "$name ($engine): exit $rc"; continue; fi
