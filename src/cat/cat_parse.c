@@ -110,7 +110,10 @@ static void leave(parser *p) { p->depth--; }
  * always gives the level back (p->depth--), failed or not. */
 static bool nest(parser *p) {
   if (++p->depth <= MAX_DEPTH) return true;
-  too_deep(p, p->toks[p->pos].loc, "nested expressions, statements or conditions", MAX_DEPTH);
+  if (!p->failed) {
+    p->failed = true;
+    lc_error(p->d, p->toks[p->pos].loc, "nested too deeply (more than %d levels)", MAX_DEPTH);
+  }
   return false;
 }
 
@@ -294,7 +297,9 @@ static bool binding(parser *p, struct cat_binding *b);
  * binding sees the scope outside the let (herd's non-recursive let). */
 static cat_expr *let_in(parser *p);
 static cat_expr *expr(parser *p) {
-  cat_expr *e = nest(p) ? peek(p)->kind == CAT_T_LET ? let_in(p) : union_expr(p) : NULL;
+  /* parentheses count their own level (enter); a let's body is a level */
+  if (peek(p)->kind != CAT_T_LET) return union_expr(p);
+  cat_expr *e = nest(p) ? let_in(p) : NULL;
   p->depth--;
   return e;
 }

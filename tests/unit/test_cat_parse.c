@@ -387,7 +387,7 @@ static void test_cat_nesting_is_bounded(void **state) {
   lc_buf_puts(&b, "po");
   char *e = load_error(b.s);
   assert_non_null(e);
-  assert_non_null(strstr(e, "nested too deeply (more than 200 levels)"));
+  assert_non_null(strstr(e, "expression too deep (more than 256 nested parentheses"));
   free(e);
   b.n = 0;
   for (int i = 0; i < 5000; i++) lc_buf_puts(&b, "if \"v\" ");
