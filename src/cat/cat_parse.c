@@ -28,6 +28,7 @@ typedef struct parser {
   lc_diag *d;
   bool failed;
   int depth;        /* parentheses, brackets, calls and `~` open: the parser's recursion */
+  int nest;         /* statements, let bodies and variant conditions open: its other recursion */
 } parser;
 
 /* The parser recurses once per parenthesis (30,000 overflowed the stack),
@@ -107,9 +108,9 @@ static void leave(parser *p) { p->depth--; }
 
 /* One more level of nested expressions, statements or variant conditions:
  * false (after an error) past MAX_DEPTH.  Unlike enter(), the caller
- * always gives the level back (p->depth--), failed or not. */
+ * always gives the level back (p->nest--), failed or not. */
 static bool nest(parser *p) {
-  if (++p->depth <= MAX_DEPTH) return true;
+  if (++p->nest <= MAX_DEPTH) return true;
   if (!p->failed) {
     p->failed = true;
     lc_error(p->d, p->toks[p->pos].loc, "nested too deeply (more than %d levels)", MAX_DEPTH);
@@ -300,7 +301,7 @@ static cat_expr *expr(parser *p) {
   /* parentheses count their own level (enter); a let's body is a level */
   if (peek(p)->kind != CAT_T_LET) return union_expr(p);
   cat_expr *e = nest(p) ? let_in(p) : NULL;
-  p->depth--;
+  p->nest--;
   return e;
 }
 
@@ -753,23 +754,23 @@ static bool variant_atom(parser *p, bool *ok) {
   cat_tok *t = peek(p);
   if (t->kind == CAT_T_STRING) { next(p); return false; }
   if (!nest(p)) {
-    p->depth--;
+    p->nest--;
     *ok = false;
     return false;
   }
-  p->depth--;
+  p->nest--;
   if (t->kind == CAT_T_TILDE || is_word(t, "not")) {
     next(p);
-    p->depth++;
+    p->nest++;
     bool v = !variant_atom(p, ok);
-    p->depth--;
+    p->nest--;
     return v;
   }
   if (t->kind == CAT_T_LPAREN) {
     next(p);
-    p->depth++;
+    p->nest++;
     bool v = variant_or(p, ok);
-    p->depth--;
+    p->nest--;
     if (!expect(p, CAT_T_RPAREN, "')'")) *ok = false;
     return v;
   }
@@ -882,7 +883,7 @@ static cat_stmt *herd_statement(parser *p) {
 static cat_stmt *statement_in(parser *p);
 static cat_stmt *statement(parser *p) {
   cat_stmt *s = nest(p) ? statement_in(p) : NULL;
-  p->depth--;
+  p->nest--;
   return s;
 }
 
