@@ -923,7 +923,7 @@ static cat_stmt *statement_in(parser *p) {
 cat_file *cat_parse(lc_arena *a, const char *file, const char *text, size_t len, lc_diag *d) {
   cat_tok *toks;
   if (cat_lex(a, file, text, len, &toks, d) == 0) return NULL;
-  parser p = {a, toks, 0, d, false, 0};
+  parser p = {a, toks, 0, d, false, 0, 0};
   cat_file *f = lc_arena_alloc(a, sizeof *f);
   if (peek(&p)->kind == CAT_T_STRING) {
     f->model_name = next(&p)->text;
