@@ -36,6 +36,19 @@ for t in ptx-abi asplos19 nvvm; do
   run classic-$t-rc11-nta-off 0 --check-mapping $t $ntaoff $cpp/*.litmus
   run classic-$t-c20 0 --check-mapping $t $ntaoff --set release-sequence=c20 $cpp/*.litmus
 done
+# ASPLOS'19 Fig. 12 (tests/map/fig12/): the current ABI's seq_cst RMW
+# (fence.sc; atom.acquire) and its acq_rel alternative without an
+# atom.release lose RC11's release sequence through the RMW's thread;
+# sound under C++20's release sequences, where the guarded tests race.
+fig12=tests/map/fig12/*.litmus
+# shellcheck disable=SC2086
+run fig12-ptx-abi-rc11 1 --check-mapping ptx-abi $fig12
+# shellcheck disable=SC2086
+run fig12-ptx-abi-c20 0 --check-mapping ptx-abi --set release-sequence=c20 $fig12
+for t in asplos19 nvvm; do
+  # shellcheck disable=SC2086
+  run fig12-$t-rc11 0 --check-mapping $t $fig12
+done
 run classic-ptx-abi-json 0 --check-mapping ptx-abi $ntaoff --json $cpp/SB+sc.litmus $cpp/MP+block-flag+diff-cta.litmus
 run json-violation 1 --check-mapping mappings/broken/sc-load-no-fence.map $ntaoff --json $cpp/SB+sc.litmus
 run pruned 0 --check-mapping ptx-abi $ntaoff --max-combinations 4 $cpp/IRIW+sc.litmus
