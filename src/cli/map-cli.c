@@ -384,35 +384,56 @@ static int check_all(const mopts *o, const map_table *m, const map_check_options
 
 /* ---- the compiler installed here ------------------------------------------------------ */
 
-enum { NTABLES = 3 };
-static const char *const shipped[NTABLES] = {"ptx-abi", "asplos19", "nvvm"};
+enum { NTABLES = 5 };
+static const char *const shipped[NTABLES] = {"ptx-abi", "ptx-abi-cuda12", "asplos19", "nvvm", "nvvm-gated"};
 
-static bool same_sequence(const map_alt *row, lt_scope s, const map_alt *seq) {
+/* Is sem b the same as a or stronger (the ABI's first note: every order
+ * may be strengthened)? */
+static bool sem_at_least(lt_sem a, lt_sem b) {
+  if (a == b) return true;
+  switch (a) {
+  case LT_SEM_RELAXED: return b == LT_SEM_ACQUIRE || b == LT_SEM_RELEASE || b == LT_SEM_ACQ_REL || b == LT_SEM_SC;
+  case LT_SEM_ACQUIRE: case LT_SEM_RELEASE: return b == LT_SEM_ACQ_REL || b == LT_SEM_SC;
+  case LT_SEM_ACQ_REL: return b == LT_SEM_SC;
+  default: return false;
+  }
+}
+
+/* seq equals row under scope s (strengthened: or has a stronger order in
+ * some instruction, and the same instructions otherwise). */
+static bool same_sequence(const map_alt *row, lt_scope s, const map_alt *seq, bool strengthened) {
   if (row->nins != seq->nins) return false;
   for (size_t i = 0; i < row->nins; i++) {
     const map_instr *a = &row->ins[i], *b = &seq->ins[i];
     lt_scope want = a->scope_from_cpp ? s : a->scope;
-    if (a->kind != b->kind || a->sem != b->sem || a->membar != b->membar || want != b->scope) return false;
+    bool sem = strengthened ? sem_at_least(a->sem, b->sem) : a->sem == b->sem;
+    if (a->kind != b->kind || !sem || a->membar != b->membar || want != b->scope) return false;
   }
   return true;
 }
 
 /* The rows of the shipped tables whose sequence equals the compiler's
- * for s: "ptx-abi store release #1", "nvvm store release #1", ... */
+ * for s: "ptx-abi store release #1", "nvvm store release #1", ...; a table
+ * with no equal row names the rows the sequence strengthens:
+ * "ptx-abi fence acquire #1 strengthened". */
 static json_t *matches(map_table *const *tables, const map_site *s) {
   json_t *found = json_array();
   for (size_t t = 0; t < NTABLES; t++) {
     const map_row *r = tables[t] ? map_row_for(tables[t], s->kind, s->order) : NULL;
     lt_scope scope = s->order == MAP_NA ? LT_SCOPE_NONE : tables[t] ? tables[t]->scope[s->cscope] : 0;
-    for (size_t a = 0; r && a < r->nalts; a++)
-      if (same_sequence(&r->alts[a], scope, &s->row->alts[0])) {
-        lc_buf b;
-        lc_buf_init(&b);
-        lc_buf_printf(&b, "%s ", tables[t]->name);
-        map_print_alt_name(&b, r, &r->alts[a]);
-        json_array_append_new(found, json_string(b.s));
-        lc_buf_fini(&b);
-      }
+    bool equal = false;
+    for (int strong = 0; strong < 2 && !equal; strong++)
+      for (size_t a = 0; r && a < r->nalts; a++)
+        if (same_sequence(&r->alts[a], scope, &s->row->alts[0], strong)) {
+          lc_buf b;
+          lc_buf_init(&b);
+          lc_buf_printf(&b, "%s ", tables[t]->name);
+          map_print_alt_name(&b, r, &r->alts[a]);
+          if (strong) lc_buf_puts(&b, " strengthened");
+          else equal = true;
+          json_array_append_new(found, json_string(b.s));
+          lc_buf_fini(&b);
+        }
   }
   return found;
 }
