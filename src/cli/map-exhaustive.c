@@ -85,7 +85,7 @@ static void print_counterexample(const map_table *m, const ex_prog *p, const ex_
     if (a) map_print_alt_name(&b, r, a);
     else lc_buf_puts(&b, "fence relaxed (nothing)");
   }
-  lc_buf_printf(&b, "\nC++ test (litmus-check --check-mapping %s reports the violation):\n", m->file);
+  lc_buf_printf(&b, "\nC++ test (litmus-check --check-mapping %s reports the violation):\n", m->name);
   char *text = ex_prog_text(p, v->extra, "A minimal counterexample of litmus-check --check-mapping --exhaustive.");
   lc_buf_puts(&b, text);
   free(text);
@@ -131,9 +131,8 @@ static size_t report_rows(const map_table *m, const ex_bound *bound, const searc
         }
         if (!used) {
           lc_buf *to = reachable ? &never : &unreachable;
-          lc_buf_puts(to, " ");
+          lc_buf_puts(to, to->n ? "; " : " ");
           map_print_alt_name(to, r, &r->alts[a]);
-          lc_buf_puts(to, ";");
         }
       }
     }
