@@ -421,11 +421,16 @@ static void resolve(ex_prog *p, int t, int k, int nlocs, progvec *out) {
   e->ref_t = e->ref_p = -1;
 }
 
+/* Smaller first (the first counterexample found is a smallest one); of
+ * one size, fewer strong orders first, so that the weaker programs an
+ * order is compared with are mostly checked already. */
 static int size_cmp(const void *x, const void *y) {
   const ex_prog *a = x, *b = y;
   size_t ea = ex_prog_events(a), eb = ex_prog_events(b);
   if (ea != eb) return ea < eb ? -1 : 1;
   if (a->nthreads != b->nthreads) return a->nthreads < b->nthreads ? -1 : 1;
+  int sa = strong_count(a), sb = strong_count(b);
+  if (sa != sb) return sa < sb ? -1 : 1;
   return 0;
 }
 
