@@ -229,7 +229,7 @@ static bool canonical(const ex_prog *p, int nlocs) {
     for (int i = 0; i < p->nthreads; i++) sigma[i] = i;
     do {
       encode(p, sigma, pi, other);
-      int c = memcmp(other, id, n * sizeof *id) ;
+      int c = 0;
       for (size_t i = 0; i < n; i++)
         if (other[i] != id[i]) { c = other[i] < id[i] ? -1 : 1; break; }
       if (c < 0) return false;
@@ -790,7 +790,7 @@ static built *reduction(reductions *r, size_t i, const map_table *m, const map_c
 
 /* Does a reduction of p, compiled as combination c compiles the rest,
  * still violate? */
-static bool reducible(const ex_prog *p, reductions *r, const size_t *c, size_t nsites, const map_table *m,
+static bool reducible(reductions *r, const size_t *c, size_t nsites, const map_table *m,
                       const map_check_options *o) {
   size_t *c2 = lc_xcalloc(nsites + 1, sizeof *c2);
   bool found = false;
@@ -809,7 +809,6 @@ static bool reducible(const ex_prog *p, reductions *r, const size_t *c, size_t n
     found = ptx_extra(b, c2, o, &extra) == 1;
     free(extra);
   }
-  (void)p;
   free(c2);
   return found;
 }
@@ -986,7 +985,7 @@ void ex_check(const ex_prog *p, const map_table *m, const map_check_options *o, 
         r->verdict = MAP_V_UNKNOWN;
         free(r->message);
         r->message = lc_xstrdup("the PTX model gave no answer");
-      } else if (x > 0 && reducible(p, &red, c, b.plan.n, m, o)) {
+      } else if (x > 0 && reducible(&red, c, b.plan.n, m, o)) {
         r->reducible++;
         free(extra);
       } else if (x > 0) {
