@@ -34,6 +34,10 @@ typedef struct mopts {
   const char *sets[17];     /* --set NAME=VALUE for the C++ model, NULL-terminated */
   size_t nsets;
   lc_paths files;
+  bool exhaustive;          /* --exhaustive: programs within --bound, not files */
+  const char *bound;
+  int jobs;
+  bool count_only;          /* --count-only: how many programs the bound holds */
 } mopts;
 
 bool map_cli_wanted(int argc, char **argv) {
@@ -61,7 +65,7 @@ static int parse_int(const char *what, const char *s, long lo, long hi, long *ou
   return 0;
 }
 
-enum { O_LOWER = 256, O_CHECK, O_SM, O_PTX_MODEL, O_JSON, O_MAXC, O_SET, O_NORACES };
+enum { O_LOWER = 256, O_CHECK, O_SM, O_PTX_MODEL, O_JSON, O_MAXC, O_SET, O_NORACES, O_EXH, O_BOUND, O_COUNT };
 
 static int parse(int argc, char **argv, mopts *o) {
   static const struct option longs[] = {
@@ -70,11 +74,13 @@ static int parse(int argc, char **argv, mopts *o) {
     {"ptx-model", required_argument, NULL, O_PTX_MODEL}, {"json", no_argument, NULL, O_JSON},
     {"max-combinations", required_argument, NULL, O_MAXC}, {"set", required_argument, NULL, O_SET},
     {"engine", required_argument, NULL, 'e'}, {"timeout", required_argument, NULL, 't'},
-    {"unroll", required_argument, NULL, 'u'}, {NULL, 0, NULL, 0}};
+    {"unroll", required_argument, NULL, 'u'}, {"exhaustive", no_argument, NULL, O_EXH},
+    {"bound", required_argument, NULL, O_BOUND}, {"jobs", required_argument, NULL, 'j'},
+    {"count-only", no_argument, NULL, O_COUNT}, {NULL, 0, NULL, 0}};
   int c;
   long v;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "m:e:t:u:", longs, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "m:e:t:u:j:", longs, NULL)) != -1) {
     switch (c) {
     case O_LOWER: case O_CHECK:
       if (o->table) return usage_error("give one of --lower and --check-mapping, once");
@@ -108,10 +114,14 @@ static int parse(int argc, char **argv, mopts *o) {
       break;
     }
     case 'u': if (parse_int("--unroll", optarg, 1, 64, &v)) return LC_EXIT_INPUT; o->check.unroll = (unsigned)v; break;
+    case O_EXH: o->exhaustive = true; break;
+    case O_BOUND: o->bound = optarg; break;
+    case O_COUNT: o->count_only = true; break;
+    case 'j': if (parse_int("-j", optarg, 1, 256, &v)) return LC_EXIT_INPUT; o->jobs = (int)v; break;
     default: {
       /* name the option: -q, -j and --no-races are litmus-check's, not these modes' */
       const char *arg = argv[optind - 1];
-      if (optopt > 0 && optopt < 256 && !strchr("metu", optopt))
+      if (optopt > 0 && optopt < 256 && !strchr("metuj", optopt))
         fprintf(stderr, "litmus-check: no option '-%c' with --lower or --check-mapping", optopt);
       else if (optopt == 0)
         fprintf(stderr, "litmus-check: no option '%.*s' with --lower or --check-mapping", (int)strcspn(arg, "="), arg);
@@ -123,6 +133,12 @@ static int parse(int argc, char **argv, mopts *o) {
     }
   }
   for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
+  if (o->exhaustive || o->bound || o->count_only) {
+    if (o->lower || !o->exhaustive) return usage_error("--bound, --count-only and -j go with --check-mapping TABLE --exhaustive");
+    if (o->files.n) return usage_error("--exhaustive takes no input files");
+    if (o->json) return usage_error("--exhaustive has no --json output");
+    return -1;
+  }
   if (!o->files.n) return usage_error("no input files");
   if (o->lower && o->files.n != 1) return usage_error("--lower takes one file");
   return -1;
@@ -389,35 +405,56 @@ static int check_all(const mopts *o, const map_table *m, const map_check_options
 
 /* ---- the compiler installed here ------------------------------------------------------ */
 
-enum { NTABLES = 3 };
-static const char *const shipped[NTABLES] = {"ptx-abi", "asplos19", "nvvm"};
+enum { NTABLES = 5 };
+static const char *const shipped[NTABLES] = {"ptx-abi", "ptx-abi-cuda12", "asplos19", "nvvm", "nvvm-gated"};
 
-static bool same_sequence(const map_alt *row, lt_scope s, const map_alt *seq) {
+/* Is sem b the same as a or stronger (the ABI's first note: every order
+ * may be strengthened)? */
+static bool sem_at_least(lt_sem a, lt_sem b) {
+  if (a == b) return true;
+  switch (a) {
+  case LT_SEM_RELAXED: return b == LT_SEM_ACQUIRE || b == LT_SEM_RELEASE || b == LT_SEM_ACQ_REL || b == LT_SEM_SC;
+  case LT_SEM_ACQUIRE: case LT_SEM_RELEASE: return b == LT_SEM_ACQ_REL || b == LT_SEM_SC;
+  case LT_SEM_ACQ_REL: return b == LT_SEM_SC;
+  default: return false;
+  }
+}
+
+/* seq equals row under scope s (strengthened: or has a stronger order in
+ * some instruction, and the same instructions otherwise). */
+static bool same_sequence(const map_alt *row, lt_scope s, const map_alt *seq, bool strengthened) {
   if (row->nins != seq->nins) return false;
   for (size_t i = 0; i < row->nins; i++) {
     const map_instr *a = &row->ins[i], *b = &seq->ins[i];
     lt_scope want = a->scope_from_cpp ? s : a->scope;
-    if (a->kind != b->kind || a->sem != b->sem || a->membar != b->membar || want != b->scope) return false;
+    bool sem = strengthened ? sem_at_least(a->sem, b->sem) : a->sem == b->sem;
+    if (a->kind != b->kind || !sem || a->membar != b->membar || want != b->scope) return false;
   }
   return true;
 }
 
 /* The rows of the shipped tables whose sequence equals the compiler's
- * for s: "ptx-abi store release #1", "nvvm store release #1", ... */
+ * for s: "ptx-abi store release #1", "nvvm store release #1", ...; a table
+ * with no equal row names the rows the sequence strengthens:
+ * "ptx-abi fence acquire #1 strengthened". */
 static json_t *matches(map_table *const *tables, const map_site *s) {
   json_t *found = json_array();
   for (size_t t = 0; t < NTABLES; t++) {
     const map_row *r = tables[t] ? map_row_for(tables[t], s->kind, s->order) : NULL;
     lt_scope scope = s->order == MAP_NA ? LT_SCOPE_NONE : tables[t] ? tables[t]->scope[s->cscope] : 0;
-    for (size_t a = 0; r && a < r->nalts; a++)
-      if (same_sequence(&r->alts[a], scope, &s->row->alts[0])) {
-        lc_buf b;
-        lc_buf_init(&b);
-        lc_buf_printf(&b, "%s ", tables[t]->name);
-        map_print_alt_name(&b, r, &r->alts[a]);
-        json_array_append_new(found, json_string(b.s));
-        lc_buf_fini(&b);
-      }
+    bool equal = false;
+    for (int strong = 0; strong < 2 && !equal; strong++)
+      for (size_t a = 0; r && a < r->nalts; a++)
+        if (same_sequence(&r->alts[a], scope, &s->row->alts[0], strong)) {
+          lc_buf b;
+          lc_buf_init(&b);
+          lc_buf_printf(&b, "%s ", tables[t]->name);
+          map_print_alt_name(&b, r, &r->alts[a]);
+          if (strong) lc_buf_puts(&b, " strengthened");
+          else equal = true;
+          json_array_append_new(found, json_string(b.s));
+          lc_buf_fini(&b);
+        }
   }
   return found;
 }
@@ -683,6 +720,18 @@ static int compiler_all(const mopts *o, char **search) {
   return status;
 }
 
+/* The models and options a verdict of the search names. */
+static int exhaustive(const mopts *o, const map_table *m, const map_check_options *co) {
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "C++ model %s", o->cpp_model);
+  for (size_t i = 0; i < o->nsets; i++) lc_buf_printf(&b, "%s%s", i ? ", " : " (", o->sets[i]);
+  lc_buf_printf(&b, "%s, PTX model %s, engine %s", o->nsets ? ")" : "", o->ptx_model, lc_engine_name(co->check.engine));
+  int status = map_exhaustive(m, co, o->bound, o->count_only ? 0 : o->jobs ? o->jobs : 1, b.s);
+  lc_buf_fini(&b);
+  return status;
+}
+
 int map_cli_main(int argc, char **argv) {
   mopts o = {.sm = MAP_DEFAULT_SM, .cpp_model = "cuda-cpp", .ptx_model = "ptx-v7.5"};
   lc_check_options_init(&o.check);
@@ -690,8 +739,10 @@ int map_cli_main(int argc, char **argv) {
   char **search = lc_model_search(argv[0]);
   map_table *m = NULL;
   cat_model *cm = NULL, *pm = NULL;
-  if (status < 0 && !o.lower && (!strcmp(o.table, "nvcc") || !strcmp(o.table, "nvrtc")))
-    status = compiler_all(&o, search);
+  if (status < 0 && !o.lower && (!strcmp(o.table, "nvcc") || !strcmp(o.table, "nvrtc"))) {
+    if (o.exhaustive) status = usage_error("--exhaustive checks a table, not a compiler");
+    else status = compiler_all(&o, search);
+  }
   if (status < 0) {
     char *path = find_table(o.table, search);
     m = load_table(path, o.sm);
@@ -704,7 +755,9 @@ int map_cli_main(int argc, char **argv) {
     cm = cli_model_load("litmus-check", search, o.cpp_model, o.sets);
     pm = cm ? cli_model_load("litmus-check", search, o.ptx_model, NULL) : NULL;
     map_check_options co = {cm, pm, o.check, o.max_combinations};
-    status = cm && pm ? check_all(&o, m, &co) : LC_EXIT_INPUT;
+    if (!cm || !pm) status = LC_EXIT_INPUT;
+    else if (o.exhaustive) status = exhaustive(&o, m, &co);
+    else status = check_all(&o, m, &co);
   }
   cat_model_free(cm);
   cat_model_free(pm);

@@ -37,6 +37,10 @@ cuda_api="litmus/cuda-cpp/MP+volatile.litmus litmus/cuda-cpp/MP+atomicExch+threa
 # shellcheck disable=SC2086
 run nvcc-cuda-api-sm90 0 --check-mapping nvcc --sm 90 $cuda_api
 run nvcc-cluster 2 --check-mapping nvcc --sm 90 tests/map/nvcc/loads-cluster.litmus tests/map/nvcc/loads-device.litmus
+# ASPLOS'19 Fig. 12: nvcc's seq_cst RMW (fence.sc; atom.acquire) loses
+# RC11's release sequence; sound under C++20's
+run nvcc-fig12-sm90-rc11 1 --check-mapping nvcc --sm 90 tests/map/fig12/*.litmus
+run nvcc-fig12-sm90-c20 0 --check-mapping nvcc --sm 90 --set release-sequence=c20 tests/map/fig12/*.litmus
 # --json: an object per test, in order, those in error too (a cluster
 # scope the toolkit cannot compile, a PTX test)
 # shellcheck disable=SC2086

@@ -84,12 +84,21 @@ static void test_map_nvvm_guards(void **state) {
   assert_int_equal(m->scope[MAP_CLUSTER], LT_SCOPE_GPU);
   assert_int_equal(map_row_for(m, MAP_STORE, MAP_SC)->nalts, 2);
   map_table_free(m);
+  /* before sm_70 the prose reading has the volatile access alone, the
+   * gated one a membar after a seq_cst load */
   m = parse_file("nvvm.map", 60);
   const map_row *r = map_row_for(m, MAP_LOAD, MAP_SC);
   assert_int_equal(r->nalts, 1);
-  assert_true(r->alts[0].ins[0].membar);
+  assert_int_equal(r->alts[0].nins, 1);
+  assert_int_equal(r->alts[0].ins[0].sem, LT_SEM_VOLATILE);
   assert_int_equal(r->alts[0].id, 2);
   assert_null(map_row_for(m, MAP_RMW, MAP_SC));
+  map_table_free(m);
+  m = parse_file("nvvm-gated.map", 60);
+  r = map_row_for(m, MAP_LOAD, MAP_SC);
+  assert_int_equal(r->nalts, 1);
+  assert_true(r->alts[0].ins[1].membar);
+  assert_int_equal(r->alts[0].id, 2);
   map_table_free(m);
 }
 
