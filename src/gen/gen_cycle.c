@@ -87,8 +87,9 @@ static int check_links(const gen_edge *e, size_t n, char **err) {
 }
 
 static int check_counts(const gen_edge *e, size_t n, char **err) {
-  size_t ext = 0, diff = 0, one_diff = 0, one_ext = 0;
+  size_t ext = 0, diff = 0, one_diff = 0, one_ext = 0, po = 0;
   for (size_t i = 0; i < n; i++) {
+    po += e[i].kind == GEN_E_PO || e[i].kind == GEN_E_FENCE || e[i].kind == GEN_E_DP;
     if (e[i].ext) ext++, one_ext = i;
     if (!e[i].same) diff++, one_diff = i;
   }
@@ -97,6 +98,9 @@ static int check_counts(const gen_edge *e, size_t n, char **err) {
   if (ext == 1)
     return error(err, "edge %zu '%s' is the only external edge: it would lead from a thread back to itself "
                       "(use Rfi, Fri or Wsi, or add a second external edge)", one_ext + 1, e[one_ext].text);
+  if (!po)
+    return error(err, "no program-order edge (Po, Fence, Membar, Dp): a cycle of communication edges alone "
+                      "is a coherence cycle every model forbids, with nothing to test");
   if (diff == 1)
     return error(err, "edge %zu '%s' is the only change of location: the cycle cannot return to its "
                       "first location (change location at two edges or none)", one_diff + 1, e[one_diff].text);
@@ -182,23 +186,35 @@ static bool uses_clusters(const layout *L) {
   return false;
 }
 
+static int find(int *up, int x) {
+  while (up[x] != x) x = up[x] = up[up[x]];
+  return x;
+}
+
+/* Walk thread t and t+1 share a unit of each level the edge between
+ * them allows: classes of threads joined that way, numbered into ids. */
+static void classes(layout *L, lt_scope upto, int *ids) {
+  int up[MAX_EDGES], T = L->nthreads;
+  for (int t = 0; t < T; t++) up[t] = t;
+  for (int t = 0; t < T; t++)
+    if (place_of(&L->e[ext_after(L, t)]) <= upto) up[find(up, t)] = find(up, (t + 1) % T);
+  for (int t = 0; t < T; t++) ids[t] = find(up, t);
+}
+
 static int place_threads(layout *L, char **err) {
   bool clusters = uses_clusters(L);
-  int ctas = 1, nclusters = 1, gpus = 1;
-  L->cta[0] = L->cluster[0] = L->gpu[0] = 0;
-  for (int t = 1; t < L->nthreads; t++) {
-    lt_scope lv = place_of(&L->e[ext_after(L, t - 1)]);
-    L->gpu[t] = lv == LT_SCOPE_SYS ? gpus++ : L->gpu[t - 1];
-    L->cluster[t] = lv >= LT_SCOPE_GPU ? nclusters++ : L->cluster[t - 1];
-    L->cta[t] = lv == LT_SCOPE_CTA ? L->cta[t - 1] : ctas++;
-  }
+  classes(L, LT_SCOPE_CTA, L->cta);
+  classes(L, LT_SCOPE_CLUSTER, L->cluster);
+  classes(L, LT_SCOPE_GPU, L->gpu);
   static const char *const what[] = {"", "in one CTA", "in different CTAs of one cluster",
                                      "in different CTAs of one GPU", "on different GPUs"};
-  size_t last = ext_after(L, L->nthreads - 1);
-  lt_scope want = place_of(&L->e[last]), got = level(L, L->nthreads - 1, 0, clusters);
-  if (want != got)
-    return error(err, "edge %zu '%s' asks for its threads %s, but the placements before it put them %s",
-                 last + 1, L->e[last].text, what[want], what[got]);
+  for (int t = 0; t < L->nthreads; t++) {
+    size_t i = ext_after(L, t);
+    lt_scope want = place_of(&L->e[i]), got = level(L, t, (t + 1) % L->nthreads, clusters);
+    if (want != got)
+      return error(err, "edge %zu '%s' asks for its threads %s, but the other placements of the cycle put "
+                        "them %s", i + 1, L->e[i].text, what[want], what[got]);
+  }
   if (!clusters)
     for (int t = 0; t < L->nthreads; t++) L->cluster[t] = -1;
   return 0;
