@@ -238,9 +238,41 @@ static const char *key_name(const layout *L, int t) {
   }
 }
 
-/* The edges from thread t's first event on, as one string (ties). */
-static void edges_from(const layout *L, int t, lc_buf *b) {
-  for (size_t s = 0; s < L->n; s++) lc_buf_printf(b, "%s ", L->e[((size_t)L->first[t] + s) % L->n].text);
+/* diy's order of edges for ties (gen/normaliser.ml, compare_edges):
+ * fences before dependencies before po and rf, else the order of the
+ * constructors and fields of herd's edge type (Rf Fr Ws Po Fenced Dp;
+ * Int before Ext, Same before Diff, W before R, Addr Data Ctrl). */
+static int edge_rank(const gen_edge *e) {
+  static const int kinds[] = {[GEN_E_RF] = 0, [GEN_E_FR] = 1, [GEN_E_WS] = 2,
+                              [GEN_E_PO] = 3, [GEN_E_FENCE] = 4, [GEN_E_DP] = 5};
+  int r = kinds[e->kind];
+  r = r * 2 + e->ext;
+  r = r * 2 + !e->same;
+  r = r * 2 + (e->src == 'R');
+  r = r * 2 + (e->dst == 'R');
+  r = r * 4 + (e->kind == GEN_E_DP ? (int)e->dp : e->kind == GEN_E_FENCE ? (int)e->fence_sem : 0);
+  return r * 8 + (int)e->fence_scope;
+}
+
+static int group(const gen_edge *e) {
+  return e->kind == GEN_E_FENCE ? 0 : e->kind == GEN_E_DP ? 1 : e->kind == GEN_E_PO || e->kind == GEN_E_RF ? 2 : 3;
+}
+
+static int compare_edges(const gen_edge *a, const gen_edge *b) {
+  int ga = group(a), gb = group(b);
+  if ((ga < 2 || gb < 2) && ga != gb) return ga - gb;
+  return edge_rank(a) - edge_rank(b);
+}
+
+/* The cycles read from the first events of walk threads a and b. */
+static int compare_from(const layout *L, int a, int b) {
+  int ia = L->len[a] - 1, ib = L->len[b] - 1;   /* internal edges before the first external one */
+  if (ia != ib) return ia - ib;
+  for (size_t s = 0; s < L->n; s++) {
+    int c = compare_edges(&L->e[((size_t)L->first[a] + s) % L->n], &L->e[((size_t)L->first[b] + s) % L->n]);
+    if (c) return c;
+  }
+  return 0;
 }
 
 static void normalise(layout *L) {
@@ -248,16 +280,7 @@ static void normalise(layout *L) {
   for (int r = 1; r < T; r++) {
     int c = 0;
     for (int k = 0; k < T && !c; k++) c = key_index(L, (r + k) % T) - key_index(L, (best + k) % T);
-    if (!c) {
-      lc_buf x, y;
-      lc_buf_init(&x);
-      lc_buf_init(&y);
-      edges_from(L, r, &x);
-      edges_from(L, best, &y);
-      c = strcmp(x.s, y.s);
-      lc_buf_fini(&x);
-      lc_buf_fini(&y);
-    }
+    if (!c) c = compare_from(L, r, best);
     if (c < 0) best = r;
   }
   L->rot = best;
@@ -374,14 +397,8 @@ static void test_name(const layout *L, lc_buf *b) {
     if (!strcmp(key.s, one_loc_families[i].key)) family = one_loc_families[i].name;
   for (size_t i = 0; !one_loc && i < LC_ARRAY_LEN(families); i++)
     if (!strcmp(key.s, families[i].key)) family = families[i].name;
-  if (!family) {
-    /* no diy name: the cycle itself, from P0's first edge */
-    for (size_t s = 0; s < L->n; s++)
-      lc_buf_printf(b, "%s%s", s ? "+" : "", L->e[((size_t)L->first[walk_of(L, 0)] + s) % L->n].text);
-    lc_buf_fini(&key);
-    return;
-  }
-  lc_buf_puts(b, family);
+  /* no diy name: the keys themselves, as diy does (W+RR+poR-po) */
+  lc_buf_puts(b, family ? family : key.s);
   lc_buf_fini(&key);
   /* diy: the threads' internal edges, '-' between a thread's, '+' between
    * threads; nothing when all are plain po, "Xs" when all are X */
@@ -395,6 +412,12 @@ static void test_name(const layout *L, lc_buf *b) {
       size_t i = (size_t)(L->first[t] + q) % L->n;
       if (q) lc_buf_putc(&p, '-');
       edge_name(&p, &L->e[i], &L->ev[i], &L->ev[(i + 1) % L->n]);
+      /* diy names the access between two edges that could end or start
+       * on either when they follow each other: poR-po */
+      const gen_edge *nx = &L->e[(i + 1) % L->n];
+      if (q + 2 < L->len[t] && L->e[i].kind != GEN_E_RF && L->e[i].kind != GEN_E_FR && L->e[i].kind != GEN_E_WS &&
+          (nx->kind == GEN_E_PO || nx->kind == GEN_E_FENCE))
+        lc_buf_putc(&p, L->e[i].dst);
     }
     if (L->len[t] > 1) {
       lc_vec_push(&parts, lc_buf_take(&p));
@@ -407,7 +430,7 @@ static void test_name(const layout *L, lc_buf *b) {
   }
   bool all_same = parts.n > 0;
   for (size_t i = 1; i < parts.n; i++) all_same &= !strcmp(parts.v[i], parts.v[0]);
-  if (all_same && !strcmp(parts.v[0], "po")) {
+  if (all_same && (!strcmp(parts.v[0], "po") || (parts.n == 1 && !strcmp(parts.v[0], "pos")))) {
   } else if (all_same && parts.n > 1) {
     lc_buf_printf(b, "+%ss", parts.v[0]);
   } else {

@@ -153,16 +153,16 @@ static void test_cycle_tests(void **state) {
   expect_test("PodWW Wse PodWW Wse", GEN_DIALECT_PTX, "2+2W", "exists (x == 2 /\\ y == 2)");
   expect_test("PodWW Wse PodWR Fre", GEN_DIALECT_PTX, "R", "exists (P1:r0 == 0 /\\ y == 2)");
   expect_test("PodWW Rfe PodRW Wse", GEN_DIALECT_PTX, "S", "exists (P1:r0 == 1 /\\ x == 2)");
-  expect_test("PosWR Fre Wse", GEN_DIALECT_PTX, "CoWR+pos", "exists (P1:r0 == 0 /\\ x == 2)");
+  expect_test("PosWR Fre Wse", GEN_DIALECT_PTX, "CoWR", "exists (P1:r0 == 0 /\\ x == 2)");
   expect_test("Fenced.scWR Fre Fenced.scWR Fre", GEN_DIALECT_PTX, "SB+fence.scs", "fence.sc.gpu");
   expect_test("Fenced.scWR Fre PodWR Fre", GEN_DIALECT_PTX, "SB+fence.sc+po", "fence.sc.gpu");
-  expect_test("Rfe DpDatadW Rfe DpCtrldW", GEN_DIALECT_PTX, "LB+ctrl+data", "LC00: st.relaxed.gpu y, 1");
+  expect_test("Rfe DpDatadW Rfe DpCtrldW", GEN_DIALECT_PTX, "LB+data+ctrl", "LC00: st.relaxed.gpu x, 1");
   expect_test("RfeRelAcq PodRRAcqP Fre PodWWPRel", GEN_DIALECT_PTX, "MP+poPRel+poAcqP", "ld.weak r1, x");
   expect_test("Rfe@sys PodRR Fre@sys PodWW", GEN_DIALECT_PTX, "MP+diff-gpu", "P1@cta 1,gpu 1");
   expect_test("Rfe@cta PodRR Fre Rfe PodRR Fre@cta", GEN_DIALECT_PTX, "IRIW+at-gpu-cta-cta-gpu", "P0@cta 0,gpu 0      | P1@cta 1,gpu 0       | P2@cta 1,gpu 0");
   expect_test("Rfe@cta PodRR Fre@cta PodWW", GEN_DIALECT_PTX, "MP+same-cta", "P1@cta 0,gpu 0");
-  /* no diy name: the cycle's edges from P0's first */
-  expect_test("Rfe PodRR PodRR Fre", GEN_DIALECT_PTX, "Rfe+PodRR+PodRR+Fre", "exists (P1:r0 == 1 /\\ P1:r2 == 0)");
+  /* no diy name: the keys of the threads, as diy names them */
+  expect_test("Rfe PodRR PodRR Fre", GEN_DIALECT_PTX, "W+RR+poR-po", "exists (P1:r0 == 1 /\\ P1:r2 == 0)");
   expect_test("RfeRelAcq PodRR Fre PodWW", GEN_DIALECT_CPP, "MP+poRlxRel+poAcqRlx", "memory_order_release");
 }
 
@@ -191,9 +191,9 @@ static void test_cycles_each(void **state) {
   lc_buf b;
   lc_buf_init(&b);
   assert_int_equal(gen_cycles_each(e, n, 2, 4, &o, name_emit, &b), 0);
-  assert_string_equal(b.s, "PodWW+PodWW+Rfe+Fre: Rfe Fre PodWW PodWW\n"
+  assert_string_equal(b.s, "WW+R+poW-po: Rfe Fre PodWW PodWW\n"
                            "MP: Rfe PodRR Fre PodWW\n"
-                           "Rfe+PodRR+PodRR+Fre: Rfe PodRR PodRR Fre\n");
+                           "W+RR+poR-po: Rfe PodRR PodRR Fre\n");
   assert_int_equal(gen_cycles_each(e, n, 2, 6, &o, stop_emit, NULL), 7);
   lc_buf_fini(&b);
   free(e);
