@@ -29,6 +29,7 @@
 #include "lc.h"
 #include "litmus/ast.h"
 #include "report/report.h"
+#include "report/show.h"
 #include "report/why.h"
 #include "explain.h"
 #include "isolate.h"
@@ -44,6 +45,9 @@ typedef struct options {
   bool explain;
   const char *explain_state;  /* NULL: the condition's states; "race": the races */
   const char *graph, *html;
+  const char *show;           /* --show all|STATE */
+  const char *show_rels;      /* --show-rel LIST|all; NULL: the checks' own */
+  size_t show_limit;          /* --show-limit N (default 100) */
   unsigned jobs;
   lc_check_options check;
   lc_paths files;
@@ -73,7 +77,14 @@ static void usage(FILE *out) {
         "      --explain[=STATE]  why each state of the condition (or STATE, written\n"
         "                         'P1:r0=1; P1:r1=0;') is forbidden or allowed;\n"
         "                         --explain=race: an execution for each racy pair\n"
-        "      --graph FILE.dot|FILE.svg  draw the explained executions (Graphviz)\n"
+        "      --show all|STATE   print every allowed execution (or those giving STATE)\n"
+        "                         with rf, co, fr and the model's named relations\n"
+        "      --show-limit N     print at most N of them (default 100; all are counted)\n"
+        "      --show-rel LIST    the relations --show prints: names of the model's\n"
+        "                         `let`s, comma-separated, or all (default: those its\n"
+        "                         checks name)\n"
+        "      --graph FILE.dot|FILE.svg  draw the explained executions (Graphviz), or\n"
+        "                         --show's executions\n"
         "      --html DIR         a page per test and an index, with explanations\n"
         "      --termination      also say whether some fair run may hang (spin loops,\n"
         "                         barriers), with a witness\n"
@@ -98,6 +109,7 @@ static void usage(FILE *out) {
 /* ---- options ------------------------------------------------------------------ */
 
 enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
+       OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
        OPT_TERMINATION, OPT_PROGRESS };
 
 static int parse_number(const char *what, const char *s, double *out) {
@@ -122,6 +134,8 @@ static int parse_options(int argc, char **argv, options *o) {
     {"quiet", no_argument, NULL, 'q'},       {"print", no_argument, NULL, 'p'},
     {"events", no_argument, NULL, OPT_EVENTS}, {"help", no_argument, NULL, 'h'},
     {"explain", optional_argument, NULL, OPT_EXPLAIN}, {"graph", required_argument, NULL, OPT_GRAPH},
+    {"show", required_argument, NULL, OPT_SHOW}, {"show-limit", required_argument, NULL, OPT_SHOW_LIMIT},
+    {"show-rel", required_argument, NULL, OPT_SHOW_REL},
     {"html", required_argument, NULL, OPT_HTML},     {"set", required_argument, NULL, OPT_SET},
     {"termination", no_argument, NULL, OPT_TERMINATION}, {"progress", required_argument, NULL, OPT_PROGRESS},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
@@ -180,6 +194,15 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_EXPLAIN: o->explain = true, o->explain_state = optarg; break;
     case OPT_GRAPH: o->graph = optarg; break;
     case OPT_HTML: o->html = optarg; break;
+    case OPT_SHOW: o->show = optarg; break;
+    case OPT_SHOW_REL: o->show_rels = optarg; break;
+    case OPT_SHOW_LIMIT:
+      if (parse_number("--show-limit", optarg, &num) < 0 || num < 0 || num > 1e6 || num != (size_t)num) {
+        fputs("litmus-check: --show-limit takes 0 to 1000000\n", stderr);
+        return LC_EXIT_INPUT;
+      }
+      o->show_limit = (size_t)num;
+      break;
     case 'q': o->quiet = true; break;
     case 'p': o->mode = MODE_PRINT; break;
     case 'h': usage(stdout); return LC_EXIT_OK;
@@ -304,8 +327,44 @@ static lc_explain_result *explain_test(const batch *b, job *j, const lc_result *
   for (size_t i = 0; i < n; i++) lc_state_fini(&states[i]);
   if (states != &one) free(states);
   if (lc_explain_failed(x)) j->status = LC_EXIT_INTERNAL;
-  if (b->o->graph) write_graph(b, j, x, err);
+  if (b->o->graph && !b->o->show) write_graph(b, j, x, err);
   return x;
+}
+
+/* --show: the allowed executions, as the explicit engine lists them. */
+static enum_show_result *show_test(const batch *b, job *j, const lc_result *r, FILE *err) {
+  const lx_program *p = r->prog;
+  lc_state one = {0};
+  char *msg = NULL;
+  bool all = strcmp(b->o->show, "all") == 0;
+  if (!all && lc_state_parse(p, b->o->show, &one, &msg) < 0) {
+    fprintf(err, "%s: error: --show: %s\n", j->path, msg);
+    free(msg);
+    j->status = LC_EXIT_INPUT;
+    return NULL;
+  }
+  enum_show_result *s = enum_show(p, model_for(b, p->test), all ? NULL : &one, b->o->show_limit, b->o->show_rels,
+                                  b->o->check.timeout, &msg);
+  if (!all) lc_state_fini(&one);
+  if (!s) {
+    fprintf(err, "%s: error: --show-rel: %s\n", j->path, msg);
+    free(msg);
+    j->status = LC_EXIT_INPUT;
+    return NULL;
+  }
+  if (s->stopped) j->status = LC_EXIT_INTERNAL;
+  if (b->o->graph && s->n) {
+    char *path = graph_path(b, p->test);
+    if (report_show_graph(s, path, &msg) < 0) {
+      fprintf(err, "%s: error: --graph: %s\n", j->path, msg);
+      j->status = LC_EXIT_INTERNAL;
+    } else if (msg) {
+      fprintf(err, "%s: warning: --graph: %s\n", j->path, msg);
+    }
+    free(msg);
+    free(path);
+  }
+  return s;
 }
 
 /* ---- in an isolated child (--timeout) ---------------------------------------- */
@@ -417,14 +476,17 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     }
   }
   lc_explain_result *x = NULL;
-  bool explain = r->status == LC_RESULT_OK && (b->o->explain || b->o->graph || b->o->html);
+  bool explain = r->status == LC_RESULT_OK && (b->o->explain || (b->o->graph && !b->o->show) || b->o->html);
+  bool show = r->status == LC_RESULT_OK && b->o->show;
   /* the explanations' questions have timeouts of their own: the deadline
    * bounds the check only */
-  if (explain && b->fd >= 0) lc_iso_send(b->fd, LC_ISO_RELAX, NULL, 0);
+  if ((explain || show) && b->fd >= 0) lc_iso_send(b->fd, LC_ISO_RELAX, NULL, 0);
   if (explain) x = explain_test(b, j, r, err);
+  enum_show_result *shown = show ? show_test(b, j, r, err) : NULL;
   if (b->o->json) {
     json_t *js = report_json(r);
     if (x) json_object_set_new(js, "explain", report_explain_json(x));
+    if (shown) json_object_set_new(js, "show", report_show_json(shown));
     char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
     lc_buf_printf(out, "%s\n", s);
     free(s);
@@ -432,7 +494,9 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   } else if (r->status == LC_RESULT_OK && !b->o->quiet) {
     report_text(out, r);
     if (x && b->o->explain) report_explain_text(out, x);
+    if (shown) report_show_text(out, shown);
   }
+  enum_show_free(shown);
   if (x && b->o->html) j->html_row = report_html_page(b->o->html, x, r, err);
   lc_explain_free(x);
   lc_result_free(r);
@@ -679,6 +743,7 @@ int main(int argc, char **argv) {
   options o = {0};
   o.model = "ptx-v7.5";
   o.jobs = 1;
+  o.show_limit = 100;
   lc_check_options_init(&o.check);
   int status = parse_options(argc, argv, &o);
   expect_vec ex = {0};

@@ -82,6 +82,54 @@ int enum_find_query(const lx_program *p, const cat_model *m, const enum_options 
  * or (b,a) (event ids): 1 with *w, 0 when none, -1 with *msg. */
 int enum_find_race(const lx_program *p, const cat_model *m, const enum_options *o, const char *flag, int a,
                    int b, lc_witness **w, char **msg);
+/* Every allowed execution giving `target` (after the test's filter; NULL:
+ * any state), each shown to each (borrowed; false stops the search), as
+ * the explainer's search finds them, among the executions that take no
+ * path cut by the unroll bound.  An execution is a candidate with its
+ * paths, rf, co, the Fence-SC order and sync_bar, where co and sc may be
+ * partial orders the model allows (docs/model-language.md); one whose
+ * final state co leaves open is shown once per final state.
+ * *incomplete (when not NULL): values guessed around a cycle of
+ * dependencies may have missed some out of thin air.  Returns 0, or -1
+ * with *msg (the time limit of o->timeout, an error). */
+int enum_each_execution(const lx_program *p, const cat_model *m, const enum_options *o, const lc_state *target,
+                        bool (*each)(void *ctx, const lc_witness *w), void *ctx, bool *incomplete, char **msg);
+/* The values of the model's definitions vals[0..n) (cat_model_relations)
+ * in the execution w, as relations over event ids (new, in out[i]).
+ * Returns 0, or -1 with *msg. */
+int enum_eval_relations(const lx_program *p, const cat_model *m, const lc_witness *w, const size_t *vals, size_t n,
+                        rel_rel **out, char **msg);
+/* --show: the allowed executions of a test, or of one of its states,
+ * with the model's named relations in each (enum_show.c). */
+typedef struct enum_shown {
+  lc_witness *w;
+  rel_rel **rels;           /* per relation of the result: its pairs in w (event ids) */
+} enum_shown;
+
+typedef struct enum_show_result {
+  const lx_program *prog;   /* borrowed */
+  const char *model;        /* borrowed from the model */
+  size_t count;             /* executions found giving the state */
+  enum_shown *ex;           /* the first `limit` of them */
+  size_t n, limit;
+  size_t nrels;
+  const char **rel_names;   /* borrowed from the model */
+  bool rels_default;        /* the checks' own relations, those related both ways left out */
+  bool incomplete;          /* values out of thin air may have been missed */
+  bool stopped;             /* the time limit ended the search: count is a lower bound */
+  char *message;            /* why it stopped */
+  bool has_state;
+  lc_state state;           /* the state asked for (has_state) */
+} enum_show_result;
+
+/* The allowed executions of p under m that give `state` (NULL: all),
+ * the first `limit` kept with the named relations `rels` (a comma list;
+ * "all": every named relation; NULL: those the checks name themselves).
+ * Returns NULL with *msg when a relation named is not the model's. */
+enum_show_result *enum_show(const lx_program *p, const cat_model *m, const lc_state *state, size_t limit,
+                            const char *rels, double timeout, char **msg);
+void enum_show_free(enum_show_result *s);
+
 lc_explainer enum_explainer(const lx_program *p, const cat_model *m, double timeout);
 /* Does `on` (as in enum_find; NULL: all) count no check?  The question
  * "a candidate at all" whose "no" an incomplete search must not give. */
