@@ -197,7 +197,8 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_SHOW: o->show = optarg; break;
     case OPT_SHOW_REL: o->show_rels = optarg; break;
     case OPT_SHOW_LIMIT:
-      if (parse_number("--show-limit", optarg, &num) < 0 || num < 0 || num > 1e6 || num != (size_t)num) {
+      if (parse_number("--show-limit", optarg, &num) < 0) return LC_EXIT_INPUT;
+      if (num > 1e6 || num != (size_t)num) {
         fputs("litmus-check: --show-limit takes 0 to 1000000\n", stderr);
         return LC_EXIT_INPUT;
       }
@@ -494,8 +495,9 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   } else if (r->status == LC_RESULT_OK && !b->o->quiet) {
     report_text(out, r);
     if (x && b->o->explain) report_explain_text(out, x);
-    if (shown) report_show_text(out, shown);
   }
+  /* asked for by name: printed under -q too, which drops the test block */
+  if (shown && !b->o->json) report_show_text(out, shown);
   enum_show_free(shown);
   if (x && b->o->html) j->html_row = report_html_page(b->o->html, x, r, err);
   lc_explain_free(x);

@@ -43,6 +43,7 @@ static void header(lc_buf *out, const enum_show_result *s) {
   if (s->stopped) lc_buf_printf(out, "at least %zu allowed, %zu shown; the search stopped: %s", s->count, s->n,
                                 s->message ? s->message : "?");
   else if (!s->count) lc_buf_puts(out, "none allowed");
+  else if (!s->n) lc_buf_printf(out, "%zu allowed, none shown (--show-limit 0)", s->count);
   else if (s->count > s->n) lc_buf_printf(out, "%zu allowed, the first %zu shown (--show-limit %zu)", s->count, s->n, s->limit);
   else lc_buf_printf(out, "%zu allowed, all shown", s->count);
   lc_buf_printf(out, "; model %s, explicit engine\n", s->model);
@@ -111,7 +112,8 @@ void report_show_text(lc_buf *out, const enum_show_result *s) {
   header(out, s);
   for (size_t k = 0; k < s->n; k++) execution(out, s, k);
   if (s->count > s->n && !s->stopped)
-    lc_buf_printf(out, "(%zu more executions not shown: --show-limit N shows more)\n", s->count - s->n);
+    lc_buf_printf(out, "(%zu more execution%s not shown: --show-limit N shows more)\n", s->count - s->n,
+                  s->count - s->n == 1 ? "" : "s");
 }
 
 /* ---- JSON ------------------------------------------------------------------------------- */
