@@ -54,6 +54,7 @@ static int pick_relations(const cat_model *m, const char *rels, size_t **vals, s
       lc_buf_init(&b);
       lc_buf_printf(&b, "the model %s defines no relation '%s'", cat_model_name(m), name);
       *msg = lc_buf_take(&b);
+      lc_buf_fini(&b);
       free(name);
       free(*vals);
       *vals = NULL;

@@ -62,6 +62,7 @@ static int error(char **err, const char *fmt, ...) {
   lc_buf_vprintf(&b, fmt, ap);
   va_end(ap);
   *err = lc_buf_take(&b);
+  lc_buf_fini(&b);
   return -1;
 }
 
@@ -574,7 +575,9 @@ static char *doc_of(const gen_edge *e, size_t n) {
   lc_buf_puts(&d, "\"Cycle ");
   cycle_text(e, n, &d);
   lc_buf_puts(&d, " (litmus-gen): the condition is the final state of the cycle.\"");
-  return lc_buf_take(&d);
+  char *s = lc_buf_take(&d);
+  lc_buf_fini(&d);
+  return s;
 }
 
 static lt_test *ptx_test(const layout *L, const gen_cycle_options *o, const char *name, const char *doc) {
@@ -695,6 +698,7 @@ static int cpp_test(const layout *L, const gen_cycle_options *o, const char *nam
     lc_buf_init(&out);
     lt_print(&out, t);
     *text = lc_buf_take(&out);
+    lc_buf_fini(&out);
     lt_test_free(t);
   }
   lc_diag_fini(&d);
@@ -731,6 +735,7 @@ static int named_test(const gen_edge *e, size_t n, const gen_cycle_options *o, c
     lc_buf_init(&out);
     lt_print(&out, t);
     *text = lc_buf_take(&out);
+    lc_buf_fini(&out);
     lt_test_free(t);
   }
   free(doc);

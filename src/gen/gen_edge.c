@@ -21,6 +21,7 @@ static int fail(char **err, const char *edge, const char *fmt, const char *arg) 
   lc_buf_printf(&b, "edge '%s': ", edge);
   lc_buf_printf(&b, fmt, arg);
   *err = lc_buf_take(&b);
+  lc_buf_fini(&b);
   return -1;
 }
 
