@@ -11,6 +11,7 @@ source_models
 make_tmp
 exp=$abs_top_srcdir/tests/e2e/cycles
 lit=$abs_top_srcdir/litmus
+filter() { sed "s|$tmp|TMP|g"; }
 
 observation() {   # FILE [litmus-check options]: Never, Sometimes or Always
   _f=$1; shift
@@ -67,6 +68,30 @@ same_verdict cuda-cpp/2+2W+rlx.litmus "PodWW Wse PodWW Wse" --dialect cpp --scop
 same_verdict cuda-cpp/LB+rlx.litmus "Rfe PodRW Rfe PodRW" --dialect cpp --scope sys -- -m cuda-cpp
 same_verdict cuda-cpp/IRIW+sc.litmus "RfeScSc PodRR FreScSc RfeScSc PodRR FreScSc" --dialect cpp --scope sys -- -m cuda-cpp
 same_verdict cuda-cpp/IRIW+acq.litmus "RfeRelAcq PodRR FreAcqRel RfeRelAcq PodRR FreAcqRel" --dialect cpp --scope sys -- -m cuda-cpp
+
+# the names and conditions diyone7 -norm (herdtools7 7.58, -arch AArch64)
+# gives the same cycles, its registers and locations in our spelling
+while IFS='|' read -r cyc name cond; do
+  got=$("$lgen" --cycle "$cyc" 2>&1 | sed -n '1s/^PTX //p;$p' | tr '\n' '|')
+  if [ "$got" = "$name|$cond|" ]; then ok "diy: $cyc is $name"; else bad "diy: $cyc: got '$got', diyone7: '$name|$cond'"; fi
+done <<'DIY'
+Rfe PodRR Fre PodWW|MP|exists (P1:r0 == 1 /\ P1:r1 == 0)
+PodWR Fre PodWR Fre|SB|exists (P0:r0 == 0 /\ P1:r0 == 0)
+Rfe PodRW Rfe PodRW|LB|exists (P0:r0 == 1 /\ P1:r0 == 1)
+Rfe PodRR Fre Rfe PodRR Fre|IRIW|exists (P1:r0 == 1 /\ P1:r1 == 0 /\ P3:r0 == 1 /\ P3:r1 == 0)
+Rfe PodRW Rfe PodRR Fre|WRC|exists (P1:r0 == 1 /\ P2:r0 == 1 /\ P2:r1 == 0)
+PodWW Rfe PodRW Rfe PodRR Fre|ISA2|exists (P1:r0 == 1 /\ P2:r0 == 1 /\ P2:r1 == 0)
+PodWW Wse PodWW Wse|2+2W|exists (x == 2 /\ y == 2)
+PodWW Wse PodWR Fre|R|exists (P1:r0 == 0 /\ y == 2)
+PodWW Rfe PodRW Wse|S|exists (P1:r0 == 1 /\ x == 2)
+Rfe DpDatadW Rfe DpCtrldW|LB+data+ctrl|exists (P0:r0 == 1 /\ P1:r0 == 1)
+Rfe Fenced.scRR Fre PodWW|MP+po+fence.sc|exists (P1:r0 == 1 /\ P1:r1 == 0)
+PodWR Fre Fenced.scWR Fre|SB+fence.sc+po|exists (P0:r0 == 0 /\ P1:r0 == 0)
+Rfi PodRR Fre Rfe PodRR Fre|RWC+po+rfi-po|exists (P1:r0 == 1 /\ P1:r1 == 0 /\ P2:r0 == 1 /\ P2:r1 == 0)
+Wsi Rfe PodRR Fre PodWW|MP+po-coi+po|exists (P1:r0 == 2 /\ P1:r1 == 0 /\ y == 2)
+Rfe PodRR PodRW Wse|W+RW+poR-po|exists (P1:r0 == 2 /\ x == 2)
+Rfe DpCtrldW Rfe DpCtrldR Fre PodWW|ISA2+po+ctrl+ctrl|exists (P1:r0 == 1 /\ P2:r0 == 1 /\ P2:r1 == 0)
+DIY
 
 # whole tests
 check_run "MP" 0 "$exp/MP.out" "$lgen" --cycle "Rfe PodRR Fre PodWW"
