@@ -47,6 +47,9 @@ static void header(lc_buf *out, const enum_show_result *s) {
   else if (s->count > s->n) lc_buf_printf(out, "%zu allowed, the first %zu shown (--show-limit %zu)", s->count, s->n, s->limit);
   else lc_buf_printf(out, "%zu allowed, all shown", s->count);
   lc_buf_printf(out, "; model %s, explicit engine\n", s->model);
+  if (s->prog->has_cut)
+    lc_buf_printf(out, "Note: executions that take a loop more than --unroll %u times are not listed\n",
+                  s->prog->unroll);
   if (s->incomplete)
     lc_buf_puts(out, "Note: values guessed around a cycle of dependencies may have missed executions "
                      "whose values come out of thin air\n");
@@ -200,7 +203,7 @@ json_t *report_show_json(const enum_show_result *s) {
   json_object_set_new(o, "shown", json_integer((json_int_t)s->n));
   json_object_set_new(o, "limit", json_integer((json_int_t)s->limit));
   json_object_set_new(o, "cut", json_boolean(s->count > s->n));
-  json_object_set_new(o, "complete", json_boolean(!s->stopped && !s->incomplete));
+  json_object_set_new(o, "complete", json_boolean(!s->stopped && !s->incomplete && !s->prog->has_cut));
   if (s->stopped) json_object_set_new(o, "message", json_string(s->message ? s->message : ""));
   json_object_set_new(o, "model", json_string(s->model));
   json_t *names = json_array();
