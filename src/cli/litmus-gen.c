@@ -31,6 +31,7 @@ typedef struct options {
   const char *out;
   bool out_given;
   const char *cycle, *cycles;          /* --cycle EDGES, --cycles EDGES */
+  const char *safe;                    /* --safe EDGES */
   gen_cycle_options cyc;
 } options;
 
@@ -57,6 +58,8 @@ static void usage(FILE *out) {
         "                         -o, else on standard output\n"
         "      --cycles EDGES     every cycle over these edges (sizes from --size,\n"
         "                         default 2-4), one test each, into -o DIR\n"
+        "      --safe EDGES       with --cycles: edges a cycle may also use, while\n"
+        "                         one of --cycles' at least (diy7's -relax, -safe)\n"
         "      --dialect D        cycles: ptx (default) or cpp (CUDA C++ tests)\n"
         "      --scope S          cycles: scope where an edge names none: cta,\n"
         "                         cluster, gpu (default) or sys\n"
@@ -106,7 +109,8 @@ static int bad(const char *opt, const char *arg) {
 
 /* Returns -1 to go on, or the exit status. */
 static int parse_options(int argc, char **argv, options *o) {
-  enum { OPT_SIZE = 256, OPT_THREADS, OPT_INSTRS, OPT_LOCS, OPT_CYCLE, OPT_CYCLES, OPT_DIALECT, OPT_SCOPE };
+  enum { OPT_SIZE = 256, OPT_THREADS, OPT_INSTRS, OPT_LOCS, OPT_CYCLE, OPT_CYCLES, OPT_DIALECT, OPT_SCOPE,
+         OPT_SAFE };
   static const struct option longopts[] = {
     {"seed", required_argument, NULL, 's'},   {"count", required_argument, NULL, 'n'},
     {"out", required_argument, NULL, 'o'},    {"family", required_argument, NULL, 'f'},
@@ -114,6 +118,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"instrs", required_argument, NULL, OPT_INSTRS}, {"locs", required_argument, NULL, OPT_LOCS},
     {"cycle", required_argument, NULL, OPT_CYCLE}, {"cycles", required_argument, NULL, OPT_CYCLES},
     {"dialect", required_argument, NULL, OPT_DIALECT}, {"scope", required_argument, NULL, OPT_SCOPE},
+    {"safe", required_argument, NULL, OPT_SAFE},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
   };
@@ -126,6 +131,7 @@ static int parse_options(int argc, char **argv, options *o) {
     case 'o': o->out = optarg; o->out_given = true; break;
     case OPT_CYCLE: o->cycle = optarg; break;
     case OPT_CYCLES: o->cycles = optarg; break;
+    case OPT_SAFE: o->safe = optarg; break;
     case OPT_DIALECT:
       if (strcmp(optarg, "ptx") && strcmp(optarg, "cpp")) return bad("--dialect", optarg);
       o->cyc.dialect = strcmp(optarg, "cpp") ? GEN_DIALECT_PTX : GEN_DIALECT_CPP;
@@ -167,6 +173,10 @@ static int parse_options(int argc, char **argv, options *o) {
   }
   if (o->cycle && o->cycles) {
     fputs("litmus-gen: --cycle and --cycles: give one of them\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  if (o->safe && !o->cycles) {
+    fputs("litmus-gen: --safe goes with --cycles\n", stderr);
     return LC_EXIT_INPUT;
   }
   if (o->cycles && !o->out_given) {
@@ -267,21 +277,26 @@ static int write_cycle(const char *name, const char *text, const char *cycle, vo
 
 /* --cycles: every cycle over the edges given, like diy7. */
 static int all_cycles(const options *o) {
-  gen_edge *e = NULL;
-  size_t n = 0;
+  gen_edge *e = NULL, *safe = NULL;
+  size_t n = 0, nsafe = 0;
   char *err = NULL;
-  if (gen_edges_parse(o->cycles, &e, &n, &err) < 0) {
-    fprintf(stderr, "litmus-gen: --cycles: %s\n", err);
+  if (gen_edges_parse(o->cycles, &e, &n, &err) < 0 || (o->safe && gen_edges_parse(o->safe, &safe, &nsafe, &err) < 0)) {
+    fprintf(stderr, "litmus-gen: %s: %s\n", e && o->safe ? "--safe" : "--cycles", err);
     free(err);
+    free(e);
     return LC_EXIT_INPUT;
   }
+  /* the relaxations first, then the safe edges: one pool */
+  e = lc_xrealloc(e, (n + nsafe) * sizeof *e);
+  if (nsafe) memcpy(e + n, safe, nsafe * sizeof *e);
+  free(safe);
   if (make_dir(o->out) < 0) {
     free(e);
     return LC_EXIT_INPUT;
   }
   cycles_out c = {o->out, 0};
   unsigned lo = o->sized ? o->size_lo : 2, hi = o->sized ? o->size_hi : 4;
-  int rc = gen_cycles_each(e, n, lo, hi, &o->cyc, write_cycle, &c);
+  int rc = gen_cycles_each(e, n + nsafe, n, lo, hi, &o->cyc, write_cycle, &c);
   free(e);
   if (rc) return LC_EXIT_INTERNAL;
   printf("%" PRIu64 " tests written to %s\n", c.written, o->out);

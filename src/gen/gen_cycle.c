@@ -754,7 +754,7 @@ int gen_cycle_test(const gen_edge *e, size_t n, const gen_cycle_options *o, char
 
 typedef struct each {
   const gen_edge *pool;
-  size_t npool;
+  size_t npool, nrelax;
   const gen_cycle_options *o;
   gen_cycle_emit emit;
   void *arg;
@@ -785,6 +785,9 @@ static bool seen(each *E, const char *name) {
 
 static void emit_cycle(each *E, size_t m) {
   if (!least_rotation(E->idx, m)) return;
+  bool relaxed = false;
+  for (size_t k = 0; k < m; k++) relaxed |= E->idx[k] < E->nrelax;
+  if (!relaxed) return;
   for (size_t k = 0; k < m; k++) E->cyc[k] = E->pool[E->idx[k]];
   char *name = NULL, *text = NULL, *err = NULL;
   if (gen_cycle_test(E->cyc, m, E->o, &name, &text, &err) < 0) {
@@ -828,10 +831,10 @@ static void extend(each *E, size_t k, unsigned min, unsigned max) {
   }
 }
 
-int gen_cycles_each(const gen_edge *pool, size_t npool, unsigned min, unsigned max,
+int gen_cycles_each(const gen_edge *pool, size_t npool, size_t nrelax, unsigned min, unsigned max,
                     const gen_cycle_options *o, gen_cycle_emit emit, void *arg) {
-  assert(pool && o && emit && min >= 2 && min <= max && max <= MAX_EDGES);
-  each E = {.pool = pool, .npool = npool, .o = o, .emit = emit, .arg = arg};
+  assert(pool && o && emit && min >= 2 && min <= max && max <= MAX_EDGES && nrelax <= npool);
+  each E = {.pool = pool, .npool = npool, .nrelax = nrelax, .o = o, .emit = emit, .arg = arg};
   extend(&E, 0, min, max);
   for (size_t i = 0; i < E.names.n; i++) free(E.names.v[i]);
   lc_vec_free(&E.names);

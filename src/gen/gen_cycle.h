@@ -64,11 +64,13 @@ int gen_cycle_check(const gen_edge *e, size_t n, const gen_cycle_options *o, cha
 int gen_cycle_test(const gen_edge *e, size_t n, const gen_cycle_options *o, char **name, char **text,
                    char **err);
 
-/* Every valid cycle of min..max edges drawn from pool (repeats allowed),
- * once up to rotation, each with its test; emit's nonzero return stops and
- * is returned.  Cycles the dialect cannot express are skipped. */
+/* Every valid cycle of min..max edges drawn from pool (repeats allowed)
+ * with one of its first nrelax edges at least (diy7's -relax; the rest
+ * are its -safe edges), once up to rotation, each with its test; emit's
+ * nonzero return stops and is returned.  Cycles the dialect cannot
+ * express are skipped. */
 typedef int (*gen_cycle_emit)(const char *name, const char *text, const char *cycle, void *arg);
-int gen_cycles_each(const gen_edge *pool, size_t npool, unsigned min, unsigned max,
+int gen_cycles_each(const gen_edge *pool, size_t npool, size_t nrelax, unsigned min, unsigned max,
                     const gen_cycle_options *o, gen_cycle_emit emit, void *arg);
 
 #endif

@@ -190,11 +190,18 @@ static void test_cycles_each(void **state) {
   assert_int_equal(gen_edges_parse("Rfe Fre PodRR PodWW", &e, &n, &err), 0);
   lc_buf b;
   lc_buf_init(&b);
-  assert_int_equal(gen_cycles_each(e, n, 2, 4, &o, name_emit, &b), 0);
+  assert_int_equal(gen_cycles_each(e, n, n, 2, 4, &o, name_emit, &b), 0);
   assert_string_equal(b.s, "WW+R+poW-po: Rfe Fre PodWW PodWW\n"
                            "MP: Rfe PodRR Fre PodWW\n"
                            "W+RR+poR-po: Rfe PodRR PodRR Fre\n");
-  assert_int_equal(gen_cycles_each(e, n, 2, 6, &o, stop_emit, NULL), 7);
+  assert_int_equal(gen_cycles_each(e, n, n, 2, 6, &o, stop_emit, NULL), 7);
+  /* diy's -relax and -safe: PodRR relaxed, the rest safe: cycles with PodRR */
+  gen_edge pool[4] = {e[2], e[0], e[1], e[3]};
+  lc_buf_fini(&b);
+  lc_buf_init(&b);
+  assert_int_equal(gen_cycles_each(pool, 4, 1, 2, 4, &o, name_emit, &b), 0);
+  assert_string_equal(b.s, "W+RR+poR-po: PodRR PodRR Fre Rfe\n"
+                           "MP: PodRR Fre PodWW Rfe\n");
   lc_buf_fini(&b);
   free(e);
 }
