@@ -28,7 +28,9 @@ static bool keep(void *ctx, const lc_witness *w) {
     s->n++;
   }
   s->count++;
-  return true;
+  if (s->count < s->count_cap) return true;
+  s->capped = true;
+  return false;
 }
 
 /* The value ids of the relations asked for, or -1 with *msg naming one
@@ -75,6 +77,7 @@ enum_show_result *enum_show(const lx_program *p, const cat_model *m, const lc_st
   s->prog = p;
   s->model = cat_model_name(m);
   s->limit = limit;
+  s->count_cap = limit > ENUM_SHOW_COUNT_CAP ? limit : ENUM_SHOW_COUNT_CAP;
   s->rels_default = !rels;
   s->nrels = nvals;
   s->rel_names = lc_xcalloc(nvals + 1, sizeof(char *));

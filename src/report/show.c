@@ -43,6 +43,7 @@ static void header(lc_buf *out, const enum_show_result *s) {
   if (s->stopped) lc_buf_printf(out, "at least %zu allowed, %zu shown; the search stopped: %s", s->count, s->n,
                                 s->message ? s->message : "?");
   else if (!s->count) lc_buf_puts(out, "none allowed");
+  else if (s->capped) lc_buf_printf(out, "at least %zu allowed (counting stops there), the first %zu shown", s->count, s->n);
   else if (!s->n) lc_buf_printf(out, "%zu allowed, none shown (--show-limit 0)", s->count);
   else if (s->count > s->n) lc_buf_printf(out, "%zu allowed, the first %zu shown (--show-limit %zu)", s->count, s->n, s->limit);
   else lc_buf_printf(out, "%zu allowed, all shown", s->count);
@@ -80,7 +81,7 @@ static void execution(lc_buf *out, const enum_show_result *s, size_t k) {
   const lc_witness *w = s->ex[k].w;
   lc_state st;
   lc_state_of_values(p, w->obs, &st);
-  lc_buf_printf(out, "Execution %zu of %zu: ", k + 1, s->count);
+  lc_buf_printf(out, "Execution %zu of %zu%s: ", k + 1, s->count, s->capped ? "+" : "");
   lc_state_print(out, p, &st);
   lc_state_fini(&st);
   lc_buf_putc(out, '\n');
@@ -114,7 +115,7 @@ void report_show_text(lc_buf *out, const enum_show_result *s) {
   assert(out && s);
   header(out, s);
   for (size_t k = 0; k < s->n; k++) execution(out, s, k);
-  if (s->count > s->n && !s->stopped)
+  if (s->count > s->n && !s->stopped && !s->capped)
     lc_buf_printf(out, "(%zu more execution%s not shown: --show-limit N shows more)\n", s->count - s->n,
                   s->count - s->n == 1 ? "" : "s");
 }
@@ -203,7 +204,8 @@ json_t *report_show_json(const enum_show_result *s) {
   json_object_set_new(o, "shown", json_integer((json_int_t)s->n));
   json_object_set_new(o, "limit", json_integer((json_int_t)s->limit));
   json_object_set_new(o, "cut", json_boolean(s->count > s->n));
-  json_object_set_new(o, "complete", json_boolean(!s->stopped && !s->incomplete && !s->prog->has_cut));
+  json_object_set_new(o, "count_capped", json_boolean(s->capped));
+  json_object_set_new(o, "complete", json_boolean(!s->stopped && !s->capped && !s->incomplete && !s->prog->has_cut));
   if (s->stopped) json_object_set_new(o, "message", json_string(s->message ? s->message : ""));
   json_object_set_new(o, "model", json_string(s->model));
   json_t *names = json_array();

@@ -32,6 +32,11 @@ check_run "bad state" 2 "$exp/bad-state.out" "$lc" -q --show 'P1:r9=1;' litmus/M
 check_run "bad relation" 2 "$exp/bad-rel.out" "$lc" -q --show all --show-rel cause,nosuch litmus/MP.litmus
 check_run "bad limit" 2 "$exp/bad-limit.out" "$lc" --show all --show-limit -1 litmus/MP.litmus
 
+# counting stops at 10,000: a store-buffering ring of 7 threads with
+# fence.sc has 65,562 executions (each order of the fences counts)
+"$lgen" --family sb --size 7 -o "$tmp/fam" || exit 99
+check_run "counting capped" 0 "$exp/sb-7-capped.out" "$lc" -q --show all --show-limit 1 --show-rel cause "$tmp/fam/sb-7.litmus"
+
 # --graph: one DOT file per execution shown, the named relations dotted
 mkdir "$tmp/g"
 "$lc" -q --show all --show-limit 3 --graph "$tmp/g/sb.dot" litmus/SB.litmus >/dev/null 2>&1
