@@ -376,8 +376,7 @@ static void edge_name(lc_buf *b, const gen_edge *e, const cev *src, const cev *d
   case GEN_E_DP: lc_buf_printf(b, "%s%s", dps[e->dp], e->same ? "s" : ""); break;
   case GEN_E_FENCE:
     if (e->membar) lc_buf_printf(b, "membar.%s", e->fence_scope == LT_SCOPE_GPU ? "gl" : s[e->fence_scope]);
-    else lc_buf_printf(b, "fence.%s%s%s", e->fence_sem == LT_SEM_SC ? "sc" : "acq_rel",
-                       e->fence_scope ? "." : "", s[e->fence_scope]);
+    else lc_buf_printf(b, "fence.%s%s%s", lt_sem_name(e->fence_sem), e->fence_scope ? "." : "", s[e->fence_scope]);
     if (e->same) lc_buf_putc(b, 's');
     break;
   }

@@ -34,7 +34,7 @@ typedef struct gen_edge {
   bool ext;                  /* threads differ (Rfe, Fre, Wse) */
   bool same;                 /* both ends at one location */
   char src, dst;             /* 'R' or 'W' */
-  lt_sem fence_sem;          /* FENCE: SC or ACQ_REL (membar: SC) */
+  lt_sem fence_sem;          /* FENCE: SC, ACQ_REL, ACQUIRE or RELEASE (membar: SC) */
   lt_scope fence_scope;      /* FENCE: NONE for the test's scope */
   bool membar;               /* FENCE written Membar */
   gen_dp dp;                 /* DP */

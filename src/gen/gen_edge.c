@@ -115,7 +115,9 @@ static int fence_edge(const char **p, gen_edge *e, char **err) {
     e->fence_scope = scopes[i];
   } else {
     if (eat(p, ".acq_rel")) e->fence_sem = LT_SEM_ACQ_REL;
-    else if (!eat(p, ".sc")) return fail(err, e->text, "expected %s after Fence's s or d", ".sc or .acq_rel");
+    else if (eat(p, ".acquire")) e->fence_sem = LT_SEM_ACQUIRE;
+    else if (eat(p, ".release")) e->fence_sem = LT_SEM_RELEASE;
+    else if (!eat(p, ".sc")) return fail(err, e->text, "expected %s after Fence's s or d", ".sc, .acq_rel, .acquire or .release");
     if (!opt_scope(p, &e->fence_scope)) return fail(err, e->text, "unknown scope (%s)", "cta, cluster, gpu, sys");
   }
   if (!dir(p, &e->src) || !dir(p, &e->dst))

@@ -47,6 +47,8 @@ static void test_edges(void **state) {
   assert_true(e.kind == GEN_E_FENCE && e.fence_sem == LT_SEM_SC && e.fence_scope == LT_SCOPE_GPU && !e.same);
   e = edge("FenceS.acq_relWW");
   assert_true(e.fence_sem == LT_SEM_ACQ_REL && e.fence_scope == LT_SCOPE_NONE && e.same);
+  e = edge("Fenced.release.ctaWW");
+  assert_true(e.fence_sem == LT_SEM_RELEASE && e.fence_scope == LT_SCOPE_CTA);
   e = edge("Membard.glRR");
   assert_true(e.membar && e.fence_scope == LT_SCOPE_GPU && e.src == 'R');
   e = edge("DpDatadW");
@@ -70,7 +72,7 @@ static void test_edge_errors(void **state) {
   edge_error("PodXW", "two directions");
   edge_error("Pod", "two directions");
   edge_error("PoxRR", "s or d");
-  edge_error("Fenced.xWR", ".sc or .acq_rel");
+  edge_error("Fenced.xWR", ".sc, .acq_rel, .acquire or .release");
   edge_error("Fenced.sc.galaxyWR", "unknown scope");
   edge_error("Membard.gpuWR", ".cta, .gl or .sys");
   edge_error("DpDatadR", "ends on a write");
