@@ -72,7 +72,7 @@ static void usage(FILE *out) {
         "gives the same tests on every machine (spin tests: DIR/spin-S-I.litmus).\n"
         "Family tests go to DIR/F-N.litmus.  Edges of cycles: Rfe Rfi Fre Fri Wse Wsi\n"
         "(Coe Coi), Pod/Pos with RR RW WR WW, Fence{d,s}.sc|.acq_rel|.acquire|.release\n"
-        "[.SCOPE]XY,"
+        "[.SCOPE]XY, "
         "Membar{d,s}.cta|.gl|.sys XY, DpData{d,s}W, DpCtrl{d,s}R|W; annotations\n"
         "after an edge (source, target): P Rlx Acq Rel Sc [.SCOPE]; placement of an\n"
         "external edge's threads: @cta @cluster @gpu @sys (man litmus-gen, CYCLES).\n",
