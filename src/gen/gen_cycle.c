@@ -473,7 +473,7 @@ static const char *loc_name(int i) {
 
 static lt_scope scope_or(lt_scope s, const gen_cycle_options *o) { return s == LT_SCOPE_NONE ? o->scope : s; }
 
-/* What an edge into an event adds before it: rows, and registers. */
+/* The rows an edge into an event adds before it (a fence, a branch, data). */
 static int rows_before(const gen_edge *in) {
   if (in->kind == GEN_E_FENCE || (in->kind == GEN_E_DP && in->dp == GEN_DP_CTRL)) return 1;
   if (in->kind == GEN_E_DP && in->dp == GEN_DP_DATA) return 2;
@@ -554,8 +554,7 @@ static int nrows(const layout *L) {
   return most;
 }
 
-static void add_condition(gen_build *b, const layout *L, bool ptx) {
-  (void)ptx;
+static void add_condition(gen_build *b, const layout *L) {
   for (int k = 0; k < L->nthreads; k++) {
     int t = walk_of(L, k);
     for (int p = 0; p < L->len[t]; p++) {
@@ -589,7 +588,7 @@ static lt_test *ptx_test(const layout *L, const gen_cycle_options *o, const char
   for (int l = 0; l < L->nlocs; l++) gen_init_loc(&b, loc_name(l), 0);
   int label = 0;
   for (int k = 0; k < L->nthreads; k++) ptx_thread(&b, L, k, o, &label);
-  add_condition(&b, L, true);
+  add_condition(&b, L);
   return gen_finish(&b, LT_COND_EXISTS);
 }
 
@@ -677,7 +676,7 @@ static int cpp_test(const layout *L, const gen_cycle_options *o, const char *nam
   /* the condition, through the PTX builder's proposition printer */
   gen_build cb;
   gen_begin(&cb, name, NULL, (size_t)L->nthreads, 0);
-  add_condition(&cb, L, false);
+  add_condition(&cb, L);
   lt_test *ct = gen_finish(&cb, LT_COND_EXISTS);
   lc_buf_puts(&b, "\nexists ");
   lt_print_prop(&b, ct->cond);
