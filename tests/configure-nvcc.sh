@@ -10,13 +10,13 @@ set -u
 . "$(dirname "$0")/e2e/lib.sh"
 srcdir=$top_srcdir
 unset NVCC ac_cv_path_NVCC   # make check passes the NVCC it found, which configure would take
-for f in configure Makefile.in config.h.in build-aux/install-sh src/lc.h; do
+for f in configure Makefile.in config.h.in build-aux/install-sh src/base/lc.h; do
   [ -f "$srcdir/$f" ] || skip "no $srcdir/$f (run autoreconf first)"
 done
 make_tmp
-mkdir -p "$tmp/tree/src" "$tmp/fake/bin" "$tmp/nonvcc" || exit 99
+mkdir -p "$tmp/tree/src/base" "$tmp/fake/bin" "$tmp/nonvcc" || exit 99
 cp "$srcdir/configure" "$srcdir/Makefile.in" "$srcdir/config.h.in" "$tmp/tree/" &&
-  cp -R "$srcdir/build-aux" "$tmp/tree/" && cp "$srcdir/src/lc.h" "$tmp/tree/src/" || exit 99
+  cp -R "$srcdir/build-aux" "$tmp/tree/" && cp "$srcdir/src/base/lc.h" "$tmp/tree/src/base/" || exit 99
 printf '#!/bin/sh\necho "nvcc: a stand-in"\n' > "$tmp/fake/bin/nvcc" && chmod +x "$tmp/fake/bin/nvcc" || exit 99
 
 # PATH without any nvcc: every folder of PATH that has none

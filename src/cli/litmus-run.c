@@ -42,6 +42,7 @@
 #include "run/tune.h"
 #include "run/run.h"
 #include "run/run_model.h"
+#include "atomic_file.h"
 #include "run/run_report.h"
 #include "run/run_term.h"
 #include "term.h"
@@ -747,7 +748,7 @@ static int flush_output(session *s, size_t *printed) {
   if (s->o->output) {
     lc_diag d;
     lc_diag_init(&d, NULL, NULL);
-    int rc = run_write_atomic(s->o->output, s->out.s, s->out.n, &d);
+    int rc = lc_write_atomic(s->o->output, s->out.s, s->out.n, &d);
     if (rc < 0) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
     lc_diag_fini(&d);
     return rc < 0 ? LC_EXIT_INTERNAL : 0;

@@ -239,7 +239,7 @@ enum { LX_LOWER_PAUSES = 2 };
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d);
 void lx_program_free(lx_program *p);
 
-/* ---- termination (term.c) ------------------------------------------------------ */
+/* ---- termination (lower_term.c) ------------------------------------------------ */
 
 typedef enum {
   LX_TERM_FINISHED,   /* runs to the end */
@@ -266,7 +266,7 @@ lx_term_kind lx_term_path_kind(const lx_program *p, const lx_path *path);
  * NULL); their number. */
 size_t lx_term_iter_reads(const lx_program *p, const lx_path *path, int *out);
 /* Rewrites a program lowered with lx_options.termination so that its
- * final states answer the termination question (term.c): every path
+ * final states answer the termination question (lower_term.c): every path
  * becomes final and the shown observables gain every location's final
  * value and each thread's termination registers.  slots has one entry per
  * thread.  Returns the observable index of the first location. */

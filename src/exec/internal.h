@@ -20,7 +20,7 @@ void lx_cpp_rmw_sems(const lt_instr *in, bool success, lt_sem *rs, lt_sem *ws);
  * (guard.c). */
 bool lx_cond_possible(const lx_cond *conds, size_t nconds, lt_cmp cmp, const lx_expr *a, const lx_expr *b);
 
-/* --progress (progress.c): with opt->pauses, a thread may stop for good
+/* --progress (lower_progress.c): with opt->pauses, a thread may stop for good
  * before any instruction that makes events.  Returns 0 to go on, 1 when
  * the decisions dec[*used..ndec) do not say whether it stops here, 2 when
  * they say it does; consumes the decision. */

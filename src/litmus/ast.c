@@ -1,10 +1,12 @@
-/* ast.c - names of AST values, structural equality, freeing a test.
+/* ast.c - names of AST values and terms, structural equality (C++ bodies
+ * included), freeing a test.
  * SPDX-License-Identifier: MIT
  */
 #include "litmus/ast.h"
 #include "litmus/cpp_ast.h"
 
 #include <assert.h>
+#include <inttypes.h>
 #include <string.h>
 
 void lt_test_free(lt_test *t) {
@@ -65,6 +67,17 @@ const char *lt_alu_name(lt_alu_op op) {
 const char *lt_branch_name(lt_cmp c) {
   static const char *const n[] = {"beq", "bne", "blt", "ble", "bgt", "bge"};
   return NAME(n, c);
+}
+
+/* A term's text: the PTX and the C++ printers and the reports share it. */
+void lt_print_term(lc_buf *b, const lt_term *t) {
+  assert(b && t);
+  switch (t->kind) {
+  case LT_TERM_REG: lc_buf_printf(b, "P%d:r%d", t->thread, t->reg); break;
+  case LT_TERM_LOC: lc_buf_puts(b, t->loc); break;
+  case LT_TERM_CONST: lc_buf_printf(b, "%" PRId64, t->value); break;
+  case LT_TERM_ADDR: lc_buf_printf(b, "&%s", t->loc); break;
+  }
 }
 
 /* ---- equality ------------------------------------------------------------------- */
@@ -140,6 +153,70 @@ static bool prop_eq(const lt_prop *a, const lt_prop *b) {
   case LT_PROP_AND: case LT_PROP_OR: return prop_eq(a->l, b->l) && prop_eq(a->r, b->r);
   default: return true;
   }
+}
+
+/* ---- C++ bodies ------------------------------------------------------------------ */
+
+static bool expr_eq(const lt_cexpr *a, const lt_cexpr *b);
+
+static bool atomic_eq(const lt_catomic *a, const lt_catomic *b) {
+  return a->kind == b->kind && a->op == b->op && a->weak == b->weak && a->mo == b->mo &&
+         a->mo_fail == b->mo_fail && a->scope == b->scope && expr_eq(a->obj, b->obj) &&
+         expr_eq(a->val, b->val) && expr_eq(a->expected, b->expected) &&
+         expr_eq(a->desired, b->desired);
+}
+
+static bool expr_eq(const lt_cexpr *a, const lt_cexpr *b) {
+  if (!a || !b) return a == b;
+  if (a->kind != b->kind || a->parens != b->parens) return false;
+  switch (a->kind) {
+  case LT_CE_CONST: return a->value == b->value;
+  case LT_CE_LOCAL: case LT_CE_ADDR: return a->local == b->local;
+  case LT_CE_LOC: return str_eq(a->loc, b->loc);
+  case LT_CE_DEREF: return expr_eq(a->a, b->a);
+  case LT_CE_UNARY: return a->op == b->op && expr_eq(a->a, b->a);
+  case LT_CE_BINARY: return a->op == b->op && expr_eq(a->a, b->a) && expr_eq(a->b, b->b);
+  case LT_CE_ATOMIC: return atomic_eq(&a->atomic, &b->atomic);
+  }
+  return false;
+}
+
+static bool block_eq(const lt_cblock *a, const lt_cblock *b);
+
+static bool stmt_eq(const lt_cstmt *a, const lt_cstmt *b) {
+  if (a->kind != b->kind || a->has_else != b->has_else) return false;
+  if ((a->kind == LT_CS_DECL || a->kind == LT_CS_ASSIGN) && a->local != b->local) return false;
+  return str_eq(a->type, b->type) && expr_eq(a->ptr, b->ptr) && expr_eq(a->e, b->e) &&
+         block_eq(&a->body, &b->body) && block_eq(&a->els, &b->els);
+}
+
+static bool block_eq(const lt_cblock *a, const lt_cblock *b) {
+  if (a->n != b->n) return false;
+  for (size_t i = 0; i < a->n; i++)
+    if (!stmt_eq(a->v[i], b->v[i])) return false;
+  return true;
+}
+
+bool lt_cpp_equal(const lt_cpp *a, const lt_cpp *b, size_t nthreads) {
+  if (!a || !b) return a == b;
+  if (a->dialect != b->dialect || a->ninits != b->ninits) return false;
+  for (size_t i = 0; i < a->ninits; i++) {
+    const lt_cinit *x = &a->inits[i], *y = &b->inits[i];
+    if (x->first != y->first || x->n != y->n || !str_eq(x->type, y->type) ||
+        x->bracketed != y->bracketed || x->array_len != y->array_len)
+      return false;
+  }
+  for (size_t i = 0; i < nthreads; i++) {
+    const lt_cpp_thread *x = &a->threads[i], *y = &b->threads[i];
+    if (x->placed != y->placed || x->nparams != y->nparams || x->nlocals != y->nlocals) return false;
+    for (size_t k = 0; k < x->nparams; k++)
+      if (!str_eq(x->params[k].type, y->params[k].type) || !str_eq(x->params[k].name, y->params[k].name))
+        return false;
+    for (size_t k = 0; k < x->nlocals; k++)
+      if (!str_eq(x->locals[k], y->locals[k])) return false;
+    if (!block_eq(&x->body, &y->body)) return false;
+  }
+  return true;
 }
 
 bool lt_test_equal(const lt_test *a, const lt_test *b) {

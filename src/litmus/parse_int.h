@@ -1,5 +1,5 @@
 /* parse_int.h - what the PTX parser (parse.c) shares with the C++ parser
- * (cpp_parse.c): the parser state, error handling, token helpers, the
+ * (cpp_parse.c): the parser state, error handling, token helpers (parse_kit.c), the
  * placement keywords and the tail (locations, filter, condition).
  * SPDX-License-Identifier: MIT
  *

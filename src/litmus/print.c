@@ -112,16 +112,6 @@ void lt_print_instr(lc_buf *b, const lt_instr *in) {
 
 /* ---- propositions ---------------------------------------------------------- */
 
-void lt_print_term(lc_buf *b, const lt_term *t) {
-  assert(b && t);
-  switch (t->kind) {
-  case LT_TERM_REG: lc_buf_printf(b, "P%d:r%d", t->thread, t->reg); break;
-  case LT_TERM_LOC: lc_buf_puts(b, t->loc); break;
-  case LT_TERM_CONST: lc_buf_printf(b, "%" PRId64, t->value); break;
-  case LT_TERM_ADDR: lc_buf_printf(b, "&%s", t->loc); break;
-  }
-}
-
 static bool is_binary(const lt_prop *p) { return p->kind == LT_PROP_AND || p->kind == LT_PROP_OR; }
 
 /* Prints p, adding parentheses when the source had them or when a child

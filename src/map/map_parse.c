@@ -107,6 +107,11 @@ const char *map_kind_name(map_kind k) { return k < MAP_NKINDS ? kind_names[k] : 
 const char *map_order_name(map_order o) { return o < MAP_NORDERS ? order_names[o] : "?"; }
 const char *map_cscope_name(map_cscope s) { return s < MAP_NSCOPES ? cscope_names[s] : "?"; }
 
+/* A row's alternative by name, for messages: `load acquire #1`. */
+void map_print_alt_name(lc_buf *out, const map_row *r, const map_alt *a) {
+  lc_buf_printf(out, "%s %s #%d", map_kind_name(r->kind), map_order_name(r->order), a->id);
+}
+
 static int lookup(const char *const *names, int n, const char *s, size_t len) {
   for (int i = 0; i < n; i++)
     if (strlen(names[i]) == len && memcmp(names[i], s, len) == 0) return i;

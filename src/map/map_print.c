@@ -31,10 +31,6 @@ void map_print_alt(lc_buf *out, const map_alt *a) {
   }
 }
 
-void map_print_alt_name(lc_buf *out, const map_row *r, const map_alt *a) {
-  lc_buf_printf(out, "%s %s #%d", map_kind_name(r->kind), map_order_name(r->order), a->id);
-}
-
 void map_print(lc_buf *out, const map_table *t) {
   lc_buf_printf(out, "# %s for sm_%d\nname %s\n", t->file, t->sm, t->name);
   for (int s = 0; s < MAP_NSCOPES; s++)

@@ -15,7 +15,7 @@
 
 #include "report/compare.h"
 #include "report/compare_out.h"
-#include "run/run_report.h"
+#include "atomic_file.h"
 
 /* ---- CSV ------------------------------------------------------------------------- */
 
@@ -214,7 +214,7 @@ int cmp_write_svgs(const cmp_table *t, const char *dir, bool only_differences, l
     cmp_svg_test(&svg, t, x);
     const char *dot = strrchr(x->key, '.');
     lc_buf_printf(&path, "%s/%.*s.svg", dir, (int)(dot ? (size_t)(dot - x->key) : strlen(x->key)), x->key);
-    int rc = run_write_atomic(path.s, svg.s, svg.n, d);
+    int rc = lc_write_atomic(path.s, svg.s, svg.n, d);
     lc_buf_fini(&svg);
     lc_buf_fini(&path);
     if (rc < 0) return -1;

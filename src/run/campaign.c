@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "run/campaign.h"
+#include "atomic_file.h"
 #include "run/run_report.h"
 
 /* ---- grids --------------------------------------------------------------------------- */
@@ -525,7 +526,7 @@ int run_campaign_merge(char *const *paths, size_t n, const char *out, lc_diag *d
     }
     lc_buf_printf(&b, "{\"status\":\"%s\",\"done\":%zu,\"of\":%zu}\n", done == m.nruns ? "complete" : "partial", done,
                   m.nruns);
-    rc = run_write_atomic(out, b.s, b.n, d) < 0 ? -1 : done == m.nruns ? 0 : 1;
+    rc = lc_write_atomic(out, b.s, b.n, d) < 0 ? -1 : done == m.nruns ? 0 : 1;
     lc_buf_fini(&b);
   }
   for (size_t r = 0; r < m.nruns; r++) json_decref(m.runs[r]);

@@ -40,9 +40,4 @@ void run_report_text(lc_buf *out, const run_result *r);
 /* Everything in the text and the parameters; the caller owns the object. */
 json_t *run_report_json(const run_result *r);
 
-/* Writes data to path through a temporary file in the same folder and a
- * rename, so that readers see the old file or the new one, never a part.
- * Returns 0, or -1 with a message in d (the temporary file is removed). */
-int run_write_atomic(const char *path, const char *data, size_t len, lc_diag *d);
-
 #endif

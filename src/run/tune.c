@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "run/campaign.h"
+#include "atomic_file.h"
 #include "run/run_report.h"
 #include "run/tune.h"
 
@@ -75,7 +76,7 @@ int run_tune_write(const char *path, const char *device, const char *backend, ui
   lc_buf b;
   lc_buf_init(&b);
   lc_buf_printf(&b, "%s\n", text);
-  int rc = run_write_atomic(path, b.s, b.n, d);
+  int rc = lc_write_atomic(path, b.s, b.n, d);
   lc_buf_fini(&b);
   free(text);
   json_decref(o);

@@ -4,7 +4,7 @@
 # the encoding of timeout/spin-1-220.litmus and nothing interrupts it, so a
 # run of it under --engine smt --timeout 1 that ends within 3 s, with the
 # message that names no phase (the engines' own say "while ..."), was killed
-# by the parent (src/isolate.c).  Then: a batch of a good test, a test that
+# by the parent (src/base/isolate.c).  Then: a batch of a good test, a test that
 # does not parse and that one prints what it prints without the timed-out
 # test, in the order given, plus that test's line (or JSON record), with any
 # --jobs.  And lowering that runs out gives the "unknown" JSON record too.

@@ -1,4 +1,4 @@
-/* test_isolate.c - tasks in child processes (src/isolate.c): answers come
+/* test_isolate.c - tasks in child processes (src/base/isolate.c): answers come
  * back whole, a child past its deadline is killed and its fallback
  * reported, a relaxed child is left to finish, a new deadline holds, a
  * crash is reported.

@@ -1,5 +1,5 @@
 /* test_progress.c - the termination criterion under each progress model
- * (src/progress.c), state by state, and the parsing of --progress.
+ * (src/query/progress.c), state by state, and the parsing of --progress.
  * SPDX-License-Identifier: MIT
  */
 #include <setjmp.h>

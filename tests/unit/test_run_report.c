@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "run/run_report.h"
 #include "term.h"
 #include "run_fixture.h"
@@ -293,7 +294,7 @@ static char *slurp(const char *file) {
   return buf;
 }
 
-static void test_run_write_atomic(void **state) {
+static void test_lc_write_atomic(void **state) {
   (void)state;
   char dir[] = "/tmp/litmus-run-test.XXXXXX";
   assert_non_null(mkdtemp(dir));
@@ -301,9 +302,9 @@ static void test_run_write_atomic(void **state) {
   snprintf(file, sizeof file, "%s/out.txt", dir);
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
-  assert_int_equal(run_write_atomic(file, "first\n", 6, &d), 0);
+  assert_int_equal(lc_write_atomic(file, "first\n", 6, &d), 0);
   assert_string_equal(slurp(file), "first\n");
-  assert_int_equal(run_write_atomic(file, "second, longer\n", 15, &d), 0);
+  assert_int_equal(lc_write_atomic(file, "second, longer\n", 15, &d), 0);
   assert_string_equal(slurp(file), "second, longer\n");
   assert_int_equal(count_entries(dir), 1);   /* no temporary file left */
   struct stat st;
@@ -317,11 +318,11 @@ static void test_run_write_atomic(void **state) {
   lc_diag_fini(&d);
 }
 
-static void test_run_write_atomic_fails(void **state) {
+static void test_lc_write_atomic_fails(void **state) {
   (void)state;
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
-  assert_int_equal(run_write_atomic("/nonexistent-dir/out.txt", "x", 1, &d), -1);
+  assert_int_equal(lc_write_atomic("/nonexistent-dir/out.txt", "x", 1, &d), -1);
   assert_string_equal(lc_diag_first_error(&d),
                       "error: cannot create a temporary file beside '/nonexistent-dir/out.txt': "
                       "No such file or directory");
@@ -335,8 +336,8 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_run_report_text_unexpected_hang, setup_mp, teardown),
     cmocka_unit_test_setup_teardown(test_run_report_text_gpu_sample, setup_mp, teardown),
     cmocka_unit_test_setup_teardown(test_run_report_json, setup_mp, teardown),
-    cmocka_unit_test(test_run_write_atomic),
-    cmocka_unit_test(test_run_write_atomic_fails),
+    cmocka_unit_test(test_lc_write_atomic),
+    cmocka_unit_test(test_lc_write_atomic_fails),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,7 @@
  *
  * The program is lowered with blocking barriers (and, when a progress
  * model other than fair is asked, with paths of threads the scheduler
- * stops for good: src/exec/progress.c) and rewritten by lx_term_prepare so
+ * stops for good: src/exec/lower_progress.c) and rewritten by lx_term_prepare so
  * that its final states say, per thread, which path ran, whether the last
  * iteration of a cut loop left the registers and memory as it found them,
  * and what that iteration read; and the final memory.  A spinning thread

@@ -1,4 +1,4 @@
-/* term.c - a lowered program made to answer "can this hang?"
+/* lower_term.c - a lowered program made to answer "can this hang?"
  * SPDX-License-Identifier: MIT
  *
  * The termination question (docs/termination.md) asks of each allowed

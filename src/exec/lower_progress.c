@@ -1,4 +1,4 @@
-/* progress.c - threads a scheduler may stop for good (--progress).
+/* lower_progress.c - threads a scheduler may stop for good (--progress).
  * SPDX-License-Identifier: MIT
  *
  * Under a progress model weaker than fair scheduling (docs/termination.md)
