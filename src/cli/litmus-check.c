@@ -334,7 +334,7 @@ static lc_explain_result *explain_test(const batch *b, job *j, const lc_result *
 }
 
 /* --show: the allowed executions, as the explicit engine lists them. */
-static enum_show_result *show_test(const batch *b, job *j, const lc_result *r, FILE *err) {
+static lc_show_result *show_test(const batch *b, job *j, const lc_result *r, FILE *err) {
   const lx_program *p = r->prog;
   lc_state one = {0};
   char *msg = NULL;
@@ -345,7 +345,7 @@ static enum_show_result *show_test(const batch *b, job *j, const lc_result *r, F
     j->status = LC_EXIT_INPUT;
     return NULL;
   }
-  enum_show_result *s = enum_show(p, model_for(b, p->test), all ? NULL : &one, b->o->show_limit, b->o->show_rels,
+  lc_show_result *s = lc_show(p, model_for(b, p->test), all ? NULL : &one, b->o->show_limit, b->o->show_rels,
                                   b->o->check.timeout, &msg);
   if (!all) lc_state_fini(&one);
   if (!s) {
@@ -484,7 +484,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
    * bounds the check only */
   if ((explain || show) && b->fd >= 0) lc_iso_send(b->fd, LC_ISO_RELAX, NULL, 0);
   if (explain) x = explain_test(b, j, r, err);
-  enum_show_result *shown = show ? show_test(b, j, r, err) : NULL;
+  lc_show_result *shown = show ? show_test(b, j, r, err) : NULL;
   if (b->o->json) {
     json_t *js = report_json(r);
     if (x) json_object_set_new(js, "explain", report_explain_json(x));
@@ -499,7 +499,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   }
   /* asked for by name: printed under -q too, which drops the test block */
   if (shown && !b->o->json) report_show_text(out, shown);
-  enum_show_free(shown);
+  lc_show_free(shown);
   if (x && b->o->html) j->html_row = report_html_page(b->o->html, x, r, err);
   lc_explain_free(x);
   lc_result_free(r);

@@ -99,44 +99,6 @@ int enum_each_execution(const lx_program *p, const cat_model *m, const enum_opti
  * Returns 0, or -1 with *msg. */
 int enum_eval_relations(const lx_program *p, const cat_model *m, const lc_witness *w, const size_t *vals, size_t n,
                         rel_rel **out, char **msg);
-/* --show: the allowed executions of a test, or of one of its states,
- * with the model's named relations in each (enum_show.c). */
-typedef struct enum_shown {
-  lc_witness *w;
-  rel_rel **rels;           /* per relation of the result: its pairs in w (event ids) */
-} enum_shown;
-
-typedef struct enum_show_result {
-  const lx_program *prog;   /* borrowed */
-  const char *model;        /* borrowed from the model */
-  size_t count;             /* executions found giving the state */
-  size_t count_cap;         /* counting stops there: max(limit, ENUM_SHOW_COUNT_CAP) */
-  bool capped;              /* ... and it did: count is a lower bound */
-  enum_shown *ex;           /* the first `limit` of them */
-  size_t n, limit;
-  size_t nrels;
-  const char **rel_names;   /* borrowed from the model */
-  bool rels_default;        /* the checks' own relations, those related both ways left out */
-  bool incomplete;          /* values out of thin air may have been missed */
-  bool stopped;             /* the time limit ended the search: count is a lower bound */
-  char *message;            /* why it stopped */
-  bool has_state;
-  lc_state state;           /* the state asked for (has_state) */
-} enum_show_result;
-
-/* Counting goes on past the executions kept up to this many (SB with
- * fence.sc in 7 threads has 65,562 executions, 11 s of CPU): beyond, the
- * count is a lower bound. */
-enum { ENUM_SHOW_COUNT_CAP = 10000 };
-
-/* The allowed executions of p under m that give `state` (NULL: all),
- * the first `limit` kept with the named relations `rels` (a comma list;
- * "all": every named relation; NULL: those the checks name themselves).
- * Returns NULL with *msg when a relation named is not the model's. */
-enum_show_result *enum_show(const lx_program *p, const cat_model *m, const lc_state *state, size_t limit,
-                            const char *rels, double timeout, char **msg);
-void enum_show_free(enum_show_result *s);
-
 lc_explainer enum_explainer(const lx_program *p, const cat_model *m, double timeout);
 /* Does `on` (as in enum_find; NULL: all) count no check?  The question
  * "a candidate at all" whose "no" an incomplete search must not give. */

@@ -286,7 +286,7 @@ size_t report_explain_dot(lc_buf *out, const lc_explain_result *x, size_t only) 
 /* ---- --show: every allowed execution ------------------------------------------------------ */
 
 /* The pairs of the relations shown in execution k, as edges. */
-static lc_edge *show_edges(const enum_show_result *s, size_t k, size_t *n, bool **both) {
+static lc_edge *show_edges(const lc_show_result *s, size_t k, size_t *n, bool **both) {
   LC_VEC(lc_edge) v = {0};
   LC_VEC(bool) sym = {0};
   for (size_t i = 0; i < s->nrels; i++) {
@@ -305,7 +305,7 @@ static lc_edge *show_edges(const enum_show_result *s, size_t k, size_t *n, bool 
   return v.v;
 }
 
-static void show_dot(lc_buf *out, const enum_show_result *s, size_t k) {
+static void show_dot(lc_buf *out, const lc_show_result *s, size_t k) {
   lc_buf t;
   lc_buf_init(&t);
   lc_state st;
@@ -387,7 +387,7 @@ static int write_dots(const char *path, size_t n, void (*one)(lc_buf *out, const
 
 static void show_one(lc_buf *out, const void *x, size_t k) { show_dot(out, x, k); }
 
-int report_show_graph(const enum_show_result *s, const char *path, char **msg) {
+int report_show_graph(const lc_show_result *s, const char *path, char **msg) {
   assert(s && path && msg);
   return write_dots(path, s->n, show_one, s, msg);
 }

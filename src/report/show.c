@@ -33,7 +33,7 @@ static rel_rel *fr_steps(const rel_rel *fr, const rel_rel *co) {
   return s;
 }
 
-static void header(lc_buf *out, const enum_show_result *s) {
+static void header(lc_buf *out, const lc_show_result *s) {
   lc_buf_printf(out, "Executions of %s", s->prog->test->name);
   if (s->has_state) {
     lc_buf_puts(out, " giving ");
@@ -76,7 +76,7 @@ static void symmetric_pairs(lc_buf *out, const lx_program *p, const rel_rel *r) 
     }
 }
 
-static void execution(lc_buf *out, const enum_show_result *s, size_t k) {
+static void execution(lc_buf *out, const lc_show_result *s, size_t k) {
   const lx_program *p = s->prog;
   const lc_witness *w = s->ex[k].w;
   lc_state st;
@@ -111,7 +111,7 @@ static void execution(lc_buf *out, const enum_show_result *s, size_t k) {
   }
 }
 
-void report_show_text(lc_buf *out, const enum_show_result *s) {
+void report_show_text(lc_buf *out, const lc_show_result *s) {
   assert(out && s);
   header(out, s);
   for (size_t k = 0; k < s->n; k++) execution(out, s, k);
@@ -153,7 +153,7 @@ static json_t *events_json(const lx_program *p, const lc_witness *w) {
   return a;
 }
 
-static json_t *execution_json(const enum_show_result *s, size_t k) {
+static json_t *execution_json(const lc_show_result *s, size_t k) {
   const lx_program *p = s->prog;
   const lc_witness *w = s->ex[k].w;
   json_t *o = json_object();
@@ -188,7 +188,7 @@ static json_t *execution_json(const enum_show_result *s, size_t k) {
   return o;
 }
 
-json_t *report_show_json(const enum_show_result *s) {
+json_t *report_show_json(const lc_show_result *s) {
   assert(s);
   json_t *o = json_object();
   if (s->has_state) {

@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "enum/enum.h"
+#include "executions.h"
 
 /*   Executions of MP: 4 allowed, all shown (model PTX v7.5, explicit engine)
  *   Relations: dep ms po_loc cause_base cause race (those the model's checks name; ...)
@@ -18,12 +18,12 @@
  *     cause a->d b->c
  *     race a<->d b<->c
  */
-void report_show_text(lc_buf *out, const enum_show_result *s);
-json_t *report_show_json(const enum_show_result *s);
+void report_show_text(lc_buf *out, const lc_show_result *s);
+json_t *report_show_json(const lc_show_result *s);
 /* Draws the executions kept, one file each: PATH for a single one, else
  * STEM-1.EXT, ... (graph.c; as report_graph_file).  Returns 0 (*msg
  * set, a warning, when Graphviz is missing), or -1 with *msg. */
-int report_show_graph(const enum_show_result *s, const char *path, char **msg);
+int report_show_graph(const lc_show_result *s, const char *path, char **msg);
 /* Does r relate events both ways only (ms, race)?  Such a relation is
  * printed one pair at a time, `a<->b`, and drawn with arrows both ways. */
 bool report_show_symmetric(const rel_rel *r);

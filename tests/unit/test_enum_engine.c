@@ -12,6 +12,7 @@
 #include <z3.h>
 
 #include "enum_fixture.h"
+#include "executions.h"
 #include "gen/gen.h"
 
 typedef struct models {
@@ -221,28 +222,28 @@ static void test_enum_each_execution(void **state) {
   assert_int_equal(count_executions(&x, m, NULL, 2), 2);                 /* the callback stops it */
   /* the list: all counted, the first kept, with the relations asked for */
   char *msg = NULL;
-  enum_show_result *s = enum_show(x.p, m, NULL, 1, "sw,cause", 0, &msg);
+  lc_show_result *s = lc_show(x.p, m, NULL, 1, "sw,cause", 0, &msg);
   assert_non_null(s);
   assert_int_equal(s->count, 3);
   assert_int_equal(s->n, 1);
   assert_int_equal(s->nrels, 2);
   assert_string_equal(s->rel_names[0], "sw");
   assert_false(s->stopped || s->rels_default);
-  enum_show_free(s);
-  assert_null(enum_show(x.p, m, NULL, 1, "sw,nosuch", 0, &msg));
+  lc_show_free(s);
+  assert_null(lc_show(x.p, m, NULL, 1, "sw,nosuch", 0, &msg));
   assert_non_null(strstr(msg, "'nosuch'"));
   free(msg);
   /* in the execution reading the release, sw relates it to the acquire */
   lc_state st;
   assert_int_equal(lc_state_parse(x.p, "P1:r0=1; P1:r1=1;", &st, &msg), 0);
-  s = enum_show(x.p, m, &st, 10, "sw", 0, &msg);
+  s = lc_show(x.p, m, &st, 10, "sw", 0, &msg);
   lc_state_fini(&st);
   assert_int_equal(s->n, 1);
   size_t pairs = 0;
   for (size_t a = 0; a < x.p->nevents; a++)
     for (size_t b = 0; b < x.p->nevents; b++) pairs += rel_has(s->ex[0].rels[0], a, b);
   assert_int_equal(pairs, 1);
-  enum_show_free(s);
+  lc_show_free(s);
   fx_free(&x);
   cat_model_free(m);
 }

@@ -1,4 +1,4 @@
-/* enum_show.c - every allowed execution of a test, or of one of its
+/* executions.c - every allowed execution of a test, or of one of its
  * states, with the model's named relations (litmus-check --show, like
  * herd7's -show).
  * SPDX-License-Identifier: MIT
@@ -14,13 +14,14 @@
 #include <string.h>
 
 #include "enum/enum.h"
+#include "executions.h"
 
 typedef struct collect {
-  enum_show_result *s;
+  lc_show_result *s;
 } collect;
 
 static bool keep(void *ctx, const lc_witness *w) {
-  enum_show_result *s = ((collect *)ctx)->s;
+  lc_show_result *s = ((collect *)ctx)->s;
   if (s->n < s->limit) {
     s->ex = lc_xrealloc(s->ex, (s->n + 1) * sizeof *s->ex);
     s->ex[s->n].w = lc_witness_copy(s->prog, w);
@@ -68,16 +69,16 @@ static int pick_relations(const cat_model *m, const char *rels, size_t **vals, s
   return 0;
 }
 
-enum_show_result *enum_show(const lx_program *p, const cat_model *m, const lc_state *state, size_t limit,
-                            const char *rels, double timeout, char **msg) {
+lc_show_result *lc_show(const lx_program *p, const cat_model *m, const lc_state *state, size_t limit,
+                        const char *rels, double timeout, char **msg) {
   assert(p && m && msg);
   size_t *vals = NULL, nvals = 0;
   if (pick_relations(m, rels, &vals, &nvals, msg) < 0) return NULL;
-  enum_show_result *s = lc_xcalloc(1, sizeof *s);
+  lc_show_result *s = lc_xcalloc(1, sizeof *s);
   s->prog = p;
   s->model = cat_model_name(m);
   s->limit = limit;
-  s->count_cap = limit > ENUM_SHOW_COUNT_CAP ? limit : ENUM_SHOW_COUNT_CAP;
+  s->count_cap = limit > LC_SHOW_COUNT_CAP ? limit : LC_SHOW_COUNT_CAP;
   s->rels_default = !rels;
   s->nrels = nvals;
   s->rel_names = lc_xcalloc(nvals + 1, sizeof(char *));
@@ -106,7 +107,7 @@ enum_show_result *enum_show(const lx_program *p, const cat_model *m, const lc_st
   return s;
 }
 
-void enum_show_free(enum_show_result *s) {
+void lc_show_free(lc_show_result *s) {
   if (!s) return;
   for (size_t k = 0; k < s->n; k++) {
     lc_witness_free(s->ex[k].w);
