@@ -21,6 +21,8 @@ typedef struct lc_flag {
                           execution has in the relation, 2 ints each, sorted, a
                           symmetric pair (b,a) listed once as (a,b) with a < b */
   size_t npairs;
+  bool undef;          /* raised, it means undefined behaviour (a race): the model says
+                          so with herd's `undefined_unless` */
 } lc_flag;
 
 /* Adds a pair to a flag (keeping `pairs` sorted and free of duplicates and
@@ -50,6 +52,8 @@ typedef struct lc_result {
   lc_flag *flags;
   size_t nflags;
   bool bound_reached;       /* an execution needs more loop iterations than --unroll */
+  bool ub_reached;          /* an allowed execution reaches undefined behaviour (lx_path.ub) */
+  size_t ub_path;           /* with ub_reached: the path of prog such an execution takes */
 
   int termination;          /* lc_term_verdict (term.h); LC_TERM_NOT_ASKED unless --termination */
   char *termination_witness;/* a possible hang: who is stuck where, final memory; or NULL */

@@ -237,9 +237,44 @@ static const char *severity_name(lc_severity s) {
   }
 }
 
-/* Prints the quoted source line and a caret under loc.col.  Control bytes
- * (and bytes of a binary file) print as '?' so a terminal is never fed
- * escape sequences from the input. */
+/* The length of the printable UTF-8 character at p (1 for printable
+ * ASCII, tab and newline), or 0 for a control character (C0, DEL, C1: a terminal
+ * would act on them), a byte that starts no valid sequence, an overlong
+ * or surrogate form, or one cut short by end. */
+static size_t printable_len(const unsigned char *p, const unsigned char *end) {
+  unsigned c = *p;
+  if (c < 0x80) return c == '\t' || c == '\n' || (c >= 0x20 && c != 0x7f) ? 1 : 0;
+  size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  if (!n || (size_t)(end - p) < n) return 0;
+  for (size_t i = 1; i < n; i++)
+    if ((p[i] & 0xc0) != 0x80) return 0;
+  if (c == 0xc2 && p[1] < 0xa0) return 0;                      /* C1 controls */
+  if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f)) return 0;   /* overlong, surrogates */
+  if ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f)) return 0;
+  return n;
+}
+
+/* Writes s[0..n) with each byte printable_len refuses as \xNN (hex) or
+ * '?', so that a terminal is never fed escape sequences or broken
+ * characters from the input. */
+static void put_printable(FILE *out, const char *s, size_t n, bool hex) {
+  const unsigned char *p = (const unsigned char *)s, *end = p + n;
+  while (p < end) {
+    size_t k = printable_len(p, end);
+    if (k) {
+      fwrite(p, 1, k, out);
+      p += k;
+    } else {
+      if (hex) fprintf(out, "\\x%02x", *p);
+      else fputc('?', out);
+      p++;
+    }
+  }
+}
+
+/* Prints the quoted source line and a caret under loc.col.  What is not
+ * printable text (control bytes, bytes of a binary file) prints as '?',
+ * one column a byte as the lexer counts them. */
 static void quote_line(FILE *out, const lc_source *src, lc_loc at) {
   if (!src || !src->text || at.line < 1) return;
   const char *p = src->text, *end = src->text + src->len;
@@ -249,10 +284,7 @@ static void quote_line(FILE *out, const lc_source *src, lc_loc at) {
   const char *eol = p;
   while (eol < end && *eol != '\n') eol++;
   fputs("  ", out);
-  for (const char *q = p; q < eol && q - p < 240; q++) {
-    unsigned char c = (unsigned char)*q;
-    fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', out);
-  }
+  put_printable(out, p, (size_t)(eol - p < 240 ? eol - p : 240), false);
   fputs("\n  ", out);
   for (int i = 1; i < at.col && i < 240; i++) fputc(p + i - 1 < eol && p[i - 1] == '\t' ? '\t' : ' ', out);
   fputs("^\n", out);
@@ -276,7 +308,9 @@ void lc_vreport(lc_diag *d, lc_severity sev, lc_loc at, const char *fmt, va_list
   if (sev == LC_SEV_ERROR) d->nerrors++;
   if (sev == LC_SEV_WARNING) d->nwarnings++;
   if (d->out && (sev == LC_SEV_ERROR || !d->errors_only)) {
-    fprintf(d->out, "%s\n", m.text);
+    /* messages quote the input (a token, a name): no raw bytes either */
+    put_printable(d->out, m.text, strlen(m.text), true);
+    fputc('\n', d->out);
     if (at.file && at.line > 0 && d->src && d->src->name && at.file == d->src->name)
       quote_line(d->out, d->src, at);
     fflush(d->out);

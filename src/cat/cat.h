@@ -119,6 +119,8 @@ const char *cat_model_path(const cat_model *m);
 size_t cat_model_nchecks(const cat_model *m);
 const char *cat_model_check_name(const cat_model *m, size_t i);
 bool cat_model_check_is_flag(const cat_model *m, size_t i);
+/* A flag from herd's `undefined_unless`: raised, it means undefined behaviour. */
+bool cat_model_check_is_undef(const cat_model *m, size_t i);
 
 /* The model's named relations (definitions by `let` or `let rec` of a
  * relation), in file order, a name bound twice by its last definition:

@@ -25,7 +25,11 @@ typedef enum {
   CAT_T_PLUS, CAT_T_QMARK, CAT_T_INV, /* ^-1 */ CAT_T_TILDE,
   /* keywords */
   CAT_T_LET, CAT_T_REC, CAT_T_AND, CAT_T_AS, CAT_T_INCLUDE,
-  CAT_T_ACYCLIC, CAT_T_IRREFLEXIVE, CAT_T_EMPTY, CAT_T_FLAG
+  CAT_T_ACYCLIC, CAT_T_IRREFLEXIVE, CAT_T_EMPTY, CAT_T_FLAG,
+  /* herd's functional sublanguage (`{`, `}`, `++`, `->`, `'tag`, a number
+   * other than 0): read so that a definition using it can be skipped
+   * whole (cat_parse.c, opaque definitions) */
+  CAT_T_OTHER
 } cat_tok_kind;
 
 typedef struct cat_tok {
@@ -52,7 +56,8 @@ typedef enum {
   CAT_X_COMPL,     /* ~a */
   CAT_X_PLUS, CAT_X_STAR, CAT_X_OPT, CAT_X_INV,                    /* a op */
   CAT_X_IDSET,     /* [a] */
-  CAT_X_CALL       /* name(args): user functions, domain, range, fencerel */
+  CAT_X_CALL,      /* name(args): user functions, domain, range, fencerel */
+  CAT_X_LET        /* let b1 and b2 ... in a */
 } cat_expr_kind;
 
 typedef struct cat_expr {
@@ -62,6 +67,8 @@ typedef struct cat_expr {
   struct cat_expr *a, *b;    /* operands */
   struct cat_expr **args;    /* CALL */
   size_t nargs;
+  struct cat_binding *binds; /* LET */
+  size_t nbinds;
 } cat_expr;
 
 /* ---- statements -------------------------------------------------------- */
@@ -72,7 +79,13 @@ typedef enum {
   CAT_S_REC,       /* let rec b1 and b2 ... */
   CAT_S_INCLUDE,   /* include "path" */
   CAT_S_CHECK,     /* acyclic|irreflexive|empty e as name; flag ~empty e as name */
-  CAT_S_OPTION     /* option name value1 value2 ...: params are the values */
+  CAT_S_OPTION,    /* option name value1 value2 ...: params are the values */
+  CAT_S_SHOW,      /* show ... / unshow ...: pictures in herd, nothing here */
+  CAT_S_PROC,      /* procedure name(params) = body end */
+  CAT_S_CALL,      /* call name(args) [as name] */
+  CAT_S_IF,        /* if "variant" body [else els] end: `cond` is its value */
+  CAT_S_WITH,      /* with name from e */
+  CAT_S_OPAQUE     /* a definition in herd's functional sublanguage: names only */
 } cat_stmt_kind;
 
 typedef struct cat_binding {
@@ -93,8 +106,18 @@ typedef struct cat_stmt {
   cat_check_kind check;      /* CHECK */
   bool flag;
   cat_expr *e;               /* CHECK */
-  const char *name;          /* CHECK: the name after `as`; OPTION: the option's name */
-  lc_loc name_loc;           /* CHECK: of that name; INCLUDE: of the file name */
+  const char *name;          /* CHECK: the name after `as` (NULL: none); OPTION: the
+                                option's name; PROC, CALL, WITH: the name it defines,
+                                calls or binds; OPAQUE: what it cannot read */
+  lc_loc name_loc;           /* CHECK: of that name; INCLUDE: of the file name;
+                                OPAQUE: of the construct it cannot read */
+  bool undef;                /* CHECK: herd's `undefined_unless` (a flag) */
+  struct cat_stmt **body;    /* PROC; IF: the branch taken */
+  size_t nbody;
+  struct cat_expr **args;    /* CALL */
+  size_t nargs;
+  const char *as;            /* CALL: the name after `as`, or NULL */
+  bool cond;                 /* IF: the variant condition's value (variants are unset) */
 } cat_stmt;
 
 typedef struct cat_file {

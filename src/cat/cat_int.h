@@ -50,6 +50,7 @@ typedef struct cat_group {
 typedef struct cat_check {
   cat_check_kind kind;
   bool flag;
+  bool undef;              /* a flag from herd's `undefined_unless`: undefined behaviour */
   const char *name;
   cat_node *e;             /* always a relation (a set S is checked as [S]) */
   lc_loc loc;

@@ -103,16 +103,14 @@ static void lex_word(lexer *lx, lc_loc at) {
   push(lx, kind, s, n, at);
 }
 
+/* Only 0 (the empty set or relation) is an expression; herd's other
+ * numbers appear in its functional sublanguage and are kept as OTHER. */
 static int lex_number(lexer *lx, lc_loc at) {
   const char *s = lx->p;
   while (lx->p < lx->end && is_name_char(*lx->p)) lx->p++;
   size_t n = (size_t)(lx->p - s);
-  if (n == 1 && s[0] == '0') {
-    push(lx, CAT_T_ZERO, s, n, at);
-    return 0;
-  }
-  lc_error(lx->d, at, "invalid token '%.*s' (the only number is 0, the empty relation)", (int)n, s);
-  return -1;
+  push(lx, n == 1 && s[0] == '0' ? CAT_T_ZERO : CAT_T_OTHER, s, n, at);
+  return 0;
 }
 
 static int lex_string(lexer *lx, lc_loc at) {
@@ -141,6 +139,20 @@ static int lex_punct(lexer *lx, lc_loc at) {
     }
     lc_error(lx->d, at, "'^' must be followed by '-1' (inverse)");
     return -1;
+  }
+  /* herd's functional sublanguage: `{` `}` `++` `->` `'tag` `:` `!` */
+  size_t other = 0;
+  if (c == '+' && lx->end - lx->p >= 2 && lx->p[1] == '+') other = 2;
+  else if (c == '-' && lx->end - lx->p >= 2 && lx->p[1] == '>') other = 2;
+  else if (c == '{' || c == '}' || c == ':' || c == '!') other = 1;
+  else if (c == '\'') {
+    other = 1;
+    while (lx->p + other < lx->end && is_name_char(lx->p[other])) other++;
+  }
+  if (other) {
+    push(lx, CAT_T_OTHER, lx->p, other, at);
+    lx->p += other;
+    return 0;
   }
   const char *hit = c ? strchr(chars, c) : NULL;
   if (!hit) {

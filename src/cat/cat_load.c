@@ -11,6 +11,12 @@
  * own so it is evaluated once (inside a `let rec` body it is substituted
  * instead, because it may change from one iteration to the next).
  *
+ * Procedures are expanded at each `call` like functions; herd's `with co
+ * from generate_cos(E)` becomes two checks on the engine's co; a name
+ * defined in herd's functional language (an opaque statement), and every
+ * definition that uses one, is an error only where a check needs it.
+ * herd's standard names (herd_prelude) are read before the model.
+ *
  * Types are inferred with type variables joined by union-find: `0` and
  * the members of a `let rec` start unknown; whatever is still unknown at
  * the end is a relation.  Loading stops at the first error.
@@ -71,7 +77,7 @@ static int builtin_fun(const char *name) {
 
 /* ---- loader state ---------------------------------------------------------- */
 
-typedef enum { B_VAL, B_NODE, B_FUN } bind_kind;
+typedef enum { B_VAL, B_NODE, B_FUN, B_PROC, B_OPAQUE } bind_kind;
 
 /* Scopes are immutable linked lists in the arena, so a function keeps the
  * scope of its definition for free. */
@@ -80,9 +86,10 @@ typedef struct scope {
   bind_kind kind;
   size_t val;                   /* B_VAL */
   cat_node *node;               /* B_NODE: a substituted argument */
-  const cat_stmt *fun;          /* B_FUN */
+  const cat_stmt *fun;          /* B_FUN, B_PROC, B_OPAQUE: the definition */
   const struct scope *fun_scope;
   int *param_tvs;               /* B_FUN: parameter types inferred from the body */
+  const char *via;              /* B_OPAQUE: the skipped definition's name (else this one uses it) */
   const struct scope *next;
 } scope;
 
@@ -109,6 +116,11 @@ typedef struct loader {
   const frame *calls;
   const scope *sc;
   bool failed;
+  const char *call_name;        /* the procedure call being expanded (its `as` name), or NULL */
+  bool with_co;                 /* a `with co from ...` was read */
+  bool tolerate_opaque;         /* resolving a definition: a use of an opaque name makes it opaque */
+  const scope *opaque_seen;     /* the opaque name such a use met */
+  const scope *prelude;         /* the scope herd's standard names end (suggestions) */
   const char *const *settings;  /* "NAME=VALUE" from the command line, NULL-terminated */
   bool *settings_used;
 } loader;
@@ -169,7 +181,8 @@ static const char *suggest(const loader *ld, const char *name) {
   if (len <= 2) return NULL;
   const char *best = NULL;
   size_t bestd = len <= 4 ? 2 : 3;   /* accept distance 1, or 2 for longer names */
-  for (const scope *s = ld->sc; s; s = s->next) {
+  const scope *s = ld->sc;
+  for (; s && s != ld->prelude; s = s->next) {
     size_t dd = edit_distance(name, s->name);
     if (dd < bestd) bestd = dd, best = s->name;
   }
@@ -180,6 +193,10 @@ static const char *suggest(const loader *ld, const char *name) {
   for (size_t i = 0; i < LC_ARRAY_LEN(builtin_rels); i++) {
     size_t dd = edit_distance(name, builtin_rels[i]);
     if (dd < bestd) bestd = dd, best = builtin_rels[i];
+  }
+  for (; s; s = s->next) {   /* herd's standard names last: a builtin wins a tie */
+    size_t dd = edit_distance(name, s->name);
+    if (dd < bestd) bestd = dd, best = s->name;
   }
   return best;
 }
@@ -292,11 +309,37 @@ static const scope *lookup(const scope *s, const char *name) {
 
 static cat_node *resolve(loader *ld, const scope *sc, const cat_expr *e, size_t group);
 
+/* A use of a name whose definition the parser skipped (cat_parse.c). */
+static bool not_plain(loader *ld, const scope *b, const char *name, lc_loc at) {
+  if (b && b->kind == B_OPAQUE && ld->tolerate_opaque) {
+    if (!ld->opaque_seen) ld->opaque_seen = b;
+    return true;
+  }
+  if (b && b->kind == B_OPAQUE) {
+    const cat_stmt *s = b->fun;
+    lc_buf who;
+    lc_buf_init(&who);
+    if (strcmp(b->via, name) == 0) lc_buf_printf(&who, "'%s'", name);
+    else lc_buf_printf(&who, "'%s' uses '%s', which", name, b->via);
+    err(ld, at, "%s (%s:%d) is defined with herd's functional language ('%s' at line %d: "
+        "match, fun, sets of sets, curried or recursive functions), which models here cannot evaluate",
+        who.s, s->loc.file, s->loc.line, s->name, s->name_loc.line);
+    lc_buf_fini(&who);
+    return true;
+  }
+  if (b && b->kind == B_PROC) {
+    err(ld, at, "'%s' is a procedure; use it as 'call %s(...)'", name, name);
+    return true;
+  }
+  return false;
+}
+
 static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
   const scope *b = lookup(sc, e->name);
   cat_type t;
   if (b && b->kind == B_VAL) return node_ref(ld, b->val, e->loc, group);
   if (b && b->kind == B_NODE) return b->node;
+  if (not_plain(ld, b, e->name, e->loc)) return NULL;
   if (b) {
     size_t np = b->fun->nparams;
     err(ld, e->loc, "'%s' is a function; call it with %zu argument%s", e->name, np, np == 1 ? "" : "s");
@@ -400,6 +443,19 @@ static const scope *bind_arg(loader *ld, const scope *s, const cat_expr *e, cons
   return b;
 }
 
+/* Expansions nest at most this deep (a chain of functions or procedures
+ * each calling the one before), so that loading stays within a bounded
+ * stack whatever the model. */
+#define CAT_MAX_CALLS 100
+
+static bool too_deep(loader *ld, lc_loc at) {
+  size_t n = 0;
+  for (const frame *f = ld->calls; f; f = f->up) n++;
+  if (n < CAT_MAX_CALLS) return false;
+  err(ld, at, "calls nested too deeply (more than %d expansions)", CAT_MAX_CALLS);
+  return true;
+}
+
 static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const scope *fb,
                            size_t group) {
   const cat_stmt *f = fb->fun;
@@ -419,6 +475,7 @@ static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const
     }
     body_sc = bind_arg(ld, body_sc, e, f, i, a, group);
   }
+  if (too_deep(ld, e->loc)) return NULL;
   frame fr = {e->name, e->loc, ld->calls};
   ld->calls = &fr;
   cat_node *n = resolve(ld, body_sc, f->binds[0].e, group);
@@ -430,6 +487,7 @@ static cat_node *resolve_call(loader *ld, const scope *sc, const cat_expr *e, si
   const scope *b = lookup(sc, e->name);
   cat_type t;
   if (b && b->kind == B_FUN) return call_user(ld, sc, e, b, group);
+  if (not_plain(ld, b, e->name, e->loc)) return NULL;
   if (!b && builtin_fun(e->name) >= 0) return call_builtin(ld, sc, e, builtin_fun(e->name), group);
   if (b || cat_builtin_type(e->name, &t)) {
     err(ld, e->loc, "'%s' is not a function", e->name);
@@ -442,8 +500,37 @@ static cat_node *resolve_call(loader *ld, const scope *sc, const cat_expr *e, si
   return NULL;
 }
 
+/* Binds `name` to node n in scope `next`: a value of its own, evaluated
+ * once (inside a let rec body the node itself, as for arguments). */
+static const scope *bind_node(loader *ld, const scope *next, const char *name, lc_loc at,
+                              cat_node *n, size_t group) {
+  scope *b = (scope *)bind(ld, next, name, B_VAL);
+  if (group != CAT_NONE) {
+    b->kind = B_NODE;
+    b->node = n;
+  } else if (n->kind == CAT_N_REF) {
+    b->val = n->ref;
+  } else {
+    b->val = val_new(ld, CAT_V_DEF, name, at, n->tv);
+    ld->m->vals.v[b->val].body = n;
+  }
+  return b;
+}
+
+/* let b1 and b2 ... in e: each binding sees the scope outside the let. */
+static cat_node *resolve_let(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
+  const scope *body = sc;
+  for (size_t i = 0; i < e->nbinds; i++) {
+    cat_node *n = resolve(ld, sc, e->binds[i].e, group);
+    if (!n) return NULL;
+    body = bind_node(ld, body, e->binds[i].name, e->binds[i].loc, n, group);
+  }
+  return resolve(ld, body, e->a, group);
+}
+
 static cat_node *resolve(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
   switch (e->kind) {
+  case CAT_X_LET: return resolve_let(ld, sc, e, group);
   case CAT_X_NAME: return resolve_name(ld, sc, e, group);
   case CAT_X_ALL: {
     int set = tv_new(ld, CAT_TY_SET);
@@ -473,18 +560,41 @@ static cat_node *resolve(loader *ld, const scope *sc, const cat_expr *e, size_t 
 
 static int load_file(loader *ld, const char *path, const lc_source *given, lc_loc site);
 
-static void stmt_let(loader *ld, const cat_stmt *s) {
-  const cat_binding *b = &s->binds[0];
-  cat_node *n = resolve(ld, ld->sc, b->e, CAT_NONE);
-  if (!n) return;
-  scope *e = (scope *)bind(ld, ld->sc, b->name, B_VAL);
-  if (n->kind == CAT_N_REF) {
-    e->val = n->ref;   /* `let a = b` names b's value again */
-  } else {
-    e->val = val_new(ld, CAT_V_DEF, b->name, b->loc, n->tv);
-    ld->m->vals.v[e->val].body = n;
+/* A definition that uses an opaque name is opaque itself: an error only
+ * where a check needs it.  Resolves e; NULL (without an error) when it
+ * became opaque, then bound as such. */
+static cat_node *resolve_def(loader *ld, const scope *sc, const cat_expr *e, const char *name) {
+  bool saved = ld->tolerate_opaque;
+  ld->tolerate_opaque = true;
+  ld->opaque_seen = NULL;
+  cat_node *n = resolve(ld, sc, e, CAT_NONE);
+  ld->tolerate_opaque = saved;
+  if (!n && !ld->failed && ld->opaque_seen) {
+    scope *o = (scope *)bind(ld, ld->sc, name, B_OPAQUE);
+    o->fun = ld->opaque_seen->fun;
+    o->via = ld->opaque_seen->via;
+    ld->sc = o;
+    ld->opaque_seen = NULL;
   }
-  ld->sc = e;
+  return n;
+}
+
+/* let a = e [and b = f ...]: every binding sees the scope above the let. */
+static void stmt_let(loader *ld, const cat_stmt *s) {
+  const scope *outer = ld->sc;
+  for (size_t i = 0; i < s->nbinds && !ld->failed; i++) {
+    const cat_binding *b = &s->binds[i];
+    cat_node *n = resolve_def(ld, outer, b->e, b->name);
+    if (!n) continue;   /* an error, or made opaque */
+    scope *e = (scope *)bind(ld, ld->sc, b->name, B_VAL);
+    if (n->kind == CAT_N_REF) {
+      e->val = n->ref;   /* `let a = b` names b's value again */
+    } else {
+      e->val = val_new(ld, CAT_V_DEF, b->name, b->loc, n->tv);
+      ld->m->vals.v[e->val].body = n;
+    }
+    ld->sc = e;
+  }
 }
 
 /* Resolves the body once with parameters of unknown type: every name and
@@ -504,7 +614,7 @@ static void stmt_fun(loader *ld, const cat_stmt *s) {
     p->node = node_op(ld, CAT_OP_EMPTY, s->param_locs[i], NULL, NULL, CAT_NONE, tvs[i]);
     sc = p;
   }
-  if (!resolve(ld, sc, s->binds[0].e, CAT_NONE)) return;
+  if (!resolve_def(ld, sc, s->binds[0].e, s->binds[0].name)) return;
   scope *f = (scope *)bind(ld, ld->sc, s->binds[0].name, B_FUN);
   f->fun = s;
   f->fun_scope = ld->sc;
@@ -543,21 +653,54 @@ static void stmt_rec(loader *ld, const cat_stmt *s) {
   ld->sc = sc;
 }
 
+static bool check_named(const loader *ld, const char *name) {
+  for (size_t i = 0; i < ld->m->checks.n; i++)
+    if (strcmp(ld->m->checks.v[i].name, name) == 0) return true;
+  return false;
+}
+
+/* herd's checks may be unnamed, and a procedure called twice repeats its
+ * checks' names: those get a name of their own (NAME, NAME-2, ...). */
+static const char *fresh_check_name(loader *ld, const char *base) {
+  if (!check_named(ld, base)) return base;
+  lc_buf b;
+  lc_buf_init(&b);
+  for (int k = 2;; k++) {
+    b.n = 0;
+    lc_buf_printf(&b, "%s-%d", base, k);
+    if (!check_named(ld, b.s)) break;
+  }
+  const char *r = lc_arena_strdup(ld->m->arena, b.s);
+  lc_buf_fini(&b);
+  return r;
+}
+
+static void add_check(loader *ld, cat_check_kind kind, bool flag, bool undef, const char *name,
+                      cat_node *n, lc_loc at) {
+  cat_check c = {kind, flag, undef, name, n, at};
+  lc_vec_push(&ld->m->checks, c);
+}
+
 static void stmt_check(loader *ld, const cat_stmt *s) {
   static const char *const kw[] = {"'acyclic' needs a relation", "'irreflexive' needs a relation"};
-  for (size_t i = 0; i < ld->m->checks.n; i++)
-    if (strcmp(ld->m->checks.v[i].name, s->name) == 0) {
-      lc_loc f = ld->m->checks.v[i].loc;
-      err(ld, s->name_loc, "duplicate check name '%s' (the first is at %s:%d:%d)", s->name, f.file,
-          f.line, f.col);
-      return;
-    }
+  static const char *const base[] = {"acyclic", "irreflexive", "empty"};
+  const char *name = s->name;
+  if (name && !ld->call_name && check_named(ld, name)) {
+    for (size_t i = 0; i < ld->m->checks.n; i++)
+      if (strcmp(ld->m->checks.v[i].name, name) == 0) {
+        lc_loc f = ld->m->checks.v[i].loc;
+        err(ld, s->name_loc, "duplicate check name '%s' (the first is at %s:%d:%d)", name, f.file,
+            f.line, f.col);
+        return;
+      }
+  }
+  if (!name) name = ld->call_name ? ld->call_name : s->undef ? "undefined" : base[s->check];
+  name = fresh_check_name(ld, name);
   cat_node *n = resolve(ld, ld->sc, s->e, CAT_NONE);
   if (!n) return;
   if (s->check != CAT_CHECK_EMPTY && !need(ld, n, CAT_TY_REL, s->loc, kw[s->check], "its operand"))
     return;
-  cat_check c = {s->check, s->flag, s->name, n, s->loc};
-  lc_vec_push(&ld->m->checks, c);
+  add_check(ld, s->check, s->flag, s->undef, name, n, s->loc);
 }
 
 /* include "path": beside the including file first, then the search path. */
@@ -639,8 +782,120 @@ static void stmt_option(loader *ld, const cat_stmt *s) {
   }
 }
 
+static void statement(loader *ld, const cat_stmt *s);
+
+static void stmt_proc(loader *ld, const cat_stmt *s) {
+  scope *b = (scope *)bind(ld, ld->sc, s->name, B_PROC);
+  b->fun = s;
+  b->fun_scope = ld->sc;
+  ld->sc = b;
+}
+
+/* call P(args) [as name]: the procedure's statements, in the scope of its
+ * definition with the parameters bound; its definitions stay local, its
+ * checks are the model's. */
+static void stmt_call(loader *ld, const cat_stmt *s) {
+  for (const frame *up = ld->calls; up; up = up->up)
+    if (strcmp(up->fun, s->name) == 0) {
+      err(ld, s->name_loc, "procedure '%s' calls itself (recursive procedures are not supported)", s->name);
+      return;
+    }
+  const scope *b = lookup(ld->sc, s->name);
+  if (!b || b->kind != B_PROC) {
+    if (b && b->kind == B_OPAQUE) not_plain(ld, b, s->name, s->name_loc);
+    else if (b) err(ld, s->name_loc, "'%s' is not a procedure", s->name);
+    else unknown(ld, s->name_loc, "procedure", s->name);
+    return;
+  }
+  const cat_stmt *f = b->fun;
+  if (s->nargs != f->nparams) {
+    err(ld, s->name_loc, "wrong number of arguments: '%s' takes %zu, given %zu", s->name, f->nparams, s->nargs);
+    return;
+  }
+  cat_expr site = {CAT_X_CALL, s->name_loc, s->name, NULL, NULL, s->args, s->nargs, NULL, 0};
+  const scope *body = b->fun_scope;
+  for (size_t i = 0; i < s->nargs; i++) {
+    cat_node *a = resolve(ld, ld->sc, s->args[i], CAT_NONE);
+    if (!a) return;
+    body = bind_arg(ld, body, &site, f, i, a, CAT_NONE);
+  }
+  if (too_deep(ld, s->name_loc)) return;
+  frame fr = {s->name, s->name_loc, ld->calls};
+  const scope *saved = ld->sc;
+  const char *saved_name = ld->call_name;
+  ld->calls = &fr;
+  ld->sc = body;
+  ld->call_name = s->as ? s->as : s->name;
+  for (size_t i = 0; i < f->nbody && !ld->failed; i++) statement(ld, f->body[i]);
+  ld->sc = saved;
+  ld->calls = fr.up;
+  ld->call_name = saved_name;
+}
+
+static cat_node *ref_builtin(loader *ld, const char *name, cat_type t, lc_loc at) {
+  return node_ref(ld, builtin_val(ld, name, t, at), at, CAT_NONE);
+}
+
+/* with NAME from generate_cos(E) | generate_orders(W, E): in herd, NAME
+ * ranges over the per-location total orders of the writes that include E
+ * (cross.cat).  Here the engine's co is that choice: NAME names co, which
+ * must be total per location and include E. */
+static void stmt_with(loader *ld, const cat_stmt *s) {
+  const cat_expr *e = s->e;
+  bool cos = e->kind == CAT_X_CALL && strcmp(e->name, "generate_cos") == 0 && e->nargs == 1;
+  bool orders = e->kind == CAT_X_CALL && strcmp(e->name, "generate_orders") == 0 && e->nargs == 2 &&
+                e->args[0]->kind == CAT_X_NAME && strcmp(e->args[0]->name, "W") == 0;
+  if (!cos && !orders) {
+    err(ld, e->loc, "'with %s from E' is supported for E = generate_cos(R) or generate_orders(W, R) "
+        "(herd's cross.cat: the coherence orders that include R) only", s->name);
+    return;
+  }
+  if (ld->with_co) {
+    err(ld, s->loc, "a second 'with ... from': the engine chooses one coherence order");
+    return;
+  }
+  ld->with_co = true;
+  cat_node *base = resolve(ld, ld->sc, e->args[e->nargs - 1], CAT_NONE);
+  if (!base || !need(ld, base, CAT_TY_REL, e->loc, "generate_cos needs a relation", "its argument"))
+    return;
+  lc_loc at = s->loc;
+  int rel = tv_new(ld, CAT_TY_REL);
+  cat_node *ww = node_op(ld, CAT_OP_PRODUCT, at, ref_builtin(ld, "W", CAT_TY_SET, at),
+                         ref_builtin(ld, "W", CAT_TY_SET, at), CAT_NONE, rel);
+  cat_node *pairs = node_op(ld, CAT_OP_INTER, at, ww, ref_builtin(ld, "loc", CAT_TY_REL, at), CAT_NONE, rel);
+  cat_node *co = ref_builtin(ld, "co", CAT_TY_REL, at);
+  cat_node *both = node_op(ld, CAT_OP_UNION, at, co,
+                           node_op(ld, CAT_OP_INVERSE, at, ref_builtin(ld, "co", CAT_TY_REL, at), NULL, CAT_NONE, rel),
+                           CAT_NONE, rel);
+  both = node_op(ld, CAT_OP_UNION, at, ref_builtin(ld, "id", CAT_TY_REL, at), both, CAT_NONE, rel);
+  add_check(ld, CAT_CHECK_EMPTY, false, false, fresh_check_name(ld, "co-total"),
+            node_op(ld, CAT_OP_DIFF, at, pairs, both, CAT_NONE, rel), at);
+  add_check(ld, CAT_CHECK_EMPTY, false, false, fresh_check_name(ld, "co-includes"),
+            node_op(ld, CAT_OP_DIFF, at, base, ref_builtin(ld, "co", CAT_TY_REL, at), CAT_NONE, rel), at);
+  scope *b = (scope *)bind(ld, ld->sc, s->name, B_VAL);
+  b->val = co->ref;
+  ld->sc = b;
+}
+
+static void stmt_opaque(loader *ld, const cat_stmt *s) {
+  for (size_t i = 0; i < s->nparams; i++) {
+    scope *b = (scope *)bind(ld, ld->sc, s->params[i], B_OPAQUE);
+    b->fun = s;
+    b->via = s->params[i];
+    ld->sc = b;
+  }
+}
+
 static void statement(loader *ld, const cat_stmt *s) {
   switch (s->kind) {
+  case CAT_S_SHOW: break;
+  case CAT_S_PROC: stmt_proc(ld, s); break;
+  case CAT_S_CALL: stmt_call(ld, s); break;
+  case CAT_S_IF:
+    for (size_t i = 0; i < s->nbody && !ld->failed; i++) statement(ld, s->body[i]);
+    break;
+  case CAT_S_WITH: stmt_with(ld, s); break;
+  case CAT_S_OPAQUE: stmt_opaque(ld, s); break;
   case CAT_S_OPTION: stmt_option(ld, s); break;
   case CAT_S_LET: stmt_let(ld, s); break;
   case CAT_S_FUN: stmt_fun(ld, s); break;
@@ -769,6 +1024,20 @@ static int unused_settings(loader *ld) {
   return 0;
 }
 
+/* What herd defines for every model (its stdlib.cat and the sets of its
+ * C architecture) in terms of the builtins, so that herd's models read
+ * unchanged.  A model's own definitions shadow these.  FW, herd's final
+ * writes, are the co-maximal ones. */
+static const char herd_prelude[] =
+  "let emptyset = _ \\ _\n"
+  "let po-loc = po & loc\n"
+  "let rfe = rf & ext\n"
+  "let rfi = rf & int\n"
+  "let RMW = domain(rmw) | range(rmw)\n"
+  "let NA = M & WEAK\n"
+  "let FW = W \\ domain(co)\n"
+  "let co0 = loc & ((IW * (W \\ IW)) | ((W \\ FW) * FW))\n";
+
 static cat_model *load(const char *path, const lc_source *given, const char *const *search,
                        const char *const *settings, lc_diag *d) {
   cat_model *m = lc_xcalloc(1, sizeof *m);
@@ -783,7 +1052,10 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   while (settings && settings[nsettings]) nsettings++;
   ld.settings_used = lc_xcalloc(nsettings + 1, sizeof *ld.settings_used);
   size_t first_msg = d->msgs.n;
-  int rc = load_file(&ld, path, given, (lc_loc){0});
+  lc_source prelude = {(char *)"(herd's standard names)", (char *)herd_prelude, strlen(herd_prelude)};
+  int rc = load_file(&ld, prelude.name, &prelude, (lc_loc){0});
+  ld.prelude = ld.sc;
+  if (rc == 0) rc = load_file(&ld, path, given, (lc_loc){0});
   if (rc == 0) rc = unused_settings(&ld);
   free(ld.settings_used);
   if (rc == 0) finish_types(&ld);
@@ -882,6 +1154,11 @@ const char *cat_model_check_name(const cat_model *m, size_t i) {
 bool cat_model_check_is_flag(const cat_model *m, size_t i) {
   assert(m && i < m->checks.n);
   return m->checks.v[i].flag;
+}
+
+bool cat_model_check_is_undef(const cat_model *m, size_t i) {
+  assert(m && i < m->checks.n);
+  return m->checks.v[i].undef;
 }
 
 /* ---- the model's named relations (litmus-check --show) ----------------------------- */

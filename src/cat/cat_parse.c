@@ -7,6 +7,14 @@
  * after it can start an expression, and the postfix closure otherwise
  * (`po* ; rf` is a closure, `M * M` and `M*M` products).  The parser stops
  * at the first error.
+ *
+ * herd's statements (show, procedure/call, if "variant", with ... from,
+ * undefined_unless, let ... in) are read too.  A `let` written in herd's
+ * functional language (match, fun, sets of sets, curried functions, ...)
+ * is not parsed: its extent is found by brackets and keywords and it is
+ * kept as an opaque statement with the names it defines and the first
+ * construct that made it opaque, so that herd's library files load and a
+ * use of such a name is one error naming it (cat_load.c).
  */
 #include "cat/cat_ast.h"
 
@@ -19,7 +27,21 @@ typedef struct parser {
   size_t pos;
   lc_diag *d;
   bool failed;
+  int depth;      /* nesting of expressions and statements being parsed */
 } parser;
+
+/* Nesting deeper than this is an error, so that the recursive descent
+ * stays within a bounded stack whatever the input. */
+#define CAT_MAX_NEST 200
+
+static bool enter(parser *p) {
+  if (++p->depth <= CAT_MAX_NEST) return true;
+  if (!p->failed) {
+    p->failed = true;
+    lc_error(p->d, p->toks[p->pos].loc, "nested too deeply (more than %d levels)", CAT_MAX_NEST);
+  }
+  return false;
+}
 
 static cat_tok *peek(parser *p) { return &p->toks[p->pos]; }
 static cat_tok *peek2(parser *p) {
@@ -126,6 +148,13 @@ static cat_expr *primary(parser *p) {
     cat_expr *in = bracketed(p, t, CAT_T_RBRACK, "]");
     return in ? mk(p, CAT_X_IDSET, t->loc, in, NULL) : NULL;
   }
+  case CAT_T_OTHER:
+    if (t->text[0] >= '0' && t->text[0] <= '9') {
+      p->failed = true;
+      lc_error(p->d, t->loc, "invalid token '%s' (the only number is 0, the empty relation)", t->text);
+      return NULL;
+    }
+    /* fall through */
   default:
     expected(p, "an expression");
     return NULL;
@@ -153,7 +182,8 @@ static cat_expr *postfix(parser *p) {
 static cat_expr *unary(parser *p) {
   if (peek(p)->kind != CAT_T_TILDE) return postfix(p);
   cat_tok *t = next(p);
-  cat_expr *a = unary(p);
+  cat_expr *a = enter(p) ? unary(p) : NULL;
+  p->depth--;
   return a ? mk(p, CAT_X_COMPL, t->loc, a, NULL) : NULL;
 }
 
@@ -174,7 +204,50 @@ static cat_expr *product(parser *p) { return binary(p, unary, CAT_T_STAR, CAT_X_
 static cat_expr *inter(parser *p) { return binary(p, product, CAT_T_AMP, CAT_X_INTER); }
 static cat_expr *diff(parser *p) { return binary(p, inter, CAT_T_BSLASH, CAT_X_DIFF); }
 static cat_expr *seq(parser *p) { return binary(p, diff, CAT_T_SEMI, CAT_X_SEQ); }
-static cat_expr *expr(parser *p) { return binary(p, seq, CAT_T_BAR, CAT_X_UNION); }
+static cat_expr *union_expr(parser *p) { return binary(p, seq, CAT_T_BAR, CAT_X_UNION); }
+
+static bool is_word(const cat_tok *t, const char *w) {
+  return t->kind == CAT_T_NAME && strcmp(t->text, w) == 0;
+}
+
+static bool binding(parser *p, struct cat_binding *b);
+
+/* expr -> 'let' binding { 'and' binding } 'in' expr | union.  Each
+ * binding sees the scope outside the let (herd's non-recursive let). */
+static cat_expr *let_in(parser *p);
+static cat_expr *expr(parser *p) {
+  cat_expr *e = enter(p) ? peek(p)->kind == CAT_T_LET ? let_in(p) : union_expr(p) : NULL;
+  p->depth--;
+  return e;
+}
+
+static cat_expr *let_in(parser *p) {
+  cat_expr *e = mk(p, CAT_X_LET, next(p)->loc, NULL, NULL);
+  if (peek(p)->kind == CAT_T_REC) {
+    expected(p, "a name ('let rec ... in' is not supported; define the group with a top-level let rec)");
+    return NULL;
+  }
+  LC_VEC(cat_binding) bs = {0};
+  do {
+    cat_binding b = {0};
+    if (!binding(p, &b)) goto fail;
+    lc_vec_push(&bs, b);
+  } while (peek(p)->kind == CAT_T_AND && next(p));
+  if (!is_word(peek(p), "in")) {
+    expected(p, "'and' or 'in'");
+    goto fail;
+  }
+  next(p);
+  e->nbinds = bs.n;
+  e->binds = lc_arena_alloc(p->arena, bs.n * sizeof *e->binds);
+  memcpy(e->binds, bs.v, bs.n * sizeof *e->binds);
+  lc_vec_free(&bs);
+  e->a = expr(p);
+  return e->a ? e : NULL;
+fail:
+  lc_vec_free(&bs);
+  return NULL;
+}
 
 /* ---- statements ---------------------------------------------------------- */
 
@@ -259,10 +332,22 @@ static cat_stmt *let(parser *p) {
   if (peek(p)->kind == CAT_T_LPAREN) return let_fun(p, at, name);
   if (!expect(p, CAT_T_EQ, "'=' or '('")) return NULL;
   cat_stmt *s = mk_stmt(p, CAT_S_LET, at);
-  s->nbinds = 1;
-  s->binds = lc_arena_alloc(p->arena, sizeof *s->binds);
-  s->binds[0] = (cat_binding){name->text, name->loc, expr(p)};
-  return s->binds[0].e ? s : NULL;
+  LC_VEC(cat_binding) bs = {0};
+  cat_binding first = {name->text, name->loc, expr(p)};
+  lc_vec_push(&bs, first);
+  /* herd's `let a = e and b = f`: both see the scope above the let */
+  while (bs.v[bs.n - 1].e && peek(p)->kind == CAT_T_AND) {
+    next(p);
+    cat_binding b = {0};
+    if (!binding(p, &b)) break;
+    lc_vec_push(&bs, b);
+  }
+  bool ok = !p->failed && bs.v[bs.n - 1].e;
+  s->nbinds = bs.n;
+  s->binds = lc_arena_alloc(p->arena, bs.n * sizeof *s->binds);
+  memcpy(s->binds, bs.v, bs.n * sizeof *s->binds);
+  lc_vec_free(&bs);
+  return ok ? s : NULL;
 }
 
 /* check -> ('acyclic'|'irreflexive'|'empty') expr 'as' NAME | 'flag' '~' 'empty' expr 'as' NAME */
@@ -280,7 +365,8 @@ static cat_stmt *check(parser *p) {
              : t->kind == CAT_T_IRREFLEXIVE ? CAT_CHECK_IRREFLEXIVE : CAT_CHECK_EMPTY;
   }
   if (!(s->e = expr(p))) return NULL;
-  if (!expect(p, CAT_T_AS, "'as' and the check's name")) return NULL;
+  if (peek(p)->kind != CAT_T_AS) return s;   /* herd: unnamed (cat_load names it) */
+  next(p);
   cat_tok *name = expect(p, CAT_T_NAME, "the check's name");
   if (!name) return NULL;
   s->name = name->text;
@@ -321,10 +407,403 @@ static cat_stmt *option(parser *p) {
   return s->nparams ? s : NULL;
 }
 
+/* ---- herd's statements ------------------------------------------------------ */
+
+/* Words that start a statement of herd's cat.  They are not reserved:
+ * a name in that place starts nothing else. */
+static bool starts_herd_stmt(const cat_tok *t) {
+  static const char *const words[] = {
+    "show", "unshow", "procedure", "call", "with", "if", "undefined_unless", "requires",
+    "assert", "enum", "instructions", "default", "forall", "debug", "end", "else", "option"};
+  for (size_t i = 0; i < LC_ARRAY_LEN(words); i++)
+    if (is_word(t, words[i])) return true;
+  return false;
+}
+
+/* After which tokens a `let` is a nested `let ... in` rather than the
+ * next statement: wherever an operand is expected. */
+static bool operand_expected_after(const cat_tok *t) {
+  switch (t->kind) {
+  case CAT_T_EQ: case CAT_T_LPAREN: case CAT_T_LBRACK: case CAT_T_COMMA: case CAT_T_BAR:
+  case CAT_T_SEMI: case CAT_T_BSLASH: case CAT_T_AMP: case CAT_T_TILDE:   /* not `*`: a closure */
+  case CAT_T_AND:
+    return true;
+  case CAT_T_OTHER: return strcmp(t->text, "->") == 0 || strcmp(t->text, "++") == 0 ||
+                           strcmp(t->text, "{") == 0;
+  case CAT_T_NAME:
+    return is_word(t, "in") || is_word(t, "then") || is_word(t, "else") || is_word(t, "with");
+  default: return false;
+  }
+}
+
+static bool is_kw_word(const cat_tok *t) {
+  return is_word(t, "in") || is_word(t, "then") || is_word(t, "else") || is_word(t, "with") ||
+         is_word(t, "end");
+}
+static bool ends_operand(const cat_tok *t) {
+  return (t->kind == CAT_T_NAME && !is_kw_word(t) && !is_word(t, "match") && !is_word(t, "fun") &&
+          !is_word(t, "try") && !is_word(t, "begin")) ||
+         t->kind == CAT_T_RPAREN || t->kind == CAT_T_RBRACK || t->kind == CAT_T_ALL || t->kind == CAT_T_ZERO;
+}
+static bool starts_operand(const cat_tok *t) {
+  return (t->kind == CAT_T_NAME && !is_kw_word(t)) || t->kind == CAT_T_ALL || t->kind == CAT_T_ZERO ||
+         t->kind == CAT_T_LBRACK;
+}
+
+/* The extent of the `let` statement at p->pos, by brackets and keywords
+ * (herd's grammar has no terminator), and the first construct of herd's
+ * functional sublanguage inside it (match, fun, sets of sets, curried or
+ * recursive functions, tuples), or NULL when the parser reads it all. */
+static const cat_tok *let_extent(parser *p, size_t *end) {
+  size_t i = p->pos + 1;
+  const cat_tok *toks = p->toks, *odd = NULL;
+  bool rec = toks[i].kind == CAT_T_REC;
+  if (rec) i++;
+  if (toks[i].kind == CAT_T_LPAREN) {
+    odd = &toks[i];   /* a tuple pattern: let (a, b) = ... */
+  } else if (!rec && toks[i].kind == CAT_T_NAME && toks[i + 1].kind == CAT_T_NAME) {
+    size_t j = i + 1;   /* a curried function: let f x y = ... */
+    while (toks[j].kind == CAT_T_NAME) j++;
+    if (toks[j].kind == CAT_T_EQ) odd = &toks[i + 1];
+  }
+  int depth = 0, pending = 0;   /* brackets and let/match/begin; try..with and then..else */
+  bool body = false;            /* past the head's '=' */
+  for (; toks[i].kind != CAT_T_EOF; i++) {
+    const cat_tok *t = &toks[i];
+    if (depth == 0 && i > p->pos + 1) {
+      if (t->kind == CAT_T_LET && !operand_expected_after(&toks[i - 1])) break;
+      if (t->kind == CAT_T_INCLUDE || t->kind == CAT_T_ACYCLIC || t->kind == CAT_T_IRREFLEXIVE ||
+          t->kind == CAT_T_EMPTY || t->kind == CAT_T_FLAG)
+        break;
+      if (is_word(t, "in")) { i++; break; }   /* herd's optional `in` after a top-level let */
+      if (starts_herd_stmt(t) && !(pending > 0 && (is_word(t, "with") || is_word(t, "else"))))
+        break;
+    }
+    const char *x = t->text;
+    if (t->kind == CAT_T_EQ) body = true;
+    if (t->kind == CAT_T_LPAREN || t->kind == CAT_T_LBRACK || (t->kind == CAT_T_OTHER && strcmp(x, "{") == 0)) {
+      depth++;
+    } else if (t->kind == CAT_T_RPAREN || t->kind == CAT_T_RBRACK || (t->kind == CAT_T_OTHER && strcmp(x, "}") == 0)) {
+      if (depth > 0) depth--;
+    } else if (t->kind == CAT_T_LET && i > p->pos + 1) {
+      depth++;
+      size_t j = i + 1;   /* herd's nested forms we do not read: let rec, functions, tuples */
+      if (!odd && (toks[j].kind == CAT_T_REC || toks[j].kind == CAT_T_LPAREN ||
+                   (toks[j].kind == CAT_T_NAME && (toks[j + 1].kind == CAT_T_NAME || toks[j + 1].kind == CAT_T_LPAREN))))
+        odd = &toks[j];
+    } else if (is_word(t, "in")) {
+      if (depth > 0) depth--;
+    } else if (is_word(t, "match") || is_word(t, "begin")) {
+      depth++;
+      if (!odd) odd = t;
+    } else if (is_word(t, "end")) {
+      if (depth > 0) depth--;
+    } else if (is_word(t, "try") || is_word(t, "then")) {
+      pending++;
+      if (!odd) odd = t;
+    } else if ((is_word(t, "with") || is_word(t, "else")) && pending > 0) {
+      pending--;
+    } else if (!odd && ((t->kind == CAT_T_OTHER && !(x[0] >= '0' && x[0] <= '9')) || is_word(t, "fun"))) {
+      odd = t;
+    } else if (!odd && body && ends_operand(&toks[i - 1]) && starts_operand(t)) {
+      odd = t;   /* application by juxtaposition: `f x` */
+    }
+  }
+  *end = i;
+  return odd;
+}
+
+/* A definition the parser does not read (a function of herd's standard
+ * library such as generate_cos in cross.cat): its names are remembered
+ * so that a use of one is an error naming the construct. */
+static cat_stmt *opaque(parser *p, const cat_tok *odd, size_t end) {
+  cat_stmt *s = mk_stmt(p, CAT_S_OPAQUE, peek(p)->loc);
+  s->name = odd->kind == CAT_T_EOF ? "end of file" : odd->text;
+  if (odd > p->toks && ends_operand(odd - 1) && starts_operand(odd)) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "%s %s", odd[-1].text, odd->text);
+    s->name = lc_arena_strdup(p->arena, b.s);
+    lc_buf_fini(&b);
+  }
+  s->name_loc = odd->loc;
+  LC_VEC(const char *) names = {0};
+  LC_VEC(lc_loc) locs = {0};
+  size_t i = p->pos + 1;
+  if (p->toks[i].kind == CAT_T_REC) i++;
+  int depth = 0;
+  for (bool want = true; i < end; i++) {
+    const cat_tok *t = &p->toks[i];
+    if (want && t->kind == CAT_T_NAME && depth == 0) {
+      lc_vec_push(&names, t->text);
+      lc_vec_push(&locs, t->loc);
+    }
+    want = depth == 0 && t->kind == CAT_T_AND;
+    if (t->kind == CAT_T_LPAREN || t->kind == CAT_T_LET || is_word(t, "match")) depth++;
+    else if ((t->kind == CAT_T_RPAREN || is_word(t, "in") || is_word(t, "end")) && depth > 0) depth--;
+  }
+  s->nparams = names.n;
+  s->params = lc_arena_alloc(p->arena, (names.n ? names.n : 1) * sizeof *s->params);
+  s->param_locs = lc_arena_alloc(p->arena, (names.n ? names.n : 1) * sizeof *s->param_locs);
+  if (names.n) {
+    memcpy(s->params, names.v, names.n * sizeof *s->params);
+    memcpy(s->param_locs, locs.v, names.n * sizeof *s->param_locs);
+  }
+  lc_vec_free(&names);
+  lc_vec_free(&locs);
+  p->pos = end;
+  return s;
+}
+
+static cat_stmt *statement(parser *p);
+
+/* Statements up to (not including) the word `end` or `else`. */
+static bool statements_until_end(parser *p, cat_stmt ***out, size_t *n, const char *what) {
+  LC_VEC(cat_stmt *) v = {0};
+  while (!is_word(peek(p), "end") && !is_word(peek(p), "else")) {
+    if (peek(p)->kind == CAT_T_EOF) {
+      expected(p, what);
+      break;
+    }
+    cat_stmt *s = statement(p);
+    if (!s) break;
+    lc_vec_push(&v, s);
+  }
+  *n = v.n;
+  *out = lc_arena_alloc(p->arena, (v.n ? v.n : 1) * sizeof **out);
+  if (v.n) memcpy(*out, v.v, v.n * sizeof **out);
+  lc_vec_free(&v);
+  return !p->failed;
+}
+
+/* show e {, e} | show e as NAME | unshow NAME {, NAME}: herd draws these;
+ * here they are read and ignored. */
+static cat_stmt *show(parser *p) {
+  cat_stmt *s = mk_stmt(p, CAT_S_SHOW, next(p)->loc);
+  do {
+    if (!expr(p)) return NULL;
+  } while (peek(p)->kind == CAT_T_COMMA && next(p));
+  if (peek(p)->kind == CAT_T_AS) {
+    next(p);
+    if (!expect(p, CAT_T_NAME, "a name")) return NULL;
+  }
+  return s;
+}
+
+/* procedure NAME '(' [NAME {, NAME}] ')' '=' statements 'end' */
+static cat_stmt *procedure(parser *p) {
+  cat_stmt *s = mk_stmt(p, CAT_S_PROC, next(p)->loc);
+  if (peek(p)->kind == CAT_T_REC) {
+    expected(p, "the procedure's name (recursive procedures are not supported)");
+    return NULL;
+  }
+  cat_tok *name = expect(p, CAT_T_NAME, "the procedure's name");
+  if (!name || !expect(p, CAT_T_LPAREN, "'(' and the parameters")) return NULL;
+  s->name = name->text;
+  s->name_loc = name->loc;
+  LC_VEC(cat_tok *) ps = {0};
+  if (peek(p)->kind != CAT_T_RPAREN) {
+    do {
+      cat_tok *t = expect(p, CAT_T_NAME, "a parameter name");
+      if (!t) break;
+      lc_vec_push(&ps, t);
+    } while (peek(p)->kind == CAT_T_COMMA && next(p));
+  }
+  if (!p->failed && expect(p, CAT_T_RPAREN, "',' or ')'")) expect(p, CAT_T_EQ, "'='");
+  s->nparams = ps.n;
+  s->params = lc_arena_alloc(p->arena, (ps.n ? ps.n : 1) * sizeof *s->params);
+  s->param_locs = lc_arena_alloc(p->arena, (ps.n ? ps.n : 1) * sizeof *s->param_locs);
+  for (size_t i = 0; i < ps.n; i++) {
+    s->params[i] = ps.v[i]->text;
+    s->param_locs[i] = ps.v[i]->loc;
+  }
+  lc_vec_free(&ps);
+  if (p->failed || !statements_until_end(p, &s->body, &s->nbody, "'end' (closing the procedure)"))
+    return NULL;
+  if (!is_word(peek(p), "end")) {
+    expected(p, "'end' (closing the procedure)");
+    return NULL;
+  }
+  next(p);
+  return s;
+}
+
+/* call NAME '(' args ')' [as NAME] */
+static cat_stmt *call_stmt(parser *p) {
+  cat_stmt *s = mk_stmt(p, CAT_S_CALL, next(p)->loc);
+  cat_tok *name = expect(p, CAT_T_NAME, "the procedure's name");
+  if (!name) return NULL;
+  if (peek(p)->kind != CAT_T_LPAREN) {
+    expected(p, "'(' and the arguments");
+    return NULL;
+  }
+  cat_expr *c = call(p, name);
+  if (!c) return NULL;
+  s->name = name->text;
+  s->name_loc = name->loc;
+  s->args = c->args;
+  s->nargs = c->nargs;
+  if (peek(p)->kind == CAT_T_AS) {
+    next(p);
+    cat_tok *as = expect(p, CAT_T_NAME, "a name");
+    if (!as) return NULL;
+    s->as = as->text;
+  }
+  return s;
+}
+
+/* A variant condition: herd's variants are options of its command line;
+ * none is set here, so "v" is false, and `~`, `not`, `&`, `&&`, `|`,
+ * `||` and parentheses combine as usual. */
+static bool variant_or(parser *p, bool *ok);
+static bool variant_atom(parser *p, bool *ok) {
+  cat_tok *t = peek(p);
+  if (t->kind == CAT_T_STRING) { next(p); return false; }
+  if (!enter(p)) {
+    p->depth--;
+    *ok = false;
+    return false;
+  }
+  p->depth--;
+  if (t->kind == CAT_T_TILDE || is_word(t, "not")) {
+    next(p);
+    p->depth++;
+    bool v = !variant_atom(p, ok);
+    p->depth--;
+    return v;
+  }
+  if (t->kind == CAT_T_LPAREN) {
+    next(p);
+    p->depth++;
+    bool v = variant_or(p, ok);
+    p->depth--;
+    if (!expect(p, CAT_T_RPAREN, "')'")) *ok = false;
+    return v;
+  }
+  expected(p, "a variant name in double quotes");
+  *ok = false;
+  return false;
+}
+static bool variant_and(parser *p, bool *ok) {
+  bool v = variant_atom(p, ok);
+  while (*ok && peek(p)->kind == CAT_T_AMP) {
+    next(p);
+    if (peek(p)->kind == CAT_T_AMP) next(p);
+    bool r = variant_atom(p, ok);
+    v = v && r;
+  }
+  return v;
+}
+static bool variant_or(parser *p, bool *ok) {
+  bool v = variant_and(p, ok);
+  while (*ok && peek(p)->kind == CAT_T_BAR) {
+    next(p);
+    if (peek(p)->kind == CAT_T_BAR) next(p);
+    bool r = variant_and(p, ok);
+    v = v || r;
+  }
+  return v;
+}
+
+/* if VARIANT statements [else statements] end: only the branch taken is
+ * kept (both are parsed). */
+static cat_stmt *if_stmt(parser *p) {
+  cat_stmt *s = mk_stmt(p, CAT_S_IF, next(p)->loc);
+  bool ok = true;
+  s->cond = variant_or(p, &ok);
+  if (!ok) return NULL;
+  cat_stmt **then_b, **else_b = NULL;
+  size_t nthen, nelse = 0;
+  if (!statements_until_end(p, &then_b, &nthen, "'else' or 'end' (closing the if)")) return NULL;
+  if (is_word(peek(p), "else")) {
+    next(p);
+    if (!statements_until_end(p, &else_b, &nelse, "'end' (closing the if)")) return NULL;
+  }
+  if (!is_word(peek(p), "end")) {
+    expected(p, "'end' (closing the if)");
+    return NULL;
+  }
+  next(p);
+  s->body = s->cond ? then_b : else_b;
+  s->nbody = s->cond ? nthen : nelse;
+  return s;
+}
+
+/* with NAME from expr */
+static cat_stmt *with_stmt(parser *p) {
+  cat_stmt *s = mk_stmt(p, CAT_S_WITH, next(p)->loc);
+  cat_tok *name = expect(p, CAT_T_NAME, "a name");
+  if (!name) return NULL;
+  s->name = name->text;
+  s->name_loc = name->loc;
+  if (!is_word(peek(p), "from")) {
+    expected(p, "'from'");
+    return NULL;
+  }
+  next(p);
+  return (s->e = expr(p)) ? s : NULL;
+}
+
+/* undefined_unless (or requires) empty E [as NAME]: herd marks an
+ * execution that fails it as undefined; here it is a flag raised when E
+ * is not empty. */
+static cat_stmt *undefined_unless(parser *p) {
+  cat_tok *kw = next(p);
+  cat_stmt *s = mk_stmt(p, CAT_S_CHECK, kw->loc);
+  s->flag = s->undef = true;
+  s->check = CAT_CHECK_EMPTY;
+  if (peek(p)->kind != CAT_T_EMPTY) {
+    expected(p, "'empty' (only 'undefined_unless empty E' is supported)");
+    return NULL;
+  }
+  next(p);
+  if (!(s->e = expr(p))) return NULL;
+  if (peek(p)->kind == CAT_T_AS) {
+    next(p);
+    cat_tok *name = expect(p, CAT_T_NAME, "the check's name");
+    if (!name) return NULL;
+    s->name = name->text;
+    s->name_loc = name->loc;
+  }
+  return s;
+}
+
+static cat_stmt *herd_statement(parser *p) {
+  cat_tok *t = peek(p);
+  if (is_word(t, "show") || is_word(t, "unshow")) return show(p);
+  if (is_word(t, "procedure")) return procedure(p);
+  if (is_word(t, "call")) return call_stmt(p);
+  if (is_word(t, "if")) return if_stmt(p);
+  if (is_word(t, "with")) return with_stmt(p);
+  if (is_word(t, "undefined_unless") || is_word(t, "requires")) return undefined_unless(p);
+  if (starts_herd_stmt(t) && !is_word(t, "end") && !is_word(t, "else")) {
+    p->failed = true;
+    lc_error(p->d, t->loc, "herd's '%s' statement is not supported (docs/model-language.md lists herd's constructs that are)",
+             t->text);
+    return NULL;
+  }
+  expected(p, "a statement (let, include, acyclic, irreflexive, empty, flag, option, show, procedure, call, if, with or undefined_unless)");
+  return NULL;
+}
+
+static cat_stmt *statement_in(parser *p);
 static cat_stmt *statement(parser *p) {
+  cat_stmt *s = enter(p) ? statement_in(p) : NULL;
+  p->depth--;
+  return s;
+}
+
+static cat_stmt *statement_in(parser *p) {
   if (is_option_word(peek(p))) return option(p);
   switch (peek(p)->kind) {
-  case CAT_T_LET: return let(p);
+  case CAT_T_LET: {
+    size_t end;
+    const cat_tok *odd = let_extent(p, &end);
+    if (odd) return opaque(p, odd, end);
+    cat_stmt *s = let(p);
+    if (s && is_word(peek(p), "in")) next(p);   /* herd's optional `in` */
+    return s;
+  }
   case CAT_T_INCLUDE: {
     cat_stmt *s = mk_stmt(p, CAT_S_INCLUDE, next(p)->loc);
     cat_tok *path = expect(p, CAT_T_STRING, "a file name in double quotes");
@@ -337,23 +816,34 @@ static cat_stmt *statement(parser *p) {
   case CAT_T_IRREFLEXIVE:
   case CAT_T_EMPTY:
   case CAT_T_FLAG: return check(p);
-  default:
-    expected(p, "a statement (let, include, acyclic, irreflexive, empty, flag or option)");
+  case CAT_T_TILDE:
+    p->failed = true;
+    lc_error(p->d, peek(p)->loc, "negated checks (herd's '~acyclic', '~empty', ...) are not supported; only flags are written 'flag ~empty E as name'");
     return NULL;
+  default: return herd_statement(p);
   }
 }
 
-/* model -> [ STRING | NAME ] { statement } */
+/* model -> [ STRING | NAME | NAME NAME | NAME STRING ] { statement }
+ * (herd's header: the architecture, then the model's name) */
 cat_file *cat_parse(lc_arena *a, const char *file, const char *text, size_t len, lc_diag *d) {
   cat_tok *toks;
   if (cat_lex(a, file, text, len, &toks, d) == 0) return NULL;
-  parser p = {a, toks, 0, d, false};
+  parser p = {a, toks, 0, d, false, 0};
   cat_file *f = lc_arena_alloc(a, sizeof *f);
-  if (peek(&p)->kind == CAT_T_STRING || peek(&p)->kind == CAT_T_NAME) f->model_name = next(&p)->text;
+  if (peek(&p)->kind == CAT_T_STRING) {
+    f->model_name = next(&p)->text;
+  } else if (peek(&p)->kind == CAT_T_NAME && !is_option_word(peek(&p)) && !starts_herd_stmt(peek(&p))) {
+    f->model_name = next(&p)->text;
+    if ((peek(&p)->kind == CAT_T_NAME && !is_option_word(peek(&p)) && !starts_herd_stmt(peek(&p))) ||
+        peek(&p)->kind == CAT_T_STRING)
+      f->model_name = next(&p)->text;
+  }
   LC_VEC(cat_stmt *) stmts = {0};
   while (peek(&p)->kind != CAT_T_EOF) {
-    cat_stmt *s = statement(&p);
+    cat_stmt *s = is_word(peek(&p), "end") || is_word(peek(&p), "else") ? NULL : statement(&p);
     if (!s) {
+      if (!p.failed) expected(&p, "a statement ('end' or 'else' without 'if' or 'procedure')");
       lc_vec_free(&stmts);
       return NULL;
     }
@@ -420,6 +910,16 @@ void cat_expr_print(lc_buf *b, const cat_expr *e) {
       if (i) lc_buf_puts(b, ", ");
       cat_expr_print(b, e->args[i]);
     }
+    lc_buf_putc(b, ')');
+    break;
+  case CAT_X_LET:
+    lc_buf_puts(b, "(let ");
+    for (size_t i = 0; i < e->nbinds; i++) {
+      lc_buf_printf(b, "%s%s = ", i ? " and " : "", e->binds[i].name);
+      cat_expr_print(b, e->binds[i].e);
+    }
+    lc_buf_puts(b, " in ");
+    cat_expr_print(b, e->a);
     lc_buf_putc(b, ')');
     break;
   default:

@@ -13,11 +13,13 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <z3.h>
 
@@ -76,7 +78,8 @@ static void usage(FILE *out) {
         "      --no-races         do not evaluate the model's flags (data races)\n"
         "      --explain[=STATE]  why each state of the condition (or STATE, written\n"
         "                         'P1:r0=1; P1:r1=0;') is forbidden or allowed;\n"
-        "                         --explain=race: an execution for each racy pair\n"
+        "                         --explain=race (or --explain race): an execution\n"
+        "                         for each racy pair\n"
         "      --show all|STATE   print every allowed execution (or those giving STATE)\n"
         "                         with rf, co, fr and the model's named relations\n"
         "      --show-limit N     print at most N of them (default 100); they are\n"
@@ -84,8 +87,8 @@ static void usage(FILE *out) {
         "      --show-rel LIST    the relations --show prints: names of the model's\n"
         "                         `let`s, comma-separated, or all (default: those its\n"
         "                         checks name)\n"
-        "      --graph FILE.dot|FILE.svg  draw the explained executions (Graphviz), or\n"
-        "                         --show's executions\n"
+        "      --graph FILE.dot|.svg|.png|.pdf  draw the explained executions (Graphviz),\n"
+        "                         or --show's executions\n"
         "      --html DIR         a page per test and an index, with explanations\n"
         "      --termination      also say whether some fair run may hang (spin loops,\n"
         "                         barriers), with a witness\n"
@@ -113,16 +116,20 @@ enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GR
        OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
        OPT_TERMINATION, OPT_PROGRESS };
 
-static int parse_number(const char *what, const char *s, double *out) {
+/* A finite number (strtod also reads "nan" and "inf"); -1 when s is none. */
+static int read_number(const char *s, double *out) {
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (errno || end == s || *end || v < 0) {
-    fprintf(stderr, "litmus-check: %s: '%s' is not a non-negative number\n", what, s);
-    return -1;
-  }
+  if (errno || end == s || *end || !isfinite(v)) return -1;
   *out = v;
   return 0;
+}
+
+/* The argument of a separated --explain: `race`, or a state (it has an
+ * `=`) that names no file. */
+static bool explain_word(const char *s) {
+  return strcmp(s, "race") == 0 || (strchr(s, '=') && access(s, F_OK) != 0);
 }
 
 /* Returns -1 to go on, or the exit status when the options say to stop. */
@@ -163,18 +170,22 @@ static int parse_options(int argc, char **argv, options *o) {
       }
       break;
     case 'j':
-      if (parse_number("--jobs", optarg, &num) < 0 || num < 1 || num > 256) {
+      if (read_number(optarg, &num) < 0 || num < 1 || num > 256 || num != (unsigned)num) {
         fputs("litmus-check: --jobs takes 1 to 256\n", stderr);
         return LC_EXIT_INPUT;
       }
       o->jobs = (unsigned)num;
       break;
     case 't':
-      if (parse_number("--timeout", optarg, &num) < 0) return LC_EXIT_INPUT;
+      /* 0 would mean no limit inside: a user asking for none leaves it out */
+      if (read_number(optarg, &num) < 0 || !(num > 0) || num > 1e7) {
+        fprintf(stderr, "litmus-check: --timeout: '%s' is not a positive number of seconds\n", optarg);
+        return LC_EXIT_INPUT;
+      }
       o->check.timeout = num;
       break;
     case 'u':
-      if (parse_number("--unroll", optarg, &num) < 0 || num < 1 || num > 64 || num != (unsigned)num) {
+      if (read_number(optarg, &num) < 0 || num < 1 || num > 64 || num != (unsigned)num) {
         fputs("litmus-check: --unroll takes 1 to 64\n", stderr);
         return LC_EXIT_INPUT;
       }
@@ -192,15 +203,19 @@ static int parse_options(int argc, char **argv, options *o) {
       }
       break;
     case OPT_EVENTS: o->mode = MODE_EVENTS; break;
-    case OPT_EXPLAIN: o->explain = true, o->explain_state = optarg; break;
+    case OPT_EXPLAIN:
+      /* `--explain race` and `--explain 'P1:r0=1;'` as well as the `=` forms:
+       * the word after is taken when it is `race` or a state, never a file */
+      if (!optarg && optind < argc && explain_word(argv[optind])) optarg = argv[optind++];
+      o->explain = true, o->explain_state = optarg;
+      break;
     case OPT_GRAPH: o->graph = optarg; break;
     case OPT_HTML: o->html = optarg; break;
     case OPT_SHOW: o->show = optarg; break;
     case OPT_SHOW_REL: o->show_rels = optarg; break;
     case OPT_SHOW_LIMIT:
-      if (parse_number("--show-limit", optarg, &num) < 0) return LC_EXIT_INPUT;
-      if (num > 1e6 || num != (size_t)num) {
-        fputs("litmus-check: --show-limit takes 0 to 1000000\n", stderr);
+      if (read_number(optarg, &num) < 0 || num < 0 || num > 1e6 || num != (size_t)num) {
+        fprintf(stderr, "litmus-check: --show-limit: '%s' is not a number from 0 to 1000000\n", optarg);
         return LC_EXIT_INPUT;
       }
       o->show_limit = (size_t)num;
@@ -213,6 +228,10 @@ static int parse_options(int argc, char **argv, options *o) {
       fputs("Try 'litmus-check --help'.\n", stderr);
       return LC_EXIT_INPUT;
     }
+  }
+  if (o->graph && !report_graph_format(o->graph)) {
+    fprintf(stderr, "litmus-check: --graph: '%s' does not end in .dot, .svg, .png or .pdf\n", o->graph);
+    return LC_EXIT_INPUT;
   }
   for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
   if (optind == argc) {
@@ -242,6 +261,7 @@ typedef struct job {
   int status;               /* exit status this test asks for */
   int verdict;              /* 1 Ok, 0 No, -1 none */
   char *html_row;           /* --html: the test's line of the index */
+  char *stem;               /* --html, --graph: the test's file names; NULL: its name's */
   atomic_bool done;
 } job;
 
@@ -257,6 +277,7 @@ typedef struct batch {
   const expect_vec *ex;
   int status;                   /* the worst exit status so far */
   size_t compared, mismatches;  /* --expect */
+  size_t expected;              /* --expect: the tests the file names */
   size_t printed;               /* the tests printed, in order */
   int fd;                       /* in an isolated child: the pipe to the parent; else -1 */
 } batch;
@@ -280,20 +301,27 @@ static const cat_model *model_for(const batch *b, const lt_test *t) {
   return t->cpp && b->cpp_model ? b->cpp_model : b->model;
 }
 
-/* --graph FILE with several tests: FILE-TEST.ext for each. */
-static char *graph_path(const batch *b, const lt_test *t) {
+/* --graph FILE with several tests: FILE-TEST.ext for each (TEST as the
+ * job's stem says when two tests share a name). */
+static char *graph_path(const batch *b, const job *j, const lt_test *t) {
   const char *g = b->o->graph, *dot = strrchr(g, '.');
   lc_buf p;
   lc_buf_init(&p);
-  if (b->njobs == 1 || !dot) lc_buf_puts(&p, g);
-  else lc_buf_printf(&p, "%.*s-%s%s", (int)(dot - g), g, t->name, dot);
+  if (b->njobs == 1 || !dot) {
+    lc_buf_puts(&p, g);
+  } else {
+    lc_buf_printf(&p, "%.*s-", (int)(dot - g), g);
+    if (j->stem) lc_buf_puts(&p, j->stem);
+    else report_file_stem(&p, t->name);
+    lc_buf_puts(&p, dot);
+  }
   char *s = lc_buf_take(&p);
   lc_buf_fini(&p);
   return s;
 }
 
 static void write_graph(const batch *b, job *j, const lc_explain_result *x, FILE *err) {
-  char *path = graph_path(b, x->prog->test), *msg = NULL;
+  char *path = graph_path(b, j, x->prog->test), *msg = NULL;
   size_t n;
   if (report_graph_file(x, path, &n, &msg) < 0) {
     fprintf(err, "%s: error: --graph: %s\n", j->path, msg);
@@ -356,7 +384,7 @@ static lc_show_result *show_test(const batch *b, job *j, const lc_result *r, FIL
   }
   if (s->stopped) j->status = LC_EXIT_INTERNAL;
   if (b->o->graph && s->n) {
-    char *path = graph_path(b, p->test);
+    char *path = graph_path(b, j, p->test);
     if (report_show_graph(s, path, &msg) < 0) {
       fprintf(err, "%s: error: --graph: %s\n", j->path, msg);
       j->status = LC_EXIT_INTERNAL;
@@ -432,6 +460,27 @@ static void lowering_failed(const batch *b, const job *j, const lt_test *t, cons
   free(record);
 }
 
+/* An allowed execution reaches undefined behaviour (a C++ index outside
+ * its array, a division by zero): no state list would be the program's,
+ * so the test is refused, as herd7 refuses an out-of-bounds access, with
+ * the place that execution reached (one, when there are several). */
+static void undefined_behaviour(const batch *b, job *j, const lt_test *t, const lc_result *r, FILE *err,
+                                lc_buf *out) {
+  const lx_program *p = r->prog;
+  const lx_path *path = &p->paths[r->ub_path < p->npaths ? r->ub_path : 0];
+  lc_buf msg;
+  lc_buf_init(&msg);
+  lc_buf_printf(&msg, "undefined behaviour in an allowed execution: P%d reaches %s", p->threads[path->thread].id,
+                path->ub ? path->ub : "it");
+  fprintf(err, "%s:%d:%d: error: %s\n", j->path, path->cut_at.line, path->cut_at.col, msg.s);
+  if (b->o->json) {
+    lc_buf_printf(&msg, " (line %d, column %d)", path->cut_at.line, path->cut_at.col);
+    json_error(out, j->path, t, msg.s);
+  }
+  lc_buf_fini(&msg);
+  j->status = LC_EXIT_INPUT;
+}
+
 static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out) {
   lc_diag d;
   lc_diag_init(&d, NULL, err);
@@ -457,6 +506,12 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     return;
   }
   lc_diag_fini(&d);
+  if (r->status == LC_RESULT_OK && r->ub_reached) {
+    undefined_behaviour(b, j, t, r, err, out);
+    lc_result_free(r);
+    lx_program_free(prog);
+    return;
+  }
   if (r->status != LC_RESULT_OK) {
     fprintf(err, "%s: error: %s\n", j->path, r->message ? r->message : "the engine failed");
     j->status = LC_EXIT_INTERNAL;
@@ -500,7 +555,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   /* asked for by name: printed under -q too, which drops the test block */
   if (shown && !b->o->json) report_show_text(out, shown);
   lc_show_free(shown);
-  if (x && b->o->html) j->html_row = report_html_page(b->o->html, x, r, err);
+  if (x && b->o->html) j->html_row = report_html_page(b->o->html, j->stem, x, r, err);
   lc_explain_free(x);
   lc_result_free(r);
   lx_program_free(prog);
@@ -604,6 +659,7 @@ static void emit(batch *b, size_t i) {
   if (!o->json && *j->out && i + 1 < b->njobs) fputc('\n', stdout);
   b->status = worst(b->status, j->status);
   const expectation *e = b->ex->n ? find_expect(b->ex, j->path) : NULL;
+  if (e) b->expected++;
   if (e && j->verdict >= 0) {
     b->compared++;
     if (e->value != j->verdict) {
@@ -717,11 +773,52 @@ static void run_isolated(batch *b) {
   lc_isolate_run(b->njobs, b->o->jobs, lc_iso_hard_limit(b->o->check.timeout), &ops, b);
 }
 
+/* --html and --graph name files after the tests, and two tests may share
+ * a name (litmus/MP.litmus and litmus/cuda-cpp/MP.litmus, or two copies):
+ * each job gets a stem of its own before any runs, the first of a name the
+ * name itself, the next NAME~2, NAME~3, ... in the order given, so the
+ * files never overwrite one another and do not depend on --jobs (`~` is
+ * no character of a name's stem, so NAME~2 is no other test's, nor one
+ * of NAME's numbered pictures NAME-2.svg).  A file
+ * that cannot be parsed (or standard input, read once) keeps no stem. */
+static void name_files(batch *b) {
+  LC_VEC(char *) taken = {0};
+  for (size_t i = 0; i < b->njobs; i++) {
+    job *j = &b->jobs[i];
+    lc_source src;
+    if (strcmp(j->path, "-") == 0 || lc_source_read(&src, j->path) < 0) continue;
+    lc_diag d;
+    lc_diag_init(&d, &src, NULL);
+    lt_test *t = lt_parse(&src, &d);
+    if (t) {
+      lc_buf base, stem;
+      lc_buf_init(&base), lc_buf_init(&stem);
+      report_file_stem(&base, t->name);
+      lc_buf_puts(&stem, base.s);
+      for (unsigned k = 2;; k++) {
+        bool clash = false;
+        for (size_t n = 0; n < taken.n && !clash; n++) clash = strcmp(taken.v[n], stem.s) == 0;
+        if (!clash) break;
+        stem.n = 0, stem.s[0] = '\0';
+        lc_buf_printf(&stem, "%s~%u", base.s, k);
+      }
+      j->stem = lc_buf_take(&stem);
+      lc_vec_push(&taken, j->stem);
+      lc_buf_fini(&base), lc_buf_fini(&stem);
+    }
+    lt_test_free(t);
+    lc_diag_fini(&d);
+    lc_source_fini(&src);
+  }
+  lc_vec_free(&taken);
+}
+
 static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp,
                      const expect_vec *ex) {
   batch b = {o, m, mcpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
-             PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ex, LC_EXIT_OK, 0, 0, 0, -1};
+             PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ex, LC_EXIT_OK, 0, 0, 0, 0, -1};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
+  if (o->mode == MODE_CHECK && (o->html || (o->graph && b.njobs > 1))) name_files(&b);
   if (o->check.timeout > 0 && o->mode == MODE_CHECK) run_isolated(&b);
   else run_threads(&b);
   int status = b.status;
@@ -733,10 +830,17 @@ static int run_batch(const options *o, const cat_model *m, const cat_model *mcpp
     free(rows);
   }
   if (b.njobs > 1 && !o->quiet && lc_is_tty(stderr)) fprintf(stderr, "\r%70s\r", "");
-  if (ex->n) {
+  if (o->expect) {
     fprintf(stderr, "expect: %zu tests compared, %zu mismatches\n", b.compared, b.mismatches);
     if (b.mismatches) status = worst(status, LC_EXIT_MISMATCH);
+    /* a file for other tests (or other paths) would otherwise pass */
+    if (b.expected == 0) {
+      fprintf(stderr, "litmus-check: --expect: %s names none of the %zu tests checked\n",
+              o->expect, b.njobs);
+      status = worst(status, LC_EXIT_INPUT);
+    }
   }
+  for (size_t i = 0; i < b.njobs; i++) free(b.jobs[i].stem);
   free(b.jobs);
   return status;
 }

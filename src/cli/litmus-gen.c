@@ -189,8 +189,15 @@ static int parse_options(int argc, char **argv, options *o) {
     return LC_EXIT_INPUT;
   }
   if (o->cycle || o->cycles) return -1;
-  if (o->family != GEN_RANDOM && o->family != GEN_RANDOM_CPP && o->family != GEN_SPIN && !o->sized) {
+  bool counted = o->family == GEN_RANDOM || o->family == GEN_RANDOM_CPP || o->family == GEN_SPIN;
+  if (!counted && !o->sized) {
     fprintf(stderr, "litmus-gen: --family %s needs --size\n", gen_family_name(o->family));
+    return LC_EXIT_INPUT;
+  }
+  /* --size alone would write a random test, not the family the user meant */
+  if (counted && o->sized) {
+    fprintf(stderr, "litmus-gen: --size needs a benchmark family (--family chain, sb, iriw or wr); "
+                    "--family %s takes --count\n", gen_family_name(o->family));
     return LC_EXIT_INPUT;
   }
   return -1;

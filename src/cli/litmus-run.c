@@ -101,7 +101,7 @@ static void usage(FILE *out) {
         "Campaigns (docs/campaigns.md):\n"
         "      --campaign FILE       run every test at every grid point; one JSON line per run\n"
         "      --grid SPEC           e.g. 'stress-iterations=0,1024;barrier=on,off'\n"
-        "      --shard I/N           only runs r with r %% N == I (0 <= I < N)\n"
+        "      --shard I/N           only runs r with r % N == I (0 <= I < N)\n"
         "      --resume              go on with the runs FILE lacks\n"
         "Stress and layout (defaults in litmus-run(1)):\n"
         "      --[no-]mem-stress     idle threads hammer a scratchpad during the test\n"
@@ -717,6 +717,11 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
     fprintf(stderr, "litmus-run: %s: the model check failed: %s\n", path,
             allowed->message ? allowed->message : "no answer");
     rc = LC_EXIT_INTERNAL;
+  } else if (allowed->ub_reached) {
+    /* no outcome list would be the program's: as litmus-check, refuse */
+    fprintf(stderr, "litmus-run: %s: error: undefined behaviour (an index outside its array or a division by "
+                    "zero) in an allowed execution; litmus-check names the place; not run\n", path);
+    rc = LC_EXIT_INPUT;
   } else {
     if (allowed->bound_reached) bound_warning(path, prog, &hint);
     rc = s->camp ? campaign_runs(s, path, prog, allowed)

@@ -96,9 +96,30 @@ static int parse(int argc, char **argv, mopts *o) {
     case 'e':
       if (lc_engine_parse(optarg, &o->check.engine)) return usage_error("--engine takes smt, enum or auto");
       break;
-    case 't': if (parse_int("--timeout", optarg, 0, 1000000, &v)) return LC_EXIT_INPUT; o->check.timeout = (double)v; break;
+    case 't': {   /* as litmus-check's: a positive, finite number of seconds */
+      char *end;
+      errno = 0;
+      double secs = strtod(optarg, &end);
+      if (errno || end == optarg || *end || !(secs > 0) || secs > 1e7) {
+        fprintf(stderr, "litmus-check: --timeout: '%s' is not a positive number of seconds\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      o->check.timeout = secs;
+      break;
+    }
     case 'u': if (parse_int("--unroll", optarg, 1, 64, &v)) return LC_EXIT_INPUT; o->check.unroll = (unsigned)v; break;
-    default: return usage_error("unknown option with --lower or --check-mapping");
+    default: {
+      /* name the option: -q, -j and --no-races are litmus-check's, not these modes' */
+      const char *arg = argv[optind - 1];
+      if (optopt > 0 && optopt < 256 && !strchr("metu", optopt))
+        fprintf(stderr, "litmus-check: no option '-%c' with --lower or --check-mapping", optopt);
+      else if (optopt == 0)
+        fprintf(stderr, "litmus-check: no option '%.*s' with --lower or --check-mapping", (int)strcspn(arg, "="), arg);
+      else
+        fprintf(stderr, "litmus-check: '%s' needs a value", arg);
+      fputs(" (try 'litmus-check --help')\n", stderr);
+      return LC_EXIT_INPUT;
+    }
     }
   }
   for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
@@ -618,6 +639,10 @@ static int compile_batch(const mopts *o, const char *nvcc, map_table *const *tab
       if (s > status) status = s;
     } else if (o->json) {
       print_json_error(u->in.test, u->path, "compiler", o->table, o->sm, u->emitted ? failed : u->error);
+    } else if (u->emitted) {
+      /* one compilation for all the tests, whose error names none: say
+       * which tests it leaves unchecked */
+      fprintf(stderr, "%s: error: not checked: the CUDA compiler failed (above)\n", u->path);
     }
   }
   free(failed);

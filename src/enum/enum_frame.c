@@ -47,6 +47,7 @@ static void number_events(enum_frame *f) {
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_path *path = &p->paths[f->paths[t]];
     f->cut |= path->cut;
+    f->ub |= path->ub != NULL;
     for (size_t k = 0; k < path->nevents; k++) f->orig[n++] = path->events[k];
   }
   f->n = n;

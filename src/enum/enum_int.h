@@ -29,6 +29,7 @@ typedef struct enum_frame {
   const lx_program *p;      /* borrowed */
   const int *paths;         /* chosen path index (in prog->paths) per thread; borrowed */
   bool cut;                 /* some chosen path is cut by the unroll bound */
+  bool ub;                  /* some chosen path ends in undefined behaviour */
   size_t n;
   int *orig;                /* frame index -> event id */
   int *idx;                 /* event id -> frame index, or -1 */

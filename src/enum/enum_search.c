@@ -431,7 +431,7 @@ static bool target_open(search *s) {
 
 static bool anything_open(search *s) {
   if (s->target) return !s->f->cut && !s->hit && target_open(s);
-  if (s->f->cut) return !s->r->bound_reached;
+  if (s->f->cut) return !s->r->bound_reached || (s->f->ub && !s->r->ub_reached);
   return states_open(s) || frame_flags_open(s);
 }
 
@@ -617,6 +617,14 @@ static void leaf(search *s) {
     return;
   }
   if (res.consistent && s->f->cut) s->r->bound_reached = true;
+  if (res.consistent && s->f->ub && !s->r->ub_reached) {
+    s->r->ub_reached = true;
+    for (size_t t = 0; t < s->p->nthreads; t++)
+      if (s->p->paths[s->f->paths[t]].ub) {
+        s->r->ub_path = (size_t)s->f->paths[t];
+        break;
+      }
+  }
   if (res.consistent && !s->f->cut) {
     bool some = false;
     size_t budget = 0;
@@ -1162,6 +1170,12 @@ static bool any_cut(const lx_program *p, const int *paths) {
   return false;
 }
 
+static bool any_ub(const lx_program *p, const int *paths) {
+  for (size_t t = 0; t < p->nthreads; t++)
+    if (p->paths[paths[t]].ub) return true;
+  return false;
+}
+
 static void search_frame(search *s, const int *paths) {
   enum_frame *f = enum_frame_new(s->p, paths);
   s->f = f;
@@ -1228,7 +1242,8 @@ static void search_frames(search *s) {
     for (size_t t = 0; t < nt; t++) paths[t] = order[t][k[t]];
     bool wanted = !s->hook || !s->hook->frame || s->hook->frame(s->hook->ctx, paths);
     wanted &= !s->within || memcmp(paths, s->within->paths, nt * sizeof(int)) == 0;
-    if (wanted && !(any_cut(p, paths) && s->r->bound_reached)) search_frame(s, paths);
+    bool known = any_cut(p, paths) && s->r->bound_reached && !(any_ub(p, paths) && !s->r->ub_reached);
+    if (wanted && !known) search_frame(s, paths);
     size_t t = 0;
     while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
     if (t == nt || s->stop) break;
@@ -1253,7 +1268,7 @@ static void setup_flags(search *s) {
     /* Flags are evaluated anyway; without --races none is reported. */
     if (!s->o->races) continue;
     s->flag_check[n] = i;
-    s->r->flags[n] = (lc_flag){cat_model_check_name(s->m, i), false, -1, -1, NULL, 0};
+    s->r->flags[n] = (lc_flag){cat_model_check_name(s->m, i), false, -1, -1, NULL, 0, false};
     s->listed[n] = rel_new(s->p->nevents);
     s->frame_may[n] = rel_new(s->p->nevents);
     n++;

@@ -136,6 +136,12 @@ typedef struct lx_path {
   int iter_pos;
   const lx_expr **iter_regs;
   const char *loop_label;
+  /* Cut where a C++ test's behaviour is undefined (an index outside its
+   * array, a division by zero): the thread goes no further, and an
+   * allowed execution that gets there makes the test's answer undefined
+   * (lc_result.ub_reached).  Such a path is also cut, never final.  NULL,
+   * or what is undefined: "an index outside its array", "a division by zero". */
+  const char *ub;
   bool blocked;             /* ends waiting at a barrier never released (--termination) */
   bool paused;              /* the thread stops here for good: a scheduler that owes it
                                nothing never runs it further (--progress, progress.c) */

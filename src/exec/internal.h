@@ -26,4 +26,10 @@ bool lx_cond_possible(const lx_cond *conds, size_t nconds, lt_cmp cmp, const lx_
  * they say it does; consumes the decision. */
 int lx_pause_point(const lx_options *opt, const lt_instr *in, const uint8_t *dec, size_t ndec, size_t *used);
 
+/* The labels of the loops lower_cpp.c puts where behaviour is undefined
+ * start with this ('!' starts no label of a test), then 'i' (an index
+ * outside its array) or 'd' (a division by zero): lowering marks the
+ * paths they cut (lx_path.ub). */
+#define LX_UB_LABEL "!ub"
+
 #endif

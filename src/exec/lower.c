@@ -372,6 +372,8 @@ static void set_access(run *R, lx_event *e, const lt_instr *in, int vloc, lt_sem
   }
   e->scope = scope;
   e->tags |= scope_tag(scope);
+  /* herd's C: A is every atomic access (its rc11.cat races are `A * A`-free) */
+  if (in->cpp && !(e->tags & bit(LX_T_WEAK))) e->tags |= bit(LX_T_A);
 }
 
 static void set_reg(run *R, const lt_operand *dst, const lx_expr *v) {
@@ -677,6 +679,8 @@ static void commit_path(run *R, bool cut) {
     memcpy(path.iter_regs, R->back_regs + (size_t)R->cut_cell * nregs, nregs * sizeof(lx_expr *));
     const lt_instr *jmp = R->th->cells[R->cut_cell].instr;
     path.loop_label = jmp ? jmp->label : NULL;
+    if (path.loop_label && strncmp(path.loop_label, LX_UB_LABEL, strlen(LX_UB_LABEL)) == 0)
+      path.ub = path.loop_label[strlen(LX_UB_LABEL)] == 'i' ? "an index outside its array" : "a division by zero";
   }
   lc_vec_push(&L->paths, path);
 }

@@ -134,6 +134,18 @@ static void go(cc *c, const char *label, lc_loc at) {
   in->label_at = at;
 }
 
+/* Behaviour undefined from here (C: an index outside its array, a
+ * division by zero): a loop of its own the unroll bound cuts, marked by
+ * its label, so the path never yields a final state and an allowed
+ * execution that takes it is reported (lx_path.ub) rather than lost. */
+static void undefined(cc *c, char what, lc_loc at) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%s%c%d", LX_UB_LABEL, what, c->nlabels++);
+  const char *l = lc_arena_strdup(c->a, buf);
+  place(c, l, at);
+  go(c, l, at);
+}
+
 /* ---- expressions ---------------------------------------------------------------- */
 
 static lt_operand expr(cc *c, const lt_cexpr *e);
@@ -195,9 +207,7 @@ static lt_operand address(cc *c, const lt_cexpr *p) {
  * points to.  `x + i` with x an array of the init block and i computed
  * at run time is a branch per element, each with its own copy of the
  * access (addresses must be static for the engines); an index outside the
- * array is undefined behaviour in C, and such a path loops until the
- * unroll bound cuts it, so that it never yields a final state and the
- * report says a path was cut. */
+ * array is undefined behaviour in C (undefined). */
 static void put(cc *c, const lt_cexpr *p, lt_instr *in) {
   const lt_cinit *arr = NULL;
   if (p->kind == LT_CE_BINARY && p->op == LT_COP_ADD && p->a->kind == LT_CE_LOC &&
@@ -222,9 +232,7 @@ static void put(cc *c, const lt_cexpr *p, lt_instr *in) {
     go(c, lend, p->at);
     place(c, lnext, p->at);
   }
-  const char *lub = new_label(c);
-  place(c, lub, p->at);
-  go(c, lub, p->at);
+  undefined(c, 'i', p->at);
   place(c, lend, p->at);
 }
 
@@ -392,6 +400,12 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
       [LT_COP_DIV] = LT_ALU_DIV, [LT_COP_REM] = LT_ALU_REM, [LT_COP_AND] = LT_ALU_AND,
       [LT_COP_OR] = LT_ALU_OR, [LT_COP_XOR] = LT_ALU_XOR};
     lt_operand a = expr(c, e->a), b = expr(c, e->b);
+    if (e->op == LT_COP_DIV || e->op == LT_COP_REM) {   /* by zero: undefined in C */
+      const char *lok = new_label(c);
+      branch(c, LT_CMP_NE, b, imm(0, at), lok, at);
+      undefined(c, 'd', at);
+      place(c, lok, at);
+    }
     return alu(c, ops[e->op], a, b, at);
   }
   }

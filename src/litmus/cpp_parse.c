@@ -72,7 +72,7 @@ static bool type_word(const lt_token *t) {
     "int", "unsigned", "signed", "long", "short", "char", "volatile", "const", "atomic_int",
     "atomic_uint", "atomic_long", "atomic_bool", "_Atomic", "int32_t", "uint32_t", "int64_t",
     "uint64_t", "bool", "atomic", "atomic_ref", "atomic_intptr_t", "intptr_t", "__shared__",
-    "__device__"};
+    "__device__", "__int128", "__int128_t", "__uint128_t", "int128_t", "uint128_t"};
   if (t->kind != LT_TOK_WORD) return false;
   const char *s = t->text;
   size_t n = t->len;
@@ -489,6 +489,21 @@ static lt_cexpr *ref_call(parser *ps) {
 }
 
 /* primary -> INT | name | '(' expr ')' | call | ref */
+/* Linux-kernel primitives (herd's linux.def) that appear in herd's C
+ * tests of the LKMM, which is not C11. */
+static bool lkmm_word(const lt_token *t) {
+  static const char *const w[] = {
+    "WRITE_ONCE", "READ_ONCE", "smp_store_release", "smp_load_acquire", "smp_mb", "smp_rmb",
+    "smp_wmb", "smp_store_mb", "smp_mb__before_atomic", "smp_mb__after_atomic", "xchg",
+    "xchg_relaxed", "xchg_acquire", "xchg_release", "cmpxchg", "cmpxchg_relaxed",
+    "cmpxchg_acquire", "cmpxchg_release", "spin_lock", "spin_unlock", "spin_trylock",
+    "rcu_read_lock", "rcu_read_unlock", "synchronize_rcu", "rcu_dereference",
+    "rcu_assign_pointer", "srcu_read_lock", "srcu_read_unlock", "synchronize_srcu"};
+  for (size_t i = 0; i < LC_ARRAY_LEN(w); i++)
+    if (tok_eq(t, w[i])) return true;
+  return false;
+}
+
 static lt_cexpr *primary(parser *ps) {
   lc_loc at = TOK.at;
   if (is(ps, LT_TOK_INT)) {
@@ -527,9 +542,13 @@ static lt_cexpr *primary(parser *ps) {
     lt_p_next(ps);
     return e;
   }
-  if (!is_param(th, &TOK) && !is_init_loc(ps->t, &TOK))
+  if (!is_param(th, &TOK) && !is_init_loc(ps->t, &TOK)) {
+    if (lkmm_word(&TOK))
+      lt_p_error(ps, TOK.at, "%s is a Linux-kernel (LKMM) primitive: C tests here use C11 atomics "
+                 "(herd7 too reads it only with its Linux-kernel macros and model)", lt_p_desc(ps, &TOK));
     lt_p_error(ps, TOK.at, "unknown name %s: not a local, a parameter or a location of the init "
                "block", lt_p_desc(ps, &TOK));
+  }
   lt_cexpr *e = new_expr(ps, LT_CE_LOC, at);
   e->loc = lt_p_str(ps, &TOK);
   lt_p_next(ps);
@@ -788,7 +807,7 @@ static void cthread(parser *ps, size_t *cap) {
 static bool ends_threads(parser *ps) {
   return is(ps, LT_TOK_EOF) || is(ps, LT_TOK_NOT) || lt_p_is_word(ps, "exists") ||
          lt_p_is_word(ps, "forall") || lt_p_is_word(ps, "not") || lt_p_is_word(ps, "locations") ||
-         lt_p_is_word(ps, "filter");
+         lt_p_is_word(ps, "filter") || lt_p_is_word(ps, "regions");
 }
 
 /* The condition's `N:name`. */

@@ -143,6 +143,12 @@ static void init_block(parser *ps) {
       continue;
     }
     if (TOK.kind == LT_TOK_EOF) lt_p_check_match(ps, LT_TOK_RBRACE, "}", "{", open);
+    /* `P0@`, `P0 |` and `P0 ;` start the thread row, never an entry
+     * (P0:r0 = 1): the block's '}' is missing, and is what to name */
+    if (TOK.kind == LT_TOK_THREAD && (lt_p_peek(ps)->kind == LT_TOK_AT || lt_p_peek(ps)->kind == LT_TOK_BAR ||
+                                      lt_p_peek(ps)->kind == LT_TOK_SEMI))
+      lt_p_error(ps, TOK.at, "expected '}' (to close '{' at line %d) before the thread row, found %s", open.line,
+                 lt_p_desc(ps, &TOK));
     init_entry(ps, PUSH(ps, t->inits, t->ninits, cap));
     if (TOK.kind != LT_TOK_SEMI && TOK.kind != LT_TOK_RBRACE)
       lt_p_error(ps, TOK.at, "expected ';' or '}' after an init entry, found %s", lt_p_desc(ps, &TOK));
@@ -723,6 +729,12 @@ static void term(parser *ps, lt_term *x) {
   } else if (lt_p_is_name(&TOK)) {
     x->kind = LT_TERM_LOC;
     x->loc = lt_p_location(ps, "a location");
+  } else if (TOK.kind == LT_TOK_LBRACKET && ps->ls.cpp) {   /* herd's C: [x] is x's value */
+    lc_loc open = TOK.at;
+    lt_p_next(ps);
+    x->kind = LT_TERM_LOC;
+    x->loc = lt_p_location(ps, "a location inside '[ ]'");
+    lt_p_check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
   } else {
     lt_p_error(ps, TOK.at, "expected a register (P0:r0), a location or a constant, found %s",
              lt_p_desc(ps, &TOK));
@@ -856,6 +868,13 @@ static void locations(parser *ps) {
 static void condition(parser *ps) {
   lt_test *t = ps->t;
   t->cond_at = TOK.at;
+  if (TOK.kind == LT_TOK_EOF && ps->ls.cpp) {
+    /* herd reads a C test without a condition as `forall (true)`: its
+     * states, over the `locations` only */
+    t->quant = LT_COND_FORALL;
+    t->cond = new_prop(ps, LT_PROP_TRUE, TOK.at);
+    return;
+  }
   if (lt_p_is_word(ps, "exists")) {
     t->quant = LT_COND_EXISTS;
   } else if (lt_p_is_word(ps, "forall")) {
@@ -875,6 +894,14 @@ static void condition(parser *ps) {
 
 /* tail -> [locations] ['filter' prop] cond EOF */
 void lt_p_tail(parser *ps) {
+  /* herd's memory regions (`regions: x:PROP`) mean nothing to a C test,
+   * as in herd */
+  if (ps->ls.cpp && lt_p_is_word(ps, "regions")) {
+    while (TOK.kind != LT_TOK_EOF && !lt_p_is_word(ps, "locations") && !lt_p_is_word(ps, "filter") &&
+           !lt_p_is_word(ps, "exists") && !lt_p_is_word(ps, "forall") && !lt_p_is_word(ps, "not") &&
+           TOK.kind != LT_TOK_NOT)
+      lt_p_next(ps);
+  }
   if (lt_p_is_word(ps, "locations")) locations(ps);
   if (lt_p_is_word(ps, "filter")) {
     lt_p_next(ps);

@@ -58,10 +58,17 @@ static char *program_dir(const char *argv0) {
 }
 
 char **lc_model_search(const char *argv0) {
-  char **dirs = lc_xcalloc(4, sizeof(char *));
-  size_t n = 0;
   const char *env = getenv("LITMUS_MODELS");
-  if (env && *env) dirs[n++] = lc_xstrdup(env);
+  size_t nenv = 0;   /* folders separated by ':' (e.g. herd's libdir, then ours) */
+  for (const char *p = env; p && *p; p++) nenv += *p == ':';
+  char **dirs = lc_xcalloc(nenv + 4, sizeof(char *));
+  size_t n = 0;
+  for (const char *p = env; p && *p;) {
+    const char *colon = strchr(p, ':');
+    size_t len = colon ? (size_t)(colon - p) : strlen(p);
+    if (len) dirs[n++] = lc_xstrndup(p, len);
+    p = colon ? colon + 1 : p + len;
+  }
   char *pd = program_dir(argv0);
   if (pd) {
     lc_buf b;
@@ -245,5 +252,9 @@ lc_result *lc_check_program_hooked(const lx_program *p, const cat_model *m, cons
   }
   if (r->status == LC_RESULT_UNKNOWN && o->timeout > 0 && r->message)
     name_user_timeout(r, o->timeout);
+  for (size_t f = 0; f < r->nflags; f++)
+    for (size_t i = 0; i < cat_model_nchecks(m); i++)
+      if (cat_model_check_is_undef(m, i) && strcmp(cat_model_check_name(m, i), r->flags[f].name) == 0)
+        r->flags[f].undef = true;
   return r;
 }

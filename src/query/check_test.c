@@ -22,7 +22,8 @@ lc_result *lc_check_lowered(const lt_test *t, const lx_program *p, const cat_mod
                             double start, lc_diag *d) {
   assert(t && p && m && o && d);
   lc_result *r = lc_check_program(p, m, o, start);
-  if (r->status == LC_RESULT_OK && o->termination) {
+  /* an execution with undefined behaviour leaves nothing to ask */
+  if (r->status == LC_RESULT_OK && o->termination && !r->ub_reached) {
     double t0 = lc_now();
     if (o->progress) {
       r->terms = lc_xcalloc(LC_NPROGRESS, sizeof *r->terms);

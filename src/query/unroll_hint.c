@@ -78,7 +78,7 @@ void lc_unroll_cut_loops(lc_buf *b, const lx_program *p) {
   size_t n = 0;
   for (size_t i = 0; i < p->npaths; i++) {
     const lx_path *path = &p->paths[i];
-    bool seen = !path->cut;
+    bool seen = !path->cut || path->ub;
     for (size_t k = 0; k < i && !seen; k++)
       seen = p->paths[k].cut && p->paths[k].thread == path->thread && p->paths[k].cut_at.line == path->cut_at.line &&
              p->paths[k].cut_at.col == path->cut_at.col;

@@ -16,6 +16,7 @@ typedef struct entry {
   size_t col, outcome;
   uint64_t count;
   cmp_status status;
+  bool positive;            /* hardware: the outcome satisfies the proposition */
 } entry;
 
 /* What loading gathers per test (parallel to cmp_table.tests), until
@@ -56,6 +57,7 @@ void cmp_fini(cmp_table *t) {
     free(t->columns.v[c].path);
     free(t->columns.v[c].label);
     free(t->columns.v[c].desc);
+    free(t->columns.v[c].point);
   }
   lc_vec_free(&t->columns);
 }
@@ -129,8 +131,9 @@ static size_t outcome_index(cmp_test *x, char *text) {
   return x->outcomes.n - 1;
 }
 
-static void add_entry(cmp_test *x, pending *p, size_t col, char *text, uint64_t count, cmp_status st) {
-  entry e = {col, outcome_index(x, text), count, st};
+static void add_entry(cmp_test *x, pending *p, size_t col, char *text, uint64_t count, cmp_status st,
+                      bool positive) {
+  entry e = {col, outcome_index(x, text), count, st, positive};
   lc_vec_push(&p->entries, e);
 }
 
@@ -146,17 +149,18 @@ static void load_run(cmp_test *x, pending *p, size_t col, json_t *o) {
   size_t i;
   json_array_foreach(json_object_get(o, "histogram"), i, bin)
     add_entry(x, p, col, outcome_text(obs, json_object_get(bin, "values")),
-              (uint64_t)json_integer_value(json_object_get(bin, "count")), run_status(bin));
+              (uint64_t)json_integer_value(json_object_get(bin, "count")), run_status(bin),
+              json_is_true(json_object_get(bin, "positive")));
   json_t *values;
   json_array_foreach(json_object_get(o, "unobserved_allowed"), i, values)
-    add_entry(x, p, col, outcome_text(obs, values), 0, CMP_ALLOWED);
+    add_entry(x, p, col, outcome_text(obs, values), 0, CMP_ALLOWED, false);
 }
 
 static void load_check(cmp_test *x, pending *p, size_t col, json_t *o) {
   json_t *obs = json_object_get(o, "observables"), *state;
   size_t i;
   json_array_foreach(json_object_get(o, "states"), i, state)
-    add_entry(x, p, col, outcome_text(obs, json_object_get(state, "values")), 0, CMP_ALLOWED);
+    add_entry(x, p, col, outcome_text(obs, json_object_get(state, "values")), 0, CMP_ALLOWED, false);
 }
 
 static char *column_desc(json_t *o, bool hardware) {
@@ -180,7 +184,7 @@ static int load_object(cmp_table *t, pending_vec *pend, size_t col, json_t *o) {
   cmp_column *c = &t->columns.v[col];
   bool hardware = json_object_get(o, "histogram") != NULL;
   if (!json_object_get(o, "states") && !hardware) return -1;
-  if (c->ntests == 0) {
+  if (c->nruns == 0) {
     c->hardware = hardware;
     c->desc = column_desc(o, hardware);
   } else if (c->hardware != hardware) {
@@ -194,7 +198,7 @@ static int load_object(cmp_table *t, pending_vec *pend, size_t col, json_t *o) {
   lc_vec_push(&p->verdicts, *v ? lc_xstrdup(v) : NULL);
   if (hardware) load_run(x, p, col, o);
   else load_check(x, p, col, o);
-  c->ntests++;
+  c->nruns++;
   return 0;
 }
 
@@ -217,6 +221,47 @@ static void free_pending(cmp_table *t) {
   t->loading = NULL;
 }
 
+char *cmp_point_text(json_t *point) {
+  lc_buf b;
+  lc_buf_init(&b);
+  const char *k;
+  json_t *v;
+  json_object_foreach(point, k, v) {
+    lc_buf_printf(&b, "%s%s=", b.n ? " " : "", k);
+    if (json_is_string(v)) lc_buf_puts(&b, json_string_value(v));
+    else if (json_is_integer(v)) lc_buf_printf(&b, "%lld", (long long)json_integer_value(v));
+    else lc_buf_puts(&b, "?");
+  }
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
+}
+
+/* The column of a campaign's grid point: the file's first column takes
+ * the first point, each new point a column of its own, so that a test
+ * gets counts and a verdict per point rather than sums over runs made
+ * under different stress. */
+static size_t point_column(cmp_table *t, size_t first, json_t *point) {
+  char *text = cmp_point_text(point);
+  for (size_t c = first; c < t->columns.n; c++) {
+    cmp_column *col = &t->columns.v[c];
+    if (!col->point) {
+      col->point = text;
+      return c;
+    }
+    if (strcmp(col->point, text) == 0) {
+      free(text);
+      return c;
+    }
+  }
+  cmp_column c = {0};
+  c.path = lc_xstrdup(t->columns.v[first].path);
+  c.file = t->columns.v[first].file;
+  c.point = text;
+  lc_vec_push(&t->columns, c);
+  return t->columns.n - 1;
+}
+
 int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
   assert(t && path && d);
   FILE *f = fopen(path, "r");
@@ -226,13 +271,9 @@ int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
   }
   cmp_column c = {0};
   c.path = lc_xstrdup(path);
-  lc_buf b;
-  lc_buf_init(&b);
-  lc_buf_printf(&b, "[%zu]", t->columns.n + 1);
-  c.label = lc_buf_take(&b);
-  lc_buf_fini(&b);
+  c.file = t->columns.n ? t->columns.v[t->columns.n - 1].file + 1 : 1;
   lc_vec_push(&t->columns, c);
-  size_t col = t->columns.n - 1;
+  size_t first = t->columns.n - 1;
   pending_vec *pend = pending_of(t);
   int rc = 0, lineno = 0;
   char *line = NULL;
@@ -251,7 +292,10 @@ int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
       continue;
     }
     json_t *res = o ? json_object_get(o, "result") : NULL;
+    size_t col = first;
     if (res && json_is_object(res) && json_object_get(o, "run")) {
+      json_t *point = json_object_get(o, "point");
+      if (json_is_object(point) && json_object_size(point)) col = point_column(t, first, point);
       json_incref(res);
       json_decref(o);
       o = res;
@@ -265,7 +309,7 @@ int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
   }
   free(line);
   fclose(f);
-  if (rc == 0 && t->columns.v[col].ntests == 0) {
+  if (rc == 0 && t->columns.v[first].nruns == 0) {
     lc_error(d, (lc_loc){path, 0, 0}, "no results in this file");
     rc = -1;
   }
@@ -309,6 +353,24 @@ static bool row_differs(const cmp_table *t, const cmp_test *x, size_t i) {
   return false;
 }
 
+/* A column that ran a test several times (merged results files) shows
+ * the sums of their counts, and so the verdict of those sums, not the
+ * last run's: herd's rule on the instances satisfying the proposition. */
+static void summed_verdict(cmp_test *x, const pending *p, size_t c) {
+  uint64_t positive = 0, negative = 0;
+  for (size_t k = 0; k < p->entries.n; k++) {
+    const entry *e = &p->entries.v[k];
+    if (e->col != c) continue;
+    if (e->positive) positive += e->count;
+    else negative += e->count;
+  }
+  bool ok = strncmp(x->condition, "~exists", 7) == 0 ? positive == 0
+            : strncmp(x->condition, "forall", 6) == 0 ? negative == 0
+            : positive > 0;
+  free(x->verdict[c]);
+  x->verdict[c] = lc_xstrdup(ok ? "Ok" : "No");
+}
+
 static void build_matrix(cmp_table *t, cmp_test *x, pending *p) {
   size_t ncols = t->columns.n;
   x->cells = lc_xcalloc(x->outcomes.n * ncols + 1, sizeof(cmp_cell));
@@ -332,11 +394,34 @@ static void build_matrix(cmp_table *t, cmp_test *x, pending *p) {
     cell->count += e->count;
     cell->status = e->status;
   }
+  for (size_t c = 0; c < ncols; c++) {
+    size_t runs = 0;
+    for (size_t k = 0; k < p->cols.n; k++) runs += p->cols.v[k] == c;
+    if (runs > 1 && t->columns.v[c].hardware) summed_verdict(x, p, c);
+  }
 }
 
 static int cmp_cstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* "[2]" for a file's only column, "[2.1]", "[2.2]", ... for the grid
+ * points of a campaign's file. */
+static void label_columns(cmp_table *t) {
+  for (size_t c = 0, k = 0; c < t->columns.n; c++) {
+    cmp_column *col = &t->columns.v[c];
+    k = c && t->columns.v[c - 1].file == col->file ? k + 1 : 1;
+    bool alone = k == 1 && (c + 1 == t->columns.n || t->columns.v[c + 1].file != col->file);
+    lc_buf b;
+    lc_buf_init(&b);
+    if (alone) lc_buf_printf(&b, "[%zu]", col->file);
+    else lc_buf_printf(&b, "[%zu.%zu]", col->file, k);
+    free(col->label);
+    col->label = lc_buf_take(&b);
+    lc_buf_fini(&b);
+  }
+}
+
 void cmp_finish(cmp_table *t) {
+  label_columns(t);
   pending_vec *pend = pending_of(t);
   for (size_t i = 0; i < t->tests.n; i++) {
     cmp_test *x = &t->tests.v[i];
@@ -354,6 +439,7 @@ void cmp_finish(cmp_table *t) {
     }
     free(old);
     build_matrix(t, x, &pend->v[i]);
+    for (size_t c = 0; c < t->columns.n; c++) t->columns.v[c].ntests += x->present[c];
     for (size_t r = 0; r < x->outcomes.n; r++) {
       x->forbidden_seen |= cmp_outcome_forbidden_seen(t, x, r);
       x->differs |= row_differs(t, x, r);
@@ -414,7 +500,10 @@ void cmp_print(lc_buf *out, const cmp_table *t, bool only_differences) {
   assert(out && t);
   for (size_t c = 0; c < t->columns.n; c++) {
     const cmp_column *col = &t->columns.v[c];
-    lc_buf_printf(out, "%s %s: %s, %zu tests\n", col->label, col->path, col->desc, col->ntests);
+    lc_buf_printf(out, "%s %s%s%s%s: %s, %zu tests", col->label, col->path, col->point ? " (" : "",
+                  col->point ? col->point : "", col->point ? ")" : "", col->desc, col->ntests);
+    if (col->nruns != col->ntests) lc_buf_printf(out, " (%zu runs, counts summed)", col->nruns);
+    lc_buf_putc(out, '\n');
   }
   lc_buf_putc(out, '\n');
   size_t forbidden = 0, differ = 0;
@@ -460,6 +549,7 @@ json_t *cmp_json(const cmp_table *t, bool only_differences) {
   for (size_t c = 0; c < t->columns.n; c++) {
     json_t *col = json_object();
     json_object_set_new(col, "file", json_string(t->columns.v[c].path));
+    if (t->columns.v[c].point) json_object_set_new(col, "point", json_string(t->columns.v[c].point));
     json_object_set_new(col, "kind", json_string(t->columns.v[c].hardware ? "run" : "model"));
     json_object_set_new(col, "description", json_string(t->columns.v[c].desc));
     json_array_append_new(cols, col);

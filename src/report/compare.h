@@ -5,7 +5,9 @@
  *
  * Inputs are JSON-lines results files as `litmus-run --json` and
  * `litmus-check --json` write them, one object per test.  Each file is a
- * column; tests are matched across columns by their file name.
+ * column, each grid point of a campaign's file (litmus-run --campaign)
+ * one; tests are matched across columns by their file name.  A column
+ * holding a test several times shows the sums of their counts.
  */
 #ifndef COMPARE_H
 #define COMPARE_H
@@ -16,10 +18,13 @@
 
 typedef struct cmp_column {
   char *path;
-  char *label;             /* "[1]", "[2]", ... */
+  size_t file;             /* the results file's number, from 1 */
+  char *point;             /* a campaign's grid point ("barrier=on"), or NULL */
+  char *label;             /* "[1]", "[2]", ...; "[1.1]", "[1.2]" for the points of a campaign */
   char *desc;              /* "cuda: NVIDIA H100 (sm_90), driver ...", "model PTX v7.5 (smt)" */
   bool hardware;           /* litmus-run results (else litmus-check results) */
-  size_t ntests;
+  size_t nruns;            /* results read into the column */
+  size_t ntests;           /* the distinct tests among them (cmp_finish) */
 } cmp_column;
 
 typedef enum { CMP_ABSENT, CMP_ALLOWED, CMP_FORBIDDEN, CMP_UNEXPLORED } cmp_status;
@@ -49,7 +54,9 @@ typedef struct cmp_table {
 
 void cmp_init(cmp_table *t);
 void cmp_fini(cmp_table *t);
-/* Adds a results file as a column.  Returns 0, or -1 after reporting a
+/* "barrier=on stress-iterations=0": a campaign run's grid point (caller frees). */
+char *cmp_point_text(json_t *point);
+/* Adds a results file as a column (a campaign's file: a column per grid point).  Returns 0, or -1 after reporting a
  * malformed file to d (file:line). */
 int cmp_add_file(cmp_table *t, const char *path, lc_diag *d);
 /* Sorts outcomes and marks disagreements and forbidden observations. */

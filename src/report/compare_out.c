@@ -41,7 +41,9 @@ void cmp_print_csv(lc_buf *out, const cmp_table *t, bool only_differences) {
     lc_buf_putc(out, ',');
     lc_buf b;
     lc_buf_init(&b);
-    lc_buf_printf(&b, "%s %s", t->columns.v[c].label, t->columns.v[c].desc ? t->columns.v[c].desc : "");
+    lc_buf_puts(&b, t->columns.v[c].label);
+    if (t->columns.v[c].point) lc_buf_printf(&b, " (%s)", t->columns.v[c].point);   /* a campaign's grid point */
+    lc_buf_printf(&b, " %s", t->columns.v[c].desc ? t->columns.v[c].desc : "");
     csv_field(out, b.s);
     lc_buf_fini(&b);
   }
@@ -99,7 +101,12 @@ int cmp_rates_load(cmp_rates *r, const cmp_table *t, lc_diag *d) {
       json_t *o = json_loads(line, 0, NULL);
       json_t *res = o ? json_object_get(o, "result") : NULL;
       json_t *run = json_is_object(res) ? res : o;
-      if (json_is_object(run) && json_object_get(run, "histogram")) add_rate(r, t->columns.v[c].label, run);
+      /* a campaign's run counts in the column of its grid point */
+      char *point = json_is_object(res) && json_is_object(json_object_get(o, "point"))
+                    ? cmp_point_text(json_object_get(o, "point")) : NULL;
+      bool here = !t->columns.v[c].point || (point && strcmp(point, t->columns.v[c].point) == 0);
+      free(point);
+      if (here && json_is_object(run) && json_object_get(run, "histogram")) add_rate(r, t->columns.v[c].label, run);
       json_decref(o);
     }
     free(line);
@@ -145,15 +152,45 @@ static void xml_text(lc_buf *out, const char *s) {
 
 static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#9c755f"};
 
+/* A column's line of the legend: label, results file (two runs on one
+ * machine read alike without it), grid point, machine. */
+static void legend_text(lc_buf *out, const cmp_column *col) {
+  const char *slash = strrchr(col->path, '/');
+  lc_buf_printf(out, "%s %s", col->label, slash ? slash + 1 : col->path);
+  if (col->point) lc_buf_printf(out, " (%s)", col->point);
+  lc_buf_printf(out, ": %s", col->desc ? col->desc : "");
+}
+
+/* Pixels a line of n characters takes at most in the sans-serif font:
+ * no text metrics without a renderer, so the widest glyphs' advance
+ * (0.7 em) bounds it; too wide costs blank space, too narrow clips. */
+static size_t text_px(size_t n, size_t font) { return (n * font * 7 + 9) / 10; }
+
+static size_t max_sz(size_t a, size_t b) { return a > b ? a : b; }
+
 /* One test: for each outcome a group of bars, one per hardware column,
  * the share of that column's instances; an outcome some model forbids
- * is labelled in red with "!" when seen. */
+ * is labelled in red with "!" when seen.  The picture is as large as its
+ * title, legend and slanted outcome labels need. */
 void cmp_svg_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
   assert(out && t && x);
-  size_t nhw = 0;
-  for (size_t c = 0; c < t->columns.n; c++) nhw += t->columns.v[c].hardware;
-  size_t n = x->outcomes.n, bar = 18, group = (nhw ? nhw : 1) * bar + 24;
-  size_t width = 80 + n * group + 260, height = 340, top = 40, plot = 200;
+  size_t nhw = 0, legend = 0, label = 0;
+  for (size_t c = 0; c < t->columns.n; c++) {
+    if (!t->columns.v[c].hardware) continue;
+    nhw++;
+    lc_buf b;
+    lc_buf_init(&b);
+    legend_text(&b, &t->columns.v[c]);
+    legend = max_sz(legend, b.n);
+    lc_buf_fini(&b);
+  }
+  for (size_t o = 0; o < x->outcomes.n; o++) label = max_sz(label, strlen(x->outcomes.v[o]) + 2);
+  size_t n = x->outcomes.n, bar = 18, group = (nhw ? nhw : 1) * bar + 24, top = 40, plot = 200;
+  size_t title = strlen(x->name) + strlen(x->kind) + strlen(x->condition) + 3;
+  /* labels slant at 40 degrees: cos 40 = 0.77 across, sin 40 = 0.64 down */
+  size_t width = max_sz(max_sz(95 + n * group + text_px(legend, 11) + 10, 10 + text_px(title, 14) + 10),
+                        60 + (n ? n - 1 : 0) * group + 12 + text_px(label, 11) * 77 / 100 + 10);
+  size_t height = max_sz(max_sz(340, top + nhw * 16 + 10), top + plot + 12 + text_px(label, 11) * 64 / 100 + 20);
   lc_buf_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%zu\" height=\"%zu\" font-family=\"sans-serif\" "
                      "font-size=\"11\">\n", width, height);
   lc_buf_puts(out, "<title>");
@@ -187,9 +224,11 @@ void cmp_svg_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
     lc_buf_printf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>\n", 80 + n * group,
                   top + h * 16, palette[h % LC_ARRAY_LEN(palette)]);
     lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\">", 95 + n * group, top + h * 16 + 9);
-    xml_text(out, t->columns.v[c].label);
-    lc_buf_puts(out, " ");
-    xml_text(out, t->columns.v[c].desc ? t->columns.v[c].desc : "");
+    lc_buf text;
+    lc_buf_init(&text);
+    legend_text(&text, &t->columns.v[c]);
+    xml_text(out, text.s);
+    lc_buf_fini(&text);
     lc_buf_puts(out, "</text>\n");
     h++;
   }

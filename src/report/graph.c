@@ -343,9 +343,24 @@ static bool on_path(const char *prog) {
 }
 
 int report_dot_to_svg(const char *dot_path, const char *svg_path, char **msg) {
-  assert(dot_path && svg_path && msg);
+  return report_dot_render(dot_path, svg_path, "svg", msg);
+}
+
+const char *report_graph_format(const char *path) {
+  static const char *const formats[] = {"dot", "svg", "png", "pdf"};
+  const char *dot = strrchr(path, '.');
+  if (!dot || strchr(dot, '/')) return NULL;
+  for (size_t i = 0; i < LC_ARRAY_LEN(formats); i++)
+    if (strcmp(dot + 1, formats[i]) == 0) return formats[i];
+  return NULL;
+}
+
+int report_dot_render(const char *dot_path, const char *out_path, const char *format, char **msg) {
+  assert(dot_path && out_path && format && msg);
   if (!on_path("dot")) return 1;
-  char *argv[] = {"dot", "-Tsvg", "-o", (char *)svg_path, (char *)dot_path, NULL};
+  char flag[16];
+  snprintf(flag, sizeof flag, "-T%s", format);
+  char *argv[] = {"dot", flag, "-o", (char *)out_path, (char *)dot_path, NULL};
   pid_t pid;
   int rc = posix_spawnp(&pid, "dot", NULL, NULL, argv, environ), status = 0;
   lc_buf b;
@@ -396,11 +411,19 @@ int report_show_graph(const lc_show_result *s, const char *path, char **msg) {
  * several graphs, and loses edges when executions share one graph). */
 int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, char **msg) {
   assert(x && path && n && msg);
-  size_t len = strlen(path);
-  bool svg = len > 4 && strcmp(path + len - 4, ".svg") == 0;
-  bool dot = len > 4 && strcmp(path + len - 4, ".dot") == 0;
+  const char *format = report_graph_format(path);
+  if (!format) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "'%s' does not end in .dot, .svg, .png or .pdf", path);
+    *msg = lc_buf_take(&b);
+    lc_buf_fini(&b);
+    *n = 0;
+    return -1;
+  }
+  bool render = strcmp(format, "dot") != 0;
   char *stem = lc_xstrdup(path);
-  if (svg || dot) stem[len - 4] = '\0';
+  stem[strlen(path) - 4] = '\0';
   lc_buf scratch;
   lc_buf_init(&scratch);
   *n = report_explain_dot(&scratch, x, SIZE_MAX - 1);
@@ -411,9 +434,9 @@ int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, c
     lc_buf_init(&text), lc_buf_init(&dpath), lc_buf_init(&spath);
     report_explain_dot(&text, x, k);
     numbered(&dpath, stem, k, *n, "dot");
-    numbered(&spath, stem, k, *n, "svg");
+    numbered(&spath, stem, k, *n, format);
     rc = write_file(dpath.s, text.s, msg);
-    if (rc == 0 && svg) rc = report_dot_to_svg(dpath.s, spath.s, msg);
+    if (rc == 0 && render) rc = report_dot_render(dpath.s, spath.s, format, msg);
     lc_buf_fini(&text), lc_buf_fini(&dpath), lc_buf_fini(&spath);
   }
   if (rc == 1) {
@@ -428,24 +451,31 @@ int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, c
   return rc;
 }
 
-/* Execution k of x drawn by one() into PATH (one) or STEM-k.EXT, with an
- * SVG beside each DOT for PATH.svg, as report_graph_file. */
+/* Execution k of x drawn by one() into PATH (one) or STEM-k.EXT, each
+ * DOT file rendered to PATH's format beside it, as report_graph_file. */
 static int write_dots(const char *path, size_t n, void (*one)(lc_buf *out, const void *x, size_t k), const void *x,
                       char **msg) {
-  size_t len = strlen(path);
-  bool svg = len > 4 && strcmp(path + len - 4, ".svg") == 0;
-  bool dot = len > 4 && strcmp(path + len - 4, ".dot") == 0;
+  const char *format = report_graph_format(path);
+  if (!format) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "'%s' does not end in .dot, .svg, .png or .pdf", path);
+    *msg = lc_buf_take(&b);
+    lc_buf_fini(&b);
+    return -1;
+  }
+  bool render = strcmp(format, "dot") != 0;
   char *stem = lc_xstrdup(path);
-  if (svg || dot) stem[len - 4] = '\0';
+  stem[strlen(path) - 4] = '\0';
   int rc = 0;
   for (size_t k = 0; k < n && rc == 0; k++) {
     lc_buf text, dpath, spath;
     lc_buf_init(&text), lc_buf_init(&dpath), lc_buf_init(&spath);
     one(&text, x, k);
     numbered(&dpath, stem, k, n, "dot");
-    numbered(&spath, stem, k, n, "svg");
+    numbered(&spath, stem, k, n, format);
     rc = write_file(dpath.s, text.s, msg);
-    if (rc == 0 && svg) rc = report_dot_to_svg(dpath.s, spath.s, msg);
+    if (rc == 0 && render) rc = report_dot_render(dpath.s, spath.s, format, msg);
     lc_buf_fini(&text), lc_buf_fini(&dpath), lc_buf_fini(&spath);
   }
   if (rc == 1) {

@@ -30,7 +30,7 @@ static void escape(lc_buf *out, const char *s) {
 }
 
 /* The test's name as a file name. */
-static void file_stem(lc_buf *out, const char *name) {
+void report_file_stem(lc_buf *out, const char *name) {
   for (; *name; name++)
     lc_buf_putc(out, isalnum((unsigned char)*name) || strchr("+-._", *name) ? *name : '_');
 }
@@ -107,12 +107,14 @@ static void picture(lc_buf *out, const char *dir, const char *stem, const lc_exp
   lc_buf_fini(&svg);
 }
 
-char *report_html_page(const char *dir, const lc_explain_result *x, const lc_result *r, FILE *err) {
+char *report_html_page(const char *dir, const char *name, const lc_explain_result *x, const lc_result *r,
+                       FILE *err) {
   assert(dir && x && x->prog && r && err);
   const lt_test *t = x->prog->test;
   lc_buf stem, page, text, row;
   lc_buf_init(&stem), lc_buf_init(&page), lc_buf_init(&text), lc_buf_init(&row);
-  file_stem(&stem, t->name);
+  if (name) lc_buf_puts(&stem, name);
+  else report_file_stem(&stem, t->name);
   lc_verdict v = lc_result_verdict(r);
   lc_buf_puts(&page, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>");
   escape(&page, t->name);

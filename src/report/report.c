@@ -253,8 +253,8 @@ static json_t *flags_json(const lc_result *r, bool *race) {
       json_object_set_new(o, "pairs", pairs);
       if (reasons) json_object_set_new(o, "reasons", reasons);
     }
-    /* PTX's data-race; C++'s undefined-behaviour (models/cuda-cpp.cat) */
-    if (fl->raised && (strstr(fl->name, "race") || strcmp(fl->name, "undefined-behaviour") == 0))
+    /* PTX's data-race; C++'s undefined-behaviour (models/cuda-cpp.cat); herd's undefined_unless */
+    if (fl->raised && (fl->undef || strstr(fl->name, "race") || strcmp(fl->name, "undefined-behaviour") == 0))
       *race = true;
     json_array_append_new(all, o);
   }

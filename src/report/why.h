@@ -49,18 +49,29 @@ size_t report_explain_dot(lc_buf *out, const lc_explain_result *x, size_t only);
 /* Runs Graphviz's dot on a DOT file.  Returns 0, 1 when dot is not
  * installed, -1 when it failed (*msg says why, caller frees). */
 int report_dot_to_svg(const char *dot_path, const char *svg_path, char **msg);
+/* The same for any output format of dot (svg, png, pdf). */
+int report_dot_render(const char *dot_path, const char *out_path, const char *format, char **msg);
+/* What --graph PATH writes: "dot", "svg", "png" or "pdf" by PATH's
+ * extension; NULL for any other (a static string). */
+const char *report_graph_format(const char *path);
 
 /* Draws x's executions, one file each: PATH for a single one, else
- * STEM-1.EXT, STEM-2.EXT, ... (PATH = STEM.EXT).  PATH ending in .svg:
- * the DOT beside each SVG (.dot), the SVG through Graphviz's dot.  *n:
+ * STEM-1.EXT, STEM-2.EXT, ... (PATH = STEM.EXT).  PATH ending in .svg,
+ * .png or .pdf: the DOT beside each picture (.dot), the picture through
+ * Graphviz's dot; any other ending than these and .dot is an error.  *n:
  * the number of executions.  Returns 0 (*msg set, a warning, when
  * Graphviz is missing and only DOT was written), or -1 with *msg. */
 int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, char **msg);
 
-/* --html DIR: writes DIR/TEST.html (states, verdict, explanations and
+/* --html DIR: writes DIR/NAME.html (states, verdict, explanations and
  * their pictures, as SVG when Graphviz is installed) and returns the
- * test's row of the index (caller frees); problems go to err. */
-char *report_html_page(const char *dir, const lc_explain_result *x, const lc_result *r, FILE *err);
+ * test's row of the index (caller frees); problems go to err.  NAME
+ * NULL: the test's name made a file name (report_file_stem). */
+char *report_html_page(const char *dir, const char *name, const lc_explain_result *x, const lc_result *r,
+                       FILE *err);
+/* A test's name as a file name: characters other than letters, digits and
+ * + - . _ become _. */
+void report_file_stem(lc_buf *out, const char *name);
 /* DIR/index.html from the rows of report_html_page, in order. */
 int report_html_index(const char *dir, char *const *rows, size_t n, FILE *err);
 

@@ -76,6 +76,8 @@ char *run_model_result_dump(const lc_result *r) {
   json_object_set_new(o, "states", states);
   json_object_set_new(o, "flags", flags);
   json_object_set_new(o, "bound_reached", json_boolean(r->bound_reached));
+  json_object_set_new(o, "ub_reached", json_boolean(r->ub_reached));
+  json_object_set_new(o, "ub_path", json_integer((json_int_t)r->ub_path));
   json_object_set_new(o, "termination", json_integer(r->termination));
   json_object_set_new(o, "witness", json_string_or_null(r->termination_witness));
   json_object_set_new(o, "terms", terms);
@@ -169,6 +171,8 @@ lc_result *run_model_result_load(const char *text, const lx_program *p, const ca
   r->status = (lc_result_status)status;
   r->message = dup_or_null(json_object_get(o, "message"));
   r->bound_reached = json_is_true(json_object_get(o, "bound_reached"));
+  r->ub_reached = json_is_true(json_object_get(o, "ub_reached"));
+  r->ub_path = (size_t)json_integer_value(json_object_get(o, "ub_path"));
   r->termination = (int)json_integer_value(json_object_get(o, "termination"));
   r->termination_witness = dup_or_null(json_object_get(o, "witness"));
   load_seconds(o, r);

@@ -117,6 +117,13 @@ static Z3_ast any_cut(smt_enc *e) {
   return any;
 }
 
+static Z3_ast any_ub(smt_enc *e) {
+  Z3_ast any = NULL;
+  for (size_t pi = 0; pi < e->p->npaths; pi++)
+    if (e->p->paths[pi].ub) any = smt_or(e, any, e->path[pi]);
+  return any;
+}
+
 /* No path cut by the unroll bound runs: one clause per path. */
 static void forbid_cut(smt_enc *e) {
   for (size_t pi = 0; pi < e->p->npaths; pi++)
@@ -596,6 +603,22 @@ static bool model_true(smt_enc *e, Z3_model m, Z3_ast t) {
 /* Is there an allowed execution that goes past the unroll bound? */
 static bool query_bound(query *q) {
   smt_enc *e = q->e;
+  Z3_ast ub = any_ub(e);
+  if (ub) {   /* first the cut paths that end in undefined behaviour */
+    Z3_solver_push(e->z, e->s);
+    smt_assert(e, ub);
+    Z3_lbool res = solve(q);
+    if (res == Z3_L_TRUE) {   /* which place: a path of the execution found */
+      Z3_model m = Z3_solver_get_model(e->z, e->s);
+      Z3_model_inc_ref(e->z, m);
+      for (size_t pi = 0; pi < e->p->npaths && !q->r->ub_reached; pi++)
+        if (e->p->paths[pi].ub && model_true(e, m, e->path[pi])) q->r->ub_reached = true, q->r->ub_path = pi;
+      Z3_model_dec_ref(e->z, m);
+    }
+    Z3_solver_pop(e->z, e->s, 1);
+    if (res == Z3_L_UNDEF) return unknown(q, "looking for executions with undefined behaviour");
+    q->r->ub_reached = res == Z3_L_TRUE;
+  }
   Z3_ast any = any_cut(e);
   if (!any) return true;
   Z3_solver_push(e->z, e->s);

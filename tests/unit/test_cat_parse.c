@@ -74,6 +74,7 @@ static void test_cat_parse_precedence(void **state) {
     {"a ; b ; c", "((a ; b) ; c)"},
     {"a \\ b \\ c", "((a \\ b) \\ c)"},
     {"W * M | M * W", "((W * M) | (M * W))"},
+    {"let x = a | b and y = c in x ; y | d", "(let x = (a | b) and y = c in ((x ; y) | d))"},
     {"A * B & C", "((A * B) & C)"},
     {"A & B * C", "(A & (B * C))"},
     {"~a ; b", "(~a ; b)"},
@@ -214,19 +215,19 @@ static const struct {
   {"syntax-1", "let x = po ;", "t.cat:1:13: error: syntax error: unexpected end of file; expected an expression"},
   {"syntax-2", "let = po", "t.cat:1:5: error: syntax error: unexpected '='; expected a name or 'rec'"},
   {"syntax-3", "let x po", "t.cat:1:7: error: syntax error: unexpected 'po'; expected '=' or '('"},
-  {"syntax-4", "acyclic po", "t.cat:1:11: error: syntax error: unexpected end of file; expected 'as' and the check's name"},
+  {"syntax-4", "~acyclic po", "t.cat:1:1: error: negated checks (herd's '~acyclic', '~empty', ...) are not supported; only flags are written 'flag ~empty E as name'"},
   {"syntax-5", "acyclic po as", "t.cat:1:14: error: syntax error: unexpected end of file; expected the check's name"},
   {"syntax-6", "flag empty po as r", "t.cat:1:6: error: syntax error: unexpected 'empty'; expected '~' (flags are written 'flag ~empty E as name')"},
   {"syntax-7", "let x = (po |\n rf", "t.cat:2:4: error: syntax error: unexpected end of file; expected ')' (to close '(' at line 1)"},
   {"syntax-8", "let x = [W", "t.cat:1:11: error: syntax error: unexpected end of file; expected ']' (to close '[' at line 1)"},
   {"syntax-9", "include x.cat", "t.cat:1:9: error: syntax error: unexpected 'x.cat'; expected a file name in double quotes"},
-  {"syntax-10", "\"M\" show po", "t.cat:1:5: error: syntax error: unexpected 'show'; expected a statement (let, include, acyclic, irreflexive, empty, flag or option)"},
+  {"syntax-10", "\"M\" shows po", "t.cat:1:5: error: syntax error: unexpected 'shows'; expected a statement (let, include, acyclic, irreflexive, empty, flag, option, show, procedure, call, if, with or undefined_unless)"},
   {"syntax-11", "let rec f(x) = x", "t.cat:1:10: error: syntax error: unexpected '('; expected '=' (a let rec defines values, not functions)"},
   {"syntax-12", "let f(a,) = a", "t.cat:1:9: error: syntax error: unexpected ')'; expected a parameter name"},
   {"syntax-13", "let x = f(po", "t.cat:1:13: error: syntax error: unexpected end of file; expected ',' or ')' (to close '(' at line 1)"},
-  {"syntax-14", "let x = let", "t.cat:1:9: error: syntax error: unexpected 'let'; expected an expression"},
+  {"syntax-14", "let x = let", "t.cat:1:12: error: syntax error: unexpected end of file; expected a name"},
   {"syntax-15", "let x = \"s\"", "t.cat:1:9: error: syntax error: unexpected string \"s\"; expected an expression"},
-  {"syntax-16", "let x = po )", "t.cat:1:12: error: syntax error: unexpected ')'; expected a statement (let, include, acyclic, irreflexive, empty, flag or option)"},
+  {"syntax-16", "let x = po )", "t.cat:1:12: error: syntax error: unexpected ')'; expected a statement (let, include, acyclic, irreflexive, empty, flag, option, show, procedure, call, if, with or undefined_unless)"},
   {"lex-1", "let x = po\n  (* open (* nested *)", "t.cat:2:3: error: unterminated comment (opened here)"},
   {"lex-2", "let x = \"str", "t.cat:1:9: error: unterminated string"},
   {"lex-3", "let x = po $ rf", "t.cat:1:12: error: unexpected character '$'"},
@@ -267,6 +268,19 @@ static const struct {
   {"dup-2", "let rec a = po and b = a and a = rf", "t.cat:1:30: error: 'a' is defined twice in this let rec"},
   {"dup-3", "let f(x, x) = x", "t.cat:1:10: error: parameter 'x' appears twice"},
   {"include-1", "include \"nope-not-there.cat\"", "t.cat:1:9: error: cannot find included file \"nope-not-there.cat\""},
+  {"herd-1", "let rec m s = match s with || {} -> {} end\nacyclic m(po) as A", "t.cat:2:9: error: 'm' (t.cat:1) is defined with herd's functional language ('match' at line 1: match, fun, sets of sets, curried or recursive functions), which models here cannot evaluate"},
+  {"herd-2", "let g(x) = f x\nlet h = g(po)\nacyclic h as A", "t.cat:3:9: error: 'h' uses 'g', which (t.cat:1) is defined with herd's functional language ('f x' at line 1: match, fun, sets of sets, curried or recursive functions), which models here cannot evaluate"},
+  {"herd-3", "with co from linearisations(W, po)", "t.cat:1:14: error: 'with co from E' is supported for E = generate_cos(R) or generate_orders(W, R) (herd's cross.cat: the coherence orders that include R) only"},
+  {"herd-4", "with co from generate_cos(0)\nwith co from generate_cos(0)", "t.cat:2:1: error: a second 'with ... from': the engine chooses one coherence order"},
+  {"herd-5", "procedure p() = call p() end\ncall p()", "t.cat:1:22: error: procedure 'p' calls itself (recursive procedures are not supported)"},
+  {"herd-6", "call q(po)", "t.cat:1:6: error: unknown procedure 'q' (neither defined above nor a builtin; see docs/model-language.md)"},
+  {"herd-7", "procedure p(a) = acyclic a end\ncall p(po, rf)", "t.cat:2:6: error: wrong number of arguments: 'p' takes 1, given 2"},
+  {"herd-8", "procedure p(a) = acyclic a end\nlet x = p", "t.cat:2:9: error: 'p' is a procedure; use it as 'call p(...)'"},
+  {"herd-9", "if \"v\" let x = po", "t.cat:1:18: error: syntax error: unexpected end of file; expected 'else' or 'end' (closing the if)"},
+  {"herd-10", "undefined_unless acyclic po", "t.cat:1:18: error: syntax error: unexpected 'acyclic'; expected 'empty' (only 'undefined_unless empty E' is supported)"},
+  {"herd-11", "enum x = 'a || 'b", "t.cat:1:1: error: herd's 'enum' statement is not supported (docs/model-language.md lists herd's constructs that are)"},
+  {"herd-12", "let x = po end", "t.cat:1:12: error: syntax error: unexpected 'end'; expected a statement ('end' or 'else' without 'if' or 'procedure')"},
+  {"herd-13", "procedure p(a) = let b = a end\nlet y = b", "t.cat:2:9: error: unknown name 'b' (neither defined above nor a builtin; see docs/model-language.md)"},
 };
 
 static void test_cat_load_errors(void **state) {
@@ -313,11 +327,82 @@ static void test_cat_load_accepts(void **state) {
     "let x = ~_ * _ | ~(W * W)",
     "let g(x) = x+\nlet f(x) = g(x) ; g(x)\nacyclic f(po) as A",
     "let x = fencerel(F) ; domain(rf) * range(co)",
+    /* herd's constructs */
+    "C RC11\nlet x = po",                  /* header: architecture and name */
+    "C \"A name\"\nlet x = po",
+    "let x = let a = po and b = rf in a | b",
+    "let x = let a = po in let b = a ; a in b+",
+    "let f(r) = let s = r ; r in s | r\nacyclic f(po) as A",
+    "let x = po in",                        /* herd's optional `in` */
+    "let a = rf and b = po\nlet po = rf and r = po\nacyclic r & po as A",   /* simultaneous */
+    "show po, rf\nshow po as p\nunshow rf",
+    "procedure p() = acyclic po end\ncall p()",
+    "procedure p(r, s) = let t = r | s\n acyclic t as T\n empty t & id end\ncall p(po, rf) as Q",
+    "if \"v\" let x = po else let x = rf end\nacyclic x as A",
+    "if ~\"v\" && (\"w\" || ~\"u\") acyclic po as A end",
+    "with co from generate_cos(co0)",
+    "with mo from generate_orders(W, 0)\nacyclic mo as A",
+    "undefined_unless empty po & ext as Dr\nrequires empty rf",
+    "acyclic po\nacyclic po\nirreflexive rf",   /* unnamed checks */
+    "let rec m s = match s with || {} -> {} || e ++ t -> m t end\nlet y = po",
+    "let g = fun x -> x\nlet h(x) = g x\nlet ok = po",
+    "let x = emptyset | FW | RMW | NA\nlet y = po-loc | rfe | rfi | co0",
   };
   for (size_t i = 0; i < LC_ARRAY_LEN(good); i++) {
     char *e = load_error(good[i]);
     if (e) fail_msg("case %zu: %s", i, e);
   }
+}
+
+/* herd's checks: unnamed ones are named after the call (or the keyword),
+ * a procedure called twice repeats its names with a suffix, and
+ * undefined_unless is a flag that means undefined behaviour. */
+static void test_cat_herd_check_names(void **state) {
+  (void)state;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  cat_model *m = cat_load_string("t.cat",
+      "C T\nprocedure p(r) = acyclic r\n irreflexive r as I end\ncall p(po) as Q\ncall p(rf)\n"
+      "empty po\nundefined_unless empty po & ext as Dr\nshow po", NULL, &d);
+  assert_non_null(m);
+  assert_string_equal(cat_model_name(m), "T");
+  static const char *const names[] = {"Q", "I", "p", "I-2", "empty", "Dr"};
+  assert_int_equal(cat_model_nchecks(m), LC_ARRAY_LEN(names));
+  for (size_t i = 0; i < LC_ARRAY_LEN(names); i++) {
+    assert_string_equal(cat_model_check_name(m, i), names[i]);
+    assert_int_equal(cat_model_check_is_flag(m, i), i == 5);
+    assert_int_equal(cat_model_check_is_undef(m, i), i == 5);
+  }
+  cat_model_free(m);
+  lc_diag_fini(&d);
+}
+
+/* Deep nesting is an error, not a deep recursion. */
+static void test_cat_nesting_is_bounded(void **state) {
+  (void)state;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_puts(&b, "let x = ");
+  for (int i = 0; i < 5000; i++) lc_buf_putc(&b, '(');
+  lc_buf_puts(&b, "po");
+  char *e = load_error(b.s);
+  assert_non_null(e);
+  assert_non_null(strstr(e, "nested too deeply (more than 200 levels)"));
+  free(e);
+  b.n = 0;
+  for (int i = 0; i < 5000; i++) lc_buf_puts(&b, "if \"v\" ");
+  e = load_error(b.s);
+  assert_non_null(e);
+  assert_non_null(strstr(e, "nested too deeply"));
+  free(e);
+  b.n = 0;
+  lc_buf_puts(&b, "let f0(a) = a\n");
+  for (int i = 1; i < 120; i++) lc_buf_printf(&b, "let f%d(a) = f%d(a)\n", i, i - 1);
+  e = load_error(b.s);
+  assert_non_null(e);
+  assert_non_null(strstr(e, "calls nested too deeply (more than 100 expansions)"));
+  free(e);
+  lc_buf_fini(&b);
 }
 
 /* ---- files: includes, search, cycles -------------------------------------------- */
@@ -487,6 +572,8 @@ int main(void) {
     cmocka_unit_test(test_cat_load_errors),
     cmocka_unit_test(test_cat_load_error_in_expansion_notes_call),
     cmocka_unit_test(test_cat_load_accepts),
+    cmocka_unit_test(test_cat_herd_check_names),
+    cmocka_unit_test(test_cat_nesting_is_bounded),
     cmocka_unit_test(test_cat_include_beside_then_search),
     cmocka_unit_test(test_cat_include_cycle),
     cmocka_unit_test(test_cat_include_error_position),
