@@ -364,11 +364,13 @@ static void test_cat_named_relations(void **state) {
                       "let c = g(po | rf)\n"
                       "acyclic a | b as A\n"
                       "flag ~empty c as C\n");
+  /* all of them: the language's own lets (po-loc, rfe, ...) first, then the file's */
   size_t *v = NULL, n = cat_model_relations(m, false, &v);
-  assert_int_equal(n, 3);
-  assert_string_equal(cat_model_value_name(m, v[0]), "a");
-  assert_string_equal(cat_model_value_name(m, v[1]), "b");
-  assert_string_equal(cat_model_value_name(m, v[2]), "c");
+  assert_true(n >= 3);
+  assert_string_equal(cat_model_value_name(m, v[n - 3]), "a");
+  assert_string_equal(cat_model_value_name(m, v[n - 2]), "b");
+  assert_string_equal(cat_model_value_name(m, v[n - 1]), "c");
+  for (size_t i = 0; i < n; i++) assert_null(strchr(cat_model_value_name(m, v[i]), '('));
   free(v);
   n = cat_model_relations(m, true, &v);   /* a | b names a and b; c is read by C */
   assert_int_equal(n, 3);
