@@ -122,12 +122,27 @@ bool cat_model_check_is_flag(const cat_model *m, size_t i);
 /* A flag from herd's `undefined_unless`: raised, it means undefined behaviour. */
 bool cat_model_check_is_undef(const cat_model *m, size_t i);
 
+/* The model's named relations (definitions by `let` or `let rec` of a
+ * relation), in file order, a name bound twice by its last definition:
+ * all of them, or (direct_only) those a check's expression names itself.
+ * Returns their number; *out (new) holds their value ids. */
+size_t cat_model_relations(const cat_model *m, bool direct_only, size_t **out);
+const char *cat_model_value_name(const cat_model *m, size_t v);
+/* The value id of the named relation `name` (its last definition). */
+bool cat_model_find_relation(const cat_model *m, const char *name, size_t *v);
+
 /* Evaluates every definition the checks need and calls be->check for each
  * check in file order.  Definitions are evaluated lazily, at most once
  * each (a `let rec` group once as a whole), and released after their last
  * use.  Returns 0, or -1 after an error in d (a builtin the backend does
  * not provide, a builtin of the wrong type, an op that returned NULL). */
 int cat_eval(const cat_model *m, const cat_backend *be, lc_diag *d);
+
+/* Evaluates the values vals[0..n) (ids from cat_model_relations) into
+ * out[i], new values the caller releases; be->check is not called.
+ * Returns 0, or -1 after an error in d (out then holds nothing). */
+int cat_eval_values(const cat_model *m, const cat_backend *be, const size_t *vals, size_t n, cat_value *out,
+                    lc_diag *d);
 
 /* Is `name` a builtin the model language knows, and of which type? */
 bool cat_builtin_type(const char *name, cat_type *type);

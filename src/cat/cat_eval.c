@@ -15,6 +15,7 @@
 
 #include <assert.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 typedef struct slot {
@@ -302,6 +303,28 @@ int cat_eval(const cat_model *m, const cat_backend *be, lc_diag *d) {
     be->check(be->ctx, c->kind, c->flag, r.v, c->name, c->loc);
     drop(&E, r, CAT_TY_REL);
   }
+  cleanup(&E);
+  return E.failed ? -1 : 0;
+}
+
+int cat_eval_values(const cat_model *m, const cat_backend *be, const size_t *vals, size_t n, cat_value *out,
+                    lc_diag *d) {
+  assert(m && be && be->builtin && be->op && (be->same || be->rec_limit) && (vals || !n) && (out || !n) && d);
+  size_t nv = m->vals.n ? m->vals.n : 1;
+  ev E = {m, be, d, lc_xcalloc(nv, sizeof(slot)), lc_xcalloc(nv, sizeof(cat_value)), NULL, false};
+  /* several values are asked for, each read by the others perhaps: none
+   * is released before the end */
+  for (size_t i = 0; i < m->vals.n; i++) E.slots[i].uses = SIZE_MAX / 2;
+  size_t k = 0;
+  for (; k < n && !E.failed; k++) {
+    assert(vals[k] < m->vals.n);
+    if (!demand(&E, vals[k])) break;
+    cat_type t = m->vals.v[vals[k]].type;
+    out[k] = be->op(be->ctx, CAT_OP_UNION, t, E.slots[vals[k]].v, E.slots[vals[k]].v);
+    if (!out[k]) E.failed = true;
+  }
+  if (E.failed)
+    for (size_t i = 0; i < k && i < n; i++) release(&E, m->vals.v[vals[i]].type, out[i]), out[i] = NULL;
   cleanup(&E);
   return E.failed ? -1 : 0;
 }

@@ -1163,3 +1163,62 @@ bool cat_model_check_is_undef(const cat_model *m, size_t i) {
   assert(m && i < m->checks.n);
   return m->checks.v[i].undef;
 }
+
+/* ---- the model's named relations (litmus-check --show) ----------------------------- */
+
+/* A relation bound by `let` (or `let rec`) in a model file, not a
+ * function argument's value ("f(x)"). */
+static bool named_relation(const cat_val *v) {
+  return v->kind == CAT_V_DEF && v->type == CAT_TY_REL && v->name && !strchr(v->name, '(');
+}
+
+/* The definitions a check's expression reads without going through
+ * another definition. */
+static void mark_direct(const cat_node *n, bool *direct) {
+  LC_VEC(const cat_node *) todo = {0};
+  lc_vec_push(&todo, n);
+  while (todo.n) {
+    const cat_node *x = todo.v[--todo.n];
+    if (x->kind == CAT_N_REF) {
+      direct[x->ref] = true;
+      continue;
+    }
+    if (x->a) lc_vec_push(&todo, x->a);
+    if (x->b) lc_vec_push(&todo, x->b);
+  }
+  lc_vec_free(&todo);
+}
+
+size_t cat_model_relations(const cat_model *m, bool direct_only, size_t **out) {
+  assert(m && out);
+  size_t nv = m->vals.n;
+  bool *direct = lc_xcalloc(nv + 1, sizeof(bool));
+  for (size_t i = 0; i < m->checks.n; i++) mark_direct(m->checks.v[i].e, direct);
+  size_t *v = lc_xcalloc(nv + 1, sizeof(size_t)), n = 0;
+  for (size_t i = 0; i < nv; i++) {
+    const cat_val *x = &m->vals.v[i];
+    if (!named_relation(x) || (direct_only && !direct[i])) continue;
+    /* a name bound again: its last definition, the one later code reads */
+    bool later = false;
+    for (size_t j = i + 1; j < nv && !later; j++) later = named_relation(&m->vals.v[j]) && !strcmp(m->vals.v[j].name, x->name);
+    if (!later) v[n++] = i;
+  }
+  free(direct);
+  *out = v;
+  return n;
+}
+
+const char *cat_model_value_name(const cat_model *m, size_t v) {
+  assert(m && v < m->vals.n);
+  return m->vals.v[v].name;
+}
+
+bool cat_model_find_relation(const cat_model *m, const char *name, size_t *v) {
+  assert(m && name && v);
+  for (size_t i = m->vals.n; i-- > 0;)
+    if (named_relation(&m->vals.v[i]) && !strcmp(m->vals.v[i].name, name)) {
+      *v = i;
+      return true;
+    }
+  return false;
+}

@@ -198,6 +198,16 @@ int cat_rel_eval(const cat_model *m, size_t n, cat_rel_builtin_fn builtin, void 
   return 0;
 }
 
+int cat_rel_eval_values(const cat_model *m, size_t n, cat_rel_builtin_fn builtin, void *uctx, const size_t *vals,
+                        size_t nvals, void **out, lc_diag *d) {
+  assert(m && builtin && d);
+  exact x = {n, builtin, uctx, d, {0}};
+  cat_backend be = {ex_builtin, ex_op, ex_same, rec_limit(n), ex_check, ex_release, &x, NULL};
+  int rc = cat_eval_values(m, &be, vals, nvals, out, d);
+  free_checks(x.checks.v, x.checks.n);
+  return rc;
+}
+
 void cat_rel_result_fini(cat_rel_result *res) {
   if (!res) return;
   free_checks(res->checks, res->n);

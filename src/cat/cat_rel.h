@@ -73,6 +73,10 @@ typedef struct cat_rel_result {
 int cat_rel_eval(const cat_model *m, size_t n, cat_rel_builtin_fn builtin, void *uctx,
                  cat_rel_result *res, lc_diag *d);
 void cat_rel_result_fini(cat_rel_result *res);
+/* The values vals[0..nvals) of m (cat_eval_values) over n events, each a
+ * new rel_set* or rel_rel* in out[i].  Returns 0, or -1 after an error in d. */
+int cat_rel_eval_values(const cat_model *m, size_t n, cat_rel_builtin_fn builtin, void *uctx, const size_t *vals,
+                        size_t nvals, void **out, lc_diag *d);
 /* The result of the check called name, or NULL (borrowed). */
 const cat_rel_check *cat_rel_result_find(const cat_rel_result *res, const char *name);
 

@@ -32,6 +32,7 @@
 #include "lc.h"
 #include "litmus/ast.h"
 #include "report/report.h"
+#include "report/show.h"
 #include "report/why.h"
 #include "explain.h"
 #include "isolate.h"
@@ -49,6 +50,9 @@ typedef struct options {
   bool explain;
   const char *explain_state;  /* NULL: the condition's states; "race": the races */
   const char *graph, *html;
+  const char *show;           /* --show all|STATE */
+  const char *show_rels;      /* --show-rel LIST|all; NULL: the checks' own */
+  size_t show_limit;          /* --show-limit N (default 100) */
   unsigned jobs;
   lc_check_options check;
   lc_paths files;
@@ -85,7 +89,15 @@ static void usage(FILE *out) {
         "                         'P1:r0=1; P1:r1=0;') is forbidden or allowed;\n"
         "                         --explain=race (or --explain race): an execution\n"
         "                         for each racy pair\n"
-        "      --graph FILE.dot|.svg|.png|.pdf  draw the explained executions (Graphviz)\n"
+        "      --show all|STATE   print every allowed execution (or those giving STATE)\n"
+        "                         with rf, co, fr and the model's named relations\n"
+        "      --show-limit N     print at most N of them (default 100); they are\n"
+        "                         counted up to 10000 (or N)\n"
+        "      --show-rel LIST    the relations --show prints: names of the model's\n"
+        "                         `let`s, comma-separated, or all (default: those its\n"
+        "                         checks name)\n"
+        "      --graph FILE.dot|.svg|.png|.pdf  draw the explained executions (Graphviz),\n"
+        "                         or --show's executions\n"
         "      --html DIR         a page per test and an index, with explanations\n"
         "      --lint             report structural mistakes in mbarrier, cluster and\n"
         "                         async-proxy code instead of checking (exit 1 if any)\n"
@@ -114,6 +126,7 @@ static void usage(FILE *out) {
 /* ---- options ------------------------------------------------------------------ */
 
 enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
+       OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
        OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY };
 
 /* A finite number (strtod also reads "nan" and "inf"); -1 when s is none. */
@@ -143,6 +156,8 @@ static int parse_options(int argc, char **argv, options *o) {
     {"quiet", no_argument, NULL, 'q'},       {"print", no_argument, NULL, 'p'},
     {"events", no_argument, NULL, OPT_EVENTS}, {"help", no_argument, NULL, 'h'},
     {"explain", optional_argument, NULL, OPT_EXPLAIN}, {"graph", required_argument, NULL, OPT_GRAPH},
+    {"show", required_argument, NULL, OPT_SHOW}, {"show-limit", required_argument, NULL, OPT_SHOW_LIMIT},
+    {"show-rel", required_argument, NULL, OPT_SHOW_REL},
     {"html", required_argument, NULL, OPT_HTML},     {"set", required_argument, NULL, OPT_SET},
     {"termination", no_argument, NULL, OPT_TERMINATION}, {"progress", required_argument, NULL, OPT_PROGRESS},
     {"lint", no_argument, NULL, OPT_LINT},
@@ -219,6 +234,15 @@ static int parse_options(int argc, char **argv, options *o) {
       break;
     case OPT_GRAPH: o->graph = optarg; break;
     case OPT_HTML: o->html = optarg; break;
+    case OPT_SHOW: o->show = optarg; break;
+    case OPT_SHOW_REL: o->show_rels = optarg; break;
+    case OPT_SHOW_LIMIT:
+      if (read_number(optarg, &num) < 0 || num < 0 || num > 1e6 || num != (size_t)num) {
+        fprintf(stderr, "litmus-check: --show-limit: '%s' is not a number from 0 to 1000000\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      o->show_limit = (size_t)num;
+      break;
     case 'q': o->quiet = true; break;
     case 'p': o->mode = MODE_PRINT; break;
     case 'h': usage(stdout); return LC_EXIT_OK;
@@ -361,8 +385,44 @@ static lc_explain_result *explain_test(const batch *b, job *j, const lc_result *
   for (size_t i = 0; i < n; i++) lc_state_fini(&states[i]);
   if (states != &one) free(states);
   if (lc_explain_failed(x)) j->status = LC_EXIT_INTERNAL;
-  if (b->o->graph) write_graph(b, j, x, err);
+  if (b->o->graph && !b->o->show) write_graph(b, j, x, err);
   return x;
+}
+
+/* --show: the allowed executions, as the explicit engine lists them. */
+static lc_show_result *show_test(const batch *b, job *j, const lc_result *r, FILE *err) {
+  const lx_program *p = r->prog;
+  lc_state one = {0};
+  char *msg = NULL;
+  bool all = strcmp(b->o->show, "all") == 0;
+  if (!all && lc_state_parse(p, b->o->show, &one, &msg) < 0) {
+    fprintf(err, "%s: error: --show: %s\n", j->path, msg);
+    free(msg);
+    j->status = LC_EXIT_INPUT;
+    return NULL;
+  }
+  lc_show_result *s = lc_show(p, model_for(b, p->test), all ? NULL : &one, b->o->show_limit, b->o->show_rels,
+                                  b->o->check.timeout, &msg);
+  if (!all) lc_state_fini(&one);
+  if (!s) {
+    fprintf(err, "%s: error: --show-rel: %s\n", j->path, msg);
+    free(msg);
+    j->status = LC_EXIT_INPUT;
+    return NULL;
+  }
+  if (s->stopped) j->status = LC_EXIT_INTERNAL;
+  if (b->o->graph && s->n) {
+    char *path = graph_path(b, j, p->test);
+    if (report_show_graph(s, path, &msg) < 0) {
+      fprintf(err, "%s: error: --graph: %s\n", j->path, msg);
+      j->status = LC_EXIT_INTERNAL;
+    } else if (msg) {
+      fprintf(err, "%s: warning: --graph: %s\n", j->path, msg);
+    }
+    free(msg);
+    free(path);
+  }
+  return s;
 }
 
 /* ---- in an isolated child (--timeout) ---------------------------------------- */
@@ -503,14 +563,17 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     }
   }
   lc_explain_result *x = NULL;
-  bool explain = r->status == LC_RESULT_OK && (b->o->explain || b->o->graph || b->o->html);
+  bool explain = r->status == LC_RESULT_OK && (b->o->explain || (b->o->graph && !b->o->show) || b->o->html);
+  bool show = r->status == LC_RESULT_OK && b->o->show;
   /* the explanations' questions have timeouts of their own: the deadline
    * bounds the check only */
-  if (explain && b->fd >= 0) lc_iso_send(b->fd, LC_ISO_RELAX, NULL, 0);
+  if ((explain || show) && b->fd >= 0) lc_iso_send(b->fd, LC_ISO_RELAX, NULL, 0);
   if (explain) x = explain_test(b, j, r, err);
+  lc_show_result *shown = show ? show_test(b, j, r, err) : NULL;
   if (b->o->json) {
     json_t *js = report_json(r);
     if (x) json_object_set_new(js, "explain", report_explain_json(x));
+    if (shown) json_object_set_new(js, "show", report_show_json(shown));
     char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
     lc_buf_printf(out, "%s\n", s);
     free(s);
@@ -519,6 +582,9 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     report_text(out, r);
     if (x && b->o->explain) report_explain_text(out, x);
   }
+  /* asked for by name: printed under -q too, which drops the test block */
+  if (shown && !b->o->json) report_show_text(out, shown);
+  lc_show_free(shown);
   if (x && b->o->html) j->html_row = report_html_page(b->o->html, j->stem, x, r, err);
   lc_explain_free(x);
   lc_result_free(r);
@@ -855,6 +921,7 @@ int main(int argc, char **argv) {
   options o = {0};
   o.model = "ptx-v7.5";
   o.jobs = 1;
+  o.show_limit = 100;
   lc_check_options_init(&o.check);
   int status = parse_options(argc, argv, &o);
   if (!o.max_memory) o.max_memory = mem_default_limit(o.jobs);

@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "cli/gen-cpp-cli.h"
 #include "gen/gen.h"
+#include "gen/gen_cycle.h"
 #include "lc.h"
 
 typedef struct options {
@@ -28,6 +29,10 @@ typedef struct options {
   unsigned size_lo, size_hi;
   bool sized;
   const char *out;
+  bool out_given;
+  const char *cycle, *cycles;          /* --cycle EDGES, --cycles EDGES */
+  const char *safe;                    /* --safe EDGES */
+  gen_cycle_options cyc;
 } options;
 
 static void usage(FILE *out) {
@@ -48,6 +53,16 @@ static void usage(FILE *out) {
         "      --threads A-B      random: threads per test (default 2-4)\n"
         "      --instrs N         random: at most N instructions per thread (default 4)\n"
         "      --locs N           random: at most N locations (default 3)\n"
+        "      --cycle EDGES      the test of one relaxation cycle, in herd's diy edges\n"
+        "                         (e.g. \"Rfe PodRR Fre PodWW\"): to DIR/NAME.litmus with\n"
+        "                         -o, else on standard output\n"
+        "      --cycles EDGES     every cycle over these edges (sizes from --size,\n"
+        "                         default 2-4), one test each, into -o DIR\n"
+        "      --safe EDGES       with --cycles: more edges cycles may use; each still\n"
+        "                         has one of --cycles' (diy7's -relax and -safe)\n"
+        "      --dialect D        cycles: ptx (default) or cpp (CUDA C++ tests)\n"
+        "      --scope S          cycles: scope where an edge names none: cta,\n"
+        "                         cluster, gpu (default) or sys\n"
         "      --cpp              C++ tests in the classic shapes for --check-mapping\n"
         "                         (see litmus-gen --cpp --help)\n"
         "  -h, --help             show this help and exit\n"
@@ -55,7 +70,12 @@ static void usage(FILE *out) {
         "\n"
         "Random test I of seed S is written to DIR/gen-S-I.litmus; the same seed\n"
         "gives the same tests on every machine (spin tests: DIR/spin-S-I.litmus).\n"
-        "Family tests go to DIR/F-N.litmus.\n",
+        "Family tests go to DIR/F-N.litmus.  Edges of cycles: Rfe Rfi Fre Fri Wse Wsi\n"
+        "(Coe Coi), Pod/Pos with RR RW WR WW, Fence{d,s}.sc|.acq_rel|.acquire|.release\n"
+        "[.SCOPE]XY, "
+        "Membar{d,s}.cta|.gl|.sys XY, DpData{d,s}W, DpCtrl{d,s}R|W; annotations\n"
+        "after an edge (source, target): P Rlx Acq Rel Sc [.SCOPE]; placement of an\n"
+        "external edge's threads: @cta @cluster @gpu @sys (man litmus-gen, CYCLES).\n",
         out);
 }
 
@@ -90,12 +110,16 @@ static int bad(const char *opt, const char *arg) {
 
 /* Returns -1 to go on, or the exit status. */
 static int parse_options(int argc, char **argv, options *o) {
-  enum { OPT_SIZE = 256, OPT_THREADS, OPT_INSTRS, OPT_LOCS };
+  enum { OPT_SIZE = 256, OPT_THREADS, OPT_INSTRS, OPT_LOCS, OPT_CYCLE, OPT_CYCLES, OPT_DIALECT, OPT_SCOPE,
+         OPT_SAFE };
   static const struct option longopts[] = {
     {"seed", required_argument, NULL, 's'},   {"count", required_argument, NULL, 'n'},
     {"out", required_argument, NULL, 'o'},    {"family", required_argument, NULL, 'f'},
     {"size", required_argument, NULL, OPT_SIZE}, {"threads", required_argument, NULL, OPT_THREADS},
     {"instrs", required_argument, NULL, OPT_INSTRS}, {"locs", required_argument, NULL, OPT_LOCS},
+    {"cycle", required_argument, NULL, OPT_CYCLE}, {"cycles", required_argument, NULL, OPT_CYCLES},
+    {"dialect", required_argument, NULL, OPT_DIALECT}, {"scope", required_argument, NULL, OPT_SCOPE},
+    {"safe", required_argument, NULL, OPT_SAFE},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
   };
@@ -105,7 +129,22 @@ static int parse_options(int argc, char **argv, options *o) {
     switch (c) {
     case 's': if (parse_u64(optarg, &o->gen.seed) < 0) return bad("--seed", optarg); break;
     case 'n': if (parse_u64(optarg, &o->count) < 0) return bad("--count", optarg); break;
-    case 'o': o->out = optarg; break;
+    case 'o': o->out = optarg; o->out_given = true; break;
+    case OPT_CYCLE: o->cycle = optarg; break;
+    case OPT_CYCLES: o->cycles = optarg; break;
+    case OPT_SAFE: o->safe = optarg; break;
+    case OPT_DIALECT:
+      if (strcmp(optarg, "ptx") && strcmp(optarg, "cpp")) return bad("--dialect", optarg);
+      o->cyc.dialect = strcmp(optarg, "cpp") ? GEN_DIALECT_PTX : GEN_DIALECT_CPP;
+      break;
+    case OPT_SCOPE: {
+      static const char *const scopes[] = {"cta", "cluster", "gpu", "sys"};
+      size_t i = 0;
+      while (i < LC_ARRAY_LEN(scopes) && strcmp(optarg, scopes[i])) i++;
+      if (i == LC_ARRAY_LEN(scopes)) return bad("--scope", optarg);
+      o->cyc.scope = (lt_scope)(LT_SCOPE_CTA + i);
+      break;
+    }
     case 'f': if (gen_family_parse(optarg, &o->family) < 0) return bad("--family", optarg); break;
     case OPT_SIZE:
       if (parse_range(optarg, 64, &o->size_lo, &o->size_hi) < 0) return bad("--size", optarg);
@@ -133,6 +172,23 @@ static int parse_options(int argc, char **argv, options *o) {
     fprintf(stderr, "litmus-gen: unexpected argument '%s'\n", argv[optind]);
     return LC_EXIT_INPUT;
   }
+  if (o->cycle && o->cycles) {
+    fputs("litmus-gen: --cycle and --cycles: give one of them\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  if (o->safe && !o->cycles) {
+    fputs("litmus-gen: --safe goes with --cycles\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  if (o->cycles && !o->out_given) {
+    fputs("litmus-gen: --cycles writes many tests: give -o DIR\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  if (o->cycles && o->sized && (o->size_lo < 2 || o->size_hi > 8)) {
+    fputs("litmus-gen: --cycles: --size is the number of edges of a cycle, 2 to 8\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  if (o->cycle || o->cycles) return -1;
   bool counted = o->family == GEN_RANDOM || o->family == GEN_RANDOM_CPP || o->family == GEN_SPIN;
   if (!counted && !o->sized) {
     fprintf(stderr, "litmus-gen: --family %s needs --size\n", gen_family_name(o->family));
@@ -147,28 +203,117 @@ static int parse_options(int argc, char **argv, options *o) {
   return -1;
 }
 
-/* Prints t to DIR/NAME.litmus through a temporary file and a rename. */
-static int write_test(const options *o, const lt_test *t) {
-  lc_buf text, path, tmp;
-  lc_buf_init(&text);
+/* Writes text to DIR/NAME.litmus through a temporary file and a rename. */
+static int write_text(const char *dir, const char *name, const lc_buf *text_in) {
+  const lc_buf *tx = text_in;
+  lc_buf path, tmp;
   lc_buf_init(&path);
   lc_buf_init(&tmp);
-  lt_print(&text, t);
-  lc_buf_printf(&path, "%s/%s.litmus", o->out, t->name);
+  lc_buf_printf(&path, "%s/%s.litmus", dir, name);
   lc_buf_printf(&tmp, "%s.tmp%ld", path.s, (long)getpid());
   int rc = 0;
   FILE *f = fopen(tmp.s, "w");
-  if (!f || fwrite(text.s, 1, text.n, f) != text.n || fclose(f) != 0 || rename(tmp.s, path.s) != 0) {
+  if (!f || fwrite(tx->s, 1, tx->n, f) != tx->n || fclose(f) != 0 || rename(tmp.s, path.s) != 0) {
     fprintf(stderr, "litmus-gen: cannot write '%s': %s\n", path.s, strerror(errno));
     rc = -1;
   }
-  lc_buf_fini(&text);
   lc_buf_fini(&path);
   lc_buf_fini(&tmp);
   return rc;
 }
 
+/* Prints t to DIR/NAME.litmus. */
+static int write_test(const options *o, const lt_test *t) {
+  lc_buf text;
+  lc_buf_init(&text);
+  lt_print(&text, t);
+  int rc = write_text(o->out, t->name, &text);
+  lc_buf_fini(&text);
+  return rc;
+}
+
+static int make_dir(const char *dir) {
+  if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+    fprintf(stderr, "litmus-gen: cannot create '%s': %s\n", dir, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* --cycle: one test, on standard output unless -o. */
+static int one_cycle(const options *o) {
+  gen_edge *e = NULL;
+  size_t n = 0;
+  char *err = NULL, *name = NULL, *text = NULL;
+  if (gen_edges_parse(o->cycle, &e, &n, &err) < 0 || gen_cycle_test(e, n, &o->cyc, &name, &text, &err) < 0) {
+    fprintf(stderr, "litmus-gen: --cycle: %s\n", err);
+    free(err);
+    free(e);
+    return LC_EXIT_INPUT;
+  }
+  int rc = LC_EXIT_OK;
+  if (!o->out_given) {
+    fputs(text, stdout);
+  } else {
+    lc_buf b = {0};
+    lc_buf_init(&b);
+    lc_buf_puts(&b, text);
+    rc = make_dir(o->out) < 0 ? LC_EXIT_INPUT : write_text(o->out, name, &b) < 0 ? LC_EXIT_INTERNAL : LC_EXIT_OK;
+    if (rc == LC_EXIT_OK) printf("%s/%s.litmus: %s\n", o->out, name, o->cycle);
+    lc_buf_fini(&b);
+  }
+  free(name);
+  free(text);
+  free(e);
+  return rc;
+}
+
+typedef struct cycles_out { const char *dir; uint64_t written; } cycles_out;
+
+static int write_cycle(const char *name, const char *text, const char *cycle, void *arg) {
+  cycles_out *c = arg;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_puts(&b, text);
+  int rc = write_text(c->dir, name, &b);
+  lc_buf_fini(&b);
+  if (rc < 0) return 1;
+  printf("%s.litmus: %s\n", name, cycle);
+  c->written++;
+  return 0;
+}
+
+/* --cycles: every cycle over the edges given, like diy7. */
+static int all_cycles(const options *o) {
+  gen_edge *e = NULL, *safe = NULL;
+  size_t n = 0, nsafe = 0;
+  char *err = NULL;
+  if (gen_edges_parse(o->cycles, &e, &n, &err) < 0 || (o->safe && gen_edges_parse(o->safe, &safe, &nsafe, &err) < 0)) {
+    fprintf(stderr, "litmus-gen: %s: %s\n", e && o->safe ? "--safe" : "--cycles", err);
+    free(err);
+    free(e);
+    return LC_EXIT_INPUT;
+  }
+  /* the relaxations first, then the safe edges: one pool */
+  e = lc_xrealloc(e, (n + nsafe) * sizeof *e);
+  if (nsafe) memcpy(e + n, safe, nsafe * sizeof *e);
+  free(safe);
+  if (make_dir(o->out) < 0) {
+    free(e);
+    return LC_EXIT_INPUT;
+  }
+  cycles_out c = {o->out, 0};
+  unsigned lo = o->sized ? o->size_lo : 2, hi = o->sized ? o->size_hi : 4;
+  int rc = gen_cycles_each(e, n + nsafe, n, lo, hi, &o->cyc, write_cycle, &c);
+  free(e);
+  if (rc) return LC_EXIT_INTERNAL;
+  printf("%" PRIu64 " tests written to %s\n", c.written, o->out);
+  return LC_EXIT_OK;
+}
+
 static int generate(const options *o) {
+  if (o->cycle) return one_cycle(o);
+  if (o->cycles) return all_cycles(o);
   if (mkdir(o->out, 0777) < 0 && errno != EEXIST) {
     fprintf(stderr, "litmus-gen: cannot create '%s': %s\n", o->out, strerror(errno));
     return LC_EXIT_INPUT;
@@ -201,6 +346,7 @@ int main(int argc, char **argv) {
   o.gen.seed = 1;
   o.count = 1;
   o.out = ".";
+  o.cyc.scope = LT_SCOPE_GPU;
   /* with nothing to say what to write or where, writing tests into the
    * current folder would surprise: explain instead */
   if (argc == 1) {

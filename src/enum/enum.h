@@ -82,6 +82,23 @@ int enum_find_query(const lx_program *p, const cat_model *m, const enum_options 
  * or (b,a) (event ids): 1 with *w, 0 when none, -1 with *msg. */
 int enum_find_race(const lx_program *p, const cat_model *m, const enum_options *o, const char *flag, int a,
                    int b, lc_witness **w, char **msg);
+/* Every allowed execution giving `target` (after the test's filter; NULL:
+ * any state), each shown to each (borrowed; false stops the search), as
+ * the explainer's search finds them, among the executions that take no
+ * path cut by the unroll bound.  An execution is a candidate with its
+ * paths, rf, co, the Fence-SC order and sync_bar, where co and sc may be
+ * partial orders the model allows (docs/model-language.md); one whose
+ * final state co leaves open is shown once per final state.
+ * *incomplete (when not NULL): values guessed around a cycle of
+ * dependencies may have missed some out of thin air.  Returns 0, or -1
+ * with *msg (the time limit of o->timeout, an error). */
+int enum_each_execution(const lx_program *p, const cat_model *m, const enum_options *o, const lc_state *target,
+                        bool (*each)(void *ctx, const lc_witness *w), void *ctx, bool *incomplete, char **msg);
+/* The values of the model's definitions vals[0..n) (cat_model_relations)
+ * in the execution w, as relations over event ids (new, in out[i]).
+ * Returns 0, or -1 with *msg. */
+int enum_eval_relations(const lx_program *p, const cat_model *m, const lc_witness *w, const size_t *vals, size_t n,
+                        rel_rel **out, char **msg);
 lc_explainer enum_explainer(const lx_program *p, const cat_model *m, double timeout);
 /* Does `on` (as in enum_find; NULL: all) count no check?  The question
  * "a candidate at all" whose "no" an incomplete search must not give. */

@@ -143,3 +143,37 @@ int enum_eval_witness(const lx_program *p, const cat_model *m, const lc_witness 
   enum_frame_free(f);
   return rc;
 }
+
+int enum_eval_relations(const lx_program *p, const cat_model *m, const lc_witness *w, const size_t *vals, size_t n,
+                        rel_rel **out, char **msg) {
+  assert(p && m && w && (vals || !n) && (out || !n) && msg);
+  enum_frame *f = enum_frame_new(p, w->paths);
+  const char *bad = inconsistency(f, w);
+  int rc = -1;
+  void **v = lc_xcalloc(n + 1, sizeof(void *));
+  if (bad) {
+    *msg = lc_xstrdup(bad);
+  } else {
+    judge j = {f, w};
+    lc_diag d;
+    lc_diag_init(&d, NULL, NULL);
+    rc = cat_rel_eval_values(m, f->n, witness_builtin, &j, vals, n, v, &d);
+    if (rc < 0) {
+      const char *e = lc_diag_first_error(&d);
+      *msg = lc_xstrdup(e ? e : "the model could not be evaluated");
+    }
+    lc_diag_fini(&d);
+  }
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    /* frame indices to event ids */
+    const rel_rel *r = v[i];
+    out[i] = rel_new(p->nevents);
+    for (size_t a = 0; a < r->n; a++)
+      for (size_t b = 0; b < r->n; b++)
+        if (rel_has(r, a, b)) rel_add(out[i], (size_t)f->orig[a], (size_t)f->orig[b]);
+    rel_free(v[i]);
+  }
+  free(v);
+  enum_frame_free(f);
+  return rc;
+}

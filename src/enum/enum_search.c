@@ -123,6 +123,10 @@ typedef struct search {
   int race_check, race_a, race_b;   /* enum_find_race: the flag and pair wanted */
   lc_witness *hit;
   bool *failing;
+  /* enum_each_execution: every execution giving the target goes to `each`
+   * (false: stop), none is kept in hit */
+  bool (*each)(void *ctx, const lc_witness *w);
+  void *each_ctx;
 } search;
 
 /* Does check i constrain executions in this search? */
@@ -564,7 +568,12 @@ static void take_witness(search *s, const cat_rel_result *res) {
 static bool hit_target(search *s, void *ctx) {
   if (!passes_filter(s) || (s->target->n && !lc_state_holds(s->target, s->obs))) return true;
   take_witness(s, ctx);
-  return false;
+  if (!s->each) return false;
+  bool more = s->each(s->each_ctx, s->hit);
+  lc_witness_free(s->hit);
+  s->hit = NULL;
+  if (!more) s->stop = true;
+  return more;
 }
 
 static bool races_here(const search *s, const cat_rel_result *res) {
@@ -1396,6 +1405,31 @@ int enum_find_query(const lx_program *p, const cat_model *m, const enum_options 
   }
   *w = rc == 1 ? s.hit : NULL;
   if (rc != 1) lc_witness_free(s.hit);
+  search_fini(&s);
+  lc_result_free(s.r);
+  return rc;
+}
+
+int enum_each_execution(const lx_program *p, const cat_model *m, const enum_options *o, const lc_state *target,
+                        bool (*each)(void *ctx, const lc_witness *w), void *ctx, bool *incomplete, char **msg) {
+  assert(p && m && each && msg);
+  enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune};
+  lc_state any = {0};
+  search s;
+  search_init(&s, p, m, &opt, lc_now());
+  s.target = target ? target : &any;
+  s.race_check = -1;
+  s.each = each;
+  s.each_ctx = ctx;
+  s.failing = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(bool));
+  search_frames(&s);
+  if (incomplete) *incomplete = s.guessed_short;
+  int rc = 0;
+  if (s.r->status != LC_RESULT_OK) {
+    rc = -1;
+    *msg = lc_xstrdup(s.r->message ? s.r->message : "the explicit engine failed");
+  }
+  free(s.failing);
   search_fini(&s);
   lc_result_free(s.r);
   return rc;

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "report/show.h"
 #include "report/why.h"
 
 extern char **environ;
@@ -28,6 +29,9 @@ typedef struct picture {
   const lc_violation *v;    /* NULL for an allowed execution */
   size_t k;                 /* its number in the file */
   size_t only;              /* the one execution drawn, or SIZE_MAX: all */
+  const lc_edge *extra;     /* --show: the model's named relations, drawn thin */
+  const bool *extra_both;   /* per extra edge: its relation is symmetric (one arrow, both ways) */
+  size_t nextra;
 } picture;
 
 static void dot_escape(lc_buf *out, const char *s) {
@@ -179,6 +183,10 @@ static void edges(const picture *g, rel_rel *base[LC_NBASE]) {
       lc_buf_printf(g->out, "    x%zu_e%d -> x%zu_e%d [label=\"%s\", color=purple, fontcolor=purple, penwidth=3, "
                     "constraint=false];\n", g->k, e->from, g->k, e->to, e->rel);
   }
+  for (size_t i = 0; i < g->nextra; i++)
+    lc_buf_printf(g->out, "    x%zu_e%d -> x%zu_e%d [label=\"%s\", color=purple, fontcolor=purple, style=dotted, "
+                  "constraint=false%s];\n", g->k, g->extra[i].from, g->k, g->extra[i].to, g->extra[i].rel,
+                  g->extra_both[i] ? ", dir=both" : "");
   rel_free(po), rel_free(co), rel_free(fr), rel_free(shown[5]), rel_free(none);
 }
 
@@ -239,7 +247,7 @@ static void draw(picture *g, const char *title) {
 size_t report_explain_dot(lc_buf *out, const lc_explain_result *x, size_t only) {
   assert(out && x && x->prog);
   const lx_program *p = x->prog;
-  picture g = {out, p, NULL, NULL, 0, only};
+  picture g = {out, p, NULL, NULL, 0, only, NULL, NULL, 0};
   for (size_t i = 0; i < x->n; i++) {
     const lc_explanation *e = &x->ex[i];
     lc_buf t;
@@ -273,6 +281,47 @@ size_t report_explain_dot(lc_buf *out, const lc_explain_result *x, size_t only) 
     lc_buf_fini(&t);
   }
   return g.k;
+}
+
+/* ---- --show: every allowed execution ------------------------------------------------------ */
+
+/* The pairs of the relations shown in execution k, as edges. */
+static lc_edge *show_edges(const lc_show_result *s, size_t k, size_t *n, bool **both) {
+  LC_VEC(lc_edge) v = {0};
+  LC_VEC(bool) sym = {0};
+  for (size_t i = 0; i < s->nrels; i++) {
+    const rel_rel *r = s->ex[k].rels[i];
+    bool twice = report_show_symmetric(r);
+    for (size_t a = 0; a < r->n; a++)
+      for (size_t b = twice ? a : 0; b < r->n; b++)
+        if (rel_has(r, a, b)) {
+          lc_edge e = {(int)a, (int)b, s->rel_names[i]};
+          lc_vec_push(&v, e);
+          lc_vec_push(&sym, twice && a != b);
+        }
+  }
+  *n = v.n;
+  *both = sym.v;
+  return v.v;
+}
+
+static void show_dot(lc_buf *out, const lc_show_result *s, size_t k) {
+  lc_buf t;
+  lc_buf_init(&t);
+  lc_state st;
+  lc_state_of_values(s->prog, s->ex[k].w->obs, &st);
+  lc_buf_printf(&t, "execution %zu of %zu%s: ", k + 1, s->count, s->count > s->n ? " (some not shown)" : "");
+  lc_state_print(&t, s->prog, &st);
+  lc_state_fini(&st);
+  picture g = {out, s->prog, s->ex[k].w, NULL, k, SIZE_MAX, NULL, NULL, 0};
+  bool *both = NULL;
+  lc_edge *e = show_edges(s, k, &g.nextra, &both);
+  g.extra = e;
+  g.extra_both = both;
+  draw(&g, t.s);
+  free(e);
+  free(both);
+  lc_buf_fini(&t);
 }
 
 /* ---- Graphviz ---------------------------------------------------------------------------- */
@@ -348,6 +397,16 @@ static void numbered(lc_buf *b, const char *stem, size_t k, size_t n, const char
   else lc_buf_printf(b, "%s-%zu.%s", stem, k + 1, ext);
 }
 
+static int write_dots(const char *path, size_t n, void (*one)(lc_buf *out, const void *x, size_t k), const void *x,
+                      char **msg);
+
+static void show_one(lc_buf *out, const void *x, size_t k) { show_dot(out, x, k); }
+
+int report_show_graph(const lc_show_result *s, const char *path, char **msg) {
+  assert(s && path && msg);
+  return write_dots(path, s->n, show_one, s, msg);
+}
+
 /* One DOT file per execution (Graphviz 2.43 corrupts memory on files of
  * several graphs, and loses edges when executions share one graph). */
 int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, char **msg) {
@@ -386,6 +445,41 @@ int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, c
     lc_buf_printf(&b, "Graphviz's dot is not installed: wrote DOT files only");
     *msg = lc_buf_take(&b);
     lc_buf_fini(&b);
+    rc = 0;
+  }
+  free(stem);
+  return rc;
+}
+
+/* Execution k of x drawn by one() into PATH (one) or STEM-k.EXT, each
+ * DOT file rendered to PATH's format beside it, as report_graph_file. */
+static int write_dots(const char *path, size_t n, void (*one)(lc_buf *out, const void *x, size_t k), const void *x,
+                      char **msg) {
+  const char *format = report_graph_format(path);
+  if (!format) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "'%s' does not end in .dot, .svg, .png or .pdf", path);
+    *msg = lc_buf_take(&b);
+    lc_buf_fini(&b);
+    return -1;
+  }
+  bool render = strcmp(format, "dot") != 0;
+  char *stem = lc_xstrdup(path);
+  stem[strlen(path) - 4] = '\0';
+  int rc = 0;
+  for (size_t k = 0; k < n && rc == 0; k++) {
+    lc_buf text, dpath, spath;
+    lc_buf_init(&text), lc_buf_init(&dpath), lc_buf_init(&spath);
+    one(&text, x, k);
+    numbered(&dpath, stem, k, n, "dot");
+    numbered(&spath, stem, k, n, format);
+    rc = write_file(dpath.s, text.s, msg);
+    if (rc == 0 && render) rc = report_dot_render(dpath.s, spath.s, format, msg);
+    lc_buf_fini(&text), lc_buf_fini(&dpath), lc_buf_fini(&spath);
+  }
+  if (rc == 1) {
+    *msg = lc_xstrdup("Graphviz's dot is not installed: wrote DOT files only");
     rc = 0;
   }
   free(stem);

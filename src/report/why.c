@@ -85,7 +85,8 @@ static rel_rel *co_steps(const rel_rel *co) {
   return r;
 }
 
-static void print_execution(lc_buf *out, const lx_program *p, const lc_witness *w, const char *indent) {
+void report_execution_events(lc_buf *out, const lx_program *p, const lc_witness *w, const char *indent) {
+  assert(out && p && w && indent);
   for (size_t ev = p->ninit; ev < p->nevents; ev++) {
     if (!lc_witness_runs(p, w, (int)ev)) continue;
     lc_buf_printf(out, "%s", indent);
@@ -99,6 +100,15 @@ static void print_execution(lc_buf *out, const lx_program *p, const lc_witness *
     report_event_instr(out, p, (int)ev);
     lc_buf_putc(out, '\n');
   }
+}
+
+void report_pairs(lc_buf *out, const lx_program *p, const char *name, const rel_rel *r) {
+  assert(out && p && name && r);
+  print_pairs(out, p, name, r);
+}
+
+static void print_execution(lc_buf *out, const lx_program *p, const lc_witness *w, const char *indent) {
+  report_execution_events(out, p, w, indent);
   rel_rel *rf = rel_new(p->nevents), *co = co_steps(w->co);
   for (size_t r = 0; r < p->nevents; r++)
     if (w->rf[r] >= 0) rel_add(rf, (size_t)w->rf[r], r);

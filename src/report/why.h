@@ -20,6 +20,11 @@ void report_event_name(lc_buf *out, const lx_program *p, int ev);
  * the instruction as written (`st.release.gpu x, 1`). */
 void report_event_effect(lc_buf *out, const lx_program *p, const lc_witness *w, int ev);
 void report_event_instr(lc_buf *out, const lx_program *p, int ev);
+/* The events w runs, one a line after indent: name, thread, effect,
+ * instruction (as in explanations). */
+void report_execution_events(lc_buf *out, const lx_program *p, const lc_witness *w, const char *indent);
+/* `NAME a->b c->d  ` for a nonempty r; nothing for an empty one. */
+void report_pairs(lc_buf *out, const lx_program *p, const char *name, const rel_rel *r);
 
 /* The text of the explanations and races of x:
  *   Why P1:r0=1; P1:r1=0;

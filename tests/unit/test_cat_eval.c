@@ -349,6 +349,51 @@ static void test_cat_shadowing(void **state) {
   fx_fini(&f);
 }
 
+/* --show's named relations: the lets (the last of a name bound twice),
+ * function arguments' values left out, those a check names itself; and
+ * their values, each a copy the caller owns. */
+static void test_cat_named_relations(void **state) {
+  (void)state;
+  fx f;
+  chain(&f);
+  cat_model *m = load("let a = rf\n"
+                      "let a = a | po\n"
+                      "let b = po ; po\n"
+                      "let S = W | R\n"
+                      "let g(x) = x ; rf\n"
+                      "let c = g(po | rf)\n"
+                      "acyclic a | b as A\n"
+                      "flag ~empty c as C\n");
+  /* all of them: the language's own lets (po-loc, rfe, ...) first, then the file's */
+  size_t *v = NULL, n = cat_model_relations(m, false, &v);
+  assert_true(n >= 3);
+  assert_string_equal(cat_model_value_name(m, v[n - 3]), "a");
+  assert_string_equal(cat_model_value_name(m, v[n - 2]), "b");
+  assert_string_equal(cat_model_value_name(m, v[n - 1]), "c");
+  for (size_t i = 0; i < n; i++) assert_null(strchr(cat_model_value_name(m, v[i]), '('));
+  free(v);
+  n = cat_model_relations(m, true, &v);   /* a | b names a and b; c is read by C */
+  assert_int_equal(n, 3);
+  size_t id;
+  assert_true(cat_model_find_relation(m, "a", &id));
+  assert_int_equal(id, v[0]);
+  assert_false(cat_model_find_relation(m, "S", &id));   /* a set */
+  assert_false(cat_model_find_relation(m, "nosuch", &id));
+  void *out[3] = {NULL, NULL, NULL};
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  assert_int_equal(cat_rel_eval_values(m, f.n, fx_builtin, &f, v, n, out, &d), 0);
+  lc_diag_fini(&d);
+  /* a = rf | po: 1>3 and po; b = po;po: 0>2 but not 0>1; c = (po | rf);rf: 0>3 */
+  assert_true(rel_has(out[0], 1, 3) && rel_has(out[0], 0, 1));
+  assert_true(rel_has(out[1], 0, 2) && !rel_has(out[1], 0, 1));
+  assert_true(rel_has(out[2], 0, 3) && !rel_has(out[2], 1, 2));
+  for (size_t i = 0; i < n; i++) rel_free(out[i]);
+  free(v);
+  cat_model_free(m);
+  fx_fini(&f);
+}
+
 /* Builtins are asked for only when a check needs them, at most once. */
 static void test_cat_lazy_builtins(void **state) {
   (void)state;
@@ -455,7 +500,7 @@ static void test_cat_every_value_released_once(void **state) {
       chain(&f);
       fx_rel(&f, "co", "1>1");
       counting c = {&f, 0, 0, 0, fail == 1};
-      cat_backend be = {cnt_builtin, cnt_op, cnt_same, 50, cnt_check, cnt_release, &c};
+      cat_backend be = {cnt_builtin, cnt_op, cnt_same, 50, cnt_check, cnt_release, &c, NULL};
       cat_model *m = load(models[i]);
       lc_diag d;
       lc_diag_init(&d, NULL, NULL);
@@ -661,7 +706,7 @@ static void test_cat_mm_eval_sound_random(void **state) {
     assert_int_equal(cat_mm_eval(m, f.n, mmfx_builtin, &f, &mr, &d), 0);
     capture cap = {f.n, {0}};
     void *ctx[2] = {&cap, &f};
-    cat_backend be = {cap_builtin, cap_op, cap_same, f.n * f.n + 1, cap_check, cap_release, ctx};
+    cat_backend be = {cap_builtin, cap_op, cap_same, f.n * f.n + 1, cap_check, cap_release, ctx, NULL};
     assert_int_equal(cat_eval(m, &be, &d), 0);
     cat_rel_result er;
     assert_int_equal(cat_rel_eval(m, f.n, mmfx_exact, &f, &er, &d), 0);
@@ -724,6 +769,7 @@ int main(void) {
     cmocka_unit_test(test_cat_missing_builtin_reported_at_first_use),
     cmocka_unit_test(test_cat_wrong_size_builtin),
     cmocka_unit_test(test_cat_every_value_released_once),
+    cmocka_unit_test(test_cat_named_relations),
     cmocka_unit_test(test_cat_mm_ops_sound_random),
     cmocka_unit_test(test_cat_mm_eval_sound_random),
     cmocka_unit_test(test_cat_mm_complement_and_difference),

@@ -12,6 +12,7 @@
 #include <z3.h>
 
 #include "enum_fixture.h"
+#include "executions.h"
 #include "gen/gen.h"
 
 typedef struct models {
@@ -168,9 +169,89 @@ static void test_enum_random_v75(void **state) { compare_random(((models *)*stat
 static void test_enum_random_v60(void **state) { compare_random(((models *)*state)->v60, 12, 15); }
 static void test_enum_random_sc(void **state) { compare_random(((models *)*state)->sc, 13, 15); }
 
+/* ---- every execution (--show) -------------------------------------------------------- */
+
+static const char *const mp_rel_acq =
+    "PTX MP\n{ x=0; y=0; }\n"
+    " P0@cta 0,gpu 0      | P1@cta 1,gpu 0       ;\n"
+    " st.weak x, 1        | ld.acquire.gpu r0, y ;\n"
+    " st.release.gpu y, 1 | ld.weak r1, x        ;\n"
+    "exists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+
+typedef struct each_ctx {
+  const lx_program *p;
+  const cat_model *m;
+  size_t n, stop_at;
+} each_ctx;
+
+/* Every execution handed over is one the model allows. */
+static bool each_judged(void *ctx, const lc_witness *w) {
+  each_ctx *c = ctx;
+  cat_rel_result res;
+  int *orig = NULL;
+  char *msg = NULL;
+  assert_int_equal(enum_eval_witness(c->p, c->m, w, &res, &orig, &msg), 0);
+  assert_true(res.consistent);
+  cat_rel_result_fini(&res);
+  free(orig);
+  return ++c->n != c->stop_at;
+}
+
+static size_t count_executions(fx_test *x, const cat_model *m, const char *state, size_t stop_at) {
+  lc_state st = {0};
+  char *msg = NULL;
+  if (state) assert_int_equal(lc_state_parse(x->p, state, &st, &msg), 0);
+  each_ctx c = {x->p, m, 0, stop_at};
+  bool incomplete = true;
+  assert_int_equal(enum_each_execution(x->p, m, NULL, state ? &st : NULL, each_judged, &c, &incomplete, &msg), 0);
+  assert_false(incomplete);
+  if (state) lc_state_fini(&st);
+  return c.n;
+}
+
+static void test_enum_each_execution(void **state) {
+  (void)state;
+  cat_model *m = fx_model("ptx-v7.5");
+  assert_non_null(m);
+  fx_test x;
+  assert_true(fx_parse(&x, mp_rel_acq));
+  assert_int_equal(count_executions(&x, m, NULL, 0), 3);                 /* 4 states less the forbidden one */
+  assert_int_equal(count_executions(&x, m, "P1:r0=1; P1:r1=1;", 0), 1);
+  assert_int_equal(count_executions(&x, m, "P1:r0=1; P1:r1=0;", 0), 0);
+  assert_int_equal(count_executions(&x, m, "P1:r0=0;", 0), 2);
+  assert_int_equal(count_executions(&x, m, NULL, 2), 2);                 /* the callback stops it */
+  /* the list: all counted, the first kept, with the relations asked for */
+  char *msg = NULL;
+  lc_show_result *s = lc_show(x.p, m, NULL, 1, "sw,cause", 0, &msg);
+  assert_non_null(s);
+  assert_int_equal(s->count, 3);
+  assert_int_equal(s->n, 1);
+  assert_int_equal(s->nrels, 2);
+  assert_string_equal(s->rel_names[0], "sw");
+  assert_false(s->stopped || s->rels_default);
+  lc_show_free(s);
+  assert_null(lc_show(x.p, m, NULL, 1, "sw,nosuch", 0, &msg));
+  assert_non_null(strstr(msg, "'nosuch'"));
+  free(msg);
+  /* in the execution reading the release, sw relates it to the acquire */
+  lc_state st;
+  assert_int_equal(lc_state_parse(x.p, "P1:r0=1; P1:r1=1;", &st, &msg), 0);
+  s = lc_show(x.p, m, &st, 10, "sw", 0, &msg);
+  lc_state_fini(&st);
+  assert_int_equal(s->n, 1);
+  size_t pairs = 0;
+  for (size_t a = 0; a < x.p->nevents; a++)
+    for (size_t b = 0; b < x.p->nevents; b++) pairs += rel_has(s->ex[0].rels[0], a, b);
+  assert_int_equal(pairs, 1);
+  lc_show_free(s);
+  fx_free(&x);
+  cat_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_enum_mp),
+    cmocka_unit_test(test_enum_each_execution),
     cmocka_unit_test(test_enum_final_values),
     cmocka_unit_test(test_enum_filter),
     cmocka_unit_test(test_enum_thin_air),

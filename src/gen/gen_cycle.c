@@ -1,0 +1,840 @@
+/* gen_cycle.c - the test of a relaxation cycle (gen_cycle.h).
+ * SPDX-License-Identifier: MIT
+ *
+ * Event i of a cycle of n edges is the target of edge i-1 and the source
+ * of edge i.  Threads: each external edge ends one, so a test has as many
+ * threads as the cycle has external edges, each running its events in
+ * cycle order.  Locations: each edge to a different location starts a new
+ * one, so the events of a location form one run of the cycle (its "chain";
+ * a cycle with no such edge has one location, its chain starting after a
+ * program-order edge, so that every communication edge runs forward along
+ * it).  The writes of a chain take the values 1, 2, ... in chain order,
+ * which is the coherence order the cycle asks for; a read reached by Rf
+ * returns its source's value, a read leaving by Fr the value just before
+ * its target's (0 for the first write), and a location whose coherence
+ * order the cycle speaks of (a Ws edge, an Fr to a later write) ends with
+ * its last value.  That conjunction is the condition: its state exists
+ * only in executions that have every edge of the cycle.
+ *
+ * Threads are ordered as diy orders them (gen/normaliser.ml): each thread
+ * gets the key of its first and last accesses, W < WW < RR < RW < WR < R,
+ * and the rotation with the smallest keys comes first; the family name
+ * (MP, SB, ...) is looked up from the keys, as diy does.
+ */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/gen_cycle.h"
+#include "gen/gen_int.h"
+
+enum { MAX_EDGES = 16 };
+
+typedef struct cev {
+  char dir;
+  int thread, pos;           /* thread in walk order; position in it */
+  int loc, value;            /* a write's value: 1, 2, ... along its chain */
+  int reg;                   /* a read's register, or -1 */
+  int want;                  /* a read's value in the condition, or -1 */
+  gen_ann ann;
+} cev;
+
+typedef struct layout {
+  const gen_edge *e;
+  size_t n;
+  cev ev[MAX_EDGES];
+  int nthreads, nlocs, rot;  /* rot: walk thread rot is the test's P0 */
+  int first[MAX_EDGES], len[MAX_EDGES];  /* per walk thread: first event, events */
+  int writes[MAX_EDGES];     /* per location */
+  bool final[MAX_EDGES];     /* per location: the condition names its final value */
+  int cta[MAX_EDGES], cluster[MAX_EDGES], gpu[MAX_EDGES];   /* per walk thread */
+  int locname[MAX_EDGES];    /* per location: its name's index (x, y, z, ...) */
+} layout;
+
+static int error(char **err, const char *fmt, ...) LC_PRINTF(2, 3);
+static int error(char **err, const char *fmt, ...) {
+  lc_buf b;
+  lc_buf_init(&b);
+  va_list ap;
+  va_start(ap, fmt);
+  lc_buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  *err = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return -1;
+}
+
+static size_t prev(size_t i, size_t n) { return (i + n - 1) % n; }
+
+static bool ann_same(const gen_ann *a, const gen_ann *b) {
+  return a->sem == b->sem && a->scope == b->scope;
+}
+
+/* ---- checking ------------------------------------------------------------------- */
+
+static int check_links(const gen_edge *e, size_t n, char **err) {
+  for (size_t i = 0; i < n; i++) {
+    const gen_edge *a = &e[i], *b = &e[(i + 1) % n];
+    if (a->dst != b->src)
+      return error(err, "edge %zu '%s' ends on a %s, but edge %zu '%s' starts from a %s", i + 1, a->text,
+                   a->dst == 'R' ? "read" : "write", (i + 1) % n + 1, b->text, b->src == 'R' ? "read" : "write");
+    if (a->a2.set && b->a1.set && !ann_same(&a->a2, &b->a1))
+      return error(err, "edges %zu '%s' and %zu '%s' annotate the access between them differently", i + 1,
+                   a->text, (i + 1) % n + 1, b->text);
+  }
+  return 0;
+}
+
+static int check_counts(const gen_edge *e, size_t n, char **err) {
+  size_t ext = 0, diff = 0, one_diff = 0, one_ext = 0, po = 0;
+  for (size_t i = 0; i < n; i++) {
+    po += e[i].kind == GEN_E_PO || e[i].kind == GEN_E_FENCE || e[i].kind == GEN_E_DP;
+    if (e[i].ext) ext++, one_ext = i;
+    if (!e[i].same) diff++, one_diff = i;
+  }
+  if (ext == 0)
+    return error(err, "no external edge (Rfe, Fre, Wse): a cycle of one thread's edges has no test");
+  if (ext == 1)
+    return error(err, "edge %zu '%s' is the only external edge: it would lead from a thread back to itself "
+                      "(use Rfi, Fri or Wsi, or add a second external edge)", one_ext + 1, e[one_ext].text);
+  if (!po)
+    return error(err, "no program-order edge (Po, Fence, Membar, Dp): a cycle of communication edges alone "
+                      "is a coherence cycle every model forbids, with nothing to test");
+  if (diff == 1)
+    return error(err, "edge %zu '%s' is the only change of location: the cycle cannot return to its "
+                      "first location (change location at two edges or none)", one_diff + 1, e[one_diff].text);
+  return 0;
+}
+
+/* Where the chain of a cycle on one location starts: after a
+ * program-order edge, else after an Fr (see the top of the file). */
+static size_t one_loc_start(const gen_edge *e, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (e[i].kind == GEN_E_PO || e[i].kind == GEN_E_FENCE || e[i].kind == GEN_E_DP) return (i + 1) % n;
+  for (size_t i = 0; i < n; i++)
+    if (e[i].kind == GEN_E_FR) return (i + 1) % n;
+  return 0;
+}
+
+static void walk_threads(layout *L) {
+  size_t n = L->n, k0 = 0;
+  while (!L->e[k0].ext) k0++;
+  int t = 0, pos = 0;
+  L->first[0] = (int)((k0 + 1) % n);
+  for (size_t s = 0; s < n; s++) {
+    size_t j = (k0 + 1 + s) % n;
+    L->ev[j].thread = t;
+    L->ev[j].pos = pos++;
+    L->len[t] = pos;
+    if (L->e[j].ext && s + 1 < n) {
+      t++;
+      pos = 0;
+      L->first[t] = (int)((j + 1) % n);
+    }
+  }
+  L->nthreads = t + 1;
+}
+
+static void walk_locations(layout *L) {
+  size_t n = L->n, start = SIZE_MAX;
+  for (size_t i = 0; i < n && start == SIZE_MAX; i++)
+    if (!L->e[i].same) start = (i + 1) % n;
+  if (start == SIZE_MAX) start = one_loc_start(L->e, n);
+  int loc = 0;
+  for (size_t s = 0; s < n; s++) {
+    size_t j = (start + s) % n;
+    cev *v = &L->ev[j];
+    v->loc = loc;
+    if (v->dir == 'W') v->value = ++L->writes[loc];
+    if (!L->e[j].same && s + 1 < n) loc++;
+  }
+  L->nlocs = loc + 1;
+}
+
+static void conditions(layout *L) {
+  size_t n = L->n;
+  for (size_t j = 0; j < n; j++) {
+    cev *v = &L->ev[j];
+    v->want = -1;
+    const gen_edge *in = &L->e[prev(j, n)], *out = &L->e[j];
+    if (v->dir == 'R' && in->kind == GEN_E_RF) v->want = L->ev[prev(j, n)].value;
+    else if (v->dir == 'R' && out->kind == GEN_E_FR) v->want = L->ev[(j + 1) % n].value - 1;
+    if (out->kind == GEN_E_WS || (out->kind == GEN_E_FR && L->ev[(j + 1) % n].value > 1))
+      L->final[v->loc] = L->writes[v->loc] >= 2;
+  }
+}
+
+/* The level two threads share: CTA, CLUSTER (clusters written), GPU, SYS. */
+static lt_scope level(const layout *L, int a, int b, bool clusters) {
+  if (L->gpu[a] != L->gpu[b]) return LT_SCOPE_SYS;
+  if (L->cta[a] == L->cta[b]) return LT_SCOPE_CTA;
+  if (clusters && L->cluster[a] == L->cluster[b]) return LT_SCOPE_CLUSTER;
+  return LT_SCOPE_GPU;
+}
+
+static lt_scope place_of(const gen_edge *e) { return e->place == LT_SCOPE_NONE ? LT_SCOPE_GPU : e->place; }
+
+/* The external edge that ends walk thread t. */
+static size_t ext_after(const layout *L, int t) {
+  return (size_t)(L->first[t] + L->len[t] - 1) % L->n;
+}
+
+static bool uses_clusters(const layout *L) {
+  for (size_t i = 0; i < L->n; i++)
+    if (L->e[i].place == LT_SCOPE_CLUSTER) return true;
+  return false;
+}
+
+static int find(int *up, int x) {
+  while (up[x] != x) x = up[x] = up[up[x]];
+  return x;
+}
+
+/* Walk thread t and t+1 share a unit of each level the edge between
+ * them allows: classes of threads joined that way, numbered into ids. */
+static void classes(layout *L, lt_scope upto, int *ids) {
+  int up[MAX_EDGES], T = L->nthreads;
+  for (int t = 0; t < T; t++) up[t] = t;
+  for (int t = 0; t < T; t++)
+    if (place_of(&L->e[ext_after(L, t)]) <= upto) up[find(up, t)] = find(up, (t + 1) % T);
+  for (int t = 0; t < T; t++) ids[t] = find(up, t);
+}
+
+static int place_threads(layout *L, char **err) {
+  bool clusters = uses_clusters(L);
+  classes(L, LT_SCOPE_CTA, L->cta);
+  classes(L, LT_SCOPE_CLUSTER, L->cluster);
+  classes(L, LT_SCOPE_GPU, L->gpu);
+  static const char *const what[] = {"", "in one CTA", "in different CTAs of one cluster",
+                                     "in different CTAs of one GPU", "on different GPUs"};
+  for (int t = 0; t < L->nthreads; t++) {
+    size_t i = ext_after(L, t);
+    lt_scope want = place_of(&L->e[i]), got = level(L, t, (t + 1) % L->nthreads, clusters);
+    if (want != got)
+      return error(err, "edge %zu '%s' asks for its threads %s, but the other placements of the cycle put "
+                        "them %s", i + 1, L->e[i].text, what[want], what[got]);
+  }
+  if (!clusters)
+    for (int t = 0; t < L->nthreads; t++) L->cluster[t] = -1;
+  return 0;
+}
+
+static int key_index(const layout *L, int t) {
+  char a = L->ev[L->first[t]].dir, b = L->ev[(L->first[t] + L->len[t] - 1) % (int)L->n].dir;
+  if (L->len[t] == 1) return a == 'W' ? 0 : 10;
+  if (a == 'W') return b == 'W' ? 1 : 8;
+  return b == 'R' ? 2 : 6;
+}
+
+static const char *key_name(const layout *L, int t) {
+  switch (key_index(L, t)) {
+  case 0: return "W";
+  case 1: return "WW";
+  case 2: return "RR";
+  case 6: return "RW";
+  case 8: return "WR";
+  default: return "R";
+  }
+}
+
+/* diy's order of edges for ties (gen/normaliser.ml, compare_edges):
+ * fences before dependencies before po and rf, else the order of the
+ * constructors and fields of herd's edge type (Rf Fr Ws Po Fenced Dp;
+ * Int before Ext, Same before Diff, W before R, Addr Data Ctrl). */
+static int edge_rank(const gen_edge *e) {
+  static const int kinds[] = {[GEN_E_RF] = 0, [GEN_E_FR] = 1, [GEN_E_WS] = 2,
+                              [GEN_E_PO] = 3, [GEN_E_FENCE] = 4, [GEN_E_DP] = 5};
+  int r = kinds[e->kind];
+  r = r * 2 + e->ext;
+  r = r * 2 + !e->same;
+  r = r * 2 + (e->src == 'R');
+  r = r * 2 + (e->dst == 'R');
+  r = r * 4 + (e->kind == GEN_E_DP ? (int)e->dp : e->kind == GEN_E_FENCE ? (int)e->fence_sem : 0);
+  return r * 8 + (int)e->fence_scope;
+}
+
+static int group(const gen_edge *e) {
+  return e->kind == GEN_E_FENCE ? 0 : e->kind == GEN_E_DP ? 1 : e->kind == GEN_E_PO || e->kind == GEN_E_RF ? 2 : 3;
+}
+
+static int compare_edges(const gen_edge *a, const gen_edge *b) {
+  int ga = group(a), gb = group(b);
+  if ((ga < 2 || gb < 2) && ga != gb) return ga - gb;
+  return edge_rank(a) - edge_rank(b);
+}
+
+/* The cycles read from the first events of walk threads a and b. */
+static int compare_from(const layout *L, int a, int b) {
+  int ia = L->len[a] - 1, ib = L->len[b] - 1;   /* internal edges before the first external one */
+  if (ia != ib) return ia - ib;
+  for (size_t s = 0; s < L->n; s++) {
+    int c = compare_edges(&L->e[((size_t)L->first[a] + s) % L->n], &L->e[((size_t)L->first[b] + s) % L->n]);
+    if (c) return c;
+  }
+  return 0;
+}
+
+static void normalise(layout *L) {
+  int T = L->nthreads, best = 0;
+  for (int r = 1; r < T; r++) {
+    int c = 0;
+    for (int k = 0; k < T && !c; k++) c = key_index(L, (r + k) % T) - key_index(L, (best + k) % T);
+    if (!c) c = compare_from(L, r, best);
+    if (c < 0) best = r;
+  }
+  L->rot = best;
+}
+
+/* Test thread k is walk thread (rot + k) mod T. */
+static int walk_of(const layout *L, int k) { return (L->rot + k) % L->nthreads; }
+
+/* Locations named in order of first use, P0 first; reads numbered per thread. */
+static void name_things(layout *L) {
+  int next = 0;
+  for (int l = 0; l < L->nlocs; l++) L->locname[l] = -1;
+  for (int k = 0; k < L->nthreads; k++) {
+    int t = walk_of(L, k), reg = 0;
+    for (int p = 0; p < L->len[t]; p++) {
+      cev *v = &L->ev[(size_t)(L->first[t] + p) % L->n];
+      if (L->locname[v->loc] < 0) L->locname[v->loc] = next++;
+      v->reg = v->dir == 'R' ? reg++ : -1;
+    }
+  }
+}
+
+/* CTAs, clusters and GPUs numbered from 0 in the test's thread order. */
+static void renumber(int *ids, const layout *L) {
+  int map[MAX_EDGES], next = 0;
+  for (int i = 0; i < MAX_EDGES; i++) map[i] = -1;
+  for (int k = 0; k < L->nthreads; k++) {
+    int *id = &ids[walk_of(L, k)];
+    if (*id < 0) continue;
+    if (map[*id] < 0) map[*id] = next++;
+    *id = map[*id];
+  }
+}
+
+static int build_layout(layout *L, const gen_edge *e, size_t n, char **err) {
+  memset(L, 0, sizeof *L);
+  if (n < 2) return error(err, "a cycle needs two edges at least");
+  if (n > MAX_EDGES) return error(err, "a cycle of %zu edges: %d at most", n, MAX_EDGES);
+  L->e = e;
+  L->n = n;
+  if (check_links(e, n, err) < 0 || check_counts(e, n, err) < 0) return -1;
+  for (size_t i = 0; i < n; i++) {
+    L->ev[i].dir = e[i].src;
+    L->ev[i].ann = e[i].a1.set ? e[i].a1 : e[prev(i, n)].a2;
+  }
+  walk_threads(L);
+  walk_locations(L);
+  conditions(L);
+  if (place_threads(L, err) < 0) return -1;
+  normalise(L);
+  renumber(L->cta, L);
+  renumber(L->cluster, L);
+  renumber(L->gpu, L);
+  name_things(L);
+  return 0;
+}
+
+/* ---- names ---------------------------------------------------------------------- */
+
+static const struct { const char *key, *name; } families[] = {
+  {"WW+RR", "MP"},   {"WR+WR", "SB"},        {"RW+RW", "LB"},        {"W+RR+W+RR", "IRIW"},
+  {"W+RW+RR", "WRC"}, {"WW+RW+RR", "ISA2"},  {"WW+WW", "2+2W"},      {"WW+WR", "R"},
+  {"WW+RW", "S"},    {"W+RR+WR", "RWC"},     {"WR+WR+WR", "3.SB"},   {"RW+RW+RW", "3.LB"},
+  {"WR+WR+WR+WR", "4.SB"}, {"RW+RW+RW+RW", "4.LB"}, {"W+RW+WR", "WRW+WR"}, {"W+RR+WW", "WRR+2W"},
+  {"W+RW+RW", "WWC"}, {"WW+WW+WW", "3.2W"},  {"W+RW+WW", "WRW+2W"},  {"WW+RR+WR", "W+RWC"},
+  {"W+RR+W+RW", "IRRWIW"}, {"W+RW+W+RR", "IRRWIW"}, {"W+RW+W+RW", "IRWIW"},
+  {"WW+RW+WR", "Z6.0"}, {"WW+WW+RW", "Z6.1"}, {"WW+RW+RW", "Z6.2"}, {"WW+WW+RR", "Z6.3"},
+  {"WW+WR+WR", "Z6.4"}, {"WW+WW+WR", "Z6.5"},
+};
+
+static const struct { const char *key, *name; } one_loc_families[] = {
+  {"WW", "CoWW"}, {"RW", "CoRW1"}, {"W+RW", "CoRW2"}, {"W+WR", "CoWR"}, {"W+RR", "CoRR"}, {"WR", "CoWR0"},
+};
+
+/* `Rel.gpu`, as written in an edge. */
+static void ann_word(lc_buf *b, const gen_ann *a) {
+  static const char *const w[] = {"", "P", "Rlx", "Acq", "Rel", "", "Sc"};
+  static const char *const s[] = {"", "cta", "cluster", "gpu", "sys"};
+  lc_buf_puts(b, (size_t)a->sem < LC_ARRAY_LEN(w) ? w[a->sem] : "");
+  if (a->scope != LT_SCOPE_NONE) lc_buf_printf(b, ".%s", s[a->scope]);
+}
+
+/* diy's name of an internal edge (gen/namer.ml), with its annotations. */
+static void edge_name(lc_buf *b, const gen_edge *e, const cev *src, const cev *dst) {
+  static const char *const s[] = {"", "cta", "cluster", "gpu", "sys"};
+  static const char *const dps[] = {"addr", "data", "ctrl"};
+  switch (e->kind) {
+  case GEN_E_RF: lc_buf_puts(b, "rfi"); break;
+  case GEN_E_FR: lc_buf_puts(b, "fri"); break;
+  case GEN_E_WS: lc_buf_puts(b, "coi"); break;
+  case GEN_E_PO: lc_buf_puts(b, e->same ? "pos" : "po"); break;
+  case GEN_E_DP: lc_buf_printf(b, "%s%s", dps[e->dp], e->same ? "s" : ""); break;
+  case GEN_E_FENCE:
+    if (e->membar) lc_buf_printf(b, "membar.%s", e->fence_scope == LT_SCOPE_GPU ? "gl" : s[e->fence_scope]);
+    else lc_buf_printf(b, "fence.%s%s%s", lt_sem_name(e->fence_sem), e->fence_scope ? "." : "", s[e->fence_scope]);
+    if (e->same) lc_buf_putc(b, 's');
+    break;
+  }
+  if (src->ann.set || dst->ann.set) {
+    gen_ann dflt = {true, LT_SEM_RELAXED, LT_SCOPE_NONE};   /* what an unannotated access is */
+    ann_word(b, src->ann.set ? &src->ann : &dflt);
+    ann_word(b, dst->ann.set ? &dst->ann : &dflt);
+  }
+}
+
+static void test_name(const layout *L, lc_buf *b) {
+  lc_buf key;
+  lc_buf_init(&key);
+  bool one_loc = L->nlocs == 1;
+  for (int k = 0; k < L->nthreads; k++) lc_buf_printf(&key, "%s%s", k ? "+" : "", key_name(L, walk_of(L, k)));
+  const char *family = NULL;
+  for (size_t i = 0; one_loc && i < LC_ARRAY_LEN(one_loc_families); i++)
+    if (!strcmp(key.s, one_loc_families[i].key)) family = one_loc_families[i].name;
+  for (size_t i = 0; !one_loc && i < LC_ARRAY_LEN(families); i++)
+    if (!strcmp(key.s, families[i].key)) family = families[i].name;
+  /* no diy name: the keys themselves, as diy does (W+RR+poR-po) */
+  lc_buf_puts(b, family ? family : key.s);
+  lc_buf_fini(&key);
+  /* diy: the threads' internal edges, '-' between a thread's, '+' between
+   * threads; nothing when all are plain po, "Xs" when all are X */
+  LC_VEC(char *) parts = {0};
+  LC_VEC(char *) lone = {0};
+  for (int k = 0; k < L->nthreads; k++) {
+    int t = walk_of(L, k);
+    lc_buf p;
+    lc_buf_init(&p);
+    for (int q = 0; q + 1 < L->len[t]; q++) {
+      size_t i = (size_t)(L->first[t] + q) % L->n;
+      if (q) lc_buf_putc(&p, '-');
+      edge_name(&p, &L->e[i], &L->ev[i], &L->ev[(i + 1) % L->n]);
+      /* diy names the access between two edges that could end or start
+       * on either when they follow each other: poR-po */
+      const gen_edge *nx = &L->e[(i + 1) % L->n];
+      if (q + 2 < L->len[t] && L->e[i].kind != GEN_E_RF && L->e[i].kind != GEN_E_FR && L->e[i].kind != GEN_E_WS &&
+          (nx->kind == GEN_E_PO || nx->kind == GEN_E_FENCE))
+        lc_buf_putc(&p, L->e[i].dst);
+    }
+    if (L->len[t] > 1) {
+      lc_vec_push(&parts, lc_buf_take(&p));
+    } else {
+      const cev *v = &L->ev[L->first[t]];
+      if (v->ann.set) ann_word(&p, &v->ann);
+      if (p.n) lc_vec_push(&lone, lc_buf_take(&p));
+    }
+    lc_buf_fini(&p);
+  }
+  bool all_same = parts.n > 0;
+  for (size_t i = 1; i < parts.n; i++) all_same &= !strcmp(parts.v[i], parts.v[0]);
+  if (all_same && (!strcmp(parts.v[0], "po") || (parts.n == 1 && !strcmp(parts.v[0], "pos")))) {
+  } else if (all_same && parts.n > 1) {
+    lc_buf_printf(b, "+%ss", parts.v[0]);
+  } else {
+    for (size_t i = 0; i < parts.n; i++) lc_buf_printf(b, "+%s", parts.v[i]);
+  }
+  for (size_t i = 0; i < lone.n; i++) lc_buf_printf(b, "+%s", lone.v[i]);
+  for (size_t i = 0; i < parts.n; i++) free(parts.v[i]);
+  for (size_t i = 0; i < lone.n; i++) free(lone.v[i]);
+  lc_vec_free(&parts);
+  lc_vec_free(&lone);
+  /* placements other than the default, in the words of litmus/'s names */
+  bool placed = false, same = true;
+  lt_scope first = LT_SCOPE_NONE;
+  for (size_t i = 0; i < L->n; i++) {
+    if (!L->e[i].ext) continue;
+    if (first == LT_SCOPE_NONE) first = place_of(&L->e[i]);
+    same &= place_of(&L->e[i]) == first;
+    placed |= L->e[i].place != LT_SCOPE_NONE && L->e[i].place != LT_SCOPE_GPU;
+  }
+  static const char *const tag[] = {"", "same-cta", "diff-cta", "diff-cta", "diff-gpu"};
+  if (placed && same) lc_buf_printf(b, "+%s", first == LT_SCOPE_CLUSTER ? "same-cluster" : tag[first]);
+  else if (placed) {
+    static const char *const s[] = {"", "cta", "cluster", "gpu", "sys"};
+    lc_buf_puts(b, "+at");
+    for (int k = 0; k < L->nthreads; k++) lc_buf_printf(b, "-%s", s[place_of(&L->e[ext_after(L, walk_of(L, k))])]);
+  }
+}
+
+static void cycle_text(const gen_edge *e, size_t n, lc_buf *b) {
+  for (size_t i = 0; i < n; i++) lc_buf_printf(b, "%s%s", i ? " " : "", e[i].text);
+}
+
+/* ---- the PTX test ------------------------------------------------------------------ */
+
+static const char *loc_name(int i) {
+  static const char *const names[] = {"x", "y", "z", "a", "b", "c", "d", "e",
+                                      "f", "g", "h", "i", "j", "k", "l", "m"};
+  return names[i];
+}
+
+static lt_scope scope_or(lt_scope s, const gen_cycle_options *o) { return s == LT_SCOPE_NONE ? o->scope : s; }
+
+/* The rows an edge into an event adds before it (a fence, a branch, data). */
+static int rows_before(const gen_edge *in) {
+  if (in->kind == GEN_E_FENCE || (in->kind == GEN_E_DP && in->dp == GEN_DP_CTRL)) return 1;
+  if (in->kind == GEN_E_DP && in->dp == GEN_DP_DATA) return 2;
+  return 0;
+}
+
+static int check_dialect(const layout *L, const gen_cycle_options *o, char **err) {
+  for (size_t i = 0; i < L->n; i++) {
+    const gen_edge *e = &L->e[i];
+    if (e->kind == GEN_E_DP && e->dp == GEN_DP_ADDR)
+      return error(err, "edge %zu '%s': an address dependency needs an address computed from a value read, "
+                        "and litmus-check wants every address known before the test runs; use DpData or DpCtrl",
+                   i + 1, e->text);
+    if (o->dialect == GEN_DIALECT_CPP && e->membar)
+      return error(err, "edge %zu '%s': membar is PTX; a C++ test takes Fence{s,d}.sc or .acq_rel", i + 1, e->text);
+    if (o->dialect == GEN_DIALECT_PTX && ((e->a1.set && e->a1.sem == LT_SEM_SC) || (e->a2.set && e->a2.sem == LT_SEM_SC)))
+      return error(err, "edge %zu '%s': PTX has no sc loads or stores (Sc annotates C++ accesses); "
+                        "use a Fence{s,d}.sc edge", i + 1, e->text);
+    if (o->dialect == GEN_DIALECT_PTX && e->kind == GEN_E_FENCE && e->fence_scope == LT_SCOPE_CLUSTER && e->membar)
+      return error(err, "edge %zu '%s': membar has no cluster scope", i + 1, e->text);
+  }
+  return 0;
+}
+
+static lt_instr *access(gen_build *b, const layout *L, const cev *v, const gen_cycle_options *o, lt_operand val) {
+  lt_sem sem = v->ann.set ? v->ann.sem : LT_SEM_RELAXED;
+  lt_scope scope = sem == LT_SEM_WEAK ? LT_SCOPE_NONE : scope_or(v->ann.scope, o);
+  const char *loc = loc_name(L->locname[v->loc]);
+  return v->dir == 'R' ? gen_ld(b, sem, scope, v->reg, loc) : gen_st(b, sem, scope, loc, val);
+}
+
+static void ptx_thread(gen_build *b, const layout *L, int k, const gen_cycle_options *o, int *label) {
+  int t = walk_of(L, k), row = 0, scratch = 0;
+  for (int p = 0; p < L->len[t]; p++)
+    if (L->ev[(size_t)(L->first[t] + p) % L->n].dir == 'R') scratch++;
+  for (int p = 0; p < L->len[t]; p++) {
+    size_t i = (size_t)(L->first[t] + p) % L->n;
+    const cev *v = &L->ev[i];
+    lt_operand val = gen_imm(v->value);
+    const char *lab = NULL;
+    char labbuf[16];
+    if (p > 0) {
+      const gen_edge *in = &L->e[prev(i, L->n)];
+      const cev *from = &L->ev[prev(i, L->n)];
+      if (in->kind == GEN_E_FENCE) {
+        lt_instr *f = gen_fence(b, in->fence_sem, scope_or(in->fence_scope, o));
+        f->membar = in->membar;
+        gen_put(b, (size_t)k, (size_t)row++, f);
+      } else if (in->kind == GEN_E_DP && in->dp == GEN_DP_DATA) {
+        lt_instr *x = gen_alu(b, LT_ALU_XOR, scratch, gen_reg(from->reg), gen_reg(from->reg));
+        x->type = LT_TYPE_B32;
+        gen_put(b, (size_t)k, (size_t)row++, x);
+        lt_instr *a = gen_alu(b, LT_ALU_ADD, scratch, gen_reg(scratch), gen_imm(v->value));
+        a->type = LT_TYPE_S32;
+        gen_put(b, (size_t)k, (size_t)row++, a);
+        val = gen_reg(scratch++);
+      } else if (in->kind == GEN_E_DP) {
+        snprintf(labbuf, sizeof labbuf, "LC%02d", (*label)++);
+        lab = labbuf;
+        gen_put(b, (size_t)k, (size_t)row++, gen_branch(b, LT_CMP_EQ, gen_reg(from->reg), gen_reg(from->reg), lab));
+      }
+    }
+    if (lab) gen_label(b, (size_t)k, (size_t)row, lab);
+    gen_put(b, (size_t)k, (size_t)row++, access(b, L, v, o, val));
+  }
+}
+
+static int nrows(const layout *L) {
+  int most = 0;
+  for (int t = 0; t < L->nthreads; t++) {
+    int rows = 0;
+    for (int p = 0; p < L->len[t]; p++) {
+      size_t i = (size_t)(L->first[t] + p) % L->n;
+      rows += 1 + (p > 0 ? rows_before(&L->e[prev(i, L->n)]) : 0);
+    }
+    if (rows > most) most = rows;
+  }
+  return most;
+}
+
+static void add_condition(gen_build *b, const layout *L) {
+  for (int k = 0; k < L->nthreads; k++) {
+    int t = walk_of(L, k);
+    for (int p = 0; p < L->len[t]; p++) {
+      const cev *v = &L->ev[(size_t)(L->first[t] + p) % L->n];
+      if (v->dir == 'R' && v->want >= 0) gen_cond_reg(b, k, v->reg, LT_CMP_EQ, v->want);
+    }
+  }
+  for (int name = 0; name < L->nlocs; name++)
+    for (int l = 0; l < L->nlocs; l++)
+      if (L->locname[l] == name && L->final[l]) gen_cond_loc(b, loc_name(name), LT_CMP_EQ, L->writes[l]);
+}
+
+static char *doc_of(const gen_edge *e, size_t n) {
+  lc_buf d;
+  lc_buf_init(&d);
+  lc_buf_puts(&d, "\"Cycle ");
+  cycle_text(e, n, &d);
+  lc_buf_puts(&d, " (litmus-gen): the condition is the final state of the cycle.\"");
+  char *s = lc_buf_take(&d);
+  lc_buf_fini(&d);
+  return s;
+}
+
+static lt_test *ptx_test(const layout *L, const gen_cycle_options *o, const char *name, const char *doc) {
+  gen_build b;
+  gen_begin(&b, name, doc, (size_t)L->nthreads, (size_t)nrows(L));
+  for (int k = 0; k < L->nthreads; k++) {
+    int t = walk_of(L, k);
+    gen_place(&b, (size_t)k, L->cta[t], L->cluster[t], L->gpu[t]);
+  }
+  for (int l = 0; l < L->nlocs; l++) gen_init_loc(&b, loc_name(l), 0);
+  int label = 0;
+  for (int k = 0; k < L->nthreads; k++) ptx_thread(&b, L, k, o, &label);
+  add_condition(&b, L);
+  return gen_finish(&b, LT_COND_EXISTS);
+}
+
+/* ---- the C++ test: written as text, read back by the front end ------------------- */
+
+static const char *cpp_scope(lt_scope s) {
+  static const char *const n[] = {"device", "block", "cluster", "device", "system"};
+  return n[s];
+}
+
+static const char *cpp_order(lt_sem s) {
+  switch (s) {
+  case LT_SEM_ACQUIRE: return "acquire";
+  case LT_SEM_RELEASE: return "release";
+  case LT_SEM_ACQ_REL: return "acq_rel";
+  case LT_SEM_SC: return "seq_cst";
+  default: return "relaxed";
+  }
+}
+
+static void cpp_access(lc_buf *b, const layout *L, const cev *v, const gen_cycle_options *o, const char *val,
+                       bool declared) {
+  lt_sem sem = v->ann.set ? v->ann.sem : LT_SEM_RELAXED;
+  const char *loc = loc_name(L->locname[v->loc]);
+  if (v->dir == 'R') {
+    lc_buf_printf(b, declared ? "r%d = " : "int r%d = ", v->reg);
+    if (sem == LT_SEM_WEAK) lc_buf_printf(b, "*%s;\n", loc);
+    else lc_buf_printf(b, "cuda::atomic_ref<int, cuda::thread_scope_%s>(*%s).load(cuda::memory_order_%s);\n",
+                       cpp_scope(scope_or(v->ann.scope, o)), loc, cpp_order(sem));
+  } else if (sem == LT_SEM_WEAK) {
+    lc_buf_printf(b, "*%s = %s;\n", loc, val);
+  } else {
+    lc_buf_printf(b, "cuda::atomic_ref<int, cuda::thread_scope_%s>(*%s).store(%s, cuda::memory_order_%s);\n",
+                  cpp_scope(scope_or(v->ann.scope, o)), loc, val, cpp_order(sem));
+  }
+}
+
+static void cpp_thread(lc_buf *b, const layout *L, int k, const gen_cycle_options *o) {
+  int t = walk_of(L, k);
+  lc_buf_printf(b, "\nP%d@cta %d,", k, L->cta[t]);
+  if (L->cluster[t] >= 0) lc_buf_printf(b, "cluster %d,", L->cluster[t]);
+  lc_buf_printf(b, "gpu %d (", L->gpu[t]);
+  bool uses[MAX_EDGES] = {false};
+  for (int p = 0; p < L->len[t]; p++) uses[L->locname[L->ev[(size_t)(L->first[t] + p) % L->n].loc]] = true;
+  for (int l = 0, first = 1; l < L->nlocs; l++)
+    if (uses[l]) lc_buf_printf(b, "%sint* %s", first ? "" : ", ", loc_name(l)), first = 0;
+  lc_buf_puts(b, ") {\n");
+  int depth = 1;
+  for (int p = 0; p < L->len[t]; p++) {
+    size_t i = (size_t)(L->first[t] + p) % L->n;
+    const cev *v = &L->ev[i];
+    char val[64];
+    snprintf(val, sizeof val, "%d", v->value);
+    bool declared = false;
+    if (p > 0) {
+      const gen_edge *in = &L->e[prev(i, L->n)];
+      const cev *from = &L->ev[prev(i, L->n)];
+      if (in->kind == GEN_E_FENCE) {
+        lc_buf_printf(b, "%*scuda::atomic_thread_fence(cuda::memory_order_%s, cuda::thread_scope_%s);\n", 4 * depth,
+                      "", cpp_order(in->fence_sem), cpp_scope(scope_or(in->fence_scope, o)));
+      } else if (in->kind == GEN_E_DP && in->dp == GEN_DP_DATA) {
+        snprintf(val, sizeof val, "(r%d ^ r%d) + %d", from->reg, from->reg, v->value);
+      } else if (in->kind == GEN_E_DP) {
+        /* the rest of the thread under a test of the value read */
+        if (v->dir == 'R') lc_buf_printf(b, "%*sint r%d = 0;\n", 4 * depth, "", v->reg), declared = true;
+        lc_buf_printf(b, "%*sif (r%d == r%d) {\n", 4 * depth, "", from->reg, from->reg);
+        depth++;
+      }
+    }
+    lc_buf_printf(b, "%*s", 4 * depth, "");
+    cpp_access(b, L, v, o, val, declared);
+  }
+  while (--depth > 0) lc_buf_printf(b, "%*s}\n", 4 * depth, "");
+  lc_buf_puts(b, "}\n");
+}
+
+static int cpp_test(const layout *L, const gen_cycle_options *o, const char *name, const char *doc, char **text,
+                    char **err) {
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "CUDA %s\n%s\n{\n", name, doc);
+  for (int l = 0; l < L->nlocs; l++) lc_buf_printf(&b, "    [%s] = 0;\n", loc_name(l));
+  lc_buf_puts(&b, "}\n");
+  for (int k = 0; k < L->nthreads; k++) cpp_thread(&b, L, k, o);
+  /* the condition, through the PTX builder's proposition printer */
+  gen_build cb;
+  gen_begin(&cb, name, NULL, (size_t)L->nthreads, 0);
+  add_condition(&cb, L);
+  lt_test *ct = gen_finish(&cb, LT_COND_EXISTS);
+  lc_buf_puts(&b, "\nexists ");
+  lt_print_prop(&b, ct->cond);
+  lc_buf_putc(&b, '\n');
+  lt_test_free(ct);
+  lc_source src;
+  lc_source_from_string(&src, name, b.s, b.n);
+  lc_diag d;
+  lc_diag_init(&d, &src, NULL);
+  lt_test *t = lt_parse(&src, &d);
+  int rc = 0;
+  if (!t) {
+    const char *m = lc_diag_first_error(&d);
+    rc = error(err, "the C++ test of the cycle does not read back (%s):\n%s", m ? m : "?", b.s);
+  } else {
+    lc_buf out;
+    lc_buf_init(&out);
+    lt_print(&out, t);
+    *text = lc_buf_take(&out);
+    lc_buf_fini(&out);
+    lt_test_free(t);
+  }
+  lc_diag_fini(&d);
+  lc_source_fini(&src);
+  lc_buf_fini(&b);
+  return rc;
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+int gen_cycle_check(const gen_edge *e, size_t n, const gen_cycle_options *o, char **err) {
+  assert(e && o && err);
+  layout L;
+  if (build_layout(&L, e, n, err) < 0) return -1;
+  return check_dialect(&L, o, err);
+}
+
+/* The test, called `force` when not NULL, else by its diy name. */
+static int named_test(const gen_edge *e, size_t n, const gen_cycle_options *o, const char *force, char **name,
+                      char **text, char **err) {
+  layout L;
+  if (build_layout(&L, e, n, err) < 0 || check_dialect(&L, o, err) < 0) return -1;
+  lc_buf nm;
+  lc_buf_init(&nm);
+  if (force) lc_buf_puts(&nm, force);
+  else test_name(&L, &nm);
+  char *doc = doc_of(e, n);
+  int rc = 0;
+  if (o->dialect == GEN_DIALECT_CPP) {
+    rc = cpp_test(&L, o, nm.s, doc, text, err);
+  } else {
+    lt_test *t = ptx_test(&L, o, nm.s, doc);
+    lc_buf out;
+    lc_buf_init(&out);
+    lt_print(&out, t);
+    *text = lc_buf_take(&out);
+    lc_buf_fini(&out);
+    lt_test_free(t);
+  }
+  free(doc);
+  if (rc == 0) *name = lc_buf_take(&nm);
+  lc_buf_fini(&nm);
+  return rc;
+}
+
+int gen_cycle_test(const gen_edge *e, size_t n, const gen_cycle_options *o, char **name, char **text,
+                   char **err) {
+  assert(e && o && name && text && err);
+  return named_test(e, n, o, NULL, name, text, err);
+}
+
+/* ---- every cycle of a family ---------------------------------------------------- */
+
+typedef struct each {
+  const gen_edge *pool;
+  size_t npool, nrelax;
+  const gen_cycle_options *o;
+  gen_cycle_emit emit;
+  void *arg;
+  size_t idx[MAX_EDGES];
+  gen_edge cyc[MAX_EDGES];
+  LC_VEC(char *) names;
+  int rc;
+} each;
+
+/* Is idx[0..m) the smallest of its rotations (each cycle once)? */
+static bool least_rotation(const size_t *idx, size_t m) {
+  for (size_t r = 1; r < m; r++)
+    for (size_t k = 0; k < m; k++) {
+      size_t a = idx[k], b = idx[(r + k) % m];
+      if (a != b) {
+        if (b < a) return false;
+        break;
+      }
+    }
+  return true;
+}
+
+static bool seen(each *E, const char *name) {
+  for (size_t i = 0; i < E->names.n; i++)
+    if (!strcmp(E->names.v[i], name)) return true;
+  return false;
+}
+
+static void emit_cycle(each *E, size_t m) {
+  if (!least_rotation(E->idx, m)) return;
+  bool relaxed = false;
+  for (size_t k = 0; k < m; k++) relaxed |= E->idx[k] < E->nrelax;
+  if (!relaxed) return;
+  for (size_t k = 0; k < m; k++) E->cyc[k] = E->pool[E->idx[k]];
+  char *name = NULL, *text = NULL, *err = NULL;
+  if (gen_cycle_test(E->cyc, m, E->o, &name, &text, &err) < 0) {
+    free(err);   /* not a cycle this dialect can test: skipped */
+    return;
+  }
+  lc_buf cy;
+  lc_buf_init(&cy);
+  cycle_text(E->cyc, m, &cy);
+  if (seen(E, name)) {
+    /* two cycles, one diy name: the later one is called by its edges */
+    lc_buf alt;
+    lc_buf_init(&alt);
+    for (size_t k = 0; k < m; k++) lc_buf_printf(&alt, "%s%s", k ? "+" : "", E->cyc[k].text);
+    free(name);
+    free(text);
+    name = text = NULL;
+    if (named_test(E->cyc, m, E->o, alt.s, &name, &text, &err) < 0) free(err);
+    lc_buf_fini(&alt);
+  }
+  if (text) {
+    E->rc = E->emit(name, text, cy.s, E->arg);
+    lc_vec_push(&E->names, name);
+    name = NULL;
+  }
+  free(name);
+  free(text);
+  lc_buf_fini(&cy);
+}
+
+/* Edges after idx[0..k): each starting where the last one ends, none
+ * below the first (the first is the cycle's least). */
+static void extend(each *E, size_t k, unsigned min, unsigned max) {
+  if (E->rc) return;
+  if (k >= min && E->pool[E->idx[k - 1]].dst == E->pool[E->idx[0]].src) emit_cycle(E, k);
+  if (k == max) return;
+  for (size_t i = k ? E->idx[0] : 0; i < E->npool && !E->rc; i++) {
+    if (k && E->pool[i].src != E->pool[E->idx[k - 1]].dst) continue;
+    E->idx[k] = i;
+    extend(E, k + 1, min, max);
+  }
+}
+
+int gen_cycles_each(const gen_edge *pool, size_t npool, size_t nrelax, unsigned min, unsigned max,
+                    const gen_cycle_options *o, gen_cycle_emit emit, void *arg) {
+  assert(pool && o && emit && min >= 2 && min <= max && max <= MAX_EDGES && nrelax <= npool);
+  each E = {.pool = pool, .npool = npool, .nrelax = nrelax, .o = o, .emit = emit, .arg = arg};
+  extend(&E, 0, min, max);
+  for (size_t i = 0; i < E.names.n; i++) free(E.names.v[i]);
+  lc_vec_free(&E.names);
+  return E.rc;
+}

@@ -1,0 +1,219 @@
+/* gen_edge.c - reading diy's edges and checking cycles (gen_cycle.h).
+ * SPDX-License-Identifier: MIT
+ *
+ * The spellings follow herd's gen/edge.ml where it has one: Rf/Fr/Ws
+ * (Co) with i/e, Po{s,d}XY, DpAddr/DpData/DpCtrl{s,d}Y, a fence's name then
+ * s/d then XY, and annotations as two atoms after the edge, the source's
+ * then the target's (herd's a1 a2).  PTX's own: fences `Fence{s,d}.sc`
+ * and `.acq_rel` with an optional scope, `Membar{s,d}.{cta,gl,sys}`,
+ * atoms P Rlx Acq Rel Sc each with an optional `.scope`, and `@unit` on an
+ * external edge for where its two threads run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/gen_cycle.h"
+
+static int fail(char **err, const char *edge, const char *fmt, const char *arg) {
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "edge '%s': ", edge);
+  lc_buf_printf(&b, fmt, arg);
+  *err = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return -1;
+}
+
+static bool eat(const char **p, const char *word) {
+  size_t n = strlen(word);
+  if (strncmp(*p, word, n) != 0) return false;
+  *p += n;
+  return true;
+}
+
+static bool dir(const char **p, char *d) {
+  if (**p != 'R' && **p != 'W') return false;
+  *d = *(*p)++;
+  return true;
+}
+
+/* s or d (S, D too): same or different location. */
+static bool sd(const char **p, bool *same) {
+  char c = **p;
+  if (c != 's' && c != 'd' && c != 'S' && c != 'D') return false;
+  *same = c == 's' || c == 'S';
+  ++*p;
+  return true;
+}
+
+static const char *const scope_words[] = {"cta", "cluster", "gpu", "sys"};
+
+/* `.cta` etc. when present (else *scope stays NONE). */
+static bool opt_scope(const char **p, lt_scope *scope) {
+  *scope = LT_SCOPE_NONE;
+  if (**p != '.') return true;
+  for (size_t i = 0; i < LC_ARRAY_LEN(scope_words); i++) {
+    const char *q = *p + 1;
+    if (eat(&q, scope_words[i]) && !(*q >= 'a' && *q <= 'z')) {
+      *scope = (lt_scope)(LT_SCOPE_CTA + i);
+      *p = q;
+      return true;
+    }
+  }
+  return false;
+}
+
+static bool atom(const char **p, gen_ann *a) {
+  static const struct { const char *w; lt_sem sem; } atoms[] = {
+    {"Rlx", LT_SEM_RELAXED}, {"Acq", LT_SEM_ACQUIRE}, {"Rel", LT_SEM_RELEASE},
+    {"Sc", LT_SEM_SC},       {"P", LT_SEM_WEAK},
+  };
+  for (size_t i = 0; i < LC_ARRAY_LEN(atoms); i++)
+    if (eat(p, atoms[i].w)) {
+      a->set = true;
+      a->sem = atoms[i].sem;
+      return opt_scope(p, &a->scope);
+    }
+  return false;
+}
+
+static int com_edge(const char **p, gen_edge *e) {
+  static const struct { const char *w; gen_edge_kind k; char src, dst; } coms[] = {
+    {"Rf", GEN_E_RF, 'W', 'R'}, {"Fr", GEN_E_FR, 'R', 'W'},
+    {"Ws", GEN_E_WS, 'W', 'W'}, {"Co", GEN_E_WS, 'W', 'W'},
+  };
+  for (size_t i = 0; i < LC_ARRAY_LEN(coms); i++) {
+    const char *q = *p;
+    if (!eat(&q, coms[i].w) || (*q != 'e' && *q != 'i')) continue;
+    e->kind = coms[i].k;
+    e->src = coms[i].src;
+    e->dst = coms[i].dst;
+    e->ext = *q == 'e';
+    e->same = true;
+    *p = q + 1;
+    return 1;
+  }
+  return 0;
+}
+
+/* Fence{s,d}.sc[.scope] or .acq_rel[.scope]; Membar{s,d}.{cta,gl,sys}. */
+static int fence_edge(const char **p, gen_edge *e, char **err) {
+  bool membar = eat(p, "Membar");
+  if (!membar && !eat(p, "Fence")) return 0;
+  e->kind = GEN_E_FENCE;
+  e->membar = membar;
+  e->fence_sem = LT_SEM_SC;
+  if (!sd(p, &e->same)) return fail(err, e->text, "expected s or d (same or different location) after '%s'",
+                                    membar ? "Membar" : "Fence");
+  if (membar) {
+    static const char *const levels[] = {".cta", ".gl", ".sys"};
+    static const lt_scope scopes[] = {LT_SCOPE_CTA, LT_SCOPE_GPU, LT_SCOPE_SYS};
+    size_t i = 0;
+    while (i < LC_ARRAY_LEN(levels) && !eat(p, levels[i])) i++;
+    if (i == LC_ARRAY_LEN(levels)) return fail(err, e->text, "expected %s after Membar's s or d", ".cta, .gl or .sys");
+    e->fence_scope = scopes[i];
+  } else {
+    if (eat(p, ".acq_rel")) e->fence_sem = LT_SEM_ACQ_REL;
+    else if (eat(p, ".acquire")) e->fence_sem = LT_SEM_ACQUIRE;
+    else if (eat(p, ".release")) e->fence_sem = LT_SEM_RELEASE;
+    else if (!eat(p, ".sc")) return fail(err, e->text, "expected %s after Fence's s or d", ".sc, .acq_rel, .acquire or .release");
+    if (!opt_scope(p, &e->fence_scope)) return fail(err, e->text, "unknown scope (%s)", "cta, cluster, gpu, sys");
+  }
+  if (!dir(p, &e->src) || !dir(p, &e->dst))
+    return fail(err, e->text, "expected two directions (%s) after the fence", "RR, RW, WR or WW");
+  return 1;
+}
+
+static int dp_edge(const char **p, gen_edge *e, char **err) {
+  if (!eat(p, "Dp")) return 0;
+  e->kind = GEN_E_DP;
+  e->src = 'R';
+  if (eat(p, "Addr")) e->dp = GEN_DP_ADDR;
+  else if (eat(p, "Data")) e->dp = GEN_DP_DATA;
+  else if (eat(p, "Ctrl")) e->dp = GEN_DP_CTRL;
+  else return fail(err, e->text, "expected %s after Dp", "Addr, Data or Ctrl");
+  if (!sd(p, &e->same)) return fail(err, e->text, "expected s or d (same or different location) %s", "after the dependency");
+  if (!dir(p, &e->dst)) return fail(err, e->text, "expected the target's direction (%s)", "R or W");
+  if (e->dp == GEN_DP_DATA && e->dst != 'W')
+    return fail(err, e->text, "a data dependency ends on a write (%s)", "DpDatadW, DpDatasW");
+  return 1;
+}
+
+static int base_edge(const char **p, gen_edge *e, char **err) {
+  int rc = com_edge(p, e);
+  if (!rc && eat(p, "Po")) {
+    e->kind = GEN_E_PO;
+    if (!sd(p, &e->same)) return fail(err, e->text, "expected s or d (same or different location) after '%s'", "Po");
+    if (!dir(p, &e->src) || !dir(p, &e->dst))
+      return fail(err, e->text, "expected two directions (%s) after Pos or Pod", "RR, RW, WR or WW");
+    rc = 1;
+  }
+  if (!rc) rc = fence_edge(p, e, err);
+  if (!rc) rc = dp_edge(p, e, err);
+  if (!rc)
+    return fail(err, e->text, "unknown edge (%s)",
+                "Rfe Rfi Fre Fri Wse Wsi Coe Coi, Pod/Pos, Fence, Membar, DpAddr/DpData/DpCtrl");
+  return rc < 0 ? -1 : 0;
+}
+
+static int check_ann(const gen_edge *e, const gen_ann *a, char d, char **err) {
+  if (!a->set) return 0;
+  if (a->sem == LT_SEM_ACQUIRE && d != 'R') return fail(err, e->text, "%s annotates a read only", "Acq");
+  if (a->sem == LT_SEM_RELEASE && d != 'W') return fail(err, e->text, "%s annotates a write only", "Rel");
+  if (a->sem == LT_SEM_WEAK && a->scope != LT_SCOPE_NONE)
+    return fail(err, e->text, "%s (a plain access) takes no scope", "P");
+  return 0;
+}
+
+int gen_edge_parse(const char *s, gen_edge *e, char **err) {
+  memset(e, 0, sizeof *e);
+  snprintf(e->text, sizeof e->text, "%s", s);
+  if (strlen(s) >= sizeof e->text) return fail(err, e->text, "too long (%s)", "63 characters at most");
+  const char *p = s;
+  if (base_edge(&p, e, err) < 0) return -1;
+  if (*p && *p != '@') {
+    if (!atom(&p, &e->a1) || !atom(&p, &e->a2))
+      return fail(err, e->text, "expected two annotations (source then target: %s) after the edge",
+                  "P, Rlx, Acq, Rel or Sc, each with an optional .cta .cluster .gpu .sys");
+  }
+  if (*p == '@') {
+    p++;
+    size_t i = 0;
+    while (i < LC_ARRAY_LEN(scope_words) && strcmp(p, scope_words[i])) i++;
+    if (i == LC_ARRAY_LEN(scope_words)) return fail(err, e->text, "unknown placement after '@' (%s)", "cta, cluster, gpu, sys");
+    if (!e->ext) return fail(err, e->text, "only an external edge (%s) places threads", "Rfe, Fre, Wse");
+    e->place = (lt_scope)(LT_SCOPE_CTA + i);
+    p += strlen(p);
+  }
+  if (*p) return fail(err, e->text, "unexpected '%s' at the end", p);
+  if (check_ann(e, &e->a1, e->src, err) < 0 || check_ann(e, &e->a2, e->dst, err) < 0) return -1;
+  return 0;
+}
+
+int gen_edges_parse(const char *text, gen_edge **edges, size_t *n, char **err) {
+  LC_VEC(gen_edge) v = {0};
+  const char *p = text;
+  for (;;) {
+    while (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n') p++;
+    if (!*p) break;
+    size_t len = strcspn(p, " ,\t\n");
+    char *word = lc_xstrndup(p, len);
+    gen_edge e;
+    int rc = gen_edge_parse(word, &e, err);
+    free(word);
+    if (rc < 0) {
+      lc_vec_free(&v);
+      return -1;
+    }
+    lc_vec_push(&v, e);
+    p += len;
+  }
+  if (!v.n) {
+    *err = lc_xstrdup("no edges given");
+    return -1;
+  }
+  *edges = v.v;
+  *n = v.n;
+  return 0;
+}
