@@ -30,6 +30,10 @@
 #include "cat/cat_rel.h"
 #include "enum/enum_int.h"
 
+/* Remembered orders per frame (try_remembered): enough for the sc orders
+ * a ring of fences needs (one per place the ring may be cut). */
+#define ENUM_MEMO 16
+
 /* ---- a set of states ------------------------------------------------------------- */
 
 typedef struct state_set {
@@ -123,6 +127,12 @@ typedef struct search {
   int race_check, race_a, race_b;   /* enum_find_race: the flag and pair wanted */
   lc_witness *hit;
   bool *failing;
+
+  /* The sc and co of the frame's last allowed executions, most recent
+   * first (see try_remembered). */
+  rel_rel *memo_sc[ENUM_MEMO], *memo_co[ENUM_MEMO];
+  size_t nmemo;
+  bool leaf_allowed;        /* the last leaf evaluated was allowed */
 } search;
 
 /* Does check i constrain executions in this search? */
@@ -535,6 +545,53 @@ static void raise_flags(search *s, const cat_rel_result *res) {
   }
 }
 
+static bool decide(enum_order *o, int how, size_t a, size_t b);
+
+/* ---- remembered orders ------------------------------------------------------------- */
+
+static void forget_memos(search *s) {
+  for (size_t i = 0; i < s->nmemo; i++) {
+    rel_free(s->memo_sc[i]);
+    rel_free(s->memo_co[i]);
+  }
+  s->nmemo = 0;
+}
+
+/* Puts the current sc and co first among the remembered ones. */
+static void remember(search *s) {
+  size_t i = 0;
+  while (i < s->nmemo && !(rel_equal(s->memo_sc[i], s->sc.before) && rel_equal(s->memo_co[i], s->co.before))) i++;
+  rel_rel *sc, *co;
+  if (i < s->nmemo) {
+    sc = s->memo_sc[i];
+    co = s->memo_co[i];
+  } else {
+    if (s->nmemo == ENUM_MEMO) {
+      rel_free(s->memo_sc[--s->nmemo]);
+      rel_free(s->memo_co[s->nmemo]);
+    }
+    sc = rel_copy(s->sc.before);
+    co = rel_copy(s->co.before);
+    i = s->nmemo++;
+  }
+  memmove(&s->memo_sc[1], &s->memo_sc[0], i * sizeof(rel_rel *));
+  memmove(&s->memo_co[1], &s->memo_co[0], i * sizeof(rel_rel *));
+  s->memo_sc[0] = sc;
+  s->memo_co[0] = co;
+}
+
+/* Decides every open pair of o as `like` (a complete order) does; false
+ * when that contradicts a decision already taken. */
+static bool decide_like(enum_order *o, const rel_rel *like) {
+  for (size_t k = 0; k < o->npairs; k++) {
+    size_t a = o->pairs[k][0], b = o->pairs[k][1];
+    if (enum_order_decided(o, a, b)) continue;
+    int how = rel_has(like, a, b) ? 1 : rel_has(like, b, a) ? 2 : 0;
+    if (!decide(o, how, a, b)) return false;
+  }
+  return true;
+}
+
 /* ---- enum_find: one execution giving a state -------------------------------------- */
 
 static void map_rel(const search *s, const rel_rel *from, rel_rel *to) {
@@ -608,6 +665,8 @@ static void leaf(search *s) {
     return;
   }
   if (res.consistent && s->f->cut) s->r->bound_reached = true;
+  s->leaf_allowed = res.consistent && !s->f->cut;
+  if (s->leaf_allowed) remember(s);
   if (res.consistent && !s->f->cut) {
     bool some = false;
     size_t budget = 0;
@@ -808,6 +867,47 @@ static void search_bar(search *s) {
   changed(s, ENUM_BAR);
 }
 
+/* Read values are known: before sc and co are searched pair by pair, each
+ * remembered (sc, co) of the frame is tried whole, its decisions taken
+ * for the pairs still open, until one gives an allowed execution.  A
+ * choice that allowed one execution allows most of its neighbours (the
+ * phase saving of SAT solvers): a ring of n fence.sc needs about n orders
+ * for its 2^n - 1 states, not a search of the n(n-1)/2 pairs for each.
+ * It is only a first leaf: the search proper follows, cut by `worth`
+ * once the leaf has left nothing open, so nothing is lost when the guess
+ * fails.  Explanations (a target) keep their own order of leaves. */
+static void try_remembered(search *s) {
+  if (s->target || s->o->no_prune || s->nbars != 1 || !s->nmemo) return;
+  rel_rel *scb = rel_copy(s->sc.before), *sca = rel_copy(s->sc.apart);
+  rel_rel *cob = rel_copy(s->co.before), *coa = rel_copy(s->co.apart);
+  s->bar = s->bars[0];
+  changed(s, ENUM_BAR);
+  for (size_t i = 0; i < s->nmemo && !s->stop && anything_open(s); i++) {
+    rel_assign(s->sc.before, scb);
+    rel_assign(s->sc.apart, sca);
+    rel_assign(s->co.before, cob);
+    rel_assign(s->co.apart, coa);
+    changed(s, ENUM_SC);
+    changed(s, ENUM_CO);
+    if (!decide_like(&s->sc, s->memo_sc[i]) || !decide_like(&s->co, s->memo_co[i])) continue;
+    s->leaf_allowed = false;
+    leaf(s);
+    if (s->leaf_allowed) break;
+  }
+  rel_assign(s->sc.before, scb);
+  rel_assign(s->sc.apart, sca);
+  rel_assign(s->co.before, cob);
+  rel_assign(s->co.apart, coa);
+  changed(s, ENUM_SC);
+  changed(s, ENUM_CO);
+  s->bar = NULL;
+  changed(s, ENUM_BAR);
+  rel_free(scb);
+  rel_free(sca);
+  rel_free(cob);
+  rel_free(coa);
+}
+
 static bool after_sc(search *s, void *ctx) {
   (void)ctx;
   search_bar(s);
@@ -826,6 +926,7 @@ static void after_values(search *s) {
     rel_inter_into(s->bar_must, s->bars[i]);
   }
   changed(s, ENUM_BAR);
+  try_remembered(s);
   size_t *all = lc_xcalloc(s->sc.npairs + 1, sizeof(size_t));
   for (size_t k = 0; k < s->sc.npairs; k++) all[k] = k;
   if (s->nbars && worth(s)) search_pairs(s, &s->sc, all, s->sc.npairs, 0, after_sc, NULL);
@@ -1178,6 +1279,7 @@ static void search_frame(search *s, const int *paths) {
   rel_free(s->bar_may);
   rel_free(s->bar_must);
   s->bar_may = s->bar_must = NULL;
+  forget_memos(s);
   enum_order_fini(&s->co);
   enum_order_fini(&s->sc);
   free(s->rf);
