@@ -975,7 +975,7 @@ static void guess_values(search *s) {
   size_t i = 0;
   while (i < f->nreads && s->known[f->orig[f->reads[i]]]) i++;
   if (i == f->nreads) {
-    if (worth(s)) after_values(s);
+    after_values(s);   /* which asks `worth` after trying the remembered orders */
     return;
   }
   /* A cycle of value dependencies is a cycle of rf and dependencies,
