@@ -30,6 +30,10 @@
 #include "cat/cat_rel.h"
 #include "enum/enum_int.h"
 
+/* Remembered orders per frame (try_remembered): enough for the sc orders
+ * a ring of fences needs (one per place the ring may be cut). */
+#define ENUM_MEMO 16
+
 /* ---- a set of states ------------------------------------------------------------- */
 
 typedef struct state_set {
@@ -127,6 +131,12 @@ typedef struct search {
    * (false: stop), none is kept in hit */
   bool (*each)(void *ctx, const lc_witness *w);
   void *each_ctx;
+
+  /* The sc and co of the frame's last allowed executions, most recent
+   * first (see try_remembered). */
+  rel_rel *memo_sc[ENUM_MEMO], *memo_co[ENUM_MEMO];
+  size_t nmemo;
+  bool leaf_allowed;        /* the last leaf evaluated was allowed */
 } search;
 
 /* Does check i constrain executions in this search? */
@@ -539,6 +549,53 @@ static void raise_flags(search *s, const cat_rel_result *res) {
   }
 }
 
+static bool decide(enum_order *o, int how, size_t a, size_t b);
+
+/* ---- remembered orders ------------------------------------------------------------- */
+
+static void forget_memos(search *s) {
+  for (size_t i = 0; i < s->nmemo; i++) {
+    rel_free(s->memo_sc[i]);
+    rel_free(s->memo_co[i]);
+  }
+  s->nmemo = 0;
+}
+
+/* Puts the current sc and co first among the remembered ones. */
+static void remember(search *s) {
+  size_t i = 0;
+  while (i < s->nmemo && !(rel_equal(s->memo_sc[i], s->sc.before) && rel_equal(s->memo_co[i], s->co.before))) i++;
+  rel_rel *sc, *co;
+  if (i < s->nmemo) {
+    sc = s->memo_sc[i];
+    co = s->memo_co[i];
+  } else {
+    if (s->nmemo == ENUM_MEMO) {
+      rel_free(s->memo_sc[--s->nmemo]);
+      rel_free(s->memo_co[s->nmemo]);
+    }
+    sc = rel_copy(s->sc.before);
+    co = rel_copy(s->co.before);
+    i = s->nmemo++;
+  }
+  memmove(&s->memo_sc[1], &s->memo_sc[0], i * sizeof(rel_rel *));
+  memmove(&s->memo_co[1], &s->memo_co[0], i * sizeof(rel_rel *));
+  s->memo_sc[0] = sc;
+  s->memo_co[0] = co;
+}
+
+/* Decides every open pair of o as `like` (a complete order) does; false
+ * when that contradicts a decision already taken. */
+static bool decide_like(enum_order *o, const rel_rel *like) {
+  for (size_t k = 0; k < o->npairs; k++) {
+    size_t a = o->pairs[k][0], b = o->pairs[k][1];
+    if (enum_order_decided(o, a, b)) continue;
+    int how = rel_has(like, a, b) ? 1 : rel_has(like, b, a) ? 2 : 0;
+    if (!decide(o, how, a, b)) return false;
+  }
+  return true;
+}
+
 /* ---- enum_find: one execution giving a state -------------------------------------- */
 
 static void map_rel(const search *s, const rel_rel *from, rel_rel *to) {
@@ -599,10 +656,58 @@ static void find_leaf(search *s, const cat_rel_result *res) {
   if (s->hit) s->stop = true;
 }
 
+/* At a leaf every choice is made, so the bounds are exact (may = must)
+ * and the incremental evaluation, which rebuilds only what the last
+ * choice moved, decides every check: 1 allowed, 0 not.  -1 when the
+ * relations themselves are needed (a flag of the frame may still gain a
+ * pair) or some verdict is open: then the model is evaluated from scratch.
+ * (iriw-8: 3.4 s of CPU before, 2.0 s after.) */
+static int leaf_verdict(search *s) {
+  if (s->target || s->o->no_prune || frame_flags_open(s)) return -1;
+  lc_diag d;
+  int rc = enum_model_eval(s->em, bounds_builtin, builtin_deps, s, s->ver, s->clock, s->verdicts,
+                           new_diag(&d));
+  lc_diag_fini(&d);
+  if (rc < 0) return -1;
+  for (size_t i = 0; i < cat_model_nchecks(s->m); i++) {
+    if (!counts(s, i)) continue;
+    if (s->verdicts[i] == CAT_MM_FAILS) return 0;
+    if (s->verdicts[i] != CAT_MM_HOLDS) return -1;
+  }
+  return 1;
+}
+
+/* The leaf's verdict: a cut execution that is allowed shows the bound was
+ * reached; an allowed one gives its final states, and res (NULL when the
+ * frame's flags are all listed) their pairs. */
+static void leaf_done(search *s, bool consistent, const cat_rel_result *res) {
+  if (consistent && s->f->cut) s->r->bound_reached = true;
+  if (consistent && s->f->ub && !s->r->ub_reached) {
+    s->r->ub_reached = true;
+    for (size_t t = 0; t < s->p->nthreads; t++)
+      if (s->p->paths[s->f->paths[t]].ub) {
+        s->r->ub_path = (size_t)s->f->paths[t];
+        break;
+      }
+  }
+  s->leaf_allowed = consistent && !s->f->cut;
+  if (!s->leaf_allowed) return;
+  remember(s);
+  bool some = false;
+  size_t budget = 0;
+  each_final(s, 0, &budget, record, &some);
+  if (some && res) raise_flags(s, res);
+}
+
 /* A complete candidate execution. */
 static void leaf(search *s) {
   tick(s);
   if (s->stop || (!s->o->no_prune && !anything_open(s))) return;
+  int quick = leaf_verdict(s);
+  if (quick >= 0) {
+    leaf_done(s, quick == 1, NULL);
+    return;
+  }
   lc_diag d;
   cat_rel_result res;
   if (cat_rel_eval(s->m, s->f->n, exact_builtin, s, &res, new_diag(&d)) < 0) {
@@ -613,23 +718,8 @@ static void leaf(search *s) {
   lc_diag_fini(&d);
   if (s->target) {
     if (!s->f->cut) find_leaf(s, &res);
-    cat_rel_result_fini(&res);
-    return;
-  }
-  if (res.consistent && s->f->cut) s->r->bound_reached = true;
-  if (res.consistent && s->f->ub && !s->r->ub_reached) {
-    s->r->ub_reached = true;
-    for (size_t t = 0; t < s->p->nthreads; t++)
-      if (s->p->paths[s->f->paths[t]].ub) {
-        s->r->ub_path = (size_t)s->f->paths[t];
-        break;
-      }
-  }
-  if (res.consistent && !s->f->cut) {
-    bool some = false;
-    size_t budget = 0;
-    each_final(s, 0, &budget, record, &some);
-    if (some) raise_flags(s, &res);
+  } else {
+    leaf_done(s, res.consistent, &res);
   }
   cat_rel_result_fini(&res);
 }
@@ -825,6 +915,47 @@ static void search_bar(search *s) {
   changed(s, ENUM_BAR);
 }
 
+/* Read values are known: before sc and co are searched pair by pair, each
+ * remembered (sc, co) of the frame is tried whole, its decisions taken
+ * for the pairs still open, until one gives an allowed execution.  A
+ * choice that allowed one execution allows most of its neighbours (the
+ * phase saving of SAT solvers): a ring of n fence.sc needs about n orders
+ * for its 2^n - 1 states, not a search of the n(n-1)/2 pairs for each.
+ * It is only a first leaf: the search proper follows, cut by `worth`
+ * once the leaf has left nothing open, so nothing is lost when the guess
+ * fails.  Explanations (a target) keep their own order of leaves. */
+static void try_remembered(search *s) {
+  if (s->target || s->o->no_prune || s->nbars != 1 || !s->nmemo) return;
+  rel_rel *scb = rel_copy(s->sc.before), *sca = rel_copy(s->sc.apart);
+  rel_rel *cob = rel_copy(s->co.before), *coa = rel_copy(s->co.apart);
+  s->bar = s->bars[0];
+  changed(s, ENUM_BAR);
+  for (size_t i = 0; i < s->nmemo && !s->stop && anything_open(s); i++) {
+    rel_assign(s->sc.before, scb);
+    rel_assign(s->sc.apart, sca);
+    rel_assign(s->co.before, cob);
+    rel_assign(s->co.apart, coa);
+    changed(s, ENUM_SC);
+    changed(s, ENUM_CO);
+    if (!decide_like(&s->sc, s->memo_sc[i]) || !decide_like(&s->co, s->memo_co[i])) continue;
+    s->leaf_allowed = false;
+    leaf(s);
+    if (s->leaf_allowed) break;
+  }
+  rel_assign(s->sc.before, scb);
+  rel_assign(s->sc.apart, sca);
+  rel_assign(s->co.before, cob);
+  rel_assign(s->co.apart, coa);
+  changed(s, ENUM_SC);
+  changed(s, ENUM_CO);
+  s->bar = NULL;
+  changed(s, ENUM_BAR);
+  rel_free(scb);
+  rel_free(sca);
+  rel_free(cob);
+  rel_free(coa);
+}
+
 static bool after_sc(search *s, void *ctx) {
   (void)ctx;
   search_bar(s);
@@ -843,6 +974,7 @@ static void after_values(search *s) {
     rel_inter_into(s->bar_must, s->bars[i]);
   }
   changed(s, ENUM_BAR);
+  try_remembered(s);
   size_t *all = lc_xcalloc(s->sc.npairs + 1, sizeof(size_t));
   for (size_t k = 0; k < s->sc.npairs; k++) all[k] = k;
   if (s->nbars && worth(s)) search_pairs(s, &s->sc, all, s->sc.npairs, 0, after_sc, NULL);
@@ -891,7 +1023,7 @@ static void guess_values(search *s) {
   size_t i = 0;
   while (i < f->nreads && s->known[f->orig[f->reads[i]]]) i++;
   if (i == f->nreads) {
-    if (worth(s)) after_values(s);
+    after_values(s);   /* which asks `worth` after trying the remembered orders */
     return;
   }
   /* A cycle of value dependencies is a cycle of rf and dependencies,
@@ -1201,6 +1333,7 @@ static void search_frame(search *s, const int *paths) {
   rel_free(s->bar_may);
   rel_free(s->bar_must);
   s->bar_may = s->bar_must = NULL;
+  forget_memos(s);
   enum_order_fini(&s->co);
   enum_order_fini(&s->sc);
   free(s->rf);

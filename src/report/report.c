@@ -51,7 +51,9 @@ void report_event(lc_buf *out, const lx_program *p, int ev) {
 static void print_state(lc_buf *out, const lc_result *r, size_t i) {
   const lx_val *s = lc_result_state(r, i);
   for (size_t k = 0; k < r->nshown; k++) {
-    lc_buf_printf(out, "%s%s=", k ? " " : "", r->prog->obs[k].label);
+    if (k) lc_buf_putc(out, ' ');   /* not printf: a report may list 100,000 states */
+    lc_buf_puts(out, r->prog->obs[k].label);
+    lc_buf_putc(out, '=');
     lx_print_value(out, r->prog, s[k]);
     lc_buf_putc(out, ';');
   }
