@@ -225,8 +225,12 @@ static test_shape measure(const lx_program *p) {
  *    of one, 24, 0.004 s against 0.039 s), fewer with readers, Z3 is
  *    faster, and far faster beyond (scripts/calibrate-auto --families:
  *    3 writers x 3 writes 24 s against 0.02 s, 6 x 1 7.9 s against
- *    0.05 s), or from eight
- *    fence.sc in different threads (SB rings: 2x at 8, 5x at 12).  The
+ *    0.05 s).  Orders of fence.sc in different threads go to Z3 only
+ *    from sixteen: since the explicit engine tries the orders of the last
+ *    allowed executions first (docs/explicit-engine.md), it is the faster
+ *    on every SB ring measured (CPU s, enum against smt: sb-8 0.03/0.05,
+ *    sb-10 0.12/0.26, sb-12 0.44/1.52, sb-14 2.96/10.5), where it took
+ *    twice Z3's time at 8 and five times at 12 before.  The
  *    writes of one thread to one location count for one order, not w!:
  *    coherence follows program order there, and the explicit engine
  *    takes a single thread's 100 or 200 writes in 0.5 s where the
@@ -246,7 +250,7 @@ static test_shape measure(const lx_program *p) {
  *    location, 18,480 orders), which the rmw's atomicity cuts for the
  *    explicit engine (1.2 s) and not for Z3 (over 20 s). */
 #define AUTO_CO_LOG2 5.6        /* ~48 coherence orders, or fewer with readers */
-#define AUTO_SC_LOG2 15.2       /* 8! orders of the fence.sc: 8 threads of one */
+#define AUTO_SC_LOG2 44.2       /* 16! orders of the fence.sc: 16 threads of one */
 static lc_engine auto_engine(const lx_program *p) {
   test_shape z = measure(p);
   if (z.sc_log2 >= AUTO_SC_LOG2) return LC_ENGINE_SMT;

@@ -93,7 +93,7 @@ static void test_gen_family_auto(void **state) {
   assert_string_equal(auto_engine(m, GEN_CHAIN, 4), "enum");
   assert_string_equal(auto_engine(m, GEN_CHAIN, 12), "enum");
   assert_string_equal(auto_engine(m, GEN_SB, 7), "enum");
-  assert_string_equal(auto_engine(m, GEN_SB, 8), "smt");
+  assert_string_equal(auto_engine(m, GEN_SB, 8), "enum");   /* 0.03 s against Z3's 0.05 s */
   assert_string_equal(auto_engine(m, GEN_IRIW, 6), "enum");
   assert_string_equal(auto_engine(m, GEN_IRIW, 7), "enum");
   assert_string_equal(auto_engine(m, GEN_WR, 3), "enum");
