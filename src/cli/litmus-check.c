@@ -73,8 +73,9 @@ static void usage(FILE *out) {
         "                         for C and CUDA C++ tests; see models/)\n"
         "      --set NAME=VALUE   set an option of the model (e.g. no-thin-air=off)\n"
         "  -e, --engine smt|enum|auto  engine (default auto)\n"
-        "  -j, --jobs N           check N tests at a time (default 1); with fewer tests\n"
-        "                         than N, split each test's states among the jobs\n"
+        "  -j, --jobs N           check N tests at a time (default: one per processor);\n"
+        "                         given, with fewer tests than N, split each test's\n"
+        "                         states among the jobs\n"
         "  -t, --timeout S        give up on a test after S seconds (exit 3)\n"
         "      --max-memory SIZE  give up on a test past SIZE bytes (K, M, G; default:\n"
         "                         half the memory, shared among the jobs; exit 3)\n"
@@ -920,10 +921,18 @@ int main(int argc, char **argv) {
   if (map_cli_wanted(argc, argv)) return map_cli_main(argc, argv);
   options o = {0};
   o.model = "ptx-v7.5";
-  o.jobs = 1;
+  o.jobs = 0;   /* not given: one per processor, set below */
   o.show_limit = 100;
   lc_check_options_init(&o.check);
   int status = parse_options(argc, argv, &o);
+  /* Tests are checked in processes apart and printed in the order given,
+   * so using every processor changes nothing but the time (the full Dat3M
+   * PTX corpus: 6.98 s with one job, 4.72 s with two, on 2 cores). */
+  bool jobs_given = o.jobs > 0;
+  if (!jobs_given) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    o.jobs = n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
+  }
   if (!o.max_memory) o.max_memory = mem_default_limit(o.jobs);
   expect_vec ex = {0};
   cli_models models = {0};
@@ -932,7 +941,7 @@ int main(int argc, char **argv) {
       cli_models_load(&models, "litmus-check", argv[0], o.model, o.model_given, o.settings) < 0)
     status = LC_EXIT_INPUT;
   /* Jobs a batch of few tests leaves idle split the states of each test. */
-  if (o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;
+  if (jobs_given && o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;
   if (status < 0 && o.html && mkdir(o.html, 0777) < 0 && errno != EEXIST) {
     fprintf(stderr, "litmus-check: cannot make '%s': %s\n", o.html, strerror(errno));
     status = LC_EXIT_INPUT;
