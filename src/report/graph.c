@@ -407,50 +407,6 @@ int report_show_graph(const lc_show_result *s, const char *path, char **msg) {
   return write_dots(path, s->n, show_one, s, msg);
 }
 
-/* One DOT file per execution (Graphviz 2.43 corrupts memory on files of
- * several graphs, and loses edges when executions share one graph). */
-int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, char **msg) {
-  assert(x && path && n && msg);
-  const char *format = report_graph_format(path);
-  if (!format) {
-    lc_buf b;
-    lc_buf_init(&b);
-    lc_buf_printf(&b, "'%s' does not end in .dot, .svg, .png or .pdf", path);
-    *msg = lc_buf_take(&b);
-    lc_buf_fini(&b);
-    *n = 0;
-    return -1;
-  }
-  bool render = strcmp(format, "dot") != 0;
-  char *stem = lc_xstrdup(path);
-  stem[strlen(path) - 4] = '\0';
-  lc_buf scratch;
-  lc_buf_init(&scratch);
-  *n = report_explain_dot(&scratch, x, SIZE_MAX - 1);
-  lc_buf_fini(&scratch);
-  int rc = 0;
-  for (size_t k = 0; k < *n && rc == 0; k++) {
-    lc_buf text, dpath, spath;
-    lc_buf_init(&text), lc_buf_init(&dpath), lc_buf_init(&spath);
-    report_explain_dot(&text, x, k);
-    numbered(&dpath, stem, k, *n, "dot");
-    numbered(&spath, stem, k, *n, format);
-    rc = write_file(dpath.s, text.s, msg);
-    if (rc == 0 && render) rc = report_dot_render(dpath.s, spath.s, format, msg);
-    lc_buf_fini(&text), lc_buf_fini(&dpath), lc_buf_fini(&spath);
-  }
-  if (rc == 1) {
-    lc_buf b;
-    lc_buf_init(&b);
-    lc_buf_printf(&b, "Graphviz's dot is not installed: wrote DOT files only");
-    *msg = lc_buf_take(&b);
-    lc_buf_fini(&b);
-    rc = 0;
-  }
-  free(stem);
-  return rc;
-}
-
 /* Execution k of x drawn by one() into PATH (one) or STEM-k.EXT, each
  * DOT file rendered to PATH's format beside it, as report_graph_file. */
 static int write_dots(const char *path, size_t n, void (*one)(lc_buf *out, const void *x, size_t k), const void *x,
@@ -484,4 +440,20 @@ static int write_dots(const char *path, size_t n, void (*one)(lc_buf *out, const
   }
   free(stem);
   return rc;
+}
+
+static void explain_one(lc_buf *out, const void *x, size_t k) { report_explain_dot(out, x, k); }
+
+/* One DOT file per execution (Graphviz 2.43 corrupts memory on files of
+ * several graphs, and loses edges when executions share one graph). */
+int report_graph_file(const lc_explain_result *x, const char *path, size_t *n, char **msg) {
+  assert(x && path && n && msg);
+  *n = 0;
+  if (report_graph_format(path)) {   /* else write_dots refuses the name */
+    lc_buf scratch;
+    lc_buf_init(&scratch);
+    *n = report_explain_dot(&scratch, x, SIZE_MAX - 1);
+    lc_buf_fini(&scratch);
+  }
+  return write_dots(path, *n, explain_one, x, msg);
 }
