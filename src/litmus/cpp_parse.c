@@ -355,13 +355,25 @@ static lt_cexpr *new_expr(parser *ps, lt_cexpr_kind k, lc_loc at) {
 
 static int height(const lt_cexpr *e) { return e ? e->height : 0; }
 
+/* A store and a fence return void (as in C++): using one as a value would
+ * otherwise go on silently with a made-up 0. */
+static void need_value(parser *ps, const lt_cexpr *e) {
+  if (!e || e->kind != LT_CE_ATOMIC) return;
+  if (e->atomic.kind == LT_CA_FENCE)
+    lt_p_error(ps, e->at, "a fence returns nothing (void); it cannot be used as a value");
+  if (e->atomic.kind == LT_CA_STORE)
+    lt_p_error(ps, e->at, "a store returns nothing (void); it cannot be used as a value");
+}
+
 /* Sets e's height from its operands (at: where to point an error). */
 static void grown(parser *ps, lt_cexpr *e, lc_loc at) {
   const lt_catomic *a = &e->atomic;
   const lt_cexpr *kids[] = {e->a, e->b, e->c, a->obj, a->val, a->expected, a->desired};
   int h = 0;
-  for (size_t i = 0; i < LC_ARRAY_LEN(kids); i++)
+  for (size_t i = 0; i < LC_ARRAY_LEN(kids); i++) {
+    need_value(ps, kids[i]);
     if (height(kids[i]) > h) h = height(kids[i]);
+  }
   e->height = h + 1;
   if (e->height > MAX_HEIGHT)
     lt_p_error(ps, at, "expression too deep (more than %d operators on one path); split it with locals",
@@ -1075,6 +1087,7 @@ static lt_cexpr *conditional(parser *ps, lt_cexpr *l) {
 static lt_cexpr *expr(parser *ps) {
   nest(ps, TOK.at);
   lt_cexpr *e = conditional(ps, binary(ps, 0, NULL));
+  need_value(ps, e);
   CS->depth--;
   return e;
 }
@@ -1083,6 +1096,7 @@ static lt_cexpr *expr(parser *ps) {
 
 static lt_cstmt *stmt(parser *ps);
 static bool ends_threads(parser *ps);
+static bool ends_block(parser *ps);
 
 static lt_cstmt *new_stmt(parser *ps, lt_cstmt_kind k, lc_loc at) {
   lt_cstmt *s = lc_arena_alloc(ps->a, sizeof *s);
@@ -1100,7 +1114,7 @@ static void block(parser *ps, lt_cblock *b) {
   lt_p_expect(ps, LT_TOK_LBRACE, "'{'");
   nest(ps, open);
   while (!is(ps, LT_TOK_RBRACE)) {
-    if (is(ps, LT_TOK_EOF) || is(ps, LT_TOK_THREAD) || ends_threads(ps))   /* a body left open */
+    if (is(ps, LT_TOK_EOF) || is(ps, LT_TOK_THREAD) || ends_block(ps))   /* a body left open */
       lt_p_check_match(ps, LT_TOK_RBRACE, "}", "{", open);
     if (is(ps, LT_TOK_SEMI)) {
       lt_p_next(ps);
@@ -1497,6 +1511,16 @@ static bool ends_threads(parser *ps) {
   return is(ps, LT_TOK_EOF) || is(ps, LT_TOK_NOT) || lt_p_is_word(ps, "exists") ||
          lt_p_is_word(ps, "forall") || lt_p_is_word(ps, "not") || lt_p_is_word(ps, "locations") ||
          lt_p_is_word(ps, "filter") || lt_p_is_word(ps, "regions");
+}
+
+/* Inside a body, `~` and `not` start the condition only before `exists`:
+ * `~r;` is a statement. */
+static bool ends_block(parser *ps) {
+  if (is(ps, LT_TOK_NOT) || lt_p_is_word(ps, "not")) {
+    const lt_token *next = lt_p_peek(ps);
+    return next->kind == LT_TOK_WORD && tok_eq(next, "exists");
+  }
+  return ends_threads(ps);
 }
 
 /* The condition's `N:name`. */

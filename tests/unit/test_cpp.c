@@ -421,8 +421,34 @@ static void test_cpp_errors(void **state) {
     {"decrement-twice", "CUDA e\n{}\nP0@cta 0,gpu 0 (int* x) { int a = 1; int b = a--1; }\nexists (x == 1)\n",
      "t.litmus:3:47: error: '--' on local a inside an expression: changing a local is a statement of its "
      "own here (a--;); for two minus signs write '- -'"},
+    /* found by fuzzing: void calls went on as the value 0 */
+    {"fence-as-value", "CUDA e\n{}\nP0@cta 0,gpu 0 (int* x) { int r = __threadfence() + 1; }\nexists (x == 1)\n",
+     "t.litmus:3:35: error: a fence returns nothing (void); it cannot be used as a value"},
+    {"fence-under-tilde", "CUDA e\n{}\nP0@cta 0,gpu 0 (int* x) { while (*x == 0) ~__threadfence(); }\nexists (x == 1)\n",
+     "t.litmus:3:44: error: a fence returns nothing (void); it cannot be used as a value"},
+    {"store-as-value", "CUDA e\n{}\nP0@cta 0,gpu 0 (cuda::atomic<int>* x) { int r = x->store(1); }\nexists (x == 1)\n",
+     "t.litmus:3:49: error: a store returns nothing (void); it cannot be used as a value"},
+    {"fence-as-condition", "CUDA e\n{}\nP0@cta 0,gpu 0 (int* x) { if (cuda::atomic_thread_fence(cuda::memory_order_seq_cst)) *x = 1; }\nexists (x == 1)\n",
+     "t.litmus:3:31: error: a fence returns nothing (void); it cannot be used as a value"},
   };
   check_bad_cases(cases, LC_ARRAY_LEN(cases));
+}
+
+/* Found by fuzzing: inside a body `~` began the condition (as `~exists`
+ * does after the threads), so `~r;` printed from an unbraced loop body
+ * did not parse back. */
+static void test_cpp_tilde_statement(void **state) {
+  (void)state;
+  parsed p;
+  const lt_test *t = parse_text(&p, "CUDA tilde\n{ int x = 0; }\nP0@cta 0,gpu 0 (int* x) {\n"
+                                    "  int r = 2;\n  while (*x == 0) ~r;\n  { ~r; }\n  *x = 1;\n}\n"
+                                    "~exists (0:r == 3)\n");
+  if (!t) print_error("%s\n", first_error(&p));
+  assert_non_null(t);
+  char *why = rt_check(t);
+  if (why) print_error("%s", why);
+  assert_null(why);
+  parsed_fini(&p);
 }
 
 int main(void) {
@@ -438,6 +464,7 @@ int main(void) {
     cmocka_unit_test(test_cpp_volatile),
     cmocka_unit_test(test_cpp_operators),
     cmocka_unit_test(test_cpp_errors),
+    cmocka_unit_test(test_cpp_tilde_statement),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
