@@ -138,6 +138,43 @@ static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size
   if (!n) lc_buf_puts(b, " nothing");
 }
 
+/* Whether a cut path's last iteration may change memory: it writes or
+ * syncs, or its atoms write (silent only when they write what they read). */
+static bool retries_with_effects(const lx_program *p, const lx_path *path) {
+  lx_term_kind k = lx_term_path_kind(p, path);
+  if (k == LX_TERM_EFFECTS) return true;
+  if (k != LX_TERM_SPIN || path->iter_pos < 0) return false;
+  for (size_t i = (size_t)path->iter_pos; i < path->nevents; i++)
+    if (p->events[path->events[i]].kind == LX_EV_WRITE) return true;
+  return false;
+}
+
+/* Why "unknown": the loops that may go on changing memory, per thread (the
+ * first such loop of each), from the program alone, so that both engines
+ * give the same words whatever order they search in. */
+static char *unknown_reason(const lx_program *p) {
+  lc_buf b;
+  lc_buf_init(&b);
+  size_t named = 0;
+  for (size_t t = 0; t < p->nthreads; t++) {
+    const lx_thread *th = &p->threads[t];
+    for (size_t i = 0; i < th->npaths; i++) {
+      const lx_path *path = &p->paths[th->paths[i]];
+      if (path->ub || !retries_with_effects(p, path)) continue;
+      lc_buf_printf(&b, "%sP%d's loop back to %s (line %d)", named++ ? ", " : "", th->id,
+                    path->loop_label ? path->loop_label : "?", path->cut_at.line);
+      break;
+    }
+  }
+  if (!named) lc_buf_puts(&b, "a loop");
+  lc_buf_printf(&b, " may retry for ever, changing memory in every iteration (a store, a barrier, or an atom "
+                "that writes a value it did not read); this check does not decide whether such retrying ends "
+                "(docs/termination.md)");
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
+}
+
 /* owed: per CTA rank, whether the model keeps it running (NULL: all). */
 static char *witness_text(const term_ctx *c, const lx_val *st, const bool *owed) {
   lc_buf b;
@@ -275,8 +312,11 @@ static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, si
       ans[a].witness = witness_text(c, st, owed);
     }
   }
-  for (size_t a = 0; a < nans; a++)
-    if (ans[a].verdict != LC_TERM_MAY_HANG) ans[a].verdict = effects[a] ? LC_TERM_UNKNOWN : LC_TERM_TERMINATES;
+  for (size_t a = 0; a < nans; a++) {
+    if (ans[a].verdict == LC_TERM_MAY_HANG) continue;
+    ans[a].verdict = effects[a] ? LC_TERM_UNKNOWN : LC_TERM_TERMINATES;
+    if (effects[a]) ans[a].witness = unknown_reason(c->p);
+  }
   free(owed);
   free(th);
 }
@@ -431,6 +471,7 @@ void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_o
     into->termination_witness = f.witness;
   } else if (r->status == LC_RESULT_OK) {
     into->termination = f.effects ? LC_TERM_UNKNOWN : LC_TERM_TERMINATES;
+    if (f.effects) into->termination_witness = unknown_reason(p);
   } else if (r->status == LC_RESULT_UNKNOWN && o->timeout > 0 && lc_now() - start >= o->timeout) {
     /* Out of time is no verdict, not "unknown" (which says only
      * side-effectful spinning could hang): the test has none, as when

@@ -134,7 +134,7 @@ static void print_progress(lc_buf *out, const lc_result *r) {
     lc_buf_printf(out, "Termination: %s", lc_term_name((lc_term_verdict)a->verdict));
     lc_buf_printf(out, named ? " (%s)\n" : "\n", name);
     if (!a->witness) continue;
-    lc_buf_puts(out, "Hang");
+    lc_buf_puts(out, a->verdict == LC_TERM_UNKNOWN ? "Why" : "Hang");
     lc_buf_printf(out, named ? " (%s)" : "", name);
     lc_buf_printf(out, ": %s\n", a->witness);
   }
@@ -157,7 +157,8 @@ void report_text(lc_buf *out, const lc_result *r) {
     print_progress(out, r);
   } else if (r->termination != LC_TERM_NOT_ASKED) {
     lc_buf_printf(out, "Termination: %s\n", lc_term_name((lc_term_verdict)r->termination));
-    if (r->termination_witness) lc_buf_printf(out, "Hang: %s\n", r->termination_witness);
+    if (r->termination_witness)
+      lc_buf_printf(out, "%s: %s\n", r->termination == LC_TERM_UNKNOWN ? "Why" : "Hang", r->termination_witness);
   }
   lc_buf_printf(out, "Time %s %.2f\n", t->name, r->seconds);
 }
@@ -220,7 +221,9 @@ static json_t *progress_json(const lc_result *r) {
   for (size_t i = 0; i < r->nterms; i++) {
     json_t *one = json_object();
     json_object_set_new(one, "verdict", json_string(lc_term_name((lc_term_verdict)r->terms[i].verdict)));
-    if (r->terms[i].witness) json_object_set_new(one, "witness", json_string(r->terms[i].witness));
+    if (r->terms[i].witness)
+      json_object_set_new(one, r->terms[i].verdict == LC_TERM_UNKNOWN ? "why" : "witness",
+                          json_string(r->terms[i].witness));
     json_object_set_new(all, lc_progress_name((lc_progress)r->terms[i].progress), one);
   }
   return all;
@@ -305,7 +308,9 @@ json_t *report_json(const lc_result *r) {
   if (r->termination != LC_TERM_NOT_ASKED) {
     json_t *term = json_object();
     json_object_set_new(term, "verdict", json_string(lc_term_name((lc_term_verdict)r->termination)));
-    if (r->termination_witness) json_object_set_new(term, "witness", json_string(r->termination_witness));
+    if (r->termination_witness)
+      json_object_set_new(term, r->termination == LC_TERM_UNKNOWN ? "why" : "witness",
+                          json_string(r->termination_witness));
     if (r->nterms) json_object_set_new(term, "progress", json_string(lc_progress_name((lc_progress)r->terms[0].progress)));
     json_object_set_new(o, "termination", term);
   }
