@@ -226,28 +226,39 @@ static void count_text(lc_buf *b, int64_t n) {
   else lc_buf_printf(b, "a count of %lld", (long long)n);
 }
 
+/* The arrival of the lowest-numbered thread before e's at e's instance
+ * (ids known equal), or NULL. */
+static const lx_event *first_at(const lx_program *p, const bar_vec *v, const lx_event *e) {
+  const lx_event *f = NULL;
+  for (size_t j = 0; j < v->n; j++) {
+    const lx_event *g = v->v[j];
+    if (g->kind == LX_EV_BAR_ARRIVE && g->thread < e->thread && may_meet(p, e, g) && same_id(e, g) == 1 &&
+        (!f || g->thread < f->thread))
+      f = g;
+  }
+  return f;
+}
+
 /* Two threads at one instance with different counts (a count or none):
- * the PTX ISA has every thread of a barrier give the same one. */
+ * the PTX ISA has every thread of a barrier give the same one.  Each
+ * thread is compared with the first thread there, so that the thread out
+ * of step is the one reported. */
 static void count_mismatch(const lx_program *p, const bar_vec *v, lint_vec *out) {
   for (size_t i = 0; i < v->n; i++) {
     const lx_event *e = v->v[i];
     if (e->kind != LX_EV_BAR_ARRIVE || count_of(e) == -2) continue;
-    for (size_t j = 0; j < v->n; j++) {
-      const lx_event *f = v->v[j];
-      if (f->kind != LX_EV_BAR_ARRIVE || f->thread >= e->thread || !may_meet(p, e, f) || same_id(e, f) != 1) continue;
-      if (count_of(f) == -2 || count_of(f) == count_of(e)) continue;
-      lc_buf m;
-      lc_buf_init(&m);
-      lc_buf_printf(&m, "P%d's %s at ", p->threads[e->thread].id, bar_mnemonic(e));
-      bar_name(&m, e);
-      lc_buf_puts(&m, " gives ");
-      count_text(&m, count_of(e));
-      lc_buf_printf(&m, ", but P%d's at line %d gives ", p->threads[f->thread].id, f->at.line);
-      count_text(&m, count_of(f));
-      lc_buf_puts(&m, ": every thread at one barrier must give the same thread count");
-      add(out, "barrier-count-mismatch", e->at, &m);
-      break;
-    }
+    const lx_event *f = first_at(p, v, e);
+    if (!f || count_of(f) == -2 || count_of(f) == count_of(e)) continue;
+    lc_buf m;
+    lc_buf_init(&m);
+    lc_buf_printf(&m, "P%d's %s at ", p->threads[e->thread].id, bar_mnemonic(e));
+    bar_name(&m, e);
+    lc_buf_puts(&m, " gives ");
+    count_text(&m, count_of(e));
+    lc_buf_printf(&m, ", but P%d's at line %d gives ", p->threads[f->thread].id, f->at.line);
+    count_text(&m, count_of(f));
+    lc_buf_puts(&m, ": every thread at one barrier must give the same thread count");
+    add(out, "barrier-count-mismatch", e->at, &m);
   }
 }
 
@@ -291,7 +302,7 @@ static void count_unmet(const lx_program *p, const bar_vec *v, lint_vec *out) {
                   (long long)count_of(w), n, n == 1 ? "" : "s", p->threads[w->thread].cta, n == 1 ? "s" : "");
     for (size_t t = 0, k = 0; t < p->nthreads; t++)
       if (who[t]) lc_buf_printf(&m, "%sP%d", k++ ? ", " : "", p->threads[t].id);
-    lc_buf_puts(&m, "), each thread of the test one arrival: it is never released");
+    lc_buf_puts(&m, "; each thread of a test is one arrival): it is never released");
     add(out, "barrier-count-unmet", w->at, &m);
   }
   free(who);
