@@ -195,84 +195,97 @@ static void thread_list(lc_buf *b, const lx_program *p, const bool *in) {
   }
 }
 
-/* Which CTA-mates of t arrived at w's instance and which wait there for
- * good; with no count, which it still waits for (holds); and which arrived
- * at w's number with another id instead.  Returns how many arrived. */
-static size_t bar_parties(const term_ctx *c, const lx_val *st, size_t t, const lx_event *w, bool *arrived,
-                          bool *waiting, bool *missing, bool *elsewhere) {
+/* Per thread of t's CTA, at the instance of w where t waits: who arrived,
+ * who waits there for good, with no count whom it still waits for
+ * (holds), and who arrived at w's number with another id instead. */
+typedef struct bar_parties {
+  bool *arrived, *waiting, *missing, *elsewhere;
+  size_t narrived;
+} bar_parties;
+
+static void parties_init(bar_parties *bp, const term_ctx *c, const lx_val *st, size_t t, const lx_event *w) {
   const lx_program *p = c->p;
-  size_t n = 0;
-  for (size_t u = 0; u < p->nthreads; u++) {
-    arrived[u] = waiting[u] = missing[u] = elsewhere[u] = false;
+  size_t nt = p->nthreads;
+  bp->arrived = lc_xcalloc(4 * nt, sizeof *bp->arrived);
+  bp->waiting = bp->arrived + nt;
+  bp->missing = bp->arrived + 2 * nt;
+  bp->elsewhere = bp->arrived + 3 * nt;
+  bp->narrived = 0;
+  for (size_t u = 0; u < nt; u++) {
     if (c->cta[u] != c->cta[t]) continue;
     const lx_path *path = state_path(c, st, u);
     const lx_event *a = bar_arrival(p, path, w);
-    arrived[u] = a && same_bar_id(a, w);
-    elsewhere[u] = a && !arrived[u];
-    n += arrived[u];
-    if (arrived[u] && path->blocked) {
+    bp->arrived[u] = a && same_bar_id(a, w);
+    bp->elsewhere[u] = a && !bp->arrived[u];
+    bp->narrived += bp->arrived[u];
+    if (bp->arrived[u] && path->blocked) {
       const lx_event *v = &p->events[path->events[path->nevents - 1]];
-      waiting[u] = v->bar_n == w->bar_n && v->bar_k == w->bar_k && same_bar_id(v, w);
+      bp->waiting[u] = v->bar_n == w->bar_n && v->bar_k == w->bar_k && same_bar_id(v, w);
     }
-    missing[u] = !w->bar_count && u != t && holds(c, st, u, w);
+    bp->missing[u] = !w->bar_count && u != t && holds(c, st, u, w);
   }
-  return n;
+}
+
+static void parties_fini(bar_parties *bp) { free(bp->arrived); }
+
+/* " (id 1)", " (id r2)", or nothing for a barrier with no id. */
+static void bar_id_text(lc_buf *b, const lx_event *e) {
+  if (!e->bar_id) return;
+  lc_buf_puts(b, " (id ");
+  bar_operand_text(b, &e->instr->b);
+  lc_buf_puts(b, ")");
+}
+
+/* "3 threads: arrived P0 and P1 (2 of 3)", or with no count "every
+ * thread of the CTA that reaches it: arrived P0". */
+static void bar_quorum_text(lc_buf *b, const lx_program *p, const lx_event *w, const bar_parties *bp) {
+  if (!w->bar_count) {
+    lc_buf_puts(b, "every thread of the CTA that reaches it: arrived ");
+    thread_list(b, p, bp->arrived);
+    return;
+  }
+  bar_operand_text(b, &w->instr->c);
+  lc_buf_puts(b, " threads: arrived ");
+  thread_list(b, p, bp->arrived);
+  lc_buf_printf(b, " (%zu of ", bp->narrived);
+  bar_operand_text(b, &w->instr->c);
+  lc_buf_puts(b, ")");
 }
 
 /* "P0 waits forever at barrier 1 (id 1) of CTA 0 (line 9), which expects 2
- * threads: arrived P0 (1 of 2), waiting P0, P1 arrived at id 2 instead". */
+ * threads: arrived P0 (1 of 2), waiting P0, P1 arrived at barrier 1 (id 2)
+ * instead";
+ * a later thread waiting at the same instance is named after the first. */
 static void describe_bar_wait(lc_buf *b, const term_ctx *c, const lx_val *st, size_t t, const lx_event *w) {
   const lx_program *p = c->p;
-  const lt_instr *in = w->instr;
-  size_t nt = p->nthreads;
-  bool *sets = lc_xcalloc(4 * nt, sizeof *sets);
-  bool *arrived = sets, *waiting = sets + nt, *missing = sets + 2 * nt, *elsewhere = sets + 3 * nt;
-  size_t n = bar_parties(c, st, t, w, arrived, waiting, missing, elsewhere);
+  bar_parties bp;
+  parties_init(&bp, c, st, t, w);
   size_t first = 0;
-  while (!waiting[first]) first++;
-  if (first < t) {   /* described with the first thread waiting there */
+  while (!bp.waiting[first]) first++;
+  if (first < t) {
     lc_buf_printf(b, "P%d waits forever at the same barrier as P%d (line %d)", p->threads[t].id,
                   p->threads[first].id, w->at.line);
-    free(sets);
+    parties_fini(&bp);
     return;
   }
   lc_buf_printf(b, "P%d waits forever at barrier %d", p->threads[t].id, w->bar_n);
-  if (w->bar_id) {
-    lc_buf_puts(b, " (id ");
-    bar_operand_text(b, &in->b);
-    lc_buf_puts(b, ")");
-  }
+  bar_id_text(b, w);
   lc_buf_printf(b, " of CTA %d (line %d), which expects ", p->threads[t].cta, w->at.line);
-  if (w->bar_count) {
-    bar_operand_text(b, &in->c);
-    lc_buf_puts(b, " threads: arrived ");
-    thread_list(b, p, arrived);
-    lc_buf_printf(b, " (%zu of ", n);
-    bar_operand_text(b, &in->c);
-    lc_buf_puts(b, ")");
-  } else {
-    lc_buf_puts(b, "every thread of the CTA that reaches it: arrived ");
-    thread_list(b, p, arrived);
-  }
+  bar_quorum_text(b, p, w, &bp);
   lc_buf_puts(b, ", waiting ");
-  thread_list(b, p, waiting);
+  thread_list(b, p, bp.waiting);
   if (!w->bar_count) {
     lc_buf_puts(b, ", never arriving ");
-    thread_list(b, p, missing);
+    thread_list(b, p, bp.missing);
   }
-  for (size_t u = 0; u < nt; u++) {
-    if (!elsewhere[u]) continue;
+  for (size_t u = 0; u < p->nthreads; u++) {
+    if (!bp.elsewhere[u]) continue;
     const lx_event *a = bar_arrival(p, state_path(c, st, u), w);
-    lc_buf_printf(b, ", P%d arrived at ", p->threads[u].id);
-    if (a->bar_id) {
-      lc_buf_puts(b, "id ");
-      bar_operand_text(b, &a->instr->b);
-    } else {
-      lc_buf_puts(b, "no id");
-    }
-    lc_buf_puts(b, " instead");
+    lc_buf_printf(b, ", P%d arrived at barrier %d", p->threads[u].id, a->bar_n);
+    bar_id_text(b, a);
+    lc_buf_puts(b, a->bar_id ? " instead" : " with no id instead");
   }
-  free(sets);
+  parties_fini(&bp);
 }
 
 static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size_t t, bool owed) {
