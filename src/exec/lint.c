@@ -298,7 +298,7 @@ static void count_unmet(const lx_program *p, const bar_vec *v, lint_vec *out) {
     lc_buf_init(&m);
     lc_buf_printf(&m, "P%d's bar.sync at ", p->threads[w->thread].id);
     bar_name(&m, w);
-    lc_buf_printf(&m, " waits for %lld threads, but only %zu thread%s of CTA %d ever arrive%s there (", 
+    lc_buf_printf(&m, " waits for %lld threads, but only %zu thread%s of CTA %d ever arrive%s there (",
                   (long long)count_of(w), n, n == 1 ? "" : "s", p->threads[w->thread].cta, n == 1 ? "s" : "");
     for (size_t t = 0, k = 0; t < p->nthreads; t++)
       if (who[t]) lc_buf_printf(&m, "%sP%d", k++ ? ", " : "", p->threads[t].id);
@@ -330,7 +330,8 @@ static bool waited(const lx_program *p, const bar_vec *v, const lx_event *e) {
   return false;
 }
 
-/* A bar.arrive that no copy of which any thread of its CTA waits for. */
+/* A bar.arrive whose every copy arrives where no thread of its CTA waits:
+ * a loop's later copies may go unwaited as long as one copy is waited. */
 static void arrive_never_waited(const lx_program *p, const bar_vec *v, lint_vec *out) {
   for (size_t i = 0; i < v->n; i++) {
     const lx_event *e = v->v[i];
