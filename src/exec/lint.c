@@ -240,9 +240,11 @@ static const lx_event *first_at(const lx_program *p, const bar_vec *v, const lx_
 }
 
 /* Two threads at one instance with different counts (a count or none):
- * the PTX ISA has every thread of a barrier give the same one.  Each
- * thread is compared with the first thread there, so that the thread out
- * of step is the one reported. */
+ * the count is the barrier's size, not the thread's (PTX ISA, "bar,
+ * barrier": "Operand b specifies the number of threads participating in
+ * the barrier"), so one barrier has one count.  Each thread is compared
+ * with the first thread there, so that the thread out of step is the one
+ * reported. */
 static void count_mismatch(const lx_program *p, const bar_vec *v, lint_vec *out) {
   for (size_t i = 0; i < v->n; i++) {
     const lx_event *e = v->v[i];
@@ -257,7 +259,7 @@ static void count_mismatch(const lx_program *p, const bar_vec *v, lint_vec *out)
     count_text(&m, count_of(e));
     lc_buf_printf(&m, ", but P%d's at line %d gives ", p->threads[f->thread].id, f->at.line);
     count_text(&m, count_of(f));
-    lc_buf_puts(&m, ": every thread at one barrier must give the same thread count");
+    lc_buf_puts(&m, ": the count is the barrier's size, so every thread at it should give the same");
     add(out, "barrier-count-mismatch", e->at, &m);
   }
 }
