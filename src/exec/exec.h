@@ -309,7 +309,9 @@ size_t lx_term_prepare(lx_program *p, lx_term_slots *slots);
 
 typedef struct lx_lint {
   const char *rule;         /* scope-too-narrow, expect-tx-unpaid, missing-proxy-fence,
-                               remote-mbarrier-wait */
+                               remote-mbarrier-wait, barrier-count-mismatch,
+                               barrier-count-unmet, arrive-without-count,
+                               arrive-never-waited, cta-barrier-across-ctas */
   lc_loc at;                /* the instruction at fault */
   char *message;            /* owned */
 } lx_lint;

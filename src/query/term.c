@@ -96,6 +96,198 @@ static bool is_mbar_ploc(const lx_program *p, size_t l) {
   return false;
 }
 
+static size_t arrivals(const lx_program *p, const lx_path *path, int n) {
+  size_t k = 0;
+  for (size_t i = 0; i < path->nevents; i++) {
+    const lx_event *e = &p->events[path->events[i]];
+    k += e->kind == LX_EV_BAR_ARRIVE && e->bar_n == n;
+  }
+  return k;
+}
+
+/* Fills c->reach: per thread and barrier number of the program, the most
+ * arrivals at it on any of the thread's paths. */
+static void reach_init(term_ctx *c) {
+  const lx_program *p = c->p;
+  LC_VEC(int) ns = {0};
+  for (size_t i = 0; i < p->nevents; i++) {
+    const lx_event *e = &p->events[i];
+    if (e->kind != LX_EV_BAR_ARRIVE) continue;
+    size_t j = 0;
+    while (j < ns.n && ns.v[j] != e->bar_n) j++;
+    if (j == ns.n) lc_vec_push(&ns, e->bar_n);
+  }
+  c->bar_ns = ns.v;
+  c->nbar_ns = ns.n;
+  c->reach = lc_xcalloc(p->nthreads * ns.n, sizeof *c->reach);
+  for (size_t t = 0; t < p->nthreads; t++)
+    for (size_t pi = 0; pi < p->threads[t].npaths; pi++) {
+      const lx_path *path = &p->paths[p->threads[t].paths[pi]];
+      for (size_t j = 0; j < ns.n; j++) {
+        size_t k = arrivals(p, path, ns.v[j]);
+        if (k > c->reach[t * ns.n + j]) c->reach[t * ns.n + j] = k;
+      }
+    }
+}
+
+static void reach_fini(term_ctx *c) {
+  free(c->bar_ns);
+  free(c->reach);
+}
+
+static size_t reach(const term_ctx *c, size_t t, int n) {
+  for (size_t j = 0; j < c->nbar_ns; j++)
+    if (c->bar_ns[j] == n) return c->reach[t * c->nbar_ns + j];
+  return 0;
+}
+
+/* Does thread u hold back w, the k-th wait of a CTA-mate at barrier n
+ * with no count?  Such a wait is released once every thread of the CTA
+ * has arrived at that instance or can no longer (docs/model-language.md,
+ * as the host backend's wait_ready): u holds it when it has not made its
+ * k-th arrival at n (one with another id joins another instance, and
+ * frees w too), has not finished (a thread that exits releases the
+ * barriers it held up: PTX ISA, exit), and one of its paths does arrive
+ * k times at n: the threads that never meet the barrier are no part of it
+ * (the corpus' SB+twice-bars-diff, barrier-instance-id-*). */
+static bool holds(const term_ctx *c, const lx_val *st, size_t u, const lx_event *w) {
+  const lx_path *path = state_path(c, st, u);
+  return lx_term_path_kind(c->p, path) != LX_TERM_FINISHED && arrivals(c->p, path, w->bar_n) < (size_t)w->bar_k &&
+         reach(c, u, w->bar_n) >= (size_t)w->bar_k;
+}
+
+/* ---- a CTA barrier never released: who it waits for ---------------------------- */
+
+/* Two barrier events name one barrier if both have no id or equal ids.  An
+ * id held in a register is known to the engines only (its value is no part
+ * of the state), so it is taken to match: the witness may then list too
+ * many arrivals, never too few. */
+static bool same_bar_id(const lx_event *a, const lx_event *b) {
+  if (!a->bar_id || !b->bar_id) return !a->bar_id == !b->bar_id;
+  if (a->bar_id->kind != LX_X_CONST || b->bar_id->kind != LX_X_CONST) return true;
+  return a->bar_id->c == b->bar_id->c;
+}
+
+/* The arrival of path at w's barrier number and occurrence (of any id), or
+ * NULL: the k-th arrival at number n joins the k-th instance. */
+static const lx_event *bar_arrival(const lx_program *p, const lx_path *path, const lx_event *w) {
+  for (size_t i = 0; i < path->nevents; i++) {
+    const lx_event *e = &p->events[path->events[i]];
+    if (e->kind == LX_EV_BAR_ARRIVE && !e->bar_cluster && e->bar_n == w->bar_n && e->bar_k == w->bar_k) return e;
+  }
+  return NULL;
+}
+
+static void bar_operand_text(lc_buf *b, const lt_operand *o) {
+  if (o->kind == LT_OPND_IMM) lc_buf_printf(b, "%lld", (long long)o->imm);
+  else lc_buf_printf(b, "r%d", o->reg);
+}
+
+/* "P0", "P0 and P1", "P0, P1 and P2", or "none", of the threads marked in in. */
+static void thread_list(lc_buf *b, const lx_program *p, const bool *in) {
+  size_t n = 0, k = 0;
+  for (size_t u = 0; u < p->nthreads; u++) n += in[u];
+  if (!n) lc_buf_puts(b, "none");
+  for (size_t u = 0; u < p->nthreads; u++) {
+    if (!in[u]) continue;
+    lc_buf_printf(b, "%sP%d", k == 0 ? "" : k + 1 == n ? " and " : ", ", p->threads[u].id);
+    k++;
+  }
+}
+
+/* Per thread of t's CTA, at the instance of w where t waits: who arrived,
+ * who waits there for good, with no count whom it still waits for
+ * (holds), and who arrived at w's number with another id instead. */
+typedef struct bar_parties {
+  bool *arrived, *waiting, *missing, *elsewhere;
+  size_t narrived;
+} bar_parties;
+
+static void parties_init(bar_parties *bp, const term_ctx *c, const lx_val *st, size_t t, const lx_event *w) {
+  const lx_program *p = c->p;
+  size_t nt = p->nthreads;
+  bp->arrived = lc_xcalloc(4 * nt, sizeof *bp->arrived);
+  bp->waiting = bp->arrived + nt;
+  bp->missing = bp->arrived + 2 * nt;
+  bp->elsewhere = bp->arrived + 3 * nt;
+  bp->narrived = 0;
+  for (size_t u = 0; u < nt; u++) {
+    if (c->cta[u] != c->cta[t]) continue;
+    const lx_path *path = state_path(c, st, u);
+    const lx_event *a = bar_arrival(p, path, w);
+    bp->arrived[u] = a && same_bar_id(a, w);
+    bp->elsewhere[u] = a && !bp->arrived[u];
+    bp->narrived += bp->arrived[u];
+    if (bp->arrived[u] && path->blocked) {
+      const lx_event *v = &p->events[path->events[path->nevents - 1]];
+      bp->waiting[u] = v->bar_n == w->bar_n && v->bar_k == w->bar_k && same_bar_id(v, w);
+    }
+    bp->missing[u] = !w->bar_count && u != t && holds(c, st, u, w);
+  }
+}
+
+static void parties_fini(bar_parties *bp) { free(bp->arrived); }
+
+/* " (id 1)", " (id r2)", or nothing for a barrier with no id. */
+static void bar_id_text(lc_buf *b, const lx_event *e) {
+  if (!e->bar_id) return;
+  lc_buf_puts(b, " (id ");
+  bar_operand_text(b, &e->instr->b);
+  lc_buf_puts(b, ")");
+}
+
+/* "3 threads: arrived P0 and P1 (2 of 3)", or with no count "every
+ * thread of the CTA that reaches it: arrived P0". */
+static void bar_quorum_text(lc_buf *b, const lx_program *p, const lx_event *w, const bar_parties *bp) {
+  if (!w->bar_count) {
+    lc_buf_puts(b, "every thread of the CTA that reaches it: arrived ");
+    thread_list(b, p, bp->arrived);
+    return;
+  }
+  bar_operand_text(b, &w->instr->c);
+  lc_buf_puts(b, " threads: arrived ");
+  thread_list(b, p, bp->arrived);
+  lc_buf_printf(b, " (%zu of ", bp->narrived);
+  bar_operand_text(b, &w->instr->c);
+  lc_buf_puts(b, ")");
+}
+
+/* "P0 waits forever at barrier 1 (id 1) of CTA 0 (line 9), which expects 2
+ * threads: arrived P0 (1 of 2), waiting P0, P1 arrived at barrier 1 (id 2)
+ * instead";
+ * a later thread waiting at the same instance is named after the first. */
+static void describe_bar_wait(lc_buf *b, const term_ctx *c, const lx_val *st, size_t t, const lx_event *w) {
+  const lx_program *p = c->p;
+  bar_parties bp;
+  parties_init(&bp, c, st, t, w);
+  size_t first = 0;
+  while (!bp.waiting[first]) first++;
+  if (first < t) {
+    lc_buf_printf(b, "P%d waits forever at the same barrier as P%d (line %d)", p->threads[t].id,
+                  p->threads[first].id, w->at.line);
+    parties_fini(&bp);
+    return;
+  }
+  lc_buf_printf(b, "P%d waits forever at barrier %d", p->threads[t].id, w->bar_n);
+  bar_id_text(b, w);
+  lc_buf_printf(b, " of CTA %d (line %d), which expects ", p->threads[t].cta, w->at.line);
+  bar_quorum_text(b, p, w, &bp);
+  lc_buf_puts(b, ", waiting ");
+  thread_list(b, p, bp.waiting);
+  if (!w->bar_count) {
+    lc_buf_puts(b, ", never arriving ");
+    thread_list(b, p, bp.missing);
+  }
+  for (size_t u = 0; u < p->nthreads; u++) {
+    if (!bp.elsewhere[u]) continue;
+    const lx_event *a = bar_arrival(p, state_path(c, st, u), w);
+    lc_buf_printf(b, ", P%d arrived at barrier %d", p->threads[u].id, a->bar_n);
+    bar_id_text(b, a);
+    lc_buf_puts(b, a->bar_id ? " instead" : " with no id instead");
+  }
+  parties_fini(&bp);
+}
+
 static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size_t t, bool owed) {
   const lx_program *p = c->p;
   const lx_path *path = state_path(c, st, t);
@@ -105,7 +297,7 @@ static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size
     if (w->bar_cluster)
       lc_buf_printf(b, "P%d waits forever at barrier.cluster.wait (line %d)", id, w->at.line);
     else
-      lc_buf_printf(b, "P%d waits forever at barrier %d (line %d)", id, w->bar_n, w->at.line);
+      describe_bar_wait(b, c, st, t, w);
     return;
   }
   lx_term_kind kind = lx_term_path_kind(p, path);
@@ -197,66 +389,6 @@ static char *witness_text(const term_ctx *c, const lx_val *st, const bool *owed)
   char *s = lc_buf_take(&b);
   lc_buf_fini(&b);
   return s;
-}
-
-static size_t arrivals(const lx_program *p, const lx_path *path, int n) {
-  size_t k = 0;
-  for (size_t i = 0; i < path->nevents; i++) {
-    const lx_event *e = &p->events[path->events[i]];
-    k += e->kind == LX_EV_BAR_ARRIVE && e->bar_n == n;
-  }
-  return k;
-}
-
-/* Fills c->reach: per thread and barrier number of the program, the most
- * arrivals at it on any of the thread's paths. */
-static void reach_init(term_ctx *c) {
-  const lx_program *p = c->p;
-  LC_VEC(int) ns = {0};
-  for (size_t i = 0; i < p->nevents; i++) {
-    const lx_event *e = &p->events[i];
-    if (e->kind != LX_EV_BAR_ARRIVE) continue;
-    size_t j = 0;
-    while (j < ns.n && ns.v[j] != e->bar_n) j++;
-    if (j == ns.n) lc_vec_push(&ns, e->bar_n);
-  }
-  c->bar_ns = ns.v;
-  c->nbar_ns = ns.n;
-  c->reach = lc_xcalloc(p->nthreads * ns.n, sizeof *c->reach);
-  for (size_t t = 0; t < p->nthreads; t++)
-    for (size_t pi = 0; pi < p->threads[t].npaths; pi++) {
-      const lx_path *path = &p->paths[p->threads[t].paths[pi]];
-      for (size_t j = 0; j < ns.n; j++) {
-        size_t k = arrivals(p, path, ns.v[j]);
-        if (k > c->reach[t * ns.n + j]) c->reach[t * ns.n + j] = k;
-      }
-    }
-}
-
-static void reach_fini(term_ctx *c) {
-  free(c->bar_ns);
-  free(c->reach);
-}
-
-static size_t reach(const term_ctx *c, size_t t, int n) {
-  for (size_t j = 0; j < c->nbar_ns; j++)
-    if (c->bar_ns[j] == n) return c->reach[t * c->nbar_ns + j];
-  return 0;
-}
-
-/* Does thread u hold back w, the k-th wait of a CTA-mate at barrier n
- * with no count?  Such a wait is released once every thread of the CTA
- * has arrived at that instance or can no longer (docs/model-language.md,
- * as the host backend's wait_ready): u holds it when it has not made its
- * k-th arrival at n (one with another id joins another instance, and
- * frees w too), has not finished (a thread that exits releases the
- * barriers it held up: PTX ISA, exit), and one of its paths does arrive
- * k times at n: the threads that never meet the barrier are no part of it
- * (the corpus' SB+twice-bars-diff, barrier-instance-id-*). */
-static bool holds(const term_ctx *c, const lx_val *st, size_t u, const lx_event *w) {
-  const lx_path *path = state_path(c, st, u);
-  return lx_term_path_kind(c->p, path) != LX_TERM_FINISHED && arrivals(c->p, path, w->bar_n) < (size_t)w->bar_k &&
-         reach(c, u, w->bar_n) >= (size_t)w->bar_k;
 }
 
 /* Threads u and t meet at w's barrier instances: one CTA, or for

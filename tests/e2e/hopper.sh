@@ -1,5 +1,6 @@
 #!/bin/sh
-# hopper.sh - mbarrier, cluster barriers and the async proxy (docs/hopper.md).
+# hopper.sh - mbarrier, cluster barriers, named CTA barriers and the async
+# proxy (docs/hopper.md).
 #
 #   hopper/NAME.expected   `litmus-check --termination litmus/hopper/NAME.litmus`,
 #                          the whole output, the same from both engines, under
@@ -48,6 +49,14 @@ done
 (cd "$top_srcdir" && "$lc" --json litmus/hopper/MP+mbarrier.litmus 2>/dev/null) >"$tmp/out"
 if grep -q '"model":"PTX v8"' "$tmp/out"; then ok "JSON names PTX v8"; else bad "JSON does not name PTX v8"; cat "$tmp/out"; fi
 
+# A CTA barrier's witness, in JSON the same words as in text, both engines.
+for engine in smt enum; do
+  (cd "$top_srcdir" && "$lc" --json --termination --engine "$engine" litmus/hopper/MP+bar.sync+wrong-count.litmus 2>/dev/null) >"$tmp/out"
+  if grep -q '"termination":{"verdict":"may not terminate","witness":"P0 finished; P1 waits forever at barrier 1 (id 0) of CTA 0 (line 13), which expects 3 threads: arrived P0 and P1 (2 of 3), waiting P1; final memory: x=1"}' "$tmp/out"; then
+    ok "JSON: the CTA barrier's witness ($engine)"
+  else bad "JSON: the CTA barrier's witness ($engine)"; cat "$tmp/out"; fi
+done
+
 # --lint over the shipped tests and the lint cases: text and JSON, exit 1.
 lint_files="litmus/hopper/*.litmus tests/e2e/hopper/lint-*.litmus"
 # shellcheck disable=SC2086
@@ -58,7 +67,7 @@ check_whole "$dir/lint.expected" "$tmp/out" "--lint"
 # shellcheck disable=SC2086
 (cd "$top_srcdir" && "$lc" --lint --json $lint_files) >"$tmp/out" 2>&1
 check_whole "$dir/lint-json.expected" "$tmp/out" "--lint --json"
-(cd "$top_srcdir" && "$lc" --lint litmus/hopper/MP+mbarrier.litmus litmus/MP.litmus) >"$tmp/out" 2>&1
+(cd "$top_srcdir" && "$lc" --lint litmus/hopper/MP+mbarrier.litmus litmus/hopper/MP+bar.arrive+bar.sync.litmus litmus/MP.litmus) >"$tmp/out" 2>&1
 rc=$?
 exit_was 0 "--lint without findings"
 [ -s "$tmp/out" ] && bad "--lint without findings printed something" && cat "$tmp/out"
@@ -87,6 +96,9 @@ else bad "host: MP+mbarrier+missing-arrival"; cat "$tmp/out"; fi
 hostrun litmus/hopper/barrier.cluster+deadlock.litmus >"$tmp/out"
 if grep -q '^Hung barrier.cluster+deadlock [1-9]' "$tmp/out"; then ok "host: the cluster barrier deadlocks"
 else bad "host: barrier.cluster+deadlock"; cat "$tmp/out"; fi
+hostrun litmus/hopper/MP+bar.sync+wrong-count.litmus >"$tmp/out"
+if grep -q '^Hung MP+bar.sync+wrong-count [1-9]' "$tmp/out"; then ok "host: the unmet barrier count hangs"
+else bad "host: MP+bar.sync+wrong-count"; cat "$tmp/out"; fi
 hostrun litmus/hopper/TMA+pipeline.litmus >"$tmp/out"
 rc=$?
 exit_was 2 "host: TMA+pipeline refused"
