@@ -160,7 +160,7 @@ typedef struct lt_instr {
   int nbar_operands;     /* 1..3 (0 for barrier.cluster) */
   bool bar_cluster;      /* barrier.cluster.{arrive,wait} */
   bool bar_wait;         /* barrier.cluster.wait */
-  bool aligned;          /* .aligned (barrier.cluster) */
+  bool aligned;          /* .aligned (barrier.cluster, barrier{.cta}.sync/arrive) */
 
   /* mbarrier.* and cp.async.bulk (the mnemonic as written is printed back) */
   lt_mbar_op mbar;

@@ -546,7 +546,10 @@ static void membar(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
   in->scope_at = p.at;
 }
 
-/* bar -> ('bar' | 'barrier') ['.cta'] ('.sync' | '.arrive') value [',' value [',' value]] */
+/* bar -> ('bar' | 'barrier') ['.cta'] ('.sync' | '.arrive') value [',' value [',' value]]
+ * with barrier{.cta}.sync.aligned and .arrive.aligned as the PTX ISA spells
+ * them: .aligned promises that the whole warp executes the same barrier,
+ * which a test's thread, one arrival, always does, so it changes nothing. */
 static void cluster_barrier(parser *ps, lt_instr *in, const lt_token *w, size_t off);
 
 static void barrier(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
@@ -564,9 +567,11 @@ static void barrier(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
     else if ((part_is(&p, "sync") || part_is(&p, "arrive")) && !mode) {
       mode = true;
       in->bar_arrive = part_is(&p, "arrive");
-    } else
-      lt_p_error(ps, p.at, "unexpected qualifier '.%.*s' in '%.*s' (expected bar.cta.sync or "
-               "bar.cta.arrive)", (int)p.n, p.s, (int)w->len, w->text);
+    } else if (part_is(&p, "aligned") && mode && !in->aligned && w->len >= 7 && memcmp(w->text, "barrier", 7) == 0)
+      in->aligned = true;
+    else
+      lt_p_error(ps, p.at, "unexpected qualifier '.%.*s' in '%.*s' (expected bar.cta.sync, "
+               "bar.cta.arrive or barrier.cta.sync.aligned)", (int)p.n, p.s, (int)w->len, w->text);
   }
   if (!mode) lt_p_error(ps, w->at, "'%.*s' needs '.sync' or '.arrive'", (int)w->len, w->text);
   in->kind = LT_I_BAR;

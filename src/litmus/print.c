@@ -141,7 +141,8 @@ void lt_print_instr(lc_buf *b, const lt_instr *in) {
       if (in->aligned) lc_buf_puts(b, ".aligned");
       break;
     }
-    lc_buf_printf(b, "bar%s.%s", in->bar_cta_suffix ? ".cta" : "", in->bar_arrive ? "arrive" : "sync");
+    lc_buf_printf(b, "bar%s%s.%s%s", in->aligned ? "rier" : "", in->bar_cta_suffix ? ".cta" : "",
+                  in->bar_arrive ? "arrive" : "sync", in->aligned ? ".aligned" : "");
     operands(b, ops + 1, 3);
     break;
   case LT_I_ALU:

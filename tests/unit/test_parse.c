@@ -287,7 +287,9 @@ static void test_parse_bar_with_count(void **state) {
 
 static void test_parse_bar_forms(void **state) {
   (void)state;
-  static const struct { const char *code; bool arrive, cta; int n; } cases[] = {
+  static const struct { const char *code; bool arrive, cta; int n; bool aligned; } cases[] = {
+    {"barrier.sync.aligned 0", false, false, 1, true},
+    {"barrier.cta.arrive.aligned 1, 0, 2", true, true, 3, true},
     {"bar.cta.sync 0", false, true, 1},
     {"bar.cta.sync 1, r2", false, true, 2},
     {"bar.cta.arrive 1", true, true, 1},
@@ -304,6 +306,7 @@ static void test_parse_bar_forms(void **state) {
     assert_int_equal(in->bar_arrive, cases[i].arrive);
     assert_int_equal(in->bar_cta_suffix, cases[i].cta);
     assert_int_equal(in->nbar_operands, cases[i].n);
+    assert_int_equal(in->aligned, cases[i].aligned);
     parsed_fini(&p);
   }
   const lt_instr *in = parse_instr(&p, "bar.cta.sync 1, r2");
@@ -743,8 +746,12 @@ static const bad_case syntax_errors[] = {
   {"bar-no-mode", HEAD " bar.cta 0 ;\nexists (x == 1)\n",
    "t.litmus:6:2: error: 'bar.cta' needs '.sync' or '.arrive'"},
   {"bar-cta-after-sync", HEAD " bar.sync.cta 0 ;\nexists (x == 1)\n",
-   "t.litmus:6:10: error: unexpected qualifier '.cta' in 'bar.sync.cta' (expected bar.cta.sync or "
-   "bar.cta.arrive)"},
+   "t.litmus:6:10: error: unexpected qualifier '.cta' in 'bar.sync.cta' (expected bar.cta.sync, "
+   "bar.cta.arrive or barrier.cta.sync.aligned)"},
+  /* the PTX ISA spells .aligned on barrier only, after the mode */
+  {"bar-aligned", HEAD " bar.sync.aligned 0 ;\nexists (x == 1)\n",
+   "t.litmus:6:10: error: unexpected qualifier '.aligned' in 'bar.sync.aligned' (expected bar.cta.sync, "
+   "bar.cta.arrive or barrier.cta.sync.aligned)"},
   {"bar-four-operands", HEAD " bar.cta.sync 1, 1, 4, 5 ;\nexists (x == 1)\n",
    "t.litmus:6:22: error: expected '|' or ';' after a cell, found ','"},
   {"bar-location", HEAD " bar.cta.sync x ;\nexists (x == 1)\n",
