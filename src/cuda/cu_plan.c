@@ -763,13 +763,30 @@ static int check_cpp(planner *P) {
   return 0;
 }
 
+static const lt_term *term_naming(const lt_prop *p, const char *loc) {
+  if (!p) return NULL;
+  if (p->kind == LT_PROP_CMP) {
+    if (p->lhs.kind == LT_TERM_LOC && strcmp(p->lhs.loc, loc) == 0) return &p->lhs;
+    if (p->rhs.kind == LT_TERM_LOC && strcmp(p->rhs.loc, loc) == 0) return &p->rhs;
+    return NULL;
+  }
+  const lt_term *t = term_naming(p->l, loc);
+  return t ? t : term_naming(p->r, loc);
+}
+
 /* The hardware's mbarrier is opaque, unlike the model's packed state: its
- * value is never part of an outcome. */
+ * value is never part of an outcome.  The error points at the term. */
 static int check_mbar_hidden(planner *P) {
-  for (size_t j = 0; j < P->p->nobs; j++)
-    if (P->p->obs[j].kind == LX_OBS_LOC && P->pl->mbar[P->p->obs[j].ploc])
-      return refuse_at(P, P->t->cond_at, "the GPU backend cannot compare mbarrier %s: the hardware's object "
-                                          "is opaque", P->p->obs[j].label);
+  for (size_t j = 0; j < P->p->nobs; j++) {
+    if (P->p->obs[j].kind != LX_OBS_LOC || !P->pl->mbar[P->p->obs[j].ploc]) continue;
+    const char *name = P->p->locs[P->p->plocs[P->p->obs[j].ploc].primary].name;
+    const lt_term *t = term_naming(P->t->cond, name);
+    if (!t) t = term_naming(P->t->filter, name);
+    for (size_t i = 0; !t && i < P->t->nlocations; i++)
+      if (P->t->locations[i].kind == LT_TERM_LOC && strcmp(P->t->locations[i].loc, name) == 0) t = &P->t->locations[i];
+    return refuse_at(P, t ? t->at : P->t->cond_at, "the GPU backend cannot compare mbarrier %s: the hardware's "
+                                                    "object is opaque", P->p->obs[j].label);
+  }
   return 0;
 }
 
