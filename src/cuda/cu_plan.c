@@ -244,7 +244,8 @@ static int check_hopper_loc(planner *P, int k, const lt_instr *in, const lt_oper
   if (v < 0) return refuse(P, k, in, "it does not name a location");
   const lx_loc *l = &P->p->locs[v];
   if (l->space != want || l->alias || l->proxy != LT_PROXY_GENERIC)
-    return refuse(P, k, in, want == LT_SPACE_SHARED ? "it needs a plain shared location" : "it needs a plain global location");
+    return refuse(P, k, in, want == LT_SPACE_SHARED ? "it needs a plain shared location"
+                                                    : "it needs a plain global location");
   return want == LT_SPACE_SHARED ? claim_shared(P, k, in, l->ploc) : 0;
 }
 
@@ -302,11 +303,12 @@ static int check_bulk(planner *P, int k, const lt_instr *in) {
     return refuse(P, k, in, "bulk copies of more than 256 bytes are not emitted (every location's slot "
                             "would grow to the copy's size)");
   if (P->pl->slot_bytes < in->a.imm) P->pl->slot_bytes = (int)in->a.imm;
-  if (in->bulk == LT_BULK_S2G)
-    return check_hopper_loc(P, k, in, &in->addr, LT_SPACE_GLOBAL) < 0 ? -1 : check_hopper_loc(P, k, in, &in->b, LT_SPACE_SHARED);
-  if (check_hopper_loc(P, k, in, &in->addr, LT_SPACE_SHARED) < 0 || check_hopper_loc(P, k, in, &in->b, LT_SPACE_GLOBAL) < 0 ||
-      check_hopper_loc(P, k, in, &in->c, LT_SPACE_SHARED) < 0)
+  bool s2g = in->bulk == LT_BULK_S2G;
+  if (check_hopper_loc(P, k, in, &in->addr, s2g ? LT_SPACE_GLOBAL : LT_SPACE_SHARED) < 0 ||
+      check_hopper_loc(P, k, in, &in->b, s2g ? LT_SPACE_SHARED : LT_SPACE_GLOBAL) < 0)
     return -1;
+  if (s2g) return 0;
+  if (check_hopper_loc(P, k, in, &in->c, LT_SPACE_SHARED) < 0) return -1;
   mark_mbar(P, k, &in->c);
   return 0;
 }
@@ -787,6 +789,16 @@ static int check_mbar_hidden(planner *P) {
     return refuse_at(P, t ? t->at : P->t->cond_at, "the GPU backend cannot compare mbarrier %s: the hardware's "
                                                     "object is opaque", P->p->obs[j].label);
   }
+  for (size_t k = 0; k < P->pl->nroles; k++)
+    for (size_t i = 0; i < P->pl->roles[k].nitems; i++) {
+      const lt_instr *in = P->pl->roles[k].items[i].in;
+      if (!in || !(in->kind == LT_I_LD || in->kind == LT_I_ST || in->kind == LT_I_ATOM || in->kind == LT_I_RED))
+        continue;
+      int v = cu_plan_vloc(P->pl, (int)k, &in->addr);
+      if (v >= 0 && P->pl->mbar[P->p->locs[v].ploc])
+        return refuse(P, (int)k, in, "it accesses an mbarrier, whose hardware object is opaque (only mbarrier "
+                                     "instructions may touch it)");
+    }
   return 0;
 }
 

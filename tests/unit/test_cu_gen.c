@@ -119,6 +119,10 @@ static void test_cu_refuse_hopper(void **state) {
   snprintf(t, sizeof t, "%s mbarrier.arrive.shared::cta.b64 _, [bar] | mbarrier.try_wait.parity.shared::cta.b64 r0, [bar], 0 ;\n"
            " | beq r0, 0, LC00 ;\nbar: shared\nexists (P1:r0 == 1 /\\ bar == 0)\n", head);
   refused(t, "t.litmus:9:23: error: the GPU backend cannot compare mbarrier bar: the hardware's object is opaque");
+  snprintf(t, sizeof t, "%s mbarrier.arrive.shared::cta.b64 _, [bar] | ld.shared.u64 r0, [bar] ;\n"
+           "bar: shared\nexists (P1:r0 == 1)\n", head);
+  refused(t, "t.litmus:6:45: error: P1: 'ld.shared.u64 r0, [bar]' cannot run on the GPU: it accesses an mbarrier, "
+             "whose hardware object is opaque (only mbarrier instructions may touch it)");
   refused("PTX a\n{ x=0; }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;\n"
           " barrier.cluster.arrive | barrier.cluster.arrive ;\n st.weak x, 1 | barrier.cluster.wait ;\n"
           " barrier.cluster.wait | ld.weak r0, x ;\nexists (P1:r0 == 0)\n",
