@@ -45,14 +45,14 @@ else
   echo "no nvcc (set NVCC or CUDA_DIR): not compiled with ptxas"
 fi
 "$top_builddir/tests/cuda/cu-ptx-check" --arch none --ptxas none --nvrtc 90 --nvrtc-cubin 90 litmus/hopper \
-  tests/cuda/gen/Hopper+forms.litmus >"$tmp/ptx" 2>&1
+  tests/cuda/gen/Hopper+*.litmus >"$tmp/ptx" 2>&1
 rc=$?
 case $rc in
   0) checked=$((checked + 1)); ok "NVRTC compiles them for sm_90, the PTX in program order" ;;
   77) echo "no NVRTC: cu-ptx-check skipped" ;;
   *) bad "cu-ptx-check:"; cat "$tmp/ptx" ;;
 esac
-"$lr" --check-sass --sm 90 litmus/hopper tests/cuda/gen/Hopper+forms.litmus >"$tmp/sass" 2>&1
+"$lr" --check-sass --sm 90 litmus/hopper tests/cuda/gen/Hopper+*.litmus >"$tmp/sass" 2>&1
 rc=$?
 case $rc in
   0) checked=$((checked + 1)); ok "--check-sass finds every instruction in the SASS for sm_90"
