@@ -56,6 +56,7 @@ typedef struct sx {
   bool acquire;             /* a load that orders the accesses after it */
   char sass[24];            /* SX_OP: the SASS opcode's prefix */
   bool relaxed;             /* SX_OP: an mbarrier update that orders nothing (.relaxed, expect_tx, complete_tx) */
+  int proxy_space;          /* SX_OP: a proxy fence of global (1) or shared (2) memory only, else 0 */
   char text[128];           /* the litmus instruction, for messages */
 } sx;
 
@@ -112,6 +113,7 @@ static bool expect_sm90(const lt_instr *in, sx *e) {
          : in->bulk == LT_BULK_COMMIT ? "UTMACMDFLUSH" : "DEPBAR.LE";
     break;
   case LT_I_FENCE_PROXY:
+    e->proxy_space = in->space == LT_SPACE_GLOBAL ? 1 : in->space == LT_SPACE_SHARED ? 2 : 0;
     op = in->space == LT_SPACE_GLOBAL ? "FENCE.VIEW.ASYNC.G" : in->space == LT_SPACE_SHARED ? "FENCE.VIEW.ASYNC.S"
                                                                                           : "FENCE.VIEW.ASYNC";
     break;
@@ -381,6 +383,25 @@ static bool dfs_swapped(matcher *M, size_t i, size_t j, size_t got) {
   return dfs(M, i + 1, j + 2, got > j + 2 ? got : j + 2);
 }
 
+/* A proxy fence of one state space orders no access of the other: ptxas
+ * may hoist such an access above it.  E[j+1] was found at SASS position
+ * i - 1; the fence E[j] must come before the next access. */
+static bool other_space(const sx *fence, const sx *a) {
+  return fence->kind == SX_OP && fence->proxy_space && a->kind != SX_OP && a->kind != SX_FENCE && a->kind != SX_BAR &&
+         a->shared != (fence->proxy_space == 2) && a->role == fence->role && a->loop_first < 0 && fence->loop_first < 0;
+}
+
+static bool dfs_fence_after(matcher *M, size_t i, size_t j, size_t got) {
+  const sx *e = &M->ex->v[j];
+  for (; i < M->to; i++) {
+    const char *op = M->f->ins.v[i].op;
+    sk k = sass_kind(op);
+    if (k == SK_AUX && strncmp(op, e->sass, strlen(e->sass)) == 0) return dfs(M, i + 1, j + 2, got > j + 2 ? got : j + 2);
+    if (k == SK_ACCESS || k == SK_BAR) return false;
+  }
+  return false;
+}
+
 static bool dfs(matcher *M, size_t i, size_t j, size_t got) {
   size_t n = M->ex->n;
   if (got > M->best) M->best = got;
@@ -406,6 +427,8 @@ static bool dfs(matcher *M, size_t i, size_t j, size_t got) {
     ok = e && access_matches(e, op) && dfs(M, i + 1, j + 1, got > j + 1 ? got : j + 1);
     if (!ok && e && j + 1 < n && swappable(e, &M->ex->v[j + 1]) && access_matches(&M->ex->v[j + 1], op))
       ok = dfs_swapped(M, i + 1, j, got);
+    if (!ok && e && j + 1 < n && other_space(e, &M->ex->v[j + 1]) && access_matches(&M->ex->v[j + 1], op))
+      ok = dfs_fence_after(M, i + 1, j, got);
     /* try_wait checks the phase again after its suspend */
     if (!ok && j > 0 && M->ex->v[j - 1].kind == SX_OP && has_prefix(op, "SYNCS.PHASECHK.TRANS64") &&
         strcmp(M->ex->v[j - 1].sass, "SYNCS.PHASECHK.TRANS64") == 0)
