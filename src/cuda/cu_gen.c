@@ -202,6 +202,11 @@ static void ptx_label(lc_buf *b, int k, const char *label) {
 
 static int thread_id(const gen *g, int k) { return g->p->threads[k].id; }
 
+/* The C variable holding operand w (0 addr, 1 b, 2 c) of item i's address. */
+static void addr_name(lc_buf *b, int id, int item, int w) {
+  lc_buf_printf(b, w ? "a%d_%d_%c" : "a%d_%d", id, item, "abc"[w]);
+}
+
 /* ---- one asm block: a role's code in one phase --------------------------------------- */
 
 typedef struct seg {
@@ -210,7 +215,9 @@ typedef struct seg {
   int phase;
   LC_VEC(int) regs;      /* register numbers, operand order */
   LC_VEC(int) shadows;   /* items that read memory into a register, operand order */
-  LC_VEC(int) accs;      /* items that access memory (their own address each), operand order */
+  LC_VEC(int) accs;      /* addresses: item * 4 + operand (0 addr, 1 b, 2 c), operand order */
+  LC_VEC(int) ranks;     /* mapa items: the peer CTA's rank, operand order */
+  bool hopper;           /* the block has sm_90 instructions: their temporaries are declared */
   bool cut;              /* the cut flag is an operand */
   bool loops;            /* the block has a backward jump: the spin limit and deadline are operands */
   lc_buf body;           /* PTX lines */
@@ -224,7 +231,13 @@ static int seg_index(const int *v, size_t n, int x) {
 }
 
 static void note_reg(seg *S, const lt_operand *o) {
-  if (o->kind == LT_OPND_REG && seg_index(S->regs.v, S->regs.n, o->reg) < 0) lc_vec_push(&S->regs, o->reg);
+  if ((o->kind == LT_OPND_REG || o->kind == LT_OPND_REGADDR) && seg_index(S->regs.v, S->regs.n, o->reg) < 0)
+    lc_vec_push(&S->regs, o->reg);
+}
+
+static bool is_hopper(const lt_instr *in) {
+  return in->kind == LT_I_MBAR || in->kind == LT_I_BULK || in->kind == LT_I_MAPA ||
+         (in->kind == LT_I_FENCE_PROXY && in->proxy == LT_PROXY_ASYNC);
 }
 
 static bool is_memory(const lt_instr *in) {
@@ -240,12 +253,17 @@ static bool reads_into_register(const lt_instr *in) {
 
 static void note_operands(seg *S, const lt_instr *in, int item) {
   note_reg(S, &in->dst);
+  note_reg(S, &in->addr);
   note_reg(S, &in->a);
   note_reg(S, &in->b);
   note_reg(S, &in->c);
-  if (!is_memory(in)) return;
-  lc_vec_push(&S->accs, item);
-  if (reads_into_register(in)) lc_vec_push(&S->shadows, item);
+  S->hopper = S->hopper || is_hopper(in);
+  if (in->kind == LT_I_MAPA) lc_vec_push(&S->ranks, item);
+  const lt_operand *ops[3];
+  cu_plan_loc_operands(in, ops);
+  for (int w = 0; w < 3; w++)
+    if (ops[w] && (is_memory(in) || is_hopper(in))) lc_vec_push(&S->accs, item * 4 + w);
+  if (is_memory(in) && reads_into_register(in)) lc_vec_push(&S->shadows, item);
 }
 
 /* Operand numbers: registers, the cut flag, shadows, then addresses. */
@@ -254,10 +272,16 @@ static int cut_operand(const seg *S) { return (int)S->regs.n; }
 static int shadow_operand(const seg *S, int item) {
   return (int)S->regs.n + (S->cut ? 1 : 0) + seg_index(S->shadows.v, S->shadows.n, item);
 }
-static int addr_operand(const seg *S, int item) {
-  return (int)(S->regs.n + (S->cut ? 1 : 0) + S->shadows.n) + seg_index(S->accs.v, S->accs.n, item);
+static int addr_operand_of(const seg *S, int item, int w) {
+  return (int)(S->regs.n + (S->cut ? 1 : 0) + S->shadows.n) + seg_index(S->accs.v, S->accs.n, item * 4 + w);
 }
-static int limit_operand(const seg *S) { return (int)(S->regs.n + (S->cut ? 1 : 0) + S->shadows.n + S->accs.n); }
+static int addr_operand(const seg *S, int item) { return addr_operand_of(S, item, 0); }
+static int rank_operand(const seg *S, int item) {
+  return (int)(S->regs.n + (S->cut ? 1 : 0) + S->shadows.n + S->accs.n) + seg_index(S->ranks.v, S->ranks.n, item);
+}
+static int limit_operand(const seg *S) {
+  return (int)(S->regs.n + (S->cut ? 1 : 0) + S->shadows.n + S->accs.n + S->ranks.n);
+}
 static int deadline_operand(const seg *S) { return limit_operand(S) + 1; }
 
 /* A value operand: %N for a register, the constant itself. */
@@ -282,7 +306,7 @@ static void emit_memory(seg *S, const lt_instr *in, int item) {
   lc_buf_init(&op);
   lc_buf_init(&v);
   cu_ptx_opcode(&op, S->g->pl, S->k, in);
-  int addr = addr_operand(S, item);
+  int addr = in->addr.kind == LT_OPND_REGADDR ? reg_operand(S, in->addr.reg) : addr_operand(S, item);
   bool sub = (in->kind == LT_I_ATOM || in->kind == LT_I_RED) && in->rmw == LT_RMW_SUB;
   if (sub && in->a.kind == LT_OPND_REG) {
     line(S, "neg.%s tv, %%%d;", S->g->st, reg_operand(S, in->a.reg));
@@ -411,6 +435,92 @@ static void emit_jump(seg *S, const cu_item *it, int index) {
   lc_buf_fini(&target);
 }
 
+/* An address operand: [%N] of the location's address, or of the register
+ * holding one (from mapa). */
+static void address(seg *S, lc_buf *b, const lt_operand *o, int item, int w) {
+  lc_buf_printf(b, "[%%%d]", o->kind == LT_OPND_REGADDR ? reg_operand(S, o->reg) : addr_operand_of(S, item, w));
+}
+
+/* A 32-bit operand (count, size, parity, rank): a constant, or the
+ * register, narrowed into temporary t when values are 64-bit. */
+static void value32(seg *S, lc_buf *b, const lt_operand *o, const char *t) {
+  if (o->kind == LT_OPND_REG && S->g->pl->width == 64) {
+    line(S, "cvt.u32.u64 %s, %%%d;", t, reg_operand(S, o->reg));
+    lc_buf_puts(b, t);
+  } else {
+    value(S, b, o);
+  }
+}
+
+static void emit_mbar(seg *S, const lt_instr *in, int item) {
+  lc_buf op, addr, a, b;
+  lc_buf_init(&op);
+  lc_buf_init(&addr);
+  lc_buf_init(&a);
+  lc_buf_init(&b);
+  cu_ptx_opcode(&op, S->g->pl, S->k, in);
+  address(S, &addr, &in->addr, item, 0);
+  if (in->a.kind != LT_OPND_NONE) value32(S, &a, &in->a, "tp0");
+  if (in->b.kind != LT_OPND_NONE) value32(S, &b, &in->b, "tp1");
+  const char *state = in->sink ? "_" : "ts";
+  switch (in->mbar) {
+  case LT_MB_INIT: case LT_MB_EXPECT_TX: case LT_MB_COMPLETE_TX: line(S, "%s %s, %s;", op.s, addr.s, a.s); break;
+  case LT_MB_ARRIVE: case LT_MB_ARRIVE_DROP: case LT_MB_ARRIVE_EXPECT_TX:
+    if (in->a.kind == LT_OPND_NONE) line(S, "%s %s, %s;", op.s, state, addr.s);
+    else line(S, "%s %s, %s, %s;", op.s, state, addr.s, a.s);
+    break;
+  default:
+    /* the predicate becomes the 0/1 register that the test's branches read */
+    if (in->b.kind == LT_OPND_NONE) line(S, "%s p, %s, %s;", op.s, addr.s, a.s);
+    else line(S, "%s p, %s, %s, %s;", op.s, addr.s, a.s, b.s);
+    line(S, "selp.%s %%%d, 1, 0, p;", S->g->bt, reg_operand(S, in->dst.reg));
+    break;
+  }
+  lc_buf_fini(&op);
+  lc_buf_fini(&addr);
+  lc_buf_fini(&a);
+  lc_buf_fini(&b);
+}
+
+static void emit_bulk(seg *S, const lt_instr *in, int item) {
+  lc_buf op, dst, src, bar;
+  lc_buf_init(&op);
+  lc_buf_init(&dst);
+  lc_buf_init(&src);
+  lc_buf_init(&bar);
+  cu_ptx_opcode(&op, S->g->pl, S->k, in);
+  if (in->bulk == LT_BULK_WAIT) {
+    line(S, "%s %" PRId64 ";", op.s, in->a.imm);
+  } else if (in->bulk == LT_BULK_COMMIT) {
+    line(S, "%s;", op.s);
+  } else {
+    address(S, &dst, &in->addr, item, 0);
+    address(S, &src, &in->b, item, 1);
+    if (in->bulk == LT_BULK_G2S) {
+      address(S, &bar, &in->c, item, 2);
+      line(S, "%s %s, %s, %" PRId64 ", %s;", op.s, dst.s, src.s, in->a.imm, bar.s);
+    } else {
+      line(S, "%s %s, %s, %" PRId64 ";", op.s, dst.s, src.s, in->a.imm);
+    }
+  }
+  lc_buf_fini(&op);
+  lc_buf_fini(&dst);
+  lc_buf_fini(&src);
+  lc_buf_fini(&bar);
+}
+
+/* The address of the peer's copy: this CTA's address of the location
+ * (the same offset in every CTA of the cluster) mapped to the peer's rank. */
+static void emit_mapa(seg *S, const lt_instr *in, int item) {
+  int d = reg_operand(S, in->dst.reg), a = addr_operand(S, item), rk = rank_operand(S, item);
+  if (S->g->pl->width == 64) {
+    line(S, "mapa.shared::cluster.u64 %%%d, %%%d, %%%d;", d, a, rk);
+  } else {
+    line(S, "cvt.u32.u64 tp0, %%%d;", a);
+    line(S, "mapa.shared::cluster.u32 %%%d, tp0, %%%d;", d, rk);
+  }
+}
+
 static void emit_comment(seg *S, const lt_instr *in) {
   lc_buf b;
   lc_buf_init(&b);
@@ -434,11 +544,17 @@ static void emit_item(seg *S, const cu_item *it, int index) {
   lc_buf_init(&op);
   switch (in->kind) {
   case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED: emit_memory(S, in, index); break;
-  case LT_I_FENCE: case LT_I_FENCE_ALIAS:
+  case LT_I_FENCE: case LT_I_FENCE_ALIAS: case LT_I_FENCE_PROXY:
     cu_ptx_opcode(&op, S->g->pl, S->k, in);
     line(S, "%s;", op.s);
     break;
-  case LT_I_BAR: line(S, "// no thread waits on this barrier instance: nothing to synchronise"); break;
+  case LT_I_BAR:
+    if (it->joined) line(S, "// runs with its wait at the next phase boundary, for every thread of the cluster");
+    else line(S, "// no thread waits on this barrier instance: nothing to synchronise");
+    break;
+  case LT_I_MBAR: emit_mbar(S, in, index); break;
+  case LT_I_BULK: emit_bulk(S, in, index); break;
+  case LT_I_MAPA: emit_mapa(S, in, index); break;
   case LT_I_ALU: emit_alu(S, in); break;
   case LT_I_BRANCH: case LT_I_GOTO: emit_jump(S, it, index); break;
   default: break;
@@ -476,6 +592,8 @@ static void seg_body(seg *S) {
   line(S, "{");
   line(S, ".reg .pred p, q;");
   line(S, ".reg .%s t1, tv;", bt);
+  if (S->hopper) line(S, ".reg .b64 ts;");
+  if (S->hopper) line(S, ".reg .b32 tp0, tp1;");
   int nloops = 0;
   for (size_t i = 0; i < r->nitems; i++)
     if (r->items[i].loop >= 0 && in_seg(S, r, i)) {
@@ -536,13 +654,18 @@ static void seg_print(seg *S) {
     lc_buf_printf(g->o, "%s\"+%s\"(s%d_%d)", sep, g->rc, id, S->shadows.v[i]);
   lc_buf_puts(g->o, "\n    :");
   sep = " ";
-  for (size_t i = 0; i < S->accs.n; i++, sep = ", ") lc_buf_printf(g->o, "%s\"l\"(a%d_%d)", sep, id, S->accs.v[i]);
+  for (size_t i = 0; i < S->accs.n; i++, sep = ", ") {
+    lc_buf_printf(g->o, "%s\"l\"(", sep);
+    addr_name(g->o, id, S->accs.v[i] / 4, S->accs.v[i] % 4);
+    lc_buf_puts(g->o, ")");
+  }
+  for (size_t i = 0; i < S->ranks.n; i++, sep = ", ") lc_buf_printf(g->o, "%s\"r\"(rk%d_%d)", sep, id, S->ranks.v[i]);
   if (S->loops) lc_buf_printf(g->o, "%s\"r\"(P.spin_limit), \"l\"(cu_deadline)", sep);
   lc_buf_puts(g->o, "\n    : \"memory\");\n");
 }
 
 static void emit_block(gen *g, int k, int phase, size_t lo, size_t hi) {
-  seg S = {g, k, phase, {0}, {0}, {0}, false, false, {0}, lo, hi};
+  seg S = {g, k, phase, {0}, {0}, {0}, {0}, false, false, false, {0}, lo, hi};
   lc_buf_init(&S.body);
   if (seg_collect(&S)) {
     seg_body(&S);
@@ -551,6 +674,7 @@ static void emit_block(gen *g, int k, int phase, size_t lo, size_t hi) {
   lc_vec_free(&S.regs);
   lc_vec_free(&S.shadows);
   lc_vec_free(&S.accs);
+  lc_vec_free(&S.ranks);
   lc_buf_fini(&S.body);
 }
 
@@ -677,6 +801,43 @@ static bool reg_used(const gen *g, int k, size_t slot) {
  * accesses touch the same word, so it can neither merge two loads, nor
  * forward a store to a load, nor delete a store that a later one
  * overwrites. */
+/* A C++ access's generic address, for cuda::atomic_ref. */
+static void emit_cpp_address(gen *g, int k, size_t i, int ord) {
+  const lt_instr *in = g->pl->roles[k].items[i].in;
+  const lx_loc *l = &g->p->locs[cu_plan_vloc(g->pl, k, &in->addr)];
+  int s = g->pl->sidx[l->ploc], id = thread_id(g, k);
+  if (s >= 0)
+    lc_buf_printf(g->o, "  int *const c%d_%zu = (int *)((cu_u64)&sh[cu_shared_slot(&P, %d, i%d)] + %d * P.zero);  // %s\n",
+                  id, i, s, k, ord, l->name);
+  else
+    lc_buf_printf(g->o, "  int *const c%d_%zu = (int *)(P.mem + cu_loc_word(&P, %d, i%d) * sizeof(cu_word)%s + %d * P.zero);  // %s\n",
+                  id, i, g->pl->gidx[l->ploc], k, l->alias ? " + P.alias_delta" : "", ord, l->name);
+}
+
+/* Operand w of item i as a shared-window or global address; for mapa, the
+ * peer's copy and the peer's rank, %cluster_ctarank, which for a 1-D grid
+ * of 1-D clusters is the physical CTA index mod the cluster size. */
+static void emit_address(gen *g, int k, int i, int w, int ord) {
+  const lt_instr *in = g->pl->roles[k].items[i].in;
+  const lt_operand *ops[3];
+  cu_plan_loc_operands(in, ops);
+  int peer = -1, id = thread_id(g, k);
+  int v = in->kind == LT_I_MAPA ? cu_plan_mapa_vloc(g->pl, k, in, &peer) : cu_plan_vloc(g->pl, k, ops[w]);
+  const lx_loc *l = &g->p->locs[v];
+  int s = g->pl->sidx[l->ploc];
+  lc_buf_puts(g->o, "  const cu_u64 ");
+  addr_name(g->o, id, i, w);
+  if (s >= 0)
+    lc_buf_printf(g->o, " = cu_to_shared(&sh[cu_shared_slot(&P, %d, i%d)]) + %d * P.zero;  // %s\n", s, k, ord, l->name);
+  else
+    lc_buf_printf(g->o, " = cu_to_global(P.mem + cu_loc_word(&P, %d, i%d) * sizeof(cu_word)%s) + %d * P.zero;  // %s\n",
+                  g->pl->gidx[l->ploc], k, l->alias ? " + P.alias_delta" : "", ord, l->name);
+  if (peer >= 0)
+    lc_buf_printf(g->o, "  cu_u32 rk%d_%d, rl%d_%d;\n  cu_role_thread(&P, %d, i%d, &rk%d_%d, &rl%d_%d);\n"
+                        "  rk%d_%d = cu_physical_cta(&P, rk%d_%d) %% P.cs;  // the rank of P%d's CTA\n",
+                  id, i, id, i, peer, k, id, i, id, i, id, i, id, i, thread_id(g, peer));
+}
+
 static void emit_role_setup(gen *g, int k) {
   const cu_role *r = &g->pl->roles[k];
   const lx_thread *th = &g->p->threads[k];
@@ -686,23 +847,15 @@ static void emit_role_setup(gen *g, int k) {
   int ord = 0;
   for (size_t i = 0; i < r->nitems; i++) {
     const lt_instr *in = r->items[i].in;
-    if (r->items[i].boundary || !is_memory(in)) continue;
-    const lx_loc *l = &g->p->locs[cu_plan_vloc(g->pl, k, &in->addr)];
-    int s = g->pl->sidx[l->ploc];
-    ord++;
-    if (in->cpp && s >= 0)  /* generic addresses for cuda::atomic_ref */
-      lc_buf_printf(g->o, "  int *const c%d_%zu = (int *)((cu_u64)&sh[cu_shared_slot(&P, %d, i%d)] + %d * P.zero);  // %s\n",
-                    id, i, s, k, ord, l->name);
-    else if (in->cpp)
-      lc_buf_printf(g->o, "  int *const c%d_%zu = (int *)(P.mem + cu_loc_word(&P, %d, i%d) * sizeof(cu_word)%s + %d * P.zero);  // %s\n",
-                    id, i, g->pl->gidx[l->ploc], k, l->alias ? " + P.alias_delta" : "", ord, l->name);
-    else if (s >= 0)
-      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_shared(&sh[cu_shared_slot(&P, %d, i%d)]) + %d * P.zero;  // %s\n",
-                    id, i, s, k, ord, l->name);
+    if (r->items[i].boundary || !in || !(is_memory(in) || is_hopper(in))) continue;
+    const lt_operand *ops[3];
+    cu_plan_loc_operands(in, ops);
+    if (in->cpp)
+      emit_cpp_address(g, k, i, ++ord);
     else
-      lc_buf_printf(g->o, "  const cu_u64 a%d_%zu = cu_to_global(P.mem + cu_loc_word(&P, %d, i%d) * sizeof(cu_word)%s) + %d * P.zero;  // %s\n",
-                    id, i, g->pl->gidx[l->ploc], k, l->alias ? " + P.alias_delta" : "", ord, l->name);
-    if (reads_into_register(in)) lc_buf_printf(g->o, "  cu_word s%d_%zu = 0;\n", id, i);
+      for (int w = 0; w < 3; w++)
+        if (ops[w]) emit_address(g, k, (int)i, w, ++ord);
+    if (is_memory(in) && reads_into_register(in)) lc_buf_printf(g->o, "  cu_word s%d_%zu = 0;\n", id, i);
   }
   for (size_t i = 0; i < th->nregs; i++)
     if (reg_used(g, k, i))
@@ -726,16 +879,25 @@ static void emit_sink(gen *g) {
 }
 
 static void emit_boundary(gen *g, int phase) {
-  lc_buf_printf(g->o, "  // phase boundary %d: every thread of the CTA, for", phase);
+  lc_buf_printf(g->o, "  // phase boundary %d: every thread of the %s, for", phase,
+                g->pl->bar_kind[phase] & CU_BOUNDARY_CLUSTER ? "cluster" : "CTA");
   for (size_t k = 0; k < g->pl->nroles; k++) {
     const cu_role *r = &g->pl->roles[k];
     for (size_t i = 0; i < r->nitems; i++)
       if (r->items[i].boundary && r->items[i].phase == phase)
         lc_buf_printf(g->o, " P%d line %d", thread_id(g, (int)k), r->items[i].in->at.line);
   }
+  lc_buf_putc(g->o, '\n');
+  int kind = g->pl->bar_kind[phase];
   /* barrier.cta.sync is bar.cta.sync without .aligned: correct even if a
    * warp has not reconverged after the branches of the asm blocks */
-  lc_buf_printf(g->o, "\n  asm volatile(\"barrier.cta.sync %d;\" ::: \"memory\");\n", g->pl->bar_number[phase]);
+  if (kind & CU_BOUNDARY_CTA || !kind)
+    lc_buf_printf(g->o, "  asm volatile(\"barrier.cta.sync %d;\" ::: \"memory\");\n", g->pl->bar_number[phase]);
+  /* every thread of the cluster arrives and waits (the testing clusters
+   * run whole); without .aligned for the same reason */
+  if (kind & CU_BOUNDARY_CLUSTER)
+    lc_buf_printf(g->o, "  asm volatile(\"barrier.cluster.arrive%s;\\n\\tbarrier.cluster.wait;\" ::: \"memory\");\n",
+                  kind & CU_BOUNDARY_RELAXED ? ".relaxed" : "");
 }
 
 static void emit_outputs(gen *g) {
@@ -778,6 +940,12 @@ int cu_gen_rotations(const cu_plan *pl) {
   return pl->nroles < CU_MAX_ROTATIONS ? (int)pl->nroles : CU_MAX_ROTATIONS;
 }
 
+/* A cluster-wide barrier of every thread of the cluster, for distributed
+ * shared memory (PTX ISA, "Distributed shared memory"). */
+#define CLUSTER_SYNC(why) \
+  "  /* " why " */\n" \
+  "  asm volatile(\"barrier.cluster.arrive;\\n\\tbarrier.cluster.wait;\" ::: \"memory\");\n"
+
 /* Copy `rot` of the test kernel runs the roles of each phase in the order
  * rot, rot + 1, ... (mod nroles); launch t uses copy t % rotations, so that
  * no role is always the first its threads play. */
@@ -801,12 +969,15 @@ static void emit_test_kernel(gen *g, int rot) {
                  "    asm(\"mov.u32 %0, %%smid;\" : \"=r\"(sm));\n"
                  "    ((cu_u32 *)P.ctasm)[blockIdx.x] = sm;\n"
                  "  }\n");
-  if (pl->nshared) lc_buf_puts(o, "  extern __shared__ cu_u64 cu_dyn[];\n  cu_word *sh = (cu_word *)cu_dyn;\n");
+  if (pl->nshared)
+    lc_buf_printf(o, "  extern __shared__ %scu_u64 cu_dyn[];\n  cu_word *sh = (cu_word *)cu_dyn;\n",
+                  pl->slot_bytes ? "__align__(16) " : "");
   for (size_t i = 0; i < g->p->nplocs; i++)
-    if (pl->sidx[i] >= 0)
+    if (pl->sidx[i] >= 0 && !pl->mbar[i])  /* an mbarrier is opaque: mbarrier.init sets it */
       lc_buf_printf(o, "  sh[cu_shared_slot(&P, %d, lane)] = (cu_word)%" PRId64 "LL;  // %s\n", pl->sidx[i],
                     g->p->plocs[i].init, g->p->plocs[i].name);
   if (pl->nshared) lc_buf_puts(o, "  __syncthreads();\n");
+  if (pl->dsmem) lc_buf_puts(o, CLUSTER_SYNC("every CTA of the cluster has set its shared memory up"));
   /* the roles' address arithmetic before the barrier, so that their first
    * accesses follow its release closely */
   for (size_t k = 0; k < pl->nroles; k++) emit_role_setup(g, (int)k);
@@ -827,6 +998,7 @@ static void emit_test_kernel(gen *g, int rot) {
   emit_sink(g);
   emit_outputs(g);
   emit_shared_finals(g);
+  if (pl->dsmem) lc_buf_puts(o, CLUSTER_SYNC("no CTA exits while a peer may still access its shared memory"));
   lc_buf_puts(o, "}\n#endif\n\n");
 }
 

@@ -26,6 +26,7 @@ typedef struct cu_item {
   int phase;                /* the phase it runs in (0 .. nphases-1) */
   bool boundary;            /* a barrier that ends its phase (kept as bar.cta.sync) */
   bool dropped;             /* a barrier instance nobody waits on: no synchronisation */
+  bool joined;              /* a barrier.cluster.arrive: runs as part of the boundary its wait ends */
   int loop;                 /* a backward jump: its counter, else -1 */
   int target;               /* a jump: the item its label starts */
 } cu_item;
@@ -43,8 +44,13 @@ typedef struct cu_plan {
   const lx_program *p;      /* borrowed */
   lc_arena *arena;          /* a C++ test's instruction cells (map_cpp_cells), or NULL */
   int width;                /* bits per location and register: 32 or 64 */
-  int min_sm;               /* 75; 90 when an instruction has .cluster scope */
+  int min_sm;               /* 75; 90 when an instruction has .cluster scope or is sm_90's */
   bool cluster_scope;
+  const lt_instr *sm90_at;  /* the first instruction that needs sm_90 (docs/hopper.md), or NULL */
+  int sm90_thread;          /* its thread id */
+  bool dsmem;               /* a CTA touches another's shared memory: cluster barriers around the test */
+  bool cluster_bars;        /* barrier.cluster, or dsmem: the CTAs of a litmus cluster must share a hardware one */
+  int slot_bytes;           /* 16 when mbarriers or bulk copies need aligned slots of 16 bytes, else 0 */
   cu_role *roles;
   size_t nroles;
   int nlcta, nlcl;          /* litmus CTAs and clusters */
@@ -54,9 +60,11 @@ typedef struct cu_plan {
   bool multi_gpu;           /* written on several GPUs: runs as clusters of one */
   int nphases;
   int *bar_number;          /* per phase boundary (1..nphases-1): the n it prints */
+  unsigned char *bar_kind;  /* per phase boundary: CU_BOUNDARY_* bits */
   int *gidx;                /* per ploc: index among global locations, or -1 */
   int *sidx;                /* per ploc: index among shared locations, or -1 */
   int *owner;               /* per ploc: litmus CTA of a shared location, or -1 */
+  bool *mbar;               /* per ploc: an mbarrier (opaque: neither initialised nor compared) */
   int nglobal, nshared;
   int *obs_reg;             /* per observable: its slot in the register outputs, or -1 */
   int *obs_fin;             /* per observable: its slot in the shared finals, or -1 */
@@ -65,6 +73,10 @@ typedef struct cu_plan {
   bool alias;               /* some location is a generic alias (needs the VMM API) */
 } cu_plan;
 
+/* What a phase boundary runs: a CTA barrier, a cluster barrier, whose
+ * arrive is .relaxed when every arrive it stands for is. */
+enum { CU_BOUNDARY_CTA = 1, CU_BOUNDARY_CLUSTER = 2, CU_BOUNDARY_RELAXED = 4 };
+
 /* Plans p, or reports why it cannot run (position of the instruction) to
  * d and returns NULL. */
 cu_plan *cu_plan_new(const lx_program *p, lc_diag *d);
@@ -72,6 +84,12 @@ void cu_plan_free(cu_plan *pl);
 
 /* The lx_loc an operand names as seen by role k, or -1. */
 int cu_plan_vloc(const cu_plan *pl, int k, const lt_operand *o);
+/* mapa's location: the copy of the CTA of rank in->a of role k's cluster,
+ * or -1; *role a role of that CTA. */
+int cu_plan_mapa_vloc(const cu_plan *pl, int k, const lt_instr *in, int *role);
+/* The location operands of an instruction ([0] addr, [1] b, [2] c; NULL
+ * where none); returns how many are locations. */
+int cu_plan_loc_operands(const lt_instr *in, const lt_operand *ops[3]);
 
 /* ---- PTX spelling -------------------------------------------------------------- */
 

@@ -93,12 +93,50 @@ int cu_plan_vloc(const cu_plan *pl, int k, const lt_operand *o) {
 
 /* Shared memory lives in one CTA: every role touching a copy must be in
  * the litmus CTA that owns it. */
-static int claim_shared(planner *P, int k, const lt_instr *in, int ploc) {
+static int claim_shared_of(planner *P, int k, const lt_instr *in, int ploc, int lcta) {
   cu_plan *pl = P->pl;
-  int lcta = pl->roles[k].lcta;
   if (pl->owner[ploc] < 0) pl->owner[ploc] = lcta;
   if (pl->owner[ploc] == lcta) return 0;
   return refuse(P, k, in, "it touches shared memory that a thread of another CTA touches too");
+}
+
+static int claim_shared(planner *P, int k, const lt_instr *in, int ploc) {
+  return claim_shared_of(P, k, in, ploc, P->pl->roles[k].lcta);
+}
+
+/* A CTA's rank in its cluster is its position among the cluster's CTAs by
+ * CTA number (as exec/lower.c reads mapa). */
+static int rank_role(const cu_plan *pl, int k, int64_t rank) {
+  const lx_thread *th = pl->p->threads;
+  int below = 0, role = -1;
+  for (int want = 0; want <= rank; want++) {
+    role = -1;
+    for (size_t j = 0; j < pl->nroles; j++) {
+      if (pl->roles[j].lcl != pl->roles[k].lcl || (want > 0 && th[j].cta <= below)) continue;
+      if (role < 0 || th[j].cta < th[role].cta) role = (int)j;
+    }
+    if (role < 0) return -1;
+    below = th[role].cta;
+  }
+  return role;
+}
+
+int cu_plan_mapa_vloc(const cu_plan *pl, int k, const lt_instr *in, int *role) {
+  assert(pl && in && role);
+  *role = in->a.kind == LT_OPND_IMM && in->a.imm >= 0 && in->a.imm < CU_MAX_ROLES ? rank_role(pl, k, in->a.imm) : -1;
+  if (*role < 0 || in->addr.kind != LT_OPND_LOC) return -1;
+  return cu_plan_vloc(pl, *role, &in->addr);
+}
+
+int cu_plan_loc_operands(const lt_instr *in, const lt_operand *ops[3]) {
+  const lt_operand *all[3] = {&in->addr, &in->b, &in->c};
+  int n = 0;
+  for (int i = 0; i < 3; i++) {
+    bool address = i == 0 ? in->kind != LT_I_ALU && in->kind != LT_I_BRANCH : in->kind == LT_I_BULK;
+    ops[i] = address && all[i]->kind == LT_OPND_LOC ? all[i] : NULL;
+    n += ops[i] != NULL;
+  }
+  return n;
 }
 
 /* ---- instructions ------------------------------------------------------------------- */
@@ -124,6 +162,46 @@ static int check_value_operand(planner *P, int k, const lt_instr *in, const lt_o
   return 0;
 }
 
+/* sm_90's instructions: the first one is named when a lower architecture
+ * is asked for. */
+static void note_sm90(planner *P, int k, const lt_instr *in) {
+  if (P->pl->sm90_at) return;
+  P->pl->sm90_at = in;
+  P->pl->sm90_thread = P->p->threads[k].id;
+}
+
+/* Does role k write register reg with mapa? */
+static bool mapa_writes(const planner *P, int k, int reg) {
+  const lt_thread *tt = &P->t->threads[k];
+  for (size_t c = 0; c < tt->ncells; c++) {
+    const lt_instr *in = tt->cells[c].instr;
+    if (in && in->kind == LT_I_MAPA && in->dst.kind == LT_OPND_REG && in->dst.reg == reg) return true;
+  }
+  return false;
+}
+
+/* [rK] is another CTA's shared memory, through an address from mapa: the
+ * only register addresses the kernel can form (it never knows the others). */
+static int check_remote_addr(planner *P, int k, const lt_instr *in, const lt_operand *o) {
+  if (!mapa_writes(P, k, o->reg))
+    return refuse(P, k, in, "addresses held in registers ([rK]) are supported only from mapa");
+  note_sm90(P, k, in);
+  P->pl->dsmem = P->pl->cluster_bars = true;
+  return 0;
+}
+
+static int check_remote(planner *P, int k, const lt_instr *in) {
+  if (in->kind != LT_I_LD && in->kind != LT_I_ST && in->kind != LT_I_ATOM && in->kind != LT_I_RED)
+    return check_remote_addr(P, k, in, &in->addr);
+  if (in->space != LT_SPACE_SHARED)
+    return refuse(P, k, in, "an address from mapa needs a .shared::cluster access");
+  if (in->proxy != LT_PROXY_GENERIC || in->sem == LT_SEM_MMIO || in->cache != LT_CACHE_NONE)
+    return refuse(P, k, in, "a distributed shared memory access takes no proxy, .mmio or cache operator");
+  if (in->scope == LT_SCOPE_CLUSTER) P->pl->cluster_scope = true;
+  if (check_value_operand(P, k, in, &in->a) < 0 || check_value_operand(P, k, in, &in->b) < 0) return -1;
+  return check_remote_addr(P, k, in, &in->addr);
+}
+
 static int check_access(planner *P, int k, const lt_instr *in) {
   cu_plan *pl = P->pl;
   if (in->proxy != LT_PROXY_GENERIC)
@@ -132,8 +210,7 @@ static int check_access(planner *P, int k, const lt_instr *in) {
                                   "which the CUDA backend does not set up"
                                 : "texture and surface accesses need texture/surface objects over the "
                                   "location, which the CUDA backend does not set up");
-  if (in->addr.kind == LT_OPND_REGADDR)
-    return refuse(P, k, in, "addresses held in registers ([rK]) are not supported");
+  if (in->addr.kind == LT_OPND_REGADDR) return check_remote(P, k, in);
   int v = cu_plan_vloc(pl, k, &in->addr);
   if (v < 0) return refuse(P, k, in, "it does not name a location");
   const lx_loc *l = &P->p->locs[v];
@@ -158,22 +235,125 @@ static int check_access(planner *P, int k, const lt_instr *in) {
   return 0;
 }
 
+/* A location operand that must be in one state space; shared ones are
+ * claimed for role k's CTA. */
+static int check_hopper_loc(planner *P, int k, const lt_instr *in, const lt_operand *o, lt_space want) {
+  if (o->kind == LT_OPND_REGADDR) return want == LT_SPACE_SHARED ? check_remote_addr(P, k, in, o) :
+                                         refuse(P, k, in, "a global address held in a register is not supported");
+  int v = cu_plan_vloc(P->pl, k, o);
+  if (v < 0) return refuse(P, k, in, "it does not name a location");
+  const lx_loc *l = &P->p->locs[v];
+  if (l->space != want || l->alias || l->proxy != LT_PROXY_GENERIC)
+    return refuse(P, k, in, want == LT_SPACE_SHARED ? "it needs a plain shared location"
+                                                    : "it needs a plain global location");
+  return want == LT_SPACE_SHARED ? claim_shared(P, k, in, l->ploc) : 0;
+}
+
+static void mark_mbar(planner *P, int k, const lt_operand *o) {
+  int v = o->kind == LT_OPND_LOC ? cu_plan_vloc(P->pl, k, o) : -1;
+  if (v >= 0) P->pl->mbar[P->p->locs[v].ploc] = true;
+  if (P->pl->slot_bytes < 16) P->pl->slot_bytes = 16;
+}
+
+/* A register that an instruction other than `self` reads, or the outcome shows. */
+static bool reg_read(const planner *P, int k, int reg, const lt_instr *self) {
+  const lt_thread *tt = &P->t->threads[k];
+  for (size_t c = 0; c < tt->ncells; c++) {
+    const lt_instr *in = tt->cells[c].instr;
+    if (!in || in == self) continue;
+    const lt_operand *ops[] = {&in->addr, &in->a, &in->b, &in->c};
+    for (size_t i = 0; i < 4; i++)
+      if ((ops[i]->kind == LT_OPND_REG || ops[i]->kind == LT_OPND_REGADDR) && ops[i]->reg == reg) return true;
+  }
+  for (size_t j = 0; j < P->p->nobs; j++)
+    if (P->p->obs[j].kind == LX_OBS_REG && P->p->obs[j].thread == k && P->p->threads[k].regs[P->p->obs[j].slot] == reg)
+      return true;
+  return false;
+}
+
+static int check_count(planner *P, int k, const lt_instr *in, const lt_operand *o) {
+  if (o->kind == LT_OPND_LOC || o->kind == LT_OPND_REGADDR) return refuse(P, k, in, "a count must be a value");
+  return 0;
+}
+
+static int check_mbar(planner *P, int k, const lt_instr *in) {
+  note_sm90(P, k, in);
+  if (in->scope == LT_SCOPE_CLUSTER) P->pl->cluster_scope = true;
+  if (check_hopper_loc(P, k, in, &in->addr, LT_SPACE_SHARED) < 0) return -1;
+  mark_mbar(P, k, &in->addr);
+  if (check_count(P, k, in, &in->a) < 0 || check_count(P, k, in, &in->b) < 0) return -1;
+  bool wait = in->mbar == LT_MB_TEST_WAIT || in->mbar == LT_MB_TRY_WAIT;
+  if (wait && !in->parity)
+    return refuse(P, k, in, "the state an arrive returns is an opaque 64-bit value on the GPU, not the model's "
+                            "phase; wait by .parity");
+  if (!wait && in->dst.kind == LT_OPND_REG && reg_read(P, k, in->dst.reg, in))
+    return refuse(P, k, in, "the state an arrive returns is an opaque 64-bit value on the GPU, not the model's "
+                            "phase: nothing may read it");
+  return 0;
+}
+
+/* Bulk copies move whole slots: every location gets slots of the largest
+ * copy's size, 16-byte aligned. */
+enum { MAX_BULK_BYTES = 256 };
+
+static int check_bulk(planner *P, int k, const lt_instr *in) {
+  note_sm90(P, k, in);
+  if (in->bulk == LT_BULK_COMMIT || in->bulk == LT_BULK_WAIT) return 0;
+  if (in->a.imm > MAX_BULK_BYTES)
+    return refuse(P, k, in, "bulk copies of more than 256 bytes are not emitted (every location's slot "
+                            "would grow to the copy's size)");
+  if (P->pl->slot_bytes < in->a.imm) P->pl->slot_bytes = (int)in->a.imm;
+  bool s2g = in->bulk == LT_BULK_S2G;
+  if (check_hopper_loc(P, k, in, &in->addr, s2g ? LT_SPACE_GLOBAL : LT_SPACE_SHARED) < 0 ||
+      check_hopper_loc(P, k, in, &in->b, s2g ? LT_SPACE_SHARED : LT_SPACE_GLOBAL) < 0)
+    return -1;
+  if (s2g) return 0;
+  if (check_hopper_loc(P, k, in, &in->c, LT_SPACE_SHARED) < 0) return -1;
+  mark_mbar(P, k, &in->c);
+  return 0;
+}
+
+static int check_mapa(planner *P, int k, const lt_instr *in) {
+  note_sm90(P, k, in);
+  if (in->addr.kind != LT_OPND_LOC)
+    return refuse(P, k, in, "mapa of an address held in a register is not supported");
+  int role, v = cu_plan_mapa_vloc(P->pl, k, in, &role);
+  if (v < 0) return refuse(P, k, in, "its rank must be a constant naming a CTA of the thread's cluster");
+  if (P->p->locs[v].space != LT_SPACE_SHARED) return refuse(P, k, in, "mapa maps shared memory");
+  for (size_t j = 0; j < P->p->nobs; j++)
+    if (P->p->obs[j].kind == LX_OBS_REG && P->p->obs[j].thread == k &&
+        P->p->threads[k].regs[P->p->obs[j].slot] == in->dst.reg)
+      return refuse(P, k, in, "the GPU backend cannot compare addresses in an outcome");
+  P->pl->dsmem = P->pl->cluster_bars = true;
+  return claim_shared_of(P, k, in, P->p->locs[v].ploc, P->pl->roles[role].lcta);
+}
+
 static int check_instr(planner *P, int k, const lt_instr *in) {
   switch (in->kind) {
   case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED:
     return check_access(P, k, in);
   case LT_I_FENCE:
     if (in->scope == LT_SCOPE_CLUSTER) P->pl->cluster_scope = true;
+    if (in->mbar_init_fence) note_sm90(P, k, in);
     return 0;
   case LT_I_FENCE_PROXY:
+    if (in->proxy == LT_PROXY_ASYNC) {
+      note_sm90(P, k, in);
+      return 0;
+    }
     return refuse(P, k, in, "PTX has no such proxy fence (it has fence.proxy.alias and the async "
                             "proxies); texture, surface and constant proxies are not set up");
   case LT_I_FENCE_ALIAS:
     return 0;
-  case LT_I_MBAR: case LT_I_BULK: case LT_I_MAPA:
-    return refuse(P, k, in, "mbarriers, bulk copies and mapa are not emitted yet (docs/hopper.md)");
+  case LT_I_MBAR: return check_mbar(P, k, in);
+  case LT_I_BULK: return check_bulk(P, k, in);
+  case LT_I_MAPA: return check_mapa(P, k, in);
   case LT_I_BAR:
-    if (in->bar_cluster) return refuse(P, k, in, "cluster barriers are not emitted yet (docs/hopper.md)");
+    if (in->bar_cluster) {
+      note_sm90(P, k, in);
+      P->pl->cluster_bars = true;
+      return 0;
+    }
     if (in->nbar_operands >= 3 && in->c.kind != LT_OPND_IMM)
       return refuse(P, k, in, "a barrier thread count held in a register is not supported");
     return 0;
@@ -230,6 +410,8 @@ typedef struct bar_key {
   int lcta, n, occ;
   int layer;                /* its phase boundary, from 1 */
   bool waits;               /* some participant syncs (not only arrives) */
+  bool cluster;             /* barrier.cluster (lcta is then -1 - the litmus cluster) */
+  bool relaxed;             /* barrier.cluster: every arrive is .relaxed */
 } bar_key;
 
 typedef struct bar_site { int role, item, key; } bar_site;
@@ -242,9 +424,34 @@ typedef struct bars {
 static int key_of(bars *B, int lcta, int n, int occ) {
   for (size_t i = 0; i < B->keys.n; i++)
     if (B->keys.v[i].lcta == lcta && B->keys.v[i].n == n && B->keys.v[i].occ == occ) return (int)i;
-  bar_key key = {lcta, n, occ, 0, false};
+  bar_key key = {lcta, n, occ, 0, false, lcta < 0, true};
   lc_vec_push(&B->keys, key);
   return (int)B->keys.n - 1;
+}
+
+/* The kernel runs a barrier.cluster.arrive and the wait right after it as
+ * one boundary that every thread of the cluster reaches; work between the
+ * two would need a split boundary, which it does not have. */
+static int check_cluster_pairs(planner *P) {
+  for (size_t k = 0; k < P->pl->nroles; k++) {
+    cu_role *r = &P->pl->roles[k];
+    for (size_t i = 0; i < r->nitems; i++) {
+      const lt_instr *in = r->items[i].in;
+      if (!in || in->kind != LT_I_BAR || !in->bar_cluster) continue;
+      const cu_item *next = i + 1 < r->nitems ? &r->items[i + 1] : NULL;
+      const cu_item *prev = i > 0 ? &r->items[i - 1] : NULL;
+      if (in->bar_arrive && !(next && next->in && !next->label && next->in->kind == LT_I_BAR &&
+                              next->in->bar_cluster && next->in->bar_wait))
+        return refuse(P, (int)k, in, "the GPU kernel runs a cluster barrier as barrier.cluster.arrive directly "
+                                     "followed by barrier.cluster.wait, for every thread of the cluster");
+      if (in->bar_wait && (r->items[i].label || !(prev && prev->in && prev->in->kind == LT_I_BAR &&
+                                                  prev->in->bar_cluster && prev->in->bar_arrive)))
+        return refuse(P, (int)k, in, "the GPU kernel runs a cluster barrier as barrier.cluster.arrive directly "
+                                     "followed by barrier.cluster.wait, for every thread of the cluster");
+      r->items[i].joined = in->bar_arrive;
+    }
+  }
+  return 0;
 }
 
 static void collect_bars(planner *P, bars *B) {
@@ -252,11 +459,21 @@ static void collect_bars(planner *P, bars *B) {
     const cu_role *r = &P->pl->roles[k];
     for (size_t i = 0; i < r->nitems; i++) {
       const lt_instr *in = r->items[i].in;
-      if (!in || in->kind != LT_I_BAR) continue;
+      if (!in || in->kind != LT_I_BAR || r->items[i].joined) continue;
+      if (in->bar_cluster) {
+        int occ = 0;
+        for (size_t s = 0; s < B->sites.n; s++)
+          occ += B->sites.v[s].role == (int)k && B->keys.v[B->sites.v[s].key].cluster;
+        bar_site site = {(int)k, (int)i, key_of(B, -1 - r->lcl, -1, occ)};
+        lc_vec_push(&B->sites, site);
+        B->keys.v[site.key].waits = true;
+        if (r->items[i - 1].in->sem != LT_SEM_RELAXED) B->keys.v[site.key].relaxed = false;
+        continue;
+      }
       int n = (int)in->a.imm, occ = 0;
       for (size_t s = 0; s < B->sites.n; s++) {
         const bar_site *o = &B->sites.v[s];
-        if (o->role == (int)k && B->keys.v[o->key].n == n) occ++;
+        if (o->role == (int)k && B->keys.v[o->key].n == n && !B->keys.v[o->key].cluster) occ++;
       }
       bar_site site = {(int)k, (int)i, key_of(B, r->lcta, n, occ)};
       lc_vec_push(&B->sites, site);
@@ -344,11 +561,22 @@ static void assign_phases(planner *P, const bars *B) {
   }
   pl->nphases = top + 1;
   pl->bar_number = lc_xcalloc((size_t)pl->nphases, sizeof *pl->bar_number);
+  pl->bar_kind = lc_xcalloc((size_t)pl->nphases, 1);
   for (int L = 1; L <= top; L++) {
     int best = -1;
-    for (size_t i = 0; i < B->keys.n; i++)
-      if (B->keys.v[i].waits && B->keys.v[i].layer == L && (best < 0 || B->keys.v[i].n < best))
-        best = B->keys.v[i].n;
+    bool relaxed = true;
+    for (size_t i = 0; i < B->keys.n; i++) {
+      const bar_key *key = &B->keys.v[i];
+      if (!key->waits || key->layer != L) continue;
+      if (key->cluster) {
+        pl->bar_kind[L] |= CU_BOUNDARY_CLUSTER;
+        relaxed = relaxed && key->relaxed;
+        continue;
+      }
+      pl->bar_kind[L] |= CU_BOUNDARY_CTA;
+      if (best < 0 || key->n < best) best = key->n;
+    }
+    if (relaxed && (pl->bar_kind[L] & CU_BOUNDARY_CLUSTER)) pl->bar_kind[L] |= CU_BOUNDARY_RELAXED;
     pl->bar_number[L] = best >= 0 && best < 16 ? best : 0;
   }
   for (size_t k = 0; k < pl->nroles; k++) {
@@ -382,7 +610,8 @@ static int check_jumps_in_phase(planner *P) {
 
 static int plan_barriers(planner *P) {
   bars B = {{0}, {0}};
-  int rc = 0;
+  int rc = check_cluster_pairs(P);
+  if (rc < 0) return rc;
   collect_bars(P, &B);
   if (B.sites.n) {
     rc = check_quorums(P, &B);
@@ -399,12 +628,20 @@ static int plan_barriers(planner *P) {
 
 /* ---- width ------------------------------------------------------------------------------ */
 
+/* mbarrier objects are .b64 and counts, sizes and ranks 32-bit whatever
+ * the values are: only these set the width. */
+static bool carries_values(const lt_instr *in) {
+  return in->kind == LT_I_LD || in->kind == LT_I_ST || in->kind == LT_I_ATOM || in->kind == LT_I_RED ||
+         in->kind == LT_I_ALU || in->kind == LT_I_BRANCH;
+}
+
 /* Values the program handles: 32-bit registers and locations unless a
  * type says 64 bits or a value does not fit (values are read back
  * sign-extended, which matches the model's 64-bit arithmetic while they
  * fit). */
-static bool needs_64(const lx_program *p) {
+static bool needs_64(const lx_program *p, const bool *mbar) {
   for (size_t i = 0; i < p->nplocs; i++) {
+    if (mbar[i]) continue;   /* the model's packed state, not a value the kernel holds */
     if (!fits_32(p->plocs[i].init)) return true;
     for (size_t v = 0; v < p->plocs[i].nvalues; v++)
       if (!fits_32(p->plocs[i].values[v])) return true;
@@ -415,23 +652,23 @@ static bool needs_64(const lx_program *p) {
   for (size_t k = 0; k < t->nthreads; k++)
     for (size_t c = 0; c < t->threads[k].ncells; c++) {
       const lt_instr *in = t->threads[k].cells[c].instr;
-      if (!in) continue;
+      if (!in || !carries_values(in)) continue;
       if (type_is_64(in->type)) return true;
       const lt_operand *ops[] = {&in->a, &in->b, &in->c};
       for (size_t o = 0; o < 3; o++)
-        if (ops[o]->kind == LT_OPND_IMM && !fits_32(ops[o]->imm) && in->kind != LT_I_BAR) return true;
+        if (ops[o]->kind == LT_OPND_IMM && !fits_32(ops[o]->imm)) return true;
     }
   return false;
 }
 
 static int plan_width(planner *P) {
   cu_plan *pl = P->pl;
-  pl->width = needs_64(P->p) ? 64 : 32;
+  pl->width = needs_64(P->p, pl->mbar) ? 64 : 32;
   if (pl->width == 32) return 0;
   for (size_t k = 0; k < pl->nroles; k++)
     for (size_t i = 0; i < pl->roles[k].nitems; i++) {
       const lt_instr *in = pl->roles[k].items[i].in;
-      if (!in) continue;
+      if (!in || !carries_values(in)) continue;
       if (in->type != LT_TYPE_NONE && !type_is_64(in->type))
         return refuse(P, (int)k, in, "the test also needs 64-bit values; mixed-size accesses are not supported");
       if ((in->kind == LT_I_ATOM || in->kind == LT_I_RED) && (in->rmw == LT_RMW_INC || in->rmw == LT_RMW_DEC))
@@ -528,6 +765,43 @@ static int check_cpp(planner *P) {
   return 0;
 }
 
+static const lt_term *term_naming(const lt_prop *p, const char *loc) {
+  if (!p) return NULL;
+  if (p->kind == LT_PROP_CMP) {
+    if (p->lhs.kind == LT_TERM_LOC && strcmp(p->lhs.loc, loc) == 0) return &p->lhs;
+    if (p->rhs.kind == LT_TERM_LOC && strcmp(p->rhs.loc, loc) == 0) return &p->rhs;
+    return NULL;
+  }
+  const lt_term *t = term_naming(p->l, loc);
+  return t ? t : term_naming(p->r, loc);
+}
+
+/* The hardware's mbarrier is opaque, unlike the model's packed state: its
+ * value is never part of an outcome.  The error points at the term. */
+static int check_mbar_hidden(planner *P) {
+  for (size_t j = 0; j < P->p->nobs; j++) {
+    if (P->p->obs[j].kind != LX_OBS_LOC || !P->pl->mbar[P->p->obs[j].ploc]) continue;
+    const char *name = P->p->locs[P->p->plocs[P->p->obs[j].ploc].primary].name;
+    const lt_term *t = term_naming(P->t->cond, name);
+    if (!t) t = term_naming(P->t->filter, name);
+    for (size_t i = 0; !t && i < P->t->nlocations; i++)
+      if (P->t->locations[i].kind == LT_TERM_LOC && strcmp(P->t->locations[i].loc, name) == 0) t = &P->t->locations[i];
+    return refuse_at(P, t ? t->at : P->t->cond_at, "the GPU backend cannot compare mbarrier %s: the hardware's "
+                                                    "object is opaque", P->p->obs[j].label);
+  }
+  for (size_t k = 0; k < P->pl->nroles; k++)
+    for (size_t i = 0; i < P->pl->roles[k].nitems; i++) {
+      const lt_instr *in = P->pl->roles[k].items[i].in;
+      if (!in || !(in->kind == LT_I_LD || in->kind == LT_I_ST || in->kind == LT_I_ATOM || in->kind == LT_I_RED))
+        continue;
+      int v = cu_plan_vloc(P->pl, (int)k, &in->addr);
+      if (v >= 0 && P->pl->mbar[P->p->locs[v].ploc])
+        return refuse(P, (int)k, in, "it accesses an mbarrier, whose hardware object is opaque (only mbarrier "
+                                     "instructions may touch it)");
+    }
+  return 0;
+}
+
 cu_plan *cu_plan_new(const lx_program *p, lc_diag *d) {
   assert(p && p->test && d);
   planner P = {lc_xcalloc(1, sizeof(cu_plan)), p, p->test, d};
@@ -550,16 +824,17 @@ cu_plan *cu_plan_new(const lx_program *p, lc_diag *d) {
   pl->gidx = lc_xcalloc(np, sizeof(int));
   pl->sidx = lc_xcalloc(np, sizeof(int));
   pl->owner = lc_xcalloc(np, sizeof(int));
+  pl->mbar = lc_xcalloc(np, sizeof(bool));
   for (size_t i = 0; i < np; i++) pl->owner[i] = -1;
   pl->obs_reg = lc_xcalloc(no, sizeof(int));
   pl->obs_fin = lc_xcalloc(no, sizeof(int));
   if (check_test(&P) < 0 || plan_roles(&P) < 0 || plan_barriers(&P) < 0 || plan_width(&P) < 0 ||
-      check_cpp(&P) < 0) {
+      check_cpp(&P) < 0 || check_mbar_hidden(&P) < 0) {
     cu_plan_free(pl);
     return NULL;
   }
   plan_locations(pl);
-  if (pl->cluster_scope) pl->min_sm = 90;
+  if (pl->cluster_scope || pl->sm90_at) pl->min_sm = 90;
   return pl;
 }
 
@@ -568,6 +843,8 @@ void cu_plan_free(cu_plan *pl) {
   for (size_t k = 0; k < pl->nroles; k++) free(pl->roles[k].items);
   free(pl->roles);
   free(pl->bar_number);
+  free(pl->bar_kind);
+  free(pl->mbar);
   free(pl->gidx);
   free(pl->sidx);
   free(pl->owner);

@@ -40,6 +40,12 @@ static lt_space access_space(const cu_plan *pl, int k, const lt_instr *in) {
   return v >= 0 ? pl->p->locs[v].space : LT_SPACE_GLOBAL;
 }
 
+/* A shared state space as written (.shared, .shared::cta, .shared::cluster). */
+static const char *space_name(lt_space s, const lt_instr *in) {
+  if (s != LT_SPACE_SHARED || in->space != LT_SPACE_SHARED) return lt_space_name(s);
+  return in->shared == LT_SHARED_CTA ? "shared::cta" : in->shared == LT_SHARED_CLUSTER ? "shared::cluster" : "shared";
+}
+
 static void memory_opcode(lc_buf *b, const cu_plan *pl, int k, const lt_instr *in) {
   static const char *const names[] = {[LT_I_LD] = "ld", [LT_I_ST] = "st", [LT_I_ATOM] = "atom",
                                       [LT_I_RED] = "red"};
@@ -49,7 +55,7 @@ static void memory_opcode(lc_buf *b, const cu_plan *pl, int k, const lt_instr *i
   else
     suffix(b, lt_sem_name(in->sem));
   suffix(b, lt_scope_name(in->scope));
-  suffix(b, lt_space_name(access_space(pl, k, in)));
+  suffix(b, space_name(access_space(pl, k, in), in));
   if (in->kind == LT_I_LD || in->kind == LT_I_ST) suffix(b, lt_cache_name(in->cache));
   if (in->kind == LT_I_ATOM || in->kind == LT_I_RED)
     suffix(b, in->rmw == LT_RMW_SUB ? "add" : lt_rmw_name(in->rmw));
@@ -58,12 +64,38 @@ static void memory_opcode(lc_buf *b, const cu_plan *pl, int k, const lt_instr *i
 
 static void fence_opcode(lc_buf *b, const lt_instr *in) {
   static const char *const levels[] = {"", "cta", "cluster", "gl", "sys"};
-  if (in->membar)
+  if (in->mbar_init_fence)
+    lc_buf_puts(b, "fence.mbarrier_init.release.cluster");
+  else if (in->membar)
     lc_buf_printf(b, "membar.%s", levels[in->scope <= LT_SCOPE_SYS ? in->scope : 0]);
   else if (in->fence_no_sem)
     lc_buf_printf(b, "fence.%s", lt_scope_name(in->scope));
   else
     lc_buf_printf(b, "fence.%s.%s", lt_sem_name(in->sem), lt_scope_name(in->scope));
+}
+
+/* mbarrier.OP{.parity}{.sem}{.scope}.SPACE.b64, the space .shared when
+ * not written (the kernel passes shared-window addresses). */
+static void mbar_opcode(lc_buf *b, const lt_instr *in) {
+  static const char *const ops[] = {[LT_MB_INIT] = "init", [LT_MB_ARRIVE] = "arrive",
+                                    [LT_MB_ARRIVE_EXPECT_TX] = "arrive.expect_tx", [LT_MB_EXPECT_TX] = "expect_tx",
+                                    [LT_MB_COMPLETE_TX] = "complete_tx", [LT_MB_ARRIVE_DROP] = "arrive_drop",
+                                    [LT_MB_TEST_WAIT] = "test_wait", [LT_MB_TRY_WAIT] = "try_wait"};
+  lc_buf_printf(b, "mbarrier.%s", ops[in->mbar]);
+  if (in->parity) lc_buf_puts(b, ".parity");
+  suffix(b, lt_sem_name(in->sem));
+  suffix(b, lt_scope_name(in->scope));
+  suffix(b, space_name(LT_SPACE_SHARED, in));
+  lc_buf_puts(b, ".b64");
+}
+
+static void bulk_opcode(lc_buf *b, const lt_instr *in) {
+  switch (in->bulk) {
+  case LT_BULK_G2S: lc_buf_puts(b, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"); break;
+  case LT_BULK_S2G: lc_buf_puts(b, "cp.async.bulk.global.shared::cta.bulk_group"); break;
+  case LT_BULK_COMMIT: lc_buf_puts(b, "cp.async.bulk.commit_group"); break;
+  case LT_BULK_WAIT: lc_buf_puts(b, in->wait_read ? "cp.async.bulk.wait_group.read" : "cp.async.bulk.wait_group"); break;
+  }
 }
 
 bool cu_ptx_opcode(lc_buf *b, const cu_plan *pl, int k, const lt_instr *in) {
@@ -76,6 +108,16 @@ bool cu_ptx_opcode(lc_buf *b, const cu_plan *pl, int k, const lt_instr *in) {
     return true;
   case LT_I_FENCE_ALIAS:
     lc_buf_puts(b, "fence.proxy.alias");
+    return true;
+  case LT_I_FENCE_PROXY:
+    lc_buf_printf(b, "fence.proxy.%s", lt_proxy_name(in->proxy));
+    suffix(b, space_name(in->space, in));
+    return true;
+  case LT_I_MBAR:
+    mbar_opcode(b, in);
+    return true;
+  case LT_I_BULK:
+    bulk_opcode(b, in);
     return true;
   case LT_I_BAR:
     lc_buf_puts(b, "barrier.cta.sync");

@@ -90,6 +90,16 @@ static void fill_defaults(run_params *q, const run_params *par) {
   if (!(q->watchdog > 0)) q->watchdog = RUN_DEFAULT_WATCHDOG;
 }
 
+/* mbarriers and bulk copies need every instance's slot 16-byte aligned
+ * and as large as the largest copy, in global and shared memory: the
+ * stride grows to that, and the locations of an instance stay apart. */
+static void fit_slots(runner *R) {
+  unsigned words = (unsigned)R->pl->slot_bytes / (unsigned)(R->pl->width / 8);
+  if (!words) return;
+  R->par.stride = (R->par.stride + words - 1) / words * words;
+  R->par.loc_offset = 0;
+}
+
 /* ---- the device ----------------------------------------------------------------------- */
 
 static int attr(runner *R, int which, int *v) {
@@ -131,9 +141,19 @@ static run_status check_fit(runner *R) {
     lc_error(R->d, (lc_loc){0}, "%s is sm_%d; litmus-run needs sm_75 or later", R->name, R->sm);
     return RUN_CANNOT;
   }
+  if (pl->sm90_at && R->sm < 90) {
+    lc_error(R->d, pl->sm90_at->at, "P%d: '%s' needs sm_90; %s is sm_%d", pl->sm90_thread,
+             pl->sm90_at->mnemonic ? pl->sm90_at->mnemonic : "this instruction", R->name, R->sm);
+    return RUN_CANNOT;
+  }
   if (pl->min_sm > R->sm) {
     lc_error(R->d, (lc_loc){0}, "the test has .cluster scope, which needs sm_%d; %s is sm_%d", pl->min_sm,
              R->name, R->sm);
+    return RUN_CANNOT;
+  }
+  if (pl->cluster_bars && pl->ctas_per_cl > 1 && !(R->cluster_launch && R->drv->LaunchKernelEx)) {
+    lc_error(R->d, (lc_loc){0}, "the test has cluster barriers or distributed shared memory, which need its "
+                                "CTAs in one cluster; %s or its driver cannot launch clusters", R->name);
     return RUN_CANNOT;
   }
   if (pl->alias && !R->vmm) {
@@ -726,6 +746,7 @@ run_status cu_run(const lx_program *p, const run_params *par, const lc_result *a
   run_result_init(out, p, "cuda");
   R.pl = cu_plan_new(p, d);
   if (!R.pl) return RUN_CANNOT;
+  fit_slots(&R);
   R.drv = cu_driver_open(d);
   run_status rc = R.drv ? prepare(&R) : RUN_CANNOT;
   if (rc == RUN_OK) rc = iterate(&R);

@@ -42,7 +42,8 @@ extern char **environ;
 
 /* ---- what the SASS must hold ------------------------------------------------------- */
 
-typedef enum { SX_LOAD, SX_STORE, SX_ATOM, SX_RED, SX_FENCE, SX_BAR } sx_kind;
+/* SX_OP: an sm_90 instruction, found by its SASS opcode (sass). */
+typedef enum { SX_LOAD, SX_STORE, SX_ATOM, SX_RED, SX_FENCE, SX_BAR, SX_OP } sx_kind;
 
 typedef struct sx {
   sx_kind kind;
@@ -53,6 +54,9 @@ typedef struct sx {
   int loop_first;           /* inside a loop: the index of the loop's first expected instruction, else -1 */
   int loc;                  /* an access: its location (lx_loc), else -1 */
   bool acquire;             /* a load that orders the accesses after it */
+  char sass[24];            /* SX_OP: the SASS opcode's prefix */
+  bool relaxed;             /* SX_OP: an mbarrier update that orders nothing (.relaxed, expect_tx, complete_tx) */
+  int proxy_space;          /* SX_OP: a proxy fence of global (1) or shared (2) memory only, else 0 */
   char text[128];           /* the litmus instruction, for messages */
 } sx;
 
@@ -85,6 +89,41 @@ static void expect_fence(const lt_instr *in, sx *e) {
   e->strength = scope_strength(in->scope);
 }
 
+/* What ptxas 13 makes of the sm_90 instructions (cuobjdump -sass):
+ * mbarrier.init SYNCS.EXCH.64; arrives, expect_tx and complete_tx
+ * SYNCS.ARRIVE.TRANS64 (.A1T0, .ART0, .RED.A0TR, .RED.A0TX, .OPTOUT for
+ * arrive_drop); test_wait and try_wait SYNCS.PHASECHK.TRANS64 (.TRYWAIT,
+ * then a retry after a NANOSLEEP); bulk copies UBLKCP.S.G and UBLKCP.G.S;
+ * commit_group UTMACMDFLUSH; wait_group DEPBAR.LE SB0; fence.proxy.async
+ * FENCE.VIEW.ASYNC.G for .global, .S otherwise (with MEMBARs before it).
+ * fence.mbarrier_init has no instruction of its own: ptxas puts a
+ * FENCE.VIEW.ASYNC.S with every mbarrier.init.  Returns false for what
+ * needs no SASS. */
+static bool expect_sm90(const lt_instr *in, sx *e) {
+  const char *op = NULL;
+  switch (in->kind) {
+  case LT_I_MBAR:
+    e->relaxed = in->mbar == LT_MB_EXPECT_TX || in->mbar == LT_MB_COMPLETE_TX ||
+                 (in->sem == LT_SEM_RELAXED && in->mbar != LT_MB_TEST_WAIT && in->mbar != LT_MB_TRY_WAIT);
+    op = in->mbar == LT_MB_INIT ? "SYNCS.EXCH.64"
+         : in->mbar == LT_MB_TEST_WAIT || in->mbar == LT_MB_TRY_WAIT ? "SYNCS.PHASECHK.TRANS64" : "SYNCS.ARRIVE.TRANS64";
+    break;
+  case LT_I_BULK:
+    op = in->bulk == LT_BULK_G2S ? "UBLKCP.S.G" : in->bulk == LT_BULK_S2G ? "UBLKCP.G.S"
+         : in->bulk == LT_BULK_COMMIT ? "UTMACMDFLUSH" : "DEPBAR.LE";
+    break;
+  case LT_I_FENCE_PROXY:
+    e->proxy_space = in->space == LT_SPACE_GLOBAL ? 1 : in->space == LT_SPACE_SHARED ? 2 : 0;
+    op = in->space == LT_SPACE_GLOBAL ? "FENCE.VIEW.ASYNC.G" : in->space == LT_SPACE_SHARED ? "FENCE.VIEW.ASYNC.S"
+                                                                                          : "FENCE.VIEW.ASYNC";
+    break;
+  default: return false;
+  }
+  e->kind = SX_OP;
+  snprintf(e->sass, sizeof e->sass, "%s", op);
+  return true;
+}
+
 /* The first item of the innermost loop holding item i, or -1. */
 static int loop_start(const cu_role *r, size_t i) {
   int best = -1;
@@ -110,9 +149,12 @@ static void expect_segment(const cu_plan *pl, int k, int ph, sx_vec *out) {
     case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED: expect_memory(pl, k, in, &e); break;
     case LT_I_FENCE:
       /* fence.proxy.alias orders nothing between threads: no SASS needed */
+      if (in->mbar_init_fence) continue;
       expect_fence(in, &e);
       break;
-    default: continue;
+    default:
+      if (!expect_sm90(in, &e)) continue;
+      break;
     }
     e.role = pl->p->threads[k].id;
     e.line = in->at.line;
@@ -133,17 +175,35 @@ static void expect_segment(const cu_plan *pl, int k, int ph, sx_vec *out) {
 }
 
 /* Copy `rot` of the test kernel: the roles of each phase from rot on. */
+static void expect_boundary_part(sx_vec *out, int ph, sx_kind kind, const char *sass, const char *what) {
+  sx b;
+  memset(&b, 0, sizeof b);
+  b.kind = kind;
+  b.role = -1;
+  b.loop_first = -1;
+  b.loc = -1;
+  b.strength = kind == SX_FENCE ? 2 : 0;
+  snprintf(b.sass, sizeof b.sass, "%s", sass);
+  snprintf(b.text, sizeof b.text, "phase boundary %d%s", ph, what);
+  lc_vec_push(out, b);
+}
+
+/* A cluster boundary: UCGABAR_ARV after a MEMBAR.ALL.GPU unless the
+ * arrive is .relaxed, then UCGABAR_WAIT and a CTA barrier (ptxas adds a
+ * BAR.SYNC to every barrier.cluster.wait). */
+static void expect_boundary(const cu_plan *pl, int ph, sx_vec *out) {
+  int kind = pl->bar_kind ? pl->bar_kind[ph] : 0;
+  if (kind & CU_BOUNDARY_CTA || !(kind & CU_BOUNDARY_CLUSTER)) expect_boundary_part(out, ph, SX_BAR, "", "");
+  if (!(kind & CU_BOUNDARY_CLUSTER)) return;
+  if (!(kind & CU_BOUNDARY_RELAXED)) expect_boundary_part(out, ph, SX_FENCE, "", " (release of barrier.cluster.arrive)");
+  expect_boundary_part(out, ph, SX_OP, "UCGABAR_ARV", " (barrier.cluster.arrive)");
+  expect_boundary_part(out, ph, SX_OP, "UCGABAR_WAIT", " (barrier.cluster.wait)");
+  expect_boundary_part(out, ph, SX_BAR, "", " (barrier.cluster.wait)");
+}
+
 static void expect_kernel(const cu_plan *pl, int rot, sx_vec *out) {
   for (int ph = 0; ph < pl->nphases; ph++) {
-    if (ph > 0) {
-      sx b;
-      memset(&b, 0, sizeof b);
-      b.kind = SX_BAR;
-      b.role = -1;
-      b.loop_first = -1;
-      snprintf(b.text, sizeof b.text, "phase boundary %d", ph);
-      lc_vec_push(out, b);
-    }
+    if (ph > 0) expect_boundary(pl, ph, out);
     for (size_t j = 0; j < pl->nroles; j++) expect_segment(pl, (int)((j + (size_t)rot) % pl->nroles), ph, out);
   }
 }
@@ -213,10 +273,18 @@ static bool has_prefix(const char *op, const char *base) {
   return strncmp(op, base, n) == 0 && (op[n] == 0 || op[n] == '.');
 }
 
-typedef enum { SK_OTHER, SK_ACCESS, SK_ORDER, SK_BAR } sk;
+/* SK_AUX: sm_90 instructions that touch no memory themselves (fences of
+ * the async proxy, bulk-group flushes and waits, the cluster barrier):
+ * matched when the test has them, skipped when ptxas adds them. */
+typedef enum { SK_OTHER, SK_ACCESS, SK_ORDER, SK_BAR, SK_AUX } sk;
 
 static sk sass_kind(const char *op) {
-  static const char *const access[] = {"LDG", "STG", "LD", "ST", "LDS", "STS", "ATOM", "ATOMG", "ATOMS", "RED", "REDG", "REDS"};
+  static const char *const access[] = {"LDG", "STG", "LD", "ST", "LDS", "STS", "ATOM", "ATOMG", "ATOMS", "RED", "REDG", "REDS",
+                                       "SYNCS", "UBLKCP"};
+  static const char *const aux[] = {"UTMACMDFLUSH", "DEPBAR", "UCGABAR_ARV", "UCGABAR_WAIT", "CGAERRBAR"};
+  if (strncmp(op, "FENCE.VIEW.ASYNC", 16) == 0) return SK_AUX;
+  for (size_t i = 0; i < LC_ARRAY_LEN(aux); i++)
+    if (has_prefix(op, aux[i])) return SK_AUX;
   static const char *const order[] = {"MEMBAR", "CCTL", "ERRBAR", "FENCE", "CCTLL"};
   for (size_t i = 0; i < LC_ARRAY_LEN(access); i++)
     if (has_prefix(op, access[i])) return SK_ACCESS;
@@ -234,6 +302,7 @@ static int sass_strength(const char *op) {
 
 static bool access_matches(const sx *e, const char *op) {
   bool ok;
+  if (has_prefix(op, "SYNCS") || has_prefix(op, "UBLKCP")) return e->kind == SX_OP && strncmp(op, e->sass, strlen(e->sass)) == 0;
   switch (e->kind) {
   case SX_LOAD: ok = e->shared ? has_prefix(op, "LDS") || has_prefix(op, "LD") : has_prefix(op, "LDG") || has_prefix(op, "LD"); break;
   case SX_STORE: ok = e->shared ? has_prefix(op, "STS") || has_prefix(op, "ST") : has_prefix(op, "STG") || has_prefix(op, "ST"); break;
@@ -292,13 +361,16 @@ typedef struct matcher {
 
 static bool dfs(matcher *M, size_t i, size_t j, size_t got);
 
+static bool weak_access(const sx *a) { return (a->kind == SX_LOAD || a->kind == SX_STORE) && a->strength == 0; }
+
 /* Two loads of one role, of different locations, with nothing of the
  * test ordering them (no .acquire on the first, no fence between: a fence
  * would sit between them in the expected list): ptxas may swap them, and
- * every outcome of the swapped order is one of the test's. */
+ * every outcome of the swapped order is one of the test's.  Likewise a weak access and an mbarrier update that orders nothing. */
 static bool swappable(const sx *a, const sx *b) {
-  return a->kind == SX_LOAD && b->kind == SX_LOAD && a->role == b->role && a->loc != b->loc && !a->acquire &&
-         a->loop_first < 0 && b->loop_first < 0;
+  if (a->role != b->role || a->loop_first >= 0 || b->loop_first >= 0) return false;
+  if ((a->relaxed && weak_access(b)) || (b->relaxed && weak_access(a))) return true;
+  return a->kind == SX_LOAD && b->kind == SX_LOAD && a->loc != b->loc && !a->acquire;
 }
 
 /* E[j+1] was found at SASS position i - 1: E[j] must be the next access. */
@@ -309,6 +381,25 @@ static bool dfs_swapped(matcher *M, size_t i, size_t j, size_t got) {
   }
   if (i == M->to || !access_matches(&M->ex->v[j], M->f->ins.v[i].op)) return false;
   return dfs(M, i + 1, j + 2, got > j + 2 ? got : j + 2);
+}
+
+/* A proxy fence of one state space orders no access of the other: ptxas
+ * may hoist such an access above it.  E[j+1] was found at SASS position
+ * i - 1; the fence E[j] must come before the next access. */
+static bool other_space(const sx *fence, const sx *a) {
+  return fence->kind == SX_OP && fence->proxy_space && a->kind != SX_OP && a->kind != SX_FENCE && a->kind != SX_BAR &&
+         a->shared != (fence->proxy_space == 2) && a->role == fence->role && a->loop_first < 0 && fence->loop_first < 0;
+}
+
+static bool dfs_fence_after(matcher *M, size_t i, size_t j, size_t got) {
+  const sx *e = &M->ex->v[j];
+  for (; i < M->to; i++) {
+    const char *op = M->f->ins.v[i].op;
+    sk k = sass_kind(op);
+    if (k == SK_AUX && strncmp(op, e->sass, strlen(e->sass)) == 0) return dfs(M, i + 1, j + 2, got > j + 2 ? got : j + 2);
+    if (k == SK_ACCESS || k == SK_BAR) return false;
+  }
+  return false;
 }
 
 static bool dfs(matcher *M, size_t i, size_t j, size_t got) {
@@ -327,10 +418,21 @@ static bool dfs(matcher *M, size_t i, size_t j, size_t got) {
          dfs(M, i + 1, j, got);
     break;
   case SK_BAR: ok = e && e->kind == SX_BAR && dfs(M, i + 1, j + 1, got > j + 1 ? got : j + 1); break;
+  case SK_AUX:
+    ok = (e && e->kind == SX_OP && strncmp(op, e->sass, strlen(e->sass)) == 0 &&
+          dfs(M, i + 1, j + 1, got > j + 1 ? got : j + 1)) ||
+         dfs(M, i + 1, j, got);
+    break;
   default:
     ok = e && access_matches(e, op) && dfs(M, i + 1, j + 1, got > j + 1 ? got : j + 1);
     if (!ok && e && j + 1 < n && swappable(e, &M->ex->v[j + 1]) && access_matches(&M->ex->v[j + 1], op))
       ok = dfs_swapped(M, i + 1, j, got);
+    if (!ok && e && j + 1 < n && other_space(e, &M->ex->v[j + 1]) && access_matches(&M->ex->v[j + 1], op))
+      ok = dfs_fence_after(M, i + 1, j, got);
+    /* try_wait checks the phase again after its suspend */
+    if (!ok && j > 0 && M->ex->v[j - 1].kind == SX_OP && has_prefix(op, "SYNCS.PHASECHK.TRANS64") &&
+        strcmp(M->ex->v[j - 1].sass, "SYNCS.PHASECHK.TRANS64") == 0)
+      ok = dfs(M, i + 1, j, got);
     /* a loop unrolled or rotated by ptxas: the loop's instructions again */
     if (!ok && j > 0 && M->ex->v[j - 1].loop_first >= 0)
       for (size_t m = (size_t)M->ex->v[j - 1].loop_first; !ok && m < j; m++)
@@ -490,8 +592,9 @@ static void tcase_free(tcase *tc) {
   lc_source_fini(&tc->src);
 }
 
-/* 1 planned, 0 refused (the generator cannot run it), -1 does not load. */
-static int load(tcase *tc, const char *path, FILE *out) {
+/* 1 planned, 0 refused (the generator cannot run it), -1 does not load
+ * or needs a newer architecture than any of --sm (max_sm). */
+static int load(tcase *tc, const char *path, int max_sm, FILE *out) {
   memset(tc, 0, sizeof *tc);
   tc->path = (char *)path;
   if (lc_source_read(&tc->src, path) < 0) {
@@ -509,6 +612,14 @@ static int load(tcase *tc, const char *path, FILE *out) {
   else if (tc->t)
     tc->p = lx_lower(tc->t, &lo, &d);
   if (tc->p) tc->pl = cu_plan_new(tc->p, &d);
+  if (tc->pl && tc->pl->sm90_at && max_sm < 90) {
+    lc_error(&d, tc->pl->sm90_at->at, "P%d: '%s' needs sm_90; --sm asks for sm_%d at most", tc->pl->sm90_thread,
+             tc->pl->sm90_at->mnemonic ? tc->pl->sm90_at->mnemonic : "this instruction", max_sm);
+    cu_plan_free(tc->pl);
+    tc->pl = NULL;
+    lx_program_free(tc->p);
+    tc->p = NULL;
+  }
   int rc = tc->pl ? 1 : tc->p || (tc->t && tc->t->cpp) ? 0 : -1;
   if (rc <= 0) fprintf(out, "%s %s\n", rc == 0 ? "refused" : "error", lc_diag_first_error(&d) ? lc_diag_first_error(&d) : path);
   lc_diag_fini(&d);
@@ -612,8 +723,11 @@ cu_sass_status cu_sass_check(char *const *paths, size_t npaths, const cu_sass_op
   for (size_t i = 0; i < npaths; i++) lc_paths_add(&files, paths[i]);
   tcase *tcs = lc_xcalloc(files.n ? files.n : 1, sizeof *tcs);
   int bad = 0, refused = 0, fails = 0;
+  int max_sm = 0;
+  for (int s = 0; s < o->nsms; s++)
+    if (o->sms[s] > max_sm) max_sm = o->sms[s];
   for (size_t i = 0; i < files.n; i++) {
-    int rc = load(&tcs[i], files.v[i], o->out);
+    int rc = load(&tcs[i], files.v[i], max_sm, o->out);
     bad += rc < 0;
     refused += rc == 0;
   }

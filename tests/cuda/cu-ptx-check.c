@@ -98,9 +98,11 @@ static void expect_memory(const tcase *tc, int k, const lt_instr *in, expect *e)
   strcpy(e->op, in->kind == LT_I_LD ? "ld" : in->kind == LT_I_ST ? "st" : (in->kind == LT_I_ATOM || as_atom) ? "atom" : "red");
   cat(e->op, in->sem == LT_SEM_MMIO ? "mmio.relaxed" : lt_sem_name(in->sem));
   cat(e->op, lt_scope_name(in->scope));
-  int v = cu_plan_vloc(tc->pl, k, &in->addr);
+  int v = in->addr.kind == LT_OPND_LOC ? cu_plan_vloc(tc->pl, k, &in->addr) : -1;
   lt_space space = in->space != LT_SPACE_NONE ? in->space : tc->p->locs[v].space;
-  cat(e->op, space == LT_SPACE_SHARED ? "shared" : "global");
+  const char *shared = in->space != LT_SPACE_SHARED || in->shared == LT_SHARED_PLAIN ? "shared"
+                       : in->shared == LT_SHARED_CTA ? "shared::cta" : "shared::cluster";
+  cat(e->op, space == LT_SPACE_SHARED ? shared : "global");
   if (!rmw) cat(e->op, lt_cache_name(in->cache));
   if (rmw) cat(e->op, in->rmw == LT_RMW_SUB ? "add" : lt_rmw_name(in->rmw));
   cat(e->op, type_of(in, tc->pl->width));
@@ -126,6 +128,27 @@ static void expect_fence(const lt_instr *in, expect *e) {
   else snprintf(e->op, sizeof e->op, "fence.%s.%s", lt_sem_name(in->sem), lt_scope_name(in->scope));
 }
 
+/* sm_90 instructions are written in their PTX spelling (the parser takes
+ * no other for bulk copies and async proxy fences); an mbarrier operation
+ * is checked when written with its state space and .b64, mapa with the
+ * test's width. */
+static bool expect_sm90(const tcase *tc, const lt_instr *in, expect *e) {
+  const char *m = in->mnemonic ? in->mnemonic : "";
+  switch (in->kind) {
+  case LT_I_MBAR:
+    if (!strstr(m, ".shared") || strcmp(m + (strlen(m) > 4 ? strlen(m) - 4 : 0), ".b64") != 0) return false;
+    snprintf(e->op, sizeof e->op, "%s", m);
+    return true;
+  case LT_I_BULK: case LT_I_FENCE_PROXY:
+    snprintf(e->op, sizeof e->op, "%s", m);
+    return true;
+  case LT_I_MAPA:
+    snprintf(e->op, sizeof e->op, "mapa.shared::cluster.u%d", tc->pl->width);
+    return true;
+  default: return false;
+  }
+}
+
 static void push(tcase *tc, expect e) { lc_vec_push(&tc->ex, e); }
 
 static void expect_instr(tcase *tc, int k, const cu_item *it) {
@@ -136,10 +159,13 @@ static void expect_instr(tcase *tc, int k, const cu_item *it) {
   e.line = in->at.line;
   switch (in->kind) {
   case LT_I_LD: case LT_I_ST: case LT_I_ATOM: case LT_I_RED: expect_memory(tc, k, in, &e); break;
-  case LT_I_FENCE: case LT_I_FENCE_ALIAS: expect_fence(in, &e); break;
+  case LT_I_FENCE: case LT_I_FENCE_ALIAS:
+    if (in->mbar_init_fence) strcpy(e.op, "fence.mbarrier_init.release.cluster");
+    else expect_fence(in, &e);
+    break;
   case LT_I_BAR:
-    if (it->dropped) return;
-    strcpy(e.op, "barrier.cta.sync");
+    if (it->dropped || it->joined) return;
+    strcpy(e.op, in->bar_cluster ? "barrier.cluster.wait" : "barrier.cta.sync");
     e.barrier = true;
     break;
   case LT_I_ALU: expect_alu(tc, in, &e); break;
@@ -153,7 +179,9 @@ static void expect_instr(tcase *tc, int k, const cu_item *it) {
     strcpy(e.op, "bra");
     break;
   case LT_I_GOTO: strcpy(e.op, "bra"); break;
-  default: return;
+  default:
+    if (!expect_sm90(tc, in, &e)) return;
+    break;
   }
   push(tc, e);
 }

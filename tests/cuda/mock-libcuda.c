@@ -263,6 +263,7 @@ API cu_result cuEventRecord(cu_event e, cu_stream s);
 API cu_result cuStreamWaitEvent(cu_stream s, cu_event e, unsigned flags);
 API unsigned mock_overlapped_tests(void);
 API void mock_loop_bounds(unsigned *spin_limit, unsigned long long *watchdog_ns);
+API void mock_cluster_launches(unsigned long *n, unsigned *dim);
 
 static int stream_index(cu_stream s) {
   return !s ? 0 : (char *)s == &streams[0] ? 1 : (char *)s == &streams[1] ? 2 : -1;
@@ -303,6 +304,15 @@ unsigned mock_overlapped_tests(void) { return sim.overlapped; }
 void mock_loop_bounds(unsigned *spin_limit, unsigned long long *watchdog_ns) {
   *spin_limit = seen_spin_limit;
   *watchdog_ns = seen_watchdog_ns;
+}
+
+/* Test launches through cuLaunchKernelEx, and the last one's cluster size. */
+static unsigned long ex_launches;
+static unsigned ex_cluster;
+
+void mock_cluster_launches(unsigned long *n, unsigned *dim) {
+  *n = ex_launches;
+  *dim = ex_cluster;
 }
 
 static void sim_synchronized(void) {
@@ -399,6 +409,8 @@ cu_result cuLaunchKernelEx(const cu_launch_config *c, cu_function f, void **para
     return fail("cluster launch");
   const cu_launch *P = params[0];
   if (c->grid_x % c->attrs[0].value.cluster_dim.x) return fail("grid not a multiple of the cluster");
+  ex_launches++;
+  ex_cluster = c->attrs[0].value.cluster_dim.x;
   cu_result r = order(c->stream, 1, P);
   if (r) return r;
   return check_test(P, c->grid_x, c->block_x, c->attrs[0].value.cluster_dim.x);

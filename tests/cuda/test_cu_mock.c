@@ -206,6 +206,37 @@ static void test_cu_mock_cluster_launch(void **state) {
   check_counts(&m->r);
 }
 
+/* Distributed shared memory and a cluster barrier (docs/hopper.md): a
+ * cluster launch of the test's two CTAs, every test launch through
+ * cuLaunchKernelEx; on sm_80 refused naming the first sm_90 instruction. */
+static const char *const dsmem_mp =
+  "PTX D\n{ }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;\n"
+  " mapa.shared::cluster.u32 r1, x, 1 | barrier.cluster.arrive ;\n"
+  " st.shared::cluster.u32 [r1], 42 | barrier.cluster.wait ;\n"
+  " barrier.cluster.arrive | ld.shared::cta.u32 r0, [x] ;\n"
+  " barrier.cluster.wait | ;\nx: shared\nexists (P1:r0 == 0)\n";
+
+static void test_cu_mock_dsmem_cluster(void **state) {
+  mock_run *m = *state;
+  void *lib;
+  void *sym = mock_symbol(&lib, "mock_cluster_launches");
+  void (*launches)(unsigned long *, unsigned *);
+  memcpy(&launches, &sym, sizeof launches);
+  unsigned long before, after;
+  unsigned dim;
+  launches(&before, &dim);
+  params(&m->par, 3);
+  assert_int_equal(run_text(m, dsmem_mp), 0);
+  check_counts(&m->r);
+  launches(&after, &dim);
+  assert_int_equal(after - before, 3);
+  assert_int_equal(dim, 2);
+  dlclose(lib);
+  setenv("MOCK_CUDA_SM", "80", 1);
+  assert_int_equal(run_text(m, dsmem_mp), RUN_CANNOT);
+  assert_string_equal(fx_error(&m->f), "t.litmus:4:2: error: P0: 'mapa.shared::cluster.u32' needs sm_90; Mock GPU 0 is sm_80");
+}
+
 /* .cluster scope needs sm_90: refused on an sm_80 device, before compiling. */
 static void test_cu_mock_cluster_scope_on_sm80(void **state) {
   mock_run *m = *state;
@@ -422,6 +453,7 @@ int main(void) {
     MOCK_TEST(test_cu_mock_resident),
     MOCK_TEST(test_cu_mock_overlap),
     MOCK_TEST(test_cu_mock_cluster_scope_on_sm80),
+    MOCK_TEST(test_cu_mock_dsmem_cluster),
     MOCK_TEST(test_cu_mock_narrowed),
     MOCK_TEST(test_cu_mock_shared_and_alias),
     MOCK_TEST(test_cu_mock_allowed),

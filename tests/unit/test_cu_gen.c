@@ -102,6 +102,40 @@ static void test_cu_refuse_addresses(void **state) {
           "t.litmus:5:32: error: the GPU backend cannot compare addresses (&x) in an outcome");
 }
 
+/* sm_90 instructions the kernel cannot run faithfully (docs/hopper.md). */
+static void test_cu_refuse_hopper(void **state) {
+  (void)state;
+  static const char *const head = "PTX a\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+                                  " mbarrier.init.shared::cta.b64 [bar], 1 | bar.sync 0 ;\n bar.sync 0 | LC00: ;\n";
+  char t[1024];
+  snprintf(t, sizeof t, "%s mbarrier.arrive.shared::cta.b64 r5, [bar] | mbarrier.try_wait.shared::cta.b64 r0, [bar], r5 ;\n"
+           " | beq r0, 0, LC00 ;\nbar: shared\nexists (P1:r0 == 1)\n", head);
+  refused(t, "t.litmus:6:46: error: P1: 'mbarrier.try_wait.shared::cta.b64 r0, [bar], r5' cannot run on the GPU: the "
+             "state an arrive returns is an opaque 64-bit value on the GPU, not the model's phase; wait by .parity");
+  snprintf(t, sizeof t, "%s mbarrier.arrive.shared::cta.b64 r5, [bar] | mbarrier.try_wait.parity.shared::cta.b64 r0, [bar], 0 ;\n"
+           " | beq r0, 0, LC00 ;\nbar: shared\nexists (P0:r5 == 0)\n", head);
+  refused(t, "t.litmus:6:2: error: P0: 'mbarrier.arrive.shared::cta.b64 r5, [bar]' cannot run on the GPU: the state an "
+             "arrive returns is an opaque 64-bit value on the GPU, not the model's phase: nothing may read it");
+  snprintf(t, sizeof t, "%s mbarrier.arrive.shared::cta.b64 _, [bar] | mbarrier.try_wait.parity.shared::cta.b64 r0, [bar], 0 ;\n"
+           " | beq r0, 0, LC00 ;\nbar: shared\nexists (P1:r0 == 1 /\\ bar == 0)\n", head);
+  refused(t, "t.litmus:9:23: error: the GPU backend cannot compare mbarrier bar: the hardware's object is opaque");
+  snprintf(t, sizeof t, "%s mbarrier.arrive.shared::cta.b64 _, [bar] | ld.shared.u64 r0, [bar] ;\n"
+           "bar: shared\nexists (P1:r0 == 1)\n", head);
+  refused(t, "t.litmus:6:45: error: P1: 'ld.shared.u64 r0, [bar]' cannot run on the GPU: it accesses an mbarrier, "
+             "whose hardware object is opaque (only mbarrier instructions may touch it)");
+  refused("PTX a\n{ x=0; }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;\n"
+          " barrier.cluster.arrive | barrier.cluster.arrive ;\n st.weak x, 1 | barrier.cluster.wait ;\n"
+          " barrier.cluster.wait | ld.weak r0, x ;\nexists (P1:r0 == 0)\n",
+          "t.litmus:4:2: error: P0: 'barrier.cluster.arrive' cannot run on the GPU: the GPU kernel runs a cluster "
+          "barrier as barrier.cluster.arrive directly followed by barrier.cluster.wait, for every thread of the cluster");
+  refused("PTX a\n{ a=1; }\n P0@cta 0,gpu 0 ;\n mbarrier.init.shared::cta.b64 [bar], 1 ;\n"
+          " cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [a], 512, [bar] ;\n"
+          "bar: shared, buf: shared\nexists (a == 1)\n",
+          "t.litmus:5:2: error: P0: 'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [a], 512, "
+          "[bar]' cannot run on the GPU: bulk copies of more than 256 bytes are not emitted (every location's slot "
+          "would grow to the copy's size)");
+}
+
 /* ---- spelling and structure ---------------------------------------------------------- */
 
 static char *emit(const char *text) {
@@ -222,6 +256,68 @@ static void test_cu_phases(void **state) {
   assert_null(b2);                /* barrier 2 and the lone arrive share boundaries or drop */
   assert_null(strstr(s, "barrier.cta.sync 3;"));
   contains(s, "// no thread waits on this barrier instance: nothing to synchronise");
+  free(s);
+}
+
+/* mbarriers: opaque 16-byte slots that mbarrier.init sets, a wait's
+ * predicate as the 0/1 register the branch reads, sm_90. */
+static void test_cu_mbarrier(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+                 " mbarrier.init.shared::cta.b64 [bar], 1 | bar.sync 0 ;\n bar.sync 0 | LC00: ;\n"
+                 " st.global.u32 [x], 1 | mbarrier.try_wait.parity.shared::cta.b64 r0, [bar], 0 ;\n"
+                 " mbarrier.arrive.shared::cta.b64 _, [bar] | beq r0, 0, LC00 ;\n | ld.global.u32 r1, [x] ;\n"
+                 "bar: shared\nexists (P1:r1 == 0)\n");
+  contains(s, "needs sm_90 or later");
+  contains(s, "extern __shared__ __align__(16) cu_u64 cu_dyn[];");
+  assert_null(strstr(s, "(cu_word)0LL;  // bar"));
+  contains(s, "\"mbarrier.init.shared::cta.b64 [%0], 1;\\n\\t\"");
+  contains(s, "\"mbarrier.arrive.shared::cta.b64 _, [%1];\\n\\t\"");
+  contains(s, "\"mbarrier.try_wait.parity.shared::cta.b64 p, [%4], 0;\\n\\t\"");
+  contains(s, "\"selp.b32 %0, 1, 0, p;\\n\\t\"");
+  free(s);
+}
+
+/* Bulk copies and the async proxy's fences as written. */
+static void test_cu_bulk(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ a=1; out=0; }\n P0@cta 0,gpu 0 ;\n mbarrier.init.shared::cta.b64 [bar], 1 ;\n"
+                 " mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], 32 ;\n"
+                 " cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [a], 32, [bar] ;\n"
+                 " fence.proxy.async.shared::cta ;\n"
+                 " cp.async.bulk.global.shared::cta.bulk_group [out], [buf], 32 ;\n"
+                 " cp.async.bulk.commit_group ;\n cp.async.bulk.wait_group.read 0 ;\n"
+                 "bar: shared, buf: shared\nexists (out == 1)\n");
+  contains(s, "\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%1], 32;\\n\\t\"");
+  contains(s, "\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%2], [%3], 32, [%4];\\n\\t\"");
+  contains(s, "\"fence.proxy.async.shared::cta;\\n\\t\"");
+  contains(s, "\"cp.async.bulk.global.shared::cta.bulk_group [%5], [%6], 32;\\n\\t\"");
+  contains(s, "\"cp.async.bulk.commit_group;\\n\\t\"");
+  contains(s, "\"cp.async.bulk.wait_group.read 0;\\n\\t\"");
+  contains(s, "const cu_u64 a0_2_b = cu_to_global(P.mem + cu_loc_word(&P, 0, i0) * sizeof(cu_word)) + 4 * P.zero;  // a");
+  free(s);
+}
+
+/* Distributed shared memory: cluster barriers around the test, mapa to
+ * the peer's rank from the placement, and a cluster barrier boundary
+ * (.relaxed only when every arrive it stands for is). */
+static void test_cu_dsmem(void **state) {
+  (void)state;
+  char *s = emit("PTX a\n{ }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;\n"
+                 " mapa.shared::cluster.u32 r1, x, 1 | barrier.cluster.arrive.relaxed ;\n"
+                 " st.shared::cluster.u32 [r1], 42 | barrier.cluster.wait ;\n"
+                 " barrier.cluster.arrive.relaxed.aligned | ld.shared::cta.u32 r0, [x] ;\n"
+                 " barrier.cluster.wait.aligned | ;\nx: shared\nexists (P1:r0 == 0)\n");
+  contains(s, "/* every CTA of the cluster has set its shared memory up */\n"
+              "  asm volatile(\"barrier.cluster.arrive;\\n\\tbarrier.cluster.wait;\" ::: \"memory\");");
+  contains(s, "/* no CTA exits while a peer may still access its shared memory */");
+  contains(s, "const cu_u64 a0_0 = cu_to_shared(&sh[cu_shared_slot(&P, 1, i0)]) + 1 * P.zero;  // x");
+  contains(s, "cu_role_thread(&P, 1, i0, &rk0_0, &rl0_0);\n  rk0_0 = cu_physical_cta(&P, rk0_0) % P.cs;");
+  contains(s, "\"mapa.shared::cluster.u32 %0, tp0, %2;\\n\\t\"");
+  contains(s, "\"st.shared::cluster.u32 [%0], 42;\\n\\t\"");
+  contains(s, "// phase boundary 1: every thread of the cluster, for P0 line 7 P1 line 5\n"
+              "  asm volatile(\"barrier.cluster.arrive.relaxed;\\n\\tbarrier.cluster.wait;\" ::: \"memory\");");
+  assert_null(strstr(s, ".aligned;"));
   free(s);
 }
 
@@ -378,11 +474,15 @@ int main(void) {
     cmocka_unit_test(test_cu_refuse_atom_type),
     cmocka_unit_test(test_cu_refuse_mixed_sizes),
     cmocka_unit_test(test_cu_refuse_addresses),
+    cmocka_unit_test(test_cu_refuse_hopper),
     cmocka_unit_test(test_cu_spelling),
     cmocka_unit_test(test_cu_overlap),
     cmocka_unit_test(test_cu_rotations),
     cmocka_unit_test(test_cu_shared_and_64_bit),
     cmocka_unit_test(test_cu_phases),
+    cmocka_unit_test(test_cu_mbarrier),
+    cmocka_unit_test(test_cu_bulk),
+    cmocka_unit_test(test_cu_dsmem),
     cmocka_unit_test(test_cu_loops),
     cmocka_unit_test(test_cu_arith),
     cmocka_unit_test(test_cu_outcome_index),

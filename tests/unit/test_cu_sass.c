@@ -69,12 +69,48 @@ static void emit_no_sink(lc_buf *out, const cu_plan *pl) {
   lc_buf_fini(&b);
 }
 
+/* MP through an mbarrier, and through distributed shared memory and a
+ * cluster barrier (docs/hopper.md). */
+static const char *const mbar_mp =
+  "PTX MP+mbarrier\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+  " mbarrier.init.shared::cta.b64 [bar], 1 | bar.sync 0 ;\n bar.sync 0 | LC00: ;\n"
+  " st.global.u32 [x], 1 | mbarrier.try_wait.parity.shared::cta.b64 r0, [bar], 0 ;\n"
+  " mbarrier.arrive.shared::cta.b64 _, [bar] | beq r0, 0, LC00 ;\n | ld.global.u32 r1, [x] ;\n"
+  "bar: shared\nexists (P1:r1 == 0)\n";
+static const char *const dsmem_mp =
+  "PTX MP+dsmem\n{ }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;\n"
+  " mapa.shared::cluster.u32 r1, x, 1 | barrier.cluster.arrive ;\n"
+  " st.shared::cluster.u32 [r1], 42 | barrier.cluster.wait ;\n"
+  " barrier.cluster.arrive | ld.shared::cta.u32 r0, [x] ;\n"
+  " barrier.cluster.wait | ;\nx: shared\nexists (P1:r0 == 0)\n";
+
+/* The arrive left out: P1's wait would never succeed. */
+static void emit_no_arrive(lc_buf *out, const cu_plan *pl) {
+  lc_buf b;
+  lc_buf_init(&b);
+  cu_gen_body(&b, pl);
+  replace_all(&b, "mbarrier.arrive.shared::cta.b64 _, [%1];", "");
+  lc_buf_puts(out, b.s);
+  lc_buf_fini(&b);
+}
+
+/* A CTA barrier where the cluster's should be. */
+static void emit_cta_boundary(lc_buf *out, const cu_plan *pl) {
+  lc_buf b;
+  lc_buf_init(&b);
+  cu_gen_body(&b, pl);
+  replace_all(&b, "barrier.cluster.arrive;\\n\\tbarrier.cluster.wait;\" ::: \"memory\");\n  // P1, phase 1",
+              "barrier.cta.sync 0;\" ::: \"memory\");\n  // P1, phase 1");
+  lc_buf_puts(out, b.s);
+  lc_buf_fini(&b);
+}
+
 typedef struct result {
   cu_sass_status rc;
   char *text;
 } result;
 
-static result check(const char *litmus, cu_sass_emitter emit) {
+static result check_on(const char *litmus, cu_sass_emitter emit, int sm) {
   char path[] = "/tmp/test_cu_sass.XXXXXX";
   int fd = mkstemp(path);
   assert_true(fd >= 0);
@@ -83,7 +119,7 @@ static result check(const char *litmus, cu_sass_emitter emit) {
   char *text = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);
-  cu_sass_opts o = {{80}, 1, emit, false, false, out};
+  cu_sass_opts o = {{sm}, 1, emit, false, false, out};
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
   char *paths[] = {path};
@@ -97,6 +133,14 @@ static result check(const char *litmus, cu_sass_emitter emit) {
     skip();
   }
   return r;
+}
+
+static result check(const char *litmus, cu_sass_emitter emit) { return check_on(litmus, emit, 80); }
+
+static void expect_failure_on(const char *litmus, cu_sass_emitter emit, int sm, const char *msg) {
+  result r = check_on(litmus, emit, sm);
+  if (r.rc != CU_SASS_LOST || !strstr(r.text, msg)) fail_msg("status %d, output:\n%s", r.rc, r.text);
+  free(r.text);
 }
 
 static void expect_failure(const char *litmus, cu_sass_emitter emit, const char *msg) {
@@ -126,11 +170,32 @@ static void test_sass_no_sink_loses_a_load(void **state) {
   expect_failure(unobserved, emit_no_sink, "(sm_80): P1 line 5: ld.weak r1, y is lost, merged or out of order");
 }
 
+static void test_sass_sm90(void **state) {
+  (void)state;
+  result r = check_on(mbar_mp, NULL, 90);
+  if (r.rc != CU_SASS_FOUND) fail_msg("status %d, output:\n%s", r.rc, r.text);
+  free(r.text);
+  r = check_on(dsmem_mp, NULL, 90);
+  if (r.rc != CU_SASS_FOUND) fail_msg("status %d, output:\n%s", r.rc, r.text);
+  free(r.text);
+  expect_failure_on(mbar_mp, emit_no_arrive, 90,
+                    "(sm_90): P0 line 7: mbarrier.arrive.shared::cta.b64 _, [bar] is lost, merged or out of order");
+  expect_failure_on(dsmem_mp, emit_cta_boundary, 90,
+                    "(sm_90): phase boundary 1 (release of barrier.cluster.arrive) is lost, merged or out of order");
+  /* below sm_90: refused, naming the instruction */
+  r = check_on(mbar_mp, NULL, 80);
+  assert_int_equal(r.rc, CU_SASS_BAD_FILE);
+  if (!strstr(r.text, ":4:2: error: P0: 'mbarrier.init.shared::cta.b64' needs sm_90; --sm asks for sm_80 at most"))
+    fail_msg("output:\n%s", r.text);
+  free(r.text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_sass_good_emitter_passes),
     cmocka_unit_test(test_sass_shared_address_loses_a_store),
     cmocka_unit_test(test_sass_no_sink_loses_a_load),
+    cmocka_unit_test(test_sass_sm90),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
