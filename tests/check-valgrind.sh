@@ -55,6 +55,20 @@ for engine in smt enum; do
   expect 3 "$check" --engine $engine --timeout 0.000001 "$top_srcdir/tests/e2e/check-errors/iriw-6.litmus"
 done
 expect 0 "$check" --engine smt -j 2 --json "$top_srcdir/litmus/IRIW.litmus"
+# the Hopper-era tests: termination under each engine (mbarrier phases,
+# cluster and CTA barrier witnesses), the lints (which find mistakes:
+# exit 1), and the sm_90 kernels, where the two CTA barriers that never
+# complete are refused (exit 2)
+hopper=$(ls "$top_srcdir"/litmus/hopper/*.litmus)
+for engine in smt enum; do
+  # shellcheck disable=SC2086
+  expect 0 "$check" --engine $engine --termination --json $hopper
+done
+# shellcheck disable=SC2086
+expect 1 "$check" --lint --json $hopper
+# shellcheck disable=SC2086
+expect 0 "$top_builddir/src/litmus-run" --emit-cuda $(echo "$hopper" | grep -v 'wrong-count\|different-ids')
+expect 2 "$top_builddir/src/litmus-run" --emit-cuda "$top_srcdir/litmus/hopper/MP+bar.sync+wrong-count.litmus"
 # explanations: both engines, races, pictures, the HTML report
 for engine in smt enum; do
   expect 0 "$check" --engine $engine --explain --json "$top_srcdir/litmus/2+2W+fence.sc-gpu.litmus" \
