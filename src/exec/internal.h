@@ -7,7 +7,7 @@
 #include "exec/exec.h"
 
 /* Fills the static relations and tag sets of a lowered program (static.c). */
-void lx_static_relations(lx_program *p);
+bool lx_static_relations(lx_program *p, double deadline);
 /* Fills every physical location's value domain (static.c). */
 void lx_domains(lx_program *p);
 /* A C++ test's bodies as instruction cells (lower_cpp.c): a copy of t in

@@ -1146,8 +1146,9 @@ static int build(lowerer *L) {
     if (explore_thread(L, (int)i) < 0) return -1;
   finish_arrays(L);
   if (out_of_time(L)) return -1;
-  lx_static_relations(p);
-  if (out_of_time(L)) return -1;
+  /* stops early only past the deadline, which out_of_time then reports */
+  bool whole = lx_static_relations(p, L->opt->deadline);
+  if (out_of_time(L) || !whole) return -1;
   lx_domains(p);
   return 0;
 }

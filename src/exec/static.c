@@ -103,7 +103,11 @@ static void pair_relations(lx_program *p, const lx_event *a, const lx_event *b) 
   if (a->thread >= 0 && a->thread == b->thread) dependencies(p, a, b);
 }
 
-void lx_static_relations(lx_program *p) {
+/* Quadratic in the events, which loops multiply path by path (a
+ * 20-line test with two back edges makes 29,000), so the deadline is
+ * asked row by row; false when it passed, the relations left partial
+ * (the caller reports the timeout and frees the program). */
+bool lx_static_relations(lx_program *p, double deadline) {
   size_t n = p->nevents;
   rel_rel **rels[] = {&p->po, &p->intra, &p->ext, &p->exclusive, &p->loc, &p->vloc, &p->rmw,
                       &p->addr, &p->data, &p->ctrl, &p->scta, &p->scluster, &p->sgpu, &p->incl};
@@ -112,6 +116,7 @@ void lx_static_relations(lx_program *p) {
   p->all = rel_set_full(n);
   for (int t = 0; t < LX_NTAGS; t++) p->tagset[t] = rel_set_new(n);
   for (size_t i = 0; i < n; i++) {
+    if (deadline > 0 && lc_now() > deadline) return false;
     const lx_event *a = &p->events[i];
     for (int t = 0; t < LX_NTAGS; t++)
       if (lx_has(a, (lx_tag)t)) rel_set_add(p->tagset[t], i);
@@ -120,6 +125,7 @@ void lx_static_relations(lx_program *p) {
   }
   p->sr = rel_inverse(p->incl);
   rel_inter_into(p->sr, p->incl);
+  return true;
 }
 
 /* ---- freeing and printing ---------------------------------------------------------- */

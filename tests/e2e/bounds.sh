@@ -15,7 +15,8 @@
 #    text and JSON ("unknown");
 #  - a folder with symbolic link loops: each folder searched once, with a
 #    warning;
-#  - a fuzzer's timeout: lowering a 40-line test took 14 s.
+#  - a fuzzer's timeout: lowering a 40-line test took 14 s;
+#  - another: a 20-line test of 29,000 events, lowering deaf to --timeout.
 set -u
 . "$(dirname "$0")/lib.sh"
 source_models
@@ -85,6 +86,14 @@ exit_was 2 "--max-memory 12Q"
 timed allins "$lc" --events tests/fuzz/seeds/all-instructions.litmus
 exit_was 0 "--events all-instructions.litmus"
 within 5 "--events all-instructions.litmus"
+
+# ---- two back edges to one label: 29,000 events, whose static relations
+# (quadratic) lowering built past --timeout, in the check's own process
+# (found by scripts/fuzz-parse lower as a timeout)
+timed paths "$lc" --timeout 1 tests/fuzz/seeds/loop-paths.litmus
+exit_was 3 "--timeout 1 on 29,000 events"
+says paths "out of time (--timeout 1 s) while lowering loop-paths to events" "--timeout 1 on 29,000 events"
+within 4 "--timeout 1 on 29,000 events"
 
 # ---- symbolic link loops
 mkdir -p "$tmp/loop/a"
