@@ -943,6 +943,7 @@ static int explore_thread(lowerer *L, int tidx) {
     if (ends && paths.n >= L->opt->max_paths) {
       lc_error(L->d, th->at, "P%d has more than %zu paths through its branches and loops; "
                              "lower --unroll", th->id, L->opt->max_paths);
+      ends = false;   /* stop here: going on repeated the error for every further path */
       st = RUN_ERROR;
     }
     if (ends) {
