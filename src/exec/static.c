@@ -98,7 +98,12 @@ static void pair_relations(lx_program *p, const lx_event *a, const lx_event *b) 
     if (a->ploc == b->ploc) rel_add(p->loc, i, j);
     if (a->va == b->va) rel_add(p->vloc, i, j);
   }
-  if (includes(p, a, b)) rel_add(p->incl, i, j);
+  if (includes(p, a, b)) {
+    rel_add(p->incl, i, j);
+    /* sr, both ways: computed here, not as incl^-1 & incl, whose bit-by-bit
+     * inverse was most of the time left on 29,000 events */
+    if (includes(p, b, a)) rel_add(p->sr, i, j);
+  }
   if (a->rmw == b->id && a->kind == LX_EV_READ) rel_add(p->rmw, i, j);
   if (a->thread >= 0 && a->thread == b->thread) dependencies(p, a, b);
 }
@@ -110,7 +115,7 @@ static void pair_relations(lx_program *p, const lx_event *a, const lx_event *b) 
 bool lx_static_relations(lx_program *p, double deadline) {
   size_t n = p->nevents;
   rel_rel **rels[] = {&p->po, &p->intra, &p->ext, &p->exclusive, &p->loc, &p->vloc, &p->rmw,
-                      &p->addr, &p->data, &p->ctrl, &p->scta, &p->scluster, &p->sgpu, &p->incl};
+                      &p->addr, &p->data, &p->ctrl, &p->scta, &p->scluster, &p->sgpu, &p->incl, &p->sr};
   for (size_t k = 0; k < LC_ARRAY_LEN(rels); k++) *rels[k] = rel_new(n);
   p->id = rel_id(n);
   p->all = rel_set_full(n);
@@ -123,8 +128,6 @@ bool lx_static_relations(lx_program *p, double deadline) {
     for (size_t j = 0; j < n; j++)
       if (i != j) pair_relations(p, a, &p->events[j]);
   }
-  p->sr = rel_inverse(p->incl);
-  rel_inter_into(p->sr, p->incl);
   return true;
 }
 
