@@ -338,5 +338,12 @@ int lx_obs_index(const lx_program *p, const lt_term *t);
 /* A readable dump of threads, paths and events (litmus-check --events). */
 void lx_program_print(lc_buf *b, const lx_program *p);
 void lx_event_print(lc_buf *b, const lx_program *p, const lx_event *e);
+/* Whether CTA barrier events a and b name one barrier by their ids: 1 yes,
+ * 0 no, -1 when an id is a register's value, which only the engines know.
+ * No id and id 0 are different barriers (docs/model-language.md,
+ * "Barriers"). */
+int lx_bar_same_id(const lx_event *a, const lx_event *b);
+/* "barrier 1", "barrier 1 (id 2)" or "barrier 1 (id r3)", as written. */
+void lx_bar_name(lc_buf *b, const lx_event *e);
 
 #endif

@@ -185,29 +185,11 @@ static bool same_cta(const lx_program *p, const lx_event *a, const lx_event *b) 
   return x->cta == y->cta && x->gpu == y->gpu;
 }
 
-/* Whether a and b name one barrier by their ids: 1 yes, 0 no, -1 when an
- * id is a register's value, which only the engines know.  No id and id 0
- * are different barriers (docs/model-language.md, "Barriers"). */
-static int same_id(const lx_event *a, const lx_event *b) {
-  if (!a->bar_id || !b->bar_id) return !a->bar_id == !b->bar_id;
-  if (a->bar_id->kind != LX_X_CONST || b->bar_id->kind != LX_X_CONST) return -1;
-  return a->bar_id->c == b->bar_id->c;
-}
-
 /* a and b may join one instance: threads of one CTA, the same number,
  * occurrence and (unless unknown) id. */
 static bool may_meet(const lx_program *p, const lx_event *a, const lx_event *b) {
   return a->thread != b->thread && same_cta(p, a, b) && a->bar_n == b->bar_n && a->bar_k == b->bar_k &&
-         same_id(a, b) != 0;
-}
-
-/* "barrier 1 (id 2)" as written. */
-static void bar_name(lc_buf *b, const lx_event *e) {
-  lc_buf_printf(b, "barrier %d", e->bar_n);
-  const lt_operand *id = &e->instr->b;
-  if (!e->bar_id) return;
-  if (id->kind == LT_OPND_IMM) lc_buf_printf(b, " (id %lld)", (long long)id->imm);
-  else lc_buf_printf(b, " (id r%d)", id->reg);
+         lx_bar_same_id(a, b) != 0;
 }
 
 static const char *bar_mnemonic(const lx_event *e) {
@@ -232,7 +214,7 @@ static const lx_event *first_at(const lx_program *p, const bar_vec *v, const lx_
   const lx_event *f = NULL;
   for (size_t j = 0; j < v->n; j++) {
     const lx_event *g = v->v[j];
-    if (g->kind == LX_EV_BAR_ARRIVE && g->thread < e->thread && may_meet(p, e, g) && same_id(e, g) == 1 &&
+    if (g->kind == LX_EV_BAR_ARRIVE && g->thread < e->thread && may_meet(p, e, g) && lx_bar_same_id(e, g) == 1 &&
         (!f || g->thread < f->thread))
       f = g;
   }
@@ -254,7 +236,7 @@ static void count_mismatch(const lx_program *p, const bar_vec *v, lint_vec *out)
     lc_buf m;
     lc_buf_init(&m);
     lc_buf_printf(&m, "P%d's %s at ", p->threads[e->thread].id, bar_mnemonic(e));
-    bar_name(&m, e);
+    lx_bar_name(&m, e);
     lc_buf_puts(&m, " gives ");
     count_text(&m, count_of(e));
     lc_buf_printf(&m, ", but P%d's at line %d gives ", p->threads[f->thread].id, f->at.line);
@@ -299,7 +281,7 @@ static void count_unmet(const lx_program *p, const bar_vec *v, lint_vec *out) {
     lc_buf m;
     lc_buf_init(&m);
     lc_buf_printf(&m, "P%d's bar.sync at ", p->threads[w->thread].id);
-    bar_name(&m, w);
+    lx_bar_name(&m, w);
     lc_buf_printf(&m, " waits for %lld threads, but only %zu thread%s of CTA %d ever arrive%s there (",
                   (long long)count_of(w), n, n == 1 ? "" : "s", p->threads[w->thread].cta, n == 1 ? "s" : "");
     for (size_t t = 0, k = 0; t < p->nthreads; t++)
@@ -317,7 +299,7 @@ static void arrive_without_count(const lx_program *p, const bar_vec *v, lint_vec
     lc_buf m;
     lc_buf_init(&m);
     lc_buf_printf(&m, "P%d's bar.arrive at ", p->threads[e->thread].id);
-    bar_name(&m, e);
+    lx_bar_name(&m, e);
     lc_buf_puts(&m, " has no thread count, which the PTX ISA requires of bar.arrive (bar{.cta}.arrive a, b): "
                 "write it as the third operand, bar.cta.arrive n, id, count");
     add(out, "arrive-without-count", e->at, &m);
@@ -345,7 +327,7 @@ static void arrive_never_waited(const lx_program *p, const bar_vec *v, lint_vec 
     lc_buf m;
     lc_buf_init(&m);
     lc_buf_printf(&m, "P%d arrives at ", p->threads[e->thread].id);
-    bar_name(&m, e);
+    lx_bar_name(&m, e);
     lc_buf_printf(&m, ", but no thread of CTA %d waits there (bar.sync): the arrival releases no one and "
                   "orders nothing", p->threads[e->thread].cta);
     add(out, "arrive-never-waited", e->at, &m);
@@ -357,7 +339,7 @@ static void arrive_never_waited(const lx_program *p, const bar_vec *v, lint_vec 
 static bool shared_in_cta(const lx_program *p, const bar_vec *v, const lx_event *e) {
   for (size_t j = 0; j < v->n; j++) {
     const lx_event *f = v->v[j];
-    if (f->thread != e->thread && same_cta(p, e, f) && f->bar_n == e->bar_n && same_id(e, f) != 0) return true;
+    if (f->thread != e->thread && same_cta(p, e, f) && f->bar_n == e->bar_n && lx_bar_same_id(e, f) != 0) return true;
   }
   return false;
 }
@@ -373,12 +355,12 @@ static void across_ctas(const lx_program *p, const bar_vec *v, lint_vec *out) {
     if (e->kind != LX_EV_BAR_ARRIVE || shared_in_cta(p, v, e)) continue;
     for (size_t j = 0; j < v->n; j++) {
       const lx_event *f = v->v[j];
-      if (same_cta(p, e, f) || f->bar_n != e->bar_n || same_id(e, f) != 1 || shared_in_cta(p, v, f)) continue;
+      if (same_cta(p, e, f) || f->bar_n != e->bar_n || lx_bar_same_id(e, f) != 1 || shared_in_cta(p, v, f)) continue;
       const lx_thread *te = &p->threads[e->thread], *tf = &p->threads[f->thread];
       lc_buf m;
       lc_buf_init(&m);
       lc_buf_printf(&m, "P%d is the only thread of CTA %d at ", te->id, te->cta);
-      bar_name(&m, e);
+      lx_bar_name(&m, e);
       lc_buf_printf(&m, ", which P%d uses in CTA %d: each CTA has its own barriers, so they never meet there "
                     "(threads of different CTAs synchronise with barrier.cluster or memory)", tf->id, tf->cta);
       add(out, "cta-barrier-across-ctas", e->at, &m);

@@ -188,6 +188,20 @@ static const char *tag_label(const lx_program *p, int t) {
   return p->test->cpp ? cpp[t] : tag_names[t];
 }
 
+int lx_bar_same_id(const lx_event *a, const lx_event *b) {
+  if (!a->bar_id || !b->bar_id) return !a->bar_id == !b->bar_id;
+  if (a->bar_id->kind != LX_X_CONST || b->bar_id->kind != LX_X_CONST) return -1;
+  return a->bar_id->c == b->bar_id->c;
+}
+
+void lx_bar_name(lc_buf *b, const lx_event *e) {
+  lc_buf_printf(b, "barrier %d", e->bar_n);
+  const lt_operand *id = &e->instr->b;
+  if (!e->bar_id) return;
+  if (id->kind == LT_OPND_IMM) lc_buf_printf(b, " (id %lld)", (long long)id->imm);
+  else lc_buf_printf(b, " (id r%d)", id->reg);
+}
+
 void lx_event_print(lc_buf *b, const lx_program *p, const lx_event *e) {
   assert(b && p && e && e >= p->events && e < p->events + p->nevents);
   lc_buf_printf(b, "e%d %s", e->id, kind_name(e->kind));

@@ -158,15 +158,11 @@ static bool holds(const term_ctx *c, const lx_val *st, size_t u, const lx_event 
 
 /* ---- a CTA barrier never released: who it waits for ---------------------------- */
 
-/* Two barrier events name one barrier if both have no id or equal ids.  An
- * id held in a register is known to the engines only (its value is no part
- * of the state), so it is taken to match: the witness may then list too
- * many arrivals, never too few. */
-static bool same_bar_id(const lx_event *a, const lx_event *b) {
-  if (!a->bar_id || !b->bar_id) return !a->bar_id == !b->bar_id;
-  if (a->bar_id->kind != LX_X_CONST || b->bar_id->kind != LX_X_CONST) return true;
-  return a->bar_id->c == b->bar_id->c;
-}
+/* Whether two barrier events name one barrier.  An id held in a register
+ * is known to the engines only (its value is no part of the state), so it
+ * is taken to match: the witness may then list too many arrivals, never
+ * too few. */
+static bool same_bar_id(const lx_event *a, const lx_event *b) { return lx_bar_same_id(a, b) != 0; }
 
 /* The arrival of path at w's barrier number and occurrence (of any id), or
  * NULL: the k-th arrival at number n joins the k-th instance. */
@@ -228,14 +224,6 @@ static void parties_init(bar_parties *bp, const term_ctx *c, const lx_val *st, s
 
 static void parties_fini(bar_parties *bp) { free(bp->arrived); }
 
-/* " (id 1)", " (id r2)", or nothing for a barrier with no id. */
-static void bar_id_text(lc_buf *b, const lx_event *e) {
-  if (!e->bar_id) return;
-  lc_buf_puts(b, " (id ");
-  bar_operand_text(b, &e->instr->b);
-  lc_buf_puts(b, ")");
-}
-
 /* "3 threads: arrived P0 and P1 (2 of 3)", or with no count "every
  * thread of the CTA that reaches it: arrived P0". */
 static void bar_quorum_text(lc_buf *b, const lx_program *p, const lx_event *w, const bar_parties *bp) {
@@ -268,8 +256,8 @@ static void describe_bar_wait(lc_buf *b, const term_ctx *c, const lx_val *st, si
     parties_fini(&bp);
     return;
   }
-  lc_buf_printf(b, "P%d waits forever at barrier %d", p->threads[t].id, w->bar_n);
-  bar_id_text(b, w);
+  lc_buf_printf(b, "P%d waits forever at ", p->threads[t].id);
+  lx_bar_name(b, w);
   lc_buf_printf(b, " of CTA %d (line %d), which expects ", p->threads[t].cta, w->at.line);
   bar_quorum_text(b, p, w, &bp);
   lc_buf_puts(b, ", waiting ");
@@ -281,8 +269,8 @@ static void describe_bar_wait(lc_buf *b, const term_ctx *c, const lx_val *st, si
   for (size_t u = 0; u < p->nthreads; u++) {
     if (!bp.elsewhere[u]) continue;
     const lx_event *a = bar_arrival(p, state_path(c, st, u), w);
-    lc_buf_printf(b, ", P%d arrived at barrier %d", p->threads[u].id, a->bar_n);
-    bar_id_text(b, a);
+    lc_buf_printf(b, ", P%d arrived at ", p->threads[u].id);
+    lx_bar_name(b, a);
     lc_buf_puts(b, a->bar_id ? " instead" : " with no id instead");
   }
   parties_fini(&bp);
