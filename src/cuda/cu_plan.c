@@ -255,6 +255,14 @@ static void mark_mbar(planner *P, int k, const lt_operand *o) {
   if (P->pl->slot_bytes < 16) P->pl->slot_bytes = 16;
 }
 
+/* Does the outcome show role k's register reg? */
+static bool reg_observed(const planner *P, int k, int reg) {
+  for (size_t j = 0; j < P->p->nobs; j++)
+    if (P->p->obs[j].kind == LX_OBS_REG && P->p->obs[j].thread == k && P->p->threads[k].regs[P->p->obs[j].slot] == reg)
+      return true;
+  return false;
+}
+
 /* A register that an instruction other than `self` reads, or the outcome shows. */
 static bool reg_read(const planner *P, int k, int reg, const lt_instr *self) {
   const lt_thread *tt = &P->t->threads[k];
@@ -265,10 +273,7 @@ static bool reg_read(const planner *P, int k, int reg, const lt_instr *self) {
     for (size_t i = 0; i < 4; i++)
       if ((ops[i]->kind == LT_OPND_REG || ops[i]->kind == LT_OPND_REGADDR) && ops[i]->reg == reg) return true;
   }
-  for (size_t j = 0; j < P->p->nobs; j++)
-    if (P->p->obs[j].kind == LX_OBS_REG && P->p->obs[j].thread == k && P->p->threads[k].regs[P->p->obs[j].slot] == reg)
-      return true;
-  return false;
+  return reg_observed(P, k, reg);
 }
 
 static int check_count(planner *P, int k, const lt_instr *in, const lt_operand *o) {
@@ -320,10 +325,7 @@ static int check_mapa(planner *P, int k, const lt_instr *in) {
   int role, v = cu_plan_mapa_vloc(P->pl, k, in, &role);
   if (v < 0) return refuse(P, k, in, "its rank must be a constant naming a CTA of the thread's cluster");
   if (P->p->locs[v].space != LT_SPACE_SHARED) return refuse(P, k, in, "mapa maps shared memory");
-  for (size_t j = 0; j < P->p->nobs; j++)
-    if (P->p->obs[j].kind == LX_OBS_REG && P->p->obs[j].thread == k &&
-        P->p->threads[k].regs[P->p->obs[j].slot] == in->dst.reg)
-      return refuse(P, k, in, "the GPU backend cannot compare addresses in an outcome");
+  if (reg_observed(P, k, in->dst.reg)) return refuse(P, k, in, "the GPU backend cannot compare addresses in an outcome");
   P->pl->dsmem = P->pl->cluster_bars = true;
   return claim_shared_of(P, k, in, P->p->locs[v].ploc, P->pl->roles[role].lcta);
 }
@@ -433,6 +435,8 @@ static int key_of(bars *B, int lcta, int n, int occ) {
  * one boundary that every thread of the cluster reaches; work between the
  * two would need a split boundary, which it does not have. */
 static int check_cluster_pairs(planner *P) {
+  static const char *const split = "the GPU kernel runs a cluster barrier as barrier.cluster.arrive directly "
+                                   "followed by barrier.cluster.wait, for every thread of the cluster";
   for (size_t k = 0; k < P->pl->nroles; k++) {
     cu_role *r = &P->pl->roles[k];
     for (size_t i = 0; i < r->nitems; i++) {
@@ -442,12 +446,10 @@ static int check_cluster_pairs(planner *P) {
       const cu_item *prev = i > 0 ? &r->items[i - 1] : NULL;
       if (in->bar_arrive && !(next && next->in && !next->label && next->in->kind == LT_I_BAR &&
                               next->in->bar_cluster && next->in->bar_wait))
-        return refuse(P, (int)k, in, "the GPU kernel runs a cluster barrier as barrier.cluster.arrive directly "
-                                     "followed by barrier.cluster.wait, for every thread of the cluster");
+        return refuse(P, (int)k, in, split);
       if (in->bar_wait && (r->items[i].label || !(prev && prev->in && prev->in->kind == LT_I_BAR &&
                                                   prev->in->bar_cluster && prev->in->bar_arrive)))
-        return refuse(P, (int)k, in, "the GPU kernel runs a cluster barrier as barrier.cluster.arrive directly "
-                                     "followed by barrier.cluster.wait, for every thread of the cluster");
+        return refuse(P, (int)k, in, split);
       r->items[i].joined = in->bar_arrive;
     }
   }

@@ -282,7 +282,7 @@ static sk sass_kind(const char *op) {
   static const char *const access[] = {"LDG", "STG", "LD", "ST", "LDS", "STS", "ATOM", "ATOMG", "ATOMS", "RED", "REDG", "REDS",
                                        "SYNCS", "UBLKCP"};
   static const char *const aux[] = {"UTMACMDFLUSH", "DEPBAR", "UCGABAR_ARV", "UCGABAR_WAIT", "CGAERRBAR"};
-  if (strncmp(op, "FENCE.VIEW.ASYNC", 16) == 0) return SK_AUX;
+  if (has_prefix(op, "FENCE.VIEW.ASYNC")) return SK_AUX;
   for (size_t i = 0; i < LC_ARRAY_LEN(aux); i++)
     if (has_prefix(op, aux[i])) return SK_AUX;
   static const char *const order[] = {"MEMBAR", "CCTL", "ERRBAR", "FENCE", "CCTLL"};
@@ -302,7 +302,7 @@ static int sass_strength(const char *op) {
 
 static bool access_matches(const sx *e, const char *op) {
   bool ok;
-  if (has_prefix(op, "SYNCS") || has_prefix(op, "UBLKCP")) return e->kind == SX_OP && strncmp(op, e->sass, strlen(e->sass)) == 0;
+  if (has_prefix(op, "SYNCS") || has_prefix(op, "UBLKCP")) return e->kind == SX_OP && has_prefix(op, e->sass);
   switch (e->kind) {
   case SX_LOAD: ok = e->shared ? has_prefix(op, "LDS") || has_prefix(op, "LD") : has_prefix(op, "LDG") || has_prefix(op, "LD"); break;
   case SX_STORE: ok = e->shared ? has_prefix(op, "STS") || has_prefix(op, "ST") : has_prefix(op, "STG") || has_prefix(op, "ST"); break;
@@ -396,7 +396,7 @@ static bool dfs_fence_after(matcher *M, size_t i, size_t j, size_t got) {
   for (; i < M->to; i++) {
     const char *op = M->f->ins.v[i].op;
     sk k = sass_kind(op);
-    if (k == SK_AUX && strncmp(op, e->sass, strlen(e->sass)) == 0) return dfs(M, i + 1, j + 2, got > j + 2 ? got : j + 2);
+    if (k == SK_AUX && has_prefix(op, e->sass)) return dfs(M, i + 1, j + 2, got > j + 2 ? got : j + 2);
     if (k == SK_ACCESS || k == SK_BAR) return false;
   }
   return false;
@@ -419,7 +419,7 @@ static bool dfs(matcher *M, size_t i, size_t j, size_t got) {
     break;
   case SK_BAR: ok = e && e->kind == SX_BAR && dfs(M, i + 1, j + 1, got > j + 1 ? got : j + 1); break;
   case SK_AUX:
-    ok = (e && e->kind == SX_OP && strncmp(op, e->sass, strlen(e->sass)) == 0 &&
+    ok = (e && e->kind == SX_OP && has_prefix(op, e->sass) &&
           dfs(M, i + 1, j + 1, got > j + 1 ? got : j + 1)) ||
          dfs(M, i + 1, j, got);
     break;
