@@ -105,6 +105,11 @@ cat_model *cat_load(const char *name_or_path, const char *const *search, lc_diag
  * which must name an `option` of the model and one of its values. */
 cat_model *cat_load_set(const char *name_or_path, const char *const *search,
                         const char *const *settings, lc_diag *d);
+/* The same for settings that several models share (litmus-check's default
+ * models): a setting this model has no option for is no error here; used
+ * (one entry per setting) marks those it took. */
+cat_model *cat_load_shared(const char *name_or_path, const char *const *search,
+                           const char *const *settings, bool *used, lc_diag *d);
 /* The same for a model held in memory (tests, embedded models): `name` is
  * the file name positions carry; includes are looked up beside it (its
  * directory part, else the current directory), then in `search`. */

@@ -39,11 +39,11 @@ static const char *const builtin_sets[] = {
   "IW", "R", "W", "M", "F", "PF", "AF", "B", "A", "RED",
   "WEAK", "RLX", "ACQ", "REL", "ACQ_REL", "SC", "VOL",
   "CTA", "CLUSTER", "GPU", "SYS", "GEN", "TEX", "SUR", "CON", "GLOBAL", "SHARED",
-  "ASYNC", "MB",
+  "ASYNC", "MB", "AO", "REMOTE",
 };
 static const char *const builtin_rels[] = {
   "id", "po", "rf", "co", "fr", "sc", "loc", "vloc", "rmw", "addr", "data", "ctrl",
-  "int", "ext", "scta", "scluster", "sgpu", "incl", "sr", "sync_bar",
+  "int", "ext", "scta", "scluster", "sgpu", "incl", "sr", "iss", "sync_bar",
 };
 static const struct {
   const char *name;
@@ -1041,8 +1041,10 @@ static const char herd_prelude[] =
   "let FW = W \\ domain(co)\n"
   "let co0 = loc & ((IW * (W \\ IW)) | ((W \\ FW) * FW))\n";
 
+/* used: NULL, or where to mark the settings the model took; then a
+ * setting it has no option for is left to another model (cat_load_shared). */
 static cat_model *load(const char *path, const lc_source *given, const char *const *search,
-                       const char *const *settings, lc_diag *d) {
+                       const char *const *settings, bool *used, lc_diag *d) {
   cat_model *m = lc_xcalloc(1, sizeof *m);
   m->arena = lc_arena_new();
   m->path = lc_xstrdup(path);
@@ -1059,7 +1061,8 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   int rc = load_file(&ld, prelude.name, &prelude, (lc_loc){0});
   ld.prelude = ld.sc;
   if (rc == 0) rc = load_file(&ld, path, given, (lc_loc){0});
-  if (rc == 0) rc = unused_settings(&ld);
+  if (rc == 0 && !used) rc = unused_settings(&ld);
+  if (used) memcpy(used, ld.settings_used, nsettings * sizeof *used);
   free(ld.settings_used);
   if (rc == 0) finish_types(&ld);
   else forget_files(m, d, first_msg);
@@ -1085,10 +1088,10 @@ cat_model *cat_load(const char *name_or_path, const char *const *search, lc_diag
   return cat_load_set(name_or_path, search, NULL, d);
 }
 
-cat_model *cat_load_set(const char *name_or_path, const char *const *search,
-                        const char *const *settings, lc_diag *d) {
+static cat_model *find_and_load(const char *name_or_path, const char *const *search,
+                                const char *const *settings, bool *used, lc_diag *d) {
   assert(name_or_path && d);
-  if (is_path(name_or_path)) return load(name_or_path, NULL, search, settings, d);
+  if (is_path(name_or_path)) return load(name_or_path, NULL, search, settings, used, d);
   lc_buf p, dirs;
   lc_buf_init(&p);
   lc_buf_init(&dirs);
@@ -1097,7 +1100,7 @@ cat_model *cat_load_set(const char *name_or_path, const char *const *search,
     p.n = 0;
     lc_buf_printf(&p, "%s/%s.cat", *dir, name_or_path);
     if (access(p.s, R_OK) == 0) {
-      m = load(p.s, NULL, search, settings, d);
+      m = load(p.s, NULL, search, settings, used, d);
       goto out;
     }
     lc_buf_printf(&dirs, "%s%s", dirs.n ? ", " : "", *dir);
@@ -1110,11 +1113,22 @@ out:
   return m;
 }
 
+cat_model *cat_load_set(const char *name_or_path, const char *const *search,
+                        const char *const *settings, lc_diag *d) {
+  return find_and_load(name_or_path, search, settings, NULL, d);
+}
+
+cat_model *cat_load_shared(const char *name_or_path, const char *const *search,
+                           const char *const *settings, bool *used, lc_diag *d) {
+  assert(used);
+  return find_and_load(name_or_path, search, settings, used, d);
+}
+
 cat_model *cat_load_string(const char *name, const char *text, const char *const *search,
                            lc_diag *d) {
   assert(name && text && d);
   lc_source src = {(char *)name, (char *)text, strlen(text)};
-  return load(name, &src, search, NULL, d);
+  return load(name, &src, search, NULL, NULL, d);
 }
 
 void cat_model_free(cat_model *m) {

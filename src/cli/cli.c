@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -31,14 +32,42 @@ cat_model *cli_model_load(const char *program, char *const *search, const char *
   return m;
 }
 
+static cat_model *shared_load(const char *program, char *const *search, const char *name,
+                              const char *const *settings, bool *used) {
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  cat_model *m = cat_load_shared(name, (const char *const *)search, settings, used, &d);
+  cli_print_messages(stderr, program, NULL, &d);
+  lc_diag_fini(&d);
+  return m;
+}
+
+/* Without --model, --set goes to the model a test is checked under: the
+ * C++ model's options and ptx-v8's (docs/hopper.md); each setting must
+ * name an option of one of them.  The PTX default has none. */
 int cli_models_load(cli_models *m, const char *program, const char *argv0, const char *name, bool given,
                     const char *const *settings) {
   m->search = lc_model_search(argv0);
   m->cpp = m->hopper = NULL;
   m->model = cli_model_load(program, m->search, name, given ? settings : NULL);
-  if (m->model && !given) m->cpp = cli_model_load(program, m->search, "cuda-cpp", settings);
-  if (m->model && !given) m->hopper = cli_model_load(program, m->search, "ptx-v8", NULL);
-  return m->model && (given || (m->cpp && m->hopper)) ? 0 : -1;
+  if (!m->model || given) return m->model ? 0 : -1;
+  size_t n = 0;
+  while (settings && settings[n]) n++;
+  bool *cpp_used = lc_xcalloc(n + 1, sizeof *cpp_used), *hopper_used = lc_xcalloc(n + 1, sizeof *hopper_used);
+  m->cpp = shared_load(program, m->search, "cuda-cpp", settings, cpp_used);
+  if (m->cpp) m->hopper = shared_load(program, m->search, "ptx-v8", settings, hopper_used);
+  int rc = m->cpp && m->hopper ? 0 : -1;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    if (cpp_used[i] || hopper_used[i]) continue;
+    const char *eq = strchr(settings[i], '=');
+    if (eq) fprintf(stderr, "%s: error: --set %s: the model has no option '%.*s'\n", program, settings[i],
+                    (int)(eq - settings[i]), settings[i]);
+    else fprintf(stderr, "%s: error: --set %s: expected NAME=VALUE\n", program, settings[i]);
+    rc = -1;
+  }
+  free(cpp_used);
+  free(hopper_used);
+  return rc;
 }
 
 void cli_models_fini(cli_models *m) {

@@ -10,13 +10,13 @@
 
 static const char *const static_names[ENUM_NSTATIC] = {
   "id", "po", "int", "ext", "loc", "vloc", "rmw", "addr", "data", "ctrl",
-  "scta", "scluster", "sgpu", "incl", "sr",
+  "scta", "scluster", "sgpu", "incl", "sr", "iss",
 };
 
 static const rel_rel *program_static(const lx_program *p, size_t k) {
   const rel_rel *const rels[ENUM_NSTATIC] = {
     p->id, p->po, p->intra, p->ext, p->loc, p->vloc, p->rmw, p->addr, p->data, p->ctrl,
-    p->scta, p->scluster, p->sgpu, p->incl, p->sr,
+    p->scta, p->scluster, p->sgpu, p->incl, p->sr, p->iss,
   };
   return rels[k];
 }

@@ -23,7 +23,7 @@
 
 /* ---- frames ---------------------------------------------------------------- */
 
-enum { ENUM_NSTATIC = 15 };
+enum { ENUM_NSTATIC = 16 };
 
 typedef struct enum_frame {
   const lx_program *p;      /* borrowed */

@@ -102,6 +102,9 @@ typedef enum {
   LX_T_GLOBAL, LX_T_SHARED,
   LX_T_ASYNC,              /* the async proxy (cp.async.bulk, fence.proxy.async) */
   LX_T_MB,                 /* mbarrier operations and fence.mbarrier_init */
+  LX_T_AO,                 /* performed by the async proxy for a bulk copy: its read, its
+                              write, its implicit proxy fence and its complete_tx */
+  LX_T_REMOTE,             /* an access of another CTA's shared memory (through mapa) */
   LX_NTAGS
 } lx_tag;
 
@@ -129,11 +132,20 @@ typedef struct lx_event {
   int bar_k;                /* this is the k-th barrier with this n on its path (from 1) */
   bool bar_blocked;         /* a wait never released (lowered for --termination only) */
   bool bar_cluster;         /* barrier.cluster: instances per cluster, not per CTA */
+  /* asynchronous operations (docs/hopper.md, "The async proxy") */
+  int aop;                  /* the bulk copy this event belongs to (the path position of
+                               its first event), or -1: an event of the issuing thread */
+  int done_pos;             /* path position from which the copy's access is complete
+                               (a wait_group that waits for it), or INT_MAX */
   const lt_instr *instr;    /* source; NULL for initial writes */
   lc_loc at;
 } lx_event;
 
 static inline bool lx_has(const lx_event *e, lx_tag t) { return (e->tags >> t) & 1u; }
+/* A test_wait/try_wait's read (an arrive's read half is an rmw's). */
+static inline bool lx_is_mbar_wait(const lx_event *e) {
+  return e->kind == LX_EV_READ && lx_has(e, LX_T_MB) && e->rmw < 0 && e->instr && e->instr->kind == LT_I_MBAR;
+}
 
 /* ---- paths and threads --------------------------------------------------- */
 
@@ -244,6 +256,8 @@ typedef struct lx_program {
   rel_rel *po, *intra, *ext, *exclusive;   /* exclusive: never in one execution */
   rel_rel *loc, *vloc, *rmw, *addr, *data, *ctrl;
   rel_rel *scta, *scluster, *sgpu, *incl, *sr, *id;
+  rel_rel *iss;             /* issue order: an event of a thread to the events of a bulk
+                               copy it issues later (docs/model-language.md) */
   rel_set *tagset[LX_NTAGS];
   rel_set *all;
 } lx_program;

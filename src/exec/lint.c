@@ -152,7 +152,7 @@ static void missing_proxy_fence(const lx_program *p, lint_vec *out) {
 static void remote_mbarrier_wait(const lx_program *p, lint_vec *out) {
   for (size_t i = p->ninit; i < p->nevents; i++) {
     const lx_event *e = &p->events[i];
-    if (e->kind != LX_EV_READ || !lx_has(e, LX_T_MB) || !e->instr || e->instr->kind != LT_I_MBAR) continue;
+    if (!lx_is_mbar_wait(e)) continue;
     const lx_loc *l = &p->locs[e->vloc];
     int cta = p->threads[e->thread].cta;
     if (l->cta < 0 || l->cta == cta) continue;

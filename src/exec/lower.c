@@ -10,6 +10,7 @@
  * builds events with their final path index.
  */
 #include <assert.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,6 +251,14 @@ static int place_threads(lowerer *L) {
 
 typedef enum { RUN_DONE, RUN_CUT, RUN_CHOICE, RUN_ERROR, RUN_BLOCKED, RUN_PAUSED } run_status;
 
+/* A bulk copy with bulk_group completion, in flight on the path: its first
+ * event, how many, and its bulk async-group (-1 until commit_group). */
+typedef struct bulk_copy {
+  size_t first, n;
+  int group;
+} bulk_copy;
+typedef LC_VEC(bulk_copy) bulk_vec;
+
 typedef struct run {
   lowerer *L;
   int tidx;
@@ -266,6 +275,8 @@ typedef struct run {
   const lx_expr **back_regs;  /* per cell: registers then (ncells x nregs) */
   lc_loc cut_at;
   int cut_cell;               /* the cell whose jump was cut, or -1 */
+  bulk_vec bulk;              /* bulk_group copies issued so far */
+  int groups;                 /* bulk async-groups committed so far */
 } run;
 
 static int label_cell(const lt_thread *th, const char *label) {
@@ -322,6 +333,8 @@ static lx_event *new_event(run *R, lx_ev_kind kind, const lt_instr *in) {
   ev.vloc = ev.ploc = ev.va = -1;
   ev.rmw = -1;
   ev.reg = -1;
+  ev.aop = -1;
+  ev.done_pos = INT_MAX;
   ev.instr = in;
   ev.at = in->at;
   lc_vec_push(&R->L->events, ev);
@@ -357,6 +370,7 @@ static void set_access(run *R, lx_event *e, const lt_instr *in, int vloc, lt_sem
   e->vloc = vloc;
   e->va = l->va;
   e->ploc = l->ploc;
+  if (l->space == LT_SPACE_SHARED && l->cta >= 0 && l->cta != R->xt->cta) e->tags |= bit(LX_T_REMOTE);
   e->proxy = in->proxy != LT_PROXY_GENERIC ? in->proxy : l->proxy;
   e->tags |= proxy_tag(e->proxy);
   e->tags |= bit(l->space == LT_SPACE_SHARED ? LX_T_SHARED : LX_T_GLOBAL);
@@ -585,9 +599,9 @@ static int mbar_vloc(run *R, const lt_operand *o) {
   return vloc;
 }
 
-static int lower_mbar(run *R, const lt_instr *in) {
+static run_status lower_mbar(run *R, const lt_instr *in) {
   int vloc = mbar_vloc(R, &in->addr);
-  if (vloc < 0) return -1;
+  if (vloc < 0) return RUN_ERROR;
   lt_scope scope = in->scope == LT_SCOPE_NONE ? LT_SCOPE_CTA : in->scope;
   const lx_expr *a = in->a.kind != LT_OPND_NONE ? opnd_value(R, &in->a) : mk_const(R->L, 1);
   bool releases = in->sem != LT_SEM_RELAXED;
@@ -599,27 +613,36 @@ static int lower_mbar(run *R, const lt_instr *in) {
     w->tags |= bit(LX_T_W) | bit(LX_T_MB);
     set_access(R, w, in, vloc, LT_SEM_WEAK, LT_SCOPE_NONE);
     w->value = mk_bin(R->L, LX_OP_MB_INIT, a, mk_const(R->L, 0));
-    return 0;
+    return RUN_DONE;
   }
-  case LT_MB_EXPECT_TX: mbar_rmw(R, in, vloc, LX_OP_MB_EXPECT, a, LT_SEM_RELAXED, scope); return 0;
-  case LT_MB_COMPLETE_TX: mbar_rmw(R, in, vloc, LX_OP_MB_COMPLETE, a, LT_SEM_RELAXED, scope); return 0;
+  case LT_MB_EXPECT_TX: mbar_rmw(R, in, vloc, LX_OP_MB_EXPECT, a, LT_SEM_RELAXED, scope); return RUN_DONE;
+  case LT_MB_COMPLETE_TX: mbar_rmw(R, in, vloc, LX_OP_MB_COMPLETE, a, LT_SEM_RELAXED, scope); return RUN_DONE;
   case LT_MB_ARRIVE: case LT_MB_ARRIVE_EXPECT_TX: case LT_MB_ARRIVE_DROP: {
     lx_op op = in->mbar == LT_MB_ARRIVE ? LX_OP_MB_ARRIVE
              : in->mbar == LT_MB_ARRIVE_DROP ? LX_OP_MB_DROP : LX_OP_MB_ARRIVE_TX;
     const lx_expr *old = mbar_rmw(R, in, vloc, op, a, releases ? LT_SEM_RELEASE : LT_SEM_RELAXED, scope);
     set_reg(R, &in->dst, mk_bin(R->L, LX_OP_MB_PHASE, old, mk_const(R->L, 0)));
-    return 0;
+    return RUN_DONE;
   }
   default: {
-    /* test_wait / try_wait: a read, acquire unless .relaxed; the result
-     * says whether the phase asked about has completed. */
+    /* test_wait / try_wait: a read whose result says whether the phase
+     * asked about has completed.  Only a wait that returns true is an
+     * acquire (PTX ISA, mbarrier.test_wait/try_wait: with .acquire, a wait
+     * that returns True forms the acquire pattern); one that returns false
+     * is a relaxed read at its scope.  So the path forks, as for a cas:
+     * true with an acquire read, or false with a relaxed one, and the
+     * result register holds the constant the branch then tests. */
+    bool done;
+    if (!take_decision(R, &done)) return RUN_CHOICE;
     lx_event *r = new_event(R, LX_EV_READ, in);
     r->tags |= bit(LX_T_R) | bit(LX_T_MB);
-    set_access(R, r, in, vloc, releases ? LT_SEM_ACQUIRE : LT_SEM_RELAXED, scope);
+    set_access(R, r, in, vloc, releases && done ? LT_SEM_ACQUIRE : LT_SEM_RELAXED, scope);
     r->reg = reg_slot(R->xt, in->dst.reg);
     const lx_expr *st = mk_read(R->L, r->id);
-    set_reg(R, &in->dst, mk_bin(R->L, in->parity ? LX_OP_MB_DONE_PARITY : LX_OP_MB_DONE, st, a));
-    return 0;
+    add_cond(R, LT_CMP_EQ, mk_bin(R->L, in->parity ? LX_OP_MB_DONE_PARITY : LX_OP_MB_DONE, st, a),
+             mk_const(R->L, done), in->at, false);
+    set_reg(R, &in->dst, mk_const(R->L, done));
+    return RUN_DONE;
   }
   }
 }
@@ -634,37 +657,78 @@ static lx_event *async_access(run *R, const lt_instr *in, lx_ev_kind kind, int v
 }
 
 /* The generic-async proxy fence the ISA puts after the completion of a
- * bulk copy ("Asynchronous operations": completion is followed by an
- * implicit generic-async proxy fence). */
+ * bulk copy (cp.async.bulk, "Async proxy": completion is followed by an
+ * implicit generic-async proxy fence).  AO: it acts on the completed
+ * copies' accesses only, never as a fence before a later copy. */
 static void async_proxy_fence(run *R, const lt_instr *in) {
   lx_event *f = new_event(R, LX_EV_PROXY_FENCE, in);
-  f->tags |= bit(LX_T_PF) | bit(LX_T_ASYNC);
+  f->tags |= bit(LX_T_PF) | bit(LX_T_ASYNC) | bit(LX_T_AO);
   f->proxy = LT_PROXY_ASYNC;
 }
 
+/* cp.async.bulk.commit_group / wait_group{.read} n (PTX ISA,
+ * cp.async.bulk.commit_group, cp.async.bulk.wait_group): the wait ends
+ * when at most the n latest committed groups are pending; with .read,
+ * when the others' copies have read their sources.  From here on those
+ * accesses are in program order before the thread's later events
+ * (done_pos), and a full wait is followed by the implicit proxy fence. */
+static void lower_bulk_group(run *R, const lt_instr *in) {
+  if (in->bulk == LT_BULK_COMMIT) {
+    bool any = false;
+    for (size_t i = 0; i < R->bulk.n; i++)
+      if (R->bulk.v[i].group < 0) R->bulk.v[i].group = R->groups, any = true;
+    R->groups += any;
+    return;
+  }
+  int here = (int)(R->L->events.n - R->first_event);
+  bool completed = false;
+  for (size_t i = 0; i < R->bulk.n; i++) {
+    const bulk_copy *c = &R->bulk.v[i];
+    if (c->group < 0 || (int64_t)c->group >= (int64_t)R->groups - in->a.imm) continue;
+    for (size_t k = c->first; k < c->first + c->n; k++) {
+      lx_event *e = &R->L->events.v[k];
+      if ((in->wait_read && e->kind != LX_EV_READ) || e->done_pos <= here) continue;
+      e->done_pos = here;
+      completed = true;
+    }
+  }
+  if (completed && !in->wait_read) async_proxy_fence(R, in);
+}
+
+/* A bulk copy is an asynchronous operation (PTX ISA, Memory Consistency
+ * Model, "Asynchronous operations"; cp.async.bulk, "Async proxy"): its
+ * events (AO, one aop) are performed by the async proxy, after the
+ * thread's earlier instructions in issue order only (static.c). */
 static int lower_bulk(run *R, const lt_instr *in) {
-  if (in->bulk == LT_BULK_COMMIT) return 0;
-  if (in->bulk == LT_BULK_WAIT) {
-    /* wait_group 0 waits for every committed copy to complete; .read only
-     * for their reads of the source, which orders nothing the model
-     * tracks, and n > 0 leaves the latest groups running. */
-    if (in->a.imm == 0 && !in->wait_read) async_proxy_fence(R, in);
+  if (in->bulk == LT_BULK_COMMIT || in->bulk == LT_BULK_WAIT) {
+    lower_bulk_group(R, in);
     return 0;
   }
   int dst = opnd_vloc(R, &in->addr), src = opnd_vloc(R, &in->b);
   if (dst < 0 || src < 0) return -1;
+  size_t first = R->L->events.n;
   lx_event *r = async_access(R, in, LX_EV_READ, src);
   int rid = r->id;
   lx_event *w = async_access(R, in, LX_EV_WRITE, dst);
   w->value = mk_read(R->L, rid);
-  if (in->bulk != LT_BULK_G2S) return 0;
-  int mb = mbar_vloc(R, &in->c);
-  if (mb < 0) return -1;
-  async_proxy_fence(R, in);
-  /* complete_tx on the mbarrier: release at cluster scope (PTX ISA,
-   * cp.async.bulk: "the complete-tx operation ... has .release semantics
-   * at .cluster scope"). */
-  mbar_rmw(R, in, mb, LX_OP_MB_COMPLETE, mk_const(R->L, in->a.imm), LT_SEM_RELEASE, LT_SCOPE_CLUSTER);
+  if (in->bulk == LT_BULK_G2S) {
+    int mb = mbar_vloc(R, &in->c);
+    if (mb < 0) return -1;
+    async_proxy_fence(R, in);
+    /* complete_tx on the mbarrier: release at cluster scope (PTX ISA,
+     * cp.async.bulk, "Completion mechanisms": the complete-tx operation
+     * has .release semantics at .cluster scope), for the copy's own
+     * accesses only: it is in their program order, not the thread's. */
+    mbar_rmw(R, in, mb, LX_OP_MB_COMPLETE, mk_const(R->L, in->a.imm), LT_SEM_RELEASE, LT_SCOPE_CLUSTER);
+  } else {
+    bulk_copy c = {first, R->L->events.n - first, -1};
+    lc_vec_push(&R->bulk, c);
+  }
+  int aop = R->L->events.v[first].pos;
+  for (size_t k = first; k < R->L->events.n; k++) {
+    R->L->events.v[k].aop = aop;
+    R->L->events.v[k].tags |= bit(LX_T_AO);
+  }
   return 0;
 }
 
@@ -814,7 +878,7 @@ static run_status step(run *R, int cell, int *pc) {
     return rc < 0 ? RUN_ERROR : rc == 1 ? RUN_CHOICE : rc == 2 ? RUN_BLOCKED : RUN_DONE;
   }
   case LT_I_ALU: lower_alu(R, in); return RUN_DONE;
-  case LT_I_MBAR: return lower_mbar(R, in) < 0 ? RUN_ERROR : RUN_DONE;
+  case LT_I_MBAR: return lower_mbar(R, in);
   case LT_I_BULK: return lower_bulk(R, in) < 0 ? RUN_ERROR : RUN_DONE;
   case LT_I_MAPA: return lower_mapa(R, in) < 0 ? RUN_ERROR : RUN_DONE;
   case LT_I_BRANCH:
@@ -838,6 +902,8 @@ static const lx_expr *initial_reg(lowerer *L, const lt_thread *th, int reg) {
 static run_status replay(run *R) {
   for (size_t s = 0; s < R->xt->nregs; s++) R->regs[s] = initial_reg(R->L, R->th, R->xt->regs[s]);
   memset(R->backs, 0, R->th->ncells * sizeof(int));
+  R->bulk.n = 0;
+  R->groups = 0;
   int pc = 0;
   while (pc < (int)R->th->ncells) {
     int next;
@@ -905,6 +971,7 @@ static void free_run(run *R) {
   free(R->back_pos);
   free(R->back_regs);
   lc_vec_free(&R->conds);
+  lc_vec_free(&R->bulk);
   free(R);
 }
 
@@ -983,7 +1050,8 @@ static void add_initial_writes(lowerer *L) {
     ev.vloc = pl->primary;
     ev.va = primary->va;
     ev.ploc = (int)i;
-    ev.rmw = ev.reg = -1;
+    ev.rmw = ev.reg = ev.aop = -1;
+    ev.done_pos = INT_MAX;
     ev.proxy = LT_PROXY_GENERIC;
     pl->init = init_value_of(L, primary->name);
     ev.value = mk_const(L, pl->init);

@@ -19,6 +19,7 @@ static const char *const tag_names[LX_NTAGS] = {
   [LX_T_CTA] = "CTA", [LX_T_CLUSTER] = "CLUSTER", [LX_T_GPU] = "GPU", [LX_T_SYS] = "SYS",
   [LX_T_GEN] = "GEN", [LX_T_TEX] = "TEX", [LX_T_SUR] = "SUR", [LX_T_CON] = "CON",
   [LX_T_GLOBAL] = "GLOBAL", [LX_T_SHARED] = "SHARED", [LX_T_ASYNC] = "ASYNC", [LX_T_MB] = "MB",
+  [LX_T_AO] = "AO", [LX_T_REMOTE] = "REMOTE",
 };
 
 const char *lx_tag_name(lx_tag t) { return t < LX_NTAGS ? tag_names[t] : "?"; }
@@ -61,6 +62,19 @@ static bool expr_uses(const lx_expr *e, int event) {
   return false;
 }
 
+/* Program order and issue order on one path, a before b (docs/hopper.md,
+ * "The async proxy").  The events of a bulk copy (aop >= 0) are performed
+ * by the async proxy: in program order among themselves, after the
+ * instructions before the copy only in issue order (iss), which the model
+ * does not chain into causality, and before the thread's later events
+ * only from the wait_group that waits for them on (done_pos). */
+static void path_order(lx_program *p, const lx_event *a, const lx_event *b) {
+  size_t i = (size_t)a->id, j = (size_t)b->id;
+  bool mine = a->aop < 0 || b->pos >= a->done_pos;   /* a is the thread's, or complete at b */
+  if (b->aop < 0 ? mine : a->aop == b->aop) rel_add(p->po, i, j);
+  else if (b->aop >= 0 && mine) rel_add(p->iss, i, j);
+}
+
 static void thread_relations(lx_program *p, const lx_event *a, const lx_event *b) {
   size_t i = (size_t)a->id, j = (size_t)b->id;
   const lx_thread *ta = &p->threads[a->thread], *tb = &p->threads[b->thread];
@@ -70,7 +84,7 @@ static void thread_relations(lx_program *p, const lx_event *a, const lx_event *b
   if (a->thread == b->thread) {
     rel_add(p->intra, i, j);
     if (a->path != b->path) rel_add(p->exclusive, i, j);
-    else if (a->pos < b->pos) rel_add(p->po, i, j);
+    else if (a->pos < b->pos) path_order(p, a, b);
   }
 }
 
@@ -115,7 +129,7 @@ static void pair_relations(lx_program *p, const lx_event *a, const lx_event *b) 
 bool lx_static_relations(lx_program *p, double deadline) {
   size_t n = p->nevents;
   rel_rel **rels[] = {&p->po, &p->intra, &p->ext, &p->exclusive, &p->loc, &p->vloc, &p->rmw,
-                      &p->addr, &p->data, &p->ctrl, &p->scta, &p->scluster, &p->sgpu, &p->incl, &p->sr};
+                      &p->addr, &p->data, &p->ctrl, &p->scta, &p->scluster, &p->sgpu, &p->incl, &p->sr, &p->iss};
   for (size_t k = 0; k < LC_ARRAY_LEN(rels); k++) *rels[k] = rel_new(n);
   p->id = rel_id(n);
   p->all = rel_set_full(n);
@@ -136,7 +150,7 @@ bool lx_static_relations(lx_program *p, double deadline) {
 void lx_program_free(lx_program *p) {
   if (!p) return;
   rel_rel *rels[] = {p->po, p->intra, p->ext, p->exclusive, p->loc, p->vloc, p->rmw, p->addr,
-                     p->data, p->ctrl, p->scta, p->scluster, p->sgpu, p->incl, p->sr, p->id};
+                     p->data, p->ctrl, p->scta, p->scluster, p->sgpu, p->incl, p->sr, p->id, p->iss};
   for (size_t k = 0; k < LC_ARRAY_LEN(rels); k++) rel_free(rels[k]);
   for (int t = 0; t < LX_NTAGS; t++) rel_set_free(p->tagset[t]);
   rel_set_free(p->all);

@@ -715,6 +715,14 @@ static void mbarrier(parser *ps, lt_instr *in, const lt_token *w, size_t off) {
   in->scope_at = q.at[Q_SCOPE].at;
   if (q.seen[Q_SEM] && !mbar_sem_ok(in->mbar, in->sem))
     lt_p_error(ps, q.at[Q_SEM].at, "'%.*s' cannot be .%s", (int)w->len, w->text, lt_sem_name(in->sem));
+  /* The arrives are written mbarrier.arrive{.sem.scope}...: the ISA's
+   * syntax takes the memory order and the scope together or not at all. */
+  bool arrive = in->mbar == LT_MB_ARRIVE || in->mbar == LT_MB_ARRIVE_EXPECT_TX || in->mbar == LT_MB_ARRIVE_DROP;
+  if (arrive && q.seen[Q_SEM] != q.seen[Q_SCOPE]) {
+    int k = q.seen[Q_SEM] ? Q_SEM : Q_SCOPE;
+    lt_p_error(ps, q.at[k].at, "'%.*s': .sem and .scope go together on an arrive (e.g. .release.cta, "
+               ".relaxed.cluster) or are both left out (the default, .release.cta)", (int)w->len, w->text);
+  }
   if (q.seen[Q_SCOPE] && (in->mbar == LT_MB_INIT || (in->scope != LT_SCOPE_CTA && in->scope != LT_SCOPE_CLUSTER)))
     lt_p_error(ps, q.at[Q_SCOPE].at, "'%.*s' cannot be .%s (mbarrier scopes: .cta, .cluster; none on init)",
                (int)w->len, w->text, lt_scope_name(in->scope));

@@ -303,7 +303,7 @@ static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size
   lx_term_iter_reads(p, path, n ? reads : NULL);
   for (size_t i = 0; i < n; i++) {
     const lx_event *r = &p->events[reads[i]];
-    if (!lx_has(r, LX_T_MB) || !r->instr || r->instr->kind != LT_I_MBAR) continue;
+    if (!lx_is_mbar_wait(r)) continue;
     lc_buf_printf(b, "P%d waits forever on mbarrier %s (line %d): ", id, p->locs[r->vloc].name, r->at.line);
     mbar_state_text(b, iter_reads(c, st, t)[i]);
     return;

@@ -106,7 +106,7 @@ static const rel_rel *static_rel(const lx_program *p, const char *name) {
     {"data", offsetof(lx_program, data)}, {"ctrl", offsetof(lx_program, ctrl)},
     {"scta", offsetof(lx_program, scta)}, {"scluster", offsetof(lx_program, scluster)},
     {"sgpu", offsetof(lx_program, sgpu)}, {"incl", offsetof(lx_program, incl)},
-    {"sr", offsetof(lx_program, sr)},
+    {"sr", offsetof(lx_program, sr)}, {"iss", offsetof(lx_program, iss)},
   };
   for (size_t i = 0; i < LC_ARRAY_LEN(table); i++)
     if (strcmp(table[i].name, name) == 0) return *(rel_rel *const *)((const char *)p + table[i].off);
