@@ -192,8 +192,9 @@ static int compile_bar(compiler *C, const lt_instr *in, host_op *op) {
 
 /* An mbarrier is a word the CPU threads update with atomic
  * read-modify-writes computing the same state transitions as the model
- * (exec/mbar.c): arrives release unless .relaxed, waits acquire unless
- * .relaxed, as C11 orders. */
+ * (exec/mbar.c): arrives release unless .relaxed; a wait is a relaxed
+ * load followed, when it returns true and is not .relaxed, by an acquire
+ * fence (a wait that returns false acquires nothing: docs/hopper.md). */
 static int compile_mbar(compiler *C, const lt_instr *in, host_op *op) {
   if (addr_opnd(C, in, op) < 0 || value_opnd(C, in, &in->a, &op->a) < 0) return -1;
   if (in->a.kind == LT_OPND_NONE) op->a.c = 1;   /* arrive with no count: one arrival */
@@ -210,7 +211,8 @@ static int compile_mbar(compiler *C, const lt_instr *in, host_op *op) {
     return 0;
   case LT_MB_TEST_WAIT: case LT_MB_TRY_WAIT:
     op->code = HOST_LD;
-    op->order = rlx ? HOST_RLX : HOST_ACQ;
+    op->order = HOST_RLX;
+    op->acquire_if_done = !rlx;
     op->dst = dst_slot(C, in);
     op->has_post = true;
     op->post = in->parity ? LX_OP_MB_DONE_PARITY : LX_OP_MB_DONE;

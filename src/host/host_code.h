@@ -58,6 +58,8 @@ typedef struct host_op {
   bool arrive_only, has_id, has_count;
   bool wait_only;      /* BAR: barrier.cluster.wait (waits for its last arrive's instance) */
   bool has_post;       /* LD, RMW of an mbarrier: dst <- post(value, a) (exec/mbar.c) */
+  bool acquire_if_done;  /* LD of an mbarrier wait: a relaxed load, then an acquire fence
+                            when the wait returns true (only then is it an acquire) */
   lx_op post;
   int target;          /* BRANCH, GOTO: op index */
   int cas_ok;          /* CAS of a C++ test: the slot of its success flag (and on failure

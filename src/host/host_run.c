@@ -650,6 +650,7 @@ static unsigned run_code(host_worker *w, size_t inst) {
     }
     }
     if (o->has_post) v = lx_op_apply(o->post, v, val(&o->a, r));
+    if (o->acquire_if_done && v) atomic_thread_fence(memory_order_acquire);
     if (o->dst >= 0) r[o->dst] = v;
   }
   return st;
