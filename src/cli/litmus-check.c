@@ -56,8 +56,9 @@ typedef struct options {
   unsigned jobs;
   lc_check_options check;
   lc_paths files;
-  bool model_given;           /* -m: every test under it; else PTX tests under ptx-v7.5
-                                 and C++ tests under cuda-cpp (which --set then sets) */
+  bool model_given;           /* -m: every test under it; else PTX tests under ptx-v7.5 (with
+                                 Hopper instructions ptx-v8) and C++ tests under cuda-cpp
+                                 (--set then sets the options of those two) */
   const char *settings[17];   /* --set NAME=VALUE, NULL-terminated */
   size_t nsettings;
 } options;
