@@ -1,4 +1,5 @@
-/* test_lint.c - the lints of named CTA barriers (src/exec/lint.c): each
+/* test_lint.c - the lints of named CTA barriers and remote mbarrier waits
+ * (src/exec/lint.c): each
  * rule on the mistake it names, and silence on the shapes next to it that
  * are no mistake (a register's id, a loop's later copies, one thread
  * standing for its CTA).
@@ -111,6 +112,28 @@ static void test_loop_copies(void **state) {
 
 /* Two threads alone in their CTAs at one barrier; one thread standing for
  * its CTA beside a pair of another CTA is no finding. */
+/* remote-mbarrier-wait: a wait on another CTA's mbarrier, not the read
+ * half of a remote arrive (which every remote arrive has). */
+static void test_remote_arrive_is_no_wait(void **state) {
+  (void)state;
+  const char *threads = " P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;";
+  expect_lints(threads,
+               " mbarrier.init.shared::cta.b64 [bar], 1 | mapa.shared::cluster.u32 r1, bar, 0 ;\n"
+               " barrier.cluster.arrive | barrier.cluster.arrive ;\n"
+               " barrier.cluster.wait | barrier.cluster.wait ;\n"
+               " mbarrier.test_wait.parity.shared::cta.b64 r0, [bar], 0 | "
+               "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r1] ;\n"
+               "bar: shared\n",
+               "");
+  expect_lints(threads,
+               " mbarrier.init.shared::cta.b64 [bar], 1 | mapa.shared::cluster.u32 r1, bar, 0 ;\n"
+               " barrier.cluster.arrive | barrier.cluster.arrive ;\n"
+               " barrier.cluster.wait | barrier.cluster.wait ;\n"
+               " mbarrier.arrive.shared::cta.b64 _, [bar] | mbarrier.test_wait.parity.shared::cta.b64 r0, [r1], 0 ;\n"
+               "bar: shared\n",
+               "remote-mbarrier-wait@9:45");
+}
+
 static void test_across_ctas(void **state) {
   (void)state;
   expect_lints(" P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;", " bar.cta.sync 1 | bar.cta.sync 1 ;\n",
@@ -128,6 +151,7 @@ int main(void) {
     cmocka_unit_test(test_arrive_without_count_never_waited),
     cmocka_unit_test(test_loop_copies),
     cmocka_unit_test(test_across_ctas),
+    cmocka_unit_test(test_remote_arrive_is_no_wait),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
