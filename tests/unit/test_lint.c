@@ -1,7 +1,6 @@
 /* test_lint.c - the lints of named CTA barriers and remote mbarrier waits
- * (src/exec/lint.c): each
- * rule on the mistake it names, and silence on the shapes next to it that
- * are no mistake (a register's id, a loop's later copies, one thread
+ * (src/exec/lint.c): each rule on the mistake it names, and silence on the
+ * shapes next to it that are no mistake (a register's id, a loop's later copies, one thread
  * standing for its CTA).
  * SPDX-License-Identifier: MIT
  */
