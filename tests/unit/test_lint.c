@@ -1,7 +1,8 @@
 /* test_lint.c - the lints of named CTA barriers and remote mbarrier waits
  * (src/exec/lint.c): each rule on the mistake it names, and silence on the
- * shapes next to it that are no mistake (a register's id, a loop's later copies, one thread
- * standing for its CTA).
+ * shapes next to it that are no mistake (a register's id, a loop's later
+ * copies, one thread standing for its CTA, the read half of a remote
+ * arrive).
  * SPDX-License-Identifier: MIT
  */
 #include <setjmp.h>
