@@ -10,6 +10,7 @@
 #include "enum/enum.h"
 #include "explain.h"
 #include "smt/smt.h"
+#include "unroll_hint.h"
 
 const char *const lc_base_names[LC_NBASE] = {"po", "rf", "co", "fr", "rmw", "sc", "sync_bar", "data", "addr", "ctrl"};
 
@@ -529,6 +530,18 @@ static bool known_forbidden(const lc_result *res, const lc_state *st) {
 }
 
 static void explain_one(explainer_run *r, const lc_state *st, const lc_result *res, lc_explanation *x) {
+  if (res && lc_result_verdict(res).unfinished) {
+    /* the checks that rule out the executions giving st within the bound
+     * (two threads in one critical section: WF-mo, Atomicity) are not why
+     * st is never seen: no execution that ends is allowed at all */
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_unfinished_text(&b, res);
+    x->kind = LC_EXPLAIN_UNFINISHED;
+    x->message = lc_buf_take(&b);
+    lc_buf_fini(&b);
+    return;
+  }
   uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1;
   int rc = known_forbidden(res, st) ? 0 : r->study ? study(r, st) : ask(r, all, st);
   if (rc == -2) rc = ask(r, all, st);

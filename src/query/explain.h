@@ -79,7 +79,9 @@ typedef enum {
   LC_EXPLAIN_ALLOWED,       /* witness: an allowed execution giving the state */
   LC_EXPLAIN_FORBIDDEN,     /* reasons: every minimal set of checks */
   LC_EXPLAIN_NO_CANDIDATE,  /* no candidate execution gives it, whatever the model */
-  LC_EXPLAIN_ERROR          /* message says why (time limit, engines disagree) */
+  LC_EXPLAIN_ERROR,         /* message says why (time limit, engines disagree) */
+  LC_EXPLAIN_UNFINISHED     /* no allowed execution of the test finishes (within the
+                               unroll bound): message says so; no check is to blame */
 } lc_explain_kind;
 
 typedef struct lc_explanation {

@@ -73,6 +73,18 @@ void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h) {
     lc_buf_printf(b, "--unroll %u explores one more iteration", h->from + 1);
 }
 
+void lc_unfinished_text(lc_buf *b, const lc_result *r) {
+  assert(b && r && r->prog);
+  if (r->bound_reached) {
+    lc_buf_printf(b, "no execution finishes within --unroll %u: every one needs more loop iterations (", r->prog->unroll);
+    lc_unroll_cut_loops(b, r->prog);
+    lc_buf_puts(b, "); --termination asks whether a loop may spin for ever, a larger --unroll explores longer "
+                   "executions");
+  } else {
+    lc_buf_puts(b, "no execution finishes, whatever the bound: every one waits for ever (--termination says where)");
+  }
+}
+
 void lc_unroll_cut_loops(lc_buf *b, const lx_program *p) {
   assert(b && p);
   size_t n = 0;

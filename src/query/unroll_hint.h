@@ -34,6 +34,12 @@ lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_ch
  * "--unroll 3 explores one more iteration". */
 void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h);
 
+/* Why a checked test has no state (lc_verdict.unfinished), for reports:
+ * "no execution finishes within --unroll 2: every one needs more loop
+ * iterations (P0 loop L0 (line 10)); ..." or, when no bound was reached,
+ * "no execution finishes: every one waits for ever ...". */
+void lc_unfinished_text(lc_buf *b, const lc_result *r);
+
 /* The loops the unroll bound cut in p, as "P1 loop L0 (line 9)", once
  * each, separated by ", ". */
 void lc_unroll_cut_loops(lc_buf *b, const lx_program *p);

@@ -224,6 +224,7 @@ static void print_explanation(lc_buf *out, const lx_program *p, const lc_explana
     lc_buf_puts(out, "  Forbidden: no candidate execution gives it, whatever the model\n");
     break;
   case LC_EXPLAIN_ERROR: lc_buf_printf(out, "  No explanation: %s\n", e->message); break;
+  case LC_EXPLAIN_UNFINISHED: lc_buf_printf(out, "  Never reached: %s\n", e->message); break;
   }
 }
 
@@ -267,6 +268,10 @@ void report_explain_headline(lc_buf *out, const lc_explain_result *x) {
     const lc_explanation *e = &x->ex[i];
     if (e->kind == LC_EXPLAIN_NO_CANDIDATE) {
       lc_buf_puts(out, "no candidate execution gives it");
+      return;
+    }
+    if (e->kind == LC_EXPLAIN_UNFINISHED) {
+      lc_buf_puts(out, "no execution finishes");
       return;
     }
     if (e->kind != LC_EXPLAIN_FORBIDDEN || !e->nreasons) continue;
@@ -349,7 +354,7 @@ static json_t *violation_json(const lc_violation *v) {
 }
 
 static json_t *explanation_json(const lx_program *p, const lc_explanation *e) {
-  static const char *const kinds[] = {"allowed", "forbidden", "no-candidate", "error"};
+  static const char *const kinds[] = {"allowed", "forbidden", "no-candidate", "error", "unfinished"};
   lc_buf b;
   lc_buf_init(&b);
   lc_state_print(&b, p, &e->state);

@@ -81,6 +81,16 @@ grep -o '<tr><td><a href="[^"]*">[^<]*</a></td><td>[^<]*</td>' "$tmp/html2/index
 printf '%s\n' '<tr><td><a href="MP.html">MP</a></td><td>PTX v7.5</td>' \
   '<tr><td><a href="MP+rlx.html">MP+rlx</a></td><td>CUDA C++</td>' >"$tmp/want"
 check_whole "$tmp/want" "$tmp/models" "--html: each row names its model" keep
+# a test no execution of which finishes: no verdict, and no check to blame
+(cd "$top_srcdir" && "$lc" -q --html "$tmp/html3" tests/e2e/explain/lock-held.litmus >/dev/null 2>&1)
+if grep -q '<td>Allowed</td><td>no verdict Unfinished</td><td>n=1; <span class="forbidden">no execution finishes</span></td>' \
+     "$tmp/html3/index.html" 2>/dev/null &&
+   grep -q 'no execution finishes within --unroll 2: every one needs more loop iterations' "$tmp/html3/lock-held.html" &&
+   ! grep -q 'WF-mo' "$tmp/html3/lock-held.html"; then
+  ok "--html: a test no execution of which finishes"
+else
+  bad "--html: a test no execution of which finishes"; cat "$tmp/html3/index.html"
+fi
 if [ $have_dot = 1 ]; then
   imgs=$(grep -h -o '<img src="[^"]*"' "$tmp"/html/*.html | sed 's/<img src="//; s/"$//' | sort)
   missing=$(for i in $imgs; do [ -s "$tmp/html/$i" ] || echo "$i"; done)
