@@ -248,6 +248,22 @@ static int derive_path(dctx *x, const cat_node *k, size_t a, size_t b, step_vec 
   return rc;
 }
 
+/* Does the let k relate e to itself only through an identity ([S], r?,
+ * r*: rs of a release that heads its own sequence), not by a cycle (hb
+ * in load buffering with release and acquire)?  Lines its derivation
+ * adds are dropped again. */
+static bool reflexive_only(dctx *x, const cat_node *k, size_t e) {
+  const cat_val *v = &x->m->vals.v[k->ref];
+  if (v->kind != CAT_V_DEF || v->group != CAT_NONE) return false;
+  size_t lines = x->lines.n;
+  step_vec tmp = {0};
+  int rc = derive(x, v->body, e, e, &tmp);
+  bool none = rc >= 0 && tmp.n == 0;
+  lc_vec_free(&tmp);
+  x->lines.n = x->line_val.n = lines;
+  return none;
+}
+
 static int derive_seq(dctx *x, const cat_node *k, size_t a, size_t b, step_vec *out) {
   size_t mid = SIZE_MAX;
   if (has(x, k->a, a, a) && has(x, k->b, a, b)) mid = a;
@@ -263,7 +279,7 @@ static int derive_seq(dctx *x, const cat_node *k, size_t a, size_t b, step_vec *
       if (derive(x, part[i], from[i], to[i], out) < 0) return -1;
       continue;
     }
-    if (from[i] == to[i]) continue;   /* a let relating an event to itself: no step either */
+    if (from[i] == to[i] && reflexive_only(x, part[i], from[i])) continue;   /* nor a let's identity part */
     int rc = derive(x, part[i], from[i], to[i], out);
     if (rc < 0) return -1;
     if (rc == 0) push_step(out, from[i], to[i], text_of(x, part[i]), NULL, CAT_DERIV_LEAF);
