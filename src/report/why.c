@@ -164,20 +164,38 @@ static void print_lines(lc_buf *out, const lx_program *p, const lc_violation *v)
   free(done);
 }
 
-static void print_violation(lc_buf *out, const lx_program *p, const lc_violation *v) {
-  static const char *const kinds[] = {"acyclic", "irreflexive", "empty"};
-  if (v->kind == CAT_CHECK_EMPTY && v->nedges == 1 && v->edges[0].line < 0 && unnamed(v->edges[0].rel)) {
-    /* a pair of a static relation ("two writes to one location") */
-    lc_buf_puts(out, "      pair ");
+/* An empty check's pair of a relation the model does not name, e.g.
+ * `(W * W) & loc`: two writes to one location. */
+static bool static_pair(const lc_violation *v) {
+  return v->kind == CAT_CHECK_EMPTY && v->nedges == 1 && v->edges[0].line < 0 && unnamed(v->edges[0].rel);
+}
+
+/* "cycle a -hb-> h -eco-> a" (without `cycle`: the headline's), "pair
+ * c, d: c -fr-> b -co-> d" or "pair b, e in (FSC * FSC) & ms, not in sc |
+ * sc^-1". */
+static void print_top(lc_buf *out, const lx_program *p, const lc_violation *v, bool cycle_word) {
+  if (v->kind == CAT_CHECK_EMPTY) {
+    lc_buf_puts(out, "pair ");
     report_event_name(out, p, v->a);
     lc_buf_puts(out, ", ");
     report_event_name(out, p, v->b);
-    lc_buf_printf(out, " in %s", v->edges[0].rel);
+    if (static_pair(v)) {
+      lc_buf_printf(out, " in %s", v->edges[0].rel);
+    } else {
+      lc_buf_puts(out, ": ");
+      print_edges(out, p, v);
+    }
   } else {
-    lc_buf_puts(out, v->kind == CAT_CHECK_EMPTY ? "      pair " : "      cycle ");
+    if (cycle_word) lc_buf_puts(out, "cycle ");
     print_edges(out, p, v);
   }
   if (v->unless) lc_buf_printf(out, ", not in %s", v->unless);
+}
+
+static void print_violation(lc_buf *out, const lx_program *p, const lc_violation *v) {
+  static const char *const kinds[] = {"acyclic", "irreflexive", "empty"};
+  lc_buf_puts(out, "      ");
+  print_top(out, p, v, true);
   if (v->expr) lc_buf_printf(out, "  (%s %s)", kinds[v->kind], v->expr);
   lc_buf_putc(out, '\n');
   print_lines(out, p, v);
@@ -276,10 +294,15 @@ void report_explain_headline(lc_buf *out, const lc_explain_result *x) {
     }
     if (e->kind != LC_EXPLAIN_FORBIDDEN || !e->nreasons) continue;
     lc_buf_puts(out, "ruled out by ");
-    print_reason_names(out, &e->reasons[0]);
-    const lc_violation *v = &e->reasons[0].why[0].v;
+    const lc_reason *rs = &e->reasons[0];
+    print_reason_names(out, rs);
+    /* the first cycle (or pair of named relations) of the set rather than
+     * two writes a well-formedness check finds unordered */
+    size_t k = 0;
+    while (k + 1 < rs->n && static_pair(&rs->why[k].v)) k++;
     lc_buf_puts(out, " (");
-    print_edges(out, x->prog, v);
+    if (rs->n > 1) lc_buf_printf(out, "%s: ", rs->why[k].v.name);
+    print_top(out, x->prog, &rs->why[k].v, false);
     lc_buf_putc(out, ')');
     return;
   }
