@@ -94,10 +94,11 @@ void lc_unfinished_text(lc_buf *b, const lc_result *r) {
   if (r->bound_reached) {
     lc_buf_printf(b, "no execution finishes within --unroll %u: every one needs more loop iterations (", r->prog->unroll);
     lc_unroll_cut_loops(b, r->prog);
-    lc_buf_puts(b, "); --termination asks whether a loop may spin for ever, a larger --unroll explores longer "
-                   "executions");
+    lc_buf_printf(b, "); %s whether a loop may spin for ever, a larger --unroll explores longer executions",
+                  r->termination == LC_TERM_NOT_ASKED ? "--termination asks" : "the Termination line says");
   } else {
-    lc_buf_puts(b, "no execution finishes, whatever the bound: every one waits for ever (--termination says where)");
+    lc_buf_printf(b, "no execution finishes, whatever the bound: every one waits for ever (%s)",
+                  r->termination == LC_TERM_NOT_ASKED ? "--termination says where" : "the Hang line says where");
   }
 }
 

@@ -354,7 +354,7 @@ static json_t *edges_json(const lc_edge *e, size_t n) {
   for (size_t i = 0; i < n; i++) {
     json_t *o = json_pack("{s:i,s:i,s:s}", "from", e[i].from, "to", e[i].to, "relation", e[i].rel);
     if (e[i].inverse) json_object_set_new(o, "inverse", json_true());
-    if (e[i].base) json_object_set_new(o, "builtin", json_string(e[i].base));
+    if (e[i].base && strcmp(e[i].base, e[i].rel) != 0) json_object_set_new(o, "builtin", json_string(e[i].base));
     json_array_append_new(a, o);
   }
   return a;
