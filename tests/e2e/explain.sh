@@ -95,6 +95,15 @@ grep -o '<tr><td><a href="[^"]*">[^<]*</a></td><td>[^<]*</td>' "$tmp/html2/index
 printf '%s\n' '<tr><td><a href="MP.html">MP</a></td><td>PTX v7.5</td>' \
   '<tr><td><a href="MP+rlx.html">MP+rlx</a></td><td>CUDA C++</td>' >"$tmp/want"
 check_whole "$tmp/want" "$tmp/models" "--html: each row names its model" keep
+# a C++ test's page explains in the C++ model's relations (the counter of
+# the last-block pattern: hb through the fences' sw)
+(cd "$top_srcdir" && "$lc" -q --html "$tmp/html4" tests/e2e/explain/counter+threadfence.litmus >/dev/null 2>&1)
+if grep -q '^      cycle q -hb-&gt; f -eco-&gt; q  (irreflexive hb; eco?)$' "$tmp/html4/counter+threadfence.html" 2>/dev/null &&
+   grep -q '^        r -sw-&gt; e = r -po-&gt; t -strong-rf-&gt; c -po-&gt; e$' "$tmp/html4/counter+threadfence.html"; then
+  ok "--html: a C++ test's cycle of hb; eco?, sw through the fences"
+else
+  bad "--html: a C++ test's cycle"; grep -i cycle "$tmp/html4/counter+threadfence.html"
+fi
 # a test no execution of which finishes: no verdict, and no check to blame
 (cd "$top_srcdir" && "$lc" -q --html "$tmp/html3" tests/e2e/explain/lock-held.litmus >/dev/null 2>&1)
 if grep -q '<td>Allowed</td><td>no verdict Unfinished</td><td>n=1; <span class="forbidden">no execution finishes</span></td>' \
