@@ -97,7 +97,7 @@ bool lc_result_state_positive(const lc_result *r, size_t i) {
 
 lc_verdict lc_result_verdict(const lc_result *r) {
   assert(r && r->prog);
-  lc_verdict v = {0, 0, false};
+  lc_verdict v = {0, 0, false, r->status == LC_RESULT_OK && r->nstates == 0};
   for (size_t i = 0; i < r->nstates; i++) {
     if (lc_result_state_positive(r, i)) v.positive++;
     else v.negative++;

@@ -103,6 +103,9 @@ const lx_val *lc_result_state(const lc_result *r, size_t i);
 typedef struct lc_verdict {
   size_t positive, negative;
   bool ok;
+  bool unfinished;     /* no allowed execution finishes (no state at all): `ok` is
+                          then only the vacuous answer over no states, which
+                          --expect compares as herd and Dat3M give it */
 } lc_verdict;
 
 lc_verdict lc_result_verdict(const lc_result *r);

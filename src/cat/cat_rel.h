@@ -80,6 +80,57 @@ int cat_rel_eval_values(const cat_model *m, size_t n, cat_rel_builtin_fn builtin
 /* The result of the check called name, or NULL (borrowed). */
 const cat_rel_check *cat_rel_result_find(const cat_rel_result *res, const char *name);
 
+/* ---- derivations: why a check fails, in the model's own relations ------------------ */
+
+#define CAT_DERIV_LEAF ((size_t)-1)
+
+/* One step of a derivation: from -name-> to, events as frame indices. */
+typedef struct cat_step {
+  size_t from, to;
+  const char *name;          /* a relation the model names (a `let`, or a builtin), or
+                                the text of an expression it does not name */
+  const char *base;          /* the builtin it is, through `let` aliases (sb: po), or NULL */
+  bool inverse;              /* the pair is (to, from): the step goes against `name` */
+  size_t line;               /* the line deriving a `let`, or CAT_DERIV_LEAF */
+} cat_step;
+
+/* from -name-> to holds because of the chain steps[0..n). */
+typedef struct cat_deriv_line {
+  size_t from, to;
+  const char *name;
+  cat_step *steps;
+  size_t nsteps;
+} cat_deriv_line;
+
+/* A violation of a check in one execution, as the check's expression
+ * defines it: `top` is its cycle (acyclic), a cycle through the event
+ * related to itself (irreflexive), or the pair its relation should not
+ * have (empty), each step named by the relations the expression names;
+ * `lines` derive each step of a `let` from that let's own definition,
+ * and so on down to the builtins.  `unless` is, for an empty check
+ * whose relation is `A \ B`, the text of B (the pair is not in it). */
+typedef struct cat_derivation {
+  cat_step *top;
+  size_t ntop;
+  cat_deriv_line *lines;
+  size_t nlines;
+  const char *unless;
+  const char *expr;          /* the check's expression */
+  lc_arena *arena;           /* the texts of unnamed expressions */
+} cat_derivation;
+
+/* Derives the failure `failed` (from cat_rel_eval over the same builtins)
+ * of check number `check` of m over n events.  Returns 0, or -1 after an
+ * error in d (a builtin the engine lacks, or a pair that is not in its
+ * relation: the evaluation and the derivation disagree). */
+int cat_rel_derive(const cat_model *m, size_t check, size_t n, cat_rel_builtin_fn builtin, void *uctx,
+                   const cat_rel_check *failed, cat_derivation *out, lc_diag *d);
+void cat_derivation_fini(cat_derivation *x);
+/* The value of the model's relation or builtin `name` over n events (new),
+ * or NULL after an error in d: what re-checks a derivation's steps. */
+rel_rel *cat_rel_value(const cat_model *m, const char *name, size_t n, cat_rel_builtin_fn builtin, void *uctx,
+                       lc_diag *d);
+
 /* ---- may/must bounds ------------------------------------------------------------ */
 
 typedef struct cat_mm {

@@ -557,7 +557,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
        * spin tests: 326 s against 6.8 s): only when asked for */
       lc_unroll_hint h = {prog->unroll, 0, prog->unroll, false};
       if (b->o->unroll_search) h = lc_unroll_cover(t, model_for(b, t), &b->o->check, prog->unroll, start);
-      lc_unroll_hint_text(&loops, &h);
+      lc_unroll_hint_text(&loops, &h, r->termination);
       if (!b->o->unroll_search) lc_buf_puts(&loops, " (--unroll-search tries larger bounds)");
       fprintf(err, "%s: warning: some executions need more loop iterations than --unroll %u allows (%s\n", j->path,
               prog->unroll, loops.s);

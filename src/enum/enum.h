@@ -111,5 +111,14 @@ bool enum_counts_none(const cat_model *m, const bool *on);
  * that does not match its source, a path condition that fails). */
 int enum_eval_witness(const lx_program *p, const cat_model *m, const lc_witness *w,
                       cat_rel_result *res, int **orig, char **msg);
+/* The failure `failed` of check number `check` (an enum_eval_witness
+ * result for w) derived in the model's relations (cat_rel_derive), events
+ * as frame indices (the orig of enum_eval_witness).  0, or -1 with *msg. */
+int enum_derive_witness(const lx_program *p, const cat_model *m, const lc_witness *w, size_t check,
+                        const cat_rel_check *failed, cat_derivation *out, char **msg);
+/* The model's relation (or builtin) `name` in w, over event ids (new), or
+ * NULL with *msg: what re-checks a derivation's steps. */
+rel_rel *enum_witness_relation(const lx_program *p, const cat_model *m, const lc_witness *w, const char *name,
+                               char **msg);
 
 #endif

@@ -177,3 +177,43 @@ int enum_eval_relations(const lx_program *p, const cat_model *m, const lc_witnes
   enum_frame_free(f);
   return rc;
 }
+
+int enum_derive_witness(const lx_program *p, const cat_model *m, const lc_witness *w, size_t check,
+                        const cat_rel_check *failed, cat_derivation *out, char **msg) {
+  assert(p && m && w && failed && out && msg);
+  enum_frame *f = enum_frame_new(p, w->paths);
+  judge j = {f, w};
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  int rc = cat_rel_derive(m, check, f->n, witness_builtin, &j, failed, out, &d);
+  if (rc < 0) {
+    const char *e = lc_diag_first_error(&d);
+    *msg = lc_xstrdup(e ? e : "the model could not be evaluated");
+  }
+  lc_diag_fini(&d);
+  enum_frame_free(f);
+  return rc;
+}
+
+rel_rel *enum_witness_relation(const lx_program *p, const cat_model *m, const lc_witness *w, const char *name,
+                               char **msg) {
+  assert(p && m && w && name && msg);
+  enum_frame *f = enum_frame_new(p, w->paths);
+  judge j = {f, w};
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  rel_rel *r = cat_rel_value(m, name, f->n, witness_builtin, &j, &d), *out = NULL;
+  if (!r) {
+    const char *e = lc_diag_first_error(&d);
+    *msg = lc_xstrdup(e ? e : "the model could not be evaluated");
+  } else {
+    out = rel_new(p->nevents);
+    for (size_t a = 0; a < r->n; a++)
+      for (size_t b = 0; b < r->n; b++)
+        if (rel_has(r, a, b)) rel_add(out, (size_t)f->orig[a], (size_t)f->orig[b]);
+    rel_free(r);
+  }
+  lc_diag_fini(&d);
+  enum_frame_free(f);
+  return out;
+}

@@ -10,6 +10,7 @@
 #include "enum/enum.h"
 #include "explain.h"
 #include "smt/smt.h"
+#include "unroll_hint.h"
 
 const char *const lc_base_names[LC_NBASE] = {"po", "rf", "co", "fr", "rmw", "sc", "sync_bar", "data", "addr", "ctrl"};
 
@@ -42,92 +43,159 @@ void lc_witness_base(const lx_program *p, const lc_witness *w, rel_rel *out[LC_N
   rel_free(inv);
 }
 
-static void free_base(rel_rel *base[LC_NBASE]) {
-  for (size_t i = 0; i < LC_NBASE; i++) rel_free(base[i]);
-}
-
-static const char *base_label(rel_rel *base[LC_NBASE], int a, int b) {
-  static const size_t order[LC_NBASE] = {1, 2, 3, 5, 6, 4, 7, 8, 9, 0};
-  for (size_t i = 0; i < LC_NBASE; i++)
-    if (rel_has(base[order[i]], (size_t)a, (size_t)b)) return lc_base_names[order[i]];
-  return NULL;
-}
-
 /* ---- violations ---------------------------------------------------------------------------- */
 
 typedef LC_VEC(lc_edge) edge_vec;
 
-static void push_edge(edge_vec *v, int from, int to, const char *rel) {
-  lc_edge e = {from, to, rel};
-  lc_vec_push(v, e);
+static lc_edge to_edge(const cat_step *s, const int *orig) {
+  lc_edge e = {orig[s->from], orig[s->to], s->name, s->inverse, s->base,
+               s->line == CAT_DERIV_LEAF ? -1 : (int)s->line};
+  return e;
 }
 
-/* The shortest path from a to b (a != b, or a == b for a cycle) in the
- * base relations, appended to v; false when there is none. */
-static bool base_path(const lx_program *p, rel_rel *base[LC_NBASE], int a, int b, edge_vec *v) {
-  size_t n = p->nevents;
-  int *prev = lc_xcalloc(n, sizeof(int));
-  int *queue = lc_xcalloc(n + 1, sizeof(int));
-  for (size_t i = 0; i < n; i++) prev[i] = -1;
-  size_t head = 0, tail = 0;
-  queue[tail++] = a;
-  bool found = false;
-  while (head < tail && !found) {
-    int x = queue[head++];
-    for (size_t y = 0; y < n && !found; y++) {
-      if (prev[y] >= 0 || (y == (size_t)a && b != a) || !base_label(base, x, (int)y)) continue;
-      prev[y] = x;
-      if ((int)y == b) found = true;
-      else queue[tail++] = (int)y;
+static lc_edge *to_edges(const cat_step *s, size_t n, const int *orig) {
+  lc_edge *e = lc_xcalloc(n + 1, sizeof(lc_edge));
+  for (size_t i = 0; i < n; i++) e[i] = to_edge(&s[i], orig);
+  return e;
+}
+
+static lc_edge flipped(lc_edge e) {
+  int t = e.from;
+  e.from = e.to;
+  e.to = t;
+  e.inverse = !e.inverse;
+  return e;
+}
+
+/* The builtins' edges of the whole derivation, each in its relation's
+ * direction, for pictures: each edge of a `let` replaced by its line's
+ * chain (reversed and turned round for an edge against the let). */
+static void flatten(lc_violation *v) {
+  edge_vec todo = {0}, out = {0};
+  for (size_t i = v->nedges; i-- > 0;) lc_vec_push(&todo, v->edges[i]);
+  while (todo.n) {
+    lc_edge e = todo.v[--todo.n];
+    if (e.line < 0) {
+      if (e.inverse) e = flipped(e);
+      e.inverse = false;
+      if (e.base) e.rel = e.base;
+      lc_vec_push(&out, e);
+      continue;
     }
+    const lc_deriv *l = &v->lines[e.line];
+    if (!e.inverse)
+      for (size_t k = l->nsteps; k-- > 0;) lc_vec_push(&todo, l->steps[k]);
+    else
+      for (size_t k = 0; k < l->nsteps; k++) lc_vec_push(&todo, flipped(l->steps[k]));
   }
-  if (found) {
-    size_t k = 0;
-    int y = b;
-    do {
-      queue[k++] = y;    /* the queue is done with: it holds the path backwards */
-      y = prev[y];
-    } while (y != a);
-    for (int x = a; k-- > 0; x = queue[k]) push_edge(v, x, queue[k], base_label(base, x, queue[k]));
-  }
-  free(prev);
-  free(queue);
-  return found;
+  lc_vec_free(&todo);
+  v->leaves = out.v;
+  v->nleaves = out.n;
 }
 
-static void cycle_edges(const lx_program *p, rel_rel *base[LC_NBASE], const cat_rel_check *c, const int *orig,
-                        const char *name, edge_vec *v) {
-  for (size_t i = 0; i < c->ncycle; i++) {
-    int a = orig[c->cycle[i]], b = orig[c->cycle[(i + 1) % c->ncycle]];
-    const char *l = base_label(base, a, b);
-    if (l) push_edge(v, a, b, l);
-    else if (!base_path(p, base, a, b, v)) push_edge(v, a, b, name);
-  }
+/* Does the chain e[0..n) go from a to b, each edge starting where the
+ * last ended? */
+static bool chained(const lc_edge *e, size_t n, int a, int b) {
+  if (!n) return a == b;
+  for (size_t i = 0; i + 1 < n; i++)
+    if (e[i].to != e[i + 1].from) return false;
+  return e[0].from == a && e[n - 1].to == b;
 }
 
-static void violation(const lx_program *p, const lc_witness *w, const cat_rel_check *c, const int *orig,
-                      size_t check, const char *name, lc_violation *out) {
-  rel_rel *base[LC_NBASE];
-  lc_witness_base(p, w, base);
-  edge_vec v = {0};
+typedef struct named_rel {
+  const char *name;
+  rel_rel *r;
+} named_rel;
+
+typedef LC_VEC(named_rel) rel_cache;
+
+/* Is the edge's pair in its relation, evaluated again by name?  Edges
+ * named by an expression's text (a product, a complement) are not. */
+static bool edge_holds(const lx_program *p, const cat_model *m, const lc_witness *w, const lc_edge *e,
+                       rel_cache *cache, char **msg) {
+  size_t v;
+  cat_type t;
+  if (!cat_model_find_relation(m, e->rel, &v) && !(cat_builtin_type(e->rel, &t) && t == CAT_TY_REL)) return true;
+  rel_rel *r = NULL;
+  for (size_t i = 0; i < cache->n && !r; i++)
+    if (strcmp(cache->v[i].name, e->rel) == 0) r = cache->v[i].r;
+  if (!r) {
+    r = enum_witness_relation(p, m, w, e->rel, msg);
+    if (!r) return false;
+    named_rel n = {e->rel, r};
+    lc_vec_push(cache, n);
+  }
+  return e->inverse ? rel_has(r, (size_t)e->to, (size_t)e->from) : rel_has(r, (size_t)e->from, (size_t)e->to);
+}
+
+/* The derivation checked again: every chain connected, the violation's
+ * own a cycle (or the pair), every edge in the relation it names. */
+static bool verify(const lx_program *p, const cat_model *m, const lc_witness *w, const lc_violation *v, char **msg) {
+  bool ok = v->nedges > 0;
+  if (v->kind == CAT_CHECK_ACYCLIC) ok = ok && chained(v->edges, v->nedges, v->edges[0].from, v->edges[0].from);
+  else ok = ok && chained(v->edges, v->nedges, v->a, v->b);
+  for (size_t i = 0; ok && i < v->nlines; i++) ok = chained(v->lines[i].steps, v->lines[i].nsteps, v->lines[i].from, v->lines[i].to);
+  rel_cache cache = {0};
+  char *err = NULL;
+  for (size_t i = 0; ok && i < v->nedges; i++) ok = edge_holds(p, m, w, &v->edges[i], &cache, &err);
+  for (size_t i = 0; ok && i < v->nlines; i++) {
+    lc_edge self = {v->lines[i].from, v->lines[i].to, v->lines[i].rel, false, NULL, -1};
+    ok = edge_holds(p, m, w, &self, &cache, &err);
+    for (size_t k = 0; ok && k < v->lines[i].nsteps; k++) ok = edge_holds(p, m, w, &v->lines[i].steps[k], &cache, &err);
+  }
+  for (size_t i = 0; i < cache.n; i++) rel_free(cache.v[i].r);
+  lc_vec_free(&cache);
+  if (!ok) {
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_buf_printf(&b, "the violation of %s shown is not one of its relation%s%s", v->name, err ? ": " : "",
+                  err ? err : "");
+    *msg = lc_buf_take(&b);
+    lc_buf_fini(&b);
+  }
+  free(err);
+  return ok;
+}
+
+static void violation_fini(lc_violation *v) {
+  free(v->edges);
+  for (size_t i = 0; i < v->nlines; i++) free(v->lines[i].steps);
+  free(v->lines);
+  free(v->leaves);
+  if (v->arena) lc_arena_free(v->arena);
+  memset(v, 0, sizeof *v);
+}
+
+/* How w fails check `check` (c, its evaluation with orig), told in the
+ * check's relations and checked again.  0, or -1 with *msg. */
+static int violation(const lx_program *p, const cat_model *m, const lc_witness *w, const cat_rel_check *c,
+                     const int *orig, size_t check, lc_violation *out, char **msg) {
   memset(out, 0, sizeof *out);
   out->check = check;
-  out->name = name;
+  out->name = cat_model_check_name(m, check);
   out->kind = c->kind;
   out->a = out->b = -1;
-  if (c->kind == CAT_CHECK_ACYCLIC) {
-    cycle_edges(p, base, c, orig, name, &v);
-  } else {
+  if (c->kind != CAT_CHECK_ACYCLIC) {
     out->a = orig[c->a];
     out->b = orig[c->b];
-    if (c->kind == CAT_CHECK_EMPTY || !base_path(p, base, out->a, out->a, &v)) {
-      push_edge(&v, out->a, out->b, name);
-      if (out->a != out->b) base_path(p, base, out->b, out->a, &v);
-    }
   }
-  out->edges = v.v;
-  out->nedges = v.n;
-  free_base(base);
+  cat_derivation dv;
+  if (enum_derive_witness(p, m, w, check, c, &dv, msg) < 0) return -1;
+  out->arena = dv.arena;
+  dv.arena = NULL;
+  out->expr = dv.expr;
+  out->unless = dv.unless;
+  out->edges = to_edges(dv.top, dv.ntop, orig);
+  out->nedges = dv.ntop;
+  out->lines = lc_xcalloc(dv.nlines + 1, sizeof(lc_deriv));
+  out->nlines = dv.nlines;
+  for (size_t i = 0; i < dv.nlines; i++) {
+    const cat_deriv_line *l = &dv.lines[i];
+    out->lines[i] = (lc_deriv){orig[l->from], orig[l->to], l->name, to_edges(l->steps, l->nsteps, orig), l->nsteps};
+  }
+  cat_derivation_fini(&dv);
+  flatten(out);
+  return verify(p, m, w, out, msg) ? 0 : -1;
 }
 
 /* ---- the re-evaluation ---------------------------------------------------------------------- */
@@ -412,9 +480,10 @@ static int make_reason(explainer_run *r, uint64_t set, const lc_state *st, lc_re
     judged j;
     if (!judge(r->p, r->m, y->w, st, NULL, &j, &r->message)) return -1;
     size_t c = r->checks[i];
-    violation(r->p, y->w, &j.res.checks[c], j.orig, c, cat_model_check_name(r->m, c), &y->v);
+    int rc = violation(r->p, r->m, y->w, &j.res.checks[c], j.orig, c, &y->v, &r->message);
     cat_rel_result_fini(&j.res);
     free(j.orig);
+    if (rc < 0) return -1;
   }
   return 0;
 }
@@ -461,6 +530,18 @@ static bool known_forbidden(const lc_result *res, const lc_state *st) {
 }
 
 static void explain_one(explainer_run *r, const lc_state *st, const lc_result *res, lc_explanation *x) {
+  if (res && lc_result_verdict(res).unfinished) {
+    /* the checks that rule out the executions giving st within the bound
+     * (two threads in one critical section: WF-mo, Atomicity) are not why
+     * st is never seen: no execution that ends is allowed at all */
+    lc_buf b;
+    lc_buf_init(&b);
+    lc_unfinished_text(&b, res);
+    x->kind = LC_EXPLAIN_UNFINISHED;
+    x->message = lc_buf_take(&b);
+    lc_buf_fini(&b);
+    return;
+  }
   uint64_t all = r->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->k) - 1;
   int rc = known_forbidden(res, st) ? 0 : r->study ? study(r, st) : ask(r, all, st);
   if (rc == -2) rc = ask(r, all, st);
@@ -585,7 +666,7 @@ lc_explain_result *lc_explain(const lx_program *p, const cat_model *m, lc_engine
 static void free_reason(lc_reason *rs) {
   for (size_t k = 0; k < rs->n; k++) {
     lc_witness_free(rs->why[k].w);
-    free(rs->why[k].v.edges);
+    violation_fini(&rs->why[k].v);
   }
   free(rs->why);
 }

@@ -25,19 +25,42 @@
  * builtin's name, or a check's name for a pair of its relation). */
 typedef struct lc_edge {
   int from, to;             /* event ids */
-  const char *rel;          /* static string or borrowed from the model */
+  const char *rel;          /* static string, borrowed from the model, or from the
+                               violation's arena */
+  bool inverse;             /* (to, from) is in rel: the edge goes against it */
+  const char *base;         /* the builtin rel stands for (cuda-cpp's sb: po), or NULL */
+  int line;                 /* in a violation: the line deriving it (rel a `let`), or -1 */
 } lc_edge;
 
-/* How an execution fails a check: the edges of the cycle (acyclic), of a
- * cycle through the reflexive event (irreflexive), or the offending pair
- * followed by a way back (empty). */
+/* from -rel-> to, a `let` of the model, because of the chain steps. */
+typedef struct lc_deriv {
+  int from, to;
+  const char *rel;
+  lc_edge *steps;
+  size_t nsteps;
+} lc_deriv;
+
+/* How an execution fails a check, in the check's own relations
+ * (cat_rel_derive): `edges` is the cycle of its expression (acyclic),
+ * a cycle of it through the reflexive event (irreflexive), or the pair it
+ * should not have (empty; `unless` names what the pair is not in, for a
+ * check `empty A \ B`); `lines` derive each edge of a `let` down to the
+ * builtins, and `leaves` are the builtins' edges of the whole
+ * derivation, which pictures draw. */
 typedef struct lc_violation {
   size_t check;             /* index among the model's checks */
   const char *name;         /* borrowed from the model */
   cat_check_kind kind;
+  const char *expr;         /* the check's expression */
   int a, b;                 /* irreflexive: the event (a == b); empty: the pair */
   lc_edge *edges;
   size_t nedges;
+  const char *unless;
+  lc_deriv *lines;
+  size_t nlines;
+  lc_edge *leaves;
+  size_t nleaves;
+  lc_arena *arena;          /* texts of unnamed expressions */
 } lc_violation;
 
 /* One check of a minimal set, with an execution giving the state that
@@ -56,7 +79,9 @@ typedef enum {
   LC_EXPLAIN_ALLOWED,       /* witness: an allowed execution giving the state */
   LC_EXPLAIN_FORBIDDEN,     /* reasons: every minimal set of checks */
   LC_EXPLAIN_NO_CANDIDATE,  /* no candidate execution gives it, whatever the model */
-  LC_EXPLAIN_ERROR          /* message says why (time limit, engines disagree) */
+  LC_EXPLAIN_ERROR,         /* message says why (time limit, engines disagree) */
+  LC_EXPLAIN_UNFINISHED     /* no allowed execution of the test finishes (within the
+                               unroll bound): message says so; no check is to blame */
 } lc_explain_kind;
 
 typedef struct lc_explanation {

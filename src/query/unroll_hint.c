@@ -14,6 +14,7 @@
 #include <assert.h>
 
 #include "litmus/ast.h"
+#include "term.h"
 
 enum { MAX_UNROLL = 64 };   /* the largest --unroll the CLIs accept */
 
@@ -61,16 +62,44 @@ lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_ch
   return h;
 }
 
-void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h) {
+/* No bound covers a loop whose exit waits for a value: the model lets
+ * each read return the same (stale) value any finite number of times.
+ * That is not a hang: whether a loop may spin for ever is the question
+ * of fair scheduling (--termination, docs/termination.md), which MP's
+ * flag loop passes although no bound covers it. */
+void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h, int termination) {
   assert(b && h);
-  if (h->covers)
+  if (h->covers) {
     lc_buf_printf(b, "--unroll %u explores them all", h->covers);
-  else if (h->tried > h->from && h->stopped)
+  } else if (h->tried > h->from && h->stopped) {
     lc_buf_printf(b, "even --unroll %u leaves some unexplored (larger ones could not be checked)", h->tried);
-  else if (h->tried > h->from)
-    lc_buf_printf(b, "even --unroll %u leaves some unexplored: a loop may spin without end", h->tried);
-  else
+  } else if (h->tried > h->from) {
+    lc_buf_printf(b, "even --unroll %u leaves some unexplored: the model lets a loop iterate any number of times "
+                     "(a read may see the same value again and again), ", h->tried);
+    switch (termination) {
+    case LC_TERM_TERMINATES:
+      lc_buf_puts(b, "yet under fair scheduling every execution ends (Termination: terminates)");
+      break;
+    case LC_TERM_MAY_HANG: lc_buf_puts(b, "and under fair scheduling one may spin for ever (Termination: may not terminate)"); break;
+    case LC_TERM_UNKNOWN: lc_buf_puts(b, "and whether one may spin for ever is not decided (Termination: unknown)"); break;
+    default: lc_buf_puts(b, "which is no hang: --termination asks whether one may spin for ever"); break;
+    }
+  } else {
     lc_buf_printf(b, "--unroll %u explores one more iteration", h->from + 1);
+  }
+}
+
+void lc_unfinished_text(lc_buf *b, const lc_result *r) {
+  assert(b && r && r->prog);
+  if (r->bound_reached) {
+    lc_buf_printf(b, "no execution finishes within --unroll %u: every one needs more loop iterations (", r->prog->unroll);
+    lc_unroll_cut_loops(b, r->prog);
+    lc_buf_printf(b, "); %s whether a loop may spin for ever, a larger --unroll explores longer executions",
+                  r->termination == LC_TERM_NOT_ASKED ? "--termination asks" : "the Termination line says");
+  } else {
+    lc_buf_printf(b, "no execution finishes, whatever the bound: every one waits for ever (%s)",
+                  r->termination == LC_TERM_NOT_ASKED ? "--termination says where" : "the Hang line says where");
+  }
 }
 
 void lc_unroll_cut_loops(lc_buf *b, const lx_program *p) {

@@ -29,10 +29,20 @@ lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_ch
                                double start);
 
 /* The end of the warning: "--unroll 4 explores them all", "even
- * --unroll 6 leaves some unexplored: a loop may spin without end" (or
- * "... (larger ones could not be checked)"), or, when nothing could be tried,
- * "--unroll 3 explores one more iteration". */
-void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h);
+ * --unroll 6 leaves some unexplored: the model lets a loop iterate any
+ * number of times ..." (or "... (larger ones could not be checked)"), or,
+ * when nothing could be tried, "--unroll 3 explores one more iteration".
+ * `termination` (an lc_term_verdict, LC_TERM_NOT_ASKED when the question
+ * was not asked) is the answer under fair scheduling, which the text
+ * tells apart from the bound's: a loop may take any number of iterations
+ * and still end in every fair execution. */
+void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h, int termination);
+
+/* Why a checked test has no state (lc_verdict.unfinished), for reports:
+ * "no execution finishes within --unroll 2: every one needs more loop
+ * iterations (P0 loop L0 (line 10)); ..." or, when no bound was reached,
+ * "no execution finishes: every one waits for ever ...". */
+void lc_unfinished_text(lc_buf *b, const lc_result *r);
 
 /* The loops the unroll bound cut in p, as "P1 loop L0 (line 9)", once
  * each, separated by ", ". */

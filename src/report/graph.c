@@ -137,13 +137,35 @@ static void boxes(const picture *g) {
 static const char *const colors[LC_NBASE] = {"black", "red", "blue", "#ffa040", "purple", "darkgreen", "darkgreen",
                                              "indigo", "indigo", "indigo"};
 
-/* The violation's edge (from, to, rel), if any. */
+/* Is (from, to, rel) an edge of the builtins the violation's derivation
+ * comes down to? */
 static bool hot(const picture *g, int from, int to, const char *rel) {
-  for (size_t i = 0; g->v && i < g->v->nedges; i++) {
-    const lc_edge *e = &g->v->edges[i];
+  for (size_t i = 0; g->v && i < g->v->nleaves; i++) {
+    const lc_edge *e = &g->v->leaves[i];
     if (e->from == from && e->to == to && strcmp(e->rel, rel) == 0) return true;
   }
   return false;
+}
+
+static bool is_base(const char *rel) {
+  for (size_t r = 0; r < LC_NBASE; r++)
+    if (strcmp(rel, lc_base_names[r]) == 0) return true;
+  return false;
+}
+
+typedef LC_VEC(lc_edge) edge_vec;
+
+/* An edge of the model's relations in the violation: the check's own
+ * (thick) or a step of a let's derivation (dashed), one per pair of
+ * events (cause, ppcb and cause_base of one pair: the first drawn). */
+static void model_edge(const picture *g, const lc_edge *e, bool own, edge_vec *drawn) {
+  for (size_t i = 0; i < drawn->n; i++)
+    if (drawn->v[i].from == e->from && drawn->v[i].to == e->to) return;
+  lc_vec_push(drawn, *e);
+  lc_buf_printf(g->out, "    x%zu_e%d -> x%zu_e%d [label=\"", g->k, e->from, g->k, e->to);
+  dot_escape(g->out, e->rel);
+  lc_buf_printf(g->out, "%s\", color=purple, fontcolor=purple, %s, constraint=false];\n", e->inverse ? "^-1" : "",
+                own ? "penwidth=3" : "style=dashed");
 }
 
 static void edge(const picture *g, int a, int b, size_t rel, bool constrain) {
@@ -175,14 +197,17 @@ static void edges(const picture *g, rel_rel *base[LC_NBASE]) {
       for (size_t b = 0; b < g->p->nevents; b++)
         if (rel_has(shown[r], a, b) || (rel_has(base[r], a, b) && hot(g, (int)a, (int)b, lc_base_names[r])))
           edge(g, (int)a, (int)b, r, r == 0);
-  for (size_t i = 0; g->v && i < g->v->nedges; i++) {
-    const lc_edge *e = &g->v->edges[i];
-    bool is_base = false;
-    for (size_t r = 0; r < LC_NBASE; r++) is_base |= strcmp(e->rel, lc_base_names[r]) == 0;
-    if (!is_base)
-      lc_buf_printf(g->out, "    x%zu_e%d -> x%zu_e%d [label=\"%s\", color=purple, fontcolor=purple, penwidth=3, "
-                    "constraint=false];\n", g->k, e->from, g->k, e->to, e->rel);
-  }
+  edge_vec drawn = {0};
+  for (size_t i = 0; g->v && i < g->v->nedges; i++)
+    if (!is_base(g->v->edges[i].rel) || g->v->edges[i].inverse) model_edge(g, &g->v->edges[i], true, &drawn);
+  for (size_t i = 0; g->v && i < g->v->nlines; i++)
+    for (size_t k = 0; k < g->v->lines[i].nsteps; k++) {
+      const lc_edge *e = &g->v->lines[i].steps[k];
+      if (e->line >= 0 || !is_base(e->rel)) model_edge(g, e, false, &drawn);
+    }
+  for (size_t i = 0; g->v && i < g->v->nleaves; i++)
+    if (!is_base(g->v->leaves[i].rel)) model_edge(g, &g->v->leaves[i], true, &drawn);
+  lc_vec_free(&drawn);
   for (size_t i = 0; i < g->nextra; i++)
     lc_buf_printf(g->out, "    x%zu_e%d -> x%zu_e%d [label=\"%s\", color=purple, fontcolor=purple, style=dotted, "
                   "constraint=false%s];\n", g->k, g->extra[i].from, g->k, g->extra[i].to, g->extra[i].rel,
@@ -295,7 +320,7 @@ static lc_edge *show_edges(const lc_show_result *s, size_t k, size_t *n, bool **
     for (size_t a = 0; a < r->n; a++)
       for (size_t b = twice ? a : 0; b < r->n; b++)
         if (rel_has(r, a, b)) {
-          lc_edge e = {(int)a, (int)b, s->rel_names[i]};
+          lc_edge e = {(int)a, (int)b, s->rel_names[i], false, NULL, -1};
           lc_vec_push(&v, e);
           lc_vec_push(&sym, twice && a != b);
         }

@@ -11,6 +11,7 @@
 
 #include "report/report.h"
 #include "report/why.h"
+#include "unroll_hint.h"
 
 static const char style[] =
   "<style>body{font-family:Helvetica,Arial,sans-serif;margin:1.5em;color:#222}"
@@ -72,6 +73,7 @@ static void summary(lc_buf *out, const lc_explain_result *x) {
     if (e->kind == LC_EXPLAIN_ALLOWED) lc_buf_puts(out, " <span class=\"allowed\">allowed</span>");
     else if (e->kind == LC_EXPLAIN_NO_CANDIDATE) lc_buf_puts(out, " <span class=\"forbidden\">no candidate</span>");
     else if (e->kind == LC_EXPLAIN_ERROR) lc_buf_puts(out, " no explanation");
+    else if (e->kind == LC_EXPLAIN_UNFINISHED) lc_buf_puts(out, " <span class=\"forbidden\">no execution finishes</span>");
     for (size_t r = 0; e->kind == LC_EXPLAIN_FORBIDDEN && r < e->nreasons; r++) {
       lc_buf_puts(out, r ? " or " : " <span class=\"forbidden\">forbidden by</span> ");
       for (size_t k = 0; k < e->reasons[r].n; k++) {
@@ -123,7 +125,15 @@ char *report_html_page(const char *dir, const char *name, const lc_explain_resul
   lc_buf_printf(&page, "</h1>\n<p>Model %s, engine %s. ", r->model ? r->model : "", x->engine);
   report_condition(&text, t);
   escape(&page, text.s);
-  lc_buf_printf(&page, ": <b>%s</b> (%s).</p>\n", v.ok ? "Ok" : "No", report_observation(&v));
+  lc_buf_printf(&page, ": <b>%s</b> (%s).</p>\n", v.unfinished ? "no verdict" : v.ok ? "Ok" : "No",
+                report_observation(&v));
+  if (v.unfinished) {
+    text.n = 0, text.s[0] = '\0';
+    lc_unfinished_text(&text, r);
+    lc_buf_puts(&page, "<p class=\"forbidden\">");
+    escape(&page, text.s);
+    lc_buf_puts(&page, ".</p>\n");
+  }
   if (t->doc && *t->doc) {
     /* the doc string as written, without its quotes */
     size_t n = strlen(t->doc), q = t->doc[0] == '"' && n > 1 && t->doc[n - 1] == '"';
@@ -153,7 +163,8 @@ char *report_html_page(const char *dir, const char *name, const lc_explain_resul
   escape(&row, t->name);
   lc_buf_puts(&row, "</a></td><td>");
   escape(&row, r->model);
-  lc_buf_printf(&row, "</td><td>%s</td><td>%s %s</td><td>", report_kind(t->quant), v.ok ? "Ok" : "No",
+  lc_buf_printf(&row, "</td><td>%s</td><td>%s %s</td><td>", report_kind(t->quant),
+                v.unfinished ? "no verdict" : v.ok ? "Ok" : "No",
                 report_observation(&v));
   summary(&row, x);
   lc_buf_puts(&row, "</td></tr>\n");

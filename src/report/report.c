@@ -7,6 +7,7 @@
 #include <string.h>
 #include "progress.h"
 #include "term.h"
+#include "unroll_hint.h"
 
 const char *report_kind(lt_quant q) {
   switch (q) {
@@ -19,6 +20,7 @@ const char *report_kind(lt_quant q) {
 
 const char *report_observation(const lc_verdict *v) {
   assert(v);
+  if (v->unfinished) return "Unfinished";
   if (v->positive == 0) return "Never";
   if (v->negative == 0) return "Always";
   return "Sometimes";
@@ -147,12 +149,18 @@ void report_text(lc_buf *out, const lc_result *r) {
   lc_buf_printf(out, "Test %s %s\n", t->name, report_kind(t->quant));
   lc_buf_printf(out, "States %zu\n", r->nstates);
   for (size_t i = 0; i < r->nstates; i++) print_state(out, r, i);
-  lc_buf_puts(out, v.ok ? "Ok\n" : "No\n");
+  /* no state: no verdict, not an ordinary No (or a vacuous Ok) */
+  lc_buf_puts(out, v.unfinished ? "No verdict: no execution finishes\n" : v.ok ? "Ok\n" : "No\n");
   lc_buf_puts(out, "Witnesses\n");
   lc_buf_printf(out, "Positive: %zu Negative: %zu\n", v.positive, v.negative);
   for (size_t f = 0; f < r->nflags; f++) print_flag(out, r, &r->flags[f]);
   print_condition(out, t);
   lc_buf_printf(out, "Observation %s %s %zu %zu\n", t->name, report_observation(&v), v.positive, v.negative);
+  if (v.unfinished) {
+    lc_buf_puts(out, "Unfinished: ");
+    lc_unfinished_text(out, r);
+    lc_buf_putc(out, '\n');
+  }
   if (r->nterms) {
     print_progress(out, r);
   } else if (r->termination != LC_TERM_NOT_ASKED) {
@@ -294,7 +302,14 @@ json_t *report_json(const lc_result *r) {
   json_object_set_new(o, "observables", obs);
   json_object_set_new(o, "states", states_json(r));
   lc_verdict v = lc_result_verdict(r);
-  json_object_set_new(o, "verdict", json_string(v.ok ? "Ok" : "No"));
+  json_object_set_new(o, "verdict", json_string(v.unfinished ? "none" : v.ok ? "Ok" : "No"));
+  if (v.unfinished) {
+    lc_buf why;
+    lc_buf_init(&why);
+    lc_unfinished_text(&why, r);
+    json_object_set_new(o, "unfinished", json_string(why.s));
+    lc_buf_fini(&why);
+  }
   json_object_set_new(o, "positive", json_integer((json_int_t)v.positive));
   json_object_set_new(o, "negative", json_integer((json_int_t)v.negative));
   json_object_set_new(o, "observation", json_string(report_observation(&v)));

@@ -48,18 +48,27 @@ void report_event_effect(lc_buf *out, const lx_program *p, const lc_witness *w, 
 
 /* ---- text ------------------------------------------------------------------------------- */
 
+/* An edge of an expression the model does not name (a product, a
+ * complement) is labelled by its text; names have no spaces. */
+static bool unnamed(const char *rel) { return strpbrk(rel, " [~") != NULL; }
+
 static void print_edge(lc_buf *out, const lx_program *p, const lc_edge *e, bool first) {
   if (first) report_event_name(out, p, e->from);
-  lc_buf_printf(out, " -%s-> ", e->rel);
+  bool paren = unnamed(e->rel) || e->inverse;
+  lc_buf_printf(out, " -%s%s%s%s-> ", paren ? "(" : "", e->rel, paren ? ")" : "", e->inverse ? "^-1" : "");
   report_event_name(out, p, e->to);
 }
 
-static void print_edges(lc_buf *out, const lx_program *p, const lc_violation *v) {
-  for (size_t i = 0; i < v->nedges; i++) {
-    bool chained = i > 0 && v->edges[i - 1].to == v->edges[i].from;
+static void print_chain(lc_buf *out, const lx_program *p, const lc_edge *e, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    bool chained = i > 0 && e[i - 1].to == e[i].from;
     if (i && !chained) lc_buf_puts(out, ", ");
-    print_edge(out, p, &v->edges[i], !chained);
+    print_edge(out, p, &e[i], !chained);
   }
+}
+
+static void print_edges(lc_buf *out, const lx_program *p, const lc_violation *v) {
+  print_chain(out, p, v->edges, v->nedges);
 }
 
 static void print_pairs(lc_buf *out, const lx_program *p, const char *name, const rel_rel *r) {
@@ -124,14 +133,72 @@ static void print_execution(lc_buf *out, const lx_program *p, const lc_witness *
   rel_free(co);
 }
 
-static void print_violation(lc_buf *out, const lx_program *p, const lc_violation *v) {
-  switch (v->kind) {
-  case CAT_CHECK_ACYCLIC: lc_buf_puts(out, "      cycle "); break;
-  case CAT_CHECK_IRREFLEXIVE: lc_buf_printf(out, "      cycle "); break;
-  default: lc_buf_puts(out, "      pair "); break;
+/* A line of a let's edge is printed once: "x -A-> y = x -B-> y = <chain>"
+ * when A's chain is one edge of the let B, then B's line with it. */
+static void print_lines(lc_buf *out, const lx_program *p, const lc_violation *v) {
+  bool *done = lc_xcalloc(v->nlines + 1, sizeof(bool));
+  LC_VEC(int) todo = {0};
+  for (size_t i = v->nedges; i-- > 0;)
+    if (v->edges[i].line >= 0) lc_vec_push(&todo, v->edges[i].line);
+  while (todo.n) {
+    int k = todo.v[--todo.n];
+    if (done[k]) continue;
+    done[k] = true;
+    const lc_deriv *l = &v->lines[k];
+    lc_buf_puts(out, "        ");
+    lc_edge self = {l->from, l->to, l->rel, false, NULL, k};
+    print_edge(out, p, &self, true);
+    while (l->nsteps == 1 && l->steps[0].line >= 0 && !l->steps[0].inverse && !done[l->steps[0].line]) {
+      lc_buf_puts(out, " = ");
+      print_edge(out, p, &l->steps[0], true);
+      done[l->steps[0].line] = true;
+      l = &v->lines[l->steps[0].line];
+    }
+    lc_buf_puts(out, " = ");
+    print_chain(out, p, l->steps, l->nsteps);
+    lc_buf_putc(out, '\n');
+    for (size_t i = l->nsteps; i-- > 0;)
+      if (l->steps[i].line >= 0 && !done[l->steps[i].line]) lc_vec_push(&todo, l->steps[i].line);
   }
-  print_edges(out, p, v);
+  lc_vec_free(&todo);
+  free(done);
+}
+
+/* An empty check's pair of a relation the model does not name, e.g.
+ * `(W * W) & loc`: two writes to one location. */
+static bool static_pair(const lc_violation *v) {
+  return v->kind == CAT_CHECK_EMPTY && v->nedges == 1 && v->edges[0].line < 0 && unnamed(v->edges[0].rel);
+}
+
+/* "cycle a -hb-> h -eco-> a" (without `cycle`: the headline's), "pair
+ * c, d: c -fr-> b -co-> d" or "pair b, e in (FSC * FSC) & ms, not in sc |
+ * sc^-1". */
+static void print_top(lc_buf *out, const lx_program *p, const lc_violation *v, bool cycle_word) {
+  if (v->kind == CAT_CHECK_EMPTY) {
+    lc_buf_puts(out, "pair ");
+    report_event_name(out, p, v->a);
+    lc_buf_puts(out, ", ");
+    report_event_name(out, p, v->b);
+    if (static_pair(v)) {
+      lc_buf_printf(out, " in %s", v->edges[0].rel);
+    } else {
+      lc_buf_puts(out, ": ");
+      print_edges(out, p, v);
+    }
+  } else {
+    if (cycle_word) lc_buf_puts(out, "cycle ");
+    print_edges(out, p, v);
+  }
+  if (v->unless) lc_buf_printf(out, ", not in %s", v->unless);
+}
+
+static void print_violation(lc_buf *out, const lx_program *p, const lc_violation *v) {
+  static const char *const kinds[] = {"acyclic", "irreflexive", "empty"};
+  lc_buf_puts(out, "      ");
+  print_top(out, p, v, true);
+  if (v->expr) lc_buf_printf(out, "  (%s %s)", kinds[v->kind], v->expr);
   lc_buf_putc(out, '\n');
+  print_lines(out, p, v);
 }
 
 static void print_reason_names(lc_buf *out, const lc_reason *rs) {
@@ -175,6 +242,7 @@ static void print_explanation(lc_buf *out, const lx_program *p, const lc_explana
     lc_buf_puts(out, "  Forbidden: no candidate execution gives it, whatever the model\n");
     break;
   case LC_EXPLAIN_ERROR: lc_buf_printf(out, "  No explanation: %s\n", e->message); break;
+  case LC_EXPLAIN_UNFINISHED: lc_buf_printf(out, "  Never reached: %s\n", e->message); break;
   }
 }
 
@@ -220,12 +288,21 @@ void report_explain_headline(lc_buf *out, const lc_explain_result *x) {
       lc_buf_puts(out, "no candidate execution gives it");
       return;
     }
+    if (e->kind == LC_EXPLAIN_UNFINISHED) {
+      lc_buf_puts(out, "no execution finishes");
+      return;
+    }
     if (e->kind != LC_EXPLAIN_FORBIDDEN || !e->nreasons) continue;
     lc_buf_puts(out, "ruled out by ");
-    print_reason_names(out, &e->reasons[0]);
-    const lc_violation *v = &e->reasons[0].why[0].v;
+    const lc_reason *rs = &e->reasons[0];
+    print_reason_names(out, rs);
+    /* the first cycle (or pair of named relations) of the set rather than
+     * two writes a well-formedness check finds unordered */
+    size_t k = 0;
+    while (k + 1 < rs->n && static_pair(&rs->why[k].v)) k++;
     lc_buf_puts(out, " (");
-    print_edges(out, x->prog, v);
+    if (rs->n > 1) lc_buf_printf(out, "%s: ", rs->why[k].v.name);
+    print_top(out, x->prog, &rs->why[k].v, false);
     lc_buf_putc(out, ')');
     return;
   }
@@ -272,17 +349,35 @@ static json_t *execution_json(const lx_program *p, const lc_witness *w) {
   return o;
 }
 
+static json_t *edges_json(const lc_edge *e, size_t n) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < n; i++) {
+    json_t *o = json_pack("{s:i,s:i,s:s}", "from", e[i].from, "to", e[i].to, "relation", e[i].rel);
+    if (e[i].inverse) json_object_set_new(o, "inverse", json_true());
+    if (e[i].base && strcmp(e[i].base, e[i].rel) != 0) json_object_set_new(o, "builtin", json_string(e[i].base));
+    json_array_append_new(a, o);
+  }
+  return a;
+}
+
 static json_t *violation_json(const lc_violation *v) {
   static const char *const kinds[] = {"acyclic", "irreflexive", "empty"};
-  json_t *edges = json_array();
-  for (size_t i = 0; i < v->nedges; i++)
-    json_array_append_new(edges, json_pack("{s:i,s:i,s:s}", "from", v->edges[i].from, "to", v->edges[i].to,
-                                           "relation", v->edges[i].rel));
-  return json_pack("{s:s,s:s,s:o}", "check", v->name, "kind", kinds[v->kind], "edges", edges);
+  json_t *o = json_pack("{s:s,s:s,s:o}", "check", v->name, "kind", kinds[v->kind], "edges",
+                        edges_json(v->edges, v->nedges));
+  if (v->expr) json_object_set_new(o, "expression", json_string(v->expr));
+  if (v->unless) json_object_set_new(o, "not_in", json_string(v->unless));
+  json_t *lines = json_array();
+  for (size_t i = 0; i < v->nlines; i++) {
+    const lc_deriv *l = &v->lines[i];
+    json_array_append_new(lines, json_pack("{s:i,s:i,s:s,s:o}", "from", l->from, "to", l->to, "relation", l->rel,
+                                           "steps", edges_json(l->steps, l->nsteps)));
+  }
+  json_object_set_new(o, "derivations", lines);
+  return o;
 }
 
 static json_t *explanation_json(const lx_program *p, const lc_explanation *e) {
-  static const char *const kinds[] = {"allowed", "forbidden", "no-candidate", "error"};
+  static const char *const kinds[] = {"allowed", "forbidden", "no-candidate", "error", "unfinished"};
   lc_buf b;
   lc_buf_init(&b);
   lc_state_print(&b, p, &e->state);

@@ -66,6 +66,20 @@ while IFS='|' read -r name want args; do
   else check_whole "$dir/$name.expected" "$tmp/out2" "explain/$name"; fi
 done <"$dir/cases"
 
+# every violation shown for the Dat3M C11 corpus (herd's C tests under
+# cuda-cpp) is checked again relation by relation as it is made: none may
+# come back "No explanation"
+c11=${C11_CORPUS_DIR:-$top_srcdir/../shared/dat3m-c11}
+if [ -d "$c11/litmus" ]; then
+  "$lc" --explain "$c11/litmus" >"$tmp/c11" 2>/dev/null
+  n=$(grep -c '^  .* fails in this execution' "$tmp/c11")
+  if grep -q '^  No explanation' "$tmp/c11" || [ "$n" -lt 50 ]; then
+    bad "--explain on the C11 corpus: $n violations shown"; grep -B2 '^  No explanation' "$tmp/c11" | head -20
+  else ok "--explain on the C11 corpus: $n violations shown, each a cycle (or pair) of its check"; fi
+else
+  echo "note: no C11 corpus at $c11: its explanations are not checked"
+fi
+
 # --html: a page per test, each linked from the index, pictures as SVG
 # (the PTX classic tests: litmus/cuda-cpp has a loop whose unroll warning
 # would fill stderr)
@@ -81,6 +95,25 @@ grep -o '<tr><td><a href="[^"]*">[^<]*</a></td><td>[^<]*</td>' "$tmp/html2/index
 printf '%s\n' '<tr><td><a href="MP.html">MP</a></td><td>PTX v7.5</td>' \
   '<tr><td><a href="MP+rlx.html">MP+rlx</a></td><td>CUDA C++</td>' >"$tmp/want"
 check_whole "$tmp/want" "$tmp/models" "--html: each row names its model" keep
+# a C++ test's page explains in the C++ model's relations (the counter of
+# the last-block pattern: hb through the fences' sw)
+(cd "$top_srcdir" && "$lc" -q --html "$tmp/html4" tests/e2e/explain/counter+threadfence.litmus >/dev/null 2>&1)
+if grep -q '^      cycle q -hb-&gt; f -eco-&gt; q  (irreflexive hb; eco?)$' "$tmp/html4/counter+threadfence.html" 2>/dev/null &&
+   grep -q '^        r -sw-&gt; e = r -po-&gt; t -strong-rf-&gt; c -po-&gt; e$' "$tmp/html4/counter+threadfence.html"; then
+  ok "--html: a C++ test's cycle of hb; eco?, sw through the fences"
+else
+  bad "--html: a C++ test's cycle"; grep -i cycle "$tmp/html4/counter+threadfence.html"
+fi
+# a test no execution of which finishes: no verdict, and no check to blame
+(cd "$top_srcdir" && "$lc" -q --html "$tmp/html3" tests/e2e/explain/lock-held.litmus >/dev/null 2>&1)
+if grep -q '<td>Allowed</td><td>no verdict Unfinished</td><td>n=1; <span class="forbidden">no execution finishes</span></td>' \
+     "$tmp/html3/index.html" 2>/dev/null &&
+   grep -q 'no execution finishes within --unroll 2: every one needs more loop iterations' "$tmp/html3/lock-held.html" &&
+   ! grep -q 'WF-mo' "$tmp/html3/lock-held.html"; then
+  ok "--html: a test no execution of which finishes"
+else
+  bad "--html: a test no execution of which finishes"; cat "$tmp/html3/index.html"
+fi
 if [ $have_dot = 1 ]; then
   imgs=$(grep -h -o '<img src="[^"]*"' "$tmp"/html/*.html | sed 's/<img src="//; s/"$//' | sort)
   missing=$(for i in $imgs; do [ -s "$tmp/html/$i" ] || echo "$i"; done)

@@ -98,4 +98,17 @@ grep -q 'order the thread declares' "$top_srcdir/man/litmus-check.1" && ok "man 
 if grep -q 'refuses C++ tests' "$top_srcdir/docs/litmus-format.md"; then bad "litmus-format.md: the CUDA backend refuses C++"
 elif "$lr" --emit-cuda "$top_srcdir/litmus/cuda-cpp/MP+rlx.litmus" >/dev/null 2>&1; then ok "the CUDA backend compiles C++ tests, as documented"
 else bad "litmus-run --emit-cuda on a C++ test"; fi
+# litmus-run's loop warning agrees with its termination answer (MP+mbarrier
+# on the CPU: the warning goes before the run, whose counts vary); a
+# warning that names no loop cut would be no warning at all
+(cd "$top_srcdir" && "$lr" --backend host -n 1 -i 64 litmus/hopper/MP+mbarrier.litmus 2>&1) >"$tmp/mbar"
+if ! grep -q '^Termination MP+mbarrier terminates$' "$tmp/mbar"; then
+  bad "litmus-run MP+mbarrier: no termination answer"; cat "$tmp/mbar"
+elif grep -q 'warning: some executions need more' "$tmp/mbar" &&
+     ! grep -q 'warning: .*, yet under fair scheduling every execution ends (Termination: terminates)$' "$tmp/mbar"; then
+  bad "litmus-run MP+mbarrier: the loop warning contradicts the termination answer"; cat "$tmp/mbar"
+else
+  ok "litmus-run MP+mbarrier: the loop warning and the termination answer agree"
+fi
+
 finish newuser

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+
 #include <cmocka.h>
 #include <z3.h>
 
@@ -265,6 +267,115 @@ static void shortest_paths_first(void **st) {
   cat_model_free(m);
 }
 
+/* ---- every violation shown is one of its check's relation ---------------------------------------- */
+
+typedef struct cycle_count {
+  size_t tests, violations, edges;
+} cycle_count;
+
+static bool in_named(const lx_program *p, const cat_model *m, const lc_witness *w, const lc_edge *e) {
+  size_t v;
+  cat_type t;
+  if (!cat_model_find_relation(m, e->rel, &v) && !(cat_builtin_type(e->rel, &t) && t == CAT_TY_REL))
+    return strpbrk(e->rel, " [~") != NULL;   /* only an expression's text may be no name */
+  char *msg = NULL;
+  rel_rel *r = enum_witness_relation(p, m, w, e->rel, &msg);
+  if (!r) fail_msg("%s: %s", e->rel, msg);
+  bool in = e->inverse ? rel_has(r, (size_t)e->to, (size_t)e->from) : rel_has(r, (size_t)e->from, (size_t)e->to);
+  rel_free(r);
+  return in;
+}
+
+static bool chain(const lc_edge *e, size_t n, int a, int b) {
+  if (!n) return a == b;
+  for (size_t i = 0; i + 1 < n; i++)
+    if (e[i].to != e[i + 1].from) return false;
+  return e[0].from == a && e[n - 1].to == b;
+}
+
+/* The violation is a cycle (or the pair) of its check made of edges of
+ * the relations they name, each let's edge the chain of its line, and
+ * the builtins' edges it comes down to are the execution's own (the
+ * engine's rf, co, fr, po, ..., not the model's evaluation). */
+static void check_violation(const lx_program *p, const cat_model *m, const lc_witness *w, const lc_violation *v,
+                            cycle_count *c) {
+  c->violations++;
+  assert_true(v->nedges > 0);
+  if (v->kind == CAT_CHECK_ACYCLIC) assert_true(chain(v->edges, v->nedges, v->edges[0].from, v->edges[0].from));
+  else assert_true(chain(v->edges, v->nedges, v->a, v->b));
+  for (size_t i = 0; i < v->nedges; i++, c->edges++) {
+    assert_true(in_named(p, m, w, &v->edges[i]));
+    if (v->edges[i].line >= 0) assert_string_equal(v->lines[v->edges[i].line].rel, v->edges[i].rel);
+  }
+  for (size_t i = 0; i < v->nlines; i++) {
+    const lc_deriv *l = &v->lines[i];
+    lc_edge self = {l->from, l->to, l->rel, false, NULL, -1};
+    assert_true(in_named(p, m, w, &self));
+    assert_true(chain(l->steps, l->nsteps, l->from, l->to));
+    for (size_t k = 0; k < l->nsteps; k++, c->edges++) assert_true(in_named(p, m, w, &l->steps[k]));
+  }
+  rel_rel *base[LC_NBASE];
+  lc_witness_base(p, w, base);
+  for (size_t i = 0; i < v->nleaves; i++)
+    for (size_t r = 0; r < LC_NBASE; r++)
+      if (!strcmp(v->leaves[i].rel, lc_base_names[r]))
+        assert_true(rel_has(base[r], (size_t)v->leaves[i].from, (size_t)v->leaves[i].to));
+  for (size_t r = 0; r < LC_NBASE; r++) rel_free(base[r]);
+}
+
+static void check_folder(const char *dir, cycle_count *c) {
+  DIR *d = opendir(dir);
+  assert_non_null(d);
+  cat_model *ptx = fx_model("ptx-v7.5"), *cpp = fx_model("cuda-cpp");
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    size_t len = strlen(de->d_name);
+    if (len < 8 || strcmp(de->d_name + len - 7, ".litmus")) continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+    lc_source src;
+    assert_int_equal(lc_source_read(&src, path), 0);
+    lc_diag dg;
+    lc_diag_init(&dg, &src, stderr);
+    lt_test *t = lt_parse(&src, &dg);
+    lx_program *p = t ? lx_lower(t, NULL, &dg) : NULL;
+    lc_diag_fini(&dg);
+    assert_non_null(p);
+    const cat_model *m = t->cpp ? cpp : ptx;
+    lc_state *st = NULL;
+    size_t n = 0;
+    if (lc_state_of_condition(p, &st, &n)) {
+      c->tests++;
+      lc_explain_result *x = lc_explain(p, m, LC_ENGINE_ENUM, 10, st, n, NULL);
+      if (lc_explain_failed(x)) fail_msg("%s: %s", path, x->ex[0].message ? x->ex[0].message : "?");
+      for (size_t i = 0; i < x->n; i++)
+        for (size_t r = 0; r < x->ex[i].nreasons; r++)
+          for (size_t k = 0; k < x->ex[i].reasons[r].n; k++)
+            check_violation(p, m, x->ex[i].reasons[r].why[k].w, &x->ex[i].reasons[r].why[k].v, c);
+      lc_explain_free(x);
+      for (size_t i = 0; i < n; i++) lc_state_fini(&st[i]);
+      free(st);
+    }
+    lx_program_free(p);
+    lt_test_free(t);
+    lc_source_fini(&src);
+  }
+  closedir(d);
+  cat_model_free(ptx);
+  cat_model_free(cpp);
+}
+
+static void shipped_violations_are_cycles(void **st) {
+  (void)st;
+  cycle_count c = {0};
+  check_folder(LC_SRCDIR "/litmus", &c);
+  check_folder(LC_SRCDIR "/litmus/cuda-cpp", &c);
+  /* 35 PTX and 35 C++ tests; their forbidden states' violations */
+  assert_true(c.tests >= 60);
+  assert_true(c.violations >= 40);
+  print_message("%zu tests, %zu violations, %zu edges checked\n", c.tests, c.violations, c.edges);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(parse_prints_back),
@@ -274,6 +385,7 @@ int main(void) {
     cmocka_unit_test(bounded_search),
     cmocka_unit_test(alone_below_its_place),
     cmocka_unit_test(shortest_paths_first),
+    cmocka_unit_test(shipped_violations_are_cycles),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   Z3_finalize_memory();

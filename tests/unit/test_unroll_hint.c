@@ -1,6 +1,6 @@
 /* test_unroll_hint.c - the --unroll the loop-bound warning suggests: the
  * smallest bound that leaves no allowed execution unexplored, "none up to
- * the last step" for a loop that may spin without end, and the text of
+ * the last step" for a loop that may iterate any number of times, and the text of
  * each answer.
  * SPDX-License-Identifier: MIT
  */
@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "enum_fixture.h"
+#include "term.h"
 #include "unroll_hint.h"
 
 /* P0 takes its backward jump three times. */
@@ -39,10 +40,18 @@ static lc_unroll_hint hint(const char *text, unsigned unroll, double timeout) {
   return h;
 }
 
+static void assert_term_text(const lc_unroll_hint *h, int termination, const char *want) {
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_unroll_hint_text(&b, h, termination);
+  assert_string_equal(b.s, want);
+  lc_buf_fini(&b);
+}
+
 static void assert_text(const lc_unroll_hint *h, const char *want) {
   lc_buf b;
   lc_buf_init(&b);
-  lc_unroll_hint_text(&b, h);
+  lc_unroll_hint_text(&b, h, LC_TERM_NOT_ASKED);
   assert_string_equal(b.s, want);
   lc_buf_fini(&b);
 }
@@ -62,7 +71,18 @@ static void test_hint_spins(void **state) {
   assert_int_equal(h.covers, 0);
   assert_int_equal(h.tried, 2 + LC_UNROLL_HINT_STEPS);
   assert_false(h.stopped);
-  assert_text(&h, "even --unroll 6 leaves some unexplored: a loop may spin without end");
+  assert_text(&h, "even --unroll 6 leaves some unexplored: the model lets a loop iterate any number of times (a "
+                  "read may see the same value again and again), which is no hang: --termination asks whether one "
+                  "may spin for ever");
+  /* the two questions answered together say the same thing twice over */
+  assert_term_text(&h, LC_TERM_TERMINATES,
+                   "even --unroll 6 leaves some unexplored: the model lets a loop iterate any number of times (a "
+                   "read may see the same value again and again), yet under fair scheduling every execution ends "
+                   "(Termination: terminates)");
+  assert_term_text(&h, LC_TERM_MAY_HANG,
+                   "even --unroll 6 leaves some unexplored: the model lets a loop iterate any number of times (a "
+                   "read may see the same value again and again), and under fair scheduling one may spin for ever "
+                   "(Termination: may not terminate)");
 }
 
 /* What nothing tried, or a search cut short, says. */
