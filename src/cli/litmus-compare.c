@@ -20,7 +20,8 @@ static void usage(FILE *out) {
   fputs("Usage: litmus-compare [OPTION]... RESULTS...\n"
         "Put results side by side: each RESULTS file (JSON lines from\n"
         "`litmus-run --json` or `litmus-check --json`) is a column, tests are\n"
-        "matched by file name.  Hardware columns show how often each outcome was\n"
+        "matched by path (as much of it as tells them apart), name and condition.\n"
+        "Hardware columns show how often each outcome was\n"
         "seen, model columns whether it is allowed; `!` marks an outcome seen on\n"
         "hardware that a model forbids.\n"
         "\n"
@@ -133,7 +134,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < t.tests.n; i++)
       if (t.tests.v[i].forbidden_seen) status = LC_EXIT_MISMATCH;
     if (!shares_a_test(&t)) {
-      fputs("litmus-compare: warning: the files share no test (tests are matched by file name): "
+      fputs("litmus-compare: warning: the files share no test (tests are matched by path, name and condition): "
             "nothing to compare\n", stderr);
       status = LC_EXIT_INPUT;
     }

@@ -36,6 +36,7 @@ void cmp_init(cmp_table *t) {
 
 static void free_test(cmp_test *x, size_t ncols) {
   free(x->key);
+  free(x->path);
   free(x->name);
   free(x->kind);
   free(x->condition);
@@ -53,6 +54,7 @@ void cmp_fini(cmp_table *t) {
   free_pending(t);
   for (size_t i = 0; i < t->tests.n; i++) free_test(&t->tests.v[i], t->columns.n);
   lc_vec_free(&t->tests);
+  lc_vec_free(&t->runs);
   for (size_t c = 0; c < t->columns.n; c++) {
     free(t->columns.v[c].path);
     free(t->columns.v[c].label);
@@ -69,32 +71,52 @@ static const char *str(json_t *o, const char *key) {
   return s ? s : "";
 }
 
-/* Tests are matched by file name, not path: results from different
- * machines name the same test from different folders. */
-static char *test_key(json_t *o) {
+/* The path a results file gives a test, tidied: "litmus//MP.litmus" and
+ * "./litmus/MP.litmus" are "litmus/MP.litmus"; a result without a file
+ * (older files) goes by its test's name. */
+static char *test_path(json_t *o) {
   const char *file = str(o, "file");
-  const char *slash = strrchr(file, '/');
-  return lc_xstrdup(*file ? (slash ? slash + 1 : file) : str(o, "test"));
+  if (!*file) file = str(o, "test");
+  lc_buf b;
+  lc_buf_init(&b);
+  for (const char *p = file; *p;) {
+    if (p[0] == '.' && p[1] == '/' && (p == file || p[-1] == '/')) {
+      p += 2;
+    } else if (*p == '/' && b.n && b.s[b.n - 1] == '/') {
+      p++;
+    } else {
+      lc_buf_putc(&b, *p++);
+    }
+  }
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
 }
 
+/* While loading, a test is a path, a name and a condition; cmp_finish
+ * then matches paths across files by their tails (match_tests). */
 static size_t find_test(cmp_table *t, json_t *o, pending **side, pending_vec *pend) {
-  char *key = test_key(o);
-  for (size_t i = 0; i < t->tests.n; i++)
-    if (strcmp(t->tests.v[i].key, key) == 0) {
-      free(key);
-      *side = &pend->v[i];
-      return i;
-    }
-  cmp_test x = {0};
-  x.key = key;
-  x.name = lc_xstrdup(str(o, "test"));
-  x.kind = lc_xstrdup(str(o, "kind"));
+  char *path = test_path(o);
   json_t *cond = json_object_get(o, "condition");
   lc_buf b;
   lc_buf_init(&b);
   lc_buf_printf(&b, "%s %s", str(cond, "quantifier"), str(cond, "proposition"));
-  x.condition = lc_buf_take(&b);
+  char *condition = lc_buf_take(&b);
   lc_buf_fini(&b);
+  for (size_t i = 0; i < t->tests.n; i++) {
+    cmp_test *x = &t->tests.v[i];
+    if (strcmp(x->path, path) == 0 && strcmp(x->name, str(o, "test")) == 0 && strcmp(x->condition, condition) == 0) {
+      free(path);
+      free(condition);
+      *side = &pend->v[i];
+      return i;
+    }
+  }
+  cmp_test x = {0};
+  x.path = path;
+  x.name = lc_xstrdup(str(o, "test"));
+  x.kind = lc_xstrdup(str(o, "kind"));
+  x.condition = condition;
   lc_vec_push(&t->tests, x);
   pending p = {0};
   lc_vec_push(pend, p);
@@ -196,8 +218,15 @@ static int load_object(cmp_table *t, pending_vec *pend, size_t col, json_t *o) {
   lc_vec_push(&p->cols, col);
   const char *v = str(o, "verdict");
   lc_vec_push(&p->verdicts, *v ? lc_xstrdup(v) : NULL);
-  if (hardware) load_run(x, p, col, o);
-  else load_check(x, p, col, o);
+  if (hardware) {
+    load_run(x, p, col, o);
+    cmp_run r = {ti, col, (uint64_t)json_integer_value(json_object_get(o, "instances")),
+                 (uint64_t)json_integer_value(json_object_get(o, "positive")),
+                 json_number_value(json_object_get(json_object_get(o, "timings"), "run_seconds"))};
+    lc_vec_push(&t->runs, r);
+  } else {
+    load_check(x, p, col, o);
+  }
   c->nruns++;
   return 0;
 }
@@ -420,9 +449,118 @@ static void label_columns(cmp_table *t) {
   }
 }
 
+/* The last k components of path ("gpu/MP.litmus" for k = 2), or all of it. */
+static const char *path_tail(const char *path, size_t k) {
+  const char *p = path + strlen(path);
+  while (p > path) {
+    if (p[-1] == '/' && --k == 0) return p;
+    p--;
+  }
+  return path;
+}
+
+static const char *base_name(const char *path) { return path_tail(path, 1); }
+
+static bool in_column(const pending *p, size_t c) {
+  for (size_t k = 0; k < p->cols.n; k++)
+    if (p->cols.v[k] == c) return true;
+  return false;
+}
+
+/* Do two tests that one column holds under different paths share their
+ * last k components? */
+static bool tails_clash(const cmp_table *t, const pending_vec *pend, size_t i, size_t j, size_t k) {
+  const char *a = t->tests.v[i].path, *b = t->tests.v[j].path;
+  if (strcmp(a, b) == 0 || strcmp(path_tail(a, k), path_tail(b, k)) != 0) return false;
+  for (size_t c = 0; c < t->columns.n; c++)
+    if (in_column(&pend->v[i], c) && in_column(&pend->v[j], c)) return true;
+  return false;
+}
+
+/* Moves test j's entries, runs and columns into test i (the same test
+ * read from another file). */
+static void merge_into(cmp_table *t, pending_vec *pend, size_t i, size_t j) {
+  cmp_test *x = &t->tests.v[i], *y = &t->tests.v[j];
+  pending *p = &pend->v[i], *q = &pend->v[j];
+  for (size_t k = 0; k < q->entries.n; k++) {
+    entry e = q->entries.v[k];
+    e.outcome = outcome_index(x, lc_xstrdup(y->outcomes.v[e.outcome]));
+    lc_vec_push(&p->entries, e);
+  }
+  for (size_t k = 0; k < q->cols.n; k++) {
+    lc_vec_push(&p->cols, q->cols.v[k]);
+    lc_vec_push(&p->verdicts, q->verdicts.v[k]);
+    q->verdicts.v[k] = NULL;
+  }
+  q->entries.n = q->cols.n = 0;
+  for (size_t k = 0; k < t->runs.n; k++)
+    if (t->runs.v[k].test == j) t->runs.v[k].test = i;
+}
+
+/* Gives each test its key, the shortest tail of its path that tells it
+ * apart from the other tests of its file name in every column, and makes
+ * one test of those with the same key, name and condition. */
+static void match_tests(cmp_table *t, pending_vec *pend) {
+  size_t n = t->tests.n;
+  for (size_t i = 0; i < n; i++) {
+    cmp_test *x = &t->tests.v[i];
+    if (x->key) continue;
+    /* the tests of x's file name, and the tail length they need */
+    size_t k = 1;
+    for (bool clash = true; clash; ) {
+      clash = false;
+      for (size_t a = i; a < n && !clash; a++) {
+        if (t->tests.v[a].key || strcmp(base_name(t->tests.v[a].path), base_name(x->path)) != 0) continue;
+        for (size_t b = a + 1; b < n && !clash; b++)
+          if (!t->tests.v[b].key && strcmp(base_name(t->tests.v[b].path), base_name(x->path)) == 0)
+            clash = tails_clash(t, pend, a, b, k);
+      }
+      if (clash) k++;
+    }
+    const char *base = lc_xstrdup(base_name(x->path));
+    for (size_t a = i; a < n; a++)
+      if (!t->tests.v[a].key && strcmp(base_name(t->tests.v[a].path), base) == 0)
+        t->tests.v[a].key = lc_xstrdup(path_tail(t->tests.v[a].path, k));
+    free((char *)base);
+  }
+  /* merge, keeping the first-seen order */
+  size_t *to = lc_xcalloc(n + 1, sizeof *to), kept = 0;
+  bool *gone = lc_xcalloc(n + 1, sizeof *gone);
+  for (size_t j = 0; j < n; j++) {
+    cmp_test *y = &t->tests.v[j];
+    for (size_t i = 0; i < j && !gone[j]; i++) {
+      cmp_test *x = &t->tests.v[i];
+      if (!gone[i] && strcmp(x->key, y->key) == 0 && strcmp(x->name, y->name) == 0 &&
+          strcmp(x->condition, y->condition) == 0) {
+        merge_into(t, pend, i, j);
+        gone[j] = true;
+      }
+    }
+  }
+  for (size_t j = 0; j < n; j++) {
+    if (gone[j]) {
+      free_test(&t->tests.v[j], 0);
+      pending *q = &pend->v[j];
+      lc_vec_free(&q->entries);
+      lc_vec_free(&q->cols);
+      lc_vec_free(&q->verdicts);
+      continue;
+    }
+    to[j] = kept;
+    t->tests.v[kept] = t->tests.v[j];
+    pend->v[kept] = pend->v[j];
+    kept++;
+  }
+  t->tests.n = pend->n = kept;
+  for (size_t k = 0; k < t->runs.n; k++) t->runs.v[k].test = to[t->runs.v[k].test];
+  free(to);
+  free(gone);
+}
+
 void cmp_finish(cmp_table *t) {
   label_columns(t);
   pending_vec *pend = pending_of(t);
+  match_tests(t, pend);
   for (size_t i = 0; i < t->tests.n; i++) {
     cmp_test *x = &t->tests.v[i];
     /* Sort outcomes, renumbering the entries that point at them. */
@@ -468,11 +606,21 @@ static void cell_text(lc_buf *b, const cmp_table *t, const cmp_test *x, size_t i
                      cell->count && cell->status == CMP_UNEXPLORED ? "?" : "");
 }
 
+/* Does another test of the table have x's name?  Its path then follows
+ * the name. */
+static bool name_shared(const cmp_table *t, const cmp_test *x) {
+  for (size_t i = 0; i < t->tests.n; i++)
+    if (&t->tests.v[i] != x && strcmp(t->tests.v[i].name, x->name) == 0) return true;
+  return false;
+}
+
 static void print_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
   size_t w = 7;
   for (size_t i = 0; i < x->outcomes.n; i++)
     if (strlen(x->outcomes.v[i]) > w) w = strlen(x->outcomes.v[i]);
-  lc_buf_printf(out, "Test %s %s: %s%s%s\n", x->name, x->kind, x->condition,
+  lc_buf_printf(out, "Test %s", x->name);
+  if (name_shared(t, x)) lc_buf_printf(out, " (%s)", x->key);
+  lc_buf_printf(out, " %s: %s%s%s\n", x->kind, x->condition,
                 x->forbidden_seen ? "  [FORBIDDEN OUTCOME OBSERVED]" : "", x->differs ? "  [differs]" : "");
   lc_buf_puts(out, "    outcome");
   lc_buf_pad(out, w + 6);

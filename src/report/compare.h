@@ -6,8 +6,13 @@
  * Inputs are JSON-lines results files as `litmus-run --json` and
  * `litmus-check --json` write them, one object per test.  Each file is a
  * column, each grid point of a campaign's file (litmus-run --campaign)
- * one; tests are matched across columns by their file name.  A column
- * holding a test several times shows the sums of their counts.
+ * one; tests are matched across columns by their path: the shortest
+ * tail of it (file name, then parent folders) that tells apart the tests
+ * one column holds under one file name, with the test's name and
+ * condition, so that the same test run from different folders on
+ * different machines meets itself, and two tests that share a file name
+ * (cuda-cpp/MP+volatile.litmus and gpu/MP+volatile.litmus) stay apart.
+ * A column holding a test several times shows the sums of their counts.
  */
 #ifndef COMPARE_H
 #define COMPARE_H
@@ -36,7 +41,8 @@ typedef struct cmp_cell {
 } cmp_cell;
 
 typedef struct cmp_test {
-  char *key;               /* the test's file name */
+  char *key;               /* the test's path, as much of it as tells it apart ("gpu/MP+volatile.litmus") */
+  char *path;              /* its path as the first results file holding it spells it (tidied) */
   char *name, *kind, *condition;
   LC_VEC(char *) outcomes; /* "P1:r0=0; P1:r1=0;" in first-seen order, then sorted */
   cmp_cell *cells;         /* outcomes.n x ncolumns, row-major */
@@ -46,9 +52,17 @@ typedef struct cmp_test {
   bool differs;            /* columns disagree about some outcome */
 } cmp_test;
 
+/* A hardware run's totals, for the rates (compare_out.h). */
+typedef struct cmp_run {
+  size_t test, col;
+  uint64_t instances, weak;
+  double seconds;
+} cmp_run;
+
 typedef struct cmp_table {
   LC_VEC(cmp_column) columns;
   LC_VEC(cmp_test) tests;
+  LC_VEC(cmp_run) runs;    /* in the order read */
   void *loading;           /* entries read but not yet in matrices (compare.c) */
 } cmp_table;
 

@@ -8,6 +8,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <assert.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,42 +77,18 @@ void cmp_rates_free(cmp_rates *r) {
   lc_vec_free(r);
 }
 
-static void add_rate(cmp_rates *r, const char *column, json_t *o) {
-  const char *file = json_string_value(json_object_get(o, "file"));
-  const char *name = json_string_value(json_object_get(o, "test"));
-  const char *slash = file ? strrchr(file, '/') : NULL;
-  cmp_rate x = {lc_xstrdup(file ? (slash ? slash + 1 : file) : name ? name : "?"), lc_xstrdup(column), 0, 0, 0};
-  x.instances = (uint64_t)json_integer_value(json_object_get(o, "instances"));
-  x.weak = (uint64_t)json_integer_value(json_object_get(o, "positive"));
-  x.seconds = json_number_value(json_object_get(json_object_get(o, "timings"), "run_seconds"));
-  lc_vec_push(r, x);
-}
-
+/* The runs of the hardware columns, column by column, each in the order read. */
 int cmp_rates_load(cmp_rates *r, const cmp_table *t, lc_diag *d) {
   assert(r && t && d);
   for (size_t c = 0; c < t->columns.n; c++) {
     if (!t->columns.v[c].hardware) continue;
-    FILE *f = fopen(t->columns.v[c].path, "r");
-    if (!f) {
-      lc_error(d, (lc_loc){t->columns.v[c].path, 0, 0}, "cannot read results file");
-      return -1;
+    for (size_t k = 0; k < t->runs.n; k++) {
+      const cmp_run *run = &t->runs.v[k];
+      if (run->col != c) continue;
+      cmp_rate x = {lc_xstrdup(t->tests.v[run->test].key), lc_xstrdup(t->columns.v[c].label), run->instances,
+                    run->weak, run->seconds};
+      lc_vec_push(r, x);
     }
-    char *line = NULL;
-    size_t cap = 0;
-    while (getline(&line, &cap, f) > 0) {
-      json_t *o = json_loads(line, 0, NULL);
-      json_t *res = o ? json_object_get(o, "result") : NULL;
-      json_t *run = json_is_object(res) ? res : o;
-      /* a campaign's run counts in the column of its grid point */
-      char *point = json_is_object(res) && json_is_object(json_object_get(o, "point"))
-                    ? cmp_point_text(json_object_get(o, "point")) : NULL;
-      bool here = !t->columns.v[c].point || (point && strcmp(point, t->columns.v[c].point) == 0);
-      free(point);
-      if (here && json_is_object(run) && json_object_get(run, "histogram")) add_rate(r, t->columns.v[c].label, run);
-      json_decref(o);
-    }
-    free(line);
-    fclose(f);
   }
   return 0;
 }
@@ -118,11 +96,18 @@ int cmp_rates_load(cmp_rates *r, const cmp_table *t, lc_diag *d) {
 static double per_second(const cmp_rate *x) { return x->seconds > 0 ? (double)x->weak / x->seconds : 0; }
 static double per_million(const cmp_rate *x) { return x->instances ? (double)x->weak * 1e6 / (double)x->instances : 0; }
 
+/* The text form's test and column fields are as wide as their longest
+ * entry, so that long test names keep the numbers in line. */
 void cmp_print_rates(lc_buf *out, const cmp_rates *r, bool csv) {
   assert(out && r);
+  int wt = 32, wc = 6;
+  for (size_t i = 0; i < r->n; i++) {
+    if ((int)strlen(r->v[i].key) > wt) wt = (int)strlen(r->v[i].key);
+    if ((int)strlen(r->v[i].column) > wc) wc = (int)strlen(r->v[i].column);
+  }
   if (csv) lc_buf_puts(out, "test,column,instances,weak,seconds,weak_per_second,weak_per_million\n");
-  else lc_buf_printf(out, "Weak outcomes (instances satisfying the condition)\n    %-32s %-6s %14s %12s %14s %14s\n",
-                     "test", "column", "instances", "weak", "per second", "per million");
+  else lc_buf_printf(out, "Weak outcomes (instances satisfying the condition)\n    %-*s %-*s %14s %12s %14s %14s\n",
+                     wt, "test", wc, "column", "instances", "weak", "per second", "per million");
   for (size_t i = 0; i < r->n; i++) {
     const cmp_rate *x = &r->v[i];
     if (csv) {
@@ -130,8 +115,8 @@ void cmp_print_rates(lc_buf *out, const cmp_rates *r, bool csv) {
       lc_buf_printf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g,%.6g\n", x->column, x->instances, x->weak, x->seconds,
                     per_second(x), per_million(x));
     } else {
-      lc_buf_printf(out, "    %-32s %-6s %14" PRIu64 " %12" PRIu64 " %14.6g %14.6g\n", x->key, x->column, x->instances,
-                    x->weak, per_second(x), per_million(x));
+      lc_buf_printf(out, "    %-*s %-*s %14" PRIu64 " %12" PRIu64 " %14.6g %14.6g\n", wt, x->key, wc, x->column,
+                    x->instances, x->weak, per_second(x), per_million(x));
     }
   }
 }
@@ -253,7 +238,17 @@ int cmp_write_svgs(const cmp_table *t, const char *dir, bool only_differences, l
     cmp_svg_test(&svg, t, x);
     const char *dot = strrchr(x->key, '.');
     lc_buf_printf(&path, "%s/%.*s.svg", dir, (int)(dot ? (size_t)(dot - x->key) : strlen(x->key)), x->key);
-    int rc = lc_write_atomic(path.s, svg.s, svg.n, d);
+    /* a key with folders (gpu/MP+volatile.litmus): DIR/gpu/MP+volatile.svg */
+    int rc = 0;
+    for (char *p = path.s + strlen(dir) + 1; rc == 0 && (p = strchr(p, '/')) != NULL; p++) {
+      *p = '\0';
+      if (mkdir(path.s, 0777) < 0 && errno != EEXIST) {
+        lc_error(d, (lc_loc){0}, "cannot create '%s': %s", path.s, strerror(errno));
+        rc = -1;
+      }
+      *p = '/';
+    }
+    if (rc == 0) rc = lc_write_atomic(path.s, svg.s, svg.n, d);
     lc_buf_fini(&svg);
     lc_buf_fini(&path);
     if (rc < 0) return -1;
