@@ -34,7 +34,9 @@ static void usage(FILE *out) {
         "      --svg DIR      one plot per test, DIR/NAME.svg: outcome histogram per\n"
         "                     hardware column, forbidden outcomes seen in red\n"
         "      --merge OUT    merge the shards of a campaign (litmus-run --campaign\n"
-        "                     --shard) into OUT; exit 1 when runs are missing\n"
+        "                     --shard) into OUT, which must not exist; exit 1 when\n"
+        "                     runs are missing (the warning names them)\n"
+        "      --force        --merge writes over an existing OUT\n"
         "  -h, --help         show this help and exit\n"
         "  -V, --version      show the version and exit\n"
         "\n"
@@ -82,12 +84,24 @@ static int extra_outputs(const cmp_table *t, bool diff, bool csv, bool rates, co
   return rc;
 }
 
-static int merge_shards(char *const *paths, size_t n, const char *out) {
+/* OUT is written only when it is not there (or --force): a merge into a
+ * shard's own name, or over an earlier merge, would lose runs. */
+static int merge_shards(char *const *paths, size_t n, const char *out, bool force) {
+  struct stat st;
+  if (!force && stat(out, &st) == 0) {
+    fprintf(stderr, "litmus-compare: %s already exists: --force to write over it, or another name\n", out);
+    return LC_EXIT_INPUT;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(paths[i], out) == 0) {
+      fprintf(stderr, "litmus-compare: %s is both a shard and the file to merge into\n", out);
+      return LC_EXIT_INPUT;
+    }
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
   int rc = run_campaign_merge(paths, n, out, &d);
   if (rc < 0) fprintf(stderr, "litmus-compare: %s\n", lc_diag_first_error(&d));
-  if (rc == 1) fprintf(stderr, "litmus-compare: %s: runs are missing (a shard not run or not finished)\n", out);
+  if (rc == 1) fprintf(stderr, "litmus-compare: %s: %s\n", out, d.msgs.n ? d.msgs.v[d.msgs.n - 1].text : "runs are missing");
   lc_diag_fini(&d);
   return rc < 0 ? LC_EXIT_INPUT : rc;
 }
@@ -98,9 +112,9 @@ int main(int argc, char **argv) {
     {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
     {"merge", required_argument, NULL, 'm'}, {"csv", no_argument, NULL, 'c'},
     {"rates", no_argument, NULL, 'r'},       {"svg", required_argument, NULL, 's'},
-    {NULL, 0, NULL, 0},
+    {"force", no_argument, NULL, 'f'},       {NULL, 0, NULL, 0},
   };
-  bool diff = false, json = false, csv = false, rates = false;
+  bool diff = false, json = false, csv = false, rates = false, force = false;
   const char *merge = NULL, *svg = NULL;
   int c;
   while ((c = getopt_long(argc, argv, "dhV", longopts, NULL)) != -1) {
@@ -111,6 +125,7 @@ int main(int argc, char **argv) {
     case 'c': csv = true; break;
     case 'r': rates = true; break;
     case 's': svg = optarg; break;
+    case 'f': force = true; break;
     case 'h': usage(stdout); return LC_EXIT_OK;
     case 'V': printf("litmus-compare (%s)\n", PACKAGE_STRING); return LC_EXIT_OK;
     default: fputs("Try 'litmus-compare --help'.\n", stderr); return LC_EXIT_INPUT;
@@ -120,7 +135,7 @@ int main(int argc, char **argv) {
     fputs("litmus-compare: no results files (try 'litmus-compare --help')\n", stderr);
     return LC_EXIT_INPUT;
   }
-  if (merge) return merge_shards(argv + optind, (size_t)(argc - optind), merge);
+  if (merge) return merge_shards(argv + optind, (size_t)(argc - optind), merge, force);
   cmp_table t;
   cmp_init(&t);
   lc_diag d;

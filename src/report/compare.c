@@ -291,6 +291,17 @@ static size_t point_column(cmp_table *t, size_t first, json_t *point) {
   return t->columns.n - 1;
 }
 
+/* A litmus test (or a cat model) given where a results file belongs:
+ * its name, or its first line, a test's header ("PTX MP", "CUDA ..."). */
+static bool looks_like_a_test(const char *path, const char *line) {
+  size_t n = strlen(path);
+  if ((n > 7 && strcmp(path + n - 7, ".litmus") == 0) || (n > 4 && strcmp(path + n - 4, ".cat") == 0)) return true;
+  static const char *const heads[] = {"PTX ", "CUDA ", "C ", "C++ "};
+  for (size_t i = 0; i < LC_ARRAY_LEN(heads); i++)
+    if (strncmp(line, heads[i], strlen(heads[i])) == 0) return true;
+  return false;
+}
+
 int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
   assert(t && path && d);
   FILE *f = fopen(path, "r");
@@ -329,7 +340,15 @@ int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
       json_decref(o);
       o = res;
     }
-    if (!o || !json_is_object(o) || load_object(t, pend, col, o) < 0) {
+    if (!o && lineno == 1 && looks_like_a_test(path, line)) {
+      size_t plen = strlen(path);
+      if (plen > 4 && strcmp(path + plen - 4, ".cat") == 0)
+        lc_error(d, (lc_loc){path, 0, 0}, "a cat model (litmus-check --model FILE), not a results file");
+      else
+        lc_error(d, (lc_loc){path, 0, 0}, "a litmus test, not a results file; run litmus-check --json (or "
+                 "litmus-run --json) on it first");
+      rc = -1;
+    } else if (!o || !json_is_object(o) || load_object(t, pend, col, o) < 0) {
       lc_error(d, (lc_loc){path, lineno, o ? 1 : err.column}, "%s",
                o ? "not a litmus-run or litmus-check result (or mixed with the other kind)" : err.text);
       rc = -1;
@@ -367,17 +386,17 @@ bool cmp_outcome_forbidden_seen(const cmp_table *t, const cmp_test *x, size_t i)
   return seen && forbidden;
 }
 
-/* Columns disagree when one hardware column showed an outcome another did
- * not, or two models differ about it, or the columns' verdicts differ. */
+/* Models disagree about an outcome when one allows it and another does
+ * not.  Hardware columns do not disagree about an outcome one of them saw
+ * and another did not: a rare outcome is missed by chance, and the counts
+ * show it; runs disagree when their verdicts do (cmp_finish). */
 static bool row_differs(const cmp_table *t, const cmp_test *x, size_t i) {
-  int seen = -1, allowed = -1;
+  int allowed = -1;
   for (size_t c = 0; c < t->columns.n; c++) {
-    if (!x->present[c]) continue;
-    const cmp_cell *cell = cmp_cell_at(t, x, i, c);
-    int *slot = t->columns.v[c].hardware ? &seen : &allowed;
-    int v = t->columns.v[c].hardware ? cell->count > 0 : cell->status == CMP_ALLOWED;
-    if (*slot >= 0 && *slot != v) return true;
-    *slot = v;
+    if (!x->present[c] || t->columns.v[c].hardware) continue;
+    int v = cmp_cell_at(t, x, i, c)->status == CMP_ALLOWED;
+    if (allowed >= 0 && allowed != v) return true;
+    allowed = v;
   }
   return false;
 }

@@ -43,9 +43,10 @@ void cmp_print_csv(lc_buf *out, const cmp_table *t, bool only_differences) {
     lc_buf_putc(out, ',');
     lc_buf b;
     lc_buf_init(&b);
-    lc_buf_puts(&b, t->columns.v[c].label);
+    /* the label, file, grid point and machine or model, as the table's header lines */
+    lc_buf_printf(&b, "%s %s", t->columns.v[c].label, t->columns.v[c].path);
     if (t->columns.v[c].point) lc_buf_printf(&b, " (%s)", t->columns.v[c].point);   /* a campaign's grid point */
-    lc_buf_printf(&b, " %s", t->columns.v[c].desc ? t->columns.v[c].desc : "");
+    lc_buf_printf(&b, ": %s", t->columns.v[c].desc ? t->columns.v[c].desc : "");
     csv_field(out, b.s);
     lc_buf_fini(&b);
   }

@@ -450,6 +450,7 @@ int run_campaign_close(run_campaign *c, lc_diag *d) {
 
 typedef struct merge_ctx {
   json_t *header;           /* the first file's, shard left out */
+  json_int_t nshards;       /* the first file's shard count */
   json_t **runs;            /* by run number */
   size_t nruns;
   const char *path;
@@ -460,6 +461,8 @@ static int merge_line(json_t *js, size_t lineno, void *arg) {
   merge_ctx *m = arg;
   if (lineno == 1) {
     json_t *h = json_deep_copy(js);
+    json_t *shard = json_object_get(js, "shard");
+    if (!m->header) m->nshards = json_integer_value(json_array_get(shard, 1));
     json_object_del(h, "shard");
     if (!json_object_get(h, "campaign")) {
       lc_error(m->d, (lc_loc){0}, "%s: not a campaign results file (no header)", m->path);
@@ -488,9 +491,58 @@ static int merge_line(json_t *js, size_t lineno, void *arg) {
   return 0;
 }
 
+/* Which runs no shard holds, as a warning: the first few by test and
+ * grid point, and the shards they belong to (run r is shard r % N's). */
+static void missing_runs(const merge_ctx *m, size_t done) {
+  json_t *tests = json_object_get(m->header, "tests");
+  size_t ntests = json_array_size(tests), shown = 0, nshards = m->nshards > 0 ? (size_t)m->nshards : 1;
+  bool *shard = lc_xcalloc(nshards + 1, sizeof *shard);
+  lc_buf b;
+  lc_buf_init(&b);
+  for (size_t r = 0; r < m->nruns; r++) {
+    if (m->runs[r]) continue;
+    shard[r % nshards] = true;
+    if (shown++ == 8) {
+      lc_buf_puts(&b, ", ...");
+      continue;
+    }
+    if (shown > 8) continue;
+    const char *test = ntests ? json_string_value(json_array_get(tests, r % ntests)) : NULL;
+    lc_buf_printf(&b, "%srun %zu (%s", shown > 1 ? ", " : "", r, test ? test : "?");
+    json_t *grid = json_object_get(m->header, "grid");
+    if (ntests && json_array_size(grid)) {
+      /* the point's values: the first axis varies slowest */
+      size_t point = r / ntests, naxes = json_array_size(grid);
+      const char **val = lc_xcalloc(naxes + 1, sizeof *val);
+      for (size_t a = naxes; a-- > 0;) {
+        json_t *values = json_object_get(json_array_get(grid, a), "values");
+        size_t nv = json_array_size(values) ? json_array_size(values) : 1;
+        val[a] = json_string_value(json_array_get(values, point % nv));
+        point /= nv;
+      }
+      for (size_t a = 0; a < naxes; a++)
+        lc_buf_printf(&b, "%s%s=%s", a ? " " : " at ", json_string_value(json_object_get(json_array_get(grid, a), "name")),
+                      val[a] ? val[a] : "?");
+      free(val);
+    }
+    lc_buf_putc(&b, ')');
+  }
+  lc_buf_printf(&b, "; in %s", nshards > 1 ? "shard" : "the campaign");
+  if (nshards > 1) {
+    size_t k = 0;
+    for (size_t i = 0; i < nshards; i++)
+      if (shard[i]) lc_buf_printf(&b, "%s%zu", k++ ? ", " : " ", i);
+    lc_buf_printf(&b, " of %zu", nshards);
+  }
+  lc_warning(m->d, (lc_loc){0}, "%zu of %zu runs are missing: %s (not run, or not finished: --resume them)",
+             m->nruns - done, m->nruns, b.s);
+  lc_buf_fini(&b);
+  free(shard);
+}
+
 int run_campaign_merge(char *const *paths, size_t n, const char *out, lc_diag *d) {
   assert((paths || n == 0) && out && d);
-  merge_ctx m = {NULL, NULL, 0, NULL, d};
+  merge_ctx m = {NULL, 0, NULL, 0, NULL, d};
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     size_t len;
@@ -528,6 +580,7 @@ int run_campaign_merge(char *const *paths, size_t n, const char *out, lc_diag *d
                   m.nruns);
     rc = lc_write_atomic(out, b.s, b.n, d) < 0 ? -1 : done == m.nruns ? 0 : 1;
     lc_buf_fini(&b);
+    if (rc == 1) missing_runs(&m, done);
   }
   for (size_t r = 0; r < m.nruns; r++) json_decref(m.runs[r]);
   free(m.runs);

@@ -32,9 +32,24 @@ runs "$tmp/all.jsonl" >"$tmp/all.runs"
 runs "$tmp/merged.jsonl" >"$tmp/merged.runs"
 [ "$(wc -l <"$tmp/all.runs")" -eq 12 ] || fail "unsharded: $(wc -l <"$tmp/all.runs") runs, not 12"
 cmp -s "$tmp/all.runs" "$tmp/merged.runs" || { diff "$tmp/all.runs" "$tmp/merged.runs"; fail "merged shards differ"; }
-# a shard missing: the merge says so
-"$compare" --merge "$tmp/part.jsonl" "$tmp/s0.jsonl" "$tmp/s2.jsonl" 2>/dev/null
+# a shard missing: the merge says so, naming the runs and the shard
+esc() { printf '%s' "$1" | sed 's/[].[\*^$|]/\\&/g'; }
+"$compare" --merge "$tmp/part.jsonl" "$tmp/s0.jsonl" "$tmp/s2.jsonl" 2>"$tmp/err"
 [ $? -eq 1 ] || fail "merge of two of three shards did not exit 1"
+sed -e "s|$(esc "$tmp/")||g" -e "s|$(esc "$top_srcdir/litmus/")|litmus/|g" "$tmp/err" >"$tmp/err2"
+cat >"$tmp/want" <<'EOF2'
+litmus-compare: part.jsonl: warning: 4 of 12 runs are missing: run 1 (litmus/SB.litmus at stress-iterations=0 barrier=on), run 4 (litmus/SB.litmus at stress-iterations=0 barrier=off), run 7 (litmus/SB.litmus at stress-iterations=64 barrier=on), run 10 (litmus/SB.litmus at stress-iterations=64 barrier=off); in shard 1 of 3 (not run, or not finished: --resume them)
+EOF2
+check_whole "$tmp/want" "$tmp/err2" "merge with a shard missing names its runs" keep
+# OUT is not written over unless --force
+"$compare" --merge "$tmp/part.jsonl" "$tmp/s0.jsonl" "$tmp/s2.jsonl" 2>"$tmp/err"
+rc=$?
+sed "s|$(esc "$tmp/")||g" "$tmp/err" >"$tmp/err2"
+echo "litmus-compare: part.jsonl already exists: --force to write over it, or another name" >"$tmp/want"
+[ $rc -eq 2 ] || fail "merge over an existing file: exit $rc, not 2"
+check_whole "$tmp/want" "$tmp/err2" "merge over an existing file refused" keep
+"$compare" --merge "$tmp/part.jsonl" --force "$tmp/s0.jsonl" "$tmp/s2.jsonl" 2>/dev/null
+[ $? -eq 1 ] || fail "merge --force over an existing file did not exit 1"
 # another campaign's file is refused
 "$run" -q -b host -n 2 -i 200 -s 7 --campaign "$tmp/other.jsonl" --grid 'stride=4' $tests 2>/dev/null
 "$compare" --merge "$tmp/bad.jsonl" "$tmp/s0.jsonl" "$tmp/other.jsonl" 2>"$tmp/err"

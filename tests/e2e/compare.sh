@@ -5,6 +5,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 cd "$top_srcdir/tests/e2e/compare" || exit 99
 make_tmp
+# results files written here are named without their folder
+filter() { sed "s|$tmp/||g"; }
 # run NAME WANT-STATUS ARGS...: stdout+stderr against NAME.expected
 run() {
   name=$1 want=$2
@@ -47,4 +49,24 @@ if [ -w /dev/full ]; then
   if [ $rc = 3 ] && cmp -s "$tmp/want" "$tmp/err"; then ok "stdout on a full disk: exit 3"
   else bad "stdout on a full disk: exit $rc"; cat "$tmp/err"; fi
 fi
+# a test or a model given for a results file: said so
+run litmus-given 2 folders/a/MP.litmus
+run cat-given 2 ../../../models/sc.cat
+# --rates: long test names keep the numbers in line
+sed 's|litmus/SB.litmus|litmus/SB+a-name-longer-than-the-thirty-two-columns.litmus|' gpu-a.json >"$tmp/long.json"
+run rates-long-name 0 --rates "$tmp/long.json"
+# tests are matched by path: two folders each with an MP.litmus (same
+# name and condition, different programs) are two rows, in one file and
+# across files; the same tests read from another folder meet themselves
+source_models
+"$lc" --json folders/ >"$tmp/folders.json" 2>/dev/null
+(cd folders && "$lc" --json a/MP.litmus b/MP.litmus) >"$tmp/again.json" 2>/dev/null
+run same-file-name 0 "$tmp/folders.json"
+run same-file-name-two-files 0 "$tmp/folders.json" "$tmp/again.json"
+# the shipped tree compared with itself: one row per test
+"$lc" --json "$abs_top_srcdir/litmus/" >"$tmp/tree.json" 2>/dev/null
+want=$(find "$abs_top_srcdir/litmus" -name '*.litmus' | wc -l)
+got=$("$lcmp" "$tmp/tree.json" "$tmp/tree.json" | sed -n 's/^\([0-9]*\) tests, .*/\1/p')
+if [ "$got" = "$want" ]; then ok "the shipped tree with itself: $got tests, $got rows"
+else bad "the shipped tree with itself: $want tests, ${got:-no} rows"; fi
 finish compare
