@@ -48,6 +48,14 @@ else
   bad "--graph out.png: exit $rc, wrote $(cd "$tmp/g" && ls | tr '\n' ' ')"
 fi
 
+# --graph x.svg without Graphviz: every execution's DOT file, and one warning
+mkdir -p "$tmp/nodot"
+(cd "$tmp/nodot" && PATH=/nonexistent "$lc" --show all --graph x.svg "$abs_top_srcdir/litmus/MP.litmus" >/dev/null 2>err)
+{ sed "s|$abs_top_srcdir/||" "$tmp/nodot/err"; rm "$tmp/nodot/err"; ls "$tmp/nodot"; } >"$tmp/nodot.out"
+printf '%s\n' "litmus/MP.litmus: warning: --graph: Graphviz's dot is not installed: wrote DOT files only" \
+  x-1.dot x-2.dot x-3.dot x-4.dot >"$tmp/nodot.want"
+check_whole "$tmp/nodot.want" "$tmp/nodot.out" "--graph x.svg without dot: all four DOT files" keep
+
 # two tests named MP: --html and --graph keep both, in the order given
 two="$top_srcdir/litmus/MP.litmus $dir/MP-again.litmus"
 mkdir -p "$tmp/g2"
