@@ -129,7 +129,8 @@ static void usage(FILE *out) {
         "\n"
         "Exit status: 0 nothing forbidden observed, 1 a forbidden outcome observed\n"
         "(or a hang of a test the model says terminates),\n"
-        "2 bad input, no GPU or a test the backend cannot run, 3 internal error.\n"
+        "2 bad input, no GPU or a test the backend cannot run, 3 internal error;\n"
+        "--check-sass: 77 when NVRTC or cuobjdump is missing.\n"
         "See litmus-run(1).\n",
         out);
 }
