@@ -84,7 +84,8 @@ static void usage(FILE *out) {
         "                         bounds (2 s) for one that explores them all\n"
         "      --json             one JSON object per test, one per line\n"
         "      --expect CSV       compare verdicts with lines `path,0|1` (1: the\n"
-        "                         condition holds); print mismatches, exit 1 on any\n"
+        "                         condition holds); print mismatches (on stdout, with\n"
+        "                         --json on stderr), exit 1 on any\n"
         "      --no-races         do not evaluate the model's flags (data races)\n"
         "      --explain[=STATE]  why each state of the condition (or STATE, written\n"
         "                         'P1:r0=1; P1:r1=0;') is forbidden or allowed;\n"
@@ -713,6 +714,11 @@ static void progress(const batch *b, size_t i) {
 /* Exit statuses grow with severity. */
 static int worst(int a, int b) { return a > b ? a : b; }
 
+/* --expect's mismatches and count are results: on stdout with the test
+ * blocks (also under -q, which leaves only them), on stderr beside JSON
+ * lines, which stdout keeps to. */
+static FILE *expect_out(const options *o) { return o->json ? stderr : stdout; }
+
 /* Prints the test, once every test before it is printed. */
 static void emit(batch *b, size_t i) {
   const options *o = b->o;
@@ -720,7 +726,6 @@ static void emit(batch *b, size_t i) {
   progress(b, i);
   fputs(j->err, stderr);
   fputs(j->out, stdout);
-  if (!o->json && o->mode != MODE_LINT && *j->out && i + 1 < b->njobs) fputc('\n', stdout);
   b->status = worst(b->status, j->status);
   const expectation *e = b->ex->n ? find_expect(b->ex, j->path) : NULL;
   if (e) b->expected++;
@@ -728,9 +733,10 @@ static void emit(batch *b, size_t i) {
     b->compared++;
     if (e->value != j->verdict) {
       b->mismatches++;
-      fprintf(stderr, "mismatch: %s: expected %d, got %d\n", j->path, e->value, j->verdict);
+      fprintf(expect_out(o), "mismatch: %s: expected %d, got %d\n", j->path, e->value, j->verdict);
     }
   }
+  if (!o->json && o->mode != MODE_LINT && *j->out && i + 1 < b->njobs) fputc('\n', stdout);
   free(j->out);
   free(j->err);
   b->printed = i + 1;
@@ -903,7 +909,8 @@ static int run_batch(const options *o, const cli_models *models, const expect_ve
   }
   if (b.njobs > 1 && !o->quiet && lc_is_tty(stderr)) fprintf(stderr, "\r%70s\r", "");
   if (o->expect) {
-    fprintf(stderr, "expect: %zu tests compared, %zu mismatches\n", b.compared, b.mismatches);
+    fprintf(expect_out(o), "expect: %zu tests compared, %zu mismatches\n", b.compared, b.mismatches);
+    fflush(stdout);
     if (b.mismatches) status = worst(status, LC_EXIT_MISMATCH);
     /* a file for other tests (or other paths) would otherwise pass */
     if (b.expected == 0) {
