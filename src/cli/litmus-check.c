@@ -64,8 +64,8 @@ typedef struct options {
 
 static void usage(FILE *out) {
   fputs("Usage: litmus-check [OPTION]... FILE|DIR...\n"
-        "Check scoped-PTX litmus tests against a memory model: every allowed final\n"
-        "state, the verdict of the test's condition, and data races.\n"
+        "Check litmus tests (scoped PTX or CUDA C++) against a memory model: every\n"
+        "allowed final state, the verdict of the test's condition, and data races.\n"
         "\n"
         "  -m, --model NAME|FILE  memory model (default: ptx-v7.5 for PTX tests, ptx-v8\n"
         "                         for those with mbarrier, cluster barriers or bulk\n"

@@ -72,8 +72,8 @@ typedef struct options {
 
 static void usage(FILE *out) {
   fputs("Usage: litmus-run [OPTION]... FILE|DIR...\n"
-        "Run scoped-PTX litmus tests many times on a GPU (or on CPU threads) and\n"
-        "compare the outcomes with those a memory model allows.\n"
+        "Run litmus tests (scoped PTX or CUDA C++) many times on a GPU (or on CPU\n"
+        "threads) and compare the outcomes with those a memory model allows.\n"
         "\n"
         "  -b, --backend cuda|host   where to run (default cuda); host: CPU threads\n"
         "      --emit-cuda           print the generated CUDA source and exit\n"

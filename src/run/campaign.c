@@ -98,7 +98,16 @@ static int set_field(const field *f, const char *v, run_params *par, lc_diag *d)
     return 0;
   }
   }
-  lc_error(d, (lc_loc){0}, "--grid: '%s' is not a value of %s", v, f->name);
+  /* what the parameter takes, so that the user need not look it up */
+  if (f->k == K_BOOL)
+    lc_error(d, (lc_loc){0}, "--grid: '%s' is not a value of %s (on or off)", v, f->name);
+  else if (f->k == K_SECONDS)
+    lc_error(d, (lc_loc){0}, "--grid: '%s' is not a value of %s (seconds, more than 0)", v, f->name);
+  else if (f->k == K_PATTERN)
+    lc_error(d, (lc_loc){0}, "--grid: '%s' is not a value of %s (st-st, st-ld, ld-st or ld-ld)", v, f->name);
+  else
+    lc_error(d, (lc_loc){0}, "--grid: '%s' is not a value of %s (an integer from %llu to %llu)", v, f->name,
+             (unsigned long long)f->lo, (unsigned long long)f->hi);
   return -1;
 }
 

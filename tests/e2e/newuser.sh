@@ -84,10 +84,18 @@ else
   echo "skipped: nvcc --sm 70 (no nvcc)"
 fi
 
+# a folder given with a trailing slash: folder/a/MP.litmus, not folder//a/MP.litmus
+(cd "$abs_top_srcdir/tests/e2e/compare" && "$lc" --json folders/ 2>/dev/null) |
+  sed -n 's/.*"file":"\([^"]*\)".*/\1/p' >"$tmp/slash"
+printf '%s\n' folders/a/MP.litmus folders/b/MP.litmus >"$tmp/slash.want"
+check_whole "$tmp/slash.want" "$tmp/slash" "a folder with a trailing slash: no '//' in paths" keep
+
 # help and manual pages agree with the programs
 for p in litmus-check litmus-run litmus-gen litmus-compare; do
   "$abs_top_builddir/src/$p" --help >"$tmp/help" 2>&1
   if grep -q '%%' "$tmp/help"; then bad "$p --help prints '%%'"; else ok "$p --help: no '%%'"; fi
+  # the tools read C++ tests too
+  if grep -q 'scoped-PTX' "$tmp/help"; then bad "$p --help: scoped-PTX only"; else ok "$p --help: not scoped-PTX only"; fi
   grep -q "man/$p.1\|$p\.1" "$top_srcdir/README.md" && ok "README lists $p.1" || bad "README does not list $p.1"
 done
 { "$lgen" --help; "$lgen" --cpp --help; } 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$tmp/opts"
