@@ -56,8 +56,10 @@ typedef struct options {
   unsigned jobs;
   lc_check_options check;
   lc_paths files;
-  bool model_given;           /* -m: every test under it; else PTX tests under ptx-v7.5
-                                 and C++ tests under cuda-cpp (which --set then sets) */
+  bool model_given;           /* -m: the tests of its dialect under it; else PTX tests
+                                 under ptx-v7.5 and C++ tests under cuda-cpp (which --set
+                                 then sets) */
+  bool any_dialect;           /* --any-dialect: -m's model checks every test */
   const char *settings[17];   /* --set NAME=VALUE, NULL-terminated */
   size_t nsettings;
 } options;
@@ -70,7 +72,10 @@ static void usage(FILE *out) {
         "  -m, --model NAME|FILE  memory model (default: ptx-v7.5 for PTX tests, ptx-v8\n"
         "                         for those with mbarrier, cluster barriers or bulk\n"
         "                         copies, cuda-cpp\n"
-        "                         for C and CUDA C++ tests; see models/)\n"
+        "                         for C and CUDA C++ tests; see models/); a PTX\n"
+        "                         model checks the PTX tests, a C++ model the C++\n"
+        "                         tests, the others keep their default\n"
+        "      --any-dialect      check every test under --model, PTX or C++\n"
         "      --set NAME=VALUE   set an option of the model (e.g. no-thin-air=off)\n"
         "  -e, --engine smt|enum|auto  engine (default auto)\n"
         "  -j, --jobs N           check N tests at a time (default: one per processor);\n"
@@ -127,7 +132,7 @@ static void usage(FILE *out) {
 
 /* ---- options ------------------------------------------------------------------ */
 
-enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
+enum { OPT_JSON = 256, OPT_ANY_DIALECT, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
        OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
        OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY };
 
@@ -162,7 +167,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"show-rel", required_argument, NULL, OPT_SHOW_REL},
     {"html", required_argument, NULL, OPT_HTML},     {"set", required_argument, NULL, OPT_SET},
     {"termination", no_argument, NULL, OPT_TERMINATION}, {"progress", required_argument, NULL, OPT_PROGRESS},
-    {"lint", no_argument, NULL, OPT_LINT},
+    {"lint", no_argument, NULL, OPT_LINT}, {"any-dialect", no_argument, NULL, OPT_ANY_DIALECT},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
@@ -209,6 +214,7 @@ static int parse_options(int argc, char **argv, options *o) {
       o->check.unroll = (unsigned)num;
       break;
     case OPT_JSON: o->json = true; break;
+    case OPT_ANY_DIALECT: o->any_dialect = true; break;
     case OPT_UNROLL_SEARCH: o->unroll_search = true; break;
     case OPT_MAX_MEMORY:
       if (mem_parse_size(optarg, &o->max_memory) < 0) {
@@ -891,6 +897,22 @@ static void name_files(batch *b) {
   lc_vec_free(&taken);
 }
 
+/* -m named a model of one dialect: the tests of the other were checked
+ * under their default, said once (their results name their model). */
+static void other_dialect_note(const options *o, const cli_models *m) {
+  size_t n = 0;
+  const char *first = NULL;
+  for (size_t i = 0; i < o->files.n; i++)
+    if (cli_models_other_dialect_file(m, o->files.v[i])) n++, first = first ? first : o->files.v[i];
+  if (!n) return;
+  bool ptx = cli_model_dialect(m->given) == CLI_DIALECT_PTX;
+  fprintf(stderr, "litmus-check: warning: --model %s is a %s model: %zu %s test%s (%s%s) checked under %s, "
+          "%s default; --any-dialect checks %s under %s\n", o->model, ptx ? "PTX" : "C++", n, ptx ? "C++" : "PTX",
+          n == 1 ? "" : "s", n == 1 ? "" : "the first: ", first,
+          ptx ? "cuda-cpp" : "ptx-v7.5 (ptx-v8 with Hopper instructions)", n == 1 ? "its" : "their",
+          n == 1 ? "it" : "them", o->model);
+}
+
 static int run_batch(const options *o, const cli_models *models, const expect_vec *ex) {
   batch b = {o, models->model, models->cpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
              PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ex, LC_EXIT_OK, 0, 0, 0, 0, -1,
@@ -919,6 +941,7 @@ static int run_batch(const options *o, const cli_models *models, const expect_ve
       status = worst(status, LC_EXIT_INPUT);
     }
   }
+  if (o->mode == MODE_CHECK && !o->quiet) other_dialect_note(o, models);
   for (size_t i = 0; i < b.njobs; i++) free(b.jobs[i].stem);
   free(b.jobs);
   return status;
@@ -945,7 +968,7 @@ int main(int argc, char **argv) {
   cli_models models = {0};
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
   if (status < 0 && o.mode == MODE_CHECK &&
-      cli_models_load(&models, "litmus-check", argv[0], o.model, o.model_given, o.settings) < 0)
+      cli_models_load(&models, "litmus-check", argv[0], o.model, o.model_given, o.any_dialect, o.settings) < 0)
     status = LC_EXIT_INPUT;
   /* Jobs a batch of few tests leaves idle split the states of each test. */
   if (jobs_given && o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;

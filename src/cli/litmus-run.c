@@ -58,6 +58,7 @@ typedef struct options {
   backend_kind backend;
   bool emit_cuda, json, seeded, check_sass, resume, mutants;
   bool model_given;                   /* -m; else PTX tests use ptx-v7.5, C++ tests cuda-cpp */
+  bool any_dialect;                   /* --any-dialect: -m's model for every test */
   unsigned tune;                      /* --tune N: trials */
   const char *config;                 /* --config FILE: read, or written by --tune */
   const char *campaign, *grid_spec;   /* --campaign FILE, --grid SPEC */
@@ -86,7 +87,9 @@ static void usage(FILE *out) {
         "  -s, --seed S              64-bit seed for all randomness (default: from the clock)\n"
         "  -d, --device N            CUDA device (default 0)\n"
         "  -m, --model NAME|FILE     memory model (default ptx-v7.5; ptx-v8 for tests with\n"
-        "                            mbarrier, cluster barriers or bulk copies; cuda-cpp for C++)\n"
+        "                            mbarrier, cluster barriers or bulk copies; cuda-cpp for C++);\n"
+        "                            a PTX model for the PTX tests, a C++ model for the C++ ones\n"
+        "      --any-dialect         run every test against --model, PTX or C++\n"
         "  -u, --unroll N            loop bound of the model check (default 2)\n"
         "  -e, --engine smt|enum|auto  engine of the model check (default auto)\n"
         "      --timeout S           give up the model check of a test after S seconds\n"
@@ -143,7 +146,7 @@ enum {
   OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM,
   OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME, OPT_TIMEOUT,
   OPT_PRE_PATTERN, OPT_PRE_LINES, OPT_PRE_ITERS, OPT_LOC_OFFSET, OPT_MUTANTS, OPT_TUNE, OPT_CONFIG,
-  OPT_FIRST_ROTATION, OPT_WATCHDOG
+  OPT_FIRST_ROTATION, OPT_WATCHDOG, OPT_ANY_DIALECT
 };
 
 static int bad_value(const char *what, const char *s, const char *expected) {
@@ -278,6 +281,7 @@ static bool flag_option(options *o, int c) {
   case OPT_RESUME: o->resume = true; return true;
   case OPT_MUTANTS: o->mutants = true; return true;
   case OPT_JSON: o->json = true; return true;
+  case OPT_ANY_DIALECT: o->any_dialect = true; return true;
   case 'q': o->par.progress = false; return true;
   }
   return false;
@@ -359,6 +363,7 @@ static const struct option longopts[] = {
   {"instances", required_argument, NULL, 'i'},   {"seed", required_argument, NULL, 's'},
   {"device", required_argument, NULL, 'd'},      {"model", required_argument, NULL, 'm'},
   {"unroll", required_argument, NULL, 'u'},      {"max-forbidden", required_argument, NULL, 'k'},
+  {"any-dialect", no_argument, NULL, OPT_ANY_DIALECT},
   {"json", no_argument, NULL, OPT_JSON},         {"output", required_argument, NULL, 'o'},
   {"quiet", no_argument, NULL, 'q'},
   {"mem-stress", no_argument, NULL, OPT_MEM_STRESS}, {"no-mem-stress", no_argument, NULL, OPT_NO_MEM_STRESS},
@@ -518,6 +523,7 @@ typedef struct session {
   char *device;              /* --tune: the machine the trials ran on */
   const run_grid *grid;
   size_t file;               /* index of the file being run */
+  const cli_models *models;
 } session;
 
 /* The model a test is run against: without -m, C++ tests use cuda-cpp and
@@ -708,6 +714,10 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
     fprintf(stderr, "litmus-run: %s: model check (%s engine)...", path, lc_engine_name(s->o->check.engine));
   if (s->o->checking) atomic_store(s->o->checking, true);
   const cat_model *model = session_model(s, t);
+  if (cli_models_other_dialect(s->models, t))
+    fprintf(stderr, "litmus-run: %s: warning: a %s test: run against %s, not --model %s (a %s model); "
+            "--any-dialect insists\n", path, t->cpp ? "C++" : "PTX", cat_model_name(model), s->o->model,
+            t->cpp ? "PTX" : "C++");
   /* only a test that can block may hang: only such a test costs a
    * termination check (its verdict goes with the run's hung instances) */
   lc_check_options check = s->o->check;
@@ -870,7 +880,8 @@ static int tune(session *s, const atomic_bool *stop) {
 }
 
 static int run_all(const options *o, const cli_models *models, const atomic_bool *stop) {
-  session s = {.o = o, .model = models->model, .cpp_model = models->cpp, .hopper_model = models->hopper};
+  session s = {.o = o, .model = models->model, .cpp_model = models->cpp, .hopper_model = models->hopper,
+               .models = models};
   lc_buf_init(&s.out);
   run_campaign camp;
   run_grid grid = {{0}};
@@ -936,7 +947,7 @@ int main(int argc, char **argv) {
   if (!o.seeded) o.par.seed = clock_seed();
   o.par.progress = o.par.progress && lc_is_tty(stderr);
   cli_models models = {0};
-  if (status < 0 && cli_models_load(&models, "litmus-run", argv[0], o.model, o.model_given, NULL) < 0)
+  if (status < 0 && cli_models_load(&models, "litmus-run", argv[0], o.model, o.model_given, o.any_dialect, NULL) < 0)
     status = LC_EXIT_INPUT;
   if (status < 0) {
     interrupts in;

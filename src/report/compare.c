@@ -60,6 +60,10 @@ void cmp_fini(cmp_table *t) {
     free(t->columns.v[c].label);
     free(t->columns.v[c].desc);
     free(t->columns.v[c].point);
+    for (size_t k = 0; k < t->columns.v[c].models.n; k++) free(t->columns.v[c].models.v[k]);
+    lc_vec_free(&t->columns.v[c].models);
+    lc_vec_free(&t->columns.v[c].model_runs);
+    free(t->columns.v[c].engine);
   }
   lc_vec_free(&t->columns);
 }
@@ -202,6 +206,35 @@ static char *column_desc(json_t *o, bool hardware) {
   return s;
 }
 
+/* A model column may hold results under several models: -m named one
+ * dialect's model and the tests of the other kept theirs (PTX tests
+ * under ptx-v7.5, C++ tests under cuda-cpp). */
+static void count_model(cmp_column *c, const char *model) {
+  for (size_t k = 0; k < c->models.n; k++)
+    if (strcmp(c->models.v[k], model) == 0) {
+      c->model_runs.v[k]++;
+      return;
+    }
+  lc_vec_push(&c->models, lc_xstrdup(model));
+  lc_vec_push(&c->model_runs, (size_t)1);
+}
+
+/* "models PTX v7.5 (81 results), CUDA C++ (35 results) (enum engine)" when
+ * a column's results name more than one model. */
+static void describe_models(cmp_column *c) {
+  if (c->hardware || c->models.n < 2) return;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_puts(&b, "models ");
+  for (size_t k = 0; k < c->models.n; k++)
+    lc_buf_printf(&b, "%s%s (%zu result%s)", k ? ", " : "", c->models.v[k], c->model_runs.v[k],
+                  c->model_runs.v[k] == 1 ? "" : "s");
+  lc_buf_printf(&b, " (%s engine)", c->engine ? c->engine : "");
+  free(c->desc);
+  c->desc = lc_buf_take(&b);
+  lc_buf_fini(&b);
+}
+
 static int load_object(cmp_table *t, pending_vec *pend, size_t col, json_t *o) {
   cmp_column *c = &t->columns.v[col];
   bool hardware = json_object_get(o, "histogram") != NULL;
@@ -209,9 +242,11 @@ static int load_object(cmp_table *t, pending_vec *pend, size_t col, json_t *o) {
   if (c->nruns == 0) {
     c->hardware = hardware;
     c->desc = column_desc(o, hardware);
+    if (!hardware) c->engine = lc_xstrdup(str(o, "engine"));
   } else if (c->hardware != hardware) {
     return -1;
   }
+  if (!hardware) count_model(c, str(o, "model"));
   pending *p;
   size_t ti = find_test(t, o, &p, pend);
   cmp_test *x = &t->tests.v[ti];
@@ -578,6 +613,7 @@ static void match_tests(cmp_table *t, pending_vec *pend) {
 
 void cmp_finish(cmp_table *t) {
   label_columns(t);
+  for (size_t c = 0; c < t->columns.n; c++) describe_models(&t->columns.v[c]);
   pending_vec *pend = pending_of(t);
   match_tests(t, pend);
   for (size_t i = 0; i < t->tests.n; i++) {

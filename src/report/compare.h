@@ -26,10 +26,14 @@ typedef struct cmp_column {
   size_t file;             /* the results file's number, from 1 */
   char *point;             /* a campaign's grid point ("barrier=on"), or NULL */
   char *label;             /* "[1]", "[2]", ...; "[1.1]", "[1.2]" for the points of a campaign */
-  char *desc;              /* "cuda: NVIDIA H100 (sm_90), driver ...", "model PTX v7.5 (smt)" */
+  char *desc;              /* "cuda: NVIDIA H100 (sm_90), driver ...", "model PTX v7.5 (smt engine)", or
+                              "models PTX v7.5 (81 tests), CUDA C++ (35 tests) (enum engine)" */
   bool hardware;           /* litmus-run results (else litmus-check results) */
   size_t nruns;            /* results read into the column */
   size_t ntests;           /* the distinct tests among them (cmp_finish) */
+  LC_VEC(char *) models;   /* model columns: the models named, in first-seen order ... */
+  LC_VEC(size_t) model_runs; /* ... and the results under each */
+  char *engine;            /* model columns: the first result's engine */
 } cmp_column;
 
 typedef enum { CMP_ABSENT, CMP_ALLOWED, CMP_FORBIDDEN, CMP_UNEXPLORED } cmp_status;

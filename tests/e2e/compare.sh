@@ -63,6 +63,13 @@ source_models
 (cd folders && "$lc" --json a/MP.litmus b/MP.litmus) >"$tmp/again.json" 2>/dev/null
 run same-file-name 0 "$tmp/folders.json"
 run same-file-name-two-files 0 "$tmp/folders.json" "$tmp/again.json"
+# a run with --model ptx-v6.0 against the default: the C++ tests are
+# under cuda-cpp in both (no dialect taken for a model difference), and
+# each column names its models
+"$lc" --json "$abs_top_srcdir/litmus/cuda-cpp/MP+rlx.litmus" "$abs_top_srcdir/litmus/MP.litmus" >"$tmp/default.json" 2>/dev/null
+"$lc" --json --model ptx-v6.0 "$abs_top_srcdir/litmus/cuda-cpp/MP+rlx.litmus" "$abs_top_srcdir/litmus/MP.litmus" \
+  >"$tmp/v6.json" 2>/dev/null
+run model-per-dialect 0 "$tmp/default.json" "$tmp/v6.json"
 # the shipped tree compared with itself: one row per test
 "$lc" --json "$abs_top_srcdir/litmus/" >"$tmp/tree.json" 2>/dev/null
 want=$(find "$abs_top_srcdir/litmus" -name '*.litmus' | wc -l)
