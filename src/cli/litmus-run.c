@@ -62,6 +62,8 @@ typedef struct options {
   unsigned tune;                      /* --tune N: trials */
   const char *config;                 /* --config FILE: read, or written by --tune */
   const char *campaign, *grid_spec;   /* --campaign FILE, --grid SPEC */
+  char **args;                        /* the options given (for a campaign's header) */
+  size_t nargs;
   unsigned shard, nshards;            /* --shard I/N */
   atomic_bool *checking;              /* set while the model check runs (interrupts quit then) */
   const char *model, *output;
@@ -407,7 +409,7 @@ static int preload_config(int argc, char **argv, options *o) {
 }
 
 /* Returns -1 to go on, or the exit status when the options say to stop. */
-static int parse_options(int argc, char **argv, options *o) {
+static int parse_options(int argc, char **argv, options *o, char **fallback, size_t nfallback) {
   int c;
   if (preload_config(argc, argv, o) < 0) return LC_EXIT_INPUT;
   while ((c = getopt_long(argc, argv, "b:n:t:i:s:d:m:u:k:o:e:qhV", longopts, NULL)) != -1) {
@@ -435,7 +437,13 @@ static int parse_options(int argc, char **argv, options *o) {
     return LC_EXIT_INPUT;
   }
   for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
-  if (optind == argc) {
+  /* --resume without tests: the campaign's */
+  for (size_t i = 0; optind == argc && i < nfallback; i++) lc_paths_add(&o->files, fallback[i]);
+  /* the options, for the campaign's header (--resume is not one of them) */
+  o->args = lc_xcalloc((size_t)optind + 1, sizeof(char *));
+  for (int i = 1; i < optind; i++)
+    if (strcmp(argv[i], "--resume") != 0) o->args[o->nargs++] = argv[i];
+  if (optind == argc && nfallback == 0) {
     fputs("litmus-run: no input files (try 'litmus-run --help')\n", stderr);
     return LC_EXIT_INPUT;
   }
@@ -797,7 +805,7 @@ static int open_campaign(session *s, run_campaign *c, run_grid *g) {
   lc_diag_init(&d, NULL, NULL);
   int rc = (o->grid_spec && run_grid_parse(g, o->grid_spec, &d) < 0) ||
            run_campaign_open(c, o->campaign, o->files.v, o->files.n, g, o->backend == BACKEND_HOST ? "host" : "cuda",
-                             o->par.seed, o->shard, o->nshards, o->resume, &d) < 0 ? -1 : 0;
+                             o->par.seed, o->shard, o->nshards, o->resume, o->args, o->nargs, &d) < 0 ? -1 : 0;
   if (rc < 0) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
   lc_diag_fini(&d);
   s->camp = rc == 0 ? c : NULL;
@@ -939,10 +947,38 @@ static int check_sass(const options *o) {
   return rc;
 }
 
+/* --resume --campaign FILE: the options FILE's header records come
+ * first, so that those not repeated are taken from it and those given
+ * override it, and its tests when none are given. */
+static char **resume_argv(int argc, char **argv, int *argc2, char ***hargs, size_t *nh, char ***tests, size_t *nt) {
+  const char *campaign = NULL;
+  bool resume = false;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0) break;
+    if (strcmp(argv[i], "--resume") == 0) resume = true;
+    else if (strcmp(argv[i], "--campaign") == 0 && i + 1 < argc) campaign = argv[i + 1];
+    else if (strncmp(argv[i], "--campaign=", 11) == 0) campaign = argv[i] + 11;
+  }
+  *hargs = *tests = NULL;
+  *nh = *nt = 0;
+  if (!resume || !campaign || run_campaign_resume_args(campaign, hargs, nh, tests, nt) < 0) return NULL;
+  char **v = lc_xcalloc((size_t)argc + *nh + 1, sizeof(char *));
+  int n = 0;
+  v[n++] = argv[0];
+  for (size_t i = 0; i < *nh; i++) v[n++] = (*hargs)[i];
+  for (int i = 1; i < argc; i++) v[n++] = argv[i];
+  *argc2 = n;
+  return v;
+}
+
 int main(int argc, char **argv) {
   options o;
   options_init(&o);
-  int status = parse_options(argc, argv, &o);
+  char **hargs, **htests;
+  size_t nh, nt;
+  int argc2 = argc;
+  char **argv2 = resume_argv(argc, argv, &argc2, &hargs, &nh, &htests, &nt);
+  int status = parse_options(argc2, argv2 ? argv2 : argv, &o, htests, nt);
   if (status < 0 && o.check_sass) status = check_sass(&o);
   if (!o.seeded) o.par.seed = clock_seed();
   o.par.progress = o.par.progress && lc_is_tty(stderr);
@@ -960,5 +996,9 @@ int main(int argc, char **argv) {
   status = cli_finish("litmus-run", status);
   cli_models_fini(&models);
   lc_paths_free(&o.files);
+  free(o.args);
+  free(argv2);
+  run_campaign_args_free(hargs, nh);
+  run_campaign_args_free(htests, nt);
   return status;
 }

@@ -83,4 +83,36 @@ grep '"run"' "$tmp/int.jsonl" | head -n "$k" | cmp -s - "$tmp/before" || fail "r
 # without --resume an existing file is not overwritten
 "$run" -q -b host -n 2 -s 9 --campaign "$tmp/int.jsonl" --grid "$grid" $tests 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "already holds results: --resume" "$tmp/err" || fail "existing campaign file not protected"
+
+# 3. --resume: what differs is named; a test is the same file however its
+# path is spelled, from whatever folder; options not repeated come from the file
+(cd "$abs_top_srcdir" && "$run" -q -b host -n 2 -i 200 -s 5 --campaign "$tmp/r.jsonl" --grid 'barrier=on,off' \
+  litmus/MP.litmus litmus/SB.litmus 2>"$tmp/err") || fail "campaign r: $(cat "$tmp/err")"
+(cd "$abs_top_srcdir" && "$run" -q -b host --campaign "$tmp/r.jsonl" --grid 'barrier=on' --resume \
+  litmus/MP.litmus litmus/SB.litmus 2>"$tmp/err")
+rc=$?
+sed "s|$(esc "$tmp/")||g" "$tmp/err" >"$tmp/err2"
+echo "litmus-run: error: r.jsonl: --resume: the file is of another campaign: grid: the file's barrier=on,off, now barrier=on" \
+  >"$tmp/want"
+[ $rc -eq 2 ] || fail "resume with another grid: exit $rc, not 2"
+check_whole "$tmp/want" "$tmp/err2" "resume with another grid names it" keep
+(cd "$abs_top_srcdir" && "$run" -q -b host --campaign "$tmp/r.jsonl" --grid 'barrier=on,off' --resume \
+  litmus/MP.litmus litmus/CoRR.litmus 2>"$tmp/err")
+[ $? -eq 2 ] && grep -q 'another campaign: test 2: the file.s .*litmus/SB.litmus, now .*litmus/CoRR.litmus$' "$tmp/err" &&
+  ok "resume with another test names it" || fail "resume with another test: $(cat "$tmp/err")"
+# a header and one run kept: the three other runs to do
+head -2 "$tmp/r.jsonl" >"$tmp/r2.jsonl"
+cp "$tmp/r2.jsonl" "$tmp/r3.jsonl"
+# from another folder, the tests named by absolute paths
+(cd / && "$run" -q -b host -n 2 -i 200 --campaign "$tmp/r2.jsonl" --grid 'barrier=on,off' --resume \
+  "$abs_top_srcdir/litmus/MP.litmus" "$abs_top_srcdir/litmus/SB.litmus" 2>"$tmp/err") ||
+  fail "resume from another folder, absolute paths: $(cat "$tmp/err")"
+[ "$(tail -1 "$tmp/r2.jsonl")" = '{"status":"complete","done":4,"of":4}' ] && ok "resume from another folder, absolute paths" ||
+  fail "resume from another folder: $(tail -1 "$tmp/r2.jsonl")"
+# nothing but --campaign and --resume: backend, grid, seed, counts and tests from the file
+(cd "$tmp" && "$run" -q --campaign r3.jsonl --resume 2>"$tmp/err") || fail "bare resume: $(cat "$tmp/err")"
+[ "$(tail -1 "$tmp/r3.jsonl")" = '{"status":"complete","done":4,"of":4}' ] &&
+  [ "$(jq -s -c '[.[] | select(.run != null) | .result.instances]' "$tmp/r3.jsonl")" = '[400,400,400,400]' ] &&
+  ok "bare --campaign FILE --resume: the file's options and tests" ||
+  fail "bare resume: $(tail -1 "$tmp/r3.jsonl") $(jq -s -c '[.[] | select(.run != null) | .result.instances]' "$tmp/r3.jsonl")"
 echo "campaign: shards = unsharded (12 runs), SIGINT kept $k runs (exit 130, partial), --resume completed it"
