@@ -43,6 +43,7 @@ static void free_test(cmp_test *x, size_t ncols) {
   for (size_t i = 0; i < x->outcomes.n; i++) free(x->outcomes.v[i]);
   lc_vec_free(&x->outcomes);
   free(x->cells);
+  free(x->positive);
   free(x->present);
   for (size_t c = 0; x->verdict && c < ncols; c++) free(x->verdict[c]);
   free(x->verdict);
@@ -186,7 +187,8 @@ static void load_check(cmp_test *x, pending *p, size_t col, json_t *o) {
   json_t *obs = json_object_get(o, "observables"), *state;
   size_t i;
   json_array_foreach(json_object_get(o, "states"), i, state)
-    add_entry(x, p, col, outcome_text(obs, json_object_get(state, "values")), 0, CMP_ALLOWED, false);
+    add_entry(x, p, col, outcome_text(obs, json_object_get(state, "values")), 0, CMP_ALLOWED,
+              json_is_true(json_object_get(state, "positive")));
 }
 
 static char *column_desc(json_t *o, bool hardware) {
@@ -471,11 +473,13 @@ static void build_matrix(cmp_table *t, cmp_test *x, pending *p) {
       cell->status = t->columns.v[c].hardware ? CMP_ALLOWED : CMP_FORBIDDEN;
     }
   }
+  x->positive = lc_xcalloc(x->outcomes.n + 1, sizeof(bool));
   for (size_t k = 0; k < p->entries.n; k++) {
     const entry *e = &p->entries.v[k];
     cmp_cell *cell = &x->cells[e->outcome * ncols + e->col];
     cell->count += e->count;
     cell->status = e->status;
+    x->positive[e->outcome] |= e->positive;
   }
   for (size_t c = 0; c < ncols; c++) {
     size_t runs = 0;

@@ -49,6 +49,7 @@ typedef struct cmp_test {
   char *path;              /* its path as the first results file holding it spells it (tidied) */
   char *name, *kind, *condition;
   LC_VEC(char *) outcomes; /* "P1:r0=0; P1:r1=0;" in first-seen order, then sorted */
+  bool *positive;          /* per outcome: it satisfies the condition's proposition (some file says so) */
   cmp_cell *cells;         /* outcomes.n x ncolumns, row-major */
   bool *present;           /* per column */
   char **verdict;          /* per column: "Ok", "No", or NULL */

@@ -154,29 +154,38 @@ static size_t text_px(size_t n, size_t font) { return (n * font * 7 + 9) / 10; }
 
 static size_t max_sz(size_t a, size_t b) { return a > b ? a : b; }
 
-/* One test: for each outcome a group of bars, one per hardware column,
- * the share of that column's instances; an outcome some model forbids
- * is labelled in red with "!" when seen.  The picture is as large as its
- * title, legend and slanted outcome labels need. */
+/* One test: for each outcome a group of bars, one per hardware column
+ * that ran the test, the share of that column's instances; an outcome
+ * seen that some model forbids is labelled in red with "!", the outcomes
+ * satisfying the condition in bold.  A count too small to show on the
+ * linear scale (under 2% of it) gets a bar of 3 pixels and its number
+ * above it: rare weak outcomes are what a user looks for.  Under the axis,
+ * a row per model column: allowed (a green check) or forbidden (a red
+ * cross) for each outcome.  The legend names the columns that hold the
+ * test, each in the colour it has in every plot.  The picture is as large
+ * as its title, legend, rows and slanted outcome labels need. */
 void cmp_svg_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
   assert(out && t && x);
-  size_t nhw = 0, legend = 0, label = 0;
+  size_t nhw = 0, nmod = 0, legend = 0, label = 0;
   for (size_t c = 0; c < t->columns.n; c++) {
-    if (!t->columns.v[c].hardware) continue;
-    nhw++;
+    if (!x->present[c]) continue;
+    if (t->columns.v[c].hardware) nhw++;
+    else nmod++;
     lc_buf b;
     lc_buf_init(&b);
     legend_text(&b, &t->columns.v[c]);
-    legend = max_sz(legend, b.n);
+    legend = max_sz(legend, b.n + (t->columns.v[c].hardware ? 0 : 2));
     lc_buf_fini(&b);
   }
   for (size_t o = 0; o < x->outcomes.n; o++) label = max_sz(label, strlen(x->outcomes.v[o]) + 2);
   size_t n = x->outcomes.n, bar = 18, group = (nhw ? nhw : 1) * bar + 24, top = 40, plot = 200;
+  size_t rows = nmod * 14, below = top + plot + 12 + rows;   /* where the outcome labels start */
+  size_t nlegend = nhw + nmod + 1;                            /* and the line on bold labels */
   size_t title = strlen(x->name) + strlen(x->kind) + strlen(x->condition) + 3;
   /* labels slant at 40 degrees: cos 40 = 0.77 across, sin 40 = 0.64 down */
-  size_t width = max_sz(max_sz(95 + n * group + text_px(legend, 11) + 10, 10 + text_px(title, 14) + 10),
+  size_t width = max_sz(max_sz(95 + n * group + text_px(max_sz(legend, 34), 11) + 10, 10 + text_px(title, 14) + 10),
                         60 + (n ? n - 1 : 0) * group + 12 + text_px(label, 11) * 77 / 100 + 10);
-  size_t height = max_sz(max_sz(340, top + nhw * 16 + 10), top + plot + 12 + text_px(label, 11) * 64 / 100 + 20);
+  size_t height = max_sz(max_sz(340, top + nlegend * 16 + 10), below + text_px(label, 11) * 64 / 100 + 20);
   lc_buf_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%zu\" height=\"%zu\" font-family=\"sans-serif\" "
                      "font-size=\"11\">\n", width, height);
   lc_buf_puts(out, "<title>");
@@ -193,35 +202,62 @@ void cmp_svg_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
   for (int p = 0; p <= 4; p++)
     lc_buf_printf(out, "<text x=\"55\" y=\"%zu\" text-anchor=\"end\">%d%%</text>\n", top + plot - (size_t)p * plot / 4 + 4,
                   p * 25);
-  for (size_t c = 0, h = 0; c < t->columns.n; c++) {
+  size_t line = 0;   /* legend lines */
+  for (size_t c = 0, h = 0, hw = 0; c < t->columns.n; c++) {
     if (!t->columns.v[c].hardware) continue;
+    const char *colour = palette[hw++ % LC_ARRAY_LEN(palette)];   /* the column's colour in every plot */
+    if (!x->present[c]) continue;
     uint64_t total = 0;
     for (size_t o = 0; o < n; o++) total += cmp_cell_at(t, x, o, c)->count;
     for (size_t o = 0; o < n; o++) {
       const cmp_cell *cell = cmp_cell_at(t, x, o, c);
       double share = total ? (double)cell->count / (double)total : 0;
-      size_t hgt = (size_t)(share * (double)plot + 0.5);
-      if (cell->count && hgt == 0) hgt = 1;   /* seen at all: visible */
+      size_t hgt = (size_t)(share * (double)plot + 0.5), bx = 60 + o * group + 12 + h * bar;
+      bool rare = cell->count && hgt < plot / 50;
+      if (rare) hgt = 3;   /* seen at all: visible, and its count said */
       lc_buf_printf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" height=\"%zu\" fill=\"%s\"><title>%s: %" PRIu64
                          "</title></rect>\n",
-                    60 + o * group + 12 + h * bar, top + plot - hgt, bar - 2, hgt, palette[h % LC_ARRAY_LEN(palette)],
-                    t->columns.v[c].label, cell->count);
+                    bx, top + plot - hgt, bar - 2, hgt, colour, t->columns.v[c].label, cell->count);
+      if (rare)
+        lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\" font-size=\"9\" text-anchor=\"middle\" fill=\"%s\">%" PRIu64
+                           "</text>\n", bx + (bar - 2) / 2, top + plot - hgt - 3, colour, cell->count);
     }
     lc_buf_printf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>\n", 80 + n * group,
-                  top + h * 16, palette[h % LC_ARRAY_LEN(palette)]);
-    lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\">", 95 + n * group, top + h * 16 + 9);
+                  top + line * 16, colour);
+    lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\">", 95 + n * group, top + line * 16 + 9);
     lc_buf text;
     lc_buf_init(&text);
     legend_text(&text, &t->columns.v[c]);
     xml_text(out, text.s);
     lc_buf_fini(&text);
     lc_buf_puts(out, "</text>\n");
-    h++;
+    h++, line++;
   }
+  for (size_t c = 0, m = 0; c < t->columns.n; c++) {
+    if (t->columns.v[c].hardware || !x->present[c]) continue;
+    size_t y = top + plot + 16 + m * 14;
+    lc_buf_printf(out, "<text x=\"55\" y=\"%zu\" text-anchor=\"end\">%s</text>\n", y, t->columns.v[c].label);
+    for (size_t o = 0; o < n; o++) {
+      bool allowed = cmp_cell_at(t, x, o, c)->status == CMP_ALLOWED;
+      lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+                    60 + o * group + group / 2, y, allowed ? "green" : "red", allowed ? "\u2713" : "\u2717");
+    }
+    lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\">", 80 + n * group, top + line * 16 + 9);
+    lc_buf text;
+    lc_buf_init(&text);
+    legend_text(&text, &t->columns.v[c]);
+    lc_buf_puts(&text, " (\u2713 allowed, \u2717 forbidden)");
+    xml_text(out, text.s);
+    lc_buf_fini(&text);
+    lc_buf_puts(out, "</text>\n");
+    m++, line++;
+  }
+  lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\" font-weight=\"bold\">bold: the condition's outcomes</text>\n",
+                80 + n * group, top + line * 16 + 9);
   for (size_t o = 0; o < n; o++) {
     bool bad = cmp_outcome_forbidden_seen(t, x, o);
-    lc_buf_printf(out, "<text transform=\"translate(%zu,%zu) rotate(40)\"%s>%s", 60 + o * group + 12, top + plot + 12,
-                  bad ? " fill=\"red\"" : "", bad ? "! " : "");
+    lc_buf_printf(out, "<text transform=\"translate(%zu,%zu) rotate(40)\"%s%s>%s", 60 + o * group + 12, below,
+                  bad ? " fill=\"red\"" : "", x->positive[o] ? " font-weight=\"bold\"" : "", bad ? "! " : "");
     xml_text(out, x->outcomes.v[o]);
     lc_buf_puts(out, "</text>\n");
   }

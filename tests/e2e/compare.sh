@@ -37,6 +37,11 @@ run svg 1 --svg "$tmp/svg" gpu-a.json gpu-b.json sc.json
 for plot in MP SB; do
   check_whole "svg-$plot.expected" "$tmp/svg/$plot.svg" "svg $plot"
 done
+# a test one file lacks: its plot's legend names only the files that ran
+# it (each in its colour of every plot), and the model's column is a row
+grep '"MP"' gpu-b.json >"$tmp/mp-only.json"
+run svg-partial 1 --svg "$tmp/svg-partial" gpu-a.json "$tmp/mp-only.json" sc.json
+check_whole "svg-partial-SB.expected" "$tmp/svg-partial/SB.svg" "svg: the legend of a test one file lacks"
 # two columns of one machine: the legend names the file and grid point,
 # and the picture is as wide as the legend's lines
 run svg-campaign 0 --svg "$tmp/svg-campaign" campaign.jsonl
