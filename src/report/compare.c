@@ -44,6 +44,7 @@ static void free_test(cmp_test *x, size_t ncols) {
   lc_vec_free(&x->outcomes);
   free(x->cells);
   free(x->positive);
+  free(x->unfinished);
   free(x->present);
   for (size_t c = 0; x->verdict && c < ncols; c++) free(x->verdict[c]);
   free(x->verdict);
@@ -257,9 +258,11 @@ static int load_object(cmp_table *t, pending_vec *pend, size_t col, json_t *o) {
   lc_vec_push(&p->verdicts, *v ? lc_xstrdup(v) : NULL);
   if (hardware) {
     load_run(x, p, col, o);
-    cmp_run r = {ti, col, (uint64_t)json_integer_value(json_object_get(o, "instances")),
-                 (uint64_t)json_integer_value(json_object_get(o, "positive")),
-                 json_number_value(json_object_get(json_object_get(o, "timings"), "run_seconds"))};
+    cmp_run r = {.test = ti, .col = col,
+                 .instances = (uint64_t)json_integer_value(json_object_get(o, "instances")),
+                 .weak = (uint64_t)json_integer_value(json_object_get(o, "positive")),
+                 .unfinished = (uint64_t)json_integer_value(json_object_get(o, "incomplete")),
+                 .seconds = json_number_value(json_object_get(json_object_get(o, "timings"), "run_seconds"))};
     lc_vec_push(&t->runs, r);
   } else {
     load_check(x, p, col, o);
@@ -636,6 +639,7 @@ void cmp_finish(cmp_table *t) {
     }
     free(old);
     build_matrix(t, x, &pend->v[i]);
+    x->unfinished = lc_xcalloc(t->columns.n + 1, sizeof(uint64_t));
     for (size_t c = 0; c < t->columns.n; c++) t->columns.v[c].ntests += x->present[c];
     for (size_t r = 0; r < x->outcomes.n; r++) {
       x->forbidden_seen |= cmp_outcome_forbidden_seen(t, x, r);
@@ -651,6 +655,7 @@ void cmp_finish(cmp_table *t) {
       *f = x->verdict[c];
     }
   }
+  for (size_t k = 0; k < t->runs.n; k++) t->tests.v[t->runs.v[k].test].unfinished[t->runs.v[k].col] += t->runs.v[k].unfinished;
   free_pending(t);
 }
 
@@ -677,6 +682,8 @@ static void print_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
   size_t w = 7;
   for (size_t i = 0; i < x->outcomes.n; i++)
     if (strlen(x->outcomes.v[i]) > w) w = strlen(x->outcomes.v[i]);
+  for (size_t c = 0; c < t->columns.n; c++)
+    if (x->unfinished[c]) w = w > 9 ? w : 9;   /* the row "hung or cut" */
   lc_buf_printf(out, "Test %s", x->name);
   if (name_shared(t, x)) lc_buf_printf(out, " (%s)", x->key);
   lc_buf_printf(out, " %s: %s%s%s\n", x->kind, x->condition,
@@ -694,6 +701,19 @@ static void print_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
       cell_text(&cell, t, x, i, c);
       lc_buf_printf(out, " %12s", cell.s);
       lc_buf_fini(&cell);
+    }
+    lc_buf_putc(out, '\n');
+  }
+  /* instances that hung or were cut are in no outcome: said, so that an
+   * empty or thin histogram is not taken for a run that saw nothing */
+  bool unfinished = false;
+  for (size_t c = 0; c < t->columns.n; c++) unfinished |= x->unfinished[c] > 0;
+  if (unfinished) {
+    lc_buf_puts(out, "    hung or cut");
+    lc_buf_pad(out, w + 6);
+    for (size_t c = 0; c < t->columns.n; c++) {
+      if (t->columns.v[c].hardware && x->present[c]) lc_buf_printf(out, " %12llu", (unsigned long long)x->unfinished[c]);
+      else lc_buf_printf(out, " %12s", "-");
     }
     lc_buf_putc(out, '\n');
   }

@@ -53,6 +53,7 @@ typedef struct cmp_test {
   cmp_cell *cells;         /* outcomes.n x ncolumns, row-major */
   bool *present;           /* per column */
   char **verdict;          /* per column: "Ok", "No", or NULL */
+  uint64_t *unfinished;    /* per column: instances that hung or were cut (hardware) */
   bool forbidden_seen;     /* hardware showed an outcome some model forbids */
   bool differs;            /* columns disagree about some outcome */
 } cmp_test;
@@ -61,6 +62,7 @@ typedef struct cmp_test {
 typedef struct cmp_run {
   size_t test, col;
   uint64_t instances, weak;
+  uint64_t unfinished;     /* instances that hung or were cut: in no outcome */
   double seconds;
 } cmp_run;
 

@@ -54,6 +54,9 @@ if [ -w /dev/full ]; then
   if [ $rc = 3 ] && cmp -s "$tmp/want" "$tmp/err"; then ok "stdout on a full disk: exit 3"
   else bad "stdout on a full disk: exit $rc"; cat "$tmp/err"; fi
 fi
+# instances that hung or were cut are in no outcome: a row says how many
+# (a test whose every instance hung showed an empty table)
+run hung 0 hung.json
 # a test or a model given for a results file: said so
 run litmus-given 2 folders/a/MP.litmus
 run cat-given 2 ../../../models/sc.cat
