@@ -68,7 +68,10 @@ static int extra_outputs(const cmp_table *t, bool diff, bool csv, bool rates, co
     if (cmp_rates_load(&r, t, &d) < 0) rc = -1;
     lc_buf b;
     lc_buf_init(&b);
-    if (rc == 0) cmp_print_rates(&b, &r, csv);
+    bool hardware = false;
+    for (size_t c = 0; c < t->columns.n; c++) hardware |= t->columns.v[c].hardware;
+    if (!hardware) fputs("litmus-compare: warning: --rates: no hardware column (litmus-run results): no rates\n", stderr);
+    if (rc == 0 && hardware) cmp_print_rates(&b, &r, csv);
     if (csv) fputs(b.s, stdout);
     else if (b.n) fprintf(stdout, "%s\n", b.s);
     lc_buf_fini(&b);

@@ -33,6 +33,8 @@ run merged 0 merged.jsonl
 run csv 0 --csv gpu-a.json gpu-b.json ptx-v7.5.json
 run rates 0 --rates gpu-a.json gpu-b.json
 run rates-csv 0 --rates --csv gpu-a.json gpu-b.json
+# no hardware column: no empty rates table, a warning
+run rates-models-only 0 --rates sc.json
 run svg 1 --svg "$tmp/svg" gpu-a.json gpu-b.json sc.json
 for plot in MP SB; do
   check_whole "svg-$plot.expected" "$tmp/svg/$plot.svg" "svg $plot"
