@@ -25,6 +25,7 @@ typedef struct pending {
   LC_VEC(entry) entries;
   LC_VEC(size_t) cols;
   LC_VEC(char *) verdicts;   /* parallel to cols */
+  LC_VEC(const char *) models; /* parallel to cols: the model named (a model column's string), or NULL */
 } pending;
 
 typedef LC_VEC(pending) pending_vec;
@@ -45,6 +46,7 @@ static void free_test(cmp_test *x, size_t ncols) {
   free(x->cells);
   free(x->positive);
   free(x->unfinished);
+  free(x->model);
   free(x->present);
   for (size_t c = 0; x->verdict && c < ncols; c++) free(x->verdict[c]);
   free(x->verdict);
@@ -212,14 +214,15 @@ static char *column_desc(json_t *o, bool hardware) {
 /* A model column may hold results under several models: -m named one
  * dialect's model and the tests of the other kept theirs (PTX tests
  * under ptx-v7.5, C++ tests under cuda-cpp). */
-static void count_model(cmp_column *c, const char *model) {
+static const char *count_model(cmp_column *c, const char *model) {
   for (size_t k = 0; k < c->models.n; k++)
     if (strcmp(c->models.v[k], model) == 0) {
       c->model_runs.v[k]++;
-      return;
+      return c->models.v[k];
     }
   lc_vec_push(&c->models, lc_xstrdup(model));
   lc_vec_push(&c->model_runs, (size_t)1);
+  return c->models.v[c->models.n - 1];
 }
 
 /* "models PTX v7.5 (81 results), CUDA C++ (35 results) (enum engine)" when
@@ -249,11 +252,12 @@ static int load_object(cmp_table *t, pending_vec *pend, size_t col, json_t *o) {
   } else if (c->hardware != hardware) {
     return -1;
   }
-  if (!hardware) count_model(c, str(o, "model"));
+  const char *model = hardware ? NULL : count_model(c, str(o, "model"));
   pending *p;
   size_t ti = find_test(t, o, &p, pend);
   cmp_test *x = &t->tests.v[ti];
   lc_vec_push(&p->cols, col);
+  lc_vec_push(&p->models, model);
   const char *v = str(o, "verdict");
   lc_vec_push(&p->verdicts, *v ? lc_xstrdup(v) : NULL);
   if (hardware) {
@@ -284,6 +288,7 @@ static void free_pending(cmp_table *t) {
     lc_vec_free(&pend->v[i].cols);
     for (size_t k = 0; k < pend->v[i].verdicts.n; k++) free(pend->v[i].verdicts.v[k]);
     lc_vec_free(&pend->v[i].verdicts);
+    lc_vec_free(&pend->v[i].models);
   }
   lc_vec_free(pend);
   free(pend);
@@ -464,9 +469,11 @@ static void build_matrix(cmp_table *t, cmp_test *x, pending *p) {
   x->cells = lc_xcalloc(x->outcomes.n * ncols + 1, sizeof(cmp_cell));
   x->present = lc_xcalloc(ncols, sizeof(bool));
   x->verdict = lc_xcalloc(ncols, sizeof(char *));
+  x->model = lc_xcalloc(ncols + 1, sizeof(char *));
   for (size_t k = 0; k < p->cols.n; k++) {
     size_t c = p->cols.v[k];
     x->present[c] = true;
+    x->model[c] = p->models.v[k];
     free(x->verdict[c]);
     x->verdict[c] = p->verdicts.v[k];
     p->verdicts.v[k] = NULL;
@@ -550,6 +557,7 @@ static void merge_into(cmp_table *t, pending_vec *pend, size_t i, size_t j) {
   }
   for (size_t k = 0; k < q->cols.n; k++) {
     lc_vec_push(&p->cols, q->cols.v[k]);
+    lc_vec_push(&p->models, q->models.v[k]);
     lc_vec_push(&p->verdicts, q->verdicts.v[k]);
     q->verdicts.v[k] = NULL;
   }
@@ -605,6 +613,7 @@ static void match_tests(cmp_table *t, pending_vec *pend) {
       lc_vec_free(&q->entries);
       lc_vec_free(&q->cols);
       lc_vec_free(&q->verdicts);
+      lc_vec_free(&q->models);
       continue;
     }
     to[j] = kept;
@@ -717,6 +726,17 @@ static void print_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
     }
     lc_buf_putc(out, '\n');
   }
+  /* a column whose results name several models (one per dialect): each
+   * test's, so that a difference of models is not taken for a difference
+   * of what one model says */
+  bool mixed = false;
+  for (size_t c = 0; c < t->columns.n; c++) mixed |= t->columns.v[c].models.n > 1;
+  if (mixed) {
+    lc_buf_puts(out, "    model");
+    lc_buf_pad(out, w + 6);
+    for (size_t c = 0; c < t->columns.n; c++) lc_buf_printf(out, " %12s", x->model[c] ? x->model[c] : "-");
+    lc_buf_putc(out, '\n');
+  }
   lc_buf_puts(out, "    verdict");
   lc_buf_pad(out, w + 6);
   for (size_t c = 0; c < t->columns.n; c++) lc_buf_printf(out, " %12s", x->verdict[c] ? x->verdict[c] : "-");
@@ -767,6 +787,10 @@ static json_t *test_json(const cmp_table *t, const cmp_test *x) {
     json_array_append_new(rows, row);
   }
   json_object_set_new(o, "outcomes", rows);
+  json_t *models = json_array();
+  for (size_t c = 0; c < t->columns.n; c++)
+    json_array_append_new(models, x->model[c] ? json_string(x->model[c]) : json_null());
+  json_object_set_new(o, "models", models);
   return o;
 }
 

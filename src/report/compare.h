@@ -54,6 +54,7 @@ typedef struct cmp_test {
   bool *present;           /* per column */
   char **verdict;          /* per column: "Ok", "No", or NULL */
   uint64_t *unfinished;    /* per column: instances that hung or were cut (hardware) */
+  const char **model;      /* per column: the model a model column checked it under (the column's), or NULL */
   bool forbidden_seen;     /* hardware showed an outcome some model forbids */
   bool differs;            /* columns disagree about some outcome */
 } cmp_test;
