@@ -376,6 +376,18 @@ int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
       json_decref(o);
       continue;
     }
+    /* a test litmus-check could not answer (it does not parse, the
+     * solver gave up): no states to compare, said and left out, so that
+     * one bad test does not make its whole results file unreadable */
+    const char *status = o ? json_string_value(json_object_get(o, "status")) : NULL;
+    if (o && status && strcmp(status, "ok") != 0 && !json_object_get(o, "states") &&
+        !json_object_get(o, "histogram")) {
+      const char *msg = json_string_value(json_object_get(o, "message"));
+      lc_warning(d, (lc_loc){path, lineno, 1}, "%s has no result (%s%s%s): left out", str(o, "file"), status,
+                 msg ? ": " : "", msg ? msg : "");
+      json_decref(o);
+      continue;
+    }
     json_t *res = o ? json_object_get(o, "result") : NULL;
     size_t col = first;
     if (res && json_is_object(res) && json_object_get(o, "run")) {

@@ -80,6 +80,10 @@ run same-file-name-two-files 0 "$tmp/folders.json" "$tmp/again.json"
 "$lc" --json --model ptx-v6.0 "$abs_top_srcdir/litmus/cuda-cpp/MP+rlx.litmus" "$abs_top_srcdir/litmus/MP.litmus" \
   >"$tmp/v6.json" 2>/dev/null
 run model-per-dialect 0 "$tmp/default.json" "$tmp/v6.json"
+# a results file with a test litmus-check could not answer: that test is
+# left out with a warning, the others compared (the file was refused)
+"$lc" --json folders/a/MP.litmus ../newuser/missing-semi.litmus >"$tmp/witherr.json" 2>/dev/null
+run with-error 0 "$tmp/witherr.json" "$tmp/witherr.json"
 # the shipped tree compared with itself: one row per test
 "$lc" --json "$abs_top_srcdir/litmus/" >"$tmp/tree.json" 2>/dev/null
 want=$(find "$abs_top_srcdir/litmus" -name '*.litmus' | wc -l)
