@@ -598,11 +598,11 @@ static void match_tests(cmp_table *t, pending_vec *pend) {
       }
       if (clash) k++;
     }
-    const char *base = lc_xstrdup(base_name(x->path));
+    char *base = lc_xstrdup(base_name(x->path));
     for (size_t a = i; a < n; a++)
       if (!t->tests.v[a].key && strcmp(base_name(t->tests.v[a].path), base) == 0)
         t->tests.v[a].key = lc_xstrdup(path_tail(t->tests.v[a].path, k));
-    free((char *)base);
+    free(base);
   }
   /* merge, keeping the first-seen order */
   size_t *to = lc_xcalloc(n + 1, sizeof *to), kept = 0;
