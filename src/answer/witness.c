@@ -121,9 +121,17 @@ static const char *find_cmp(const char *s, size_t n, lt_cmp *cmp, size_t *len) {
   return NULL;
 }
 
+/* "P1:r0", or "1:r0" as conditions spell it (herd's C and CUDA tests). */
 static int obs_by_label(const lx_program *p, const char *label, size_t n) {
   for (size_t i = 0; i < p->nobs; i++)
     if (strlen(p->obs[i].label) == n && strncmp(p->obs[i].label, label, n) == 0) return (int)i;
+  size_t digits = 0;
+  while (digits < n && isdigit((unsigned char)label[digits])) digits++;
+  if (digits == 0 || digits == n || label[digits] != ':') return -1;
+  for (size_t i = 0; i < p->nobs; i++) {
+    const char *l = p->obs[i].label;
+    if (l[0] == 'P' && strlen(l + 1) == n && strncmp(l + 1, label, n) == 0) return (int)i;
+  }
   return -1;
 }
 

@@ -44,7 +44,9 @@ static void read_dir(const char *dir, lc_paths *found) {
     if (ent->d_name[0] == '.') continue;
     lc_buf b;
     lc_buf_init(&b);
-    lc_buf_printf(&b, "%s/%s", dir, ent->d_name);
+    /* "litmus/" given: litmus/MP.litmus, not litmus//MP.litmus */
+    size_t n = strlen(dir);
+    lc_buf_printf(&b, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", ent->d_name);
     lc_vec_push(found, lc_buf_take(&b));
     lc_buf_fini(&b);
   }

@@ -26,6 +26,7 @@
 #include "cat/cat_int.h"
 
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -1088,6 +1089,36 @@ cat_model *cat_load(const char *name_or_path, const char *const *search, lc_diag
   return cat_load_set(name_or_path, search, NULL, d);
 }
 
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* "cuda-cpp, ptx-v6.0, ...": the .cat files of the search folders, for a
+ * name that is none of them (a typo: ptx7.5). */
+static void models_there(const char *const *search, lc_buf *out) {
+  LC_VEC(char *) names = {0};
+  for (const char *const *dir = search; dir && *dir; dir++) {
+    DIR *dd = opendir(*dir);
+    if (!dd) continue;
+    struct dirent *e;
+    while ((e = readdir(dd))) {
+      size_t n = strlen(e->d_name);
+      if (n <= 4 || e->d_name[0] == '.' || strcmp(e->d_name + n - 4, ".cat") != 0) continue;
+      char *name = lc_xstrdup(e->d_name);
+      name[n - 4] = '\0';
+      bool seen = false;
+      for (size_t i = 0; i < names.n && !seen; i++) seen = strcmp(names.v[i], name) == 0;
+      if (seen) free(name);
+      else lc_vec_push(&names, name);
+    }
+    closedir(dd);
+  }
+  qsort(names.v, names.n, sizeof(char *), cmp_names);
+  for (size_t i = 0; i < names.n; i++) {
+    lc_buf_printf(out, "%s%s", i ? ", " : "", names.v[i]);
+    free(names.v[i]);
+  }
+  lc_vec_free(&names);
+}
+
 static cat_model *find_and_load(const char *name_or_path, const char *const *search,
                                 const char *const *settings, bool *used, lc_diag *d) {
   assert(name_or_path && d);
@@ -1105,8 +1136,13 @@ static cat_model *find_and_load(const char *name_or_path, const char *const *sea
     }
     lc_buf_printf(&dirs, "%s%s", dirs.n ? ", " : "", *dir);
   }
-  lc_error(d, (lc_loc){0}, "model '%s' not found (looked for %s.cat in: %s)", name_or_path,
-           name_or_path, dirs.n ? dirs.s : "no directories");
+  lc_buf known;
+  lc_buf_init(&known);
+  models_there(search, &known);
+  lc_error(d, (lc_loc){0}, "model '%s' not found (looked for %s.cat in: %s)%s%s", name_or_path,
+           name_or_path, dirs.n ? dirs.s : "no directories", known.n ? "; the models there: " : "",
+           known.n ? known.s : "");
+  lc_buf_fini(&known);
 out:
   lc_buf_fini(&p);
   lc_buf_fini(&dirs);

@@ -28,19 +28,35 @@ void cli_print_messages(FILE *out, const char *program, const char *path, const 
 cat_model *cli_model_load(const char *program, char *const *search, const char *name,
                           const char *const *settings);
 
-/* The models of a run.  With -m (given), `name` checks every test;
- * without, `name` checks PTX tests and cuda-cpp C++ tests, and the
- * settings (--set) apply to the model the user named, or to cuda-cpp. */
+/* The dialect a model is written for, from its title: "PTX v7.5" is a
+ * PTX model, "CUDA C++" (or a C11/RC11 title) a C++ model; any other
+ * (SC, a model of the user's own without either word) is for both. */
+typedef enum { CLI_DIALECT_ANY, CLI_DIALECT_PTX, CLI_DIALECT_CPP } cli_dialect;
+cli_dialect cli_model_dialect(const cat_model *m);
+
+/* The models of a run.  Without -m, ptx-v7.5 checks PTX tests (ptx-v8
+ * those with Hopper instructions) and cuda-cpp C++ tests, and the
+ * settings (--set) apply to cuda-cpp and ptx-v8.  With -m (given), `name` checks the
+ * tests of its dialect (all of them for a model of both, or with
+ * any_dialect), the others keep their default, and the settings apply to
+ * `name`. */
 typedef struct cli_models {
   char **search;      /* the folders models are looked for in (lc_model_search) */
-  cat_model *model;
-  cat_model *cpp;     /* NULL when given */
-  cat_model *hopper;  /* ptx-v8, for PTX tests using Hopper instructions; NULL when given */
+  cat_model *model;   /* PTX tests (all tests when cpp is NULL) */
+  cat_model *cpp;     /* C++ tests; NULL when model checks them */
+  cat_model *hopper;  /* ptx-v8, for PTX tests using Hopper instructions; NULL when model checks them */
+  const cat_model *given;  /* the model -m named, or NULL */
 } cli_models;
 
 /* 0, or -1 when a model cannot be loaded (said on stderr). */
 int cli_models_load(cli_models *m, const char *program, const char *argv0, const char *name, bool given,
-                    const char *const *settings);
+                    bool any_dialect, const char *const *settings);
+/* Is t checked under another model than the one -m named (a test of the
+ * other dialect)? */
+bool cli_models_other_dialect(const cli_models *m, const lt_test *t);
+/* The same for the test file at path, from its header's first word (PTX;
+ * CUDA or C), without parsing it; false when it cannot be read. */
+bool cli_models_other_dialect_file(const cli_models *m, const char *path);
 void cli_models_fini(cli_models *m);
 
 /* A test file read, parsed and (when asked) lowered. */

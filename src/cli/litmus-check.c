@@ -56,22 +56,26 @@ typedef struct options {
   unsigned jobs;
   lc_check_options check;
   lc_paths files;
-  bool model_given;           /* -m: every test under it; else PTX tests under ptx-v7.5 (with
-                                 Hopper instructions ptx-v8) and C++ tests under cuda-cpp
-                                 (--set then sets the options of those two) */
+  bool model_given;           /* -m: the tests of its dialect under it; else PTX tests
+                                 under ptx-v7.5 (with Hopper instructions ptx-v8) and C++
+                                 tests under cuda-cpp (--set then sets those two's options) */
+  bool any_dialect;           /* --any-dialect: -m's model checks every test */
   const char *settings[17];   /* --set NAME=VALUE, NULL-terminated */
   size_t nsettings;
 } options;
 
 static void usage(FILE *out) {
   fputs("Usage: litmus-check [OPTION]... FILE|DIR...\n"
-        "Check scoped-PTX litmus tests against a memory model: every allowed final\n"
-        "state, the verdict of the test's condition, and data races.\n"
+        "Check litmus tests (scoped PTX or CUDA C++) against a memory model: every\n"
+        "allowed final state, the verdict of the test's condition, and data races.\n"
         "\n"
         "  -m, --model NAME|FILE  memory model (default: ptx-v7.5 for PTX tests, ptx-v8\n"
         "                         for those with mbarrier, cluster barriers or bulk\n"
         "                         copies, cuda-cpp\n"
-        "                         for C and CUDA C++ tests; see models/)\n"
+        "                         for C and CUDA C++ tests; see models/); a PTX\n"
+        "                         model checks the PTX tests, a C++ model the C++\n"
+        "                         tests, the others keep their default\n"
+        "      --any-dialect      check every test under --model, PTX or C++\n"
         "      --set NAME=VALUE   set an option of the model (e.g. no-thin-air=off)\n"
         "  -e, --engine smt|enum|auto  engine (default auto)\n"
         "  -j, --jobs N           check N tests at a time (default: one per processor);\n"
@@ -85,7 +89,8 @@ static void usage(FILE *out) {
         "                         bounds (2 s) for one that explores them all\n"
         "      --json             one JSON object per test, one per line\n"
         "      --expect CSV       compare verdicts with lines `path,0|1` (1: the\n"
-        "                         condition holds); print mismatches, exit 1 on any\n"
+        "                         condition holds); print mismatches (on stdout, with\n"
+        "                         --json on stderr), exit 1 on any\n"
         "      --no-races         do not evaluate the model's flags (data races)\n"
         "      --explain[=STATE]  why each state of the condition (or STATE, written\n"
         "                         'P1:r0=1; P1:r1=0;') is forbidden or allowed;\n"
@@ -127,7 +132,7 @@ static void usage(FILE *out) {
 
 /* ---- options ------------------------------------------------------------------ */
 
-enum { OPT_JSON = 256, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
+enum { OPT_JSON = 256, OPT_ANY_DIALECT, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
        OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
        OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY };
 
@@ -162,7 +167,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"show-rel", required_argument, NULL, OPT_SHOW_REL},
     {"html", required_argument, NULL, OPT_HTML},     {"set", required_argument, NULL, OPT_SET},
     {"termination", no_argument, NULL, OPT_TERMINATION}, {"progress", required_argument, NULL, OPT_PROGRESS},
-    {"lint", no_argument, NULL, OPT_LINT},
+    {"lint", no_argument, NULL, OPT_LINT}, {"any-dialect", no_argument, NULL, OPT_ANY_DIALECT},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
@@ -209,6 +214,7 @@ static int parse_options(int argc, char **argv, options *o) {
       o->check.unroll = (unsigned)num;
       break;
     case OPT_JSON: o->json = true; break;
+    case OPT_ANY_DIALECT: o->any_dialect = true; break;
     case OPT_UNROLL_SEARCH: o->unroll_search = true; break;
     case OPT_MAX_MEMORY:
       if (mem_parse_size(optarg, &o->max_memory) < 0) {
@@ -714,6 +720,11 @@ static void progress(const batch *b, size_t i) {
 /* Exit statuses grow with severity. */
 static int worst(int a, int b) { return a > b ? a : b; }
 
+/* --expect's mismatches and count are results: on stdout with the test
+ * blocks (also under -q, which leaves only them), on stderr beside JSON
+ * lines, which stdout keeps to. */
+static FILE *expect_out(const options *o) { return o->json ? stderr : stdout; }
+
 /* Prints the test, once every test before it is printed. */
 static void emit(batch *b, size_t i) {
   const options *o = b->o;
@@ -721,7 +732,6 @@ static void emit(batch *b, size_t i) {
   progress(b, i);
   fputs(j->err, stderr);
   fputs(j->out, stdout);
-  if (!o->json && o->mode != MODE_LINT && *j->out && i + 1 < b->njobs) fputc('\n', stdout);
   b->status = worst(b->status, j->status);
   const expectation *e = b->ex->n ? find_expect(b->ex, j->path) : NULL;
   if (e) b->expected++;
@@ -729,9 +739,10 @@ static void emit(batch *b, size_t i) {
     b->compared++;
     if (e->value != j->verdict) {
       b->mismatches++;
-      fprintf(stderr, "mismatch: %s: expected %d, got %d\n", j->path, e->value, j->verdict);
+      fprintf(expect_out(o), "mismatch: %s: expected %d, got %d\n", j->path, e->value, j->verdict);
     }
   }
+  if (!o->json && o->mode != MODE_LINT && *j->out && i + 1 < b->njobs) fputc('\n', stdout);
   free(j->out);
   free(j->err);
   b->printed = i + 1;
@@ -886,6 +897,22 @@ static void name_files(batch *b) {
   lc_vec_free(&taken);
 }
 
+/* -m named a model of one dialect: the tests of the other were checked
+ * under their default, said once (their results name their model). */
+static void other_dialect_note(const options *o, const cli_models *m) {
+  size_t n = 0;
+  const char *first = NULL;
+  for (size_t i = 0; i < o->files.n; i++)
+    if (cli_models_other_dialect_file(m, o->files.v[i])) n++, first = first ? first : o->files.v[i];
+  if (!n) return;
+  bool ptx = cli_model_dialect(m->given) == CLI_DIALECT_PTX;
+  fprintf(stderr, "litmus-check: warning: --model %s is a %s model: %zu %s test%s (%s%s) checked under %s, "
+          "%s default; --any-dialect checks %s under %s\n", o->model, ptx ? "PTX" : "C++", n, ptx ? "C++" : "PTX",
+          n == 1 ? "" : "s", n == 1 ? "" : "the first: ", first,
+          ptx ? "cuda-cpp" : "ptx-v7.5 (ptx-v8 with Hopper instructions)", n == 1 ? "its" : "their",
+          n == 1 ? "it" : "them", o->model);
+}
+
 static int run_batch(const options *o, const cli_models *models, const expect_vec *ex) {
   batch b = {o, models->model, models->cpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
              PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ex, LC_EXIT_OK, 0, 0, 0, 0, -1,
@@ -904,7 +931,8 @@ static int run_batch(const options *o, const cli_models *models, const expect_ve
   }
   if (b.njobs > 1 && !o->quiet && lc_is_tty(stderr)) fprintf(stderr, "\r%70s\r", "");
   if (o->expect) {
-    fprintf(stderr, "expect: %zu tests compared, %zu mismatches\n", b.compared, b.mismatches);
+    fprintf(expect_out(o), "expect: %zu tests compared, %zu mismatches\n", b.compared, b.mismatches);
+    fflush(stdout);
     if (b.mismatches) status = worst(status, LC_EXIT_MISMATCH);
     /* a file for other tests (or other paths) would otherwise pass */
     if (b.expected == 0) {
@@ -913,6 +941,7 @@ static int run_batch(const options *o, const cli_models *models, const expect_ve
       status = worst(status, LC_EXIT_INPUT);
     }
   }
+  if (o->mode == MODE_CHECK && !o->quiet) other_dialect_note(o, models);
   for (size_t i = 0; i < b.njobs; i++) free(b.jobs[i].stem);
   free(b.jobs);
   return status;
@@ -939,7 +968,7 @@ int main(int argc, char **argv) {
   cli_models models = {0};
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
   if (status < 0 && o.mode == MODE_CHECK &&
-      cli_models_load(&models, "litmus-check", argv[0], o.model, o.model_given, o.settings) < 0)
+      cli_models_load(&models, "litmus-check", argv[0], o.model, o.model_given, o.any_dialect, o.settings) < 0)
     status = LC_EXIT_INPUT;
   /* Jobs a batch of few tests leaves idle split the states of each test. */
   if (jobs_given && o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;

@@ -20,7 +20,8 @@ static void usage(FILE *out) {
   fputs("Usage: litmus-compare [OPTION]... RESULTS...\n"
         "Put results side by side: each RESULTS file (JSON lines from\n"
         "`litmus-run --json` or `litmus-check --json`) is a column, tests are\n"
-        "matched by file name.  Hardware columns show how often each outcome was\n"
+        "matched by path (as much of it as tells them apart), name and condition.\n"
+        "Hardware columns show how often each outcome was\n"
         "seen, model columns whether it is allowed; `!` marks an outcome seen on\n"
         "hardware that a model forbids.\n"
         "\n"
@@ -31,9 +32,13 @@ static void usage(FILE *out) {
         "      --rates        weak outcomes per second and per million instances\n"
         "                     of each hardware column\n"
         "      --svg DIR      one plot per test, DIR/NAME.svg: outcome histogram per\n"
-        "                     hardware column, forbidden outcomes seen in red\n"
+        "                     hardware column (rare counts written out), forbidden\n"
+        "                     outcomes seen in red, the condition's in bold, a row\n"
+        "                     per model column\n"
         "      --merge OUT    merge the shards of a campaign (litmus-run --campaign\n"
-        "                     --shard) into OUT; exit 1 when runs are missing\n"
+        "                     --shard) into OUT, which must not exist; exit 1 when\n"
+        "                     runs are missing (the warning names them)\n"
+        "      --force        --merge writes over an existing OUT\n"
         "  -h, --help         show this help and exit\n"
         "  -V, --version      show the version and exit\n"
         "\n"
@@ -63,7 +68,10 @@ static int extra_outputs(const cmp_table *t, bool diff, bool csv, bool rates, co
     if (cmp_rates_load(&r, t, &d) < 0) rc = -1;
     lc_buf b;
     lc_buf_init(&b);
-    if (rc == 0) cmp_print_rates(&b, &r, csv);
+    bool hardware = false;
+    for (size_t c = 0; c < t->columns.n; c++) hardware |= t->columns.v[c].hardware;
+    if (!hardware) fputs("litmus-compare: warning: --rates: no hardware column (litmus-run results): no rates\n", stderr);
+    if (rc == 0 && hardware) cmp_print_rates(&b, &r, csv);
     if (csv) fputs(b.s, stdout);
     else if (b.n) fprintf(stdout, "%s\n", b.s);
     lc_buf_fini(&b);
@@ -81,12 +89,24 @@ static int extra_outputs(const cmp_table *t, bool diff, bool csv, bool rates, co
   return rc;
 }
 
-static int merge_shards(char *const *paths, size_t n, const char *out) {
+/* OUT is written only when it is not there (or --force): a merge into a
+ * shard's own name, or over an earlier merge, would lose runs. */
+static int merge_shards(char *const *paths, size_t n, const char *out, bool force) {
+  struct stat st;
+  if (!force && stat(out, &st) == 0) {
+    fprintf(stderr, "litmus-compare: %s already exists: --force to write over it, or another name\n", out);
+    return LC_EXIT_INPUT;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(paths[i], out) == 0) {
+      fprintf(stderr, "litmus-compare: %s is both a shard and the file to merge into\n", out);
+      return LC_EXIT_INPUT;
+    }
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
   int rc = run_campaign_merge(paths, n, out, &d);
   if (rc < 0) fprintf(stderr, "litmus-compare: %s\n", lc_diag_first_error(&d));
-  if (rc == 1) fprintf(stderr, "litmus-compare: %s: runs are missing (a shard not run or not finished)\n", out);
+  if (rc == 1) fprintf(stderr, "litmus-compare: %s: %s\n", out, d.msgs.n ? d.msgs.v[d.msgs.n - 1].text : "runs are missing");
   lc_diag_fini(&d);
   return rc < 0 ? LC_EXIT_INPUT : rc;
 }
@@ -97,9 +117,9 @@ int main(int argc, char **argv) {
     {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
     {"merge", required_argument, NULL, 'm'}, {"csv", no_argument, NULL, 'c'},
     {"rates", no_argument, NULL, 'r'},       {"svg", required_argument, NULL, 's'},
-    {NULL, 0, NULL, 0},
+    {"force", no_argument, NULL, 'f'},       {NULL, 0, NULL, 0},
   };
-  bool diff = false, json = false, csv = false, rates = false;
+  bool diff = false, json = false, csv = false, rates = false, force = false;
   const char *merge = NULL, *svg = NULL;
   int c;
   while ((c = getopt_long(argc, argv, "dhV", longopts, NULL)) != -1) {
@@ -110,6 +130,7 @@ int main(int argc, char **argv) {
     case 'c': csv = true; break;
     case 'r': rates = true; break;
     case 's': svg = optarg; break;
+    case 'f': force = true; break;
     case 'h': usage(stdout); return LC_EXIT_OK;
     case 'V': printf("litmus-compare (%s)\n", PACKAGE_STRING); return LC_EXIT_OK;
     default: fputs("Try 'litmus-compare --help'.\n", stderr); return LC_EXIT_INPUT;
@@ -119,7 +140,7 @@ int main(int argc, char **argv) {
     fputs("litmus-compare: no results files (try 'litmus-compare --help')\n", stderr);
     return LC_EXIT_INPUT;
   }
-  if (merge) return merge_shards(argv + optind, (size_t)(argc - optind), merge);
+  if (merge) return merge_shards(argv + optind, (size_t)(argc - optind), merge, force);
   cmp_table t;
   cmp_init(&t);
   lc_diag d;
@@ -133,7 +154,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < t.tests.n; i++)
       if (t.tests.v[i].forbidden_seen) status = LC_EXIT_MISMATCH;
     if (!shares_a_test(&t)) {
-      fputs("litmus-compare: warning: the files share no test (tests are matched by file name): "
+      fputs("litmus-compare: warning: the files share no test (tests are matched by path, name and condition): "
             "nothing to compare\n", stderr);
       status = LC_EXIT_INPUT;
     }

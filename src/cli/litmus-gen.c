@@ -37,7 +37,7 @@ typedef struct options {
 
 static void usage(FILE *out) {
   fputs("Usage: litmus-gen [OPTION]...\n"
-        "Write generated scoped-PTX litmus tests, one file per test.\n"
+        "Write generated litmus tests (scoped PTX, or CUDA C++), one file per test.\n"
         "\n"
         "  -s, --seed S           seed of the random tests (default 1)\n"
         "  -n, --count N          number of random tests (default 1)\n"
@@ -145,7 +145,14 @@ static int parse_options(int argc, char **argv, options *o) {
       o->cyc.scope = (lt_scope)(LT_SCOPE_CTA + i);
       break;
     }
-    case 'f': if (gen_family_parse(optarg, &o->family) < 0) return bad("--family", optarg); break;
+    case 'f':
+      if (gen_family_parse(optarg, &o->family) < 0) {
+        fprintf(stderr, "litmus-gen: --family: bad value '%s' (the families:", optarg);
+        for (int f = GEN_RANDOM; f <= GEN_SPIN; f++) fprintf(stderr, " %s", gen_family_name((gen_family)f));
+        fputs(")\n", stderr);
+        return LC_EXIT_INPUT;
+      }
+      break;
     case OPT_SIZE:
       if (parse_range(optarg, 64, &o->size_lo, &o->size_hi) < 0) return bad("--size", optarg);
       o->sized = true;

@@ -58,9 +58,12 @@ typedef struct options {
   backend_kind backend;
   bool emit_cuda, json, seeded, check_sass, resume, mutants;
   bool model_given;                   /* -m; else PTX tests use ptx-v7.5, C++ tests cuda-cpp */
+  bool any_dialect;                   /* --any-dialect: -m's model for every test */
   unsigned tune;                      /* --tune N: trials */
   const char *config;                 /* --config FILE: read, or written by --tune */
   const char *campaign, *grid_spec;   /* --campaign FILE, --grid SPEC */
+  char **args;                        /* the options given (for a campaign's header) */
+  size_t nargs;
   unsigned shard, nshards;            /* --shard I/N */
   atomic_bool *checking;              /* set while the model check runs (interrupts quit then) */
   const char *model, *output;
@@ -72,8 +75,8 @@ typedef struct options {
 
 static void usage(FILE *out) {
   fputs("Usage: litmus-run [OPTION]... FILE|DIR...\n"
-        "Run scoped-PTX litmus tests many times on a GPU (or on CPU threads) and\n"
-        "compare the outcomes with those a memory model allows.\n"
+        "Run litmus tests (scoped PTX or CUDA C++) many times on a GPU (or on CPU\n"
+        "threads) and compare the outcomes with those a memory model allows.\n"
         "\n"
         "  -b, --backend cuda|host   where to run (default cuda); host: CPU threads\n"
         "      --emit-cuda           print the generated CUDA source and exit\n"
@@ -86,7 +89,9 @@ static void usage(FILE *out) {
         "  -s, --seed S              64-bit seed for all randomness (default: from the clock)\n"
         "  -d, --device N            CUDA device (default 0)\n"
         "  -m, --model NAME|FILE     memory model (default ptx-v7.5; ptx-v8 for tests with\n"
-        "                            mbarrier, cluster barriers or bulk copies; cuda-cpp for C++)\n"
+        "                            mbarrier, cluster barriers or bulk copies; cuda-cpp for C++);\n"
+        "                            a PTX model for the PTX tests, a C++ model for the C++ ones\n"
+        "      --any-dialect         run every test against --model, PTX or C++\n"
         "  -u, --unroll N            loop bound of the model check (default 2)\n"
         "  -e, --engine smt|enum|auto  engine of the model check (default auto)\n"
         "      --timeout S           give up the model check of a test after S seconds\n"
@@ -103,7 +108,8 @@ static void usage(FILE *out) {
         "      --campaign FILE       run every test at every grid point; one JSON line per run\n"
         "      --grid SPEC           e.g. 'stress-iterations=0,1024;barrier=on,off'\n"
         "      --shard I/N           only runs r with r % N == I (0 <= I < N)\n"
-        "      --resume              go on with the runs FILE lacks\n"
+        "      --resume              go on with the runs FILE lacks; the options and\n"
+        "                            tests not given again are FILE's\n"
         "Stress and layout (defaults in litmus-run(1)):\n"
         "      --[no-]mem-stress     idle threads hammer a scratchpad during the test\n"
         "      --[no-]pre-stress     testing threads hammer it before the test\n"
@@ -129,7 +135,8 @@ static void usage(FILE *out) {
         "\n"
         "Exit status: 0 nothing forbidden observed, 1 a forbidden outcome observed\n"
         "(or a hang of a test the model says terminates),\n"
-        "2 bad input, no GPU or a test the backend cannot run, 3 internal error.\n"
+        "2 bad input, no GPU or a test the backend cannot run, 3 internal error;\n"
+        "--check-sass: 77 when NVRTC or cuobjdump is missing.\n"
         "See litmus-run(1).\n",
         out);
 }
@@ -142,7 +149,7 @@ enum {
   OPT_TESTING_PCT, OPT_STRIDE, OPT_TPC, OPT_SPIN_LIMIT, OPT_PIN, OPT_NO_PIN, OPT_CHECK_SASS, OPT_SM,
   OPT_CAMPAIGN, OPT_GRID, OPT_SHARD, OPT_RESUME, OPT_TIMEOUT,
   OPT_PRE_PATTERN, OPT_PRE_LINES, OPT_PRE_ITERS, OPT_LOC_OFFSET, OPT_MUTANTS, OPT_TUNE, OPT_CONFIG,
-  OPT_FIRST_ROTATION, OPT_WATCHDOG
+  OPT_FIRST_ROTATION, OPT_WATCHDOG, OPT_ANY_DIALECT
 };
 
 static int bad_value(const char *what, const char *s, const char *expected) {
@@ -277,6 +284,7 @@ static bool flag_option(options *o, int c) {
   case OPT_RESUME: o->resume = true; return true;
   case OPT_MUTANTS: o->mutants = true; return true;
   case OPT_JSON: o->json = true; return true;
+  case OPT_ANY_DIALECT: o->any_dialect = true; return true;
   case 'q': o->par.progress = false; return true;
   }
   return false;
@@ -358,6 +366,7 @@ static const struct option longopts[] = {
   {"instances", required_argument, NULL, 'i'},   {"seed", required_argument, NULL, 's'},
   {"device", required_argument, NULL, 'd'},      {"model", required_argument, NULL, 'm'},
   {"unroll", required_argument, NULL, 'u'},      {"max-forbidden", required_argument, NULL, 'k'},
+  {"any-dialect", no_argument, NULL, OPT_ANY_DIALECT},
   {"json", no_argument, NULL, OPT_JSON},         {"output", required_argument, NULL, 'o'},
   {"quiet", no_argument, NULL, 'q'},
   {"mem-stress", no_argument, NULL, OPT_MEM_STRESS}, {"no-mem-stress", no_argument, NULL, OPT_NO_MEM_STRESS},
@@ -401,7 +410,7 @@ static int preload_config(int argc, char **argv, options *o) {
 }
 
 /* Returns -1 to go on, or the exit status when the options say to stop. */
-static int parse_options(int argc, char **argv, options *o) {
+static int parse_options(int argc, char **argv, options *o, char **fallback, size_t nfallback) {
   int c;
   if (preload_config(argc, argv, o) < 0) return LC_EXIT_INPUT;
   while ((c = getopt_long(argc, argv, "b:n:t:i:s:d:m:u:k:o:e:qhV", longopts, NULL)) != -1) {
@@ -429,7 +438,13 @@ static int parse_options(int argc, char **argv, options *o) {
     return LC_EXIT_INPUT;
   }
   for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
-  if (optind == argc) {
+  /* --resume without tests: the campaign's */
+  for (size_t i = 0; optind == argc && i < nfallback; i++) lc_paths_add(&o->files, fallback[i]);
+  /* the options, for the campaign's header (--resume is not one of them) */
+  o->args = lc_xcalloc((size_t)optind + 1, sizeof(char *));
+  for (int i = 1; i < optind; i++)
+    if (strcmp(argv[i], "--resume") != 0) o->args[o->nargs++] = argv[i];
+  if (optind == argc && nfallback == 0) {
     fputs("litmus-run: no input files (try 'litmus-run --help')\n", stderr);
     return LC_EXIT_INPUT;
   }
@@ -517,6 +532,7 @@ typedef struct session {
   char *device;              /* --tune: the machine the trials ran on */
   const run_grid *grid;
   size_t file;               /* index of the file being run */
+  const cli_models *models;
 } session;
 
 /* The model a test is run against: without -m, C++ tests use cuda-cpp and
@@ -707,6 +723,10 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
     fprintf(stderr, "litmus-run: %s: model check (%s engine)...", path, lc_engine_name(s->o->check.engine));
   if (s->o->checking) atomic_store(s->o->checking, true);
   const cat_model *model = session_model(s, t);
+  if (cli_models_other_dialect(s->models, t))
+    fprintf(stderr, "litmus-run: %s: warning: a %s test: run against %s, not --model %s (a %s model); "
+            "--any-dialect insists\n", path, t->cpp ? "C++" : "PTX", cat_model_name(model), s->o->model,
+            t->cpp ? "PTX" : "C++");
   /* only a test that can block may hang: only such a test costs a
    * termination check (its verdict goes with the run's hung instances) */
   lc_check_options check = s->o->check;
@@ -786,7 +806,7 @@ static int open_campaign(session *s, run_campaign *c, run_grid *g) {
   lc_diag_init(&d, NULL, NULL);
   int rc = (o->grid_spec && run_grid_parse(g, o->grid_spec, &d) < 0) ||
            run_campaign_open(c, o->campaign, o->files.v, o->files.n, g, o->backend == BACKEND_HOST ? "host" : "cuda",
-                             o->par.seed, o->shard, o->nshards, o->resume, &d) < 0 ? -1 : 0;
+                             o->par.seed, o->shard, o->nshards, o->resume, o->args, o->nargs, &d) < 0 ? -1 : 0;
   if (rc < 0) fprintf(stderr, "litmus-run: %s\n", lc_diag_first_error(&d));
   lc_diag_fini(&d);
   s->camp = rc == 0 ? c : NULL;
@@ -869,7 +889,8 @@ static int tune(session *s, const atomic_bool *stop) {
 }
 
 static int run_all(const options *o, const cli_models *models, const atomic_bool *stop) {
-  session s = {.o = o, .model = models->model, .cpp_model = models->cpp, .hopper_model = models->hopper};
+  session s = {.o = o, .model = models->model, .cpp_model = models->cpp, .hopper_model = models->hopper,
+               .models = models};
   lc_buf_init(&s.out);
   run_campaign camp;
   run_grid grid = {{0}};
@@ -927,15 +948,43 @@ static int check_sass(const options *o) {
   return rc;
 }
 
+/* --resume --campaign FILE: the options FILE's header records come
+ * first, so that those not repeated are taken from it and those given
+ * override it, and its tests when none are given. */
+static char **resume_argv(int argc, char **argv, int *argc2, char ***hargs, size_t *nh, char ***tests, size_t *nt) {
+  const char *campaign = NULL;
+  bool resume = false;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0) break;
+    if (strcmp(argv[i], "--resume") == 0) resume = true;
+    else if (strcmp(argv[i], "--campaign") == 0 && i + 1 < argc) campaign = argv[i + 1];
+    else if (strncmp(argv[i], "--campaign=", 11) == 0) campaign = argv[i] + 11;
+  }
+  *hargs = *tests = NULL;
+  *nh = *nt = 0;
+  if (!resume || !campaign || run_campaign_resume_args(campaign, hargs, nh, tests, nt) < 0) return NULL;
+  char **v = lc_xcalloc((size_t)argc + *nh + 1, sizeof(char *));
+  int n = 0;
+  v[n++] = argv[0];
+  for (size_t i = 0; i < *nh; i++) v[n++] = (*hargs)[i];
+  for (int i = 1; i < argc; i++) v[n++] = argv[i];
+  *argc2 = n;
+  return v;
+}
+
 int main(int argc, char **argv) {
   options o;
   options_init(&o);
-  int status = parse_options(argc, argv, &o);
+  char **hargs, **htests;
+  size_t nh, nt;
+  int argc2 = argc;
+  char **argv2 = resume_argv(argc, argv, &argc2, &hargs, &nh, &htests, &nt);
+  int status = parse_options(argc2, argv2 ? argv2 : argv, &o, htests, nt);
   if (status < 0 && o.check_sass) status = check_sass(&o);
   if (!o.seeded) o.par.seed = clock_seed();
   o.par.progress = o.par.progress && lc_is_tty(stderr);
   cli_models models = {0};
-  if (status < 0 && cli_models_load(&models, "litmus-run", argv[0], o.model, o.model_given, NULL) < 0)
+  if (status < 0 && cli_models_load(&models, "litmus-run", argv[0], o.model, o.model_given, o.any_dialect, NULL) < 0)
     status = LC_EXIT_INPUT;
   if (status < 0) {
     interrupts in;
@@ -948,5 +997,9 @@ int main(int argc, char **argv) {
   status = cli_finish("litmus-run", status);
   cli_models_fini(&models);
   lc_paths_free(&o.files);
+  free(o.args);
+  free(argv2);
+  run_campaign_args_free(hargs, nh);
+  run_campaign_args_free(htests, nt);
   return status;
 }

@@ -544,7 +544,11 @@ static char *from_pypi(void) {
   char *py = on_path("python3");
   if (!py) return NULL;
   char *argv[] = {py, "-c",
-                  "import glob, nvidia\n"
+                  "import glob\n"
+                  "try:\n"
+                  "    import nvidia\n"
+                  "except ImportError:\n"   /* not installed: no traceback, nothing found */
+                  "    raise SystemExit(1)\n"
                   "for d in nvidia.__path__:\n"
                   "    for p in sorted(glob.glob(d + '/cu*/bin/cuobjdump'), reverse=True): print(p)\n",
                   NULL};

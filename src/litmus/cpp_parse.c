@@ -1105,7 +1105,7 @@ static lt_cstmt *new_stmt(parser *ps, lt_cstmt_kind k, lc_loc at) {
   return s;
 }
 
-static void semi(parser *ps) { lt_p_expect(ps, LT_TOK_SEMI, "';'"); }
+static void semi(parser *ps) { lt_p_expect_end(ps, LT_TOK_SEMI, "';'"); }
 
 /* block -> '{' { stmt } '}' */
 static void block(parser *ps, lt_cblock *b) {

@@ -18,6 +18,7 @@
 #include "litmus/parse_int.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -906,6 +907,9 @@ static void row(parser *ps, const lt_token *label) {
     cell(ps, col, col == 0 ? label : NULL);
     col++;
     if (TOK.kind == LT_TOK_SEMI) break;
+    if (TOK.kind != LT_TOK_BAR && ps->after.line > 0 && TOK.at.line > ps->after.line)
+      lt_p_error(ps, ps->after, "expected ';' at the end of this row, found %s on line %d", lt_p_desc(ps, &TOK),
+                 TOK.at.line);
     if (TOK.kind != LT_TOK_BAR)
       lt_p_error(ps, TOK.at, "expected '|' or ';' after a cell, found %s", lt_p_desc(ps, &TOK));
     if (col == n)
@@ -1203,8 +1207,24 @@ static void test(parser *ps) {
   lt_p_tail(ps);
 }
 
+/* A cat model given where a test belongs: its name ends in .cat, or it
+ * begins with a model's title string ("PTX v7.5"), which no test does
+ * (a test begins with its architecture).  One message that says so, not
+ * a lexer's complaint about the quote. */
+static bool cat_model_given(const lc_source *src, lc_diag *d) {
+  size_t n = strlen(src->name), i = 0;
+  while (i < src->len && isspace((unsigned char)src->text[i])) i++;
+  bool named = n > 4 && strcmp(src->name + n - 4, ".cat") == 0;
+  if (!named && (i == src->len || src->text[i] != '"')) return false;
+  lc_error(d, (lc_loc){src->name, 1, 1}, "%s, not a litmus test: models are given with --model FILE, tests "
+           "begin with their architecture (PTX, CUDA, C)", named ? "a cat model (.cat)" :
+           "this begins like a cat model (a title string)");
+  return true;
+}
+
 lt_test *lt_parse(const lc_source *src, lc_diag *d) {
   assert(src && src->text && src->name && d);
+  if (cat_model_given(src, d)) return NULL;
   parser ps;
   memset(&ps, 0, sizeof ps);
   if (lt_lex_init(&ps.ls, src, d) < 0) return NULL;

@@ -34,12 +34,17 @@ struct parser {
    * condition's `thread:name` (reports the error itself).  NULL for PTX. */
   int (*local_reg)(parser *ps, int thread, const lt_token *name);
   void *cpp;           /* the C++ parser's own state */
+  lc_loc after;        /* just after the token before TOK (a missing ';' is reported there) */
 };
 
 #define TOK (ps->ls.t)
 
 LC_NORETURN void lt_p_error(parser *ps, lc_loc at, const char *fmt, ...) LC_PRINTF(3, 4);
 void lt_p_next(parser *ps);
+/* Like lt_p_expect for a token that ends a statement (';'): when TOK is on
+ * a later line, the error is at the end of the line before, where the
+ * token was forgotten, not at whatever begins the next. */
+void lt_p_expect_end(parser *ps, lt_tok_kind kind, const char *what);
 const lt_token *lt_p_peek(parser *ps);
 const char *lt_p_desc(parser *ps, const lt_token *t);
 void lt_p_expect(parser *ps, lt_tok_kind kind, const char *what);

@@ -22,7 +22,20 @@ void lt_p_error(parser *ps, lc_loc at, const char *fmt, ...) {
 }
 
 void lt_p_next(parser *ps) {
+  lc_loc after = TOK.at;
+  for (size_t i = 0; i < TOK.len; i++) {
+    if (TOK.text[i] == '\n') after.line++, after.col = 1;
+    else after.col++;
+  }
+  ps->after = after;
   if (lt_lex_next(&ps->ls) < 0) longjmp(ps->fail, 1);
+}
+
+void lt_p_expect_end(parser *ps, lt_tok_kind kind, const char *what) {
+  if (TOK.kind != kind && ps->after.file && ps->after.line > 0 && TOK.at.line > ps->after.line)
+    lt_p_error(ps, ps->after, "expected %s at the end of this line, found %s on line %d", what,
+               lt_p_desc(ps, &TOK), TOK.at.line);
+  lt_p_expect(ps, kind, what);
 }
 
 const lt_token *lt_p_peek(parser *ps) {

@@ -25,6 +25,7 @@ typedef struct pending {
   LC_VEC(entry) entries;
   LC_VEC(size_t) cols;
   LC_VEC(char *) verdicts;   /* parallel to cols */
+  LC_VEC(const char *) models; /* parallel to cols: the model named (a model column's string), or NULL */
 } pending;
 
 typedef LC_VEC(pending) pending_vec;
@@ -36,12 +37,16 @@ void cmp_init(cmp_table *t) {
 
 static void free_test(cmp_test *x, size_t ncols) {
   free(x->key);
+  free(x->path);
   free(x->name);
   free(x->kind);
   free(x->condition);
   for (size_t i = 0; i < x->outcomes.n; i++) free(x->outcomes.v[i]);
   lc_vec_free(&x->outcomes);
   free(x->cells);
+  free(x->positive);
+  free(x->unfinished);
+  free(x->model);
   free(x->present);
   for (size_t c = 0; x->verdict && c < ncols; c++) free(x->verdict[c]);
   free(x->verdict);
@@ -53,11 +58,16 @@ void cmp_fini(cmp_table *t) {
   free_pending(t);
   for (size_t i = 0; i < t->tests.n; i++) free_test(&t->tests.v[i], t->columns.n);
   lc_vec_free(&t->tests);
+  lc_vec_free(&t->runs);
   for (size_t c = 0; c < t->columns.n; c++) {
     free(t->columns.v[c].path);
     free(t->columns.v[c].label);
     free(t->columns.v[c].desc);
     free(t->columns.v[c].point);
+    for (size_t k = 0; k < t->columns.v[c].models.n; k++) free(t->columns.v[c].models.v[k]);
+    lc_vec_free(&t->columns.v[c].models);
+    lc_vec_free(&t->columns.v[c].model_runs);
+    free(t->columns.v[c].engine);
   }
   lc_vec_free(&t->columns);
 }
@@ -69,32 +79,52 @@ static const char *str(json_t *o, const char *key) {
   return s ? s : "";
 }
 
-/* Tests are matched by file name, not path: results from different
- * machines name the same test from different folders. */
-static char *test_key(json_t *o) {
+/* The path a results file gives a test, tidied: "litmus//MP.litmus" and
+ * "./litmus/MP.litmus" are "litmus/MP.litmus"; a result without a file
+ * (older files) goes by its test's name. */
+static char *test_path(json_t *o) {
   const char *file = str(o, "file");
-  const char *slash = strrchr(file, '/');
-  return lc_xstrdup(*file ? (slash ? slash + 1 : file) : str(o, "test"));
+  if (!*file) file = str(o, "test");
+  lc_buf b;
+  lc_buf_init(&b);
+  for (const char *p = file; *p;) {
+    if (p[0] == '.' && p[1] == '/' && (p == file || p[-1] == '/')) {
+      p += 2;
+    } else if (*p == '/' && b.n && b.s[b.n - 1] == '/') {
+      p++;
+    } else {
+      lc_buf_putc(&b, *p++);
+    }
+  }
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
 }
 
+/* While loading, a test is a path, a name and a condition; cmp_finish
+ * then matches paths across files by their tails (match_tests). */
 static size_t find_test(cmp_table *t, json_t *o, pending **side, pending_vec *pend) {
-  char *key = test_key(o);
-  for (size_t i = 0; i < t->tests.n; i++)
-    if (strcmp(t->tests.v[i].key, key) == 0) {
-      free(key);
-      *side = &pend->v[i];
-      return i;
-    }
-  cmp_test x = {0};
-  x.key = key;
-  x.name = lc_xstrdup(str(o, "test"));
-  x.kind = lc_xstrdup(str(o, "kind"));
+  char *path = test_path(o);
   json_t *cond = json_object_get(o, "condition");
   lc_buf b;
   lc_buf_init(&b);
   lc_buf_printf(&b, "%s %s", str(cond, "quantifier"), str(cond, "proposition"));
-  x.condition = lc_buf_take(&b);
+  char *condition = lc_buf_take(&b);
   lc_buf_fini(&b);
+  for (size_t i = 0; i < t->tests.n; i++) {
+    cmp_test *x = &t->tests.v[i];
+    if (strcmp(x->path, path) == 0 && strcmp(x->name, str(o, "test")) == 0 && strcmp(x->condition, condition) == 0) {
+      free(path);
+      free(condition);
+      *side = &pend->v[i];
+      return i;
+    }
+  }
+  cmp_test x = {0};
+  x.path = path;
+  x.name = lc_xstrdup(str(o, "test"));
+  x.kind = lc_xstrdup(str(o, "kind"));
+  x.condition = condition;
   lc_vec_push(&t->tests, x);
   pending p = {0};
   lc_vec_push(pend, p);
@@ -160,7 +190,8 @@ static void load_check(cmp_test *x, pending *p, size_t col, json_t *o) {
   json_t *obs = json_object_get(o, "observables"), *state;
   size_t i;
   json_array_foreach(json_object_get(o, "states"), i, state)
-    add_entry(x, p, col, outcome_text(obs, json_object_get(state, "values")), 0, CMP_ALLOWED, false);
+    add_entry(x, p, col, outcome_text(obs, json_object_get(state, "values")), 0, CMP_ALLOWED,
+              json_is_true(json_object_get(state, "positive")));
 }
 
 static char *column_desc(json_t *o, bool hardware) {
@@ -180,6 +211,36 @@ static char *column_desc(json_t *o, bool hardware) {
   return s;
 }
 
+/* A model column may hold results under several models: -m named one
+ * dialect's model and the tests of the other kept theirs (PTX tests
+ * under ptx-v7.5, C++ tests under cuda-cpp). */
+static const char *count_model(cmp_column *c, const char *model) {
+  for (size_t k = 0; k < c->models.n; k++)
+    if (strcmp(c->models.v[k], model) == 0) {
+      c->model_runs.v[k]++;
+      return c->models.v[k];
+    }
+  lc_vec_push(&c->models, lc_xstrdup(model));
+  lc_vec_push(&c->model_runs, (size_t)1);
+  return c->models.v[c->models.n - 1];
+}
+
+/* "models PTX v7.5 (81 results), CUDA C++ (35 results) (enum engine)" when
+ * a column's results name more than one model. */
+static void describe_models(cmp_column *c) {
+  if (c->hardware || c->models.n < 2) return;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_puts(&b, "models ");
+  for (size_t k = 0; k < c->models.n; k++)
+    lc_buf_printf(&b, "%s%s (%zu result%s)", k ? ", " : "", c->models.v[k], c->model_runs.v[k],
+                  c->model_runs.v[k] == 1 ? "" : "s");
+  lc_buf_printf(&b, " (%s engine)", c->engine ? c->engine : "");
+  free(c->desc);
+  c->desc = lc_buf_take(&b);
+  lc_buf_fini(&b);
+}
+
 static int load_object(cmp_table *t, pending_vec *pend, size_t col, json_t *o) {
   cmp_column *c = &t->columns.v[col];
   bool hardware = json_object_get(o, "histogram") != NULL;
@@ -187,17 +248,29 @@ static int load_object(cmp_table *t, pending_vec *pend, size_t col, json_t *o) {
   if (c->nruns == 0) {
     c->hardware = hardware;
     c->desc = column_desc(o, hardware);
+    if (!hardware) c->engine = lc_xstrdup(str(o, "engine"));
   } else if (c->hardware != hardware) {
     return -1;
   }
+  const char *model = hardware ? NULL : count_model(c, str(o, "model"));
   pending *p;
   size_t ti = find_test(t, o, &p, pend);
   cmp_test *x = &t->tests.v[ti];
   lc_vec_push(&p->cols, col);
+  lc_vec_push(&p->models, model);
   const char *v = str(o, "verdict");
   lc_vec_push(&p->verdicts, *v ? lc_xstrdup(v) : NULL);
-  if (hardware) load_run(x, p, col, o);
-  else load_check(x, p, col, o);
+  if (hardware) {
+    load_run(x, p, col, o);
+    cmp_run r = {.test = ti, .col = col,
+                 .instances = (uint64_t)json_integer_value(json_object_get(o, "instances")),
+                 .weak = (uint64_t)json_integer_value(json_object_get(o, "positive")),
+                 .unfinished = (uint64_t)json_integer_value(json_object_get(o, "incomplete")),
+                 .seconds = json_number_value(json_object_get(json_object_get(o, "timings"), "run_seconds"))};
+    lc_vec_push(&t->runs, r);
+  } else {
+    load_check(x, p, col, o);
+  }
   c->nruns++;
   return 0;
 }
@@ -215,6 +288,7 @@ static void free_pending(cmp_table *t) {
     lc_vec_free(&pend->v[i].cols);
     for (size_t k = 0; k < pend->v[i].verdicts.n; k++) free(pend->v[i].verdicts.v[k]);
     lc_vec_free(&pend->v[i].verdicts);
+    lc_vec_free(&pend->v[i].models);
   }
   lc_vec_free(pend);
   free(pend);
@@ -262,6 +336,17 @@ static size_t point_column(cmp_table *t, size_t first, json_t *point) {
   return t->columns.n - 1;
 }
 
+/* A litmus test (or a cat model) given where a results file belongs:
+ * its name, or its first line, a test's header ("PTX MP", "CUDA ..."). */
+static bool looks_like_a_test(const char *path, const char *line) {
+  size_t n = strlen(path);
+  if ((n > 7 && strcmp(path + n - 7, ".litmus") == 0) || (n > 4 && strcmp(path + n - 4, ".cat") == 0)) return true;
+  static const char *const heads[] = {"PTX ", "CUDA ", "C ", "C++ "};
+  for (size_t i = 0; i < LC_ARRAY_LEN(heads); i++)
+    if (strncmp(line, heads[i], strlen(heads[i])) == 0) return true;
+  return false;
+}
+
 int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
   assert(t && path && d);
   FILE *f = fopen(path, "r");
@@ -291,6 +376,18 @@ int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
       json_decref(o);
       continue;
     }
+    /* a test litmus-check could not answer (it does not parse, the
+     * solver gave up): no states to compare, said and left out, so that
+     * one bad test does not make its whole results file unreadable */
+    const char *status = o ? json_string_value(json_object_get(o, "status")) : NULL;
+    if (o && status && strcmp(status, "ok") != 0 && !json_object_get(o, "states") &&
+        !json_object_get(o, "histogram")) {
+      const char *msg = json_string_value(json_object_get(o, "message"));
+      lc_warning(d, (lc_loc){path, lineno, 1}, "%s has no result (%s%s%s): left out", str(o, "file"), status,
+                 msg ? ": " : "", msg ? msg : "");
+      json_decref(o);
+      continue;
+    }
     json_t *res = o ? json_object_get(o, "result") : NULL;
     size_t col = first;
     if (res && json_is_object(res) && json_object_get(o, "run")) {
@@ -300,7 +397,15 @@ int cmp_add_file(cmp_table *t, const char *path, lc_diag *d) {
       json_decref(o);
       o = res;
     }
-    if (!o || !json_is_object(o) || load_object(t, pend, col, o) < 0) {
+    if (!o && lineno == 1 && looks_like_a_test(path, line)) {
+      size_t plen = strlen(path);
+      if (plen > 4 && strcmp(path + plen - 4, ".cat") == 0)
+        lc_error(d, (lc_loc){path, 0, 0}, "a cat model (litmus-check --model FILE), not a results file");
+      else
+        lc_error(d, (lc_loc){path, 0, 0}, "a litmus test, not a results file; run litmus-check --json (or "
+                 "litmus-run --json) on it first");
+      rc = -1;
+    } else if (!o || !json_is_object(o) || load_object(t, pend, col, o) < 0) {
       lc_error(d, (lc_loc){path, lineno, o ? 1 : err.column}, "%s",
                o ? "not a litmus-run or litmus-check result (or mixed with the other kind)" : err.text);
       rc = -1;
@@ -338,17 +443,17 @@ bool cmp_outcome_forbidden_seen(const cmp_table *t, const cmp_test *x, size_t i)
   return seen && forbidden;
 }
 
-/* Columns disagree when one hardware column showed an outcome another did
- * not, or two models differ about it, or the columns' verdicts differ. */
+/* Models disagree about an outcome when one allows it and another does
+ * not.  Hardware columns do not disagree about an outcome one of them saw
+ * and another did not: a rare outcome is missed by chance, and the counts
+ * show it; runs disagree when their verdicts do (cmp_finish). */
 static bool row_differs(const cmp_table *t, const cmp_test *x, size_t i) {
-  int seen = -1, allowed = -1;
+  int allowed = -1;
   for (size_t c = 0; c < t->columns.n; c++) {
-    if (!x->present[c]) continue;
-    const cmp_cell *cell = cmp_cell_at(t, x, i, c);
-    int *slot = t->columns.v[c].hardware ? &seen : &allowed;
-    int v = t->columns.v[c].hardware ? cell->count > 0 : cell->status == CMP_ALLOWED;
-    if (*slot >= 0 && *slot != v) return true;
-    *slot = v;
+    if (!x->present[c] || t->columns.v[c].hardware) continue;
+    int v = cmp_cell_at(t, x, i, c)->status == CMP_ALLOWED;
+    if (allowed >= 0 && allowed != v) return true;
+    allowed = v;
   }
   return false;
 }
@@ -376,9 +481,11 @@ static void build_matrix(cmp_table *t, cmp_test *x, pending *p) {
   x->cells = lc_xcalloc(x->outcomes.n * ncols + 1, sizeof(cmp_cell));
   x->present = lc_xcalloc(ncols, sizeof(bool));
   x->verdict = lc_xcalloc(ncols, sizeof(char *));
+  x->model = lc_xcalloc(ncols + 1, sizeof(char *));
   for (size_t k = 0; k < p->cols.n; k++) {
     size_t c = p->cols.v[k];
     x->present[c] = true;
+    x->model[c] = p->models.v[k];
     free(x->verdict[c]);
     x->verdict[c] = p->verdicts.v[k];
     p->verdicts.v[k] = NULL;
@@ -388,11 +495,13 @@ static void build_matrix(cmp_table *t, cmp_test *x, pending *p) {
       cell->status = t->columns.v[c].hardware ? CMP_ALLOWED : CMP_FORBIDDEN;
     }
   }
+  x->positive = lc_xcalloc(x->outcomes.n + 1, sizeof(bool));
   for (size_t k = 0; k < p->entries.n; k++) {
     const entry *e = &p->entries.v[k];
     cmp_cell *cell = &x->cells[e->outcome * ncols + e->col];
     cell->count += e->count;
     cell->status = e->status;
+    x->positive[e->outcome] |= e->positive;
   }
   for (size_t c = 0; c < ncols; c++) {
     size_t runs = 0;
@@ -420,9 +529,121 @@ static void label_columns(cmp_table *t) {
   }
 }
 
+/* The last k components of path ("gpu/MP.litmus" for k = 2), or all of it. */
+static const char *path_tail(const char *path, size_t k) {
+  const char *p = path + strlen(path);
+  while (p > path) {
+    if (p[-1] == '/' && --k == 0) return p;
+    p--;
+  }
+  return path;
+}
+
+static const char *base_name(const char *path) { return path_tail(path, 1); }
+
+static bool in_column(const pending *p, size_t c) {
+  for (size_t k = 0; k < p->cols.n; k++)
+    if (p->cols.v[k] == c) return true;
+  return false;
+}
+
+/* Do two tests that one column holds under different paths share their
+ * last k components? */
+static bool tails_clash(const cmp_table *t, const pending_vec *pend, size_t i, size_t j, size_t k) {
+  const char *a = t->tests.v[i].path, *b = t->tests.v[j].path;
+  if (strcmp(a, b) == 0 || strcmp(path_tail(a, k), path_tail(b, k)) != 0) return false;
+  for (size_t c = 0; c < t->columns.n; c++)
+    if (in_column(&pend->v[i], c) && in_column(&pend->v[j], c)) return true;
+  return false;
+}
+
+/* Moves test j's entries, runs and columns into test i (the same test
+ * read from another file). */
+static void merge_into(cmp_table *t, pending_vec *pend, size_t i, size_t j) {
+  cmp_test *x = &t->tests.v[i], *y = &t->tests.v[j];
+  pending *p = &pend->v[i], *q = &pend->v[j];
+  for (size_t k = 0; k < q->entries.n; k++) {
+    entry e = q->entries.v[k];
+    e.outcome = outcome_index(x, lc_xstrdup(y->outcomes.v[e.outcome]));
+    lc_vec_push(&p->entries, e);
+  }
+  for (size_t k = 0; k < q->cols.n; k++) {
+    lc_vec_push(&p->cols, q->cols.v[k]);
+    lc_vec_push(&p->models, q->models.v[k]);
+    lc_vec_push(&p->verdicts, q->verdicts.v[k]);
+    q->verdicts.v[k] = NULL;
+  }
+  q->entries.n = q->cols.n = 0;
+  for (size_t k = 0; k < t->runs.n; k++)
+    if (t->runs.v[k].test == j) t->runs.v[k].test = i;
+}
+
+/* Gives each test its key, the shortest tail of its path that tells it
+ * apart from the other tests of its file name in every column, and makes
+ * one test of those with the same key, name and condition. */
+static void match_tests(cmp_table *t, pending_vec *pend) {
+  size_t n = t->tests.n;
+  for (size_t i = 0; i < n; i++) {
+    cmp_test *x = &t->tests.v[i];
+    if (x->key) continue;
+    /* the tests of x's file name, and the tail length they need */
+    size_t k = 1;
+    for (bool clash = true; clash; ) {
+      clash = false;
+      for (size_t a = i; a < n && !clash; a++) {
+        if (t->tests.v[a].key || strcmp(base_name(t->tests.v[a].path), base_name(x->path)) != 0) continue;
+        for (size_t b = a + 1; b < n && !clash; b++)
+          if (!t->tests.v[b].key && strcmp(base_name(t->tests.v[b].path), base_name(x->path)) == 0)
+            clash = tails_clash(t, pend, a, b, k);
+      }
+      if (clash) k++;
+    }
+    char *base = lc_xstrdup(base_name(x->path));
+    for (size_t a = i; a < n; a++)
+      if (!t->tests.v[a].key && strcmp(base_name(t->tests.v[a].path), base) == 0)
+        t->tests.v[a].key = lc_xstrdup(path_tail(t->tests.v[a].path, k));
+    free(base);
+  }
+  /* merge, keeping the first-seen order */
+  size_t *to = lc_xcalloc(n + 1, sizeof *to), kept = 0;
+  bool *gone = lc_xcalloc(n + 1, sizeof *gone);
+  for (size_t j = 0; j < n; j++) {
+    cmp_test *y = &t->tests.v[j];
+    for (size_t i = 0; i < j && !gone[j]; i++) {
+      cmp_test *x = &t->tests.v[i];
+      if (!gone[i] && strcmp(x->key, y->key) == 0 && strcmp(x->name, y->name) == 0 &&
+          strcmp(x->condition, y->condition) == 0) {
+        merge_into(t, pend, i, j);
+        gone[j] = true;
+      }
+    }
+  }
+  for (size_t j = 0; j < n; j++) {
+    if (gone[j]) {
+      free_test(&t->tests.v[j], 0);
+      pending *q = &pend->v[j];
+      lc_vec_free(&q->entries);
+      lc_vec_free(&q->cols);
+      lc_vec_free(&q->verdicts);
+      lc_vec_free(&q->models);
+      continue;
+    }
+    to[j] = kept;
+    t->tests.v[kept] = t->tests.v[j];
+    pend->v[kept] = pend->v[j];
+    kept++;
+  }
+  t->tests.n = pend->n = kept;
+  for (size_t k = 0; k < t->runs.n; k++) t->runs.v[k].test = to[t->runs.v[k].test];
+  free(to);
+  free(gone);
+}
+
 void cmp_finish(cmp_table *t) {
   label_columns(t);
+  for (size_t c = 0; c < t->columns.n; c++) describe_models(&t->columns.v[c]);
   pending_vec *pend = pending_of(t);
+  match_tests(t, pend);
   for (size_t i = 0; i < t->tests.n; i++) {
     cmp_test *x = &t->tests.v[i];
     /* Sort outcomes, renumbering the entries that point at them. */
@@ -439,6 +660,7 @@ void cmp_finish(cmp_table *t) {
     }
     free(old);
     build_matrix(t, x, &pend->v[i]);
+    x->unfinished = lc_xcalloc(t->columns.n + 1, sizeof(uint64_t));
     for (size_t c = 0; c < t->columns.n; c++) t->columns.v[c].ntests += x->present[c];
     for (size_t r = 0; r < x->outcomes.n; r++) {
       x->forbidden_seen |= cmp_outcome_forbidden_seen(t, x, r);
@@ -454,6 +676,7 @@ void cmp_finish(cmp_table *t) {
       *f = x->verdict[c];
     }
   }
+  for (size_t k = 0; k < t->runs.n; k++) t->tests.v[t->runs.v[k].test].unfinished[t->runs.v[k].col] += t->runs.v[k].unfinished;
   free_pending(t);
 }
 
@@ -468,11 +691,23 @@ static void cell_text(lc_buf *b, const cmp_table *t, const cmp_test *x, size_t i
                      cell->count && cell->status == CMP_UNEXPLORED ? "?" : "");
 }
 
+/* Does another test of the table have x's name?  Its path then follows
+ * the name. */
+static bool name_shared(const cmp_table *t, const cmp_test *x) {
+  for (size_t i = 0; i < t->tests.n; i++)
+    if (&t->tests.v[i] != x && strcmp(t->tests.v[i].name, x->name) == 0) return true;
+  return false;
+}
+
 static void print_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
   size_t w = 7;
   for (size_t i = 0; i < x->outcomes.n; i++)
     if (strlen(x->outcomes.v[i]) > w) w = strlen(x->outcomes.v[i]);
-  lc_buf_printf(out, "Test %s %s: %s%s%s\n", x->name, x->kind, x->condition,
+  for (size_t c = 0; c < t->columns.n; c++)
+    if (x->unfinished[c]) w = w > 9 ? w : 9;   /* the row "hung or cut" */
+  lc_buf_printf(out, "Test %s", x->name);
+  if (name_shared(t, x)) lc_buf_printf(out, " (%s)", x->key);
+  lc_buf_printf(out, " %s: %s%s%s\n", x->kind, x->condition,
                 x->forbidden_seen ? "  [FORBIDDEN OUTCOME OBSERVED]" : "", x->differs ? "  [differs]" : "");
   lc_buf_puts(out, "    outcome");
   lc_buf_pad(out, w + 6);
@@ -488,6 +723,30 @@ static void print_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
       lc_buf_printf(out, " %12s", cell.s);
       lc_buf_fini(&cell);
     }
+    lc_buf_putc(out, '\n');
+  }
+  /* instances that hung or were cut are in no outcome: said, so that an
+   * empty or thin histogram is not taken for a run that saw nothing */
+  bool unfinished = false;
+  for (size_t c = 0; c < t->columns.n; c++) unfinished |= x->unfinished[c] > 0;
+  if (unfinished) {
+    lc_buf_puts(out, "    hung or cut");
+    lc_buf_pad(out, w + 6);
+    for (size_t c = 0; c < t->columns.n; c++) {
+      if (t->columns.v[c].hardware && x->present[c]) lc_buf_printf(out, " %12llu", (unsigned long long)x->unfinished[c]);
+      else lc_buf_printf(out, " %12s", "-");
+    }
+    lc_buf_putc(out, '\n');
+  }
+  /* a column whose results name several models (one per dialect): each
+   * test's, so that a difference of models is not taken for a difference
+   * of what one model says */
+  bool mixed = false;
+  for (size_t c = 0; c < t->columns.n; c++) mixed |= t->columns.v[c].models.n > 1;
+  if (mixed) {
+    lc_buf_puts(out, "    model");
+    lc_buf_pad(out, w + 6);
+    for (size_t c = 0; c < t->columns.n; c++) lc_buf_printf(out, " %12s", x->model[c] ? x->model[c] : "-");
     lc_buf_putc(out, '\n');
   }
   lc_buf_puts(out, "    verdict");
@@ -540,6 +799,10 @@ static json_t *test_json(const cmp_table *t, const cmp_test *x) {
     json_array_append_new(rows, row);
   }
   json_object_set_new(o, "outcomes", rows);
+  json_t *models = json_array();
+  for (size_t c = 0; c < t->columns.n; c++)
+    json_array_append_new(models, x->model[c] ? json_string(x->model[c]) : json_null());
+  json_object_set_new(o, "models", models);
   return o;
 }
 

@@ -6,8 +6,13 @@
  * Inputs are JSON-lines results files as `litmus-run --json` and
  * `litmus-check --json` write them, one object per test.  Each file is a
  * column, each grid point of a campaign's file (litmus-run --campaign)
- * one; tests are matched across columns by their file name.  A column
- * holding a test several times shows the sums of their counts.
+ * one; tests are matched across columns by their path: the shortest
+ * tail of it (file name, then parent folders) that tells apart the tests
+ * one column holds under one file name, with the test's name and
+ * condition, so that the same test run from different folders on
+ * different machines meets itself, and two tests that share a file name
+ * (cuda-cpp/MP+volatile.litmus and gpu/MP+volatile.litmus) stay apart.
+ * A column holding a test several times shows the sums of their counts.
  */
 #ifndef COMPARE_H
 #define COMPARE_H
@@ -21,10 +26,14 @@ typedef struct cmp_column {
   size_t file;             /* the results file's number, from 1 */
   char *point;             /* a campaign's grid point ("barrier=on"), or NULL */
   char *label;             /* "[1]", "[2]", ...; "[1.1]", "[1.2]" for the points of a campaign */
-  char *desc;              /* "cuda: NVIDIA H100 (sm_90), driver ...", "model PTX v7.5 (smt)" */
+  char *desc;              /* "cuda: NVIDIA H100 (sm_90), driver ...", "model PTX v7.5 (smt engine)", or
+                              "models PTX v7.5 (81 tests), CUDA C++ (35 tests) (enum engine)" */
   bool hardware;           /* litmus-run results (else litmus-check results) */
   size_t nruns;            /* results read into the column */
   size_t ntests;           /* the distinct tests among them (cmp_finish) */
+  LC_VEC(char *) models;   /* model columns: the models named, in first-seen order ... */
+  LC_VEC(size_t) model_runs; /* ... and the results under each */
+  char *engine;            /* model columns: the first result's engine */
 } cmp_column;
 
 typedef enum { CMP_ABSENT, CMP_ALLOWED, CMP_FORBIDDEN, CMP_UNEXPLORED } cmp_status;
@@ -36,19 +45,32 @@ typedef struct cmp_cell {
 } cmp_cell;
 
 typedef struct cmp_test {
-  char *key;               /* the test's file name */
+  char *key;               /* the test's path, as much of it as tells it apart ("gpu/MP+volatile.litmus") */
+  char *path;              /* its path as the first results file holding it spells it (tidied) */
   char *name, *kind, *condition;
   LC_VEC(char *) outcomes; /* "P1:r0=0; P1:r1=0;" in first-seen order, then sorted */
+  bool *positive;          /* per outcome: it satisfies the condition's proposition (some file says so) */
   cmp_cell *cells;         /* outcomes.n x ncolumns, row-major */
   bool *present;           /* per column */
   char **verdict;          /* per column: "Ok", "No", or NULL */
+  uint64_t *unfinished;    /* per column: instances that hung or were cut (hardware) */
+  const char **model;      /* per column: the model a model column checked it under (the column's), or NULL */
   bool forbidden_seen;     /* hardware showed an outcome some model forbids */
   bool differs;            /* columns disagree about some outcome */
 } cmp_test;
 
+/* A hardware run's totals, for the rates (compare_out.h). */
+typedef struct cmp_run {
+  size_t test, col;
+  uint64_t instances, weak;
+  uint64_t unfinished;     /* instances that hung or were cut: in no outcome */
+  double seconds;
+} cmp_run;
+
 typedef struct cmp_table {
   LC_VEC(cmp_column) columns;
   LC_VEC(cmp_test) tests;
+  LC_VEC(cmp_run) runs;    /* in the order read */
   void *loading;           /* entries read but not yet in matrices (compare.c) */
 } cmp_table;
 

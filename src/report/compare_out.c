@@ -8,6 +8,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <assert.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +43,10 @@ void cmp_print_csv(lc_buf *out, const cmp_table *t, bool only_differences) {
     lc_buf_putc(out, ',');
     lc_buf b;
     lc_buf_init(&b);
-    lc_buf_puts(&b, t->columns.v[c].label);
+    /* the label, file, grid point and machine or model, as the table's header lines */
+    lc_buf_printf(&b, "%s %s", t->columns.v[c].label, t->columns.v[c].path);
     if (t->columns.v[c].point) lc_buf_printf(&b, " (%s)", t->columns.v[c].point);   /* a campaign's grid point */
-    lc_buf_printf(&b, " %s", t->columns.v[c].desc ? t->columns.v[c].desc : "");
+    lc_buf_printf(&b, ": %s", t->columns.v[c].desc ? t->columns.v[c].desc : "");
     csv_field(out, b.s);
     lc_buf_fini(&b);
   }
@@ -75,42 +78,18 @@ void cmp_rates_free(cmp_rates *r) {
   lc_vec_free(r);
 }
 
-static void add_rate(cmp_rates *r, const char *column, json_t *o) {
-  const char *file = json_string_value(json_object_get(o, "file"));
-  const char *name = json_string_value(json_object_get(o, "test"));
-  const char *slash = file ? strrchr(file, '/') : NULL;
-  cmp_rate x = {lc_xstrdup(file ? (slash ? slash + 1 : file) : name ? name : "?"), lc_xstrdup(column), 0, 0, 0};
-  x.instances = (uint64_t)json_integer_value(json_object_get(o, "instances"));
-  x.weak = (uint64_t)json_integer_value(json_object_get(o, "positive"));
-  x.seconds = json_number_value(json_object_get(json_object_get(o, "timings"), "run_seconds"));
-  lc_vec_push(r, x);
-}
-
+/* The runs of the hardware columns, column by column, each in the order read. */
 int cmp_rates_load(cmp_rates *r, const cmp_table *t, lc_diag *d) {
   assert(r && t && d);
   for (size_t c = 0; c < t->columns.n; c++) {
     if (!t->columns.v[c].hardware) continue;
-    FILE *f = fopen(t->columns.v[c].path, "r");
-    if (!f) {
-      lc_error(d, (lc_loc){t->columns.v[c].path, 0, 0}, "cannot read results file");
-      return -1;
+    for (size_t k = 0; k < t->runs.n; k++) {
+      const cmp_run *run = &t->runs.v[k];
+      if (run->col != c) continue;
+      cmp_rate x = {lc_xstrdup(t->tests.v[run->test].key), lc_xstrdup(t->columns.v[c].label), run->instances,
+                    run->weak, run->seconds};
+      lc_vec_push(r, x);
     }
-    char *line = NULL;
-    size_t cap = 0;
-    while (getline(&line, &cap, f) > 0) {
-      json_t *o = json_loads(line, 0, NULL);
-      json_t *res = o ? json_object_get(o, "result") : NULL;
-      json_t *run = json_is_object(res) ? res : o;
-      /* a campaign's run counts in the column of its grid point */
-      char *point = json_is_object(res) && json_is_object(json_object_get(o, "point"))
-                    ? cmp_point_text(json_object_get(o, "point")) : NULL;
-      bool here = !t->columns.v[c].point || (point && strcmp(point, t->columns.v[c].point) == 0);
-      free(point);
-      if (here && json_is_object(run) && json_object_get(run, "histogram")) add_rate(r, t->columns.v[c].label, run);
-      json_decref(o);
-    }
-    free(line);
-    fclose(f);
   }
   return 0;
 }
@@ -118,11 +97,18 @@ int cmp_rates_load(cmp_rates *r, const cmp_table *t, lc_diag *d) {
 static double per_second(const cmp_rate *x) { return x->seconds > 0 ? (double)x->weak / x->seconds : 0; }
 static double per_million(const cmp_rate *x) { return x->instances ? (double)x->weak * 1e6 / (double)x->instances : 0; }
 
+/* The text form's test and column fields are as wide as their longest
+ * entry, so that long test names keep the numbers in line. */
 void cmp_print_rates(lc_buf *out, const cmp_rates *r, bool csv) {
   assert(out && r);
+  int wt = 32, wc = 6;
+  for (size_t i = 0; i < r->n; i++) {
+    if ((int)strlen(r->v[i].key) > wt) wt = (int)strlen(r->v[i].key);
+    if ((int)strlen(r->v[i].column) > wc) wc = (int)strlen(r->v[i].column);
+  }
   if (csv) lc_buf_puts(out, "test,column,instances,weak,seconds,weak_per_second,weak_per_million\n");
-  else lc_buf_printf(out, "Weak outcomes (instances satisfying the condition)\n    %-32s %-6s %14s %12s %14s %14s\n",
-                     "test", "column", "instances", "weak", "per second", "per million");
+  else lc_buf_printf(out, "Weak outcomes (instances satisfying the condition)\n    %-*s %-*s %14s %12s %14s %14s\n",
+                     wt, "test", wc, "column", "instances", "weak", "per second", "per million");
   for (size_t i = 0; i < r->n; i++) {
     const cmp_rate *x = &r->v[i];
     if (csv) {
@@ -130,8 +116,8 @@ void cmp_print_rates(lc_buf *out, const cmp_rates *r, bool csv) {
       lc_buf_printf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g,%.6g\n", x->column, x->instances, x->weak, x->seconds,
                     per_second(x), per_million(x));
     } else {
-      lc_buf_printf(out, "    %-32s %-6s %14" PRIu64 " %12" PRIu64 " %14.6g %14.6g\n", x->key, x->column, x->instances,
-                    x->weak, per_second(x), per_million(x));
+      lc_buf_printf(out, "    %-*s %-*s %14" PRIu64 " %12" PRIu64 " %14.6g %14.6g\n", wt, x->key, wc, x->column,
+                    x->instances, x->weak, per_second(x), per_million(x));
     }
   }
 }
@@ -168,29 +154,38 @@ static size_t text_px(size_t n, size_t font) { return (n * font * 7 + 9) / 10; }
 
 static size_t max_sz(size_t a, size_t b) { return a > b ? a : b; }
 
-/* One test: for each outcome a group of bars, one per hardware column,
- * the share of that column's instances; an outcome some model forbids
- * is labelled in red with "!" when seen.  The picture is as large as its
- * title, legend and slanted outcome labels need. */
+/* One test: for each outcome a group of bars, one per hardware column
+ * that ran the test, the share of that column's instances; an outcome
+ * seen that some model forbids is labelled in red with "!", the outcomes
+ * satisfying the condition in bold.  A count too small to show on the
+ * linear scale (under 2% of it) gets a bar of 3 pixels and its number
+ * above it: rare weak outcomes are what a user looks for.  Under the axis,
+ * a row per model column: allowed (a green check) or forbidden (a red
+ * cross) for each outcome.  The legend names the columns that hold the
+ * test, each in the colour it has in every plot.  The picture is as large
+ * as its title, legend, rows and slanted outcome labels need. */
 void cmp_svg_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
   assert(out && t && x);
-  size_t nhw = 0, legend = 0, label = 0;
+  size_t nhw = 0, nmod = 0, legend = 0, label = 0;
   for (size_t c = 0; c < t->columns.n; c++) {
-    if (!t->columns.v[c].hardware) continue;
-    nhw++;
+    if (!x->present[c]) continue;
+    if (t->columns.v[c].hardware) nhw++;
+    else nmod++;
     lc_buf b;
     lc_buf_init(&b);
     legend_text(&b, &t->columns.v[c]);
-    legend = max_sz(legend, b.n);
+    legend = max_sz(legend, b.n + (t->columns.v[c].hardware ? 0 : 2));
     lc_buf_fini(&b);
   }
   for (size_t o = 0; o < x->outcomes.n; o++) label = max_sz(label, strlen(x->outcomes.v[o]) + 2);
   size_t n = x->outcomes.n, bar = 18, group = (nhw ? nhw : 1) * bar + 24, top = 40, plot = 200;
+  size_t rows = nmod * 14, below = top + plot + 12 + rows;   /* where the outcome labels start */
+  size_t nlegend = nhw + nmod + 1;                            /* and the line on bold labels */
   size_t title = strlen(x->name) + strlen(x->kind) + strlen(x->condition) + 3;
   /* labels slant at 40 degrees: cos 40 = 0.77 across, sin 40 = 0.64 down */
-  size_t width = max_sz(max_sz(95 + n * group + text_px(legend, 11) + 10, 10 + text_px(title, 14) + 10),
+  size_t width = max_sz(max_sz(95 + n * group + text_px(max_sz(legend, 34), 11) + 10, 10 + text_px(title, 14) + 10),
                         60 + (n ? n - 1 : 0) * group + 12 + text_px(label, 11) * 77 / 100 + 10);
-  size_t height = max_sz(max_sz(340, top + nhw * 16 + 10), top + plot + 12 + text_px(label, 11) * 64 / 100 + 20);
+  size_t height = max_sz(max_sz(340, top + nlegend * 16 + 10), below + text_px(label, 11) * 64 / 100 + 20);
   lc_buf_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%zu\" height=\"%zu\" font-family=\"sans-serif\" "
                      "font-size=\"11\">\n", width, height);
   lc_buf_puts(out, "<title>");
@@ -207,35 +202,62 @@ void cmp_svg_test(lc_buf *out, const cmp_table *t, const cmp_test *x) {
   for (int p = 0; p <= 4; p++)
     lc_buf_printf(out, "<text x=\"55\" y=\"%zu\" text-anchor=\"end\">%d%%</text>\n", top + plot - (size_t)p * plot / 4 + 4,
                   p * 25);
-  for (size_t c = 0, h = 0; c < t->columns.n; c++) {
+  size_t line = 0;   /* legend lines */
+  for (size_t c = 0, h = 0, hw = 0; c < t->columns.n; c++) {
     if (!t->columns.v[c].hardware) continue;
+    const char *colour = palette[hw++ % LC_ARRAY_LEN(palette)];   /* the column's colour in every plot */
+    if (!x->present[c]) continue;
     uint64_t total = 0;
     for (size_t o = 0; o < n; o++) total += cmp_cell_at(t, x, o, c)->count;
     for (size_t o = 0; o < n; o++) {
       const cmp_cell *cell = cmp_cell_at(t, x, o, c);
       double share = total ? (double)cell->count / (double)total : 0;
-      size_t hgt = (size_t)(share * (double)plot + 0.5);
-      if (cell->count && hgt == 0) hgt = 1;   /* seen at all: visible */
+      size_t hgt = (size_t)(share * (double)plot + 0.5), bx = 60 + o * group + 12 + h * bar;
+      bool rare = cell->count && hgt < plot / 50;
+      if (rare) hgt = 3;   /* seen at all: visible, and its count said */
       lc_buf_printf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" height=\"%zu\" fill=\"%s\"><title>%s: %" PRIu64
                          "</title></rect>\n",
-                    60 + o * group + 12 + h * bar, top + plot - hgt, bar - 2, hgt, palette[h % LC_ARRAY_LEN(palette)],
-                    t->columns.v[c].label, cell->count);
+                    bx, top + plot - hgt, bar - 2, hgt, colour, t->columns.v[c].label, cell->count);
+      if (rare)
+        lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\" font-size=\"9\" text-anchor=\"middle\" fill=\"%s\">%" PRIu64
+                           "</text>\n", bx + (bar - 2) / 2, top + plot - hgt - 3, colour, cell->count);
     }
     lc_buf_printf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"10\" height=\"10\" fill=\"%s\"/>\n", 80 + n * group,
-                  top + h * 16, palette[h % LC_ARRAY_LEN(palette)]);
-    lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\">", 95 + n * group, top + h * 16 + 9);
+                  top + line * 16, colour);
+    lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\">", 95 + n * group, top + line * 16 + 9);
     lc_buf text;
     lc_buf_init(&text);
     legend_text(&text, &t->columns.v[c]);
     xml_text(out, text.s);
     lc_buf_fini(&text);
     lc_buf_puts(out, "</text>\n");
-    h++;
+    h++, line++;
   }
+  for (size_t c = 0, m = 0; c < t->columns.n; c++) {
+    if (t->columns.v[c].hardware || !x->present[c]) continue;
+    size_t y = top + plot + 16 + m * 14;
+    lc_buf_printf(out, "<text x=\"55\" y=\"%zu\" text-anchor=\"end\">%s</text>\n", y, t->columns.v[c].label);
+    for (size_t o = 0; o < n; o++) {
+      bool allowed = cmp_cell_at(t, x, o, c)->status == CMP_ALLOWED;
+      lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+                    60 + o * group + group / 2, y, allowed ? "green" : "red", allowed ? "\u2713" : "\u2717");
+    }
+    lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\">", 80 + n * group, top + line * 16 + 9);
+    lc_buf text;
+    lc_buf_init(&text);
+    legend_text(&text, &t->columns.v[c]);
+    lc_buf_puts(&text, " (\u2713 allowed, \u2717 forbidden)");
+    xml_text(out, text.s);
+    lc_buf_fini(&text);
+    lc_buf_puts(out, "</text>\n");
+    m++, line++;
+  }
+  lc_buf_printf(out, "<text x=\"%zu\" y=\"%zu\" font-weight=\"bold\">bold: the condition's outcomes</text>\n",
+                80 + n * group, top + line * 16 + 9);
   for (size_t o = 0; o < n; o++) {
     bool bad = cmp_outcome_forbidden_seen(t, x, o);
-    lc_buf_printf(out, "<text transform=\"translate(%zu,%zu) rotate(40)\"%s>%s", 60 + o * group + 12, top + plot + 12,
-                  bad ? " fill=\"red\"" : "", bad ? "! " : "");
+    lc_buf_printf(out, "<text transform=\"translate(%zu,%zu) rotate(40)\"%s%s>%s", 60 + o * group + 12, below,
+                  bad ? " fill=\"red\"" : "", x->positive[o] ? " font-weight=\"bold\"" : "", bad ? "! " : "");
     xml_text(out, x->outcomes.v[o]);
     lc_buf_puts(out, "</text>\n");
   }
@@ -253,7 +275,17 @@ int cmp_write_svgs(const cmp_table *t, const char *dir, bool only_differences, l
     cmp_svg_test(&svg, t, x);
     const char *dot = strrchr(x->key, '.');
     lc_buf_printf(&path, "%s/%.*s.svg", dir, (int)(dot ? (size_t)(dot - x->key) : strlen(x->key)), x->key);
-    int rc = lc_write_atomic(path.s, svg.s, svg.n, d);
+    /* a key with folders (gpu/MP+volatile.litmus): DIR/gpu/MP+volatile.svg */
+    int rc = 0;
+    for (char *p = path.s + strlen(dir) + 1; rc == 0 && (p = strchr(p, '/')) != NULL; p++) {
+      *p = '\0';
+      if (mkdir(path.s, 0777) < 0 && errno != EEXIST) {
+        lc_error(d, (lc_loc){0}, "cannot create '%s': %s", path.s, strerror(errno));
+        rc = -1;
+      }
+      *p = '/';
+    }
+    if (rc == 0) rc = lc_write_atomic(path.s, svg.s, svg.n, d);
     lc_buf_fini(&svg);
     lc_buf_fini(&path);
     if (rc < 0) return -1;

@@ -449,6 +449,7 @@ static int write_dots(const char *path, size_t n, void (*one)(lc_buf *out, const
   char *stem = lc_xstrdup(path);
   stem[strlen(path) - 4] = '\0';
   int rc = 0;
+  bool no_dot = false;
   for (size_t k = 0; k < n && rc == 0; k++) {
     lc_buf text, dpath, spath;
     lc_buf_init(&text), lc_buf_init(&dpath), lc_buf_init(&spath);
@@ -457,12 +458,14 @@ static int write_dots(const char *path, size_t n, void (*one)(lc_buf *out, const
     numbered(&spath, stem, k, n, format);
     rc = write_file(dpath.s, text.s, msg);
     if (rc == 0 && render) rc = report_dot_render(dpath.s, spath.s, format, msg);
+    if (rc == 1) {   /* no dot: the other executions' DOT files all the same */
+      no_dot = true;
+      render = false;
+      rc = 0;
+    }
     lc_buf_fini(&text), lc_buf_fini(&dpath), lc_buf_fini(&spath);
   }
-  if (rc == 1) {
-    *msg = lc_xstrdup("Graphviz's dot is not installed: wrote DOT files only");
-    rc = 0;
-  }
+  if (rc == 0 && no_dot) *msg = lc_xstrdup("Graphviz's dot is not installed: wrote DOT files only");
   free(stem);
   return rc;
 }

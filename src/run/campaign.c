@@ -8,6 +8,7 @@
  * newline, which the next --resume drops.  (Rewriting the whole file per
  * run, as litmus-run -o does, would cost O(runs^2) on big campaigns.)
  */
+#define _DEFAULT_SOURCE   /* realpath */
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
 
@@ -98,7 +99,16 @@ static int set_field(const field *f, const char *v, run_params *par, lc_diag *d)
     return 0;
   }
   }
-  lc_error(d, (lc_loc){0}, "--grid: '%s' is not a value of %s", v, f->name);
+  /* what the parameter takes, so that the user need not look it up */
+  if (f->k == K_BOOL)
+    lc_error(d, (lc_loc){0}, "--grid: '%s' is not a value of %s (on or off)", v, f->name);
+  else if (f->k == K_SECONDS)
+    lc_error(d, (lc_loc){0}, "--grid: '%s' is not a value of %s (seconds, more than 0)", v, f->name);
+  else if (f->k == K_PATTERN)
+    lc_error(d, (lc_loc){0}, "--grid: '%s' is not a value of %s (st-st, st-ld, ld-st or ld-ld)", v, f->name);
+  else
+    lc_error(d, (lc_loc){0}, "--grid: '%s' is not a value of %s (an integer from %llu to %llu)", v, f->name,
+             (unsigned long long)f->lo, (unsigned long long)f->hi);
   return -1;
 }
 
@@ -218,13 +228,71 @@ static char *hex64(uint64_t v) {
   return s;
 }
 
+/* The folder of path, resolved ("/home/u/camp" for "c.jsonl" run in
+ * /home/u/camp); NULL when it cannot be resolved. */
+static char *folder_of(const char *path) {
+  char *copy = lc_xstrdup(path), *slash = strrchr(copy, '/');
+  if (slash == copy) slash[1] = '\0';
+  else if (slash) *slash = '\0';
+  char *real = realpath(slash ? copy : ".", NULL);
+  free(copy);
+  return real;
+}
+
+/* to (absolute, resolved) as seen from the folder from: "../litmus/MP.litmus". */
+static char *relative_to(const char *from, const char *to) {
+  size_t common = 0;
+  for (size_t i = 0;; i++) {
+    bool end_f = from[i] == '\0' || from[i] == '/', end_t = to[i] == '\0' || to[i] == '/';
+    if (end_f && end_t) {
+      common = i;
+      if (!from[i] || !to[i]) break;
+      continue;
+    }
+    if (from[i] != to[i] || !from[i] || !to[i]) break;
+  }
+  lc_buf b;
+  lc_buf_init(&b);
+  /* a ".." for each component of from past the common part */
+  for (const char *p = from + common; *p; p++)
+    if (*p == '/' && p[1]) lc_buf_puts(&b, "../");
+  const char *rest = to + common;
+  if (*rest == '/') rest++;
+  lc_buf_puts(&b, rest);
+  char *s = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return s;
+}
+
+/* A test's identity in the header: its resolved path relative to the
+ * campaign file's folder, so that "litmus/MP.litmus" and
+ * "/home/u/camp/litmus/MP.litmus" are one test, also from another folder;
+ * the path as given when it cannot be resolved. */
+static char *test_identity(const char *dir, const char *test) {
+  char *real = dir ? realpath(test, NULL) : NULL;
+  if (!real) return lc_xstrdup(test);
+  char *rel = relative_to(dir, real);
+  free(real);
+  return rel;
+}
+
 static json_t *make_header(const run_campaign *c, char **tests, const char *backend) {
-  json_t *t = json_array();
-  for (size_t i = 0; i < c->ntests; i++) json_array_append_new(t, json_string(tests[i]));
+  json_t *t = json_array(), *ids = json_array(), *args = json_array();
+  char *dir = folder_of(c->path);
+  for (size_t i = 0; i < c->ntests; i++) {
+    json_array_append_new(t, json_string(tests[i]));
+    char *id = test_identity(dir, tests[i]);
+    json_array_append_new(ids, json_string(id));
+    free(id);
+  }
+  free(dir);
+  for (size_t i = 0; i < c->nargs; i++) json_array_append_new(args, json_string(c->args[i]));
   char *seed = hex64(c->seed);
   json_t *h = json_pack("{s:i, s:s, s:s, s:o, s:o, s:I, s:I, s:[I,I]}", "campaign", 1, "seed", seed, "backend",
                         backend, "tests", t, "grid", grid_json(c->grid), "points", (json_int_t)c->npoints, "runs",
                         (json_int_t)(c->ntests * c->npoints), "shard", (json_int_t)c->shard, (json_int_t)c->nshards);
+  json_object_set_new(h, "paths", ids);
+  json_object_set_new(h, "args", args);
   free(seed);
   return h;
 }
@@ -281,21 +349,66 @@ typedef struct resume_ctx {
   lc_diag *d;
 } resume_ctx;
 
-static bool same_campaign(json_t *a, json_t *b) {
-  static const char *const keys[] = {"campaign", "backend", "tests", "grid", "shard"};
-  for (size_t i = 0; i < LC_ARRAY_LEN(keys); i++)
-    if (!json_equal(json_object_get(a, keys[i]), json_object_get(b, keys[i]))) return false;
-  return true;
+/* The tests of two headers: by "paths" when both have them, else as given. */
+static const char *tests_key(json_t *a, json_t *b) {
+  return json_object_get(a, "paths") && json_object_get(b, "paths") ? "paths" : "tests";
+}
+
+static void grid_text(lc_buf *b, json_t *grid) {
+  size_t i, j;
+  json_t *axis, *v;
+  json_array_foreach(grid, i, axis) {
+    lc_buf_printf(b, "%s%s=", i ? ";" : "", json_string_value(json_object_get(axis, "name")));
+    json_array_foreach(json_object_get(axis, "values"), j, v) lc_buf_printf(b, "%s%s", j ? "," : "", json_string_value(v));
+  }
+  if (!json_array_size(grid)) lc_buf_puts(b, "none");
+}
+
+/* What differs between the campaign a file holds (have) and the one asked
+ * for (want), in words; empty when they are one campaign. */
+static void campaign_differences(lc_buf *b, json_t *have, json_t *want) {
+  const char *tk = tests_key(have, want);
+  json_t *ht = json_object_get(have, tk), *wt = json_object_get(want, tk);
+  if (!json_equal(json_object_get(have, "campaign"), json_object_get(want, "campaign")))
+    lc_buf_puts(b, "; another version of the file format");
+  if (!json_equal(json_object_get(have, "backend"), json_object_get(want, "backend")))
+    lc_buf_printf(b, "; backend: the file's %s, now %s", json_string_value(json_object_get(have, "backend")),
+                  json_string_value(json_object_get(want, "backend")));
+  if (json_array_size(ht) != json_array_size(wt)) {
+    lc_buf_printf(b, "; tests: the file's %zu, now %zu", json_array_size(ht), json_array_size(wt));
+  } else {
+    for (size_t i = 0; i < json_array_size(ht); i++)
+      if (!json_equal(json_array_get(ht, i), json_array_get(wt, i))) {
+        lc_buf_printf(b, "; test %zu: the file's %s, now %s", i + 1, json_string_value(json_array_get(ht, i)),
+                      json_string_value(json_array_get(wt, i)));
+        break;
+      }
+  }
+  if (!json_equal(json_object_get(have, "grid"), json_object_get(want, "grid"))) {
+    lc_buf_puts(b, "; grid: the file's ");
+    grid_text(b, json_object_get(have, "grid"));
+    lc_buf_puts(b, ", now ");
+    grid_text(b, json_object_get(want, "grid"));
+  }
+  json_t *hs = json_object_get(have, "shard"), *ws = json_object_get(want, "shard");
+  if (!json_equal(hs, ws))
+    lc_buf_printf(b, "; shard: the file's %lld/%lld, now %lld/%lld", (long long)json_integer_value(json_array_get(hs, 0)),
+                  (long long)json_integer_value(json_array_get(hs, 1)), (long long)json_integer_value(json_array_get(ws, 0)),
+                  (long long)json_integer_value(json_array_get(ws, 1)));
 }
 
 static int resume_line(json_t *js, size_t lineno, void *arg) {
   resume_ctx *r = arg;
   if (lineno == 1) {
-    if (!same_campaign(js, r->want)) {
-      lc_error(r->d, (lc_loc){0}, "%s: --resume: the file is of another campaign (tests, grid, backend or shard "
-                                  "differ)", r->c->path);
+    lc_buf b;
+    lc_buf_init(&b);
+    campaign_differences(&b, js, r->want);
+    if (b.n) {
+      lc_error(r->d, (lc_loc){0}, "%s: --resume: the file is of another campaign: %s", r->c->path, b.s + 2);
+      lc_buf_fini(&b);
       return -1;
     }
+    lc_buf_fini(&b);
     const char *seed = json_string_value(json_object_get(js, "seed"));
     r->c->seed = seed ? strtoull(seed, NULL, 16) : 0;
     return 0;
@@ -345,8 +458,10 @@ static void campaign_free(run_campaign *c) {
 
 static int campaign_open(run_campaign *c, const char *path, char **tests, size_t ntests, const run_grid *g,
                          const char *backend, uint64_t seed, unsigned shard, unsigned nshards, bool resume_it,
-                         lc_diag *d) {
+                         char *const *args, size_t nargs, lc_diag *d) {
   memset(c, 0, sizeof *c);
+  c->args = args;
+  c->nargs = nargs;
   c->path = lc_xstrdup(path);
   c->fd = -1;
   c->seed = seed;
@@ -375,9 +490,9 @@ static int campaign_open(run_campaign *c, const char *path, char **tests, size_t
 
 int run_campaign_open(run_campaign *c, const char *path, char **tests, size_t ntests, const run_grid *g,
                       const char *backend, uint64_t seed, unsigned shard, unsigned nshards, bool resume_it,
-                      lc_diag *d) {
+                      char *const *args, size_t nargs, lc_diag *d) {
   assert(c && path && (tests || ntests == 0) && g && backend && (nshards == 0 || shard < nshards) && d);
-  int rc = campaign_open(c, path, tests, ntests, g, backend, seed, shard, nshards, resume_it, d);
+  int rc = campaign_open(c, path, tests, ntests, g, backend, seed, shard, nshards, resume_it, args, nargs, d);
   if (rc < 0) campaign_free(c);
   return rc;
 }
@@ -446,10 +561,58 @@ int run_campaign_close(run_campaign *c, lc_diag *d) {
   return rc;
 }
 
+int run_campaign_resume_args(const char *path, char ***args, size_t *nargs, char ***tests, size_t *ntests) {
+  assert(path && args && nargs && tests && ntests);
+  *args = *tests = NULL;
+  *nargs = *ntests = 0;
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n = getline(&line, &cap, f);
+  fclose(f);
+  json_t *h = n > 0 ? json_loads(line, 0, NULL) : NULL;
+  free(line);
+  json_t *a = json_object_get(h, "args"), *p = json_object_get(h, "paths");
+  if (!json_is_array(a) || !json_is_array(p)) {
+    json_decref(h);
+    return -1;
+  }
+  *args = lc_xcalloc(json_array_size(a) + 1, sizeof(char *));
+  for (size_t i = 0; i < json_array_size(a); i++) {
+    const char *s = json_string_value(json_array_get(a, i));
+    (*args)[(*nargs)++] = lc_xstrdup(s ? s : "");
+  }
+  /* the tests from here: the campaign's folder joined with each path */
+  char *dir = folder_of(path), *here = realpath(".", NULL);
+  *tests = lc_xcalloc(json_array_size(p) + 1, sizeof(char *));
+  for (size_t i = 0; i < json_array_size(p); i++) {
+    const char *t = json_string_value(json_array_get(p, i));
+    lc_buf b;
+    lc_buf_init(&b);
+    if (t && *t != '/' && dir) lc_buf_printf(&b, "%s/", dir);
+    lc_buf_puts(&b, t ? t : "");
+    char *real = realpath(b.s, NULL);
+    (*tests)[(*ntests)++] = real && here ? relative_to(here, real) : lc_xstrdup(b.s);
+    free(real);
+    lc_buf_fini(&b);
+  }
+  free(dir);
+  free(here);
+  json_decref(h);
+  return 0;
+}
+
+void run_campaign_args_free(char **v, size_t n) {
+  for (size_t i = 0; i < n; i++) free(v[i]);
+  free(v);
+}
+
 /* ---- merging shards ---------------------------------------------------------------------- */
 
 typedef struct merge_ctx {
   json_t *header;           /* the first file's, shard left out */
+  json_int_t nshards;       /* the first file's shard count */
   json_t **runs;            /* by run number */
   size_t nruns;
   const char *path;
@@ -460,6 +623,8 @@ static int merge_line(json_t *js, size_t lineno, void *arg) {
   merge_ctx *m = arg;
   if (lineno == 1) {
     json_t *h = json_deep_copy(js);
+    json_t *shard = json_object_get(js, "shard");
+    if (!m->header) m->nshards = json_integer_value(json_array_get(shard, 1));
     json_object_del(h, "shard");
     if (!json_object_get(h, "campaign")) {
       lc_error(m->d, (lc_loc){0}, "%s: not a campaign results file (no header)", m->path);
@@ -472,9 +637,22 @@ static int merge_line(json_t *js, size_t lineno, void *arg) {
       m->runs = lc_xcalloc(m->nruns + 1, sizeof *m->runs);
       return 0;
     }
-    bool same = json_equal(h, m->header);
+    /* one campaign: the same but for the shard, the options that named it
+     * and the spelling of the tests' paths (shards run from other folders) */
+    json_t *a = json_deep_copy(m->header);
+    const char *drop[] = {"args", json_object_get(h, "paths") && json_object_get(a, "paths") ? "tests" : "paths"};
+    for (size_t i = 0; i < LC_ARRAY_LEN(drop); i++) json_object_del(a, drop[i]), json_object_del(h, drop[i]);
+    bool same = json_equal(h, a);
+    if (!same) {
+      lc_buf b;
+      lc_buf_init(&b);
+      campaign_differences(&b, h, a);
+      lc_error(m->d, (lc_loc){0}, "%s: another campaign than the first file's (%s)", m->path,
+               b.n ? b.s + 2 : "header differs");
+      lc_buf_fini(&b);
+    }
     json_decref(h);
-    if (!same) lc_error(m->d, (lc_loc){0}, "%s: another campaign than the first file's (header differs)", m->path);
+    json_decref(a);
     return same ? 0 : -1;
   }
   json_t *run = json_object_get(js, "run");
@@ -488,9 +666,58 @@ static int merge_line(json_t *js, size_t lineno, void *arg) {
   return 0;
 }
 
+/* Which runs no shard holds, as a warning: the first few by test and
+ * grid point, and the shards they belong to (run r is shard r % N's). */
+static void missing_runs(const merge_ctx *m, size_t done) {
+  json_t *tests = json_object_get(m->header, "tests");
+  size_t ntests = json_array_size(tests), shown = 0, nshards = m->nshards > 0 ? (size_t)m->nshards : 1;
+  bool *shard = lc_xcalloc(nshards + 1, sizeof *shard);
+  lc_buf b;
+  lc_buf_init(&b);
+  for (size_t r = 0; r < m->nruns; r++) {
+    if (m->runs[r]) continue;
+    shard[r % nshards] = true;
+    if (shown++ == 8) {
+      lc_buf_puts(&b, ", ...");
+      continue;
+    }
+    if (shown > 8) continue;
+    const char *test = ntests ? json_string_value(json_array_get(tests, r % ntests)) : NULL;
+    lc_buf_printf(&b, "%srun %zu (%s", shown > 1 ? ", " : "", r, test ? test : "?");
+    json_t *grid = json_object_get(m->header, "grid");
+    if (ntests && json_array_size(grid)) {
+      /* the point's values: the first axis varies slowest */
+      size_t point = r / ntests, naxes = json_array_size(grid);
+      const char **val = lc_xcalloc(naxes + 1, sizeof *val);
+      for (size_t a = naxes; a-- > 0;) {
+        json_t *values = json_object_get(json_array_get(grid, a), "values");
+        size_t nv = json_array_size(values) ? json_array_size(values) : 1;
+        val[a] = json_string_value(json_array_get(values, point % nv));
+        point /= nv;
+      }
+      for (size_t a = 0; a < naxes; a++)
+        lc_buf_printf(&b, "%s%s=%s", a ? " " : " at ", json_string_value(json_object_get(json_array_get(grid, a), "name")),
+                      val[a] ? val[a] : "?");
+      free(val);
+    }
+    lc_buf_putc(&b, ')');
+  }
+  lc_buf_printf(&b, "; in %s", nshards > 1 ? "shard" : "the campaign");
+  if (nshards > 1) {
+    size_t k = 0;
+    for (size_t i = 0; i < nshards; i++)
+      if (shard[i]) lc_buf_printf(&b, "%s%zu", k++ ? ", " : " ", i);
+    lc_buf_printf(&b, " of %zu", nshards);
+  }
+  lc_warning(m->d, (lc_loc){0}, "%zu of %zu runs are missing: %s (not run, or not finished: --resume them)",
+             m->nruns - done, m->nruns, b.s);
+  lc_buf_fini(&b);
+  free(shard);
+}
+
 int run_campaign_merge(char *const *paths, size_t n, const char *out, lc_diag *d) {
   assert((paths || n == 0) && out && d);
-  merge_ctx m = {NULL, NULL, 0, NULL, d};
+  merge_ctx m = {NULL, 0, NULL, 0, NULL, d};
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     size_t len;
@@ -528,6 +755,7 @@ int run_campaign_merge(char *const *paths, size_t n, const char *out, lc_diag *d
                   m.nruns);
     rc = lc_write_atomic(out, b.s, b.n, d) < 0 ? -1 : done == m.nruns ? 0 : 1;
     lc_buf_fini(&b);
+    if (rc == 1) missing_runs(&m, done);
   }
   for (size_t r = 0; r < m.nruns; r++) json_decref(m.runs[r]);
   free(m.runs);

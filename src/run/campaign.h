@@ -53,15 +53,30 @@ typedef struct run_campaign {
   json_t *header;
   const run_grid *grid;     /* borrowed */
   char **tests;             /* borrowed */
+  char *const *args;        /* the options of the invocation (recorded in the header); borrowed */
+  size_t nargs;
 } run_campaign;
 
 /* Opens path for the campaign: a new file (refused when one is there
  * without resume), or with resume the file of an earlier invocation with
  * the same tests, grid and shard, whose finished runs are kept (a last
- * line cut short by a crash is dropped).  seed is taken from that file on
+ * line cut short by a crash is dropped); a refusal names what differs.
+ * Tests are the same when they are the same files, however their paths
+ * are spelled: the header records each test's path relative to the
+ * campaign file's folder ("paths"), beside the paths as given ("tests"),
+ * and the invocation's options (args, nargs: "args"), which
+ * run_campaign_resume_args gives back.  seed is taken from that file on
  * resume.  Returns 0, or -1 with a message in d. */
 int run_campaign_open(run_campaign *c, const char *path, char **tests, size_t ntests, const run_grid *g,
-                      const char *backend, uint64_t seed, unsigned shard, unsigned nshards, bool resume, lc_diag *d);
+                      const char *backend, uint64_t seed, unsigned shard, unsigned nshards, bool resume,
+                      char *const *args, size_t nargs, lc_diag *d);
+/* The campaign file at path, for a --resume that did not repeat what it
+ * ran: its header's options (*args, *nargs; strings owned by the caller,
+ * free with run_campaign_args_free) and its tests, as paths that name
+ * them from here (*tests, *ntests).  0, or -1 when path has no header
+ * with them (an older file, or none: nothing is taken). */
+int run_campaign_resume_args(const char *path, char ***args, size_t *nargs, char ***tests, size_t *ntests);
+void run_campaign_args_free(char **v, size_t n);
 /* Runs of this shard still to do, in order; false when none is left. */
 bool run_campaign_next(const run_campaign *c, size_t *run);
 size_t run_campaign_test(const run_campaign *c, size_t run);

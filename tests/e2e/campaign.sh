@@ -32,9 +32,24 @@ runs "$tmp/all.jsonl" >"$tmp/all.runs"
 runs "$tmp/merged.jsonl" >"$tmp/merged.runs"
 [ "$(wc -l <"$tmp/all.runs")" -eq 12 ] || fail "unsharded: $(wc -l <"$tmp/all.runs") runs, not 12"
 cmp -s "$tmp/all.runs" "$tmp/merged.runs" || { diff "$tmp/all.runs" "$tmp/merged.runs"; fail "merged shards differ"; }
-# a shard missing: the merge says so
-"$compare" --merge "$tmp/part.jsonl" "$tmp/s0.jsonl" "$tmp/s2.jsonl" 2>/dev/null
+# a shard missing: the merge says so, naming the runs and the shard
+esc() { printf '%s' "$1" | sed 's/[].[\*^$|]/\\&/g'; }
+"$compare" --merge "$tmp/part.jsonl" "$tmp/s0.jsonl" "$tmp/s2.jsonl" 2>"$tmp/err"
 [ $? -eq 1 ] || fail "merge of two of three shards did not exit 1"
+sed -e "s|$(esc "$tmp/")||g" -e "s|$(esc "$top_srcdir/litmus/")|litmus/|g" "$tmp/err" >"$tmp/err2"
+cat >"$tmp/want" <<'EOF2'
+litmus-compare: part.jsonl: warning: 4 of 12 runs are missing: run 1 (litmus/SB.litmus at stress-iterations=0 barrier=on), run 4 (litmus/SB.litmus at stress-iterations=0 barrier=off), run 7 (litmus/SB.litmus at stress-iterations=64 barrier=on), run 10 (litmus/SB.litmus at stress-iterations=64 barrier=off); in shard 1 of 3 (not run, or not finished: --resume them)
+EOF2
+check_whole "$tmp/want" "$tmp/err2" "merge with a shard missing names its runs" keep
+# OUT is not written over unless --force
+"$compare" --merge "$tmp/part.jsonl" "$tmp/s0.jsonl" "$tmp/s2.jsonl" 2>"$tmp/err"
+rc=$?
+sed "s|$(esc "$tmp/")||g" "$tmp/err" >"$tmp/err2"
+echo "litmus-compare: part.jsonl already exists: --force to write over it, or another name" >"$tmp/want"
+[ $rc -eq 2 ] || fail "merge over an existing file: exit $rc, not 2"
+check_whole "$tmp/want" "$tmp/err2" "merge over an existing file refused" keep
+"$compare" --merge "$tmp/part.jsonl" --force "$tmp/s0.jsonl" "$tmp/s2.jsonl" 2>/dev/null
+[ $? -eq 1 ] || fail "merge --force over an existing file did not exit 1"
 # another campaign's file is refused
 "$run" -q -b host -n 2 -i 200 -s 7 --campaign "$tmp/other.jsonl" --grid 'stride=4' $tests 2>/dev/null
 "$compare" --merge "$tmp/bad.jsonl" "$tmp/s0.jsonl" "$tmp/other.jsonl" 2>"$tmp/err"
@@ -68,4 +83,36 @@ grep '"run"' "$tmp/int.jsonl" | head -n "$k" | cmp -s - "$tmp/before" || fail "r
 # without --resume an existing file is not overwritten
 "$run" -q -b host -n 2 -s 9 --campaign "$tmp/int.jsonl" --grid "$grid" $tests 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "already holds results: --resume" "$tmp/err" || fail "existing campaign file not protected"
+
+# 3. --resume: what differs is named; a test is the same file however its
+# path is spelled, from whatever folder; options not repeated come from the file
+(cd "$abs_top_srcdir" && "$run" -q -b host -n 2 -i 200 -s 5 --campaign "$tmp/r.jsonl" --grid 'barrier=on,off' \
+  litmus/MP.litmus litmus/SB.litmus 2>"$tmp/err") || fail "campaign r: $(cat "$tmp/err")"
+(cd "$abs_top_srcdir" && "$run" -q -b host --campaign "$tmp/r.jsonl" --grid 'barrier=on' --resume \
+  litmus/MP.litmus litmus/SB.litmus 2>"$tmp/err")
+rc=$?
+sed "s|$(esc "$tmp/")||g" "$tmp/err" >"$tmp/err2"
+echo "litmus-run: error: r.jsonl: --resume: the file is of another campaign: grid: the file's barrier=on,off, now barrier=on" \
+  >"$tmp/want"
+[ $rc -eq 2 ] || fail "resume with another grid: exit $rc, not 2"
+check_whole "$tmp/want" "$tmp/err2" "resume with another grid names it" keep
+(cd "$abs_top_srcdir" && "$run" -q -b host --campaign "$tmp/r.jsonl" --grid 'barrier=on,off' --resume \
+  litmus/MP.litmus litmus/CoRR.litmus 2>"$tmp/err")
+[ $? -eq 2 ] && grep -q 'another campaign: test 2: the file.s .*litmus/SB.litmus, now .*litmus/CoRR.litmus$' "$tmp/err" &&
+  ok "resume with another test names it" || fail "resume with another test: $(cat "$tmp/err")"
+# a header and one run kept: the three other runs to do
+head -2 "$tmp/r.jsonl" >"$tmp/r2.jsonl"
+cp "$tmp/r2.jsonl" "$tmp/r3.jsonl"
+# from another folder, the tests named by absolute paths
+(cd / && "$run" -q -b host -n 2 -i 200 --campaign "$tmp/r2.jsonl" --grid 'barrier=on,off' --resume \
+  "$abs_top_srcdir/litmus/MP.litmus" "$abs_top_srcdir/litmus/SB.litmus" 2>"$tmp/err") ||
+  fail "resume from another folder, absolute paths: $(cat "$tmp/err")"
+[ "$(tail -1 "$tmp/r2.jsonl")" = '{"status":"complete","done":4,"of":4}' ] && ok "resume from another folder, absolute paths" ||
+  fail "resume from another folder: $(tail -1 "$tmp/r2.jsonl")"
+# nothing but --campaign and --resume: backend, grid, seed, counts and tests from the file
+(cd "$tmp" && "$run" -q --campaign r3.jsonl --resume 2>"$tmp/err") || fail "bare resume: $(cat "$tmp/err")"
+[ "$(tail -1 "$tmp/r3.jsonl")" = '{"status":"complete","done":4,"of":4}' ] &&
+  [ "$(jq -s -c '[.[] | select(.run != null) | .result.instances]' "$tmp/r3.jsonl")" = '[400,400,400,400]' ] &&
+  ok "bare --campaign FILE --resume: the file's options and tests" ||
+  fail "bare resume: $(tail -1 "$tmp/r3.jsonl") $(jq -s -c '[.[] | select(.run != null) | .result.instances]' "$tmp/r3.jsonl")"
 echo "campaign: shards = unsharded (12 runs), SIGINT kept $k runs (exit 130, partial), --resume completed it"

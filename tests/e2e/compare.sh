@@ -5,6 +5,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 cd "$top_srcdir/tests/e2e/compare" || exit 99
 make_tmp
+# results files written here are named without their folder
+filter() { sed "s|$tmp/||g"; }
 # run NAME WANT-STATUS ARGS...: stdout+stderr against NAME.expected
 run() {
   name=$1 want=$2
@@ -31,10 +33,17 @@ run merged 0 merged.jsonl
 run csv 0 --csv gpu-a.json gpu-b.json ptx-v7.5.json
 run rates 0 --rates gpu-a.json gpu-b.json
 run rates-csv 0 --rates --csv gpu-a.json gpu-b.json
+# no hardware column: no empty rates table, a warning
+run rates-models-only 0 --rates sc.json
 run svg 1 --svg "$tmp/svg" gpu-a.json gpu-b.json sc.json
 for plot in MP SB; do
   check_whole "svg-$plot.expected" "$tmp/svg/$plot.svg" "svg $plot"
 done
+# a test one file lacks: its plot's legend names only the files that ran
+# it (each in its colour of every plot), and the model's column is a row
+grep '"MP"' gpu-b.json >"$tmp/mp-only.json"
+run svg-partial 1 --svg "$tmp/svg-partial" gpu-a.json "$tmp/mp-only.json" sc.json
+check_whole "svg-partial-SB.expected" "$tmp/svg-partial/SB.svg" "svg: the legend of a test one file lacks"
 # two columns of one machine: the legend names the file and grid point,
 # and the picture is as wide as the legend's lines
 run svg-campaign 0 --svg "$tmp/svg-campaign" campaign.jsonl
@@ -47,4 +56,38 @@ if [ -w /dev/full ]; then
   if [ $rc = 3 ] && cmp -s "$tmp/want" "$tmp/err"; then ok "stdout on a full disk: exit 3"
   else bad "stdout on a full disk: exit $rc"; cat "$tmp/err"; fi
 fi
+# instances that hung or were cut are in no outcome: a row says how many
+# (a test whose every instance hung showed an empty table)
+run hung 0 hung.json
+# a test or a model given for a results file: said so
+run litmus-given 2 folders/a/MP.litmus
+run cat-given 2 ../../../models/sc.cat
+# --rates: long test names keep the numbers in line
+sed 's|litmus/SB.litmus|litmus/SB+a-name-longer-than-the-thirty-two-columns.litmus|' gpu-a.json >"$tmp/long.json"
+run rates-long-name 0 --rates "$tmp/long.json"
+# tests are matched by path: two folders each with an MP.litmus (same
+# name and condition, different programs) are two rows, in one file and
+# across files; the same tests read from another folder meet themselves
+source_models
+"$lc" --json folders/ >"$tmp/folders.json" 2>/dev/null
+(cd folders && "$lc" --json a/MP.litmus b/MP.litmus) >"$tmp/again.json" 2>/dev/null
+run same-file-name 0 "$tmp/folders.json"
+run same-file-name-two-files 0 "$tmp/folders.json" "$tmp/again.json"
+# a run with --model ptx-v6.0 against the default: the C++ tests are
+# under cuda-cpp in both (no dialect taken for a model difference), and
+# each column names its models
+"$lc" --json "$abs_top_srcdir/litmus/cuda-cpp/MP+rlx.litmus" "$abs_top_srcdir/litmus/MP.litmus" >"$tmp/default.json" 2>/dev/null
+"$lc" --json --model ptx-v6.0 "$abs_top_srcdir/litmus/cuda-cpp/MP+rlx.litmus" "$abs_top_srcdir/litmus/MP.litmus" \
+  >"$tmp/v6.json" 2>/dev/null
+run model-per-dialect 0 "$tmp/default.json" "$tmp/v6.json"
+# a results file with a test litmus-check could not answer: that test is
+# left out with a warning, the others compared (the file was refused)
+"$lc" --json folders/a/MP.litmus ../newuser/missing-semi.litmus >"$tmp/witherr.json" 2>/dev/null
+run with-error 0 "$tmp/witherr.json" "$tmp/witherr.json"
+# the shipped tree compared with itself: one row per test
+"$lc" --json "$abs_top_srcdir/litmus/" >"$tmp/tree.json" 2>/dev/null
+want=$(find "$abs_top_srcdir/litmus" -name '*.litmus' | wc -l)
+got=$("$lcmp" "$tmp/tree.json" "$tmp/tree.json" | sed -n 's/^\([0-9]*\) tests, .*/\1/p')
+if [ "$got" = "$want" ]; then ok "the shipped tree with itself: $got tests, $got rows"
+else bad "the shipped tree with itself: $want tests, ${got:-no} rows"; fi
 finish compare

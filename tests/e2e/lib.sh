@@ -167,7 +167,7 @@ expect_verdicts() {
   _want=$(grep -c ',' "$_csv")
   sed 's/,.*//' "$_csv" | sed "s|^|$_corpus/|" >"$tmp/files"
   # shellcheck disable=SC2046
-  "$lc" -q -j2 "$@" --expect "$_csv" $(cat "$tmp/files") 2>"$tmp/err"
+  "$lc" -q -j2 "$@" --expect "$_csv" $(cat "$tmp/files") >"$tmp/err" 2>&1
   _rc=$?
   _compared=$(sed -n 's/^expect: \([0-9]*\) tests compared.*/\1/p' "$tmp/err")
   if [ "$_compared" != "$_want" ]; then

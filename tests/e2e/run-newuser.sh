@@ -71,9 +71,23 @@ fi
 "$run" -q -b host -n 1 -i 100 --json "$lit/SB.litmus" >"$tmp/b.json" 2>/dev/null
 "$compare" "$tmp/a.json" "$tmp/b.json" >/dev/null 2>"$tmp/err"
 rc=$?
-[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "litmus-compare: warning: the files share no test (tests are matched by file name): nothing to compare" ] &&
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "litmus-compare: warning: the files share no test (tests are matched by path, name and condition): nothing to compare" ] &&
   ok "litmus-compare on files sharing no test: warning, exit 2" || bad "litmus-compare, no shared test: exit $rc: $(cat "$tmp/err")"
 "$compare" "$tmp/a.json" "$tmp/a.json" >/dev/null 2>&1 && ok "litmus-compare on a shared test: exit 0" ||
   bad "litmus-compare on a shared test"
 "$compare" -V | grep -q '^litmus-compare (' && ok "litmus-compare -V" || bad "litmus-compare -V: $("$compare" -V)"
+# --check-sass without cuobjdump (no PyPI package either): one clean error,
+# exit 77, no Python traceback; --help gives the 77 of the manual page
+mkdir -p "$tmp/home"
+HOME=$tmp/home PATH=/usr/bin:/bin "$run" --check-sass "$lit/MP.litmus" >"$tmp/sass.out" 2>&1
+rc=$?
+if grep -q 'cuobjdump not found' "$tmp/sass.out"; then
+  echo "litmus-run: error: cuobjdump not found (looked at \$LC_CUOBJDUMP, the PATH, $(sed -n 's/.*, the PATH, \(.*\)\/bin and.*/\1/p' "$tmp/sass.out")/bin and python3's nvidia-cuda-cuobjdump package): the SASS check needs it" >"$tmp/sass.want"
+  check_whole "$tmp/sass.want" "$tmp/sass.out" "--check-sass without cuobjdump: one line" keep
+  [ $rc = 77 ] && ok "--check-sass without cuobjdump: exit 77" || bad "--check-sass without cuobjdump: exit $rc"
+else
+  echo "skipped: --check-sass without cuobjdump (cuobjdump in /usr/bin or the toolkit, or no NVRTC)"
+fi
+"$run" --help | grep -q -- '--check-sass: 77 when NVRTC or cuobjdump is missing' && ok "litmus-run --help: exit 77" ||
+  bad "litmus-run --help does not give exit 77"
 finish run-newuser

@@ -551,8 +551,9 @@ static void test_cat_load_by_name(void **state) {
   cat_model_free(m);
   assert_null(cat_load("nothere", search, &d));
   char msg[512];
-  snprintf(msg, sizeof msg, "error: model 'nothere' not found (looked for nothere.cat in: %s, %s)", lib,
-           t->path);
+  /* and the models there, sorted, each once: a misspelt name is one of them */
+  snprintf(msg, sizeof msg, "error: model 'nothere' not found (looked for nothere.cat in: %s, %s); the models "
+           "there: a, b, bad-inc, c, c1, c2, diamond, e, self, uses-lib", lib, t->path);
   assert_string_equal(lc_diag_first_error(&d), msg);
   lc_diag_fini(&d);
   lc_diag_init(&d, NULL, NULL);

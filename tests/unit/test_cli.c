@@ -129,15 +129,35 @@ static void test_models_by_name(void **state) {
   (void)state;
   setenv("LITMUS_MODELS", LC_SRCDIR "/models", 1);
   cli_models m;
-  assert_int_equal(cli_models_load(&m, "prog", "prog", "ptx-v7.5", false, NULL), 0);
+  assert_int_equal(cli_models_load(&m, "prog", "prog", "ptx-v7.5", false, false, NULL), 0);
   assert_non_null(m.model);
   assert_non_null(m.cpp);
+  assert_null(m.given);
   cli_models_fini(&m);
-  assert_int_equal(cli_models_load(&m, "prog", "prog", "sc", true, NULL), 0);
+  /* a model of both dialects checks every test */
+  assert_int_equal(cli_models_load(&m, "prog", "prog", "sc", true, false, NULL), 0);
   assert_non_null(m.model);
   assert_null(m.cpp);
+  assert_ptr_equal(m.given, m.model);
   cli_models_fini(&m);
   assert_null(m.search);
+  /* a PTX model checks PTX tests; C++ tests keep cuda-cpp */
+  assert_int_equal(cli_models_load(&m, "prog", "prog", "ptx-v6.0", true, false, NULL), 0);
+  assert_int_equal(cli_model_dialect(m.model), CLI_DIALECT_PTX);
+  assert_ptr_equal(m.given, m.model);
+  assert_non_null(m.cpp);
+  assert_string_equal(cat_model_name(m.cpp), "CUDA C++");
+  cli_models_fini(&m);
+  /* a C++ model checks C++ tests; PTX tests keep ptx-v7.5 */
+  assert_int_equal(cli_models_load(&m, "prog", "prog", "cuda-cpp", true, false, NULL), 0);
+  assert_ptr_equal(m.given, m.cpp);
+  assert_string_equal(cat_model_name(m.model), "PTX v7.5");
+  cli_models_fini(&m);
+  /* --any-dialect: the model given checks every test */
+  assert_int_equal(cli_models_load(&m, "prog", "prog", "ptx-v6.0", true, true, NULL), 0);
+  assert_null(m.cpp);
+  assert_null(m.hopper);
+  cli_models_fini(&m);
 }
 
 static void test_finish_keeps_status(void **state) {

@@ -785,8 +785,11 @@ static const bad_case syntax_errors[] = {
   {"row-too-long", "PTX t\n{\nx=0;\n}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
    " st.weak x, 1 | ld.weak r0, x | ld.weak r1, x ;\nexists (x == 1)\n",
    "t.litmus:6:31: error: this row has more cells than the 2 threads of the header"},
+  /* at the end of the row where ';' is missing, not at the next line */
   {"row-no-semi", HEAD " st.weak x, 1\nexists (x == 1)\n",
-   "t.litmus:7:1: error: expected '|' or ';' after a cell, found 'exists'"},
+   "t.litmus:6:14: error: expected ';' at the end of this row, found 'exists' on line 7"},
+  {"cell-no-bar", HEAD " st.weak x, 1 st.weak x, 2 ;\nexists (x == 1)\n",
+   "t.litmus:6:15: error: expected '|' or ';' after a cell, found 'st.weak'"},
   {"two-labels", HEAD " L1: L2: ;\nexists (x == 1)\n", "t.litmus:6:6: error: unknown instruction 'L2'"},
   {"map-bad-space", HEAD " st.weak x, 1 ;\nx: local\nexists (x == 1)\n",
    "t.litmus:7:4: error: unknown instruction 'local'"},
