@@ -87,6 +87,7 @@ typedef enum {
   CAT_S_CALL,      /* call name(args) [as name] */
   CAT_S_IF,        /* if "variant" body [else els] end: `cond` is its value */
   CAT_S_WITH,      /* with name from e */
+  CAT_S_COHERENCE, /* coherence total | coherence partial: name is the word */
   CAT_S_OPAQUE     /* a definition in herd's functional sublanguage: names only */
 } cat_stmt_kind;
 
@@ -110,7 +111,8 @@ typedef struct cat_stmt {
   cat_expr *e;               /* CHECK */
   const char *name;          /* CHECK: the name after `as` (NULL: none); OPTION: the
                                 option's name; PROC, CALL, WITH: the name it defines,
-                                calls or binds; OPAQUE: what it cannot read */
+                                calls or binds; OPAQUE: what it cannot read;
+                                COHERENCE: "total" or "partial" */
   lc_loc name_loc;           /* CHECK: of that name; INCLUDE: of the file name;
                                 OPAQUE: of the construct it cannot read */
   bool undef;                /* CHECK: herd's `undefined_unless` (a flag) */

@@ -119,6 +119,7 @@ typedef struct loader {
   bool failed;
   const char *call_name;        /* the procedure call being expanded (its `as` name), or NULL */
   bool with_co;                 /* a `with co from ...` was read */
+  const cat_stmt *coherence;    /* the first `coherence total|partial`, or NULL */
   bool tolerate_opaque;         /* resolving a definition: a use of an opaque name makes it opaque */
   const scope *opaque_seen;     /* the opaque name such a use met */
   const scope *prelude;         /* the scope herd's standard names end (suggestions) */
@@ -880,6 +881,18 @@ static void stmt_with(loader *ld, const cat_stmt *s) {
   ld->sc = b;
 }
 
+/* coherence total | partial: one word per model; a second one may only
+ * repeat it (an included file may say it too). */
+static void stmt_coherence(loader *ld, const cat_stmt *s) {
+  if (ld->coherence && strcmp(ld->coherence->name, s->name) != 0) {
+    err(ld, s->name_loc, "'coherence %s' contradicts 'coherence %s' at %s:%d", s->name, ld->coherence->name,
+        ld->coherence->loc.file ? ld->coherence->loc.file : "?", ld->coherence->loc.line);
+    return;
+  }
+  if (!ld->coherence) ld->coherence = s;
+  ld->m->co = strcmp(s->name, "total") == 0 ? CAT_CO_TOTAL : CAT_CO_PARTIAL;
+}
+
 static void stmt_opaque(loader *ld, const cat_stmt *s) {
   for (size_t i = 0; i < s->nparams; i++) {
     scope *b = (scope *)bind(ld, ld->sc, s->params[i], B_OPAQUE);
@@ -898,6 +911,7 @@ static void statement(loader *ld, const cat_stmt *s) {
     for (size_t i = 0; i < s->nbody && !ld->failed; i++) statement(ld, s->body[i]);
     break;
   case CAT_S_WITH: stmt_with(ld, s); break;
+  case CAT_S_COHERENCE: stmt_coherence(ld, s); break;
   case CAT_S_OPAQUE: stmt_opaque(ld, s); break;
   case CAT_S_OPTION: stmt_option(ld, s); break;
   case CAT_S_LET: stmt_let(ld, s); break;
@@ -1171,6 +1185,16 @@ const char *cat_model_check_name(const cat_model *m, size_t i) {
 bool cat_model_check_is_flag(const cat_model *m, size_t i) {
   assert(m && i < m->checks.n);
   return m->checks.v[i].flag;
+}
+
+cat_co_kind cat_model_co(const cat_model *m) {
+  assert(m);
+  return m->co;
+}
+
+bool cat_model_co_total(const cat_model *m, bool ptx_test) {
+  assert(m);
+  return m->co == CAT_CO_TOTAL || (m->co == CAT_CO_UNSAID && !ptx_test);
 }
 
 bool cat_model_check_is_undef(const cat_model *m, size_t i) {

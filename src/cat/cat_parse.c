@@ -508,7 +508,8 @@ static cat_stmt *option(parser *p) {
 static bool starts_herd_stmt(const cat_tok *t) {
   static const char *const words[] = {
     "show", "unshow", "procedure", "call", "with", "if", "undefined_unless", "requires",
-    "assert", "enum", "instructions", "default", "forall", "debug", "end", "else", "option"};
+    "assert", "enum", "instructions", "default", "forall", "debug", "end", "else", "option",
+    "coherence"};
   for (size_t i = 0; i < LC_ARRAY_LEN(words); i++)
     if (is_word(t, words[i])) return true;
   return false;
@@ -862,6 +863,21 @@ static cat_stmt *undefined_unless(parser *p) {
   return s;
 }
 
+/* coherence total | coherence partial: what the model assumes of the
+ * engine's co (docs/model-language.md, "Coherence"). */
+static cat_stmt *coherence(parser *p) {
+  cat_stmt *s = mk_stmt(p, CAT_S_COHERENCE, next(p)->loc);
+  cat_tok *w = peek(p);
+  if (!is_word(w, "total") && !is_word(w, "partial")) {
+    expected(p, "'total' or 'partial' after 'coherence'");
+    return NULL;
+  }
+  next(p);
+  s->name = w->text;
+  s->name_loc = w->loc;
+  return s;
+}
+
 static cat_stmt *herd_statement(parser *p) {
   cat_tok *t = peek(p);
   if (is_word(t, "show") || is_word(t, "unshow")) return show(p);
@@ -869,6 +885,7 @@ static cat_stmt *herd_statement(parser *p) {
   if (is_word(t, "call")) return call_stmt(p);
   if (is_word(t, "if")) return if_stmt(p);
   if (is_word(t, "with")) return with_stmt(p);
+  if (is_word(t, "coherence")) return coherence(p);
   if (is_word(t, "undefined_unless") || is_word(t, "requires")) return undefined_unless(p);
   if (starts_herd_stmt(t) && !is_word(t, "end") && !is_word(t, "else")) {
     p->failed = true;
@@ -876,7 +893,7 @@ static cat_stmt *herd_statement(parser *p) {
              t->text);
     return NULL;
   }
-  expected(p, "a statement (let, include, acyclic, irreflexive, empty, flag, option, show, procedure, call, if, with or undefined_unless)");
+  expected(p, "a statement (let, include, acyclic, irreflexive, empty, flag, option, coherence, show, procedure, call, if, with or undefined_unless)");
   return NULL;
 }
 
