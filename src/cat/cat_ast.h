@@ -57,7 +57,8 @@ typedef enum {
   CAT_X_PLUS, CAT_X_STAR, CAT_X_OPT, CAT_X_INV,                    /* a op */
   CAT_X_IDSET,     /* [a] */
   CAT_X_CALL,      /* name(args): user functions, domain, range, fencerel */
-  CAT_X_LET        /* let b1 and b2 ... in a */
+  CAT_X_LET,       /* let b1 and b2 ... in a */
+  CAT_X_TRY        /* try a with b: a, unless a names what is not defined */
 } cat_expr_kind;
 
 typedef struct cat_expr {
@@ -126,6 +127,8 @@ typedef struct cat_stmt {
 
 typedef struct cat_file {
   const char *model_name;    /* header string or name; NULL when absent */
+  const char *header_word;   /* the header's first word (herd's architecture when it
+                                has two: `AArch64 ...`, `C RC11`), or NULL */
   cat_stmt **stmts;
   size_t nstmts;
 } cat_file;

@@ -31,6 +31,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* ---- builtin names (docs/model-language.md) ------------------------------ */
@@ -120,6 +121,8 @@ typedef struct loader {
   const char *call_name;        /* the procedure call being expanded (its `as` name), or NULL */
   bool with_co;                 /* a `with co from ...` was read */
   const cat_stmt *coherence;    /* the first `coherence total|partial`, or NULL */
+  const char *arch;             /* the architecture of another tool a file being read
+                                   is for (its header), or NULL (foreign_arch) */
   bool tolerate_opaque;         /* resolving a definition: a use of an opaque name makes it opaque */
   const scope *opaque_seen;     /* the opaque name such a use met */
   const scope *prelude;         /* the scope herd's standard names end (suggestions) */
@@ -204,6 +207,11 @@ static const char *suggest(const loader *ld, const char *name) {
 }
 
 static void unknown(loader *ld, lc_loc at, const char *what, const char *name) {
+  if (ld->arch) {
+    err(ld, at, "unknown %s '%s': the model is for %s, whose events (and the sets and relations "
+        "naming them) litmus-check does not have; it checks PTX and C/C++ tests", what, name, ld->arch);
+    return;
+  }
   const char *s = suggest(ld, name);
   if (s) err(ld, at, "unknown %s '%s'; did you mean '%s'?", what, name, s);
   else err(ld, at, "unknown %s '%s' (neither defined above nor a builtin; see docs/model-language.md)", what, name);
@@ -336,6 +344,8 @@ static bool not_plain(loader *ld, const scope *b, const char *name, lc_loc at) {
   return false;
 }
 
+static const char *builtin_alias(const char *name);
+
 static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
   const scope *b = lookup(sc, e->name);
   cat_type t;
@@ -348,6 +358,8 @@ static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, si
     return NULL;
   }
   if (cat_builtin_type(e->name, &t)) return node_ref(ld, builtin_val(ld, e->name, t, e->loc), e->loc, group);
+  const char *alias = builtin_alias(e->name);
+  if (alias && cat_builtin_type(alias, &t)) return node_ref(ld, builtin_val(ld, alias, t, e->loc), e->loc, group);
   if (builtin_fun(e->name) >= 0) {
     err(ld, e->loc, "'%s' is a function; call it with 1 argument", e->name);
     return NULL;
@@ -530,9 +542,30 @@ static cat_node *resolve_let(loader *ld, const scope *sc, const cat_expr *e, siz
   return resolve(ld, body, e->a, group);
 }
 
+/* try a with b: herd evaluates a and, should that fail, b.  The failures
+ * herd's models count on are names a test's architecture does not define
+ * (`try DMB.ISH with emptyset`), known here at load: a is resolved with
+ * its messages kept apart, and b is used when that fails. */
+static cat_node *resolve_try(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
+  if (ld->failed) return NULL;
+  lc_diag *saved_d = ld->d, scratch;
+  const scope *saved_opaque = ld->opaque_seen;
+  lc_diag_init(&scratch, NULL, NULL);
+  ld->d = &scratch;
+  ld->opaque_seen = NULL;
+  cat_node *a = resolve(ld, sc, e->a, group);
+  bool ok = a && !ld->failed && !ld->opaque_seen;
+  ld->d = saved_d;
+  ld->failed = false;
+  ld->opaque_seen = saved_opaque;
+  lc_diag_fini(&scratch);
+  return ok ? a : resolve(ld, sc, e->b, group);
+}
+
 static cat_node *resolve(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
   switch (e->kind) {
   case CAT_X_LET: return resolve_let(ld, sc, e, group);
+  case CAT_X_TRY: return resolve_try(ld, sc, e, group);
   case CAT_X_NAME: return resolve_name(ld, sc, e, group);
   case CAT_X_ALL: {
     int set = tv_new(ld, CAT_TY_SET);
@@ -941,6 +974,23 @@ static void cycle_error(loader *ld, const char *id, const char *path, lc_loc sit
   lc_buf_fini(&b);
 }
 
+/* The architecture a file's header names when it is one of herd's or
+ * Dartagnan's that litmus-check does not read (AArch64, Power, ...), or
+ * NULL: an unknown name in such a model is one of that architecture's
+ * events, and its error says so. */
+static const char *foreign_arch(const char *header) {
+  static const char *const archs[][2] = {
+    {"aarch64", "AArch64"}, {"armv8", "AArch64"}, {"arm", "ARM"}, {"power", "Power"}, {"ppc", "Power"},
+    {"x86", "x86"}, {"tso", "x86"}, {"riscv", "RISC-V"}, {"risc-v", "RISC-V"}, {"mips", "MIPS"},
+    {"lisa", "the Linux kernel (LISA)"}, {"linux", "the Linux kernel"}, {"lkmm", "the Linux kernel"},
+    {"opencl", "OpenCL"}, {"vulkan", "Vulkan"}, {"bpf", "eBPF"}, {"java", "Java"}, {"jvm", "Java"},
+    {"sparc", "SPARC"}, {"asl", "AArch64 (ASL)"}};
+  if (!header) return NULL;
+  for (size_t i = 0; i < LC_ARRAY_LEN(archs); i++)
+    if (strncasecmp(header, archs[i][0], strlen(archs[i][0])) == 0) return archs[i][1];
+  return NULL;
+}
+
 /* Reads, parses and processes one file; `given` supplies the text of a
  * model loaded from a string.  `site` is the include that asks for it. */
 static int load_file(loader *ld, const char *path, const lc_source *given, lc_loc site) {
@@ -967,7 +1017,13 @@ static int load_file(loader *ld, const char *path, const lc_source *given, lc_lo
   if (f && ld->reading.n == 0 && f->model_name) ld->m->name = lc_xstrdup(f->model_name);
   lc_vec_push(&ld->reading, id);
   lc_vec_push(&ld->reading_names, src->name);
+  const char *outer_arch = ld->arch;
+  const char *base = strrchr(src->name, '/');
+  const char *arch = f ? foreign_arch(f->header_word) : NULL;
+  if (f && !arch) arch = foreign_arch(base ? base + 1 : src->name);   /* ppcfences.cat, riscv.cat */
+  if (arch) ld->arch = arch;
   for (size_t i = 0; f && i < f->nstmts && !ld->failed; i++) statement(ld, f->stmts[i]);
+  ld->arch = outer_arch;
   ld->reading.n--;
   ld->reading_names.n--;
   free(id);
@@ -1053,7 +1109,24 @@ static const char herd_prelude[] =
   "let RMW = domain(rmw) | range(rmw)\n"
   "let NA = M & WEAK\n"
   "let FW = W \\ domain(co)\n"
-  "let co0 = loc & ((IW * (W \\ IW)) | ((W \\ FW) * FW))\n";
+  "let co0 = loc & ((IW * (W \\ IW)) | ((W \\ FW) * FW))\n"
+  /* herd's stdlib.cat and Dartagnan's: the external and internal parts of
+   * co and fr */
+  "let coe = co & ext\n"
+  "let coi = co & int\n"
+  "let fre = fr & ext\n"
+  "let fri = fr & int\n";
+
+/* Other tools' names for builtins: Dartagnan's syncbar relates barrier
+ * events of one barrier instance, which here is sync_bar (an arrive to the
+ * waits it releases: the same order once composed with po on both sides,
+ * as its PTX models use it); its ALIAS fences are fence.proxy.alias (AF). */
+static const char *builtin_alias(const char *name) {
+  static const char *const aliases[][2] = {{"syncbar", "sync_bar"}, {"ALIAS", "AF"}};
+  for (size_t i = 0; i < LC_ARRAY_LEN(aliases); i++)
+    if (strcmp(name, aliases[i][0]) == 0) return aliases[i][1];
+  return NULL;
+}
 
 /* used: NULL, or where to mark the settings the model took; then a
  * setting it has no option for is left to another model (cat_load_shared). */

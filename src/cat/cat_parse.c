@@ -175,11 +175,72 @@ static cat_expr *bracketed(parser *p, cat_tok *open, cat_tok_kind close, const c
   return e;
 }
 
-/* primary -> NAME | NAME '(' args ')' | '_' | '0' | '(' expr ')' | '[' expr ']' */
+static bool variant_or(parser *p, bool *ok);
+static bool is_word(const cat_tok *t, const char *w);
+
+/* try expr with expr: herd evaluates the first and, when it fails (a name
+ * that is not defined, e.g. a fence set of another architecture), the
+ * second.  Which one is decided where the names are resolved (cat_load). */
+static cat_expr *try_with(parser *p, cat_tok *t) {
+  next(p);
+  if (!enter(p, t->loc)) return NULL;
+  cat_expr *a = expr(p);
+  leave(p);
+  if (!a) return NULL;
+  if (!is_word(peek(p), "with")) {
+    expected(p, "'with' (herd's try E with E)");
+    return NULL;
+  }
+  next(p);
+  if (!enter(p, t->loc)) return NULL;
+  cat_expr *b = expr(p);
+  leave(p);
+  return b ? mk(p, CAT_X_TRY, t->loc, a, b) : NULL;
+}
+
+/* if "variant" then expr else expr: the variant condition is decided here
+ * (herd's variants, litmus-check --variant); both branches are read, the
+ * one taken is kept. */
+static cat_expr *if_expr(parser *p, cat_tok *t) {
+  next(p);
+  bool ok = true;
+  if (!nest(p)) return NULL;
+  bool cond = variant_or(p, &ok);
+  p->nest--;
+  if (!ok) return NULL;
+  if (!is_word(peek(p), "then")) {
+    expected(p, "'then' (an expression 'if' tests herd's variants: if \"v\" then E else E)");
+    return NULL;
+  }
+  next(p);
+  if (!enter(p, t->loc)) return NULL;
+  cat_expr *a = expr(p);
+  leave(p);
+  if (!a) return NULL;
+  if (!is_word(peek(p), "else")) {
+    expected(p, "'else'");
+    return NULL;
+  }
+  next(p);
+  if (!enter(p, t->loc)) return NULL;
+  cat_expr *b = expr(p);
+  leave(p);
+  if (!b) return NULL;
+  return cond ? a : b;
+}
+
+static bool starts_variant(const cat_tok *t) {
+  return t->kind == CAT_T_STRING || t->kind == CAT_T_TILDE || t->kind == CAT_T_LPAREN || is_word(t, "not");
+}
+
+/* primary -> NAME | NAME '(' args ')' | '_' | '0' | '{' '}' | '(' expr ')' | '[' expr ']'
+ *          | 'try' expr 'with' expr | 'if' variant 'then' expr 'else' expr */
 static cat_expr *primary(parser *p) {
   cat_tok *t = peek(p);
   switch (t->kind) {
   case CAT_T_NAME:
+    if (is_word(t, "try")) return try_with(p, t);
+    if (is_word(t, "if") && starts_variant(peek2(p))) return if_expr(p, t);
     next(p);
     if (peek(p)->kind == CAT_T_LPAREN) return call(p, t);
     cat_expr *e = mk(p, CAT_X_NAME, t->loc, NULL, NULL);
@@ -194,6 +255,11 @@ static cat_expr *primary(parser *p) {
     return in ? mk(p, CAT_X_IDSET, t->loc, in, NULL) : NULL;
   }
   case CAT_T_OTHER:
+    if (strcmp(t->text, "{") == 0 && peek2(p)->kind == CAT_T_OTHER && strcmp(peek2(p)->text, "}") == 0) {
+      next(p);
+      next(p);
+      return mk(p, CAT_X_ZERO, t->loc, NULL, NULL);   /* herd's empty set {} */
+    }
     if (t->text[0] >= '0' && t->text[0] <= '9') {
       p->failed = true;
       lc_error(p->d, t->loc, "invalid token '%s' (the only number is 0, the empty relation)", t->text);
@@ -562,6 +628,7 @@ static const cat_tok *let_extent(parser *p, size_t *end) {
     if (toks[j].kind == CAT_T_EQ) odd = &toks[i + 1];
   }
   int depth = 0, pending = 0;   /* brackets and let/match/begin; try..with and then..else */
+  int vif = 0;                  /* variant ifs waiting for their `then` */
   bool body = false;            /* past the head's '=' */
   for (; toks[i].kind != CAT_T_EOF; i++) {
     const cat_tok *t = &toks[i];
@@ -571,12 +638,16 @@ static const cat_tok *let_extent(parser *p, size_t *end) {
           t->kind == CAT_T_EMPTY || t->kind == CAT_T_FLAG)
         break;
       if (is_word(t, "in")) { i++; break; }   /* herd's optional `in` after a top-level let */
-      if (starts_herd_stmt(t) && !(pending > 0 && (is_word(t, "with") || is_word(t, "else"))))
+      if (starts_herd_stmt(t) && !(pending > 0 && (is_word(t, "with") || is_word(t, "else"))) &&
+          !(is_word(t, "if") && operand_expected_after(&toks[i - 1])))
         break;
     }
     const char *x = t->text;
     if (t->kind == CAT_T_EQ) body = true;
-    if (t->kind == CAT_T_LPAREN || t->kind == CAT_T_LBRACK || (t->kind == CAT_T_OTHER && strcmp(x, "{") == 0)) {
+    if (t->kind == CAT_T_OTHER && strcmp(x, "{") == 0 && toks[i + 1].kind == CAT_T_OTHER &&
+        strcmp(toks[i + 1].text, "}") == 0) {
+      i++;         /* {}: the empty set, read (primary) */
+    } else if (t->kind == CAT_T_LPAREN || t->kind == CAT_T_LBRACK || (t->kind == CAT_T_OTHER && strcmp(x, "{") == 0)) {
       depth++;
     } else if (t->kind == CAT_T_RPAREN || t->kind == CAT_T_RBRACK || (t->kind == CAT_T_OTHER && strcmp(x, "}") == 0)) {
       if (depth > 0) depth--;
@@ -593,9 +664,14 @@ static const cat_tok *let_extent(parser *p, size_t *end) {
       if (!odd) odd = t;
     } else if (is_word(t, "end")) {
       if (depth > 0) depth--;
-    } else if (is_word(t, "try") || is_word(t, "then")) {
+    } else if (is_word(t, "try")) {
+      pending++;   /* try E with E: read (primary) */
+    } else if (is_word(t, "if") && starts_variant(&toks[i + 1])) {
+      vif++;       /* if "variant" then E else E: read (primary) */
+    } else if (is_word(t, "then")) {
       pending++;
-      if (!odd) odd = t;
+      if (vif > 0) vif--;
+      else if (!odd) odd = t;
     } else if ((is_word(t, "with") || is_word(t, "else")) && pending > 0) {
       pending--;
     } else if (!odd && ((t->kind == CAT_T_OTHER && !(x[0] >= '0' && x[0] <= '9')) || is_word(t, "fun"))) {
@@ -943,9 +1019,9 @@ cat_file *cat_parse(lc_arena *a, const char *file, const char *text, size_t len,
   parser p = {a, toks, 0, d, false, 0, 0};
   cat_file *f = lc_arena_alloc(a, sizeof *f);
   if (peek(&p)->kind == CAT_T_STRING) {
-    f->model_name = next(&p)->text;
+    f->model_name = f->header_word = next(&p)->text;
   } else if (peek(&p)->kind == CAT_T_NAME && !is_option_word(peek(&p)) && !starts_herd_stmt(peek(&p))) {
-    f->model_name = next(&p)->text;
+    f->model_name = f->header_word = next(&p)->text;
     if ((peek(&p)->kind == CAT_T_NAME && !is_option_word(peek(&p)) && !starts_herd_stmt(peek(&p))) ||
         peek(&p)->kind == CAT_T_STRING)
       f->model_name = next(&p)->text;
@@ -1021,6 +1097,13 @@ void cat_expr_print(lc_buf *b, const cat_expr *e) {
       if (i) lc_buf_puts(b, ", ");
       cat_expr_print(b, e->args[i]);
     }
+    lc_buf_putc(b, ')');
+    break;
+  case CAT_X_TRY:
+    lc_buf_puts(b, "(try ");
+    cat_expr_print(b, e->a);
+    lc_buf_puts(b, " with ");
+    cat_expr_print(b, e->b);
     lc_buf_putc(b, ')');
     break;
   case CAT_X_LET:
