@@ -117,6 +117,7 @@ typedef struct cat_stmt {
   lc_loc name_loc;           /* CHECK: of that name; INCLUDE: of the file name;
                                 OPAQUE: of the construct it cannot read */
   bool undef;                /* CHECK: herd's `undefined_unless` (a flag) */
+  bool asserted;             /* CHECK: herd's `assert` (a flag raised when it fails) */
   struct cat_stmt **body;    /* PROC; IF: the branch taken */
   size_t nbody;
   struct cat_expr **args;    /* CALL */

@@ -716,6 +716,10 @@ static void add_check(loader *ld, cat_check_kind kind, bool flag, bool undef, co
   lc_vec_push(&ld->m->checks, c);
 }
 
+static cat_node *ref_builtin(loader *ld, const char *name, cat_type t, lc_loc at) {
+  return node_ref(ld, builtin_val(ld, name, t, at), at, CAT_NONE);
+}
+
 static void stmt_check(loader *ld, const cat_stmt *s) {
   static const char *const kw[] = {"'acyclic' needs a relation", "'irreflexive' needs a relation"};
   static const char *const base[] = {"acyclic", "irreflexive", "empty"};
@@ -729,12 +733,23 @@ static void stmt_check(loader *ld, const cat_stmt *s) {
         return;
       }
   }
-  if (!name) name = ld->call_name ? ld->call_name : s->undef ? "undefined" : base[s->check];
+  if (!name) name = ld->call_name ? ld->call_name : s->undef ? "undefined" : s->asserted ? "assert" : base[s->check];
   name = fresh_check_name(ld, name);
   cat_node *n = resolve(ld, ld->sc, s->e, CAT_NONE);
   if (!n) return;
   if (s->check != CAT_CHECK_EMPTY && !need(ld, n, CAT_TY_REL, s->loc, kw[s->check], "its operand"))
     return;
+  if (s->asserted) {
+    /* a flag raised when the check fails: r+ & id (acyclic), r & id
+     * (irreflexive) or E (empty) is not empty */
+    if (s->check != CAT_CHECK_EMPTY) {
+      int rel = tv_new(ld, CAT_TY_REL);
+      cat_node *r = s->check == CAT_CHECK_ACYCLIC ? node_op(ld, CAT_OP_PLUS, s->loc, n, NULL, CAT_NONE, rel) : n;
+      n = node_op(ld, CAT_OP_INTER, s->loc, r, ref_builtin(ld, "id", CAT_TY_REL, s->loc), CAT_NONE, rel);
+    }
+    add_check(ld, CAT_CHECK_EMPTY, true, false, name, n, s->loc);
+    return;
+  }
   add_check(ld, s->check, s->flag, s->undef, name, n, s->loc);
 }
 
@@ -869,9 +884,6 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
   ld->call_name = saved_name;
 }
 
-static cat_node *ref_builtin(loader *ld, const char *name, cat_type t, lc_loc at) {
-  return node_ref(ld, builtin_val(ld, name, t, at), at, CAT_NONE);
-}
 
 /* with NAME from generate_cos(E) | generate_orders(W, E): in herd, NAME
  * ranges over the per-location total orders of the writes that include E
@@ -880,10 +892,9 @@ static cat_node *ref_builtin(loader *ld, const char *name, cat_type t, lc_loc at
 static void stmt_with(loader *ld, const cat_stmt *s) {
   const cat_expr *e = s->e;
   bool cos = e->kind == CAT_X_CALL && strcmp(e->name, "generate_cos") == 0 && e->nargs == 1;
-  bool orders = e->kind == CAT_X_CALL && strcmp(e->name, "generate_orders") == 0 && e->nargs == 2 &&
-                e->args[0]->kind == CAT_X_NAME && strcmp(e->args[0]->name, "W") == 0;
+  bool orders = e->kind == CAT_X_CALL && strcmp(e->name, "generate_orders") == 0 && e->nargs == 2;
   if (!cos && !orders) {
-    err(ld, e->loc, "'with %s from E' is supported for E = generate_cos(R) or generate_orders(W, R) "
+    err(ld, e->loc, "'with %s from E' is supported for E = generate_cos(R) or generate_orders(S, R) "
         "(herd's cross.cat: the coherence orders that include R) only", s->name);
     return;
   }
@@ -892,25 +903,45 @@ static void stmt_with(loader *ld, const cat_stmt *s) {
     return;
   }
   ld->with_co = true;
+  bool all_w = cos || (e->args[0]->kind == CAT_X_NAME && strcmp(e->args[0]->name, "W") == 0);
+  lc_loc at = s->loc;
+  /* generate_orders(S, R) for writes S other than W: the per-location total
+   * orders of S are co & (S * S) (any of them extends to a co, so each is
+   * met; herd's C11 models order the atomic writes so) */
+  size_t set = CAT_NONE;
+  if (!all_w) {
+    cat_node *sn = resolve(ld, ld->sc, e->args[0], CAT_NONE);
+    if (!sn || !need(ld, sn, CAT_TY_SET, e->args[0]->loc, "generate_orders needs a set", "its first argument"))
+      return;
+    set = sn->kind == CAT_N_REF ? sn->ref : val_new(ld, CAT_V_DEF, "generate_orders(S)", e->args[0]->loc, sn->tv);
+    if (sn->kind != CAT_N_REF) ld->m->vals.v[set].body = sn;
+  }
   cat_node *base = resolve(ld, ld->sc, e->args[e->nargs - 1], CAT_NONE);
   if (!base || !need(ld, base, CAT_TY_REL, e->loc, "generate_cos needs a relation", "its argument"))
     return;
-  lc_loc at = s->loc;
   int rel = tv_new(ld, CAT_TY_REL);
-  cat_node *ww = node_op(ld, CAT_OP_PRODUCT, at, ref_builtin(ld, "W", CAT_TY_SET, at),
-                         ref_builtin(ld, "W", CAT_TY_SET, at), CAT_NONE, rel);
+#define S_REF() (all_w ? ref_builtin(ld, "W", CAT_TY_SET, at) : node_ref(ld, set, at, CAT_NONE))
+  size_t ord;
+  if (all_w) {
+    ord = ref_builtin(ld, "co", CAT_TY_REL, at)->ref;
+  } else {
+    cat_node *ss = node_op(ld, CAT_OP_PRODUCT, at, S_REF(), S_REF(), CAT_NONE, rel);
+    ord = val_new(ld, CAT_V_DEF, s->name, at, rel);
+    ld->m->vals.v[ord].body = node_op(ld, CAT_OP_INTER, at, ref_builtin(ld, "co", CAT_TY_REL, at), ss, CAT_NONE, rel);
+  }
+  cat_node *ww = node_op(ld, CAT_OP_PRODUCT, at, S_REF(), S_REF(), CAT_NONE, rel);
+#undef S_REF
   cat_node *pairs = node_op(ld, CAT_OP_INTER, at, ww, ref_builtin(ld, "loc", CAT_TY_REL, at), CAT_NONE, rel);
-  cat_node *co = ref_builtin(ld, "co", CAT_TY_REL, at);
-  cat_node *both = node_op(ld, CAT_OP_UNION, at, co,
-                           node_op(ld, CAT_OP_INVERSE, at, ref_builtin(ld, "co", CAT_TY_REL, at), NULL, CAT_NONE, rel),
+  cat_node *both = node_op(ld, CAT_OP_UNION, at, node_ref(ld, ord, at, CAT_NONE),
+                           node_op(ld, CAT_OP_INVERSE, at, node_ref(ld, ord, at, CAT_NONE), NULL, CAT_NONE, rel),
                            CAT_NONE, rel);
   both = node_op(ld, CAT_OP_UNION, at, ref_builtin(ld, "id", CAT_TY_REL, at), both, CAT_NONE, rel);
   add_check(ld, CAT_CHECK_EMPTY, false, false, fresh_check_name(ld, "co-total"),
             node_op(ld, CAT_OP_DIFF, at, pairs, both, CAT_NONE, rel), at);
   add_check(ld, CAT_CHECK_EMPTY, false, false, fresh_check_name(ld, "co-includes"),
-            node_op(ld, CAT_OP_DIFF, at, base, ref_builtin(ld, "co", CAT_TY_REL, at), CAT_NONE, rel), at);
+            node_op(ld, CAT_OP_DIFF, at, base, node_ref(ld, ord, at, CAT_NONE), CAT_NONE, rel), at);
   scope *b = (scope *)bind(ld, ld->sc, s->name, B_VAL);
-  b->val = co->ref;
+  b->val = ord;
   ld->sc = b;
 }
 
@@ -1115,7 +1146,14 @@ static const char herd_prelude[] =
   "let coe = co & ext\n"
   "let coi = co & int\n"
   "let fre = fr & ext\n"
-  "let fri = fr & int\n";
+  "let fri = fr & int\n"
+  /* herd's stdlib.cat */
+  "let toid(s) = [s]\n"
+  /* herd's C lock events (lock, successful lock, unlock): the C dialect
+   * read here has no lock calls, so they are empty in every test */
+  "let LK = _ \\ _\n"
+  "let LS = _ \\ _\n"
+  "let UL = _ \\ _\n";
 
 /* Other tools' names for builtins: Dartagnan's syncbar relates barrier
  * events of one barrier instance, which here is sync_bar (an arrive to the

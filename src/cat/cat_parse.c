@@ -489,7 +489,35 @@ static cat_stmt *let(parser *p) {
   }
   cat_tok *name = expect(p, CAT_T_NAME, "a name or 'rec'");
   if (!name) return NULL;
-  if (peek(p)->kind == CAT_T_LPAREN) return let_fun(p, at, name);
+  if (peek(p)->kind == CAT_T_LPAREN) {
+    cat_stmt *f = let_fun(p, at, name);
+    if (!f || peek(p)->kind != CAT_T_AND) return f;
+    /* herd's `let f(x) = e and g(y) = e'`: the definitions one after the
+     * other, held by an `if` whose condition holds */
+    LC_VEC(cat_stmt *) fs = {0};
+    lc_vec_push(&fs, f);
+    while (f && peek(p)->kind == CAT_T_AND) {
+      next(p);
+      cat_tok *n = expect(p, CAT_T_NAME, "a function's name");
+      if (!n || !(n = n, peek(p)->kind == CAT_T_LPAREN)) {
+        if (n) expected(p, "'(' (after 'and', another function)");
+        f = NULL;
+        break;
+      }
+      f = let_fun(p, at, n);
+      if (f) lc_vec_push(&fs, f);
+    }
+    cat_stmt *s = NULL;
+    if (f) {
+      s = mk_stmt(p, CAT_S_IF, at);
+      s->cond = true;
+      s->nbody = fs.n;
+      s->body = lc_arena_alloc(p->arena, fs.n * sizeof *s->body);
+      memcpy(s->body, fs.v, fs.n * sizeof *s->body);
+    }
+    lc_vec_free(&fs);
+    return s;
+  }
   if (!expect(p, CAT_T_EQ, "'=' or '('")) return NULL;
   cat_stmt *s = mk_stmt(p, CAT_S_LET, at);
   LC_VEC(cat_binding) bs = {0};
@@ -575,7 +603,7 @@ static bool starts_herd_stmt(const cat_tok *t) {
   static const char *const words[] = {
     "show", "unshow", "procedure", "call", "with", "if", "undefined_unless", "requires",
     "assert", "enum", "instructions", "default", "forall", "debug", "end", "else", "option",
-    "coherence"};
+    "coherence", "catdep"};
   for (size_t i = 0; i < LC_ARRAY_LEN(words); i++)
     if (is_word(t, words[i])) return true;
   return false;
@@ -603,7 +631,7 @@ static bool is_kw_word(const cat_tok *t) {
 }
 static bool ends_operand(const cat_tok *t) {
   return (t->kind == CAT_T_NAME && !is_kw_word(t) && !is_word(t, "match") && !is_word(t, "fun") &&
-          !is_word(t, "try") && !is_word(t, "begin")) ||
+          !is_word(t, "try") && !is_word(t, "begin") && !is_word(t, "if") && !is_word(t, "not")) ||
          t->kind == CAT_T_RPAREN || t->kind == CAT_T_RBRACK || t->kind == CAT_T_ALL || t->kind == CAT_T_ZERO;
 }
 static bool starts_operand(const cat_tok *t) {
@@ -954,8 +982,29 @@ static cat_stmt *coherence(parser *p) {
   return s;
 }
 
+/* assert acyclic|irreflexive|empty E [as NAME]: herd stops on an execution
+ * that fails it; here it is a flag raised when the check fails. */
+static cat_stmt *check(parser *p);
+static cat_stmt *assert_stmt(parser *p) {
+  cat_tok *kw = next(p);
+  cat_tok_kind k = peek(p)->kind;
+  if (k != CAT_T_ACYCLIC && k != CAT_T_IRREFLEXIVE && k != CAT_T_EMPTY) {
+    expected(p, "'acyclic', 'irreflexive' or 'empty' after 'assert'");
+    return NULL;
+  }
+  cat_stmt *s = check(p);
+  if (!s) return NULL;
+  s->asserted = true;
+  s->loc = kw->loc;
+  return s;
+}
+
 static cat_stmt *herd_statement(parser *p) {
   cat_tok *t = peek(p);
+  if (is_word(t, "assert")) return assert_stmt(p);
+  if (is_word(t, "catdep")) {   /* herd: dependencies come from the model; here a builtin */
+    return mk_stmt(p, CAT_S_SHOW, next(p)->loc);
+  }
   if (is_word(t, "show") || is_word(t, "unshow")) return show(p);
   if (is_word(t, "procedure")) return procedure(p);
   if (is_word(t, "call")) return call_stmt(p);

@@ -270,7 +270,7 @@ static const struct {
   {"include-1", "include \"nope-not-there.cat\"", "t.cat:1:9: error: cannot find included file \"nope-not-there.cat\""},
   {"herd-1", "let rec m s = match s with || {} -> {} end\nacyclic m(po) as A", "t.cat:2:9: error: 'm' (t.cat:1) is defined with herd's functional language ('match' at line 1: match, fun, sets of sets, curried or recursive functions), which models here cannot evaluate"},
   {"herd-2", "let g(x) = f x\nlet h = g(po)\nacyclic h as A", "t.cat:3:9: error: 'h' uses 'g', which (t.cat:1) is defined with herd's functional language ('f x' at line 1: match, fun, sets of sets, curried or recursive functions), which models here cannot evaluate"},
-  {"herd-3", "with co from linearisations(W, po)", "t.cat:1:14: error: 'with co from E' is supported for E = generate_cos(R) or generate_orders(W, R) (herd's cross.cat: the coherence orders that include R) only"},
+  {"herd-3", "with co from linearisations(W, po)", "t.cat:1:14: error: 'with co from E' is supported for E = generate_cos(R) or generate_orders(S, R) (herd's cross.cat: the coherence orders that include R) only"},
   {"herd-4", "with co from generate_cos(0)\nwith co from generate_cos(0)", "t.cat:2:1: error: a second 'with ... from': the engine chooses one coherence order"},
   {"herd-5", "procedure p() = call p() end\ncall p()", "t.cat:1:22: error: procedure 'p' calls itself (recursive procedures are not supported)"},
   {"herd-6", "call q(po)", "t.cat:1:6: error: unknown procedure 'q' (neither defined above nor a builtin; see docs/model-language.md)"},
