@@ -889,6 +889,18 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
  * ranges over the per-location total orders of the writes that include E
  * (cross.cat).  Here the engine's co is that choice: NAME names co, which
  * must be total per location and include E. */
+/* Is e herd's C lock sets (LK, LS, UL, unions of them) as the prelude
+ * defines them: empty in every test read here? */
+static bool only_lock_sets(const loader *ld, const cat_expr *e) {
+  if (e->kind == CAT_X_UNION) return only_lock_sets(ld, e->a) && only_lock_sets(ld, e->b);
+  if (e->kind != CAT_X_NAME || (strcmp(e->name, "LK") != 0 && strcmp(e->name, "LS") != 0 && strcmp(e->name, "UL") != 0))
+    return false;
+  const scope *b = lookup(ld->sc, e->name);
+  for (const scope *p = ld->prelude; p; p = p->next)
+    if (p == b) return true;
+  return false;
+}
+
 static void stmt_with(loader *ld, const cat_stmt *s) {
   const cat_expr *e = s->e;
   bool cos = e->kind == CAT_X_CALL && strcmp(e->name, "generate_cos") == 0 && e->nargs == 1;
@@ -896,6 +908,17 @@ static void stmt_with(loader *ld, const cat_stmt *s) {
   if (!cos && !orders) {
     err(ld, e->loc, "'with %s from E' is supported for E = generate_cos(R) or generate_orders(S, R) "
         "(herd's cross.cat: the coherence orders that include R) only", s->name);
+    return;
+  }
+  if (orders && only_lock_sets(ld, e->args[0])) {
+    /* herd's lock order (c11_los.cat): the orders of an empty set are the
+     * empty relation */
+    int rel = tv_new(ld, CAT_TY_REL);
+    size_t v = val_new(ld, CAT_V_DEF, s->name, s->loc, rel);
+    ld->m->vals.v[v].body = node_op(ld, CAT_OP_EMPTY, s->loc, NULL, NULL, CAT_NONE, rel);
+    scope *b = (scope *)bind(ld, ld->sc, s->name, B_VAL);
+    b->val = v;
+    ld->sc = b;
     return;
   }
   if (ld->with_co) {
