@@ -137,6 +137,10 @@ typedef struct cat_file {
 /* Parses one file.  `file` is the name positions carry (borrowed: it must
  * outlive the tree).  Returns NULL after reporting the first error to d. */
 cat_file *cat_parse(lc_arena *a, const char *file, const char *text, size_t len, lc_diag *d);
+/* The same with herd's variants `variants` (NULL-terminated) set: an
+ * `if "v"` takes its then-branch for those (cat_load: settings "variant:v"). */
+cat_file *cat_parse_variants(lc_arena *a, const char *file, const char *text, size_t len,
+                             const char *const *variants, lc_diag *d);
 
 /* Fully parenthesised form of an expression, e.g. `(a | (b ; (c & d)))`,
  * `po*`, `~(a | b)`, `[W]`, `f(a, b)`; tests use it to pin precedence. */

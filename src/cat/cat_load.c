@@ -128,6 +128,7 @@ typedef struct loader {
   const scope *prelude;         /* the scope herd's standard names end (suggestions) */
   const char *const *settings;  /* "NAME=VALUE" from the command line, NULL-terminated */
   bool *settings_used;
+  const char **variants;        /* herd's variants: the settings "variant:V", NULL-terminated */
 } loader;
 
 /* ---- diagnostics ----------------------------------------------------------- */
@@ -1066,7 +1067,7 @@ static int load_file(loader *ld, const char *path, const lc_source *given, lc_lo
     return -1;
   }
   lc_vec_push(&ld->m->sources, src);
-  cat_file *f = cat_parse(ld->m->arena, src->name, src->text, src->len, ld->d);
+  cat_file *f = cat_parse_variants(ld->m->arena, src->name, src->text, src->len, (const char *const *)ld->variants, ld->d);
   if (!f) ld->failed = true;
   if (f && ld->reading.n == 0 && f->model_name) ld->m->name = lc_xstrdup(f->model_name);
   lc_vec_push(&ld->reading, id);
@@ -1204,6 +1205,14 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   size_t nsettings = 0;
   while (settings && settings[nsettings]) nsettings++;
   ld.settings_used = lc_xcalloc(nsettings + 1, sizeof *ld.settings_used);
+  /* herd's variants (litmus-check --variant V, herd7's -variant V) come as
+   * settings "variant:V" (no option name has a ':') */
+  ld.variants = lc_xcalloc(nsettings + 1, sizeof *ld.variants);
+  for (size_t i = 0, k = 0; i < nsettings; i++)
+    if (strncmp(settings[i], "variant:", 8) == 0) {
+      ld.variants[k++] = settings[i] + 8;
+      ld.settings_used[i] = true;
+    }
   size_t first_msg = d->msgs.n;
   lc_source prelude = {(char *)"(herd's standard names)", (char *)herd_prelude, strlen(herd_prelude)};
   int rc = load_file(&ld, prelude.name, &prelude, (lc_loc){0});
@@ -1212,6 +1221,7 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   if (rc == 0 && !used) rc = unused_settings(&ld);
   if (used) memcpy(used, ld.settings_used, nsettings * sizeof *used);
   free(ld.settings_used);
+  free(ld.variants);
   if (rc == 0) finish_types(&ld);
   else forget_files(m, d, first_msg);
   lc_vec_free(&ld.reading);

@@ -29,7 +29,14 @@ typedef struct parser {
   bool failed;
   int depth;        /* parentheses, brackets, calls and `~` open: the parser's recursion */
   int nest;         /* statements, let bodies and variant conditions open: its other recursion */
+  const char *const *variants;   /* herd's variants set (--variant), NULL-terminated, or NULL */
 } parser;
+
+static bool variant_set(const parser *p, const char *v) {
+  for (size_t i = 0; p->variants && p->variants[i]; i++)
+    if (strcmp(p->variants[i], v) == 0) return true;
+  return false;
+}
 
 /* The parser recurses once per parenthesis (30,000 overflowed the stack),
  * the loader, type checks and engines once per node on a path: both are
@@ -857,7 +864,7 @@ static cat_stmt *call_stmt(parser *p) {
 static bool variant_or(parser *p, bool *ok);
 static bool variant_atom(parser *p, bool *ok) {
   cat_tok *t = peek(p);
-  if (t->kind == CAT_T_STRING) { next(p); return false; }
+  if (t->kind == CAT_T_STRING) { next(p); return variant_set(p, t->text); }
   if (!nest(p)) {
     p->nest--;
     *ok = false;
@@ -1063,9 +1070,14 @@ static cat_stmt *statement_in(parser *p) {
 /* model -> [ STRING | NAME | NAME NAME | NAME STRING ] { statement }
  * (herd's header: the architecture, then the model's name) */
 cat_file *cat_parse(lc_arena *a, const char *file, const char *text, size_t len, lc_diag *d) {
+  return cat_parse_variants(a, file, text, len, NULL, d);
+}
+
+cat_file *cat_parse_variants(lc_arena *a, const char *file, const char *text, size_t len,
+                             const char *const *variants, lc_diag *d) {
   cat_tok *toks;
   if (cat_lex(a, file, text, len, &toks, d) == 0) return NULL;
-  parser p = {a, toks, 0, d, false, 0, 0};
+  parser p = {a, toks, 0, d, false, 0, 0, variants};
   cat_file *f = lc_arena_alloc(a, sizeof *f);
   if (peek(&p)->kind == CAT_T_STRING) {
     f->model_name = f->header_word = next(&p)->text;
