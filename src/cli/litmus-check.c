@@ -17,8 +17,11 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <z3.h>
@@ -1083,6 +1086,51 @@ static int run_batch(const options *o, const cli_models *models, const expect_ve
   return status;
 }
 
+/* ---- the model's load, bounded ---------------------------------------------------- */
+
+/* --timeout and --max-memory bound the model's load as they bound each
+ * test: a model (a fuzzed one, or herd's functions nested deep) may take
+ * long or much to expand.  The load runs here, before the tests and their
+ * isolated processes, so it is bounded here: an interval timer whose
+ * handler says so and ends the program (the loader polls no clock), and
+ * the address-space limit a test's process takes, lifted again after. */
+static void load_timed_out(int sig) {
+  (void)sig;
+  static const char msg[] = "litmus-check: error: loading the model took longer than --timeout\n";
+  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)w;
+  _exit(LC_EXIT_INTERNAL);
+}
+
+static int models_load_bounded(cli_models *models, char **argv, const options *o) {
+  struct rlimit saved;
+  bool limited = o->max_memory && getrlimit(RLIMIT_AS, &saved) == 0;
+  if (limited) {
+    struct rlimit r = saved;
+    if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > o->max_memory) r.rlim_cur = o->max_memory;
+    limited = setrlimit(RLIMIT_AS, &r) == 0;
+  }
+  struct sigaction sa, old_sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = load_timed_out;
+  bool timed = o->check.timeout > 0 && sigaction(SIGALRM, &sa, &old_sa) == 0;
+  if (timed) {
+    /* at least a second: a shipped model loads in milliseconds, and a
+     * tiny --timeout is meant for the tests (each reports running out) */
+    double limit = o->check.timeout < 1 ? 1 : o->check.timeout;
+    struct itimerval it = {{0, 0}, {(time_t)limit, (suseconds_t)((limit - floor(limit)) * 1e6)}};
+    setitimer(ITIMER_REAL, &it, NULL);
+  }
+  int rc = cli_models_load(models, "litmus-check", argv[0], o->model, o->model_given, o->settings);
+  if (timed) {
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    sigaction(SIGALRM, &old_sa, NULL);
+  }
+  if (limited) setrlimit(RLIMIT_AS, &saved);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (map_cli_wanted(argc, argv)) return map_cli_main(argc, argv);
   options o = {0};
@@ -1106,8 +1154,7 @@ int main(int argc, char **argv) {
   expect_vec ex = {0};
   cli_models models = {0};
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
-  if (status < 0 && o.mode == MODE_CHECK &&
-      cli_models_load(&models, "litmus-check", argv[0], o.model, o.model_given, o.settings) < 0)
+  if (status < 0 && o.mode == MODE_CHECK && models_load_bounded(&models, nargv, &o) < 0)
     status = LC_EXIT_INPUT;
   /* Jobs a batch of few tests leaves idle split the states of each test. */
   if (jobs_given && o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;
