@@ -129,6 +129,9 @@ typedef struct loader {
   const char *const *settings;  /* "NAME=VALUE" from the command line, NULL-terminated */
   bool *settings_used;
   const char **variants;        /* herd's variants: the settings "variant:V", NULL-terminated */
+  bool dartagnan_ptx;           /* the model is one of Dartagnan's PTX models (header `PTX`) */
+  bool sync_fence;              /* Dartagnan's sync_fence was met: sync_fence_val holds it */
+  size_t sync_fence_val;
 } loader;
 
 /* ---- diagnostics ----------------------------------------------------------- */
@@ -346,6 +349,36 @@ static bool not_plain(loader *ld, const scope *b, const char *name, lc_loc at) {
 }
 
 static const char *builtin_alias(const char *name);
+static void add_check(loader *ld, cat_check_kind kind, bool flag, bool undef, const char *name,
+                      cat_node *n, lc_loc at);
+static const char *fresh_check_name(loader *ld, const char *base);
+
+/* Dartagnan's sync_fence (its PTX models): an order of the fence.sc
+ * events, solver-chosen, that relates every two whose scopes include each
+ * other's thread (WmmEncoder.visitSyncFence).  Here it is sc & sr, with
+ * the check `sync_fence-total` that every such pair is ordered, added
+ * once, where the name is first used. */
+static cat_node *sync_fence(loader *ld, lc_loc at, size_t group) {
+  if (!ld->sync_fence) {
+    int rel = tv_new(ld, CAT_TY_REL), set = tv_new(ld, CAT_TY_SET);
+#define B(n, t) node_ref(ld, builtin_val(ld, n, t, at), at, CAT_NONE)
+    ld->sync_fence_val = val_new(ld, CAT_V_DEF, "sync_fence", at, rel);
+    ld->m->vals.v[ld->sync_fence_val].body =
+      node_op(ld, CAT_OP_INTER, at, B("sc", CAT_TY_REL), B("sr", CAT_TY_REL), CAT_NONE, rel);
+    cat_node *f1 = node_op(ld, CAT_OP_INTER, at, B("F", CAT_TY_SET), B("SC", CAT_TY_SET), CAT_NONE, set);
+    cat_node *f2 = node_op(ld, CAT_OP_INTER, at, B("F", CAT_TY_SET), B("SC", CAT_TY_SET), CAT_NONE, set);
+    cat_node *pairs = node_op(ld, CAT_OP_INTER, at, node_op(ld, CAT_OP_PRODUCT, at, f1, f2, CAT_NONE, rel),
+                              B("sr", CAT_TY_REL), CAT_NONE, rel);
+    cat_node *both = node_op(ld, CAT_OP_UNION, at, B("sc", CAT_TY_REL),
+                             node_op(ld, CAT_OP_INVERSE, at, B("sc", CAT_TY_REL), NULL, CAT_NONE, rel), CAT_NONE, rel);
+    both = node_op(ld, CAT_OP_UNION, at, B("id", CAT_TY_REL), both, CAT_NONE, rel);
+#undef B
+    add_check(ld, CAT_CHECK_EMPTY, false, false, fresh_check_name(ld, "sync_fence-total"),
+              node_op(ld, CAT_OP_DIFF, at, pairs, both, CAT_NONE, rel), at);
+    ld->sync_fence = true;
+  }
+  return node_ref(ld, ld->sync_fence_val, at, group);
+}
 
 static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
   const scope *b = lookup(sc, e->name);
@@ -358,7 +391,17 @@ static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, si
     err(ld, e->loc, "'%s' is a function; call it with %zu argument%s", e->name, np, np == 1 ? "" : "s");
     return NULL;
   }
+  if (ld->dartagnan_ptx && strcmp(e->name, "F") == 0) {
+    /* Dartagnan tags proxy and alias fences (fence.proxy.*) as fences too;
+     * here they are PF and AF, apart from F */
+    int set = tv_new(ld, CAT_TY_SET);
+    cat_node *f = node_op(ld, CAT_OP_UNION, e->loc, node_ref(ld, builtin_val(ld, "F", CAT_TY_SET, e->loc), e->loc, group),
+                          node_ref(ld, builtin_val(ld, "PF", CAT_TY_SET, e->loc), e->loc, group), group, set);
+    return node_op(ld, CAT_OP_UNION, e->loc, f, node_ref(ld, builtin_val(ld, "AF", CAT_TY_SET, e->loc), e->loc, group),
+                   group, set);
+  }
   if (cat_builtin_type(e->name, &t)) return node_ref(ld, builtin_val(ld, e->name, t, e->loc), e->loc, group);
+  if (strcmp(e->name, "sync_fence") == 0) return sync_fence(ld, e->loc, group);
   const char *alias = builtin_alias(e->name);
   if (alias && cat_builtin_type(alias, &t)) return node_ref(ld, builtin_val(ld, alias, t, e->loc), e->loc, group);
   if (builtin_fun(e->name) >= 0) {
@@ -1070,6 +1113,11 @@ static int load_file(loader *ld, const char *path, const lc_source *given, lc_lo
   cat_file *f = cat_parse_variants(ld->m->arena, src->name, src->text, src->len, (const char *const *)ld->variants, ld->d);
   if (!f) ld->failed = true;
   if (f && ld->reading.n == 0 && f->model_name) ld->m->name = lc_xstrdup(f->model_name);
+  /* Dartagnan's PTX models start with the bare word PTX (ours with a
+   * string naming the version) */
+  if (f && ld->reading.n == 0 && f->header_word && strcmp(f->header_word, "PTX") == 0 &&
+      f->model_name == f->header_word)
+    ld->dartagnan_ptx = true;
   lc_vec_push(&ld->reading, id);
   lc_vec_push(&ld->reading_names, src->name);
   const char *outer_arch = ld->arch;
