@@ -124,6 +124,15 @@ const char *cat_model_path(const cat_model *m);
 size_t cat_model_nchecks(const cat_model *m);
 const char *cat_model_check_name(const cat_model *m, size_t i);
 bool cat_model_check_is_flag(const cat_model *m, size_t i);
+/* What the model assumes of co (docs/model-language.md, "Coherence"):
+ * its `coherence total` or `coherence partial` statement, or nothing. */
+typedef enum { CAT_CO_UNSAID, CAT_CO_TOTAL, CAT_CO_PARTIAL } cat_co_kind;
+cat_co_kind cat_model_co(const cat_model *m);
+/* Must the engine's co order every two writes to one location?  Yes,
+ * unless the model says `coherence partial`; a model that says nothing
+ * gets herd's and Dartagnan's total co, except on a PTX test, where
+ * Dartagnan's co is partial (its Arch.coIsTotal) and so is ours. */
+bool cat_model_co_total(const cat_model *m, bool ptx_test);
 /* A flag from herd's `undefined_unless`: raised, it means undefined behaviour. */
 bool cat_model_check_is_undef(const cat_model *m, size_t i);
 

@@ -57,7 +57,8 @@ typedef enum {
   CAT_X_PLUS, CAT_X_STAR, CAT_X_OPT, CAT_X_INV,                    /* a op */
   CAT_X_IDSET,     /* [a] */
   CAT_X_CALL,      /* name(args): user functions, domain, range, fencerel */
-  CAT_X_LET        /* let b1 and b2 ... in a */
+  CAT_X_LET,       /* let b1 and b2 ... in a */
+  CAT_X_TRY        /* try a with b: a, unless a names what is not defined */
 } cat_expr_kind;
 
 typedef struct cat_expr {
@@ -87,6 +88,7 @@ typedef enum {
   CAT_S_CALL,      /* call name(args) [as name] */
   CAT_S_IF,        /* if "variant" body [else els] end: `cond` is its value */
   CAT_S_WITH,      /* with name from e */
+  CAT_S_COHERENCE, /* coherence total | coherence partial: name is the word */
   CAT_S_OPAQUE     /* a definition in herd's functional sublanguage: names only */
 } cat_stmt_kind;
 
@@ -110,10 +112,12 @@ typedef struct cat_stmt {
   cat_expr *e;               /* CHECK */
   const char *name;          /* CHECK: the name after `as` (NULL: none); OPTION: the
                                 option's name; PROC, CALL, WITH: the name it defines,
-                                calls or binds; OPAQUE: what it cannot read */
+                                calls or binds; OPAQUE: what it cannot read;
+                                COHERENCE: "total" or "partial" */
   lc_loc name_loc;           /* CHECK: of that name; INCLUDE: of the file name;
                                 OPAQUE: of the construct it cannot read */
   bool undef;                /* CHECK: herd's `undefined_unless` (a flag) */
+  bool asserted;             /* CHECK: herd's `assert` (a flag raised when it fails) */
   struct cat_stmt **body;    /* PROC; IF: the branch taken */
   size_t nbody;
   struct cat_expr **args;    /* CALL */
@@ -124,6 +128,8 @@ typedef struct cat_stmt {
 
 typedef struct cat_file {
   const char *model_name;    /* header string or name; NULL when absent */
+  const char *header_word;   /* the header's first word (herd's architecture when it
+                                has two: `AArch64 ...`, `C RC11`), or NULL */
   cat_stmt **stmts;
   size_t nstmts;
 } cat_file;
@@ -131,6 +137,10 @@ typedef struct cat_file {
 /* Parses one file.  `file` is the name positions carry (borrowed: it must
  * outlive the tree).  Returns NULL after reporting the first error to d. */
 cat_file *cat_parse(lc_arena *a, const char *file, const char *text, size_t len, lc_diag *d);
+/* The same with herd's variants `variants` (NULL-terminated) set: an
+ * `if "v"` takes its then-branch for those (cat_load: settings "variant:v"). */
+cat_file *cat_parse_variants(lc_arena *a, const char *file, const char *text, size_t len,
+                             const char *const *variants, lc_diag *d);
 
 /* Fully parenthesised form of an expression, e.g. `(a | (b ; (c & d)))`,
  * `po*`, `~(a | b)`, `[W]`, `f(a, b)`; tests use it to pin precedence. */

@@ -63,6 +63,7 @@ struct cat_model {
   LC_VEC(cat_val) vals;
   LC_VEC(cat_group) groups;
   LC_VEC(cat_check) checks;
+  cat_co_kind co;          /* what its `coherence` statement says */
   size_t *uses;            /* per value: its readers in one evaluation (cat_count_uses) */
 };
 

@@ -32,6 +32,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* ---- builtin names (docs/model-language.md) ------------------------------ */
@@ -120,11 +121,18 @@ typedef struct loader {
   bool failed;
   const char *call_name;        /* the procedure call being expanded (its `as` name), or NULL */
   bool with_co;                 /* a `with co from ...` was read */
+  const cat_stmt *coherence;    /* the first `coherence total|partial`, or NULL */
+  const char *arch;             /* the architecture of another tool a file being read
+                                   is for (its header), or NULL (foreign_arch) */
   bool tolerate_opaque;         /* resolving a definition: a use of an opaque name makes it opaque */
   const scope *opaque_seen;     /* the opaque name such a use met */
   const scope *prelude;         /* the scope herd's standard names end (suggestions) */
   const char *const *settings;  /* "NAME=VALUE" from the command line, NULL-terminated */
   bool *settings_used;
+  const char **variants;        /* herd's variants: the settings "variant:V", NULL-terminated */
+  bool dartagnan_ptx;           /* the model is one of Dartagnan's PTX models (header `PTX`) */
+  bool sync_fence;              /* Dartagnan's sync_fence was met: sync_fence_val holds it */
+  size_t sync_fence_val;
 } loader;
 
 /* ---- diagnostics ----------------------------------------------------------- */
@@ -204,6 +212,11 @@ static const char *suggest(const loader *ld, const char *name) {
 }
 
 static void unknown(loader *ld, lc_loc at, const char *what, const char *name) {
+  if (ld->arch) {
+    err(ld, at, "unknown %s '%s': the model is for %s, whose events (and the sets and relations "
+        "naming them) litmus-check does not have; it checks PTX and C/C++ tests", what, name, ld->arch);
+    return;
+  }
   const char *s = suggest(ld, name);
   if (s) err(ld, at, "unknown %s '%s'; did you mean '%s'?", what, name, s);
   else err(ld, at, "unknown %s '%s' (neither defined above nor a builtin; see docs/model-language.md)", what, name);
@@ -336,6 +349,38 @@ static bool not_plain(loader *ld, const scope *b, const char *name, lc_loc at) {
   return false;
 }
 
+static const char *builtin_alias(const char *name);
+static void add_check(loader *ld, cat_check_kind kind, bool flag, bool undef, const char *name,
+                      cat_node *n, lc_loc at);
+static const char *fresh_check_name(loader *ld, const char *base);
+
+/* Dartagnan's sync_fence (its PTX models): an order of the fence.sc
+ * events, solver-chosen, that relates every two whose scopes include each
+ * other's thread (WmmEncoder.visitSyncFence).  Here it is sc & sr, with
+ * the check `sync_fence-total` that every such pair is ordered, added
+ * once, where the name is first used. */
+static cat_node *sync_fence(loader *ld, lc_loc at, size_t group) {
+  if (!ld->sync_fence) {
+    int rel = tv_new(ld, CAT_TY_REL), set = tv_new(ld, CAT_TY_SET);
+#define B(n, t) node_ref(ld, builtin_val(ld, n, t, at), at, CAT_NONE)
+    ld->sync_fence_val = val_new(ld, CAT_V_DEF, "sync_fence", at, rel);
+    ld->m->vals.v[ld->sync_fence_val].body =
+      node_op(ld, CAT_OP_INTER, at, B("sc", CAT_TY_REL), B("sr", CAT_TY_REL), CAT_NONE, rel);
+    cat_node *f1 = node_op(ld, CAT_OP_INTER, at, B("F", CAT_TY_SET), B("SC", CAT_TY_SET), CAT_NONE, set);
+    cat_node *f2 = node_op(ld, CAT_OP_INTER, at, B("F", CAT_TY_SET), B("SC", CAT_TY_SET), CAT_NONE, set);
+    cat_node *pairs = node_op(ld, CAT_OP_INTER, at, node_op(ld, CAT_OP_PRODUCT, at, f1, f2, CAT_NONE, rel),
+                              B("sr", CAT_TY_REL), CAT_NONE, rel);
+    cat_node *both = node_op(ld, CAT_OP_UNION, at, B("sc", CAT_TY_REL),
+                             node_op(ld, CAT_OP_INVERSE, at, B("sc", CAT_TY_REL), NULL, CAT_NONE, rel), CAT_NONE, rel);
+    both = node_op(ld, CAT_OP_UNION, at, B("id", CAT_TY_REL), both, CAT_NONE, rel);
+#undef B
+    add_check(ld, CAT_CHECK_EMPTY, false, false, fresh_check_name(ld, "sync_fence-total"),
+              node_op(ld, CAT_OP_DIFF, at, pairs, both, CAT_NONE, rel), at);
+    ld->sync_fence = true;
+  }
+  return node_ref(ld, ld->sync_fence_val, at, group);
+}
+
 static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
   const scope *b = lookup(sc, e->name);
   cat_type t;
@@ -347,7 +392,19 @@ static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, si
     err(ld, e->loc, "'%s' is a function; call it with %zu argument%s", e->name, np, np == 1 ? "" : "s");
     return NULL;
   }
+  if (ld->dartagnan_ptx && strcmp(e->name, "F") == 0) {
+    /* Dartagnan tags proxy and alias fences (fence.proxy.*) as fences too;
+     * here they are PF and AF, apart from F */
+    int set = tv_new(ld, CAT_TY_SET);
+    cat_node *f = node_op(ld, CAT_OP_UNION, e->loc, node_ref(ld, builtin_val(ld, "F", CAT_TY_SET, e->loc), e->loc, group),
+                          node_ref(ld, builtin_val(ld, "PF", CAT_TY_SET, e->loc), e->loc, group), group, set);
+    return node_op(ld, CAT_OP_UNION, e->loc, f, node_ref(ld, builtin_val(ld, "AF", CAT_TY_SET, e->loc), e->loc, group),
+                   group, set);
+  }
   if (cat_builtin_type(e->name, &t)) return node_ref(ld, builtin_val(ld, e->name, t, e->loc), e->loc, group);
+  if (strcmp(e->name, "sync_fence") == 0) return sync_fence(ld, e->loc, group);
+  const char *alias = builtin_alias(e->name);
+  if (alias && cat_builtin_type(alias, &t)) return node_ref(ld, builtin_val(ld, alias, t, e->loc), e->loc, group);
   if (builtin_fun(e->name) >= 0) {
     err(ld, e->loc, "'%s' is a function; call it with 1 argument", e->name);
     return NULL;
@@ -530,9 +587,30 @@ static cat_node *resolve_let(loader *ld, const scope *sc, const cat_expr *e, siz
   return resolve(ld, body, e->a, group);
 }
 
+/* try a with b: herd evaluates a and, should that fail, b.  The failures
+ * herd's models count on are names a test's architecture does not define
+ * (`try DMB.ISH with emptyset`), known here at load: a is resolved with
+ * its messages kept apart, and b is used when that fails. */
+static cat_node *resolve_try(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
+  if (ld->failed) return NULL;
+  lc_diag *saved_d = ld->d, scratch;
+  const scope *saved_opaque = ld->opaque_seen;
+  lc_diag_init(&scratch, NULL, NULL);
+  ld->d = &scratch;
+  ld->opaque_seen = NULL;
+  cat_node *a = resolve(ld, sc, e->a, group);
+  bool ok = a && !ld->failed && !ld->opaque_seen;
+  ld->d = saved_d;
+  ld->failed = false;
+  ld->opaque_seen = saved_opaque;
+  lc_diag_fini(&scratch);
+  return ok ? a : resolve(ld, sc, e->b, group);
+}
+
 static cat_node *resolve(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
   switch (e->kind) {
   case CAT_X_LET: return resolve_let(ld, sc, e, group);
+  case CAT_X_TRY: return resolve_try(ld, sc, e, group);
   case CAT_X_NAME: return resolve_name(ld, sc, e, group);
   case CAT_X_ALL: {
     int set = tv_new(ld, CAT_TY_SET);
@@ -683,6 +761,10 @@ static void add_check(loader *ld, cat_check_kind kind, bool flag, bool undef, co
   lc_vec_push(&ld->m->checks, c);
 }
 
+static cat_node *ref_builtin(loader *ld, const char *name, cat_type t, lc_loc at) {
+  return node_ref(ld, builtin_val(ld, name, t, at), at, CAT_NONE);
+}
+
 static void stmt_check(loader *ld, const cat_stmt *s) {
   static const char *const kw[] = {"'acyclic' needs a relation", "'irreflexive' needs a relation"};
   static const char *const base[] = {"acyclic", "irreflexive", "empty"};
@@ -696,12 +778,23 @@ static void stmt_check(loader *ld, const cat_stmt *s) {
         return;
       }
   }
-  if (!name) name = ld->call_name ? ld->call_name : s->undef ? "undefined" : base[s->check];
+  if (!name) name = ld->call_name ? ld->call_name : s->undef ? "undefined" : s->asserted ? "assert" : base[s->check];
   name = fresh_check_name(ld, name);
   cat_node *n = resolve(ld, ld->sc, s->e, CAT_NONE);
   if (!n) return;
   if (s->check != CAT_CHECK_EMPTY && !need(ld, n, CAT_TY_REL, s->loc, kw[s->check], "its operand"))
     return;
+  if (s->asserted) {
+    /* a flag raised when the check fails: r+ & id (acyclic), r & id
+     * (irreflexive) or E (empty) is not empty */
+    if (s->check != CAT_CHECK_EMPTY) {
+      int rel = tv_new(ld, CAT_TY_REL);
+      cat_node *r = s->check == CAT_CHECK_ACYCLIC ? node_op(ld, CAT_OP_PLUS, s->loc, n, NULL, CAT_NONE, rel) : n;
+      n = node_op(ld, CAT_OP_INTER, s->loc, r, ref_builtin(ld, "id", CAT_TY_REL, s->loc), CAT_NONE, rel);
+    }
+    add_check(ld, CAT_CHECK_EMPTY, true, false, name, n, s->loc);
+    return;
+  }
   add_check(ld, s->check, s->flag, s->undef, name, n, s->loc);
 }
 
@@ -836,22 +929,41 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
   ld->call_name = saved_name;
 }
 
-static cat_node *ref_builtin(loader *ld, const char *name, cat_type t, lc_loc at) {
-  return node_ref(ld, builtin_val(ld, name, t, at), at, CAT_NONE);
-}
 
 /* with NAME from generate_cos(E) | generate_orders(W, E): in herd, NAME
  * ranges over the per-location total orders of the writes that include E
  * (cross.cat).  Here the engine's co is that choice: NAME names co, which
  * must be total per location and include E. */
+/* Is e herd's C lock sets (LK, LS, UL, unions of them) as the prelude
+ * defines them: empty in every test read here? */
+static bool only_lock_sets(const loader *ld, const cat_expr *e) {
+  if (e->kind == CAT_X_UNION) return only_lock_sets(ld, e->a) && only_lock_sets(ld, e->b);
+  if (e->kind != CAT_X_NAME || (strcmp(e->name, "LK") != 0 && strcmp(e->name, "LS") != 0 && strcmp(e->name, "UL") != 0))
+    return false;
+  const scope *b = lookup(ld->sc, e->name);
+  for (const scope *p = ld->prelude; p; p = p->next)
+    if (p == b) return true;
+  return false;
+}
+
 static void stmt_with(loader *ld, const cat_stmt *s) {
   const cat_expr *e = s->e;
   bool cos = e->kind == CAT_X_CALL && strcmp(e->name, "generate_cos") == 0 && e->nargs == 1;
-  bool orders = e->kind == CAT_X_CALL && strcmp(e->name, "generate_orders") == 0 && e->nargs == 2 &&
-                e->args[0]->kind == CAT_X_NAME && strcmp(e->args[0]->name, "W") == 0;
+  bool orders = e->kind == CAT_X_CALL && strcmp(e->name, "generate_orders") == 0 && e->nargs == 2;
   if (!cos && !orders) {
-    err(ld, e->loc, "'with %s from E' is supported for E = generate_cos(R) or generate_orders(W, R) "
+    err(ld, e->loc, "'with %s from E' is supported for E = generate_cos(R) or generate_orders(S, R) "
         "(herd's cross.cat: the coherence orders that include R) only", s->name);
+    return;
+  }
+  if (orders && only_lock_sets(ld, e->args[0])) {
+    /* herd's lock order (c11_los.cat): the orders of an empty set are the
+     * empty relation */
+    int rel = tv_new(ld, CAT_TY_REL);
+    size_t v = val_new(ld, CAT_V_DEF, s->name, s->loc, rel);
+    ld->m->vals.v[v].body = node_op(ld, CAT_OP_EMPTY, s->loc, NULL, NULL, CAT_NONE, rel);
+    scope *b = (scope *)bind(ld, ld->sc, s->name, B_VAL);
+    b->val = v;
+    ld->sc = b;
     return;
   }
   if (ld->with_co) {
@@ -859,26 +971,58 @@ static void stmt_with(loader *ld, const cat_stmt *s) {
     return;
   }
   ld->with_co = true;
+  bool all_w = cos || (e->args[0]->kind == CAT_X_NAME && strcmp(e->args[0]->name, "W") == 0);
+  lc_loc at = s->loc;
+  /* generate_orders(S, R) for writes S other than W: the per-location total
+   * orders of S are co & (S * S) (any of them extends to a co, so each is
+   * met; herd's C11 models order the atomic writes so) */
+  size_t set = CAT_NONE;
+  if (!all_w) {
+    cat_node *sn = resolve(ld, ld->sc, e->args[0], CAT_NONE);
+    if (!sn || !need(ld, sn, CAT_TY_SET, e->args[0]->loc, "generate_orders needs a set", "its first argument"))
+      return;
+    set = sn->kind == CAT_N_REF ? sn->ref : val_new(ld, CAT_V_DEF, "generate_orders(S)", e->args[0]->loc, sn->tv);
+    if (sn->kind != CAT_N_REF) ld->m->vals.v[set].body = sn;
+  }
   cat_node *base = resolve(ld, ld->sc, e->args[e->nargs - 1], CAT_NONE);
   if (!base || !need(ld, base, CAT_TY_REL, e->loc, "generate_cos needs a relation", "its argument"))
     return;
-  lc_loc at = s->loc;
   int rel = tv_new(ld, CAT_TY_REL);
-  cat_node *ww = node_op(ld, CAT_OP_PRODUCT, at, ref_builtin(ld, "W", CAT_TY_SET, at),
-                         ref_builtin(ld, "W", CAT_TY_SET, at), CAT_NONE, rel);
+#define S_REF() (all_w ? ref_builtin(ld, "W", CAT_TY_SET, at) : node_ref(ld, set, at, CAT_NONE))
+  size_t ord;
+  if (all_w) {
+    ord = ref_builtin(ld, "co", CAT_TY_REL, at)->ref;
+  } else {
+    cat_node *ss = node_op(ld, CAT_OP_PRODUCT, at, S_REF(), S_REF(), CAT_NONE, rel);
+    ord = val_new(ld, CAT_V_DEF, s->name, at, rel);
+    ld->m->vals.v[ord].body = node_op(ld, CAT_OP_INTER, at, ref_builtin(ld, "co", CAT_TY_REL, at), ss, CAT_NONE, rel);
+  }
+  cat_node *ww = node_op(ld, CAT_OP_PRODUCT, at, S_REF(), S_REF(), CAT_NONE, rel);
+#undef S_REF
   cat_node *pairs = node_op(ld, CAT_OP_INTER, at, ww, ref_builtin(ld, "loc", CAT_TY_REL, at), CAT_NONE, rel);
-  cat_node *co = ref_builtin(ld, "co", CAT_TY_REL, at);
-  cat_node *both = node_op(ld, CAT_OP_UNION, at, co,
-                           node_op(ld, CAT_OP_INVERSE, at, ref_builtin(ld, "co", CAT_TY_REL, at), NULL, CAT_NONE, rel),
+  cat_node *both = node_op(ld, CAT_OP_UNION, at, node_ref(ld, ord, at, CAT_NONE),
+                           node_op(ld, CAT_OP_INVERSE, at, node_ref(ld, ord, at, CAT_NONE), NULL, CAT_NONE, rel),
                            CAT_NONE, rel);
   both = node_op(ld, CAT_OP_UNION, at, ref_builtin(ld, "id", CAT_TY_REL, at), both, CAT_NONE, rel);
   add_check(ld, CAT_CHECK_EMPTY, false, false, fresh_check_name(ld, "co-total"),
             node_op(ld, CAT_OP_DIFF, at, pairs, both, CAT_NONE, rel), at);
   add_check(ld, CAT_CHECK_EMPTY, false, false, fresh_check_name(ld, "co-includes"),
-            node_op(ld, CAT_OP_DIFF, at, base, ref_builtin(ld, "co", CAT_TY_REL, at), CAT_NONE, rel), at);
+            node_op(ld, CAT_OP_DIFF, at, base, node_ref(ld, ord, at, CAT_NONE), CAT_NONE, rel), at);
   scope *b = (scope *)bind(ld, ld->sc, s->name, B_VAL);
-  b->val = co->ref;
+  b->val = ord;
   ld->sc = b;
+}
+
+/* coherence total | partial: one word per model; a second one may only
+ * repeat it (an included file may say it too). */
+static void stmt_coherence(loader *ld, const cat_stmt *s) {
+  if (ld->coherence && strcmp(ld->coherence->name, s->name) != 0) {
+    err(ld, s->name_loc, "'coherence %s' contradicts 'coherence %s' at %s:%d", s->name, ld->coherence->name,
+        ld->coherence->loc.file ? ld->coherence->loc.file : "?", ld->coherence->loc.line);
+    return;
+  }
+  if (!ld->coherence) ld->coherence = s;
+  ld->m->co = strcmp(s->name, "total") == 0 ? CAT_CO_TOTAL : CAT_CO_PARTIAL;
 }
 
 static void stmt_opaque(loader *ld, const cat_stmt *s) {
@@ -899,6 +1043,7 @@ static void statement(loader *ld, const cat_stmt *s) {
     for (size_t i = 0; i < s->nbody && !ld->failed; i++) statement(ld, s->body[i]);
     break;
   case CAT_S_WITH: stmt_with(ld, s); break;
+  case CAT_S_COHERENCE: stmt_coherence(ld, s); break;
   case CAT_S_OPAQUE: stmt_opaque(ld, s); break;
   case CAT_S_OPTION: stmt_option(ld, s); break;
   case CAT_S_LET: stmt_let(ld, s); break;
@@ -928,6 +1073,23 @@ static void cycle_error(loader *ld, const char *id, const char *path, lc_loc sit
   lc_buf_fini(&b);
 }
 
+/* The architecture a file's header names when it is one of herd's or
+ * Dartagnan's that litmus-check does not read (AArch64, Power, ...), or
+ * NULL: an unknown name in such a model is one of that architecture's
+ * events, and its error says so. */
+static const char *foreign_arch(const char *header) {
+  static const char *const archs[][2] = {
+    {"aarch64", "AArch64"}, {"armv8", "AArch64"}, {"arm", "ARM"}, {"power", "Power"}, {"ppc", "Power"},
+    {"x86", "x86"}, {"tso", "x86"}, {"riscv", "RISC-V"}, {"risc-v", "RISC-V"}, {"mips", "MIPS"},
+    {"lisa", "the Linux kernel (LISA)"}, {"linux", "the Linux kernel"}, {"lkmm", "the Linux kernel"},
+    {"opencl", "OpenCL"}, {"vulkan", "Vulkan"}, {"bpf", "eBPF"}, {"java", "Java"}, {"jvm", "Java"},
+    {"sparc", "SPARC"}, {"asl", "AArch64 (ASL)"}};
+  if (!header) return NULL;
+  for (size_t i = 0; i < LC_ARRAY_LEN(archs); i++)
+    if (strncasecmp(header, archs[i][0], strlen(archs[i][0])) == 0) return archs[i][1];
+  return NULL;
+}
+
 /* Reads, parses and processes one file; `given` supplies the text of a
  * model loaded from a string.  `site` is the include that asks for it. */
 static int load_file(loader *ld, const char *path, const lc_source *given, lc_loc site) {
@@ -949,12 +1111,23 @@ static int load_file(loader *ld, const char *path, const lc_source *given, lc_lo
     return -1;
   }
   lc_vec_push(&ld->m->sources, src);
-  cat_file *f = cat_parse(ld->m->arena, src->name, src->text, src->len, ld->d);
+  cat_file *f = cat_parse_variants(ld->m->arena, src->name, src->text, src->len, (const char *const *)ld->variants, ld->d);
   if (!f) ld->failed = true;
   if (f && ld->reading.n == 0 && f->model_name) ld->m->name = lc_xstrdup(f->model_name);
+  /* Dartagnan's PTX models start with the bare word PTX (ours with a
+   * string naming the version) */
+  if (f && ld->reading.n == 0 && f->header_word && strcmp(f->header_word, "PTX") == 0 &&
+      f->model_name == f->header_word)
+    ld->dartagnan_ptx = true;
   lc_vec_push(&ld->reading, id);
   lc_vec_push(&ld->reading_names, src->name);
+  const char *outer_arch = ld->arch;
+  const char *base = strrchr(src->name, '/');
+  const char *arch = f ? foreign_arch(f->header_word) : NULL;
+  if (f && !arch) arch = foreign_arch(base ? base + 1 : src->name);   /* ppcfences.cat, riscv.cat */
+  if (arch) ld->arch = arch;
   for (size_t i = 0; f && i < f->nstmts && !ld->failed; i++) statement(ld, f->stmts[i]);
+  ld->arch = outer_arch;
   ld->reading.n--;
   ld->reading_names.n--;
   free(id);
@@ -1040,7 +1213,31 @@ static const char herd_prelude[] =
   "let RMW = domain(rmw) | range(rmw)\n"
   "let NA = M & WEAK\n"
   "let FW = W \\ domain(co)\n"
-  "let co0 = loc & ((IW * (W \\ IW)) | ((W \\ FW) * FW))\n";
+  "let co0 = loc & ((IW * (W \\ IW)) | ((W \\ FW) * FW))\n"
+  /* herd's stdlib.cat and Dartagnan's: the external and internal parts of
+   * co and fr */
+  "let coe = co & ext\n"
+  "let coi = co & int\n"
+  "let fre = fr & ext\n"
+  "let fri = fr & int\n"
+  /* herd's stdlib.cat */
+  "let toid(s) = [s]\n"
+  /* herd's C lock events (lock, successful lock, unlock): the C dialect
+   * read here has no lock calls, so they are empty in every test */
+  "let LK = _ \\ _\n"
+  "let LS = _ \\ _\n"
+  "let UL = _ \\ _\n";
+
+/* Other tools' names for builtins: Dartagnan's syncbar relates barrier
+ * events of one barrier instance, which here is sync_bar (an arrive to the
+ * waits it releases: the same order once composed with po on both sides,
+ * as its PTX models use it); its ALIAS fences are fence.proxy.alias (AF). */
+static const char *builtin_alias(const char *name) {
+  static const char *const aliases[][2] = {{"syncbar", "sync_bar"}, {"ALIAS", "AF"}};
+  for (size_t i = 0; i < LC_ARRAY_LEN(aliases); i++)
+    if (strcmp(name, aliases[i][0]) == 0) return aliases[i][1];
+  return NULL;
+}
 
 /* used: NULL, or where to mark the settings the model took; then a
  * setting it has no option for is left to another model (cat_load_shared). */
@@ -1057,6 +1254,14 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   size_t nsettings = 0;
   while (settings && settings[nsettings]) nsettings++;
   ld.settings_used = lc_xcalloc(nsettings + 1, sizeof *ld.settings_used);
+  /* herd's variants (litmus-check --variant V, herd7's -variant V) come as
+   * settings "variant:V" (no option name has a ':') */
+  ld.variants = lc_xcalloc(nsettings + 1, sizeof *ld.variants);
+  for (size_t i = 0, k = 0; i < nsettings; i++)
+    if (strncmp(settings[i], "variant:", 8) == 0) {
+      ld.variants[k++] = settings[i] + 8;
+      ld.settings_used[i] = true;
+    }
   size_t first_msg = d->msgs.n;
   lc_source prelude = {(char *)"(herd's standard names)", (char *)herd_prelude, strlen(herd_prelude)};
   int rc = load_file(&ld, prelude.name, &prelude, (lc_loc){0});
@@ -1065,6 +1270,7 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   if (rc == 0 && !used) rc = unused_settings(&ld);
   if (used) memcpy(used, ld.settings_used, nsettings * sizeof *used);
   free(ld.settings_used);
+  free(ld.variants);
   if (rc == 0) finish_types(&ld);
   else forget_files(m, d, first_msg);
   lc_vec_free(&ld.reading);
@@ -1207,6 +1413,16 @@ const char *cat_model_check_name(const cat_model *m, size_t i) {
 bool cat_model_check_is_flag(const cat_model *m, size_t i) {
   assert(m && i < m->checks.n);
   return m->checks.v[i].flag;
+}
+
+cat_co_kind cat_model_co(const cat_model *m) {
+  assert(m);
+  return m->co;
+}
+
+bool cat_model_co_total(const cat_model *m, bool ptx_test) {
+  assert(m);
+  return m->co == CAT_CO_TOTAL || (m->co == CAT_CO_UNSAID && !ptx_test);
 }
 
 bool cat_model_check_is_undef(const cat_model *m, size_t i) {

@@ -29,7 +29,14 @@ typedef struct parser {
   bool failed;
   int depth;        /* parentheses, brackets, calls and `~` open: the parser's recursion */
   int nest;         /* statements, let bodies and variant conditions open: its other recursion */
+  const char *const *variants;   /* herd's variants set (--variant), NULL-terminated, or NULL */
 } parser;
+
+static bool variant_set(const parser *p, const char *v) {
+  for (size_t i = 0; p->variants && p->variants[i]; i++)
+    if (strcmp(p->variants[i], v) == 0) return true;
+  return false;
+}
 
 /* The parser recurses once per parenthesis (30,000 overflowed the stack),
  * the loader, type checks and engines once per node on a path: both are
@@ -175,11 +182,72 @@ static cat_expr *bracketed(parser *p, cat_tok *open, cat_tok_kind close, const c
   return e;
 }
 
-/* primary -> NAME | NAME '(' args ')' | '_' | '0' | '(' expr ')' | '[' expr ']' */
+static bool variant_or(parser *p, bool *ok);
+static bool is_word(const cat_tok *t, const char *w);
+
+/* try expr with expr: herd evaluates the first and, when it fails (a name
+ * that is not defined, e.g. a fence set of another architecture), the
+ * second.  Which one is decided where the names are resolved (cat_load). */
+static cat_expr *try_with(parser *p, cat_tok *t) {
+  next(p);
+  if (!enter(p, t->loc)) return NULL;
+  cat_expr *a = expr(p);
+  leave(p);
+  if (!a) return NULL;
+  if (!is_word(peek(p), "with")) {
+    expected(p, "'with' (herd's try E with E)");
+    return NULL;
+  }
+  next(p);
+  if (!enter(p, t->loc)) return NULL;
+  cat_expr *b = expr(p);
+  leave(p);
+  return b ? mk(p, CAT_X_TRY, t->loc, a, b) : NULL;
+}
+
+/* if "variant" then expr else expr: the variant condition is decided here
+ * (herd's variants, litmus-check --variant); both branches are read, the
+ * one taken is kept. */
+static cat_expr *if_expr(parser *p, cat_tok *t) {
+  next(p);
+  bool ok = true;
+  if (!nest(p)) return NULL;
+  bool cond = variant_or(p, &ok);
+  p->nest--;
+  if (!ok) return NULL;
+  if (!is_word(peek(p), "then")) {
+    expected(p, "'then' (an expression 'if' tests herd's variants: if \"v\" then E else E)");
+    return NULL;
+  }
+  next(p);
+  if (!enter(p, t->loc)) return NULL;
+  cat_expr *a = expr(p);
+  leave(p);
+  if (!a) return NULL;
+  if (!is_word(peek(p), "else")) {
+    expected(p, "'else'");
+    return NULL;
+  }
+  next(p);
+  if (!enter(p, t->loc)) return NULL;
+  cat_expr *b = expr(p);
+  leave(p);
+  if (!b) return NULL;
+  return cond ? a : b;
+}
+
+static bool starts_variant(const cat_tok *t) {
+  return t->kind == CAT_T_STRING || t->kind == CAT_T_TILDE || t->kind == CAT_T_LPAREN || is_word(t, "not");
+}
+
+/* primary -> NAME | NAME '(' args ')' | '_' | '0' | '{' '}' | '(' expr ')' | '[' expr ']'
+ *          | 'try' expr 'with' expr | 'if' variant 'then' expr 'else' expr */
 static cat_expr *primary(parser *p) {
   cat_tok *t = peek(p);
   switch (t->kind) {
   case CAT_T_NAME:
+    if (is_word(t, "try")) return try_with(p, t);
+    if (is_word(t, "if") && starts_variant(peek2(p))) return if_expr(p, t);
     next(p);
     if (peek(p)->kind == CAT_T_LPAREN) return call(p, t);
     cat_expr *e = mk(p, CAT_X_NAME, t->loc, NULL, NULL);
@@ -194,6 +262,11 @@ static cat_expr *primary(parser *p) {
     return in ? mk(p, CAT_X_IDSET, t->loc, in, NULL) : NULL;
   }
   case CAT_T_OTHER:
+    if (strcmp(t->text, "{") == 0 && peek2(p)->kind == CAT_T_OTHER && strcmp(peek2(p)->text, "}") == 0) {
+      next(p);
+      next(p);
+      return mk(p, CAT_X_ZERO, t->loc, NULL, NULL);   /* herd's empty set {} */
+    }
     if (t->text[0] >= '0' && t->text[0] <= '9') {
       p->failed = true;
       lc_error(p->d, t->loc, "invalid token '%s' (the only number is 0, the empty relation)", t->text);
@@ -423,7 +496,35 @@ static cat_stmt *let(parser *p) {
   }
   cat_tok *name = expect(p, CAT_T_NAME, "a name or 'rec'");
   if (!name) return NULL;
-  if (peek(p)->kind == CAT_T_LPAREN) return let_fun(p, at, name);
+  if (peek(p)->kind == CAT_T_LPAREN) {
+    cat_stmt *f = let_fun(p, at, name);
+    if (!f || peek(p)->kind != CAT_T_AND) return f;
+    /* herd's `let f(x) = e and g(y) = e'`: the definitions one after the
+     * other, held by an `if` whose condition holds */
+    LC_VEC(cat_stmt *) fs = {0};
+    lc_vec_push(&fs, f);
+    while (f && peek(p)->kind == CAT_T_AND) {
+      next(p);
+      cat_tok *n = expect(p, CAT_T_NAME, "a function's name");
+      if (!n || !(n = n, peek(p)->kind == CAT_T_LPAREN)) {
+        if (n) expected(p, "'(' (after 'and', another function)");
+        f = NULL;
+        break;
+      }
+      f = let_fun(p, at, n);
+      if (f) lc_vec_push(&fs, f);
+    }
+    cat_stmt *s = NULL;
+    if (f) {
+      s = mk_stmt(p, CAT_S_IF, at);
+      s->cond = true;
+      s->nbody = fs.n;
+      s->body = lc_arena_alloc(p->arena, fs.n * sizeof *s->body);
+      memcpy(s->body, fs.v, fs.n * sizeof *s->body);
+    }
+    lc_vec_free(&fs);
+    return s;
+  }
   if (!expect(p, CAT_T_EQ, "'=' or '('")) return NULL;
   cat_stmt *s = mk_stmt(p, CAT_S_LET, at);
   LC_VEC(cat_binding) bs = {0};
@@ -508,7 +609,8 @@ static cat_stmt *option(parser *p) {
 static bool starts_herd_stmt(const cat_tok *t) {
   static const char *const words[] = {
     "show", "unshow", "procedure", "call", "with", "if", "undefined_unless", "requires",
-    "assert", "enum", "instructions", "default", "forall", "debug", "end", "else", "option"};
+    "assert", "enum", "instructions", "default", "forall", "debug", "end", "else", "option",
+    "coherence", "catdep"};
   for (size_t i = 0; i < LC_ARRAY_LEN(words); i++)
     if (is_word(t, words[i])) return true;
   return false;
@@ -536,7 +638,7 @@ static bool is_kw_word(const cat_tok *t) {
 }
 static bool ends_operand(const cat_tok *t) {
   return (t->kind == CAT_T_NAME && !is_kw_word(t) && !is_word(t, "match") && !is_word(t, "fun") &&
-          !is_word(t, "try") && !is_word(t, "begin")) ||
+          !is_word(t, "try") && !is_word(t, "begin") && !is_word(t, "if") && !is_word(t, "not")) ||
          t->kind == CAT_T_RPAREN || t->kind == CAT_T_RBRACK || t->kind == CAT_T_ALL || t->kind == CAT_T_ZERO;
 }
 static bool starts_operand(const cat_tok *t) {
@@ -561,6 +663,7 @@ static const cat_tok *let_extent(parser *p, size_t *end) {
     if (toks[j].kind == CAT_T_EQ) odd = &toks[i + 1];
   }
   int depth = 0, pending = 0;   /* brackets and let/match/begin; try..with and then..else */
+  int vif = 0;                  /* variant ifs waiting for their `then` */
   bool body = false;            /* past the head's '=' */
   for (; toks[i].kind != CAT_T_EOF; i++) {
     const cat_tok *t = &toks[i];
@@ -570,12 +673,16 @@ static const cat_tok *let_extent(parser *p, size_t *end) {
           t->kind == CAT_T_EMPTY || t->kind == CAT_T_FLAG)
         break;
       if (is_word(t, "in")) { i++; break; }   /* herd's optional `in` after a top-level let */
-      if (starts_herd_stmt(t) && !(pending > 0 && (is_word(t, "with") || is_word(t, "else"))))
+      if (starts_herd_stmt(t) && !(pending > 0 && (is_word(t, "with") || is_word(t, "else"))) &&
+          !(is_word(t, "if") && operand_expected_after(&toks[i - 1])))
         break;
     }
     const char *x = t->text;
     if (t->kind == CAT_T_EQ) body = true;
-    if (t->kind == CAT_T_LPAREN || t->kind == CAT_T_LBRACK || (t->kind == CAT_T_OTHER && strcmp(x, "{") == 0)) {
+    if (t->kind == CAT_T_OTHER && strcmp(x, "{") == 0 && toks[i + 1].kind == CAT_T_OTHER &&
+        strcmp(toks[i + 1].text, "}") == 0) {
+      i++;         /* {}: the empty set, read (primary) */
+    } else if (t->kind == CAT_T_LPAREN || t->kind == CAT_T_LBRACK || (t->kind == CAT_T_OTHER && strcmp(x, "{") == 0)) {
       depth++;
     } else if (t->kind == CAT_T_RPAREN || t->kind == CAT_T_RBRACK || (t->kind == CAT_T_OTHER && strcmp(x, "}") == 0)) {
       if (depth > 0) depth--;
@@ -592,9 +699,14 @@ static const cat_tok *let_extent(parser *p, size_t *end) {
       if (!odd) odd = t;
     } else if (is_word(t, "end")) {
       if (depth > 0) depth--;
-    } else if (is_word(t, "try") || is_word(t, "then")) {
+    } else if (is_word(t, "try")) {
+      pending++;   /* try E with E: read (primary) */
+    } else if (is_word(t, "if") && starts_variant(&toks[i + 1])) {
+      vif++;       /* if "variant" then E else E: read (primary) */
+    } else if (is_word(t, "then")) {
       pending++;
-      if (!odd) odd = t;
+      if (vif > 0) vif--;
+      else if (!odd) odd = t;
     } else if ((is_word(t, "with") || is_word(t, "else")) && pending > 0) {
       pending--;
     } else if (!odd && ((t->kind == CAT_T_OTHER && !(x[0] >= '0' && x[0] <= '9')) || is_word(t, "fun"))) {
@@ -752,7 +864,7 @@ static cat_stmt *call_stmt(parser *p) {
 static bool variant_or(parser *p, bool *ok);
 static bool variant_atom(parser *p, bool *ok) {
   cat_tok *t = peek(p);
-  if (t->kind == CAT_T_STRING) { next(p); return false; }
+  if (t->kind == CAT_T_STRING) { next(p); return variant_set(p, t->text); }
   if (!nest(p)) {
     p->nest--;
     *ok = false;
@@ -862,13 +974,50 @@ static cat_stmt *undefined_unless(parser *p) {
   return s;
 }
 
+/* coherence total | coherence partial: what the model assumes of the
+ * engine's co (docs/model-language.md, "Coherence"). */
+static cat_stmt *coherence(parser *p) {
+  cat_stmt *s = mk_stmt(p, CAT_S_COHERENCE, next(p)->loc);
+  cat_tok *w = peek(p);
+  if (!is_word(w, "total") && !is_word(w, "partial")) {
+    expected(p, "'total' or 'partial' after 'coherence'");
+    return NULL;
+  }
+  next(p);
+  s->name = w->text;
+  s->name_loc = w->loc;
+  return s;
+}
+
+/* assert acyclic|irreflexive|empty E [as NAME]: herd stops on an execution
+ * that fails it; here it is a flag raised when the check fails. */
+static cat_stmt *check(parser *p);
+static cat_stmt *assert_stmt(parser *p) {
+  cat_tok *kw = next(p);
+  cat_tok_kind k = peek(p)->kind;
+  if (k != CAT_T_ACYCLIC && k != CAT_T_IRREFLEXIVE && k != CAT_T_EMPTY) {
+    expected(p, "'acyclic', 'irreflexive' or 'empty' after 'assert'");
+    return NULL;
+  }
+  cat_stmt *s = check(p);
+  if (!s) return NULL;
+  s->asserted = true;
+  s->loc = kw->loc;
+  return s;
+}
+
 static cat_stmt *herd_statement(parser *p) {
   cat_tok *t = peek(p);
+  if (is_word(t, "assert")) return assert_stmt(p);
+  if (is_word(t, "catdep")) {   /* herd: dependencies come from the model; here a builtin */
+    return mk_stmt(p, CAT_S_SHOW, next(p)->loc);
+  }
   if (is_word(t, "show") || is_word(t, "unshow")) return show(p);
   if (is_word(t, "procedure")) return procedure(p);
   if (is_word(t, "call")) return call_stmt(p);
   if (is_word(t, "if")) return if_stmt(p);
   if (is_word(t, "with")) return with_stmt(p);
+  if (is_word(t, "coherence")) return coherence(p);
   if (is_word(t, "undefined_unless") || is_word(t, "requires")) return undefined_unless(p);
   if (starts_herd_stmt(t) && !is_word(t, "end") && !is_word(t, "else")) {
     p->failed = true;
@@ -876,7 +1025,7 @@ static cat_stmt *herd_statement(parser *p) {
              t->text);
     return NULL;
   }
-  expected(p, "a statement (let, include, acyclic, irreflexive, empty, flag, option, show, procedure, call, if, with or undefined_unless)");
+  expected(p, "a statement (let, include, acyclic, irreflexive, empty, flag, option, coherence, show, procedure, call, if, with or undefined_unless)");
   return NULL;
 }
 
@@ -921,14 +1070,19 @@ static cat_stmt *statement_in(parser *p) {
 /* model -> [ STRING | NAME | NAME NAME | NAME STRING ] { statement }
  * (herd's header: the architecture, then the model's name) */
 cat_file *cat_parse(lc_arena *a, const char *file, const char *text, size_t len, lc_diag *d) {
+  return cat_parse_variants(a, file, text, len, NULL, d);
+}
+
+cat_file *cat_parse_variants(lc_arena *a, const char *file, const char *text, size_t len,
+                             const char *const *variants, lc_diag *d) {
   cat_tok *toks;
   if (cat_lex(a, file, text, len, &toks, d) == 0) return NULL;
-  parser p = {a, toks, 0, d, false, 0, 0};
+  parser p = {a, toks, 0, d, false, 0, 0, variants};
   cat_file *f = lc_arena_alloc(a, sizeof *f);
   if (peek(&p)->kind == CAT_T_STRING) {
-    f->model_name = next(&p)->text;
+    f->model_name = f->header_word = next(&p)->text;
   } else if (peek(&p)->kind == CAT_T_NAME && !is_option_word(peek(&p)) && !starts_herd_stmt(peek(&p))) {
-    f->model_name = next(&p)->text;
+    f->model_name = f->header_word = next(&p)->text;
     if ((peek(&p)->kind == CAT_T_NAME && !is_option_word(peek(&p)) && !starts_herd_stmt(peek(&p))) ||
         peek(&p)->kind == CAT_T_STRING)
       f->model_name = next(&p)->text;
@@ -1004,6 +1158,13 @@ void cat_expr_print(lc_buf *b, const cat_expr *e) {
       if (i) lc_buf_puts(b, ", ");
       cat_expr_print(b, e->args[i]);
     }
+    lc_buf_putc(b, ')');
+    break;
+  case CAT_X_TRY:
+    lc_buf_puts(b, "(try ");
+    cat_expr_print(b, e->a);
+    lc_buf_puts(b, " with ");
+    cat_expr_print(b, e->b);
     lc_buf_putc(b, ')');
     break;
   case CAT_X_LET:

@@ -17,8 +17,11 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <z3.h>
@@ -45,6 +48,7 @@ typedef struct options {
   const char *model;
   const char *expect;
   bool json, quiet;
+  bool herd;                  /* --format herd: herd7's output (report_herd) */
   bool unroll_search;         /* --unroll-search: check larger bounds to word the warning */
   size_t max_memory;          /* --max-memory, bytes; 0: not set (the default) */
   bool explain;
@@ -60,7 +64,9 @@ typedef struct options {
                                  under ptx-v7.5 (with Hopper instructions ptx-v8) and C++
                                  tests under cuda-cpp (--set then sets those two's options) */
   bool any_dialect;           /* --any-dialect: -m's model checks every test */
-  const char *settings[17];   /* --set NAME=VALUE, NULL-terminated */
+  const char *settings[17];   /* --set NAME=VALUE and --variant V (as "variant:V"), NULL-terminated */
+  char *variant_settings[16]; /* the "variant:V" strings (owned) */
+  size_t nvariants;
   size_t nsettings;
 } options;
 
@@ -77,6 +83,7 @@ static void usage(FILE *out) {
         "                         tests, the others keep their default\n"
         "      --any-dialect      check every test under --model, PTX or C++\n"
         "      --set NAME=VALUE   set an option of the model (e.g. no-thin-air=off)\n"
+        "      --variant V        set herd's variant V: the model's `if \"V\"` holds\n"
         "  -e, --engine smt|enum|auto  engine (default auto)\n"
         "  -j, --jobs N           check N tests at a time (default: one per processor);\n"
         "                         given, with fewer tests than N, split each test's\n"
@@ -88,6 +95,8 @@ static void usage(FILE *out) {
         "      --unroll-search    when the bound cuts executions, check up to 4 larger\n"
         "                         bounds (2 s) for one that explores them all\n"
         "      --json             one JSON object per test, one per line\n"
+        "      --format text|herd|json  the output: ours (default), herd7's (read by\n"
+        "                         mcompare7 and msum7), or --json\n"
         "      --expect CSV       compare verdicts with lines `path,0|1` (1: the\n"
         "                         condition holds); print mismatches (on stdout, with\n"
         "                         --json on stderr), exit 1 on any\n"
@@ -134,7 +143,7 @@ static void usage(FILE *out) {
 
 enum { OPT_JSON = 256, OPT_ANY_DIALECT, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
        OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
-       OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY };
+       OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY, OPT_FORMAT, OPT_VARIANT };
 
 /* A finite number (strtod also reads "nan" and "inf"); -1 when s is none. */
 static int read_number(const char *s, double *out) {
@@ -150,6 +159,142 @@ static int read_number(const char *s, double *out) {
  * `=`) that names no file. */
 static bool explain_word(const char *s) {
   return strcmp(s, "race") == 0 || (strchr(s, '=') && access(s, F_OK) != 0);
+}
+
+/* ---- herd7's command line ------------------------------------------------------ */
+
+/* herd7's options are single-dash words (`-model x.cat`), which getopt
+ * would read as clusters of letters (`-m odel`).  Before getopt, each is
+ * rewritten to ours: -model, -timeout, -unroll, -jobs, -variant to their
+ * --forms; -set-libdir DIR puts DIR first in LITMUS_MODELS (herd's libdir
+ * is where its models include from); -conf FILE reads FILE's lines
+ * (`OPTION VALUE`, herd's configuration files, `#` comments) as options;
+ * @FILE reads an index file, a test path a line (relative to the index's
+ * folder, as herd reads them); herd's picture options (-show, -through,
+ * -o, -graph, -showevents, -squished, -view, -dumpes, -doshow, -unshow)
+ * take their value and are ignored with a notice (--graph and --show
+ * draw and list executions here).  `owned` keeps the strings made. */
+typedef LC_VEC(char *) str_vec;
+
+static int herd_arg(const char *word, str_vec *out, str_vec *owned, int depth);
+
+static int herd_file_lines(const char *path, bool index, str_vec *out, str_vec *owned, int depth) {
+  if (depth > 8) {
+    fprintf(stderr, "litmus-check: %s: configuration or index files nested too deeply\n", path);
+    return -1;
+  }
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "litmus-check: cannot read '%s': %s\n", path, strerror(errno));
+    return -1;
+  }
+  const char *slash = strrchr(path, '/');
+  int dirlen = slash ? (int)(slash - path) : 0;
+  char line[4096];
+  int rc = 0;
+  while (rc == 0 && fgets(line, sizeof line, f)) {
+    char *p = line;
+    while (*p == ' ' || *p == '\t') p++;
+    size_t n = strcspn(p, "\r\n");
+    p[n] = '\0';
+    while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) p[--n] = '\0';
+    if (!*p || *p == '#') continue;
+    if (index) {
+      char *path_of = lc_xmalloc((size_t)dirlen + n + 2);
+      if (*p != '/' && dirlen) snprintf(path_of, (size_t)dirlen + n + 2, "%.*s/%s", dirlen, path, p);
+      else memcpy(path_of, p, n + 1);
+      lc_vec_push(owned, path_of);
+      rc = herd_arg(path_of, out, owned, depth + 1);
+      continue;
+    }
+    /* OPTION [VALUE]: herd writes the option without its dash */
+    char *val = p + strcspn(p, " \t");
+    if (*val) {
+      *val++ = '\0';
+      while (*val == ' ' || *val == '\t') val++;
+    }
+    size_t klen = strlen(p);
+    char *key = lc_xmalloc(klen + 2);
+    snprintf(key, klen + 2, "%s%s", p[0] == '-' ? "" : "-", p);
+    lc_vec_push(owned, key);
+    rc = herd_arg(key, out, owned, depth + 1);
+    if (rc == 0 && *val) {
+      char *v = lc_xstrdup(val);
+      lc_vec_push(owned, v);
+      lc_vec_push(out, v);
+    }
+  }
+  fclose(f);
+  return rc;
+}
+
+/* One word of the command line (or of a -conf file) into out. */
+static int herd_arg(const char *word, str_vec *out, str_vec *owned, int depth) {
+  static const char *const renamed[] = {"-model", "-timeout", "-unroll", "-jobs", "-variant"};
+  if (word[0] == '@' && word[1]) return herd_file_lines(word + 1, true, out, owned, depth);
+  for (size_t i = 0; i < LC_ARRAY_LEN(renamed); i++)
+    if (strcmp(word, renamed[i]) == 0) {
+      size_t n = strlen(word) + 2;
+      char *w = lc_xmalloc(n);
+      snprintf(w, n, "-%s", word);
+      lc_vec_push(owned, w);
+      lc_vec_push(out, w);
+      return 0;
+    }
+  lc_vec_push(out, (char *)word);
+  return 0;
+}
+
+/* herd's options that take a value and mean pictures: ignored. */
+static bool herd_picture_option(const char *w) {
+  static const char *const pics[] = {"-show", "-through", "-o", "-graph", "-showevents", "-squished",
+                                     "-view", "-dumpes", "-doshow", "-unshow", "-gv", "-evince"};
+  for (size_t i = 0; i < LC_ARRAY_LEN(pics); i++)
+    if (strcmp(w, pics[i]) == 0) return true;
+  return false;
+}
+
+/* argv with herd7's options rewritten (see above); NULL on an error. */
+static char **herd_argv(int argc, char **argv, int *nargc, str_vec *owned) {
+  str_vec in = {0}, out = {0};
+  lc_vec_push(&in, argv[0]);
+  int rc = 0;
+  for (int i = 1; i < argc && rc == 0; i++) {
+    if (strcmp(argv[i], "-conf") == 0 && i + 1 < argc) {
+      rc = herd_file_lines(argv[++i], false, &in, owned, 0);
+    } else {
+      rc = herd_arg(argv[i], &in, owned, 0);
+    }
+  }
+  for (size_t i = 0; i < in.n && rc == 0; i++) {
+    const char *w = in.v[i];
+    if (i > 0 && strcmp(w, "-set-libdir") == 0 && i + 1 < in.n) {
+      const char *dir = in.v[++i], *old = getenv("LITMUS_MODELS");
+      size_t n = strlen(dir) + (old ? strlen(old) : 0) + 2;
+      char *v = lc_xmalloc(n);
+      snprintf(v, n, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
+      setenv("LITMUS_MODELS", v, 1);
+      free(v);
+    } else if (i > 0 && herd_picture_option(w) && i + 1 < in.n) {
+      if (strcmp(w, "-through") == 0)
+        fprintf(stderr, "litmus-check: herd7's -through %s is ignored: every check of the model applies\n", in.v[i + 1]);
+      else
+        fprintf(stderr, "litmus-check: herd7's %s %s (pictures) is ignored; --show and --graph list and draw executions\n",
+                w, in.v[i + 1]);
+      i++;
+    } else {
+      lc_vec_push(&out, in.v[i]);
+    }
+  }
+  lc_vec_free(&in);
+  if (rc != 0) {
+    lc_vec_free(&out);
+    return NULL;
+  }
+  lc_vec_push(&out, NULL);
+  *nargc = (int)out.n - 1;
+  lc_vec_push(owned, (char *)out.v);   /* the array itself */
+  return out.v;
 }
 
 /* Returns -1 to go on, or the exit status when the options say to stop. */
@@ -168,6 +313,8 @@ static int parse_options(int argc, char **argv, options *o) {
     {"html", required_argument, NULL, OPT_HTML},     {"set", required_argument, NULL, OPT_SET},
     {"termination", no_argument, NULL, OPT_TERMINATION}, {"progress", required_argument, NULL, OPT_PROGRESS},
     {"lint", no_argument, NULL, OPT_LINT}, {"any-dialect", no_argument, NULL, OPT_ANY_DIALECT},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"variant", required_argument, NULL, OPT_VARIANT},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
@@ -215,6 +362,27 @@ static int parse_options(int argc, char **argv, options *o) {
       break;
     case OPT_JSON: o->json = true; break;
     case OPT_ANY_DIALECT: o->any_dialect = true; break;
+    case OPT_VARIANT: {
+      /* herd's variants: an `if "V"` of the model takes its then-branch */
+      if (o->nsettings + 1 >= LC_ARRAY_LEN(o->settings)) {
+        fputs("litmus-check: at most 16 --set and --variant options\n", stderr);
+        return LC_EXIT_INPUT;
+      }
+      size_t n = strlen(optarg) + 9;
+      char *v = lc_xmalloc(n);
+      snprintf(v, n, "variant:%s", optarg);
+      o->variant_settings[o->nvariants++] = v;
+      o->settings[o->nsettings++] = v;
+      break;
+    }
+    case OPT_FORMAT:
+      if (strcmp(optarg, "herd") == 0) o->herd = true;
+      else if (strcmp(optarg, "json") == 0) o->json = true;
+      else if (strcmp(optarg, "text") != 0) {
+        fprintf(stderr, "litmus-check: --format: '%s' is not text, herd or json\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      break;
     case OPT_UNROLL_SEARCH: o->unroll_search = true; break;
     case OPT_MAX_MEMORY:
       if (mem_parse_size(optarg, &o->max_memory) < 0) {
@@ -587,7 +755,8 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     free(s);
     json_decref(js);
   } else if (r->status == LC_RESULT_OK && !b->o->quiet) {
-    report_text(out, r);
+    if (b->o->herd) report_herd(out, r);
+    else report_text(out, r);
     if (x && b->o->explain) report_explain_text(out, x);
   }
   /* asked for by name: printed under -q too, which drops the test block */
@@ -947,6 +1116,51 @@ static int run_batch(const options *o, const cli_models *models, const expect_ve
   return status;
 }
 
+/* ---- the model's load, bounded ---------------------------------------------------- */
+
+/* --timeout and --max-memory bound the model's load as they bound each
+ * test: a model (a fuzzed one, or herd's functions nested deep) may take
+ * long or much to expand.  The load runs here, before the tests and their
+ * isolated processes, so it is bounded here: an interval timer whose
+ * handler says so and ends the program (the loader polls no clock), and
+ * the address-space limit a test's process takes, lifted again after. */
+static void load_timed_out(int sig) {
+  (void)sig;
+  static const char msg[] = "litmus-check: error: loading the model took longer than --timeout\n";
+  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)w;
+  _exit(LC_EXIT_INTERNAL);
+}
+
+static int models_load_bounded(cli_models *models, char **argv, const options *o) {
+  struct rlimit saved;
+  bool limited = o->max_memory && getrlimit(RLIMIT_AS, &saved) == 0;
+  if (limited) {
+    struct rlimit r = saved;
+    if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > o->max_memory) r.rlim_cur = o->max_memory;
+    limited = setrlimit(RLIMIT_AS, &r) == 0;
+  }
+  struct sigaction sa, old_sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = load_timed_out;
+  bool timed = o->check.timeout > 0 && sigaction(SIGALRM, &sa, &old_sa) == 0;
+  if (timed) {
+    /* at least a second: a shipped model loads in milliseconds, and a
+     * tiny --timeout is meant for the tests (each reports running out) */
+    double limit = o->check.timeout < 1 ? 1 : o->check.timeout;
+    struct itimerval it = {{0, 0}, {(time_t)limit, (suseconds_t)((limit - floor(limit)) * 1e6)}};
+    setitimer(ITIMER_REAL, &it, NULL);
+  }
+  int rc = cli_models_load(models, "litmus-check", argv[0], o->model, o->model_given, o->any_dialect, o->settings);
+  if (timed) {
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    sigaction(SIGALRM, &old_sa, NULL);
+  }
+  if (limited) setrlimit(RLIMIT_AS, &saved);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (map_cli_wanted(argc, argv)) return map_cli_main(argc, argv);
   options o = {0};
@@ -954,7 +1168,10 @@ int main(int argc, char **argv) {
   o.jobs = 0;   /* not given: one per processor, set below */
   o.show_limit = 100;
   lc_check_options_init(&o.check);
-  int status = parse_options(argc, argv, &o);
+  str_vec owned = {0};
+  int nargc = 0;
+  char **nargv = herd_argv(argc, argv, &nargc, &owned);
+  int status = nargv ? parse_options(nargc, nargv, &o) : LC_EXIT_INPUT;
   /* Tests are checked in processes apart and printed in the order given,
    * so using every processor changes nothing but the time (the full Dat3M
    * PTX corpus: 6.98 s with one job, 4.72 s with two, on 2 cores). */
@@ -967,8 +1184,7 @@ int main(int argc, char **argv) {
   expect_vec ex = {0};
   cli_models models = {0};
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
-  if (status < 0 && o.mode == MODE_CHECK &&
-      cli_models_load(&models, "litmus-check", argv[0], o.model, o.model_given, o.any_dialect, o.settings) < 0)
+  if (status < 0 && o.mode == MODE_CHECK && models_load_bounded(&models, nargv, &o) < 0)
     status = LC_EXIT_INPUT;
   /* Jobs a batch of few tests leaves idle split the states of each test. */
   if (jobs_given && o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;
@@ -980,6 +1196,9 @@ int main(int argc, char **argv) {
   status = cli_finish("litmus-check", status);
   cli_models_fini(&models);
   lc_paths_free(&o.files);
+  for (size_t i = 0; i < owned.n; i++) free(owned.v[i]);
+  for (size_t i = 0; i < o.nvariants; i++) free(o.variant_settings[i]);
+  lc_vec_free(&owned);
   for (size_t i = 0; i < ex.n; i++) free(ex.v[i].path);
   lc_vec_free(&ex);
   /* Z3 keeps process-wide tables (symbols, memory pools) after every

@@ -1367,6 +1367,10 @@ static void search_frame(search *s, const int *paths) {
   enum_order_init(&s->co, rel_copy(f->codom));
   enum_order_init(&s->sc, rel_copy(f->scdom));
   s->co_no_apart = lc_xcalloc(s->co.npairs, sizeof(bool));
+  /* A total co leaves no two writes to one location unrelated
+   * (cat_model_co_total): each pair is one way or the other. */
+  if (cat_model_co_total(s->m, !s->p->test->cpp))
+    for (size_t k = 0; k < s->co.npairs; k++) s->co_no_apart[k] = true;
   s->bar_may = enum_bar_may(f);
   s->bar_must = rel_new(f->n);
   /* Values read in the previous frame must not look known in this one. */

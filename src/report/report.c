@@ -4,6 +4,7 @@
 #include "report/report.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <string.h>
 #include "progress.h"
 #include "term.h"
@@ -168,6 +169,64 @@ void report_text(lc_buf *out, const lc_result *r) {
     if (r->termination_witness)
       lc_buf_printf(out, "%s: %s\n", r->termination == LC_TERM_UNKNOWN ? "Why" : "Hang", r->termination_witness);
   }
+  lc_buf_printf(out, "Time %s %.2f\n", t->name, r->seconds);
+}
+
+/* ---- herd7's format ------------------------------------------------------------- */
+
+/* An observable as herd7 writes it: `1:r2` for a register (herd numbers
+ * threads without the P), `[x]` for a memory location. */
+static void herd_label(lc_buf *out, const lx_obs *o) {
+  const char *l = o->label;
+  if (o->kind == LX_OBS_REG) {
+    if (l[0] == 'P' && l[1] >= '0' && l[1] <= '9') l++;
+    lc_buf_puts(out, l);
+  } else {
+    lc_buf_printf(out, "[%s]", l);
+  }
+}
+
+void report_herd(lc_buf *out, const lc_result *r) {
+  assert(out && r && r->prog);
+  const lt_test *t = r->prog->test;
+  lc_verdict v = lc_result_verdict(r);
+  lc_buf_printf(out, "Test %s %s\n", t->name, report_kind(t->quant));
+  lc_buf_printf(out, "States %zu\n", r->nstates);
+  for (size_t i = 0; i < r->nstates; i++) {
+    const lx_val *st = lc_result_state(r, i);
+    for (size_t k = 0; k < r->nshown; k++) {
+      herd_label(out, &r->prog->obs[k]);
+      lc_buf_putc(out, '=');
+      lx_print_value(out, r->prog, st[k]);
+      lc_buf_puts(out, "; ");
+    }
+    if (r->nshown) out->s[--out->n] = '\0';   /* herd: `0:r0=0; 1:r0=1;` */
+    lc_buf_putc(out, '\n');
+  }
+  lc_buf_puts(out, v.ok ? "Ok\n" : "No\n");
+  lc_buf_puts(out, "Witnesses\n");
+  lc_buf_printf(out, "Positive: %zu Negative: %zu\n", v.positive, v.negative);
+  for (size_t f = 0; f < r->nflags; f++)
+    if (r->flags[f].raised) lc_buf_printf(out, "Flag %s\n", r->flags[f].name);
+  /* the condition with herd's `=` and thread numbers */
+  lc_buf c;
+  lc_buf_init(&c);
+  report_condition(&c, t);
+  for (const char *q = c.s; *q; q++) {
+    if (strncmp(q, " == ", 4) == 0) {
+      lc_buf_putc(out, '=');
+      q += 3;
+    } else if (*q == 'P' && q[1] >= '0' && q[1] <= '9' && (q == c.s || !isalnum((unsigned char)q[-1]) )) {
+      const char *d = q + 1;
+      while (*d >= '0' && *d <= '9') d++;
+      if (*d != ':') lc_buf_putc(out, *q);
+    } else {
+      lc_buf_putc(out, *q);
+    }
+  }
+  lc_buf_fini(&c);
+  lc_buf_putc(out, '\n');
+  lc_buf_printf(out, "Observation %s %s %zu %zu\n", t->name, report_observation(&v), v.positive, v.negative);
   lc_buf_printf(out, "Time %s %.2f\n", t->name, r->seconds);
 }
 

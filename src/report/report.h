@@ -22,6 +22,10 @@
  * Positive and negative count states, not executions (herd counts
  * executions; an SMT engine does not enumerate them). */
 void report_text(lc_buf *out, const lc_result *r);
+/* The same in herd7's format (litmus-check --format herd), which herd's
+ * mcompare7 and msum7 read: `1:r2=0; [x]=1;` states, `Flag NAME` lines,
+ * the condition with `=`; no Hash line. */
+void report_herd(lc_buf *out, const lc_result *r);
 
 /* The same and more: observables, per-state verdicts, flags with their
  * events, the unroll bound, timings.  The caller owns the object. */

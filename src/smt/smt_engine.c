@@ -302,7 +302,7 @@ static void encode_rf(smt_enc *e) {
  * pair gets a variable, and antisymmetry and transitivity are clauses.
  * Initial writes come first without a variable (relative to execution,
  * "before every executed write" is simply true). */
-static void encode_order(smt_enc *e, Z3_ast *m, const size_t *members, size_t k, const char *name) {
+static void encode_order(smt_enc *e, Z3_ast *m, const size_t *members, size_t k, const char *name, bool total) {
   for (size_t i = 0; i < k; i++)
     for (size_t j = 0; j < k; j++) {
       size_t a = members[i], b = members[j];
@@ -321,7 +321,11 @@ static void encode_order(smt_enc *e, Z3_ast *m, const size_t *members, size_t k,
     for (size_t j = 0; j < k; j++) {
       size_t a = members[i], b = members[j];
       Z3_ast ab = m[a * e->n + b], ba = m[b * e->n + a];
-      if (a < b && ab && ba && ab != e->T && ba != e->T) smt_assert(e, smt_not(e, smt_and(e, ab, ba)));
+      if (a < b && ab && ba && ab != e->T && ba != e->T) {
+        smt_assert(e, smt_not(e, smt_and(e, ab, ba)));
+        /* a total order: two executed members are related one way */
+        if (total) smt_assert(e, smt_implies(e, smt_and(e, e->exec[a], e->exec[b]), smt_or(e, ab, ba)));
+      }
       if (!ab || ab == e->T) continue;
       for (size_t l = 0; l < k; l++) {
         size_t c = members[l];
@@ -333,19 +337,20 @@ static void encode_order(smt_enc *e, Z3_ast *m, const size_t *members, size_t k,
     }
 }
 
-static void encode_co_sc(smt_enc *e) {
+static void encode_co_sc(smt_enc *e, const cat_model *cm) {
   const lx_program *p = e->p;
+  bool total = cat_model_co_total(cm, !p->test->cpp);
   size_t *members = lc_xcalloc(e->n ? e->n : 1, sizeof(size_t));
   for (size_t l = 0; l < p->nplocs; l++) {
     size_t k = 0;
     for (size_t i = 0; i < e->n; i++)
       if (p->events[i].kind == LX_EV_WRITE && p->events[i].ploc == (int)l && e->exec[i]) members[k++] = i;
-    encode_order(e, e->co, members, k, "co");
+    encode_order(e, e->co, members, k, "co", total);
   }
   size_t k = 0;
   for (size_t i = 0; i < e->n; i++)
     if (lx_has(&p->events[i], LX_T_F) && lx_has(&p->events[i], LX_T_SC) && e->exec[i]) members[k++] = i;
-  encode_order(e, e->sc, members, k, "sc");
+  encode_order(e, e->sc, members, k, "sc", false);
   free(members);
 }
 
@@ -929,7 +934,7 @@ static bool encode(smt_enc *e, const cat_model *m, lc_result *r, obs_enc **obs) 
   encode_paths(e);
   encode_rf(e);
   encode_path_conditions(e);
-  encode_co_sc(e);
+  encode_co_sc(e, m);
   encode_barriers(e);
   *obs = encode_observables(e);
   lc_diag d;

@@ -1,0 +1,41 @@
+#!/bin/sh
+# herd-lang.sh - the constructs of herd's (and Dartagnan's) cat read beyond
+# litmus-check's own language, with no herd needed:
+#   tests/e2e/herd-lang/herd-lang.cat   try ... with, {}, if "variant" in an
+#       expression (with not), functions joined by and, generate_orders(S, R)
+#       for a set S, assert (a flag), catdep, toid, LS/UL, coe/coi/fre/fri,
+#       Dartagnan's syncbar and ALIAS; its checks against herd-lang.checks
+#       and its whole output (both engines, Time lines left out) on SB
+#       against SB.expected: sequential consistency, three outcomes, the
+#       assertion on rf raised;
+#   tests/e2e/herd-lang/dartagnan-ptx.cat   Dartagnan's PTX names (sync_fence
+#       with its check sync_fence-total, syncbar, ALIAS, F with the proxy
+#       fences): its checks against dartagnan-ptx.checks, and the
+#       Observation lines of SB with fence.sc at GPU scope (forbidden), at
+#       CTA scope in two CTAs and without fences (allowed), both engines,
+#       against dartagnan-ptx.expected.
+# PROMOTE=1 rewrites the expected files.
+set -u
+. "$(dirname "$0")/lib.sh"
+dir="$top_srcdir/tests/e2e/herd-lang"
+make_tmp
+
+"$abs_top_builddir/tests/cat-load-check" "$dir/herd-lang.cat" >"$tmp/out" 2>&1
+check_whole "$dir/herd-lang.checks" "$tmp/out" "herd-lang.cat loads"
+
+for e in enum smt; do
+  "$lc" -e "$e" --model "$dir/herd-lang.cat" "$dir/SB.litmus" 2>&1 | grep -v '^Time ' >"$tmp/out"
+  check_whole "$dir/SB.expected" "$tmp/out" "SB under herd-lang.cat, engine $e"
+done
+
+"$abs_top_builddir/tests/cat-load-check" "$dir/dartagnan-ptx.cat" >"$tmp/out" 2>&1
+check_whole "$dir/dartagnan-ptx.checks" "$tmp/out" "dartagnan-ptx.cat loads"
+: >"$tmp/obs"
+for t in SB+fence.sc-gpu SB+fence.sc-cta+diff-cta SB; do
+  for e in enum smt; do
+    printf '%s: ' "$e" >>"$tmp/obs"
+    "$lc" -e "$e" --model "$dir/dartagnan-ptx.cat" "$top_srcdir/litmus/$t.litmus" 2>&1 | grep '^Observation' >>"$tmp/obs"
+  done
+done
+check_whole "$dir/dartagnan-ptx.expected" "$tmp/obs" "SB and fence.sc under dartagnan-ptx.cat"
+finish herd-lang
