@@ -100,6 +100,7 @@ typedef struct search {
   int *rf;                  /* per read of the frame: its source, -1 while open */
   size_t *rf_order;         /* the reads in the order their sources are chosen */
   bool *co_no_apart;        /* per pair of co: leaving it unrelated fails (probe_co) */
+  bool *sc_no_apart;        /* the same for the pairs of sc (probe_sc) */
   lx_val *val;              /* per event id: the value a read returns */
   bool *known;              /* per event id: val is set */
   bool *guessed;            /* per event id: val is a guess made while choosing rf */
@@ -773,7 +774,7 @@ static bool search_pairs(search *s, enum_order *o, const size_t *idx, size_t n, 
   unsigned which = o == &s->co ? ENUM_CO : ENUM_SC;
   bool ended = false;
   for (int how = 0; how < 3 && !s->stop && !ended; how++) {
-    if (how == 0 && o == &s->co && s->co_no_apart[idx[k]]) continue;
+    if (how == 0 && (o == &s->co ? s->co_no_apart : s->sc_no_apart)[idx[k]]) continue;
     rel_assign(o->before, before);
     rel_assign(o->apart, apart);
     changed(s, which);
@@ -966,13 +967,13 @@ static void search_bar(search *s) {
  * It is only a first leaf: the search proper follows, cut by `worth`
  * once the leaf has left nothing open, so nothing is lost when the guess
  * fails.  Explanations (a target) keep their own order of leaves. */
-static void try_remembered(search *s) {
-  if (s->target || s->o->no_prune || s->nbars != 1 || !s->nmemo) return;
+static void try_remembered(search *s, size_t from, size_t to) {
+  if (s->target || s->o->no_prune || s->nbars != 1 || s->nmemo <= from) return;
   rel_rel *scb = rel_copy(s->sc.before), *sca = rel_copy(s->sc.apart);
   rel_rel *cob = rel_copy(s->co.before), *coa = rel_copy(s->co.apart);
   s->bar = s->bars[0];
   changed(s, ENUM_BAR);
-  for (size_t i = 0; i < s->nmemo && !s->stop && anything_open(s); i++) {
+  for (size_t i = from; i < s->nmemo && i < to && !s->stop && anything_open(s); i++) {
     rel_assign(s->sc.before, scb);
     rel_assign(s->sc.apart, sca);
     rel_assign(s->co.before, cob);
@@ -1004,6 +1005,53 @@ static bool after_sc(search *s, void *ctx) {
   return false;
 }
 
+/* Read values are known: each open pair of the Fence-SC order is tried
+ * each way, every other pair open, and decided when one way is left,
+ * until nothing moves (a decision may leave a single way to another pair
+ * through transitivity or the model).  What fails on the bounds fails in
+ * every completion, so this cuts only what the search would cut later,
+ * once per completion of the pairs before it: with the order a model
+ * needs given by a few forced pairs (IRIW with fence.sc between each
+ * reader's loads: a reader's fence must come before another's whose
+ * first load read what its second missed), a contradiction shows as a
+ * pair with no way left, after O(pairs) evaluations instead of a search
+ * of the n! orders of n fences.  False when a pair has no way left. */
+static bool settle_sc(search *s) {
+  if (s->o->no_prune || s->target) return true;
+  enum_order *o = &s->sc;
+  bool moved = true;
+  while (moved && !s->stop) {
+    moved = false;
+    for (size_t k = 0; k < o->npairs && !s->stop; k++) {
+      size_t a = o->pairs[k][0], b = o->pairs[k][1];
+      if (enum_order_decided(o, a, b)) continue;
+      rel_rel *before = rel_copy(o->before), *apart = rel_copy(o->apart);
+      int left = 0, last = 0;
+      static const int ways[3] = {1, 2, 0};
+      for (int w = 0; w < 3 && left < 2 && !s->stop; w++) {
+        int how = ways[w];
+        if (how == 0 && s->sc_no_apart[k]) continue;
+        rel_assign(o->before, before);
+        rel_assign(o->apart, apart);
+        changed(s, ENUM_SC);
+        if (decide(o, how, a, b) && worth(s)) left++, last = how;
+      }
+      rel_assign(o->before, before);
+      rel_assign(o->apart, apart);
+      rel_free(before);
+      rel_free(apart);
+      changed(s, ENUM_SC);
+      if (left == 0) return false;
+      if (left == 1) {
+        if (!decide(o, last, a, b)) return false;
+        changed(s, ENUM_SC);
+        moved = true;
+      }
+    }
+  }
+  return !s->stop;
+}
+
 /* Read values are all known: conditions, barriers, then sc, sync_bar, co. */
 static void after_values(search *s) {
   if (!conds_hold(s, true)) return;
@@ -1016,10 +1064,22 @@ static void after_values(search *s) {
     rel_inter_into(s->bar_must, s->bars[i]);
   }
   changed(s, ENUM_BAR);
-  try_remembered(s);
+  /* the last allowed order first; when it fails, the pairs that cannot
+   * go another way, and only then the other remembered orders: those
+   * that contradict a settled pair are dropped unevaluated */
+  try_remembered(s, 0, 1);
   size_t *all = lc_xcalloc(s->sc.npairs + 1, sizeof(size_t));
   for (size_t k = 0; k < s->sc.npairs; k++) all[k] = k;
-  if (s->nbars && worth(s)) search_pairs(s, &s->sc, all, s->sc.npairs, 0, after_sc, NULL);
+  rel_rel *scb = rel_copy(s->sc.before), *sca = rel_copy(s->sc.apart);
+  if (s->nbars && worth(s) && settle_sc(s)) {
+    try_remembered(s, 1, ENUM_MEMO);
+    if (worth(s)) search_pairs(s, &s->sc, all, s->sc.npairs, 0, after_sc, NULL);
+  }
+  rel_assign(s->sc.before, scb);
+  rel_assign(s->sc.apart, sca);
+  changed(s, ENUM_SC);
+  rel_free(scb);
+  rel_free(sca);
   free(all);
   for (size_t i = 0; i < s->nbars; i++) rel_free(s->bars[i]);
   free(s->bars);
@@ -1326,6 +1386,36 @@ static bool probe_co(search *s) {
   return ok && !s->stop;
 }
 
+/* The same for sc at the frame's root, every way of each pair: a pair
+ * that cannot stay unrelated (WF-sc: morally strong fence.sc are
+ * ordered) is never left so by settle_sc and search_pairs. */
+static bool probe_sc(search *s) {
+  enum_order *o = &s->sc;
+  for (size_t k = 0; k < o->npairs && !s->stop; k++) {
+    size_t a = o->pairs[k][0], b = o->pairs[k][1];
+    if (enum_order_decided(o, a, b)) continue;
+    rel_rel *before = rel_copy(o->before), *apart = rel_copy(o->apart);
+    int left = 0, last = 0;
+    for (int how = 0; how < 3 && !s->stop; how++) {
+      rel_assign(o->before, before);
+      rel_assign(o->apart, apart);
+      changed(s, ENUM_SC);
+      bool ok = decide(o, how, a, b) && worth(s);
+      if (ok) left++, last = how;
+      if (how == 0) s->sc_no_apart[k] = !ok;
+    }
+    rel_assign(o->before, before);
+    rel_assign(o->apart, apart);
+    rel_free(before);
+    rel_free(apart);
+    changed(s, ENUM_SC);
+    if (left == 0) return false;
+    if (left == 1 && !decide(o, last, a, b)) return false;
+    changed(s, ENUM_SC);
+  }
+  return !s->stop;
+}
+
 /* enum_find_query's `within`: only its sources for the reads it gives. */
 static void keep_within(search *s) {
   enum_frame *f = s->f;
@@ -1367,6 +1457,7 @@ static void search_frame(search *s, const int *paths) {
   enum_order_init(&s->co, rel_copy(f->codom));
   enum_order_init(&s->sc, rel_copy(f->scdom));
   s->co_no_apart = lc_xcalloc(s->co.npairs, sizeof(bool));
+  s->sc_no_apart = lc_xcalloc(s->sc.npairs + 1, sizeof(bool));
   s->bar_may = enum_bar_may(f);
   s->bar_must = rel_new(f->n);
   /* Values read in the previous frame must not look known in this one. */
@@ -1377,7 +1468,7 @@ static void search_frame(search *s, const int *paths) {
   keep_within(s);
   if (!some_read_sourceless(f) && worth(s)) {
     note_frame_flags(s);
-    if (s->o->no_prune || (probe_sources(s) && probe_co(s))) search_rf(s, 0);
+    if (s->o->no_prune || (probe_sources(s) && probe_co(s) && probe_sc(s))) search_rf(s, 0);
   }
   clear_frame_flags(s);
   rel_free(s->bar_may);
@@ -1390,6 +1481,8 @@ static void search_frame(search *s, const int *paths) {
   free(s->rf_order);
   free(s->co_no_apart);
   s->co_no_apart = NULL;
+  free(s->sc_no_apart);
+  s->sc_no_apart = NULL;
   s->rf = NULL;
   s->rf_order = NULL;
   enum_frame_free(f);
