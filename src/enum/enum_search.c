@@ -111,6 +111,7 @@ typedef struct search {
   size_t nbars;
 
   state_set found;
+  enum_sym *sym;            /* twin threads (enum_sym.c), or NULL */
   const lc_state_hook *hook;  /* judges new states as they are found, or NULL */
   size_t *flag_check;       /* per flag: its index among the model's checks */
   rel_rel **listed;         /* per flag: the pairs listed, in event ids, both ways */
@@ -382,10 +383,43 @@ static bool states_open(search *s) {
   return !each_final(s, 0, &budget, stop_if_new, NULL);
 }
 
+/* The images of valuation x (every observable) under the swaps of twin
+ * threads, and theirs, to the whole orbit: calls fn(s, image, ctx) on
+ * each image other than x.  An orbit holds at most k! valuations for a
+ * class of k twins. */
+static void each_image(search *s, const lx_val *x, void (*fn)(search *, const lx_val *, void *), void *ctx) {
+  size_t w = s->p->nobs ? s->p->nobs : 1, n = 1, cap = 16;
+  lx_val *orbit = lc_xcalloc(cap * w, sizeof(lx_val));
+  memcpy(orbit, x, s->p->nobs * sizeof(lx_val));
+  for (size_t i = 0; i < n; i++)
+    for (size_t g = 0; g < s->sym->ngens; g++) {
+      if (n == cap) {
+        cap *= 2;
+        orbit = realloc(orbit, cap * w * sizeof(lx_val));
+        if (!orbit) abort();
+      }
+      lx_val *y = orbit + n * w;
+      for (size_t o = 0; o < s->p->nobs; o++) y[s->sym->gens[g].obs[o]] = orbit[i * w + o];
+      bool seen = false;
+      for (size_t j = 0; j < n && !seen; j++) seen = memcmp(orbit + j * w, y, s->p->nobs * sizeof(lx_val)) == 0;
+      if (seen) continue;
+      n++;
+      fn(s, y, ctx);
+    }
+  free(orbit);
+}
+
+static void record_image(search *s, const lx_val *y, void *ctx) {
+  (void)ctx;
+  if ((!s->p->test->filter || lx_prop_eval(s->p, s->p->test->filter, y)) && !set_has(&s->found, y))
+    set_add(&s->found, y);
+}
+
 static bool record(search *s, void *ctx) {
   if (!passes_filter(s)) return true;
   bool fresh = !set_has(&s->found, s->obs);
   set_add(&s->found, s->obs);
+  if (fresh && s->sym) each_image(s, s->obs, record_image, NULL);
   *(bool *)ctx = true;
   if (fresh && s->hook && s->hook->state(s->hook->ctx, s->obs)) {
     s->stop = true;   /* the hook has its answer; the result stays OK */
@@ -553,6 +587,41 @@ static void note_frame_flags(search *s) {
   }
 }
 
+/* Lists pair (a, b) of flag k, event ids, unless it is; with twin
+ * threads, also its images under their swaps (the pairs of the frames
+ * not searched), the earlier event first when the relation holds both
+ * ways (as a search of the image's frame would list it). */
+static void list_pair(search *s, size_t k, int a, int b, bool both) {
+  if (rel_has(s->listed[k], (size_t)a, (size_t)b)) return;
+  size_t n = 1, cap = 8;
+  int *todo = lc_xcalloc(2 * cap, sizeof(int));   /* pairs to list, each new */
+  todo[0] = a;
+  todo[1] = b;
+  rel_add(s->listed[k], (size_t)a, (size_t)b);
+  rel_add(s->listed[k], (size_t)b, (size_t)a);
+  while (n) {
+    n--;
+    int x = todo[2 * n], y = todo[2 * n + 1];
+    if (both && x > y && (x != a || y != b)) lc_flag_add_pair(&s->r->flags[k], y, x);
+    else lc_flag_add_pair(&s->r->flags[k], x, y);
+    for (size_t g = 0; s->sym && g < s->sym->ngens; g++) {
+      int gx = s->sym->gens[g].ev[x], gy = s->sym->gens[g].ev[y];
+      if (rel_has(s->listed[k], (size_t)gx, (size_t)gy)) continue;
+      rel_add(s->listed[k], (size_t)gx, (size_t)gy);
+      rel_add(s->listed[k], (size_t)gy, (size_t)gx);
+      if (n == cap) {
+        cap *= 2;
+        todo = realloc(todo, 2 * cap * sizeof(int));
+        if (!todo) abort();
+      }
+      todo[2 * n] = gx;
+      todo[2 * n + 1] = gy;
+      n++;
+    }
+  }
+  free(todo);
+}
+
 /* Every pair of every raised flag, in event ids. */
 static void raise_flags(search *s, const cat_rel_result *res) {
   for (size_t k = 0; k < s->r->nflags; k++) {
@@ -560,11 +629,7 @@ static void raise_flags(search *s, const cat_rel_result *res) {
     if (!rel) continue;
     for (size_t a = 0; a < rel->n; a++)
       for (size_t b = 0; b < rel->n; b++)
-        if (rel_has(rel, a, b) && !rel_has(s->listed[k], s->f->orig[a], s->f->orig[b])) {
-          lc_flag_add_pair(&s->r->flags[k], s->f->orig[a], s->f->orig[b]);
-          rel_add(s->listed[k], s->f->orig[a], s->f->orig[b]);
-          rel_add(s->listed[k], s->f->orig[b], s->f->orig[a]);
-        }
+        if (rel_has(rel, a, b)) list_pair(s, k, s->f->orig[a], s->f->orig[b], rel_has(rel, b, a));
   }
 }
 
@@ -1519,7 +1584,7 @@ static void search_frames(search *s) {
     bool wanted = !s->hook || !s->hook->frame || s->hook->frame(s->hook->ctx, paths);
     wanted &= !s->within || memcmp(paths, s->within->paths, nt * sizeof(int)) == 0;
     bool known = any_cut(p, paths) && s->r->bound_reached && !(any_ub(p, paths) && !s->r->ub_reached);
-    if (wanted && !known) search_frame(s, paths);
+    if (wanted && !known && enum_sym_canonical(s->sym, k, nt, p)) search_frame(s, paths);
     size_t t = 0;
     while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
     if (t == nt || s->stop) break;
@@ -1613,6 +1678,7 @@ static void search_fini(search *s) {
   free(s->obs_known);
   free(s->verdicts);
   free(s->skip);
+  enum_sym_free(s->sym);
   enum_model_free(s->em);
 }
 
@@ -1628,6 +1694,8 @@ lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum
   search s;
   search_init(&s, p, m, o ? o : &defaults, start);
   s.hook = hook;
+  /* a hook judges states as they come, and sees one frame at a time */
+  if (!hook && !s.o->no_prune) s.sym = enum_sym_new(p);
   search_frames(&s);
   store_states(&s);
   search_fini(&s);
