@@ -383,43 +383,48 @@ static bool states_open(search *s) {
   return !each_final(s, 0, &budget, stop_if_new, NULL);
 }
 
-/* The images of valuation x (every observable) under the swaps of twin
- * threads, and theirs, to the whole orbit: calls fn(s, image, ctx) on
- * each image other than x.  An orbit holds at most k! valuations for a
- * class of k twins. */
-static void each_image(search *s, const lx_val *x, void (*fn)(search *, const lx_val *, void *), void *ctx) {
-  size_t w = s->p->nobs ? s->p->nobs : 1, n = 1, cap = 16;
-  lx_val *orbit = lc_xcalloc(cap * w, sizeof(lx_val));
-  memcpy(orbit, x, s->p->nobs * sizeof(lx_val));
-  for (size_t i = 0; i < n; i++)
+/* Adds the images of state x, just recorded, under the swaps of twin
+ * threads, and theirs, to the whole orbit.  `found` stays closed under
+ * the swaps (of the states that pass the filter), so an image found
+ * already has its orbit there: the walk stops at it, and each state costs
+ * a lookup per swap.  States the filter drops are walked through (their
+ * images may pass), kept in a list of their own. */
+static void add_orbit(search *s, const lx_val *x) {
+  size_t nobs = s->p->nobs, w = nobs ? nobs : 1, n = 1, cap = 16, nout = 0, capout = 4;
+  lx_val *todo = lc_xcalloc(cap * w, sizeof(lx_val)), *out = lc_xcalloc(capout * w, sizeof(lx_val));
+  lx_val *cur = lc_xcalloc(w, sizeof(lx_val)), *y = lc_xcalloc(w, sizeof(lx_val));
+  memcpy(todo, x, nobs * sizeof(lx_val));
+  const lt_prop *filter = s->p->test->filter;
+  while (n) {
+    n--;
+    memcpy(cur, todo + n * w, nobs * sizeof(lx_val));
     for (size_t g = 0; g < s->sym->ngens; g++) {
-      if (n == cap) {
-        cap *= 2;
-        orbit = realloc(orbit, cap * w * sizeof(lx_val));
-        if (!orbit) abort();
+      for (size_t o = 0; o < nobs; o++) y[s->sym->gens[g].obs[o]] = cur[o];
+      if (!filter || lx_prop_eval(s->p, filter, y)) {
+        if (set_has(&s->found, y)) continue;
+        set_add(&s->found, y);
+      } else {
+        bool seen = false;
+        for (size_t j = 0; j < nout && !seen; j++) seen = memcmp(out + j * w, y, nobs * sizeof(lx_val)) == 0;
+        if (seen) continue;
+        if (nout == capout) out = lc_xrealloc(out, (capout *= 2) * w * sizeof(lx_val));
+        memcpy(out + nout++ * w, y, nobs * sizeof(lx_val));
       }
-      lx_val *y = orbit + n * w;
-      for (size_t o = 0; o < s->p->nobs; o++) y[s->sym->gens[g].obs[o]] = orbit[i * w + o];
-      bool seen = false;
-      for (size_t j = 0; j < n && !seen; j++) seen = memcmp(orbit + j * w, y, s->p->nobs * sizeof(lx_val)) == 0;
-      if (seen) continue;
-      n++;
-      fn(s, y, ctx);
+      if (n == cap) todo = lc_xrealloc(todo, (cap *= 2) * w * sizeof(lx_val));
+      memcpy(todo + n++ * w, y, nobs * sizeof(lx_val));
     }
-  free(orbit);
-}
-
-static void record_image(search *s, const lx_val *y, void *ctx) {
-  (void)ctx;
-  if ((!s->p->test->filter || lx_prop_eval(s->p, s->p->test->filter, y)) && !set_has(&s->found, y))
-    set_add(&s->found, y);
+  }
+  free(todo);
+  free(out);
+  free(cur);
+  free(y);
 }
 
 static bool record(search *s, void *ctx) {
   if (!passes_filter(s)) return true;
   bool fresh = !set_has(&s->found, s->obs);
   set_add(&s->found, s->obs);
-  if (fresh && s->sym) each_image(s, s->obs, record_image, NULL);
+  if (fresh && s->sym) add_orbit(s, s->obs);
   *(bool *)ctx = true;
   if (fresh && s->hook && s->hook->state(s->hook->ctx, s->obs)) {
     s->stop = true;   /* the hook has its answer; the result stays OK */
@@ -1136,9 +1141,13 @@ static void after_values(search *s) {
   size_t *all = lc_xcalloc(s->sc.npairs + 1, sizeof(size_t));
   for (size_t k = 0; k < s->sc.npairs; k++) all[k] = k;
   rel_rel *scb = rel_copy(s->sc.before), *sca = rel_copy(s->sc.apart);
-  if (s->nbars && worth(s) && settle_sc(s)) {
-    try_remembered(s, 1, ENUM_MEMO);
-    if (worth(s)) search_pairs(s, &s->sc, all, s->sc.npairs, 0, after_sc, NULL);
+  if (s->nbars && worth(s)) {
+    size_t nodes = s->r->solver_checks;
+    /* asked again only when settling or a remembered order moved something */
+    bool settled = settle_sc(s);
+    if (settled) try_remembered(s, 1, ENUM_MEMO);
+    if (settled && !s->stop && (s->r->solver_checks == nodes || worth(s)))
+      search_pairs(s, &s->sc, all, s->sc.npairs, 0, after_sc, NULL);
   }
   rel_assign(s->sc.before, scb);
   rel_assign(s->sc.apart, sca);
@@ -1697,7 +1706,9 @@ lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum
   /* a hook judges states as they come, and sees one frame at a time */
   if (!hook && !s.o->no_prune) s.sym = enum_sym_new(p);
   search_frames(&s);
-  store_states(&s);
+  /* out of time, the states found so far are no answer (the reports
+   * print none), and twin threads may have found many: not copied */
+  if (s.r->status == LC_RESULT_OK) store_states(&s);
   search_fini(&s);
   s.r->seconds = lc_now() - start;
   return s.r;
