@@ -12,6 +12,7 @@
  * searched, each state and pair found then being added with its images
  * (enum_search.c).  A class of k twins divides the frames by up to k!.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,4 +219,21 @@ bool enum_sym_canonical(const enum_sym *s, const size_t *k, size_t nthreads, con
     }
   }
   return true;
+}
+
+size_t enum_twins_largest(const lx_program *p) {
+  assert(p);
+  enum_sym *s = enum_sym_new(p);
+  size_t most = 1, nt = p->nthreads;
+  size_t *len = lc_xcalloc(nt + 1, sizeof(size_t));
+  for (int pass = 0; s && pass < 2; pass++) {
+    const int *before = pass ? s->cta_before : s->before;
+    for (size_t t = 0; before && t < nt; t++) {
+      len[t] = before[t] >= 0 ? len[before[t]] + 1 : 1;
+      if (len[t] > most) most = len[t];
+    }
+  }
+  free(len);
+  enum_sym_free(s);
+  return most;
 }

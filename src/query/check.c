@@ -266,16 +266,23 @@ static test_shape measure(const lx_program *p) {
  *    --families, CPU s, enum against smt) iriw-sc-6 0.26/0.18, iriw-sc-7
  *    1.36/0.79, iriw-sc-8 7.9/4.2 (566 s before the pairs were settled),
  *    where an SB ring, whose fences come before the reads, takes the
- *    explicit engine 0.93 s against Z3's 3.6 s at fourteen. */
+ *    explicit engine 0.93 s against Z3's 3.6 s at fourteen.
+ *  - Many coherence orders stay with the explicit engine when three
+ *    threads or more are twins (docs/explicit-engine.md): each state it
+ *    finds comes with its images, which cut the search of the others
+ *    (wr-5, five writers and five twin readers of one location: enum
+ *    0.08 s, smt 0.44 s; wr-6 1.3 s against 24 s). */
 #define AUTO_CO_LOG2 5.6        /* ~48 coherence orders, or fewer with readers */
 #define AUTO_SC_LOG2 44.2       /* 16! orders of the fence.sc: 16 threads of one */
 #define AUTO_SC_READ_LOG2 12.2  /* 7! orders of fence.sc after reads: 7 threads of one */
+#define AUTO_TWINS 3            /* twins searched once: a class of 3 cuts frames and states by 6 */
 static lc_engine auto_engine(const lx_program *p) {
   test_shape z = measure(p);
   if (z.sc_log2 >= AUTO_SC_LOG2) return LC_ENGINE_SMT;
   if (z.combos >= 4) return LC_ENGINE_ENUM;
   if (z.sc_read_log2 >= AUTO_SC_READ_LOG2) return LC_ENGINE_SMT;
-  return z.co_log2 >= AUTO_CO_LOG2 ? LC_ENGINE_SMT : LC_ENGINE_ENUM;
+  if (z.co_log2 < AUTO_CO_LOG2) return LC_ENGINE_ENUM;
+  return enum_twins_largest(p) >= AUTO_TWINS ? LC_ENGINE_ENUM : LC_ENGINE_SMT;
 }
 
 lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }

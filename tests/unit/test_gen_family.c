@@ -110,9 +110,11 @@ static void test_gen_family_auto(void **state) {
   /* fence.sc after reads in seven threads: 1.36 s against Z3's 0.79 s */
   assert_string_equal(auto_engine(m, GEN_IRIW_SC, 6), "enum");
   assert_string_equal(auto_engine(m, GEN_IRIW_SC, 7), "smt");
-  /* 24 coherence orders and four readers: 0.97 s against Z3's 0.085 s */
-  assert_string_equal(auto_engine(m, GEN_WR, 4), "smt");
-  assert_string_equal(auto_engine(m, GEN_WR, 5), "smt");
+  /* 24 and 120 coherence orders, but four and five twin readers, whose
+   * states come with their images: 0.01 s against Z3's 0.03 s, 0.08 s
+   * against 0.44 s (0.97 s against 0.085 s at four before twins) */
+  assert_string_equal(auto_engine(m, GEN_WR, 4), "enum");
+  assert_string_equal(auto_engine(m, GEN_WR, 5), "enum");
   cat_model_free(m);
 }
 
