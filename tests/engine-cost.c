@@ -1,31 +1,62 @@
-/* engine-cost.c - rough sizes of each engine's work, per test.
+/* engine-cost.c - rough sizes of each engine's work, per test, and the
+ * work an engine does.
  * SPDX-License-Identifier: MIT
  *
  *   engine-cost [--unroll N] FILE...
+ *   engine-cost --work smt|enum [--unroll N] FILE...
  *
- * Prints one line per test: the file, log2 of the explicit engine's
- * search space, log2 of the SMT encoding's size and the engine auto
- * picks (lc_engine_costs, lc_engine_choose).  scripts/calibrate-auto
+ * The first form prints one line per test: the file, log2 of the explicit
+ * engine's search space, log2 of the SMT encoding's size and the engine
+ * auto picks (lc_engine_costs, lc_engine_choose).  scripts/calibrate-auto
  * sets these beside both engines' times.
+ *
+ * With --work it runs the engine on each test (ptx-v7.5, racy pairs
+ * listed, no time limit) and prints: the file, the engine, the states,
+ * the engine's checks (the explicit engine's nodes: every evaluation of
+ * the model on a partial or complete choice; Z3's satisfiability checks)
+ * and, for smt, Z3's resource count ("rlimit count") and its version.
+ * None of these depends on the machine or its load: tests/cost-guard.sh
+ * pins them.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <z3.h>
 
 #include "check.h"
 #include "cli/cli.h"
 
-static int one(const char *path, unsigned unroll) {
+static int one(const char *path, unsigned unroll, const cat_model *m, lc_engine engine) {
   lc_diag d;
   lc_diag_init(&d, NULL, stderr);
   lx_options lo = {unroll, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   cli_test t;
   int rc = 2;
   if (cli_test_read(&t, "engine-cost", path, &lo, &d) == 0) {
-    double e, s;
-    lc_engine_costs(t.prog, &e, &s);
-    printf("%s %.2f %.2f %s\n", path, e, s, lc_engine_name(lc_engine_choose(t.prog)));
-    rc = 0;
+    if (m) {
+      lc_check_options o;
+      lc_check_options_init(&o);
+      o.engine = engine;
+      lc_result *r = lc_check_program(t.prog, m, &o, lc_now());
+      if (r->status == LC_RESULT_OK) {
+        unsigned major, minor, build, rev;
+        Z3_get_version(&major, &minor, &build, &rev);
+        printf("%s %s %zu %zu", path, lc_engine_name(engine), r->nstates, r->solver_checks);
+        if (engine == LC_ENGINE_SMT) printf(" %.0f z3-%u.%u.%u", r->solver_work, major, minor, build);
+        printf("\n");
+        rc = 0;
+      } else {
+        fprintf(stderr, "engine-cost: %s: %s\n", path, r->message ? r->message : "no verdict");
+      }
+      lc_result_free(r);
+    } else {
+      double e, s;
+      lc_engine_costs(t.prog, &e, &s);
+      printf("%s %.2f %.2f %s\n", path, e, s, lc_engine_name(lc_engine_choose(t.prog)));
+      rc = 0;
+    }
+  } else {
+    cli_print_messages(stderr, "engine-cost", path, &d);
   }
   cli_test_fini(&t);
   lc_diag_fini(&d);
@@ -35,15 +66,32 @@ static int one(const char *path, unsigned unroll) {
 int main(int argc, char **argv) {
   unsigned unroll = LX_DEFAULT_UNROLL;
   int i = 1, rc = 0;
-  if (argc > 2 && strcmp(argv[1], "--unroll") == 0) {
-    unroll = (unsigned)atoi(argv[2]);
-    i = 3;
+  lc_engine engine = LC_ENGINE_AUTO;
+  bool work = false;
+  for (; i + 1 < argc; i += 2) {
+    if (strcmp(argv[i], "--unroll") == 0) unroll = (unsigned)atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--work") == 0 && lc_engine_parse(argv[i + 1], &engine) == 0 &&
+             engine != LC_ENGINE_AUTO)
+      work = true;
+    else break;
   }
-  if (i >= argc) {
-    fprintf(stderr, "usage: engine-cost [--unroll N] FILE...\n");
+  if (i >= argc || argv[i][0] == '-') {
+    fprintf(stderr, "usage: engine-cost [--work smt|enum] [--unroll N] FILE...\n");
     return 2;
   }
+  char **search = NULL;
+  cat_model *m = NULL;
+  if (work) {
+    search = lc_model_search(argv[0]);
+    m = cli_model_load("engine-cost", search, "ptx-v7.5", NULL);
+    if (!m) {
+      lc_model_search_free(search);
+      return 2;
+    }
+  }
   for (; i < argc; i++)
-    if (one(argv[i], unroll)) rc = 2;
+    if (one(argv[i], unroll, m, engine)) rc = 2;
+  cat_model_free(m);
+  lc_model_search_free(search);
   return rc;
 }

@@ -69,6 +69,8 @@ typedef struct lc_result {
   double seconds_states;    /*   listing the states */
   double seconds_termination; /* the termination question (lowering and engine) */
   size_t solver_checks;     /* satisfiability checks made (SMT) or candidates tried (enum) */
+  double solver_work;       /* SMT: Z3's resource count ("rlimit count"), summed over its
+                               solvers: the same on every run of one Z3 version (0: enum) */
 } lc_result;
 
 /* A question about the allowed final states that need not list them all

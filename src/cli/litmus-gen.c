@@ -47,6 +47,7 @@ static void usage(FILE *out) {
         "                         chain  release/acquire chain through N threads\n"
         "                         sb     store-buffering ring of N threads\n"
         "                         iriw   two writers, N readers\n"
+        "                         iriw-sc  the same, fence.sc between each reader's loads\n"
         "                         wr     N writers and N readers of one location\n"
         "                         spin   random spin-loop programs (like random: --count)\n"
         "      --size N|A-B       family sizes to write (one file each)\n"
@@ -203,7 +204,7 @@ static int parse_options(int argc, char **argv, options *o) {
   }
   /* --size alone would write a random test, not the family the user meant */
   if (counted && o->sized) {
-    fprintf(stderr, "litmus-gen: --size needs a benchmark family (--family chain, sb, iriw or wr); "
+    fprintf(stderr, "litmus-gen: --size needs a benchmark family (--family chain, sb, iriw, iriw-sc or wr); "
                     "--family %s takes --count\n", gen_family_name(o->family));
     return LC_EXIT_INPUT;
   }

@@ -38,6 +38,8 @@ typedef struct mopts {
   const char *bound;
   int jobs;
   bool count_only;          /* --count-only: how many programs the bound holds */
+  long shard, shards;       /* --shard K/N (shards 0: none) */
+  bool merge;               /* --merge: the files are shard files */
 } mopts;
 
 bool map_cli_wanted(int argc, char **argv) {
@@ -65,7 +67,7 @@ static int parse_int(const char *what, const char *s, long lo, long hi, long *ou
   return 0;
 }
 
-enum { O_LOWER = 256, O_CHECK, O_SM, O_PTX_MODEL, O_JSON, O_MAXC, O_SET, O_NORACES, O_EXH, O_BOUND, O_COUNT };
+enum { O_LOWER = 256, O_CHECK, O_SM, O_PTX_MODEL, O_JSON, O_MAXC, O_SET, O_NORACES, O_EXH, O_BOUND, O_COUNT, O_SHARD, O_MERGE };
 
 static int parse(int argc, char **argv, mopts *o) {
   static const struct option longs[] = {
@@ -76,7 +78,8 @@ static int parse(int argc, char **argv, mopts *o) {
     {"engine", required_argument, NULL, 'e'}, {"timeout", required_argument, NULL, 't'},
     {"unroll", required_argument, NULL, 'u'}, {"exhaustive", no_argument, NULL, O_EXH},
     {"bound", required_argument, NULL, O_BOUND}, {"jobs", required_argument, NULL, 'j'},
-    {"count-only", no_argument, NULL, O_COUNT}, {NULL, 0, NULL, 0}};
+    {"count-only", no_argument, NULL, O_COUNT}, {"shard", required_argument, NULL, O_SHARD},
+    {"merge", no_argument, NULL, O_MERGE}, {NULL, 0, NULL, 0}};
   int c;
   long v;
   opterr = 0;
@@ -117,6 +120,24 @@ static int parse(int argc, char **argv, mopts *o) {
     case O_EXH: o->exhaustive = true; break;
     case O_BOUND: o->bound = optarg; break;
     case O_COUNT: o->count_only = true; break;
+    case O_SHARD: {   /* K/N, 0 <= K < N, as litmus-run's --shard */
+      char *end;
+      errno = 0;
+      long k = strtol(optarg, &end, 10), n = 0;
+      if (!errno && end != optarg && *end == '/') {
+        char *num = end + 1;
+        n = strtol(num, &end, 10);
+        if (errno || end == num || *end) n = 0;
+      }
+      if (n < 1 || n > 100000 || k < 0 || k >= n) {
+        fprintf(stderr, "litmus-check: --shard: '%s' is not K/N with 0 <= K < N\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      o->shard = k;
+      o->shards = n;
+      break;
+    }
+    case O_MERGE: o->merge = true; break;
     case 'j': if (parse_int("-j", optarg, 1, 256, &v)) return LC_EXIT_INPUT; o->jobs = (int)v; break;
     default: {
       /* name the option: -q, -j and --no-races are litmus-check's, not these modes' */
@@ -133,9 +154,12 @@ static int parse(int argc, char **argv, mopts *o) {
     }
   }
   for (int i = optind; i < argc; i++) lc_paths_add(&o->files, argv[i]);
-  if (o->exhaustive || o->bound || o->count_only) {
-    if (o->lower || !o->exhaustive) return usage_error("--bound, --count-only and -j go with --check-mapping TABLE --exhaustive");
-    if (o->files.n) return usage_error("--exhaustive takes no input files");
+  if (o->exhaustive || o->bound || o->count_only || o->shards || o->merge) {
+    if (o->lower || !o->exhaustive)
+      return usage_error("--bound, --count-only, --shard, --merge and -j go with --check-mapping TABLE --exhaustive");
+    if (o->shards && o->merge) return usage_error("--shard checks a part, --merge reports the parts: not both");
+    if (o->merge && !o->files.n) return usage_error("--merge needs the shard files");
+    if (o->files.n && !o->merge) return usage_error("--exhaustive takes no input files");
     if (o->json) return usage_error("--exhaustive has no --json output");
     return -1;
   }
@@ -727,7 +751,8 @@ static int exhaustive(const mopts *o, const map_table *m, const map_check_option
   lc_buf_printf(&b, "C++ model %s", o->cpp_model);
   for (size_t i = 0; i < o->nsets; i++) lc_buf_printf(&b, "%s%s", i ? ", " : " (", o->sets[i]);
   lc_buf_printf(&b, "%s, PTX model %s, engine %s", o->nsets ? ")" : "", o->ptx_model, lc_engine_name(co->check.engine));
-  int status = map_exhaustive(m, co, o->bound, o->count_only ? 0 : o->jobs ? o->jobs : 1, b.s);
+  map_shards sh = {(size_t)o->shard, (size_t)o->shards, o->merge ? o->files.v : NULL, o->merge ? o->files.n : 0};
+  int status = map_exhaustive(m, co, o->bound, o->count_only ? 0 : o->jobs ? o->jobs : 1, b.s, &sh);
   lc_buf_fini(&b);
   return status;
 }

@@ -23,6 +23,11 @@ typedef struct enum_options {
   bool no_prune;       /* evaluate every candidate in full: slow, for testing the pruning */
 } enum_options;
 
+/* The most threads (or CTAs) of one class of twins in p: identical code
+ * and registers, one CTA (or twin CTAs), which the explicit engine
+ * searches once (docs/explicit-engine.md, "Twin threads"); 1 when none. */
+size_t enum_twins_largest(const lx_program *p);
+
 /* Never returns NULL: failures are in the result's status and message. */
 lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_options *o);
 /* The same, each new state shown to hook (result.h; NULL: none), whose

@@ -55,6 +55,31 @@ static inline const lx_event *enum_frame_event(const enum_frame *f, size_t i) {
   return &f->p->events[f->orig[i]];
 }
 
+/* ---- symmetry (enum_sym.c) ------------------------------------------------- */
+
+/* Swapping two twin threads: where each event and observable goes. */
+typedef struct enum_sym_gen {
+  int *ev;                  /* per event id */
+  int *obs;                 /* per observable */
+} enum_sym_gen;
+
+typedef struct enum_sym {
+  enum_sym_gen *gens;       /* each thread swapped with the twin before it */
+  size_t ngens;
+  int *before;              /* per thread: the twin before it in its class, or -1 */
+  int *cta_before;          /* per first thread of a CTA: the first thread of the twin
+                               CTA before it, or -1 */
+} enum_sym;
+
+/* The twins of p (identical code and registers in one CTA), or NULL when
+ * there are none. */
+enum_sym *enum_sym_new(const lx_program *p);
+void enum_sym_free(enum_sym *s);
+/* Does the frame of path positions k take each class of twins' paths in
+ * ascending order, and twin CTAs' in lexicographic order (true when s is
+ * NULL)? */
+bool enum_sym_canonical(const enum_sym *s, const size_t *k, size_t nthreads, const lx_program *p);
+
 /* ---- orders ------------------------------------------------------------------ */
 
 typedef struct enum_order {

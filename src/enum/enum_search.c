@@ -100,6 +100,7 @@ typedef struct search {
   int *rf;                  /* per read of the frame: its source, -1 while open */
   size_t *rf_order;         /* the reads in the order their sources are chosen */
   bool *co_no_apart;        /* per pair of co: leaving it unrelated fails (probe_co) */
+  bool *sc_no_apart;        /* the same for the pairs of sc (probe_sc) */
   lx_val *val;              /* per event id: the value a read returns */
   bool *known;              /* per event id: val is set */
   bool *guessed;            /* per event id: val is a guess made while choosing rf */
@@ -110,6 +111,7 @@ typedef struct search {
   size_t nbars;
 
   state_set found;
+  enum_sym *sym;            /* twin threads (enum_sym.c), or NULL */
   const lc_state_hook *hook;  /* judges new states as they are found, or NULL */
   size_t *flag_check;       /* per flag: its index among the model's checks */
   rel_rel **listed;         /* per flag: the pairs listed, in event ids, both ways */
@@ -381,10 +383,48 @@ static bool states_open(search *s) {
   return !each_final(s, 0, &budget, stop_if_new, NULL);
 }
 
+/* Adds the images of state x, just recorded, under the swaps of twin
+ * threads, and theirs, to the whole orbit.  `found` stays closed under
+ * the swaps (of the states that pass the filter), so an image found
+ * already has its orbit there: the walk stops at it, and each state costs
+ * a lookup per swap.  States the filter drops are walked through (their
+ * images may pass), kept in a list of their own. */
+static void add_orbit(search *s, const lx_val *x) {
+  size_t nobs = s->p->nobs, w = nobs ? nobs : 1, n = 1, cap = 16, nout = 0, capout = 4;
+  lx_val *todo = lc_xcalloc(cap * w, sizeof(lx_val)), *out = lc_xcalloc(capout * w, sizeof(lx_val));
+  lx_val *cur = lc_xcalloc(w, sizeof(lx_val)), *y = lc_xcalloc(w, sizeof(lx_val));
+  memcpy(todo, x, nobs * sizeof(lx_val));
+  const lt_prop *filter = s->p->test->filter;
+  while (n) {
+    n--;
+    memcpy(cur, todo + n * w, nobs * sizeof(lx_val));
+    for (size_t g = 0; g < s->sym->ngens; g++) {
+      for (size_t o = 0; o < nobs; o++) y[s->sym->gens[g].obs[o]] = cur[o];
+      if (!filter || lx_prop_eval(s->p, filter, y)) {
+        if (set_has(&s->found, y)) continue;
+        set_add(&s->found, y);
+      } else {
+        bool seen = false;
+        for (size_t j = 0; j < nout && !seen; j++) seen = memcmp(out + j * w, y, nobs * sizeof(lx_val)) == 0;
+        if (seen) continue;
+        if (nout == capout) out = lc_xrealloc(out, (capout *= 2) * w * sizeof(lx_val));
+        memcpy(out + nout++ * w, y, nobs * sizeof(lx_val));
+      }
+      if (n == cap) todo = lc_xrealloc(todo, (cap *= 2) * w * sizeof(lx_val));
+      memcpy(todo + n++ * w, y, nobs * sizeof(lx_val));
+    }
+  }
+  free(todo);
+  free(out);
+  free(cur);
+  free(y);
+}
+
 static bool record(search *s, void *ctx) {
   if (!passes_filter(s)) return true;
   bool fresh = !set_has(&s->found, s->obs);
   set_add(&s->found, s->obs);
+  if (fresh && s->sym) add_orbit(s, s->obs);
   *(bool *)ctx = true;
   if (fresh && s->hook && s->hook->state(s->hook->ctx, s->obs)) {
     s->stop = true;   /* the hook has its answer; the result stays OK */
@@ -552,6 +592,41 @@ static void note_frame_flags(search *s) {
   }
 }
 
+/* Lists pair (a, b) of flag k, event ids, unless it is; with twin
+ * threads, also its images under their swaps (the pairs of the frames
+ * not searched), the earlier event first when the relation holds both
+ * ways (as a search of the image's frame would list it). */
+static void list_pair(search *s, size_t k, int a, int b, bool both) {
+  if (rel_has(s->listed[k], (size_t)a, (size_t)b)) return;
+  size_t n = 1, cap = 8;
+  int *todo = lc_xcalloc(2 * cap, sizeof(int));   /* pairs to list, each new */
+  todo[0] = a;
+  todo[1] = b;
+  rel_add(s->listed[k], (size_t)a, (size_t)b);
+  rel_add(s->listed[k], (size_t)b, (size_t)a);
+  while (n) {
+    n--;
+    int x = todo[2 * n], y = todo[2 * n + 1];
+    if (both && x > y && (x != a || y != b)) lc_flag_add_pair(&s->r->flags[k], y, x);
+    else lc_flag_add_pair(&s->r->flags[k], x, y);
+    for (size_t g = 0; s->sym && g < s->sym->ngens; g++) {
+      int gx = s->sym->gens[g].ev[x], gy = s->sym->gens[g].ev[y];
+      if (rel_has(s->listed[k], (size_t)gx, (size_t)gy)) continue;
+      rel_add(s->listed[k], (size_t)gx, (size_t)gy);
+      rel_add(s->listed[k], (size_t)gy, (size_t)gx);
+      if (n == cap) {
+        cap *= 2;
+        todo = realloc(todo, 2 * cap * sizeof(int));
+        if (!todo) abort();
+      }
+      todo[2 * n] = gx;
+      todo[2 * n + 1] = gy;
+      n++;
+    }
+  }
+  free(todo);
+}
+
 /* Every pair of every raised flag, in event ids. */
 static void raise_flags(search *s, const cat_rel_result *res) {
   for (size_t k = 0; k < s->r->nflags; k++) {
@@ -559,11 +634,7 @@ static void raise_flags(search *s, const cat_rel_result *res) {
     if (!rel) continue;
     for (size_t a = 0; a < rel->n; a++)
       for (size_t b = 0; b < rel->n; b++)
-        if (rel_has(rel, a, b) && !rel_has(s->listed[k], s->f->orig[a], s->f->orig[b])) {
-          lc_flag_add_pair(&s->r->flags[k], s->f->orig[a], s->f->orig[b]);
-          rel_add(s->listed[k], s->f->orig[a], s->f->orig[b]);
-          rel_add(s->listed[k], s->f->orig[b], s->f->orig[a]);
-        }
+        if (rel_has(rel, a, b)) list_pair(s, k, s->f->orig[a], s->f->orig[b], rel_has(rel, b, a));
   }
 }
 
@@ -773,7 +844,7 @@ static bool search_pairs(search *s, enum_order *o, const size_t *idx, size_t n, 
   unsigned which = o == &s->co ? ENUM_CO : ENUM_SC;
   bool ended = false;
   for (int how = 0; how < 3 && !s->stop && !ended; how++) {
-    if (how == 0 && o == &s->co && s->co_no_apart[idx[k]]) continue;
+    if (how == 0 && (o == &s->co ? s->co_no_apart : s->sc_no_apart)[idx[k]]) continue;
     rel_assign(o->before, before);
     rel_assign(o->apart, apart);
     changed(s, which);
@@ -966,13 +1037,13 @@ static void search_bar(search *s) {
  * It is only a first leaf: the search proper follows, cut by `worth`
  * once the leaf has left nothing open, so nothing is lost when the guess
  * fails.  Explanations (a target) keep their own order of leaves. */
-static void try_remembered(search *s) {
-  if (s->target || s->o->no_prune || s->nbars != 1 || !s->nmemo) return;
+static void try_remembered(search *s, size_t from, size_t to) {
+  if (s->target || s->o->no_prune || s->nbars != 1 || s->nmemo <= from) return;
   rel_rel *scb = rel_copy(s->sc.before), *sca = rel_copy(s->sc.apart);
   rel_rel *cob = rel_copy(s->co.before), *coa = rel_copy(s->co.apart);
   s->bar = s->bars[0];
   changed(s, ENUM_BAR);
-  for (size_t i = 0; i < s->nmemo && !s->stop && anything_open(s); i++) {
+  for (size_t i = from; i < s->nmemo && i < to && !s->stop && anything_open(s); i++) {
     rel_assign(s->sc.before, scb);
     rel_assign(s->sc.apart, sca);
     rel_assign(s->co.before, cob);
@@ -1004,6 +1075,53 @@ static bool after_sc(search *s, void *ctx) {
   return false;
 }
 
+/* Read values are known: each open pair of the Fence-SC order is tried
+ * each way, every other pair open, and decided when one way is left,
+ * until nothing moves (a decision may leave a single way to another pair
+ * through transitivity or the model).  What fails on the bounds fails in
+ * every completion, so this cuts only what the search would cut later,
+ * once per completion of the pairs before it: with the order a model
+ * needs given by a few forced pairs (IRIW with fence.sc between each
+ * reader's loads: a reader's fence must come before another's whose
+ * first load read what its second missed), a contradiction shows as a
+ * pair with no way left, after O(pairs) evaluations instead of a search
+ * of the n! orders of n fences.  False when a pair has no way left. */
+static bool settle_sc(search *s) {
+  if (s->o->no_prune || s->target) return true;
+  enum_order *o = &s->sc;
+  bool moved = true;
+  while (moved && !s->stop) {
+    moved = false;
+    for (size_t k = 0; k < o->npairs && !s->stop; k++) {
+      size_t a = o->pairs[k][0], b = o->pairs[k][1];
+      if (enum_order_decided(o, a, b)) continue;
+      rel_rel *before = rel_copy(o->before), *apart = rel_copy(o->apart);
+      int left = 0, last = 0;
+      static const int ways[3] = {1, 2, 0};
+      for (int w = 0; w < 3 && left < 2 && !s->stop; w++) {
+        int how = ways[w];
+        if (how == 0 && s->sc_no_apart[k]) continue;
+        rel_assign(o->before, before);
+        rel_assign(o->apart, apart);
+        changed(s, ENUM_SC);
+        if (decide(o, how, a, b) && worth(s)) left++, last = how;
+      }
+      rel_assign(o->before, before);
+      rel_assign(o->apart, apart);
+      rel_free(before);
+      rel_free(apart);
+      changed(s, ENUM_SC);
+      if (left == 0) return false;
+      if (left == 1) {
+        if (!decide(o, last, a, b)) return false;
+        changed(s, ENUM_SC);
+        moved = true;
+      }
+    }
+  }
+  return !s->stop;
+}
+
 /* Read values are all known: conditions, barriers, then sc, sync_bar, co. */
 static void after_values(search *s) {
   if (!conds_hold(s, true)) return;
@@ -1016,10 +1134,26 @@ static void after_values(search *s) {
     rel_inter_into(s->bar_must, s->bars[i]);
   }
   changed(s, ENUM_BAR);
-  try_remembered(s);
+  /* the last allowed order first; when it fails, the pairs that cannot
+   * go another way, and only then the other remembered orders: those
+   * that contradict a settled pair are dropped unevaluated */
+  try_remembered(s, 0, 1);
   size_t *all = lc_xcalloc(s->sc.npairs + 1, sizeof(size_t));
   for (size_t k = 0; k < s->sc.npairs; k++) all[k] = k;
-  if (s->nbars && worth(s)) search_pairs(s, &s->sc, all, s->sc.npairs, 0, after_sc, NULL);
+  rel_rel *scb = rel_copy(s->sc.before), *sca = rel_copy(s->sc.apart);
+  if (s->nbars && worth(s)) {
+    size_t nodes = s->r->solver_checks;
+    /* asked again only when settling or a remembered order moved something */
+    bool settled = settle_sc(s);
+    if (settled) try_remembered(s, 1, ENUM_MEMO);
+    if (settled && !s->stop && (s->r->solver_checks == nodes || worth(s)))
+      search_pairs(s, &s->sc, all, s->sc.npairs, 0, after_sc, NULL);
+  }
+  rel_assign(s->sc.before, scb);
+  rel_assign(s->sc.apart, sca);
+  changed(s, ENUM_SC);
+  rel_free(scb);
+  rel_free(sca);
   free(all);
   for (size_t i = 0; i < s->nbars; i++) rel_free(s->bars[i]);
   free(s->bars);
@@ -1326,6 +1460,36 @@ static bool probe_co(search *s) {
   return ok && !s->stop;
 }
 
+/* The same for sc at the frame's root, every way of each pair: a pair
+ * that cannot stay unrelated (WF-sc: morally strong fence.sc are
+ * ordered) is never left so by settle_sc and search_pairs. */
+static bool probe_sc(search *s) {
+  enum_order *o = &s->sc;
+  for (size_t k = 0; k < o->npairs && !s->stop; k++) {
+    size_t a = o->pairs[k][0], b = o->pairs[k][1];
+    if (enum_order_decided(o, a, b)) continue;
+    rel_rel *before = rel_copy(o->before), *apart = rel_copy(o->apart);
+    int left = 0, last = 0;
+    for (int how = 0; how < 3 && !s->stop; how++) {
+      rel_assign(o->before, before);
+      rel_assign(o->apart, apart);
+      changed(s, ENUM_SC);
+      bool ok = decide(o, how, a, b) && worth(s);
+      if (ok) left++, last = how;
+      if (how == 0) s->sc_no_apart[k] = !ok;
+    }
+    rel_assign(o->before, before);
+    rel_assign(o->apart, apart);
+    rel_free(before);
+    rel_free(apart);
+    changed(s, ENUM_SC);
+    if (left == 0) return false;
+    if (left == 1 && !decide(o, last, a, b)) return false;
+    changed(s, ENUM_SC);
+  }
+  return !s->stop;
+}
+
 /* enum_find_query's `within`: only its sources for the reads it gives. */
 static void keep_within(search *s) {
   enum_frame *f = s->f;
@@ -1371,6 +1535,7 @@ static void search_frame(search *s, const int *paths) {
    * (cat_model_co_total): each pair is one way or the other. */
   if (cat_model_co_total(s->m, !s->p->test->cpp))
     for (size_t k = 0; k < s->co.npairs; k++) s->co_no_apart[k] = true;
+  s->sc_no_apart = lc_xcalloc(s->sc.npairs + 1, sizeof(bool));
   s->bar_may = enum_bar_may(f);
   s->bar_must = rel_new(f->n);
   /* Values read in the previous frame must not look known in this one. */
@@ -1381,7 +1546,7 @@ static void search_frame(search *s, const int *paths) {
   keep_within(s);
   if (!some_read_sourceless(f) && worth(s)) {
     note_frame_flags(s);
-    if (s->o->no_prune || (probe_sources(s) && probe_co(s))) search_rf(s, 0);
+    if (s->o->no_prune || (probe_sources(s) && probe_co(s) && probe_sc(s))) search_rf(s, 0);
   }
   clear_frame_flags(s);
   rel_free(s->bar_may);
@@ -1394,6 +1559,8 @@ static void search_frame(search *s, const int *paths) {
   free(s->rf_order);
   free(s->co_no_apart);
   s->co_no_apart = NULL;
+  free(s->sc_no_apart);
+  s->sc_no_apart = NULL;
   s->rf = NULL;
   s->rf_order = NULL;
   enum_frame_free(f);
@@ -1430,7 +1597,7 @@ static void search_frames(search *s) {
     bool wanted = !s->hook || !s->hook->frame || s->hook->frame(s->hook->ctx, paths);
     wanted &= !s->within || memcmp(paths, s->within->paths, nt * sizeof(int)) == 0;
     bool known = any_cut(p, paths) && s->r->bound_reached && !(any_ub(p, paths) && !s->r->ub_reached);
-    if (wanted && !known) search_frame(s, paths);
+    if (wanted && !known && enum_sym_canonical(s->sym, k, nt, p)) search_frame(s, paths);
     size_t t = 0;
     while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
     if (t == nt || s->stop) break;
@@ -1524,6 +1691,7 @@ static void search_fini(search *s) {
   free(s->obs_known);
   free(s->verdicts);
   free(s->skip);
+  enum_sym_free(s->sym);
   enum_model_free(s->em);
 }
 
@@ -1539,8 +1707,12 @@ lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum
   search s;
   search_init(&s, p, m, o ? o : &defaults, start);
   s.hook = hook;
+  /* a hook judges states as they come, and sees one frame at a time */
+  if (!hook && !s.o->no_prune) s.sym = enum_sym_new(p);
   search_frames(&s);
-  store_states(&s);
+  /* out of time, the states found so far are no answer (the reports
+   * print none), and twin threads may have found many: not copied */
+  if (s.r->status == LC_RESULT_OK) store_states(&s);
   search_fini(&s);
   s.r->seconds = lc_now() - start;
   return s.r;

@@ -22,7 +22,8 @@ typedef enum {
   GEN_IRIW,     /* two writers, N readers of both locations */
   GEN_WR,       /* N writers and N readers of one location */
   GEN_RANDOM_CPP, /* random small CUDA C++ tests (gen_cpp.c) */
-  GEN_SPIN      /* random small spin-loop programs (gen_spin.c) */
+  GEN_SPIN,     /* random small spin-loop programs (gen_spin.c) */
+  GEN_IRIW_SC   /* IRIW with a fence.sc between each reader's two loads */
 } gen_family;
 
 typedef struct gen_options {

@@ -97,20 +97,28 @@ typedef struct test_shape {
   double co_log2;           /* log2 of the coherence orders program order leaves
                                open, summed over locations */
   double sc_log2;           /* the same for the order of the fence.sc (and membar) */
+  double sc_read_log2;      /* ... of those with a read before them in their thread */
 } test_shape;
 
+enum { FENCE_AFTER_READ = -2 };   /* a kind for thread_max: the SC fences after a read */
+
 static bool counts(const lx_event *e, int kind, int ploc) {
-  if (kind == LX_EV_FENCE) return e->kind == LX_EV_FENCE && lx_has(e, LX_T_SC);
+  if (kind == LX_EV_FENCE || kind == FENCE_AFTER_READ) return e->kind == LX_EV_FENCE && lx_has(e, LX_T_SC);
   return (int)e->kind == kind && (ploc < 0 || e->ploc == ploc);
 }
 
-/* kind: an lx_ev_kind (LX_EV_FENCE: the SC ones). */
+/* kind: an lx_ev_kind (LX_EV_FENCE: the SC ones), or FENCE_AFTER_READ. */
 static size_t thread_max(const lx_program *p, const lx_thread *th, int kind, int ploc) {
   size_t most = 0;
   for (size_t k = 0; k < th->npaths; k++) {
     const lx_path *path = &p->paths[th->paths[k]];
     size_t n = 0;
-    for (size_t i = 0; i < path->nevents; i++) n += counts(&p->events[path->events[i]], kind, ploc);
+    bool read = false;
+    for (size_t i = 0; i < path->nevents; i++) {
+      const lx_event *e = &p->events[path->events[i]];
+      n += counts(e, kind, ploc) && (kind != FENCE_AFTER_READ || read);
+      read |= e->kind == LX_EV_READ;
+    }
     if (n > most) most = n;
   }
   return most;
@@ -188,7 +196,7 @@ static double orders_log2(const lx_program *p, int kind, int ploc) {
 }
 
 static test_shape measure(const lx_program *p) {
-  test_shape z = {1, 0, orders_log2(p, LX_EV_FENCE, -1)};
+  test_shape z = {1, 0, orders_log2(p, LX_EV_FENCE, -1), orders_log2(p, FENCE_AFTER_READ, -1)};
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_thread *th = &p->threads[t];
     z.combos = z.combos > 1000 ? z.combos : z.combos * (th->npaths ? th->npaths : 1);
@@ -248,14 +256,33 @@ static test_shape measure(const lx_program *p) {
  *    them against 0.2 s).  Their unrolled copies count many coherence
  *    orders (the CADP spin tests' exchanges: 6 + 3 + 3 writes to one
  *    location, 18,480 orders), which the rmw's atomicity cuts for the
- *    explicit engine (1.2 s) and not for Z3 (over 20 s). */
+ *    explicit engine (1.2 s) and not for Z3 (over 20 s).
+ *  - fence.sc after a read, in seven threads or more, go to Z3.  Which
+ *    orders of such fences are allowed depends on what each thread read
+ *    before its fence, so the orders remembered from the last allowed
+ *    execution seldom serve the next choice of rf, and the explicit engine
+ *    settles the Fence-SC pairs anew for each (docs/explicit-engine.md):
+ *    IRIW with fence.sc between each reader's loads (scripts/bench-auto
+ *    --families, CPU s, enum against smt) iriw-sc-6 0.26/0.18, iriw-sc-7
+ *    1.36/0.79, iriw-sc-8 7.9/4.2 (566 s before the pairs were settled),
+ *    where an SB ring, whose fences come before the reads, takes the
+ *    explicit engine 0.93 s against Z3's 3.6 s at fourteen.
+ *  - Many coherence orders stay with the explicit engine when three
+ *    threads or more are twins (docs/explicit-engine.md): each state it
+ *    finds comes with its images, which cut the search of the others
+ *    (wr-5, five writers and five twin readers of one location: enum
+ *    0.08 s, smt 0.44 s; wr-6 1.3 s against 24 s). */
 #define AUTO_CO_LOG2 5.6        /* ~48 coherence orders, or fewer with readers */
 #define AUTO_SC_LOG2 44.2       /* 16! orders of the fence.sc: 16 threads of one */
+#define AUTO_SC_READ_LOG2 12.2  /* 7! orders of fence.sc after reads: 7 threads of one */
+#define AUTO_TWINS 3            /* twins searched once: a class of 3 cuts frames and states by 6 */
 static lc_engine auto_engine(const lx_program *p) {
   test_shape z = measure(p);
   if (z.sc_log2 >= AUTO_SC_LOG2) return LC_ENGINE_SMT;
   if (z.combos >= 4) return LC_ENGINE_ENUM;
-  return z.co_log2 >= AUTO_CO_LOG2 ? LC_ENGINE_SMT : LC_ENGINE_ENUM;
+  if (z.sc_read_log2 >= AUTO_SC_READ_LOG2) return LC_ENGINE_SMT;
+  if (z.co_log2 < AUTO_CO_LOG2) return LC_ENGINE_ENUM;
+  return enum_twins_largest(p) >= AUTO_TWINS ? LC_ENGINE_ENUM : LC_ENGINE_SMT;
 }
 
 lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }

@@ -909,6 +909,21 @@ static void enc_init(smt_enc *e, const lx_program *p) {
   e->bar = matrix(e);
 }
 
+/* Z3's own count of the work its solver did ("rlimit count", the
+ * resource counter behind its rlimit option): unlike time, the same on
+ * every run and machine for one Z3 version (tests/cost-guard.sh). */
+static double z3_work(const smt_enc *e) {
+  Z3_stats st = Z3_solver_get_statistics(e->z, e->s);
+  Z3_stats_inc_ref(e->z, st);
+  double work = 0;
+  for (unsigned i = 0; i < Z3_stats_size(e->z, st); i++)
+    if (strcmp(Z3_stats_get_key(e->z, st, i), "rlimit count") == 0)
+      work += Z3_stats_is_uint(e->z, st, i) ? (double)Z3_stats_get_uint_value(e->z, st, i)
+                                            : Z3_stats_get_double_value(e->z, st, i);
+  Z3_stats_dec_ref(e->z, st);
+  return work;
+}
+
 static void enc_fini(smt_enc *e) {
   for (size_t i = 0; i < e->vals.n; i++) {
     free(e->vals.v[i]->t);
@@ -1005,6 +1020,7 @@ static void *split_worker(void *arg) {
     walk_prefixes(sp, &q, obs);
   }
   free_observables(obs, sp->p->nobs);
+  job->r->solver_work += z3_work(&e);
   enc_fini(&e);
   return NULL;
 }
@@ -1034,6 +1050,7 @@ static bool enumerate_split(query *q, obs_enc *obs, const cat_model *m, unsigned
     lc_result *part = jobs[t].r;
     for (size_t i = 0; i < part->nstates; i++) lc_result_add_state(q->r, lc_result_state(part, i));
     q->r->solver_checks += part->solver_checks;
+    q->r->solver_work += part->solver_work;
     if (part->status != LC_RESULT_OK && w.ok) {
       lc_result_fail(q->r, part->status, "%s", part->message);
       w.ok = false;
@@ -1072,6 +1089,7 @@ lc_result *smt_check_hooked(const lx_program *p, const cat_model *m, const smt_o
   else if (ok) enumerate(&q, obs);
   r->seconds_states = lc_now() - t;
   free_observables(obs, p->nobs);
+  r->solver_work += z3_work(&e);
   enc_fini(&e);
   lc_result_sort(r);
   r->seconds = lc_now() - start;
