@@ -466,14 +466,19 @@ static bool sem_at_least(lt_sem a, lt_sem b) {
 }
 
 /* seq equals row under scope s (strengthened: or has a stronger order in
- * some instruction, and the same instructions otherwise). */
+ * some instruction, and the same instructions otherwise).  membar.{cta,
+ * gl,sys} is fence.sc.{cta,gpu,sys}: the PTX ISA ("membar / fence") gives
+ * them the same semantics, so nvcc's membar.gl for __threadfence() is the
+ * seq_cst fence row at device scope (both have sem SC, the scope of the
+ * level). */
 static bool same_sequence(const map_alt *row, lt_scope s, const map_alt *seq, bool strengthened) {
   if (row->nins != seq->nins) return false;
   for (size_t i = 0; i < row->nins; i++) {
     const map_instr *a = &row->ins[i], *b = &seq->ins[i];
     lt_scope want = a->scope_from_cpp ? s : a->scope;
     bool sem = strengthened ? sem_at_least(a->sem, b->sem) : a->sem == b->sem;
-    if (a->kind != b->kind || !sem || a->membar != b->membar || want != b->scope) return false;
+    bool sc_fence = a->kind == LT_I_FENCE && a->sem == LT_SEM_SC && b->sem == LT_SEM_SC;
+    if (a->kind != b->kind || !sem || (a->membar != b->membar && !sc_fence) || want != b->scope) return false;
   }
   return true;
 }
