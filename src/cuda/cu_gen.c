@@ -701,9 +701,11 @@ static void emit_cpp_jump(gen *g, int k, const cu_item *it, const char *stop) {
   ptx_label(&target, k, in->label);
   const lt_operand *ops[2] = {&in->a, &in->b};
   lc_buf *vals[2] = {&a, &b};
+  /* an unsigned comparison compares unsigned (the branch's type, lower_cpp.c) */
+  const char *T = in->type == LT_TYPE_U32 ? "unsigned" : "int";
   for (int j = 0; j < 2 && in->kind == LT_I_BRANCH; j++)
-    if (ops[j]->kind == LT_OPND_REG) lc_buf_printf(vals[j], "(int)p%d_r%d", id, ops[j]->reg);
-    else lc_buf_printf(vals[j], "(int)%" PRId64, ops[j]->imm);
+    if (ops[j]->kind == LT_OPND_REG) lc_buf_printf(vals[j], "(%s)p%d_r%d", T, id, ops[j]->reg);
+    else lc_buf_printf(vals[j], "(%s)%" PRId64, T, ops[j]->imm);
   static const char *const cmp[] = {"==", "!=", "<", "<=", ">", ">="};
   if (in->kind == LT_I_BRANCH) lc_buf_printf(g->o, "  if (%s %s %s)", a.s, cmp[in->cmp], b.s);
   if (it->loop < 0) {

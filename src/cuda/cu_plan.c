@@ -755,6 +755,10 @@ static int check_cpp(planner *P) {
     for (size_t i = 0; i < pl->roles[k].nitems; i++) {
       const lt_instr *in = pl->roles[k].items[i].in;
       if (!in) continue;
+      if (in->cpp && (in->kind == LT_I_LD || in->kind == LT_I_ST || in->kind == LT_I_ATOM) &&
+          (in->type == LT_TYPE_S64 || in->type == LT_TYPE_U64))
+        return refuse(P, (int)k, in, "the CUDA backend runs C++ tests on 32-bit values only (this one is a "
+                                     "long long)");
       if (in->cpp && in->scope == LT_SCOPE_CLUSTER)
         return refuse(P, (int)k, in, "the libcu++ of this toolkit has no cuda::thread_scope_cluster for "
                                      "cuda::atomic_ref");

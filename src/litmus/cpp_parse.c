@@ -105,7 +105,8 @@ static bool type_word(const lt_token *t) {
     "int", "unsigned", "signed", "long", "short", "char", "volatile", "const", "atomic_int",
     "atomic_uint", "atomic_long", "atomic_bool", "_Atomic", "int32_t", "uint32_t", "int64_t",
     "uint64_t", "bool", "atomic", "atomic_ref", "atomic_intptr_t", "intptr_t", "__shared__",
-    "__device__", "__int128", "__int128_t", "__uint128_t", "int128_t", "uint128_t"};
+    "__device__", "__int128", "__int128_t", "__uint128_t", "int128_t", "uint128_t", "atomic_llong",
+    "atomic_ulong", "atomic_ullong", "atomic_size_t", "size_t", "uintptr_t", "ptrdiff_t"};
   if (t->kind != LT_TOK_WORD) return false;
   const char *s = t->text;
   size_t n = t->len;
@@ -808,6 +809,19 @@ static bool lkmm_word(const lt_token *t) {
   return false;
 }
 
+/* C's type of an integer literal (C11 6.4.4.1): the first of int, long
+ * long (decimal) or int, unsigned, long long, unsigned long long (hex),
+ * from the suffix on, that holds the value.  A value above INT64_MAX
+ * reads as negative (lc_parse_int64) without a minus sign. */
+static lt_ctype literal_type(const lt_token *t) {
+  bool neg = t->text[0] == '-', big = !neg && t->value < 0;
+  bool fits_int = t->value >= INT32_MIN && t->value <= INT32_MAX, fits_uint = t->value >= 0 && t->value <= UINT32_MAX;
+  if (t->int_unsigned) return t->int_longs == 0 && fits_uint ? LT_CT_UINT : LT_CT_ULLONG;
+  if (t->int_longs == 0 && fits_int) return LT_CT_INT;
+  if (t->int_longs == 0 && t->int_hex && fits_uint) return LT_CT_UINT;
+  return big ? LT_CT_ULLONG : LT_CT_LLONG;
+}
+
 /* primary -> INT | name | '(' expr ')' | call | cudafn | atomic_ref '<' ... '>' '(' obj ')' */
 static lt_cexpr *primary(parser *ps) {
   lc_loc at = TOK.at;
@@ -815,6 +829,7 @@ static lt_cexpr *primary(parser *ps) {
   if (is(ps, LT_TOK_INT)) {
     lt_cexpr *e = new_expr(ps, LT_CE_CONST, at);
     e->value = TOK.value;
+    e->ctype = literal_type(&TOK);
     lt_p_next(ps);
     return e;
   }
@@ -834,7 +849,14 @@ static lt_cexpr *primary(parser *ps) {
       lt_cexpr *e = unary(ps);
       CS->depth--;
       CS->cast_unsigned = pt.is_unsigned;
-      return e;
+      if (pt.pointer || pt.kind == LT_PK_OBJECT || pt.kind == LT_PK_C11) return e;
+      /* a value cast converts (lt_ctype) */
+      lt_cexpr *cast = new_expr(ps, LT_CE_CAST, at);
+      cast->type = type;
+      cast->ctype = lt_cpp_ctype(type);
+      cast->a = rvalue(ps, e);
+      grown(ps, cast, at);
+      return cast;
     }
     nest(ps, at);
     lt_cexpr *e = unary(ps);   /* `(*x).load()`: the object itself, not its value */

@@ -144,6 +144,8 @@ static Z3_ast expr(smt_enc *e, const lx_expr *x) {
     Z3_ast c[2] = {Z3_mk_eq(z, a, zero), Z3_mk_bvugt(z, a, b)};
     return Z3_mk_ite(z, Z3_mk_or(z, 2, c), b, Z3_mk_bvsub(z, a, bv(e, 1)));
   }
+  case LX_OP_U32: return Z3_mk_zero_ext(z, 32, Z3_mk_extract(z, 31, 0, a));
+  case LX_OP_S32: return Z3_mk_sign_ext(z, 32, Z3_mk_extract(z, 31, 0, a));
   default: return mb_expr(e, x->op, a, b);
   }
   return zero;
