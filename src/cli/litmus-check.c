@@ -550,7 +550,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     if (r->bound_reached && !b->o->quiet) {
       lc_buf loops;
       lc_buf_init(&loops);
-      lc_unroll_cut_loops(&loops, prog);
+      lc_unroll_cut_loops(&loops, prog, r);
       lc_buf_puts(&loops, "); they are not explored; ");
       /* the search for a bound that covers them costs up to four checks
        * at larger bounds, each dearer than this one (the corpus's 483

@@ -86,6 +86,7 @@ typedef struct search {
   const cat_model *m;
   const enum_options *o;
   lc_result *r;
+  unsigned char *loop_known;  /* per path: cut at a loop an allowed execution is known to need more of */
   double deadline;
   bool stop;                /* an error or the time limit: r says which */
   size_t ticks;
@@ -446,9 +447,17 @@ static bool target_open(search *s) {
   return !each_final(s, 0, &budget, stop_if_target, NULL);
 }
 
+/* Every cut path of the choice is cut at a loop an allowed execution is
+ * already known to need more iterations of: the choice can tell nothing new. */
+static bool cuts_known(const search *s, const int *paths) {
+  for (size_t t = 0; t < s->p->nthreads; t++)
+    if (s->p->paths[paths[t]].cut && !s->loop_known[paths[t]]) return false;
+  return true;
+}
+
 static bool anything_open(search *s) {
   if (s->target) return !s->f->cut && !s->hit && target_open(s);
-  if (s->f->cut) return !s->r->bound_reached || (s->f->ub && !s->r->ub_reached);
+  if (s->f->cut) return !cuts_known(s, s->f->paths) || (s->f->ub && !s->r->ub_reached);
   return states_open(s) || frame_flags_open(s);
 }
 
@@ -699,7 +708,18 @@ static int leaf_verdict(search *s) {
  * reached; an allowed one gives its final states, and res (NULL when the
  * frame's flags are all listed) their pairs. */
 static void leaf_done(search *s, bool consistent, const cat_rel_result *res) {
-  if (consistent && s->f->cut) s->r->bound_reached = true;
+  if (consistent && s->f->cut) {
+    s->r->bound_reached = true;
+    const lx_program *p = s->p;
+    for (size_t t = 0; t < p->nthreads; t++) {
+      const lx_path *c = &p->paths[s->f->paths[t]];
+      if (!c->cut || s->loop_known[s->f->paths[t]]) continue;
+      lc_result_mark_cut(s->r, (size_t)s->f->paths[t]);
+      for (size_t k = 0; k < p->npaths; k++)   /* every path cut at that loop */
+        s->loop_known[k] |= p->paths[k].cut && p->paths[k].thread == c->thread &&
+                            p->paths[k].cut_at.line == c->cut_at.line && p->paths[k].cut_at.col == c->cut_at.col;
+    }
+  }
   if (consistent && s->f->ub && !s->r->ub_reached) {
     s->r->ub_reached = true;
     for (size_t t = 0; t < s->p->nthreads; t++)
@@ -1351,6 +1371,8 @@ static bool any_cut(const lx_program *p, const int *paths) {
   return false;
 }
 
+
+
 static bool any_ub(const lx_program *p, const int *paths) {
   for (size_t t = 0; t < p->nthreads; t++)
     if (p->paths[paths[t]].ub) return true;
@@ -1425,7 +1447,7 @@ static void search_frames(search *s) {
     for (size_t t = 0; t < nt; t++) paths[t] = order[t][k[t]];
     bool wanted = !s->hook || !s->hook->frame || s->hook->frame(s->hook->ctx, paths);
     wanted &= !s->within || memcmp(paths, s->within->paths, nt * sizeof(int)) == 0;
-    bool known = any_cut(p, paths) && s->r->bound_reached && !(any_ub(p, paths) && !s->r->ub_reached);
+    bool known = any_cut(p, paths) && cuts_known(s, paths) && !(any_ub(p, paths) && !s->r->ub_reached);
     if (wanted && !known) search_frame(s, paths);
     size_t t = 0;
     while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
@@ -1490,6 +1512,7 @@ static void search_init(search *s, const lx_program *p, const cat_model *m, cons
   s->m = m;
   s->o = o;
   s->r = lc_result_new(p, "enum", cat_model_name(m));
+  s->loop_known = lc_xcalloc(p->npaths ? p->npaths : 1, 1);
   s->deadline = o->timeout > 0 ? start + o->timeout : 0;
   s->val = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(lx_val));
   s->known = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
@@ -1520,6 +1543,7 @@ static void search_fini(search *s) {
   free(s->obs_known);
   free(s->verdicts);
   free(s->skip);
+  free(s->loop_known);
   enum_model_free(s->em);
 }
 

@@ -34,8 +34,9 @@ lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_ch
  * "--unroll 3 explores one more iteration". */
 void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h);
 
-/* The loops the unroll bound cut in p, as "P1 loop L0 (line 9)", once
- * each, separated by ", ". */
-void lc_unroll_cut_loops(lc_buf *b, const lx_program *p);
+/* The loops the unroll bound cut in p that an allowed execution of r
+ * needs more iterations of (r->cut_reached; every cut loop when r is NULL
+ * or does not know), as "P1 loop L0 (line 9)", once each, separated by ", ". */
+void lc_unroll_cut_loops(lc_buf *b, const lx_program *p, const lc_result *r);
 
 #endif

@@ -690,14 +690,41 @@ static bool query_bound(query *q) {
     if (res == Z3_L_UNDEF) return unknown(q, "looking for executions with undefined behaviour");
     q->r->ub_reached = res == Z3_L_TRUE;
   }
-  Z3_ast any = any_cut(e);
-  if (!any) return true;
-  Z3_solver_push(e->z, e->s);
-  smt_assert(e, any);
-  Z3_lbool res = solve(q);
-  Z3_solver_pop(e->z, e->s, 1);
+  if (!any_cut(e)) return true;
+  /* Which loops: each model found marks the cut paths it takes, and the
+   * next query asks for a cut path of a loop not yet marked, so the
+   * warning names exactly the loops some allowed execution needs more
+   * iterations of (a query per such loop, and one more). */
+  const lx_program *p = e->p;
+  unsigned char *loop_seen = lc_xcalloc(p->npaths ? p->npaths : 1, 1);
+  Z3_lbool res = Z3_L_TRUE;
+  for (;;) {
+    Z3_ast any = NULL;
+    for (size_t pi = 0; pi < p->npaths; pi++)
+      if (p->paths[pi].cut && !loop_seen[pi]) any = smt_or(e, any, e->path[pi]);
+    if (!any) break;
+    Z3_solver_push(e->z, e->s);
+    smt_assert(e, any);
+    res = solve(q);
+    if (res == Z3_L_TRUE) {
+      q->r->bound_reached = true;
+      Z3_model m = Z3_solver_get_model(e->z, e->s);
+      Z3_model_inc_ref(e->z, m);
+      for (size_t pi = 0; pi < p->npaths; pi++) {
+        if (!p->paths[pi].cut || loop_seen[pi] || !model_true(e, m, e->path[pi])) continue;
+        lc_result_mark_cut(q->r, pi);
+        for (size_t k = 0; k < p->npaths; k++)   /* the other paths cut at that loop */
+          loop_seen[k] |= p->paths[k].cut && p->paths[k].thread == p->paths[pi].thread &&
+                          p->paths[k].cut_at.line == p->paths[pi].cut_at.line &&
+                          p->paths[k].cut_at.col == p->paths[pi].cut_at.col;
+      }
+      Z3_model_dec_ref(e->z, m);
+    }
+    Z3_solver_pop(e->z, e->s, 1);
+    if (res != Z3_L_TRUE) break;
+  }
+  free(loop_seen);
   if (res == Z3_L_UNDEF) return unknown(q, "looking for executions cut by the unroll bound");
-  q->r->bound_reached = res == Z3_L_TRUE;
   forbid_cut(e);
   return true;
 }
