@@ -690,14 +690,19 @@ static void stmt(cc *c, const lt_cstmt *s) {
     place(c, ltop, at);
     cond_false(c, s->e, lend);
     lc_vec_push(&c->breaks, lend);
+    lc_vec_push(&c->continues, ltop);
     block(c, &s->body);
     c->breaks.n--;
+    c->continues.n--;
     go(c, ltop, at);
     place(c, lend, at);
     break;
   }
   case LT_CS_BREAK:
     if (c->breaks.n) go(c, c->breaks.v[c->breaks.n - 1], at);
+    break;
+  case LT_CS_CONTINUE:
+    if (c->continues.n) go(c, c->continues.v[c->continues.n - 1], at);
     break;
   case LT_CS_RETURN:
     if (!c->ret) c->ret = new_label(c);

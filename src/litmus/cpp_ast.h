@@ -151,7 +151,10 @@ typedef enum {
   LT_CS_SYNC,        /* __syncthreads();        a CTA barrier (bar.sync 0) */
   LT_CS_BLOCK,       /* { body }               (then, else and loop bodies are blocks) */
   LT_CS_BREAK,       /* break;                 (leaves the innermost while) */
-  LT_CS_RETURN       /* return;                (the thread ends) */
+  LT_CS_RETURN,      /* return;                (the thread ends) */
+  LT_CS_CONTINUE     /* continue;              (back to the innermost while's test; a
+                        `for`'s step or a `do`'s test comes first, as a block
+                        { step; continue; } the parser builds) */
 } lt_cstmt_kind;
 
 typedef struct lt_cstmt lt_cstmt;

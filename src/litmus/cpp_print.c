@@ -292,6 +292,7 @@ static void pstmt(pctx *c, const lt_cstmt *s, int level) {
   case LT_CS_SYNC: lc_buf_puts(b, "__syncthreads();\n"); break;
   case LT_CS_BREAK: lc_buf_puts(b, "break;\n"); break;
   case LT_CS_RETURN: lc_buf_puts(b, "return;\n"); break;
+  case LT_CS_CONTINUE: lc_buf_puts(b, "continue;\n"); break;
   case LT_CS_BLOCK:
     lc_buf_puts(b, "{\n");
     pblock(c, &s->body, level + 1);

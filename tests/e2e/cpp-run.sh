@@ -10,7 +10,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 make_tmp
 cd "$top_srcdir" || exit 99
-for t in litmus/cuda-cpp/*.litmus; do
+for t in litmus/cuda-cpp/*.litmus tests/e2e/cpp/MP+wait+notify.litmus tests/e2e/cpp/continue.litmus \
+         tests/e2e/cpp/unsigned-wrap.litmus; do
   if ! "$lr" --backend host -n 10 -i 500 -q -s 7 "$t" >"$tmp/out" 2>"$tmp/err"; then
     bad "$t on the host backend:"; cat "$tmp/err"
   elif ! grep -q '^Model .* 0 forbidden observed$' "$tmp/out"; then
