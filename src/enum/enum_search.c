@@ -450,6 +450,7 @@ static bool target_open(search *s) {
 /* Every cut path of the choice is cut at a loop an allowed execution is
  * already known to need more iterations of: the choice can tell nothing new. */
 static bool cuts_known(const search *s, const int *paths) {
+  if (!s->o->cut_loops) return s->r->bound_reached;
   for (size_t t = 0; t < s->p->nthreads; t++)
     if (s->p->paths[paths[t]].cut && !s->loop_known[paths[t]]) return false;
   return true;
@@ -1555,7 +1556,7 @@ lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum
                              const lc_state_hook *hook) {
   assert(p && m);
   double start = lc_now();
-  enum_options defaults = {0, true, false};
+  enum_options defaults = {0, true, false, true};
   search s;
   search_init(&s, p, m, o ? o : &defaults, start);
   s.hook = hook;
@@ -1588,7 +1589,7 @@ int enum_find(const lx_program *p, const cat_model *m, const enum_options *o, co
 int enum_find_query(const lx_program *p, const cat_model *m, const enum_options *o, const enum_query *q,
                     lc_witness **w, bool *failing, char **msg) {
   assert(p && m && q && q->target && w && failing && msg);
-  enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune};
+  enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune, false};
   search s;
   search_init(&s, p, m, &opt, lc_now());
   s.max_nodes = q->max_nodes;
@@ -1620,7 +1621,7 @@ int enum_find_query(const lx_program *p, const cat_model *m, const enum_options 
 int enum_each_execution(const lx_program *p, const cat_model *m, const enum_options *o, const lc_state *target,
                         bool (*each)(void *ctx, const lc_witness *w), void *ctx, bool *incomplete, char **msg) {
   assert(p && m && each && msg);
-  enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune};
+  enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune, false};
   lc_state any = {0};
   search s;
   search_init(&s, p, m, &opt, lc_now());
@@ -1645,7 +1646,7 @@ int enum_each_execution(const lx_program *p, const cat_model *m, const enum_opti
 int enum_find_race(const lx_program *p, const cat_model *m, const enum_options *o, const char *flag, int a,
                    int b, lc_witness **w, char **msg) {
   assert(p && m && flag && w && msg && a >= 0 && b >= 0 && (size_t)a < p->nevents && (size_t)b < p->nevents);
-  enum_options opt = {o ? o->timeout : 0, false, false};
+  enum_options opt = {o ? o->timeout : 0, false, false, false};
   lc_state any = {0};
   search s;
   search_init(&s, p, m, &opt, lc_now());

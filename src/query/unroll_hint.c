@@ -37,6 +37,7 @@ lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_ch
     q.unroll = k;
     q.races = false;
     q.termination = false;
+    q.cut_loops = false;   /* whether an execution needs more iterations, not which loops */
     q.progress = 0;
     q.timeout = left;
     lc_diag d;

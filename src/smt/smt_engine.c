@@ -617,6 +617,7 @@ typedef struct query {
   double deadline;   /* lc_now() seconds, 0 = none */
   bool timed_out;
   const lc_state_hook *hook;   /* judges new states, or NULL */
+  bool cut_loops;    /* smt_options.cut_loops */
 } query;
 
 /* Gives the solver what is left of the time budget. */
@@ -713,7 +714,7 @@ static bool query_bound(query *q) {
       for (size_t pi = 0; pi < p->npaths; pi++) {
         if (!p->paths[pi].cut || loop_seen[pi] || !model_true(e, m, e->path[pi])) continue;
         lc_result_mark_cut(q->r, pi);
-        for (size_t k = 0; k < p->npaths; k++)   /* the other paths cut at that loop */
+        for (size_t k = 0; k < p->npaths && q->cut_loops; k++)   /* the other paths cut at that loop */
           loop_seen[k] |= p->paths[k].cut && p->paths[k].thread == p->paths[pi].thread &&
                           p->paths[k].cut_at.line == p->paths[pi].cut_at.line &&
                           p->paths[k].cut_at.col == p->paths[pi].cut_at.col;
@@ -721,7 +722,7 @@ static bool query_bound(query *q) {
       Z3_model_dec_ref(e->z, m);
     }
     Z3_solver_pop(e->z, e->s, 1);
-    if (res != Z3_L_TRUE) break;
+    if (res != Z3_L_TRUE || !q->cut_loops) break;
   }
   free(loop_seen);
   if (res == Z3_L_UNDEF) return unknown(q, "looking for executions cut by the unroll bound");
@@ -1022,7 +1023,7 @@ static void *split_worker(void *arg) {
   split *sp = job->sp;
   smt_enc e;
   enc_init(&e, sp->p);
-  query q = {&e, job->r, sp->timeout, sp->deadline, false, NULL};
+  query q = {&e, job->r, sp->timeout, sp->deadline, false, NULL, false};
   obs_enc *obs = NULL;
   if (encode(&e, sp->m, job->r, &obs)) {
     forbid_cut(&e);
@@ -1082,12 +1083,13 @@ lc_result *smt_check_hooked(const lx_program *p, const cat_model *m, const smt_o
   smt_enc e;
   enc_init(&e, p);
   double timeout = o ? o->timeout : 0;
-  query q = {&e, r, timeout, timeout > 0 ? start + timeout : 0, false, hook};
+  query q = {&e, r, timeout, timeout > 0 ? start + timeout : 0, false, hook, false};
   obs_enc *obs = NULL;
   bool races = !o || o->races;
   bool ok = encode(&e, m, r, &obs);
   r->seconds_encode = lc_now() - start;
   double t = lc_now();
+  q.cut_loops = o && o->cut_loops;
   if (ok) ok = query_bound(&q) && (!races || query_flags(&q));
   r->seconds_flags = lc_now() - t;
   t = lc_now();
