@@ -20,6 +20,7 @@ lc_result *lc_result_new(const lx_program *p, const char *engine, const char *mo
 void lc_result_free(lc_result *r) {
   if (!r) return;
   free(r->states);
+  free(r->cut_reached);
   for (size_t f = 0; f < r->nflags; f++) free(r->flags[f].pairs);
   free(r->flags);
   free(r->message);
@@ -27,6 +28,12 @@ void lc_result_free(lc_result *r) {
   for (size_t i = 0; i < r->nterms; i++) free(r->terms[i].witness);
   free(r->terms);
   free(r);
+}
+
+void lc_result_mark_cut(lc_result *r, size_t path) {
+  assert(r && path < r->prog->npaths);
+  if (!r->cut_reached) r->cut_reached = lc_xcalloc(r->prog->npaths, 1);
+  r->cut_reached[path] = 1;
 }
 
 void lc_result_add_state(lc_result *r, const lx_val *values) {

@@ -52,6 +52,10 @@ typedef struct lc_result {
   lc_flag *flags;
   size_t nflags;
   bool bound_reached;       /* an execution needs more loop iterations than --unroll */
+  /* With bound_reached: per path of prog, 1 when an allowed execution takes
+   * that path cut by the bound (every path of a loop the warning names need
+   * not be marked: one per loop suffices); NULL when not known. */
+  unsigned char *cut_reached;
   bool ub_reached;          /* an allowed execution reaches undefined behaviour (lx_path.ub) */
   size_t ub_path;           /* with ub_reached: the path of prog such an execution takes */
 
@@ -93,6 +97,8 @@ typedef struct lc_state_hook {
 
 lc_result *lc_result_new(const lx_program *p, const char *engine, const char *model);
 void lc_result_free(lc_result *r);
+/* An allowed execution takes path (cut by the unroll bound): cut_reached. */
+void lc_result_mark_cut(lc_result *r, size_t path);
 void lc_result_add_state(lc_result *r, const lx_val *values);
 /* Sorts states (value by value, numerically) and drops duplicates. */
 void lc_result_sort(lc_result *r);

@@ -124,7 +124,8 @@ static void usage(FILE *out) {
         "  -q, --quiet            print no test blocks (with --expect: mismatches only)\n"
         "  -p, --print            print each test in normal form\n"
         "      --events           print each test's lowered events and paths\n"
-        "      --lower TABLE      print a C++ test compiled to PTX through a mapping table\n"
+        "      --lower TABLE|nvcc|nvrtc  print a C++ test compiled to PTX through a\n"
+        "                         mapping table (or by the compiler), as a PTX test\n"
         "      --check-mapping TABLE|nvcc|nvrtc  check a table (or a compiler) on C++\n"
         "                         tests; with --sm N, --ptx-model M,\n"
         "                         --max-combinations N (docs/mappings.md); or with\n"
@@ -725,7 +726,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     if (r->bound_reached && !b->o->quiet) {
       lc_buf loops;
       lc_buf_init(&loops);
-      lc_unroll_cut_loops(&loops, prog);
+      lc_unroll_cut_loops(&loops, prog, r);
       lc_buf_puts(&loops, "); they are not explored; ");
       /* the search for a bound that covers them costs up to four checks
        * at larger bounds, each dearer than this one (the corpus's 483

@@ -704,12 +704,12 @@ static int mutants(session *s, const char *path, const lt_test *t, const lc_sour
 }
 
 /* As litmus-check's, with what it means for the run. */
-static void bound_warning(const char *path, const lx_program *prog, const lc_unroll_hint *h, int termination) {
+static void bound_warning(const char *path, const lx_program *prog, const lc_result *r, const lc_unroll_hint *h) {
   lc_buf b;
   lc_buf_init(&b);
-  lc_unroll_cut_loops(&b, prog);
+  lc_unroll_cut_loops(&b, prog, r);
   lc_buf_puts(&b, "); outcomes only they reach are marked '?'; ");
-  lc_unroll_hint_text(&b, h, termination);
+  lc_unroll_hint_text(&b, h, r->termination);
   fprintf(stderr, "litmus-run: %s: warning: some executions need more loop iterations than --unroll %u allows (%s\n",
           path, prog->unroll, b.s);
   lc_buf_fini(&b);
@@ -752,7 +752,7 @@ static int check_and_run(session *s, const char *path, const lt_test *t, const l
                     "zero) in an allowed execution; litmus-check names the place; not run\n", path);
     rc = LC_EXIT_INPUT;
   } else {
-    if (allowed->bound_reached) bound_warning(path, prog, &hint, allowed->termination);
+    if (allowed->bound_reached) bound_warning(path, prog, allowed, &hint);
     rc = s->camp ? campaign_runs(s, path, prog, allowed)
                  : run_program(s, path, prog, allowed, s->par ? s->par : &s->o->par, NULL);
     if (s->o->mutants && !s->camp && rc <= LC_EXIT_MISMATCH && !interrupted(s->o)) {

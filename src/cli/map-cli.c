@@ -7,6 +7,7 @@
 #define _DEFAULT_SOURCE
 #include "cli/map-cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -183,6 +184,50 @@ static char *find_table(const char *name, char **search) {
     if (path) return path;
   }
   return lc_xstrdup(name);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The tables a name can stand for: "asplos19, nvvm, ... (in DIR)" from the
+ * first mappings folder of the search path that has any. */
+static void list_tables(lc_buf *b, char **search) {
+  for (char **d = search; *d; d++) {
+    lc_buf dir;
+    lc_buf_init(&dir);
+    lc_buf_printf(&dir, "%s/../mappings", *d);
+    DIR *dp = opendir(dir.s);
+    LC_VEC(char *) names = {0};
+    for (struct dirent *e; dp && (e = readdir(dp));) {
+      size_t n = strlen(e->d_name);
+      if (n > 4 && !strcmp(e->d_name + n - 4, ".map")) lc_vec_push(&names, lc_xstrndup(e->d_name, n - 4));
+    }
+    if (dp) closedir(dp);
+    if (names.n) qsort(names.v, names.n, sizeof *names.v, by_name);
+    for (size_t i = 0; i < names.n; i++) lc_buf_printf(b, "%s%s", i ? ", " : "", names.v[i]);
+    char *real = names.n ? realpath(dir.s, NULL) : NULL;
+    if (names.n) lc_buf_printf(b, " (in %s)", real ? real : dir.s);
+    free(real);
+    for (size_t i = 0; i < names.n; i++) free(names.v[i]);
+    bool found = names.n > 0;
+    lc_vec_free(&names);
+    lc_buf_fini(&dir);
+    if (found) return;
+  }
+  lc_buf_puts(b, "none found");
+}
+
+/* A table that cannot be read: why, and what there is to choose from. */
+static void no_table(const char *name, const char *path, char **search) {
+  lc_buf b;
+  lc_buf_init(&b);
+  list_tables(&b, search);
+  if (strcmp(name, path) == 0 && !strchr(name, '/') && !strstr(name, ".map"))
+    fprintf(stderr, "litmus-check: no mapping table '%s'; the tables are %s; or nvcc or nvrtc, the CUDA "
+                    "compiler installed here\n", name, b.s);
+  else
+    fprintf(stderr, "litmus-check: cannot read mapping table '%s': %s; the tables are %s; or nvcc or nvrtc, "
+                    "the CUDA compiler installed here\n", path, strerror(errno), b.s);
+  lc_buf_fini(&b);
 }
 
 static map_table *load_table(const char *path, int sm) {
@@ -445,14 +490,19 @@ static bool sem_at_least(lt_sem a, lt_sem b) {
 }
 
 /* seq equals row under scope s (strengthened: or has a stronger order in
- * some instruction, and the same instructions otherwise). */
+ * some instruction, and the same instructions otherwise).  membar.{cta,
+ * gl,sys} is fence.sc.{cta,gpu,sys}: the PTX ISA ("membar / fence") gives
+ * them the same semantics, so nvcc's membar.gl for __threadfence() is the
+ * seq_cst fence row at device scope (both have sem SC, the scope of the
+ * level). */
 static bool same_sequence(const map_alt *row, lt_scope s, const map_alt *seq, bool strengthened) {
   if (row->nins != seq->nins) return false;
   for (size_t i = 0; i < row->nins; i++) {
     const map_instr *a = &row->ins[i], *b = &seq->ins[i];
     lt_scope want = a->scope_from_cpp ? s : a->scope;
     bool sem = strengthened ? sem_at_least(a->sem, b->sem) : a->sem == b->sem;
-    if (a->kind != b->kind || !sem || a->membar != b->membar || want != b->scope) return false;
+    bool sc_fence = a->kind == LT_I_FENCE && a->sem == LT_SEM_SC && b->sem == LT_SEM_SC;
+    if (a->kind != b->kind || !sem || (a->membar != b->membar && !sc_fence) || want != b->scope) return false;
   }
   return true;
 }
@@ -744,6 +794,54 @@ static int compiler_all(const mopts *o, char **search) {
   return status;
 }
 
+/* --lower nvcc|nvrtc: the compiler's PTX for the test's accesses, read
+ * back into the test's cells (as --check-mapping nvcc checks it), printed
+ * as a PTX litmus test that litmus-check reads and checks. */
+static int lower_compiler(const mopts *o, const char *path) {
+  char buf[4096];
+  bool nvrtc = !strcmp(o->table, "nvrtc");
+  const char *nvcc = nvrtc ? NULL : map_nvcc_path(buf, sizeof buf);
+  if (!nvrtc && !nvcc) {
+    fputs("litmus-check: no nvcc found (set NVCC, or LC_CUDA_DIR to the CUDA toolkit)\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  unit u = {.path = path};
+  lc_buf source;
+  lc_buf_init(&source);
+  lc_buf_puts(&source, map_cuda_prelude());
+  int status = LC_EXIT_INPUT;
+  char *ptx = NULL;
+  lc_diag d;
+  lc_diag_init(&d, NULL, stderr);
+  if (emit_unit(&u, 0, &source) && compile_source(o, nvcc, source.s, &ptx, &d) == 0) {
+    lc_diag_fini(&d);
+    lc_diag_init(&d, &u.in.src, stderr);
+    map_compiled c = {0};
+    if (map_nvcc_lift(u.ct, ptx, u.prefix, &c, &d) == 0) {
+      lc_buf b;
+      lc_buf_init(&b);
+      map_print_lowered(&b, c.ptx_test);
+      if (o->json) {
+        json_t *js = json_head(u.t->name, path, "compiler", o->table, o->sm);
+        json_object_set_new(js, "ptx", json_string(b.s));
+        print_json(js);
+      } else {
+        fputs(b.s, stdout);
+      }
+      lc_buf_fini(&b);
+      status = LC_EXIT_OK;
+    }
+    map_compiled_fini(&c);
+  }
+  if (status != LC_EXIT_OK && o->json)
+    print_json_error(u.in.test, path, "compiler", o->table, o->sm, u.error ? u.error : lc_diag_first_error(&d));
+  lc_diag_fini(&d);
+  free(ptx);
+  lc_buf_fini(&source);
+  unit_fini(&u);
+  return status;
+}
+
 /* The models and options a verdict of the search names. */
 static int exhaustive(const mopts *o, const map_table *m, const map_check_options *co) {
   lc_buf b;
@@ -768,11 +866,19 @@ int map_cli_main(int argc, char **argv) {
     if (o.exhaustive) status = usage_error("--exhaustive checks a table, not a compiler");
     else status = compiler_all(&o, search);
   }
+  if (status < 0 && o.lower && (!strcmp(o.table, "nvcc") || !strcmp(o.table, "nvrtc"))) {
+    status = lower_compiler(&o, o.files.v[0]);
+  }
   if (status < 0) {
     char *path = find_table(o.table, search);
-    m = load_table(path, o.sm);
+    if (access(path, R_OK) != 0) {
+      no_table(o.table, path, search);
+      status = LC_EXIT_INPUT;
+    } else {
+      m = load_table(path, o.sm);
+      if (!m) status = LC_EXIT_INPUT;
+    }
     free(path);
-    if (!m) status = LC_EXIT_INPUT;
   }
   if (status < 0 && o.lower) {
     status = lower_one(&o, m, o.files.v[0]);

@@ -686,8 +686,13 @@ static bool is_jump(const cu_item *it) {
   return !it->boundary && it->in && (it->in->kind == LT_I_BRANCH || it->in->kind == LT_I_GOTO);
 }
 
-/* A C++ test's (forward) jump as a goto to a C++ label. */
-static void emit_cpp_jump(gen *g, int k, const lt_instr *in) {
+/* A C++ test's jump as a goto to a C++ label.  A backward one (a loop)
+ * is guarded as a PTX loop is (emit_loop_guard), in C++: past `unroll`
+ * iterations the instance is marked beyond the bound, past spin_limit or
+ * the deadline it is cut and goes to the end of the role's code in this
+ * phase (stop). */
+static void emit_cpp_jump(gen *g, int k, const cu_item *it, const char *stop) {
+  const lt_instr *in = it->in;
   int id = thread_id(g, k);
   lc_buf target, a, b;
   lc_buf_init(&target);
@@ -696,12 +701,26 @@ static void emit_cpp_jump(gen *g, int k, const lt_instr *in) {
   ptx_label(&target, k, in->label);
   const lt_operand *ops[2] = {&in->a, &in->b};
   lc_buf *vals[2] = {&a, &b};
+  /* an unsigned comparison compares unsigned (the branch's type, lower_cpp.c) */
+  const char *T = in->type == LT_TYPE_U32 ? "unsigned" : "int";
   for (int j = 0; j < 2 && in->kind == LT_I_BRANCH; j++)
-    if (ops[j]->kind == LT_OPND_REG) lc_buf_printf(vals[j], "(int)p%d_r%d", id, ops[j]->reg);
-    else lc_buf_printf(vals[j], "(int)%" PRId64, ops[j]->imm);
+    if (ops[j]->kind == LT_OPND_REG) lc_buf_printf(vals[j], "(%s)p%d_r%d", T, id, ops[j]->reg);
+    else lc_buf_printf(vals[j], "(%s)%" PRId64, T, ops[j]->imm);
   static const char *const cmp[] = {"==", "!=", "<", "<=", ">", ">="};
-  if (in->kind == LT_I_BRANCH) lc_buf_printf(g->o, "  if (%s %s %s) goto %s;\n", a.s, cmp[in->cmp], b.s, target.s);
-  else lc_buf_printf(g->o, "  goto %s;\n", target.s);
+  if (in->kind == LT_I_BRANCH) lc_buf_printf(g->o, "  if (%s %s %s)", a.s, cmp[in->cmp], b.s);
+  if (it->loop < 0) {
+    lc_buf_printf(g->o, "%sgoto %s;\n", in->kind == LT_I_BRANCH ? " " : "  ", target.s);
+  } else {
+    int l = it->loop;
+    lc_buf_printf(g->o, "%s{  // P%d line %d: the loop back\n", in->kind == LT_I_BRANCH ? " " : "  ", id, in->at.line);
+    lc_buf_printf(g->o, "    if (++p%d_lc%d > %uu) p%d_cut |= CU_CUT_BEYOND;\n", id, l, g->p->unroll, id);
+    lc_buf_printf(g->o, "    if (p%d_lc%d > P.spin_limit) {\n      p%d_cut |= CU_CUT_STOPPED;\n      goto %s;\n    }\n",
+                  id, l, id, stop);
+    lc_buf_printf(g->o, "    cu_u64 tg;\n    asm volatile(\"mov.u64 %%0, %%%%globaltimer;\" : \"=l\"(tg));\n");
+    lc_buf_printf(g->o, "    if (tg > cu_deadline) {\n      p%d_cut |= CU_CUT_LATE | CU_CUT_STOPPED;\n      goto %s;\n    }\n",
+                  id, stop);
+    lc_buf_printf(g->o, "    goto %s;\n  }\n", target.s);
+  }
   lc_buf_fini(&target);
   lc_buf_fini(&a);
   lc_buf_fini(&b);
@@ -735,6 +754,13 @@ static void emit_cpp_access(gen *g, int k, size_t i) {
   lc_diag_init(&d, NULL, NULL);
   map_emit_cpp_access(g->o, in, &o, &d);
   lc_diag_fini(&d);
+  /* a C11 compare-exchange's results (ast.h): success in `c`, and the old
+   * value in the expected register `a` (unchanged on success) */
+  if (in->kind == LT_I_ATOM && in->rmw == LT_RMW_CAS && in->dst.kind == LT_OPND_REG) {
+    if (in->c.kind == LT_OPND_REG)
+      lc_buf_printf(g->o, "  p%d_r%d = (int)%s == %s;\n", id, in->c.reg, dst, val);
+    if (in->a.kind == LT_OPND_REG) lc_buf_printf(g->o, "  p%d_r%d = %s;\n", id, in->a.reg, dst);
+  }
   if (in->kind != LT_I_FENCE && reads_into_register(in) && in->dst.kind == LT_OPND_REG)
     lc_buf_printf(g->o, "  s%d_%zu = %s;\n", id, i, dst);
   lc_buf_fini(&c);
@@ -748,6 +774,11 @@ static void emit_segment(gen *g, int k, int phase) {
     emit_block(g, k, phase, 0, r->nitems);
     return;
   }
+  /* a role that loops: a cut instance runs no further (the asm blocks
+   * check it too), its loops' cuts jump to the end of the phase */
+  char stop[48];
+  snprintf(stop, sizeof stop, "LT%d_stop%d", k, phase);
+  if (r->cut >= 0) lc_buf_printf(g->o, "  if (p%d_cut & CU_CUT_STOPPED) goto %s;\n", thread_id(g, k), stop);
   size_t lo = 0;
   for (size_t i = 0; i < r->nitems; i++) {
     const cu_item *it = &r->items[i];
@@ -762,11 +793,12 @@ static void emit_segment(gen *g, int k, int phase) {
       lc_buf_fini(&l);
     }
     if (is_cpp_access(it)) emit_cpp_access(g, k, i);
-    else if (is_jump(it)) emit_cpp_jump(g, k, it->in);
+    else if (is_jump(it)) emit_cpp_jump(g, k, it, stop);
     else continue;
     lo = i + 1;
   }
   emit_block(g, k, phase, lo, r->nitems);
+  if (r->cut >= 0) lc_buf_printf(g->o, "%s:;\n", stop);
 }
 
 /* ---- the test kernel ---------------------------------------------------------------- */
@@ -862,6 +894,8 @@ static void emit_role_setup(gen *g, int k) {
       lc_buf_printf(g->o, "  cu_word p%d_r%d = (cu_word)%" PRId64 "LL;\n", id, th->regs[i],
                   reg_init(g, k, th->regs[i]));
   if (r->cut >= 0) lc_buf_printf(g->o, "  cu_u32 p%d_cut = 0;\n", id);
+  if (g->p->test->cpp)   /* a C++ loop's counter (a PTX loop's is a register of its asm block) */
+    for (int l = 0; l < r->nloops; l++) lc_buf_printf(g->o, "  cu_u32 p%d_lc%d = 0;\n", id, l);
 }
 
 /* What every load and atom read, folded into one word that is stored only

@@ -744,8 +744,8 @@ static int plan_roles(planner *P) {
 
 /* A C++ test's accesses become cuda::atomic_ref calls on int locations
  * between the asm blocks of its other instructions, and its jumps C++
- * gotos (cu_gen.c): its values must fit 32 bits, and its loops (whose
- * unrolling bound the asm blocks count) are not run yet. */
+ * gotos (cu_gen.c; a loop's counter is a C++ variable): its values must
+ * fit 32 bits. */
 static int check_cpp(planner *P) {
   cu_plan *pl = P->pl;
   if (!P->t->cpp) return 0;
@@ -755,8 +755,10 @@ static int check_cpp(planner *P) {
     for (size_t i = 0; i < pl->roles[k].nitems; i++) {
       const lt_instr *in = pl->roles[k].items[i].in;
       if (!in) continue;
-      if (pl->roles[k].items[i].loop >= 0)
-        return refuse(P, (int)k, in, "C++ tests with loops do not run on the CUDA backend yet");
+      if (in->cpp && (in->kind == LT_I_LD || in->kind == LT_I_ST || in->kind == LT_I_ATOM) &&
+          (in->type == LT_TYPE_S64 || in->type == LT_TYPE_U64))
+        return refuse(P, (int)k, in, "the CUDA backend runs C++ tests on 32-bit values only (this one is a "
+                                     "long long)");
       if (in->cpp && in->scope == LT_SCOPE_CLUSTER)
         return refuse(P, (int)k, in, "the libcu++ of this toolkit has no cuda::thread_scope_cluster for "
                                      "cuda::atomic_ref");

@@ -21,6 +21,9 @@ typedef struct enum_options {
   double timeout;      /* seconds for the whole test; 0 = none */
   bool races;          /* evaluate the model's flags (default true) */
   bool no_prune;       /* evaluate every candidate in full: slow, for testing the pruning */
+  bool cut_loops;      /* find every loop an allowed execution takes past the unroll bound
+                          (lc_result.cut_reached, for the warning); else one such
+                          execution is enough (bound_reached) */
 } enum_options;
 
 /* The most threads (or CTAs) of one class of twins in p: identical code

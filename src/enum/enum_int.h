@@ -79,6 +79,9 @@ void enum_sym_free(enum_sym *s);
  * ascending order, and twin CTAs' in lexicographic order (true when s is
  * NULL)? */
 bool enum_sym_canonical(const enum_sym *s, const size_t *k, size_t nthreads, const lx_program *p);
+/* The path that generator g maps path pi to (pi itself when g leaves its
+ * thread alone). */
+size_t enum_sym_image(const enum_sym *s, size_t g, const lx_program *p, size_t pi);
 
 /* ---- orders ------------------------------------------------------------------ */
 

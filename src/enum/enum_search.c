@@ -86,6 +86,7 @@ typedef struct search {
   const cat_model *m;
   const enum_options *o;
   lc_result *r;
+  unsigned char *loop_known;  /* per path: cut at a loop an allowed execution is known to need more of */
   double deadline;
   bool stop;                /* an error or the time limit: r says which */
   size_t ticks;
@@ -486,9 +487,18 @@ static bool target_open(search *s) {
   return !each_final(s, 0, &budget, stop_if_target, NULL);
 }
 
+/* Every cut path of the choice is cut at a loop an allowed execution is
+ * already known to need more iterations of: the choice can tell nothing new. */
+static bool cuts_known(const search *s, const int *paths) {
+  if (!s->o->cut_loops) return s->r->bound_reached;
+  for (size_t t = 0; t < s->p->nthreads; t++)
+    if (s->p->paths[paths[t]].cut && !s->loop_known[paths[t]]) return false;
+  return true;
+}
+
 static bool anything_open(search *s) {
   if (s->target) return !s->f->cut && !s->hit && target_open(s);
-  if (s->f->cut) return !s->r->bound_reached || (s->f->ub && !s->r->ub_reached);
+  if (s->f->cut) return !cuts_known(s, s->f->paths) || (s->f->ub && !s->r->ub_reached);
   return states_open(s) || frame_flags_open(s);
 }
 
@@ -766,11 +776,38 @@ static int leaf_verdict(search *s) {
   return 1;
 }
 
+/* Path pi, cut, is taken by an allowed execution: its loop is one the
+ * bound cuts.  Twins' executions are searched once (enum_sym.c), so the
+ * same loop of each twin is marked too, as its own execution would. */
+static void mark_cut_loop(search *s, size_t pi) {
+  const lx_program *p = s->p;
+  LC_VEC(size_t) todo = {0};
+  lc_vec_push(&todo, pi);
+  while (todo.n) {
+    size_t q = todo.v[--todo.n];
+    const lx_path *c = &p->paths[q];
+    if (!c->cut || s->loop_known[q]) continue;
+    lc_result_mark_cut(s->r, q);
+    for (size_t k = 0; k < p->npaths; k++)   /* every path cut at that loop */
+      s->loop_known[k] |= p->paths[k].cut && p->paths[k].thread == c->thread &&
+                          p->paths[k].cut_at.line == c->cut_at.line && p->paths[k].cut_at.col == c->cut_at.col;
+    for (size_t g = 0; s->sym && g < s->sym->ngens; g++) {
+      size_t img = enum_sym_image(s->sym, g, p, q);
+      if (img != q && !s->loop_known[img]) lc_vec_push(&todo, img);
+    }
+  }
+  lc_vec_free(&todo);
+}
+
 /* The leaf's verdict: a cut execution that is allowed shows the bound was
  * reached; an allowed one gives its final states, and res (NULL when the
  * frame's flags are all listed) their pairs. */
 static void leaf_done(search *s, bool consistent, const cat_rel_result *res) {
-  if (consistent && s->f->cut) s->r->bound_reached = true;
+  if (consistent && s->f->cut) {
+    s->r->bound_reached = true;
+    const lx_program *p = s->p;
+    for (size_t t = 0; t < p->nthreads; t++) mark_cut_loop(s, (size_t)s->f->paths[t]);
+  }
   if (consistent && s->f->ub && !s->r->ub_reached) {
     s->r->ub_reached = true;
     for (size_t t = 0; t < s->p->nthreads; t++)
@@ -1515,6 +1552,8 @@ static bool any_cut(const lx_program *p, const int *paths) {
   return false;
 }
 
+
+
 static bool any_ub(const lx_program *p, const int *paths) {
   for (size_t t = 0; t < p->nthreads; t++)
     if (p->paths[paths[t]].ub) return true;
@@ -1596,7 +1635,7 @@ static void search_frames(search *s) {
     for (size_t t = 0; t < nt; t++) paths[t] = order[t][k[t]];
     bool wanted = !s->hook || !s->hook->frame || s->hook->frame(s->hook->ctx, paths);
     wanted &= !s->within || memcmp(paths, s->within->paths, nt * sizeof(int)) == 0;
-    bool known = any_cut(p, paths) && s->r->bound_reached && !(any_ub(p, paths) && !s->r->ub_reached);
+    bool known = any_cut(p, paths) && cuts_known(s, paths) && !(any_ub(p, paths) && !s->r->ub_reached);
     if (wanted && !known && enum_sym_canonical(s->sym, k, nt, p)) search_frame(s, paths);
     size_t t = 0;
     while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
@@ -1661,6 +1700,7 @@ static void search_init(search *s, const lx_program *p, const cat_model *m, cons
   s->m = m;
   s->o = o;
   s->r = lc_result_new(p, "enum", cat_model_name(m));
+  s->loop_known = lc_xcalloc(p->npaths ? p->npaths : 1, 1);
   s->deadline = o->timeout > 0 ? start + o->timeout : 0;
   s->val = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(lx_val));
   s->known = lc_xcalloc(p->nevents ? p->nevents : 1, sizeof(bool));
@@ -1692,6 +1732,7 @@ static void search_fini(search *s) {
   free(s->verdicts);
   free(s->skip);
   enum_sym_free(s->sym);
+  free(s->loop_known);
   enum_model_free(s->em);
 }
 
@@ -1703,7 +1744,7 @@ lc_result *enum_check_hooked(const lx_program *p, const cat_model *m, const enum
                              const lc_state_hook *hook) {
   assert(p && m);
   double start = lc_now();
-  enum_options defaults = {0, true, false};
+  enum_options defaults = {0, true, false, true};
   search s;
   search_init(&s, p, m, o ? o : &defaults, start);
   s.hook = hook;
@@ -1740,7 +1781,7 @@ int enum_find(const lx_program *p, const cat_model *m, const enum_options *o, co
 int enum_find_query(const lx_program *p, const cat_model *m, const enum_options *o, const enum_query *q,
                     lc_witness **w, bool *failing, char **msg) {
   assert(p && m && q && q->target && w && failing && msg);
-  enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune};
+  enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune, false};
   search s;
   search_init(&s, p, m, &opt, lc_now());
   s.max_nodes = q->max_nodes;
@@ -1772,7 +1813,7 @@ int enum_find_query(const lx_program *p, const cat_model *m, const enum_options 
 int enum_each_execution(const lx_program *p, const cat_model *m, const enum_options *o, const lc_state *target,
                         bool (*each)(void *ctx, const lc_witness *w), void *ctx, bool *incomplete, char **msg) {
   assert(p && m && each && msg);
-  enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune};
+  enum_options opt = {o ? o->timeout : 0, false, o && o->no_prune, false};
   lc_state any = {0};
   search s;
   search_init(&s, p, m, &opt, lc_now());
@@ -1797,7 +1838,7 @@ int enum_each_execution(const lx_program *p, const cat_model *m, const enum_opti
 int enum_find_race(const lx_program *p, const cat_model *m, const enum_options *o, const char *flag, int a,
                    int b, lc_witness **w, char **msg) {
   assert(p && m && flag && w && msg && a >= 0 && b >= 0 && (size_t)a < p->nevents && (size_t)b < p->nevents);
-  enum_options opt = {o ? o->timeout : 0, false, false};
+  enum_options opt = {o ? o->timeout : 0, false, false, false};
   lc_state any = {0};
   search s;
   search_init(&s, p, m, &opt, lc_now());

@@ -221,6 +221,20 @@ bool enum_sym_canonical(const enum_sym *s, const size_t *k, size_t nthreads, con
   return true;
 }
 
+size_t enum_sym_image(const enum_sym *s, size_t g, const lx_program *p, size_t pi) {
+  assert(s && g < s->ngens && pi < p->npaths);
+  const lx_path *c = &p->paths[pi];
+  if (!c->nevents) return pi;
+  int e = s->gens[g].ev[c->events[0]];
+  int y = p->events[e].thread;
+  if (y == c->thread || y < 0) return pi;
+  /* twins' paths correspond one for one, in order (swap_maps) */
+  const lx_thread *x = &p->threads[c->thread], *ty = &p->threads[y];
+  for (size_t k = 0; k < x->npaths && k < ty->npaths; k++)
+    if ((size_t)x->paths[k] == pi) return (size_t)ty->paths[k];
+  return pi;
+}
+
 size_t enum_twins_largest(const lx_program *p) {
   assert(p);
   enum_sym *s = enum_sym_new(p);

@@ -51,8 +51,17 @@ typedef enum {
   LX_OP_MB_DROP,         /* b = arrival count; the expected count drops by one */
   LX_OP_MB_PHASE,        /* the current phase number (the state an arrive returns) */
   LX_OP_MB_DONE,         /* b = a phase number: 1 when that phase has completed */
-  LX_OP_MB_DONE_PARITY   /* b = a parity: 1 when the phase of that parity has completed */
+  LX_OP_MB_DONE_PARITY,  /* b = a parity: 1 when the phase of that parity has completed */
+  /* A 32-bit value of a 64-bit one (b unused): its low 32 bits zero-extended
+   * (an unsigned or .u32/.b32 result) or sign-extended (int, .s32).  Values
+   * are 64-bit; a 32-bit type's arithmetic wraps through these. */
+  LX_OP_U32, LX_OP_S32
 } lx_op;
+
+/* The wrap of a 32-bit type's results (.u32/.b32: LX_OP_U32, .s32:
+ * LX_OP_S32); false for 64-bit types and none, whose arithmetic wraps at
+ * 64 bits. */
+bool lx_type_wrap(lt_type t, lx_op *op);
 
 /* An mbarrier's state, as litmus-check packs it into its 64-bit object
  * (mbar.c): the expected arrival count of a phase (16 bits), the pending

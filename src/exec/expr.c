@@ -38,9 +38,19 @@ lx_val lx_op_apply(lx_op op, lx_val a, lx_val b) {
    * comparisons unsigned. */
   case LX_OP_INC: return ua >= ub ? 0 : wrap(ua + 1);
   case LX_OP_DEC: return (ua == 0 || ua > ub) ? b : wrap(ua - 1);
+  case LX_OP_U32: return (lx_val)(ua & 0xffffffffu);
+  case LX_OP_S32: return (lx_val)(int32_t)(uint32_t)(ua & 0xffffffffu);
   default: return lx_mbar_apply(op, a, b);
   }
   return 0;
+}
+
+bool lx_type_wrap(lt_type t, lx_op *op) {
+  switch (t) {
+  case LT_TYPE_U32: case LT_TYPE_B32: *op = LX_OP_U32; return true;
+  case LT_TYPE_S32: *op = LX_OP_S32; return true;
+  default: return false;
+  }
 }
 
 lx_val lx_expr_eval(const lx_expr *e, const lx_val *read_values) {

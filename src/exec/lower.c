@@ -490,6 +490,8 @@ static run_status lower_rmw(run *R, const lt_instr *in) {
   }
   if (!success) return RUN_DONE;
   const lx_expr *v = cas ? desired : in->rmw == LT_RMW_EXCH ? operand : mk_bin(R->L, lx_rmw_op(in), old, operand);
+  lx_op wrap;   /* a 32-bit atom's arithmetic wraps at 32 bits in memory */
+  if (!cas && in->rmw != LT_RMW_EXCH && lx_type_wrap(in->type, &wrap)) v = mk_bin(R->L, wrap, v, mk_const(R->L, 0));
   lx_event *w = new_event(R, LX_EV_WRITE, in);
   w->tags |= bit(LX_T_W) | bit(LX_T_A);
   set_access(R, w, in, vloc, ws, scope);
@@ -809,7 +811,11 @@ static void lower_alu(run *R, const lt_instr *in) {
     [LT_ALU_OR] = LX_OP_OR, [LT_ALU_XOR] = LX_OP_XOR,
   };
   const lx_expr *a = opnd_value(R, &in->a);
-  set_reg(R, &in->dst, in->alu == LT_ALU_MOV ? a : mk_bin(R->L, ops[in->alu], a, opnd_value(R, &in->b)));
+  const lx_expr *v = in->alu == LT_ALU_MOV ? a : mk_bin(R->L, ops[in->alu], a, opnd_value(R, &in->b));
+  /* a 32-bit type's result wraps at 32 bits, as the hardware's does */
+  lx_op w;
+  if (lx_type_wrap(in->type, &w)) v = mk_bin(R->L, w, v, mk_const(R->L, 0));
+  set_reg(R, &in->dst, v);
 }
 
 /* Takes the jump from cell `from` to `to`, counting backward jumps; false

@@ -41,6 +41,8 @@ typedef struct cc {
   const char *pending;     /* a label waiting for the next instruction */
   bool failed;
   LC_VEC(const char *) breaks;   /* the end label of each loop the statement is in */
+  LC_VEC(const char *) continues; /* the top label of each loop the statement is in */
+  lt_ctype *ltype;               /* each local's type, from its declaration */
   const char *ret;               /* the end of the thread (`return;`), once needed */
 } cc;
 
@@ -118,20 +120,58 @@ static lt_sem mo_sem(lt_mo mo) {
   return LT_SEM_SC;
 }
 
-static void mov(cc *c, lt_operand dst, lt_operand v, lc_loc at) {
+/* ---- types (lt_ctype): each value is held in 64 bits as its type reads
+ * it (an unsigned zero-extended, an int sign-extended), and a result of a
+ * 32-bit type wraps at 32 bits (the ALU's type, exec/lower.c) ---------------- */
+
+static lt_type ptx_type(lt_ctype t) {
+  static const lt_type map[] = {[LT_CT_INT] = LT_TYPE_S32, [LT_CT_UINT] = LT_TYPE_U32,
+                                [LT_CT_LLONG] = LT_TYPE_S64, [LT_CT_ULLONG] = LT_TYPE_U64};
+  return map[t];
+}
+
+/* C11 6.3.1.8: the common type of two operands (int is 32 bits, long
+ * long 64, so long long holds every unsigned). */
+static lt_ctype common(lt_ctype a, lt_ctype b) {
+  if (a == LT_CT_ULLONG || b == LT_CT_ULLONG) return LT_CT_ULLONG;
+  if (a == LT_CT_LLONG || b == LT_CT_LLONG) return LT_CT_LLONG;
+  if (a == LT_CT_UINT || b == LT_CT_UINT) return LT_CT_UINT;
+  return LT_CT_INT;
+}
+
+static void mov_typed(cc *c, lt_operand dst, lt_operand v, lt_ctype t, lc_loc at) {
   lt_instr *in = emit(c, LT_I_ALU, at);
   in->alu = LT_ALU_MOV;
   in->dst = dst;
   in->a = v;
+  in->type = ptx_type(t);
 }
 
-static void branch(cc *c, lt_cmp cmp, lt_operand a, lt_operand b, const char *label, lc_loc at) {
+/* A move of an int (a 0/1 flag). */
+static void mov(cc *c, lt_operand dst, lt_operand v, lc_loc at) { mov_typed(c, dst, v, LT_CT_INT, at); }
+
+/* v of type `from` as type `to`: to a 32-bit type the value wraps (C11
+ * 6.3.1.3: modulo 2^32 for unsigned; for int, implementation-defined,
+ * two's complement in nvcc); the 64-bit types hold every value as is. */
+static lt_operand convert(cc *c, lt_operand v, lt_ctype from, lt_ctype to, lc_loc at) {
+  if (from == to || to == LT_CT_LLONG || to == LT_CT_ULLONG) return v;
+  if (v.kind == LT_OPND_IMM) {
+    v.imm = lx_op_apply(to == LT_CT_UINT ? LX_OP_U32 : LX_OP_S32, v.imm, 0);
+    return v;
+  }
+  lt_operand t = temp(c, at);
+  mov_typed(c, t, v, to, at);
+  return t;
+}
+
+static lt_instr *branch(cc *c, lt_cmp cmp, lt_operand a, lt_operand b, const char *label, lc_loc at) {
   lt_instr *in = emit(c, LT_I_BRANCH, at);
   in->cmp = cmp;
   in->a = a;
   in->b = b;
   in->label = label;
   in->label_at = at;
+  return in;
 }
 
 static void go(cc *c, const char *label, lc_loc at) {
@@ -252,6 +292,25 @@ static lt_param_type param_type(const cc *c, const lt_cexpr *p) {
   return none;
 }
 
+/* The value type of the location pointer p names: its parameter's
+ * pointee (or object's value) type, else its typed init entry's, else int. */
+static lt_ctype loc_ctype(const cc *c, const lt_cexpr *p) {
+  if (p->kind == LT_CE_BINARY && p->op == LT_COP_ADD) p = p->a;
+  if (p->kind != LT_CE_LOC) return LT_CT_INT;
+  const char *type = NULL;
+  for (size_t i = 0; i < c->ct->nparams && !type; i++)
+    if (strcmp(c->ct->params[i].name, p->loc) == 0) type = c->ct->params[i].type;
+  const lt_cpp *cpp = c->t->cpp;
+  for (size_t i = 0; i < cpp->ninits && !type; i++)
+    if (cpp->inits[i].type && strcmp(c->t->inits[cpp->inits[i].first].loc, p->loc) == 0) type = cpp->inits[i].type;
+  if (!type) return LT_CT_INT;
+  char head[160];   /* the pointee: what stands before the first `*` */
+  const char *star = strchr(type, '*');
+  size_t n = star ? (size_t)(star - type) : strlen(type);
+  snprintf(head, sizeof head, "%.*s", (int)(n < sizeof head ? n : sizeof head - 1), type);
+  return lt_cpp_ctype(head);
+}
+
 /* A non-atomic access through p: volatile when p is a volatile int* of a
  * CUDA test, as nvcc compiles it.  herd's C dialect (header `C`) is ISO C,
  * where volatile is not atomic, and herd7 reads it so: a volatile access
@@ -260,7 +319,7 @@ static void plain_access(const cc *c, lt_instr *in, const lt_cexpr *p) {
   lt_param_type pt = param_type(c, p);
   bool vol = pt.kind == LT_PK_VOLATILE && c->t->cpp->dialect == LT_CPP_CUDA;
   in->sem = vol ? LT_SEM_VOLATILE : LT_SEM_WEAK;   /* (system scope: lower.c) */
-  if (pt.is_unsigned) in->type = LT_TYPE_U32;
+  in->type = ptx_type(loc_ctype(c, p));
 }
 
 static void set_scope(lt_instr *in, const lt_catomic *a) {
@@ -274,7 +333,21 @@ static void set_scope(lt_instr *in, const lt_catomic *a) {
 static void set_form(const cc *c, lt_instr *in, const lt_catomic *a) {
   lt_param_type pt = param_type(c, a->obj);
   if (!a->cuda_fn && pt.kind == LT_PK_OBJECT) in->cpp_form = LT_CF_OBJECT;
-  if (pt.is_unsigned || a->op == LT_RMW_INC || a->op == LT_RMW_DEC) in->type = LT_TYPE_U32;
+  in->type = ptx_type(loc_ctype(c, a->obj));
+  if (a->op == LT_RMW_INC || a->op == LT_RMW_DEC) in->type = LT_TYPE_U32;
+}
+
+static lt_ctype etype(const cc *c, const lt_cexpr *e);
+
+/* The value type of the atomic object a works on. */
+static lt_ctype obj_ctype(const cc *c, const lt_catomic *a) {
+  if (a->op == LT_RMW_INC || a->op == LT_RMW_DEC) return LT_CT_UINT;
+  return loc_ctype(c, a->obj);
+}
+
+/* An operand of the atomic a, converted to its object's type. */
+static lt_operand atomic_operand(cc *c, const lt_catomic *a, const lt_cexpr *v) {
+  return convert(c, expr(c, v), etype(c, v), obj_ctype(c, a), v->at);
 }
 
 static lt_operand atomic(cc *c, const lt_cexpr *e) {
@@ -288,7 +361,7 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
     }
     return imm(0, at);
   }
-  lt_operand val = a->val ? expr(c, a->val) : imm(0, at);
+  lt_operand val = a->val ? atomic_operand(c, a, a->val) : imm(0, at);
   if (a->kind == LT_CA_STORE) {
     lt_instr *in = mk(c, LT_I_ST, at);
     in->a = val;
@@ -321,8 +394,8 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
   }
   if (a->cuda_fn) {   /* atomicCAS(p, compare, val): the old value */
     lt_operand cmp = temp(c, at);   /* a copy: a failed cas writes the old value to `a` */
-    mov(c, cmp, expr(c, a->expected), at);
-    lt_operand desired = expr(c, a->desired);
+    mov_typed(c, cmp, atomic_operand(c, a, a->expected), obj_ctype(c, a), at);
+    lt_operand desired = atomic_operand(c, a, a->desired);
     lt_instr *in = mk(c, LT_I_ATOM, at);
     in->rmw = LT_RMW_CAS;
     in->dst = dst;
@@ -350,7 +423,7 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
   } else {
     expected = reg(a->expected->local, at);
   }
-  lt_operand desired = expr(c, a->desired);
+  lt_operand desired = atomic_operand(c, a, a->desired);
   lt_operand ok = temp(c, at);
   lt_instr *in = emit(c, LT_I_ATOM, at);
   in->rmw = LT_RMW_CAS;
@@ -401,14 +474,52 @@ static bool is_bool(const lt_cexpr *e) {
          (e->kind == LT_CE_BINARY && (is_cmp(e->op, &cmp) || e->op == LT_COP_LAND || e->op == LT_COP_LOR));
 }
 
-static lt_operand alu(cc *c, lt_alu_op op, lt_operand a, lt_operand b, lc_loc at) {
+/* The result of op on a and b of type t, which wraps at t's width. */
+static lt_operand alu(cc *c, lt_alu_op op, lt_operand a, lt_operand b, lt_ctype t, lc_loc at) {
   lt_operand dst = temp(c, at);
   lt_instr *in = emit(c, LT_I_ALU, at);
   in->alu = op;
   in->dst = dst;
   in->a = a;
   in->b = b;
+  in->type = ptx_type(t);
   return dst;
+}
+
+/* The type of e's value (C11 6.3.1.8 for operators; a comparison, !, &&
+ * and || give int).  Recursion is bounded by the parser's height. */
+static lt_ctype etype(const cc *c, const lt_cexpr *e) {
+  switch (e->kind) {
+  case LT_CE_CONST: case LT_CE_CAST: return e->ctype;
+  case LT_CE_LOCAL: return c->ltype[e->local];
+  case LT_CE_LOC: case LT_CE_ADDR: return LT_CT_LLONG;   /* an address */
+  case LT_CE_DEREF: return loc_ctype(c, e->a);
+  case LT_CE_ATOMIC:
+    if (e->atomic.kind == LT_CA_FENCE || e->atomic.kind == LT_CA_STORE) return LT_CT_INT;
+    if (e->atomic.kind == LT_CA_CAS && !e->atomic.cuda_fn) return LT_CT_INT;   /* bool */
+    return obj_ctype(c, &e->atomic);
+  case LT_CE_UNARY: return e->op == LT_COP_NOT ? LT_CT_INT : etype(c, e->a);
+  case LT_CE_BINARY:
+    if (is_bool(e)) return LT_CT_INT;
+    return common(etype(c, e->a), etype(c, e->b));
+  case LT_CE_COND: return common(etype(c, e->b), etype(c, e->c));
+  }
+  return LT_CT_INT;
+}
+
+/* The operands of a comparison, converted to their common type; an
+ * unsigned long long compares as unsigned: both get their sign bit
+ * flipped, so that the signed comparison of the results orders them as
+ * unsigned values. */
+static lt_ctype cmp_operands(cc *c, const lt_cexpr *e, lt_cmp cmp, lt_operand *a, lt_operand *b) {
+  lt_ctype ta = etype(c, e->a), tb = etype(c, e->b), t = common(ta, tb);
+  *a = convert(c, expr(c, e->a), ta, t, e->at);
+  *b = convert(c, expr(c, e->b), tb, t, e->at);
+  if (t == LT_CT_ULLONG && cmp != LT_CMP_EQ && cmp != LT_CMP_NE) {
+    *a = alu(c, LT_ALU_XOR, *a, imm(INT64_MIN, e->at), LT_CT_LLONG, e->at);
+    *b = alu(c, LT_ALU_XOR, *b, imm(INT64_MIN, e->at), LT_CT_LLONG, e->at);
+  }
+  return t;
 }
 
 static lt_operand expr(cc *c, const lt_cexpr *e) {
@@ -446,33 +557,38 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
   case LT_CE_ATOMIC: return atomic(c, e);
   case LT_CE_COND: {   /* a branch per value */
     lt_operand dst = temp(c, at);
+    lt_ctype t = etype(c, e);
     const char *lelse = new_label(c), *lend = new_label(c);
     cond_false(c, e->a, lelse);
-    mov(c, dst, expr(c, e->b), at);
+    mov_typed(c, dst, convert(c, expr(c, e->b), etype(c, e->b), t, at), t, at);
     go(c, lend, at);
     place(c, lelse, at);
-    mov(c, dst, expr(c, e->c), at);
+    mov_typed(c, dst, convert(c, expr(c, e->c), etype(c, e->c), t, at), t, at);
     place(c, lend, at);
     return dst;
   }
+  case LT_CE_CAST: return convert(c, expr(c, e->a), etype(c, e->a), e->ctype, at);
   case LT_CE_UNARY: {
+    lt_ctype t = etype(c, e);
     lt_operand a = expr(c, e->a);
-    if (e->op == LT_COP_NEG) return alu(c, LT_ALU_SUB, imm(0, at), a, at);
-    return alu(c, LT_ALU_XOR, a, imm(-1, at), at);
+    if (e->op == LT_COP_NEG) return alu(c, LT_ALU_SUB, imm(0, at), a, t, at);
+    return alu(c, LT_ALU_XOR, a, imm(-1, at), t, at);
   }
   case LT_CE_BINARY: {
     static const lt_alu_op ops[] = {
       [LT_COP_ADD] = LT_ALU_ADD, [LT_COP_SUB] = LT_ALU_SUB, [LT_COP_MUL] = LT_ALU_MUL,
       [LT_COP_DIV] = LT_ALU_DIV, [LT_COP_REM] = LT_ALU_REM, [LT_COP_AND] = LT_ALU_AND,
       [LT_COP_OR] = LT_ALU_OR, [LT_COP_XOR] = LT_ALU_XOR};
-    lt_operand a = expr(c, e->a), b = expr(c, e->b);
+    lt_ctype ta = etype(c, e->a), tb = etype(c, e->b), t = common(ta, tb);
+    lt_operand a = convert(c, expr(c, e->a), ta, t, at);
+    lt_operand b = convert(c, expr(c, e->b), tb, t, at);
     if (e->op == LT_COP_DIV || e->op == LT_COP_REM) {   /* by zero: undefined in C */
       const char *lok = new_label(c);
       branch(c, LT_CMP_NE, b, imm(0, at), lok, at);
       undefined(c, 'd', at);
       place(c, lok, at);
     }
-    return alu(c, ops[e->op], a, b, at);
+    return alu(c, ops[e->op], a, b, t, at);
   }
   }
   return imm(0, at);
@@ -482,8 +598,9 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
 static void cond_false(cc *c, const lt_cexpr *e, const char *lfalse) {
   lt_cmp cmp;
   if (e->kind == LT_CE_BINARY && is_cmp(e->op, &cmp)) {
-    lt_operand a = expr(c, e->a), b = expr(c, e->b);
-    branch(c, negate(cmp), a, b, lfalse, e->at);
+    lt_operand a, b;
+    lt_ctype t = cmp_operands(c, e, cmp, &a, &b);
+    branch(c, negate(cmp), a, b, lfalse, e->at)->type = ptx_type(t);   /* (the CUDA backend's casts) */
   } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LAND) {
     cond_false(c, e->a, lfalse);
     cond_false(c, e->b, lfalse);
@@ -503,8 +620,9 @@ static void cond_false(cc *c, const lt_cexpr *e, const char *lfalse) {
 static void cond_true(cc *c, const lt_cexpr *e, const char *ltrue) {
   lt_cmp cmp;
   if (e->kind == LT_CE_BINARY && is_cmp(e->op, &cmp)) {
-    lt_operand a = expr(c, e->a), b = expr(c, e->b);
-    branch(c, cmp, a, b, ltrue, e->at);
+    lt_operand a, b;
+    lt_ctype t = cmp_operands(c, e, cmp, &a, &b);
+    branch(c, cmp, a, b, ltrue, e->at)->type = ptx_type(t);
   } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LAND) {
     const char *lfalse = new_label(c);
     cond_false(c, e->a, lfalse);
@@ -528,11 +646,14 @@ static void stmt(cc *c, const lt_cstmt *s) {
   lc_loc at = s->at;
   switch (s->kind) {
   case LT_CS_DECL:
-  case LT_CS_ASSIGN:
-    mov(c, reg(s->local, at), s->e ? expr(c, s->e) : imm(0, at), at);
+  case LT_CS_ASSIGN: {   /* the value converted to the local's type */
+    if (s->kind == LT_CS_DECL) c->ltype[s->local] = lt_cpp_ctype(s->type);
+    lt_ctype t = c->ltype[s->local];
+    mov_typed(c, reg(s->local, at), s->e ? convert(c, expr(c, s->e), etype(c, s->e), t, at) : imm(0, at), t, at);
     break;
+  }
   case LT_CS_STORE: {
-    lt_operand v = expr(c, s->e);
+    lt_operand v = convert(c, expr(c, s->e), etype(c, s->e), loc_ctype(c, s->ptr), at);
     lt_instr *in = mk(c, LT_I_ST, at);
     in->a = v;
     plain_access(c, in, s->ptr);
@@ -569,14 +690,19 @@ static void stmt(cc *c, const lt_cstmt *s) {
     place(c, ltop, at);
     cond_false(c, s->e, lend);
     lc_vec_push(&c->breaks, lend);
+    lc_vec_push(&c->continues, ltop);
     block(c, &s->body);
     c->breaks.n--;
+    c->continues.n--;
     go(c, ltop, at);
     place(c, lend, at);
     break;
   }
   case LT_CS_BREAK:
     if (c->breaks.n) go(c, c->breaks.v[c->breaks.n - 1], at);
+    break;
+  case LT_CS_CONTINUE:
+    if (c->continues.n) go(c, c->continues.v[c->continues.n - 1], at);
     break;
   case LT_CS_RETURN:
     if (!c->ret) c->ret = new_label(c);
@@ -601,6 +727,7 @@ const lt_test *lx_cpp_compile(const lt_test *t, lc_arena *a, lc_diag *d) {
     c.t = t;
     c.ct = &t->cpp->threads[i];
     c.next_temp = (int)c.ct->nlocals;
+    c.ltype = lc_xcalloc(c.ct->nlocals + 1, sizeof *c.ltype);
     block(&c, &c.ct->body);
     if (c.ret) place(&c, c.ret, t->threads[i].at);
     if (c.pending) push_cell(&c, NULL, t->threads[i].at);
@@ -612,6 +739,8 @@ const lt_test *lx_cpp_compile(const lt_test *t, lc_arena *a, lc_diag *d) {
     if (c.cells.n) memcpy(th->cells, c.cells.v, c.cells.n * sizeof(lt_cell));
     lc_vec_free(&c.cells);
     lc_vec_free(&c.breaks);
+    lc_vec_free(&c.continues);
+    free(c.ltype);
     if (c.failed) return NULL;
     if (th->ncells > out->nrows) out->nrows = th->ncells;
   }

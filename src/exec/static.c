@@ -173,7 +173,9 @@ static const char *kind_name(lx_ev_kind k) {
 
 static const char *op_name(lx_op op) {
   static const char *const names[] = {"+", "-", "*", "/", "%", "&", "|", "^", "min", "max",
-                                      "umin", "umax", "inc", "dec"};
+                                      "umin", "umax", "inc", "dec", "mb_init", "mb_arrive",
+                                      "mb_arrive_tx", "mb_expect", "mb_complete", "mb_drop",
+                                      "mb_phase", "mb_done", "mb_done_parity", "u32", "s32"};
   return names[op];
 }
 

@@ -170,6 +170,7 @@ static int compile_rmw(compiler *C, const lt_instr *in, host_op *op) {
   }
   op->code = in->rmw == LT_RMW_EXCH ? HOST_EXCH : HOST_RMW;
   op->op = lx_rmw_op(in);
+  op->wrap = op->code == HOST_RMW && lx_type_wrap(in->type, &op->wrap_op);
   return 0;
 }
 
@@ -241,6 +242,7 @@ static int compile_alu(compiler *C, const lt_instr *in, host_op *op) {
   op->dst = dst_slot(C, in);
   op->mov = in->alu == LT_ALU_MOV;
   op->op = ops[in->alu];
+  op->wrap = lx_type_wrap(in->type, &op->wrap_op);
   if (value_opnd(C, in, &in->a, &op->a) < 0) return -1;
   return op->mov ? 0 : value_opnd(C, in, &in->b, &op->b);
 }

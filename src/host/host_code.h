@@ -49,6 +49,8 @@ typedef struct host_op {
   host_order order;
   lx_op op;            /* RMW, ALU */
   bool mov;            /* ALU: a move */
+  bool wrap;           /* ALU, RMW of a 32-bit type: the result wraps (wrap_op) */
+  lx_op wrap_op;
   lt_cmp cmp;          /* BRANCH */
   int dst;             /* register slot written, or -1 */
   int ploc;            /* physical location accessed, or -1 with the address in addr_reg */

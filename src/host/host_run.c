@@ -344,6 +344,17 @@ static inline lx_val fetch_op(_Atomic lx_val *a, lx_op op, lx_val v, host_order 
 #undef FETCH
 }
 
+/* A 32-bit RMW: the new value wraps at 32 bits (exec/lower.c), so it is
+ * computed in a CAS loop as the other operations without a C11 fetch. */
+static inline lx_val fetch_wrap(_Atomic lx_val *a, lx_op op, lx_op wrap, lx_val v, host_order o) {
+  lx_val old = atomic_load_explicit(a, memory_order_relaxed);
+#define FETCH(mo, fo)                                                   \
+  while (!atomic_compare_exchange_weak_explicit(a, &old, lx_op_apply(wrap, lx_op_apply(op, old, v), 0), mo, fo)) {} \
+  return old;
+  WITH_ORDER(o, FETCH)
+#undef FETCH
+}
+
 /* ---- the interpreter --------------------------------------------------------------------- */
 
 static inline lx_val val(const host_opnd *o, const lx_val *r) { return o->reg >= 0 ? r[o->reg] : o->c; }
@@ -622,7 +633,10 @@ static unsigned run_code(host_worker *w, size_t inst) {
       do_store(a, val(&o->a, r), o->order);
       w->nwrites++;
       continue;
-    case HOST_RMW: v = fetch_op(a, o->op, val(&o->a, r), o->order), w->nwrites++; break;
+    case HOST_RMW:
+      v = o->wrap ? fetch_wrap(a, o->op, o->wrap_op, val(&o->a, r), o->order) : fetch_op(a, o->op, val(&o->a, r), o->order);
+      w->nwrites++;
+      break;
     case HOST_EXCH: v = do_exchange(a, val(&o->a, r), o->order), w->nwrites++; break;
     case HOST_CAS: {
       lx_val expected = val(&o->a, r);
@@ -639,7 +653,10 @@ static unsigned run_code(host_worker *w, size_t inst) {
       if (why < 0) return st | (why == HOST_STUCK ? HOST_HUNG : HOST_INCOMPLETE);
       continue;
     }
-    case HOST_ALU: v = o->mov ? val(&o->a, r) : lx_op_apply(o->op, val(&o->a, r), val(&o->b, r)); break;
+    case HOST_ALU:
+      v = o->mov ? val(&o->a, r) : lx_op_apply(o->op, val(&o->a, r), val(&o->b, r));
+      if (o->wrap) v = lx_op_apply(o->wrap_op, v, 0);
+      break;
     case HOST_BRANCH:
       if (!lx_cmp_apply(o->cmp, val(&o->a, r), val(&o->b, r))) continue;
       /* fall through */

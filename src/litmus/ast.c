@@ -175,7 +175,8 @@ static bool expr_eq(const lt_cexpr *a, const lt_cexpr *b) {
   if (!a || !b) return a == b;
   if (a->kind != b->kind || a->parens != b->parens) return false;
   switch (a->kind) {
-  case LT_CE_CONST: return a->value == b->value;
+  case LT_CE_CONST: return a->value == b->value && a->ctype == b->ctype;
+  case LT_CE_CAST: return a->ctype == b->ctype && str_eq(a->type, b->type) && expr_eq(a->a, b->a);
   case LT_CE_LOCAL: case LT_CE_ADDR: return a->local == b->local;
   case LT_CE_LOC: return str_eq(a->loc, b->loc);
   case LT_CE_DEREF: return expr_eq(a->a, b->a);

@@ -68,8 +68,25 @@ typedef enum {
   LT_CE_ATOMIC,      /* an atomic operation; `atomic` */
   LT_CE_UNARY,       /* op a, op one of '-', '!', '~' */
   LT_CE_BINARY,      /* a op b */
-  LT_CE_COND         /* a ? b : c */
+  LT_CE_COND,        /* a ? b : c */
+  LT_CE_CAST         /* (type)a: a converted to ctype (`type` as written); a cast
+                        to a pointer type is no node (locations are untyped) */
 } lt_cexpr_kind;
+
+/* C's integer types as the values of a C++ test have them (C11 6.3.1.8,
+ * the usual arithmetic conversions; int is 32 bits, long and long long 64,
+ * as nvcc's LP64): arithmetic of a type wraps at its width. */
+typedef enum {
+  LT_CT_INT,         /* int (and char, short, bool: promoted to int) */
+  LT_CT_UINT,        /* unsigned int, uint32_t */
+  LT_CT_LLONG,       /* long, long long, int64_t, and pointers */
+  LT_CT_ULLONG       /* unsigned long (long), uint64_t, size_t */
+} lt_ctype;
+
+/* The type a declaration's type names ("unsigned", "uint64_t",
+ * "cuda::atomic<unsigned, S>*" names its value's: unsigned; "int*" a
+ * pointer: LT_CT_LLONG); int when none is recognised. */
+lt_ctype lt_cpp_ctype(const char *type);
 
 /* Operators of LT_CE_UNARY and LT_CE_BINARY. */
 typedef enum {
@@ -118,6 +135,8 @@ struct lt_cexpr {
   lt_catomic atomic;     /* ATOMIC */
   bool parens;           /* written in parentheses (printing keeps them) */
   const lt_cexpr *c;     /* COND: the value when a is false */
+  lt_ctype ctype;        /* CONST: the literal's type (suffix, value, hex); CAST: the target */
+  const char *type;      /* CAST: the type as written, normalised spacing */
   int height;            /* nodes on the longest path down from here (1: a leaf):
                             bounded by the parser, as walks over it recurse */
 };
@@ -132,7 +151,10 @@ typedef enum {
   LT_CS_SYNC,        /* __syncthreads();        a CTA barrier (bar.sync 0) */
   LT_CS_BLOCK,       /* { body }               (then, else and loop bodies are blocks) */
   LT_CS_BREAK,       /* break;                 (leaves the innermost while) */
-  LT_CS_RETURN       /* return;                (the thread ends) */
+  LT_CS_RETURN,      /* return;                (the thread ends) */
+  LT_CS_CONTINUE     /* continue;              (back to the innermost while's test; a
+                        `for`'s step or a `do`'s test comes first, as a block
+                        { step; continue; } the parser builds) */
 } lt_cstmt_kind;
 
 typedef struct lt_cstmt lt_cstmt;

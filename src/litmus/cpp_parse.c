@@ -56,7 +56,16 @@ typedef struct cpp_state {
   size_t nviews, view_cap;
   lt_cstmt **loops;        /* the loops the statement being read is in (for break) */
   size_t nloops, loop_cap;
+  lt_cstmt **tails;        /* parallel to loops: what `continue` runs first (a for's
+                              step, a do's test), or NULL */
+  size_t tail_cap;
   bool cast_unsigned;      /* the last cast read was to an unsigned type */
+  /* A call that returns nothing and is a statement of its own (void_call,
+   * the node read for it): x.wait(old, mo) (void_wait: its test, `x.load(mo)
+   * == old`, becomes a spin loop), x.notify_one(), x.notify_all() and
+   * __nanosleep(t) (no memory effect: no statement). */
+  const lt_cexpr *void_call;
+  bool void_wait;
 } cpp_state;
 
 #define CS ((cpp_state *)ps->cpp)
@@ -105,7 +114,8 @@ static bool type_word(const lt_token *t) {
     "int", "unsigned", "signed", "long", "short", "char", "volatile", "const", "atomic_int",
     "atomic_uint", "atomic_long", "atomic_bool", "_Atomic", "int32_t", "uint32_t", "int64_t",
     "uint64_t", "bool", "atomic", "atomic_ref", "atomic_intptr_t", "intptr_t", "__shared__",
-    "__device__", "__int128", "__int128_t", "__uint128_t", "int128_t", "uint128_t"};
+    "__device__", "__int128", "__int128_t", "__uint128_t", "int128_t", "uint128_t", "atomic_llong",
+    "atomic_ulong", "atomic_ullong", "atomic_size_t", "size_t", "uintptr_t", "ptrdiff_t"};
   if (t->kind != LT_TOK_WORD) return false;
   const char *s = t->text;
   size_t n = t->len;
@@ -653,15 +663,58 @@ static int span(const char *start, const lt_token *t) {
 
 static const char *span_text(const char *start, const lt_token *t) { return span_ok(start, t) ? start : t->text; }
 
+/* x.wait(old[, mo]) as libcu++ and C++20 define it ([atomics.wait]):
+ * repeatedly load(mo) and return once the value differs from old; the
+ * blocking between loads has no memory effect, so it is the spin loop
+ * `while (x.load(mo) == old);` (built by the statement, void_calls).
+ * x.notify_one() and x.notify_all() only unblock waiters: no event. */
+static lt_cexpr *wait_call(parser *ps, const aview *v, const lt_token *m) {
+  bool wait = tok_eq(m, "wait");
+  lt_p_next(ps);
+  lc_loc open = TOK.at;
+  lt_p_expect(ps, LT_TOK_LPAREN, "'('");
+  lt_cexpr *e;
+  if (wait) {
+    if (is(ps, LT_TOK_RPAREN)) lt_p_error(ps, TOK.at, "wait needs the old value: x.wait(old[, order])");
+    lt_cexpr *old = expr(ps);
+    need_value(ps, old);
+    lt_cexpr *load = new_atomic(ps, v, LT_CA_LOAD, LT_RMW_NONE, v->node->at);
+    lt_catomic *a = &load->atomic;
+    a->mo = LT_MO_SEQ_CST;
+    a->mo_at = m->at;
+    if (is(ps, LT_TOK_COMMA)) {
+      lt_p_next(ps);
+      a->mo = mo_arg(ps, &a->mo_at);
+    }
+    if (a->mo == LT_MO_RELEASE || a->mo == LT_MO_ACQ_REL)
+      lt_p_error(ps, a->mo_at, "wait cannot be %s (it loads)", lt_mo_name(a->mo));
+    a->mo_fail = LT_MO_NA;
+    grown(ps, load, load->at);
+    e = new_expr(ps, LT_CE_BINARY, m->at);
+    e->op = LT_COP_EQ;
+    e->a = load;
+    e->b = old;
+    grown(ps, e, m->at);
+  } else {
+    e = const_expr(ps, 0, m->at);
+  }
+  lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+  if (CS->void_call) lt_p_error(ps, m->at, "%.*s returns nothing: call it as a statement of its own", (int)m->len, m->text);
+  CS->void_call = e;
+  CS->void_wait = wait;
+  return e;
+}
+
 /* member -> ('.' | '->') OP '(' args ')' on the atomic object v */
 static lt_cexpr *member_call(parser *ps, const aview *v, const char *start) {
   lt_token m = TOK;
   if (!ident_tok(&m)) lt_p_error(ps, m.at, "expected a member of %s, found %s", v->what, lt_p_desc(ps, &m));
+  if (tok_eq(&m, "wait") || tok_eq(&m, "notify_one") || tok_eq(&m, "notify_all")) return wait_call(ps, v, &m);
   int k = find_op(m.text, m.len);
   if (k < 0)
     lt_p_error(ps, m.at, "`%.*s`: %s has no member %.*s (it has load, store, exchange, fetch_add, "
                "fetch_sub, fetch_and, fetch_or, fetch_xor, fetch_min, fetch_max, "
-               "compare_exchange_weak and compare_exchange_strong)",
+               "compare_exchange_weak, compare_exchange_strong, wait, notify_one and notify_all)",
                span(start, &m), span_text(start, &m), v->what, (int)m.len, m.text);
   lt_p_next(ps);
   lt_cexpr *e = new_atomic(ps, v, ops[k].k, ops[k].op, v->node->at);
@@ -808,6 +861,19 @@ static bool lkmm_word(const lt_token *t) {
   return false;
 }
 
+/* C's type of an integer literal (C11 6.4.4.1): the first of int, long
+ * long (decimal) or int, unsigned, long long, unsigned long long (hex),
+ * from the suffix on, that holds the value.  A value above INT64_MAX
+ * reads as negative (lc_parse_int64) without a minus sign. */
+static lt_ctype literal_type(const lt_token *t) {
+  bool neg = t->text[0] == '-', big = !neg && t->value < 0;
+  bool fits_int = t->value >= INT32_MIN && t->value <= INT32_MAX, fits_uint = t->value >= 0 && t->value <= UINT32_MAX;
+  if (t->int_unsigned) return t->int_longs == 0 && fits_uint ? LT_CT_UINT : LT_CT_ULLONG;
+  if (t->int_longs == 0 && fits_int) return LT_CT_INT;
+  if (t->int_longs == 0 && t->int_hex && fits_uint) return LT_CT_UINT;
+  return big ? LT_CT_ULLONG : LT_CT_LLONG;
+}
+
 /* primary -> INT | name | '(' expr ')' | call | cudafn | atomic_ref '<' ... '>' '(' obj ')' */
 static lt_cexpr *primary(parser *ps) {
   lc_loc at = TOK.at;
@@ -815,6 +881,7 @@ static lt_cexpr *primary(parser *ps) {
   if (is(ps, LT_TOK_INT)) {
     lt_cexpr *e = new_expr(ps, LT_CE_CONST, at);
     e->value = TOK.value;
+    e->ctype = literal_type(&TOK);
     lt_p_next(ps);
     return e;
   }
@@ -834,7 +901,14 @@ static lt_cexpr *primary(parser *ps) {
       lt_cexpr *e = unary(ps);
       CS->depth--;
       CS->cast_unsigned = pt.is_unsigned;
-      return e;
+      if (pt.pointer || pt.kind == LT_PK_OBJECT || pt.kind == LT_PK_C11) return e;
+      /* a value cast converts (lt_ctype) */
+      lt_cexpr *cast = new_expr(ps, LT_CE_CAST, at);
+      cast->type = type;
+      cast->ctype = lt_cpp_ctype(type);
+      cast->a = rvalue(ps, e);
+      grown(ps, cast, at);
+      return cast;
     }
     nest(ps, at);
     lt_cexpr *e = unary(ps);   /* `(*x).load()`: the object itself, not its value */
@@ -849,6 +923,19 @@ static lt_cexpr *primary(parser *ps) {
   const char *s = TOK.text;
   size_t n = TOK.len;
   strip_ns(&s, &n);
+  if (name_is(&TOK, "__nanosleep")) {   /* a back-off: time only, no memory effect */
+    lt_token m = TOK;
+    lt_p_next(ps);
+    lc_loc open = TOK.at;
+    lt_p_expect(ps, LT_TOK_LPAREN, "'('");
+    need_value(ps, expr(ps));
+    lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
+    if (CS->void_call) lt_p_error(ps, m.at, "__nanosleep returns nothing: call it as a statement of its own");
+    lt_cexpr *e = const_expr(ps, 0, m.at);
+    CS->void_call = e;
+    CS->void_wait = false;
+    return e;
+  }
   lt_ts fscope;
   int f = cuda_fn(&TOK, &fscope);
   if (f >= 0) return cuda_call(ps, f, fscope);
@@ -1140,11 +1227,16 @@ static void body(parser *ps, lt_cblock *b) {
   b->n = 1;
 }
 
-static void loop_body(parser *ps, lt_cstmt *loop, lt_cblock *b) {
+/* The body of a loop whose `continue` runs tail first (NULL: none). */
+static void loop_body_tail(parser *ps, lt_cstmt *loop, lt_cblock *b, lt_cstmt *tail) {
+  size_t n = CS->nloops;
+  *PUSH(ps, CS->tails, n, CS->tail_cap) = tail;
   *PUSH(ps, CS->loops, CS->nloops, CS->loop_cap) = loop;
   body(ps, b);
   CS->nloops--;
 }
+
+static void loop_body(parser *ps, lt_cstmt *loop, lt_cblock *b) { loop_body_tail(ps, loop, b, NULL); }
 
 static void paren_cond(parser *ps, lt_cstmt *s) {
   lc_loc open = TOK.at;
@@ -1246,7 +1338,26 @@ static lt_cstmt *declarator(parser *ps, const char *type, lc_loc at) {
 /* simple -> type name ['=' expr] | unary ('=' | op'=') expr | unary ('++' | '--')
  *         | ('++' | '--') unary | expr          (no ';': `for` uses these too)
  * NULL for a named atomic_ref (which makes no statement). */
+static lt_cstmt *simple_stmt(parser *ps);
+
+/* A statement that is a call returning nothing (cpp_state.void_call): the
+ * wait's spin loop, or no statement; anywhere else such a call is an error. */
 static lt_cstmt *simple(parser *ps) {
+  lc_loc at = TOK.at;
+  lt_cstmt *s = simple_stmt(ps);
+  const lt_cexpr *v = CS->void_call;
+  if (!v) return s;
+  CS->void_call = NULL;
+  if (!s || s->kind != LT_CS_EXPR || s->e != v)
+    lt_p_error(ps, v->at, "%s returns nothing: call it as a statement of its own",
+               CS->void_wait ? "wait" : "notify_one, notify_all and __nanosleep each");
+  if (!CS->void_wait) return NULL;
+  lt_cstmt *loop = new_stmt(ps, LT_CS_WHILE, at);
+  loop->e = v;
+  return loop;
+}
+
+static lt_cstmt *simple_stmt(parser *ps) {
   lc_loc at = TOK.at;
   if (is(ps, LT_TOK_INC) || is(ps, LT_TOK_DEC)) {
     lt_token op = TOK;
@@ -1334,7 +1445,7 @@ static lt_cstmt *for_loop(parser *ps, lc_loc at) {
   lt_cstmt *step = is(ps, LT_TOK_RPAREN) ? NULL : simple(ps);
   lt_p_check_match(ps, LT_TOK_RPAREN, ")", "(", open);
   lt_cblock b = {0};
-  loop_body(ps, loop, &b);
+  loop_body_tail(ps, loop, &b, step);
   if (step) {
     loop->body.v = lc_arena_alloc(ps->a, (b.n + 1) * sizeof *loop->body.v);
     if (b.n) memcpy(loop->body.v, b.v, b.n * sizeof *b.v);
@@ -1357,12 +1468,14 @@ static lt_cstmt *do_loop(parser *ps, lc_loc at) {
   lt_cstmt *loop = new_stmt(ps, LT_CS_WHILE, at);
   loop->e = const_expr(ps, 1, at);
   lt_cblock b = {0};
-  loop_body(ps, loop, &b);
+  /* the test, filled in below, is what a `continue` in the body runs */
+  lt_cstmt *test = new_stmt(ps, LT_CS_IF, at);
+  loop_body_tail(ps, loop, &b, test);
   if (!lt_p_is_word(ps, "while")) lt_p_error(ps, TOK.at, "expected 'while' ending the do loop, found %s",
                                              lt_p_desc(ps, &TOK));
   lc_loc wat = TOK.at;
   lt_p_next(ps);
-  lt_cstmt *test = new_stmt(ps, LT_CS_IF, wat);
+  test->at = wat;
   paren_cond(ps, test);
   semi(ps);
   lt_cexpr *cond = (lt_cexpr *)test->e;
@@ -1433,7 +1546,19 @@ static lt_cstmt *stmt(parser *ps) {
                "if, while, for, do, break, return, __syncthreads() and atomic operations)",
                (int)TOK.len, TOK.text);
   } else if (lt_p_is_word(ps, "continue")) {
-    lt_p_error(ps, at, "'continue' is not supported (write the loop with if/else)");
+    if (CS->nloops == 0) lt_p_error(ps, at, "'continue' outside a loop");
+    lt_p_next(ps);
+    semi(ps);
+    s = new_stmt(ps, LT_CS_CONTINUE, at);
+    lt_cstmt *tail = CS->tails[CS->nloops - 1];
+    if (tail) {   /* { step; continue; }: the while loop's top tests again */
+      lt_cstmt *blk = new_stmt(ps, LT_CS_BLOCK, at);
+      blk->body.v = lc_arena_alloc(ps->a, 2 * sizeof *blk->body.v);
+      blk->body.v[0] = tail;
+      blk->body.v[1] = s;
+      blk->body.n = 2;
+      s = blk;
+    }
   } else if (lt_p_is_word(ps, "__syncthreads")) {
     s = new_stmt(ps, LT_CS_SYNC, at);
     lt_p_next(ps);
@@ -1486,6 +1611,7 @@ static void cthread(parser *ps, size_t *cap) {
   CS->cur = (int)t->nthreads - 1;
   CS->local_cap = 0;
   CS->nrefs = CS->nviews = CS->nloops = 0;
+  CS->void_call = NULL;
   th->id = (int)TOK.value;
   th->at = TOK.at;
   th->cluster = -1;

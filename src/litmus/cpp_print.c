@@ -89,6 +89,21 @@ lt_param_type lt_cpp_param_type(const char *type) {
   return pt;
 }
 
+lt_ctype lt_cpp_ctype(const char *type) {
+  if (!type) return LT_CT_INT;
+  if (strchr(type, '*')) return LT_CT_LLONG;
+  static const char *const uns[] = {"unsigned", "uint32_t", "uint64_t", "size_t", "uintptr_t", "atomic_uint",
+                                    "atomic_ulong", "atomic_ullong", "atomic_size_t", "uint"};
+  static const char *const wide[] = {"long", "int64_t", "uint64_t", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t",
+                                     "atomic_long", "atomic_ulong", "atomic_llong", "atomic_ullong", "atomic_size_t"};
+  /* char, short and bool promote to int (their own widths are not modelled) */
+  if (has_word(type, "char") || has_word(type, "short") || has_word(type, "bool")) return LT_CT_INT;
+  bool u = false, w = false;
+  for (size_t i = 0; i < LC_ARRAY_LEN(uns); i++) u = u || has_word(type, uns[i]);
+  for (size_t i = 0; i < LC_ARRAY_LEN(wide); i++) w = w || has_word(type, wide[i]);
+  return w ? (u ? LT_CT_ULLONG : LT_CT_LLONG) : u ? LT_CT_UINT : LT_CT_INT;
+}
+
 static const char *param_of(const lt_cpp_thread *th, const char *loc) {
   for (size_t i = 0; i < th->nparams; i++)
     if (strcmp(th->params[i].name, loc) == 0) return th->params[i].type;
@@ -198,7 +213,19 @@ static void pexpr(pctx *c, const lt_cexpr *e) {
   lc_buf *b = c->b;
   if (e->parens) lc_buf_putc(b, '(');
   switch (e->kind) {
-  case LT_CE_CONST: lc_buf_printf(b, "%lld", (long long)e->value); break;
+  case LT_CE_CONST: {
+    /* the suffix that gives the literal its type again (lt_ctype) */
+    bool fits_int = e->value >= INT32_MIN && e->value <= INT32_MAX;
+    const char *suffix = e->ctype == LT_CT_UINT ? "u" : e->ctype == LT_CT_ULLONG ? "ull"
+                       : e->ctype == LT_CT_LLONG && fits_int ? "ll" : "";
+    if (e->ctype == LT_CT_ULLONG) lc_buf_printf(b, "%llu%s", (unsigned long long)e->value, suffix);
+    else lc_buf_printf(b, "%lld%s", (long long)e->value, suffix);
+    break;
+  }
+  case LT_CE_CAST:
+    lc_buf_printf(b, "(%s)", e->type);
+    pexpr(c, e->a);
+    break;
   case LT_CE_LOCAL: lc_buf_puts(b, c->th->locals[e->local]); break;
   case LT_CE_LOC: lc_buf_puts(b, e->loc); break;
   case LT_CE_ADDR: lc_buf_printf(b, "&%s", c->th->locals[e->local]); break;
@@ -265,6 +292,7 @@ static void pstmt(pctx *c, const lt_cstmt *s, int level) {
   case LT_CS_SYNC: lc_buf_puts(b, "__syncthreads();\n"); break;
   case LT_CS_BREAK: lc_buf_puts(b, "break;\n"); break;
   case LT_CS_RETURN: lc_buf_puts(b, "return;\n"); break;
+  case LT_CS_CONTINUE: lc_buf_puts(b, "continue;\n"); break;
   case LT_CS_BLOCK:
     lc_buf_puts(b, "{\n");
     pblock(c, &s->body, level + 1);

@@ -240,6 +240,13 @@ static int read_number(lt_lexer *ls, lt_token *t) {
   bool hex = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
   size_t suffix = 0;   /* C++: 1u, 2UL, 0x10ull (the value is the same) */
   while (ls->cpp && suffix < 3 && n - suffix > 1 && strchr("uUlL", s[n - suffix - 1])) suffix++;
+  t->int_unsigned = false;
+  t->int_longs = 0;
+  t->int_hex = hex;
+  for (size_t i = n - suffix; i < n; i++) {
+    if (s[i] == 'u' || s[i] == 'U') t->int_unsigned = true;
+    else t->int_longs++;
+  }
   n -= suffix;
   for (size_t i = hex ? 2 : 0; i < n; i++) {
     int c = (unsigned char)s[i];

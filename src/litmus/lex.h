@@ -52,6 +52,10 @@ typedef struct lt_token {
   size_t len;
   lc_loc at;
   int64_t value;      /* INT (values above INT64_MAX wrap, as lc_parse_int64), REG, THREAD */
+  /* INT in C++: written with a `u` suffix, how many `l`s, in hex (C's
+   * type of the literal, lt_ctype, follows from them and the value) */
+  bool int_unsigned, int_hex;
+  int int_longs;
 } lt_token;
 
 typedef struct lt_lexer {

@@ -21,6 +21,7 @@ void lc_check_options_init(lc_check_options *o) {
   memset(o, 0, sizeof *o);
   o->engine = LC_ENGINE_AUTO;
   o->races = true;
+  o->cut_loops = true;
 }
 
 const char *lc_engine_name(lc_engine e) {
@@ -312,10 +313,10 @@ lc_result *lc_check_program_hooked(const lx_program *p, const cat_model *m, cons
   lc_engine engine = o->engine == LC_ENGINE_AUTO ? auto_engine(p) : o->engine;
   lc_result *r;
   if (engine == LC_ENGINE_ENUM) {
-    enum_options eo = {left, o->races, false};
+    enum_options eo = {left, o->races, false, o->cut_loops};
     r = enum_check_hooked(p, m, &eo, hook);
   } else {
-    smt_options so = {left, o->races, o->threads};
+    smt_options so = {left, o->races, o->threads, o->cut_loops};
     r = smt_check_hooked(p, m, &so, hook);
   }
   if (r->status == LC_RESULT_UNKNOWN && o->timeout > 0 && r->message)

@@ -19,6 +19,8 @@ typedef struct lc_check_options {
   bool races;              /* evaluate the model's flags */
   unsigned threads;        /* threads to split one test's states among (0, 1: one) */
   bool termination;        /* also answer "can this hang?" (term.c) */
+  bool cut_loops;          /* name the loops allowed executions need more iterations of
+                              (lc_result.cut_reached; default true); false: whether any does */
   unsigned progress;       /* under these progress models (1u << lc_progress, progress.h);
                               0: fair only */
   /* lc_check_test calls it once lowering is done, before the engine runs

@@ -87,7 +87,7 @@ lc_show_result *lc_show(const lx_program *p, const cat_model *m, const lc_state 
     s->has_state = true;
     lc_state_copy(state, &s->state);
   }
-  enum_options o = {timeout, false, false};
+  enum_options o = {timeout, false, false, false};
   collect c = {s};
   char *why = NULL;
   if (enum_each_execution(p, m, &o, state, keep, &c, &s->incomplete, &why) < 0) {

@@ -395,7 +395,7 @@ static int fails_alone(explainer_run *r, const lc_state *st, size_t i) {
   size_t nc = cat_model_nchecks(r->m);
   bool *on = lc_xcalloc(nc + 1, sizeof(bool)), *failing = lc_xcalloc(nc + 1, sizeof(bool));
   for (size_t j = 0; j < r->k; j++) on[r->checks[j]] = j != i;
-  enum_options o = {r->timeout, false, false};
+  enum_options o = {r->timeout, false, false, false};
   enum_query q = {on, st, ALONE_NODES, NULL, &r->cuts.alone[r->checks[i]], NULL, NULL};
   lc_witness *w = NULL;
   char *msg = NULL;
@@ -428,7 +428,7 @@ static int study(explainer_run *r, const lc_state *st) {
   enum_cuts_init(&r->cuts, r->m);
   size_t nc = cat_model_nchecks(r->m);
   bool *failing = lc_xcalloc(nc + 1, sizeof(bool));
-  enum_options o = {r->timeout, false, false};
+  enum_options o = {r->timeout, false, false, false};
   bool incomplete = false;
   enum_query q = {NULL, st, r->mx ? MIXED_NODES : 0, &r->cuts, NULL, NULL, &incomplete};
   lc_witness *w = NULL;
@@ -569,7 +569,7 @@ static void reset_run(explainer_run *r) {
 static int mixed_find(void *ctx, const bool *on, const lc_state *st, lc_witness **w, bool *failing, char **msg) {
   mixed *x = ctx;
   x->by_smt = false;
-  enum_options o = {x->timeout, false, false};
+  enum_options o = {x->timeout, false, false, false};
   bool incomplete = false, none = enum_counts_none(x->m, on);
   enum_query q = {on, st, MIXED_NODES, NULL, NULL, NULL, &incomplete};
   int rc = x->thin_air ? -2 : enum_find_query(x->p, x->m, &o, &q, w, failing, msg);
@@ -754,7 +754,7 @@ void lc_explain_races(lc_explain_result *x, const lc_result *r, double timeout) 
         got = smt_find_race(&smt, fl->name, rc->a, rc->b, &rc->w, &rc->message);
         if (got == 1 && (rc->message = judge_race(x, rc))) lc_witness_free(rc->w), rc->w = NULL;
       } else {
-        enum_options o = {timeout, false, false};
+        enum_options o = {timeout, false, false, false};
         got = enum_find_race(x->prog, x->model, &o, fl->name, rc->a, rc->b, &rc->w, &rc->message);
       }
       if (got == 0) rc->message = lc_xstrdup("no allowed execution has this pair");

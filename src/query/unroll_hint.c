@@ -38,6 +38,7 @@ lc_unroll_hint lc_unroll_cover(const lt_test *t, const cat_model *m, const lc_ch
     q.unroll = k;
     q.races = false;
     q.termination = false;
+    q.cut_loops = false;   /* whether an execution needs more iterations, not which loops */
     q.progress = 0;
     q.timeout = left;
     lc_diag d;
@@ -93,7 +94,7 @@ void lc_unfinished_text(lc_buf *b, const lc_result *r) {
   assert(b && r && r->prog);
   if (r->bound_reached) {
     lc_buf_printf(b, "no execution finishes within --unroll %u: every one needs more loop iterations (", r->prog->unroll);
-    lc_unroll_cut_loops(b, r->prog);
+    lc_unroll_cut_loops(b, r->prog, r);
     lc_buf_printf(b, "); %s whether a loop may spin for ever, a larger --unroll explores longer executions",
                   r->termination == LC_TERM_NOT_ASKED ? "--termination asks" : "the Termination line says");
   } else {
@@ -102,15 +103,24 @@ void lc_unfinished_text(lc_buf *b, const lc_result *r) {
   }
 }
 
-void lc_unroll_cut_loops(lc_buf *b, const lx_program *p) {
+/* Path k is cut at the same loop as path. */
+static bool same_loop(const lx_path *a, const lx_path *b) {
+  return a->cut && b->cut && a->thread == b->thread && a->cut_at.line == b->cut_at.line && a->cut_at.col == b->cut_at.col;
+}
+
+void lc_unroll_cut_loops(lc_buf *b, const lx_program *p, const lc_result *r) {
   assert(b && p);
+  const unsigned char *reached = r && r->prog == p ? r->cut_reached : NULL;
   size_t n = 0;
   for (size_t i = 0; i < p->npaths; i++) {
     const lx_path *path = &p->paths[i];
     bool seen = !path->cut || path->ub;
-    for (size_t k = 0; k < i && !seen; k++)
-      seen = p->paths[k].cut && p->paths[k].thread == path->thread && p->paths[k].cut_at.line == path->cut_at.line &&
-             p->paths[k].cut_at.col == path->cut_at.col;
+    if (!seen && reached) {   /* a loop no allowed execution needs more of */
+      bool needed = false;
+      for (size_t k = 0; k < p->npaths && !needed; k++) needed = reached[k] && same_loop(&p->paths[k], path);
+      seen = !needed;
+    }
+    for (size_t k = 0; k < i && !seen; k++) seen = same_loop(&p->paths[k], path);
     if (seen) continue;
     lc_buf_printf(b, "%sP%d loop %s (line %d)", n++ ? ", " : "", p->threads[path->thread].id,
                   path->loop_label ? path->loop_label : "?", path->cut_at.line);

@@ -44,8 +44,9 @@ void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h, int termination);
  * "no execution finishes: every one waits for ever ...". */
 void lc_unfinished_text(lc_buf *b, const lc_result *r);
 
-/* The loops the unroll bound cut in p, as "P1 loop L0 (line 9)", once
- * each, separated by ", ". */
-void lc_unroll_cut_loops(lc_buf *b, const lx_program *p);
+/* The loops the unroll bound cut in p that an allowed execution of r
+ * needs more iterations of (r->cut_reached; every cut loop when r is NULL
+ * or does not know), as "P1 loop L0 (line 9)", once each, separated by ", ". */
+void lc_unroll_cut_loops(lc_buf *b, const lx_program *p, const lc_result *r);
 
 #endif

@@ -76,6 +76,10 @@ char *run_model_result_dump(const lc_result *r) {
   json_object_set_new(o, "states", states);
   json_object_set_new(o, "flags", flags);
   json_object_set_new(o, "bound_reached", json_boolean(r->bound_reached));
+  json_t *cut = json_array();
+  for (size_t i = 0; r->cut_reached && i < r->prog->npaths; i++)
+    if (r->cut_reached[i]) json_array_append_new(cut, json_integer((json_int_t)i));
+  json_object_set_new(o, "cut_reached", r->cut_reached ? cut : (json_decref(cut), json_null()));
   json_object_set_new(o, "ub_reached", json_boolean(r->ub_reached));
   json_object_set_new(o, "ub_path", json_integer((json_int_t)r->ub_path));
   json_object_set_new(o, "termination", json_integer(r->termination));
@@ -171,6 +175,11 @@ lc_result *run_model_result_load(const char *text, const lx_program *p, const ca
   r->status = (lc_result_status)status;
   r->message = dup_or_null(json_object_get(o, "message"));
   r->bound_reached = json_is_true(json_object_get(o, "bound_reached"));
+  const json_t *cut = json_object_get(o, "cut_reached");
+  for (size_t i = 0; json_is_array(cut) && i < json_array_size(cut); i++) {
+    json_int_t k = json_integer_value(json_array_get(cut, i));
+    if (k >= 0 && (size_t)k < p->npaths) lc_result_mark_cut(r, (size_t)k);
+  }
   r->ub_reached = json_is_true(json_object_get(o, "ub_reached"));
   r->ub_path = (size_t)json_integer_value(json_object_get(o, "ub_path"));
   r->termination = (int)json_integer_value(json_object_get(o, "termination"));

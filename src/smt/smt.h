@@ -14,6 +14,7 @@ typedef struct smt_options {
   double timeout;      /* seconds for the whole test; 0 = none */
   bool races;          /* evaluate the model's flags (default true) */
   unsigned threads;    /* split the listing of states among threads (0, 1: no) */
+  bool cut_loops;      /* as enum_options.cut_loops */
 } smt_options;
 
 /* Never returns NULL: failures are in the result's status and message. */

@@ -144,6 +144,8 @@ static Z3_ast expr(smt_enc *e, const lx_expr *x) {
     Z3_ast c[2] = {Z3_mk_eq(z, a, zero), Z3_mk_bvugt(z, a, b)};
     return Z3_mk_ite(z, Z3_mk_or(z, 2, c), b, Z3_mk_bvsub(z, a, bv(e, 1)));
   }
+  case LX_OP_U32: return Z3_mk_zero_ext(z, 32, Z3_mk_extract(z, 31, 0, a));
+  case LX_OP_S32: return Z3_mk_sign_ext(z, 32, Z3_mk_extract(z, 31, 0, a));
   default: return mb_expr(e, x->op, a, b);
   }
   return zero;
@@ -620,6 +622,7 @@ typedef struct query {
   double deadline;   /* lc_now() seconds, 0 = none */
   bool timed_out;
   const lc_state_hook *hook;   /* judges new states, or NULL */
+  bool cut_loops;    /* smt_options.cut_loops */
 } query;
 
 /* Gives the solver what is left of the time budget. */
@@ -693,14 +696,41 @@ static bool query_bound(query *q) {
     if (res == Z3_L_UNDEF) return unknown(q, "looking for executions with undefined behaviour");
     q->r->ub_reached = res == Z3_L_TRUE;
   }
-  Z3_ast any = any_cut(e);
-  if (!any) return true;
-  Z3_solver_push(e->z, e->s);
-  smt_assert(e, any);
-  Z3_lbool res = solve(q);
-  Z3_solver_pop(e->z, e->s, 1);
+  if (!any_cut(e)) return true;
+  /* Which loops: each model found marks the cut paths it takes, and the
+   * next query asks for a cut path of a loop not yet marked, so the
+   * warning names exactly the loops some allowed execution needs more
+   * iterations of (a query per such loop, and one more). */
+  const lx_program *p = e->p;
+  unsigned char *loop_seen = lc_xcalloc(p->npaths ? p->npaths : 1, 1);
+  Z3_lbool res = Z3_L_TRUE;
+  for (;;) {
+    Z3_ast any = NULL;
+    for (size_t pi = 0; pi < p->npaths; pi++)
+      if (p->paths[pi].cut && !loop_seen[pi]) any = smt_or(e, any, e->path[pi]);
+    if (!any) break;
+    Z3_solver_push(e->z, e->s);
+    smt_assert(e, any);
+    res = solve(q);
+    if (res == Z3_L_TRUE) {
+      q->r->bound_reached = true;
+      Z3_model m = Z3_solver_get_model(e->z, e->s);
+      Z3_model_inc_ref(e->z, m);
+      for (size_t pi = 0; pi < p->npaths; pi++) {
+        if (!p->paths[pi].cut || loop_seen[pi] || !model_true(e, m, e->path[pi])) continue;
+        lc_result_mark_cut(q->r, pi);
+        for (size_t k = 0; k < p->npaths && q->cut_loops; k++)   /* the other paths cut at that loop */
+          loop_seen[k] |= p->paths[k].cut && p->paths[k].thread == p->paths[pi].thread &&
+                          p->paths[k].cut_at.line == p->paths[pi].cut_at.line &&
+                          p->paths[k].cut_at.col == p->paths[pi].cut_at.col;
+      }
+      Z3_model_dec_ref(e->z, m);
+    }
+    Z3_solver_pop(e->z, e->s, 1);
+    if (res != Z3_L_TRUE || !q->cut_loops) break;
+  }
+  free(loop_seen);
   if (res == Z3_L_UNDEF) return unknown(q, "looking for executions cut by the unroll bound");
-  q->r->bound_reached = res == Z3_L_TRUE;
   forbid_cut(e);
   return true;
 }
@@ -1013,7 +1043,7 @@ static void *split_worker(void *arg) {
   split *sp = job->sp;
   smt_enc e;
   enc_init(&e, sp->p);
-  query q = {&e, job->r, sp->timeout, sp->deadline, false, NULL};
+  query q = {&e, job->r, sp->timeout, sp->deadline, false, NULL, false};
   obs_enc *obs = NULL;
   if (encode(&e, sp->m, job->r, &obs)) {
     forbid_cut(&e);
@@ -1075,12 +1105,13 @@ lc_result *smt_check_hooked(const lx_program *p, const cat_model *m, const smt_o
   smt_enc e;
   enc_init(&e, p);
   double timeout = o ? o->timeout : 0;
-  query q = {&e, r, timeout, timeout > 0 ? start + timeout : 0, false, hook};
+  query q = {&e, r, timeout, timeout > 0 ? start + timeout : 0, false, hook, false};
   obs_enc *obs = NULL;
   bool races = !o || o->races;
   bool ok = encode(&e, m, r, &obs);
   r->seconds_encode = lc_now() - start;
   double t = lc_now();
+  q.cut_loops = o && o->cut_loops;
   if (ok) ok = query_bound(&q) && (!races || query_flags(&q));
   r->seconds_flags = lc_now() - t;
   t = lc_now();

@@ -13,6 +13,9 @@ make_tmp
 exp=tests/map/expected
 cpp=tests/map/cpp
 # run NAME WANT-STATUS ARGS...: stdout+stderr against $exp/NAME.expected
+# the mappings folder the error names, wherever the tree is
+srcdir_real=$(cd "$top_srcdir" && pwd -P)
+filter() { sed "s|$srcdir_real/|SRCDIR/|g"; }
 run() {
   name=$1 want=$2
   shift 2
@@ -90,7 +93,9 @@ lower lower-nvvm-cluster-sm90 --lower nvvm --sm 90 $cpp/MP+cluster.litmus
 run error-cluster-sm80 2 --lower tests/map/tables/cluster-sm80.map --sm 80 $cpp/MP+cluster.litmus
 run error-no-scope 2 --lower ptx-abi --sm 80 $cpp/MP+cluster.litmus
 run error-not-cpp 2 --check-mapping ptx-abi litmus/MP.litmus
+# a table name that is not one: the tables there are, and the compilers
 run error-no-table 2 --check-mapping no-such-table $cpp/SB+sc.litmus
+run error-no-table-lower 2 --lower nvvvm $cpp/SB+sc.litmus
 
 # --json: --lower's test as one object, and an object for each test in
 # error (a PTX test, a table invalid for it) beside the others.

@@ -45,4 +45,20 @@ run nvcc-fig12-sm90-c20 0 --check-mapping nvcc --sm 90 --set release-sequence=c2
 # scope the toolkit cannot compile, a PTX test)
 # shellcheck disable=SC2086
 run nvcc-json 2 --check-mapping nvcc --sm 90 --json $classic tests/map/nvcc/loads-cluster.litmus litmus/MP.litmus
+# --lower nvcc: what nvcc emits for a C++ spin lock and a flag handoff
+# through volatile ints and __threadfence, as a PTX litmus test (whole
+# output), which checked gives the C++ test's verdict
+for t in CAS-lock MP+volatile+threadfence; do
+  run "lower-nvcc-sm90-$t" 0 --lower nvcc --sm 90 "litmus/cuda-cpp/$t.litmus"
+  "$lc" --lower nvcc --sm 90 "litmus/cuda-cpp/$t.litmus" >"$tmp/$t.litmus" 2>/dev/null
+  "$lc" "$tmp/$t.litmus" 2>&1 | grep -E '^(Ok|No|Observation) ' >"$tmp/ptx.v"
+  "$lc" "litmus/cuda-cpp/$t.litmus" 2>&1 | grep -E '^(Ok|No|Observation) ' >"$tmp/cpp.v"
+  if [ -s "$tmp/cpp.v" ] && cmp -s "$tmp/ptx.v" "$tmp/cpp.v"; then
+    ok "--lower nvcc of $t checks to the C++ test's verdict"
+  else
+    bad "--lower nvcc of $t checks to another verdict"; cat "$tmp/ptx.v" "$tmp/cpp.v"
+  fi
+done
+run lower-nvcc-json 0 --lower nvcc --sm 90 --json litmus/cuda-cpp/MP+cuda-atomic+members.litmus
+run lower-nvcc-not-cpp 2 --lower nvcc litmus/MP.litmus
 finish nvcc

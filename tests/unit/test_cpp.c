@@ -275,8 +275,12 @@ static void test_cpp_cuda_forms(void **state) {
      "int r = 0; while (1) { r = *x; if (!(r == 0)) { break; } }"},
     {"int* x", "while (atomicCAS(x, 0, 1) != 0);", "while (atomicCAS(x, 0, 1) != 0) { }"},
     {"int* x", "int a = 2; a *= *x + 1; int r = a > 2 ? 1 : 2; unsigned u = 1u;",
-     "int a = 2; a = a * (*x + 1); int r = a > 2 ? 1 : 2; unsigned u = 1;"},
-    {"int* x", "int a = (unsigned)*x, b = 0; if (a) return;", "{ int a = *x; int b = 0; } if (a) { return; }"},
+     "int a = 2; a = a * (*x + 1); int r = a > 2 ? 1 : 2; unsigned u = 1u;"},
+    {"int* x", "int a = (unsigned)*x, b = 0; if (a) return;", "{ int a = (unsigned)*x; int b = 0; } if (a) { return; }"},
+    {"cuda::atomic<int>* x", "x->wait(0, cuda::memory_order_acquire); x->notify_all(); __nanosleep(10);",
+     "while (atomic_load_explicit(x, memory_order_acquire) == 0) { }"},
+    {"int* x", "for (int i = 0; i < 2; i++) { if (i) continue; *x = i; }",
+     "{ int i = 0; while (i < 2) { if (i) { { i = i + 1; continue; } } *x = i; i = i + 1; } }"},
   };
   for (size_t i = 0; i < LC_ARRAY_LEN(forms); i++) {
     parsed a, b;
@@ -411,13 +415,17 @@ static void test_cpp_errors(void **state) {
     {"bad-ref-op", "CUDA e\n{}\nP0@cta 0,gpu 0 (atomic_int* x) { cuda::atomic_ref<int>(*x).frob(1); }\nexists (x == 1)\n",
      "t.litmus:3:60: error: `cuda::atomic_ref<int>(*x).frob`: cuda::atomic_ref has no member frob (it "
      "has load, store, exchange, fetch_add, fetch_sub, fetch_and, fetch_or, fetch_xor, fetch_min, "
-     "fetch_max, compare_exchange_weak and compare_exchange_strong)"},
+     "fetch_max, compare_exchange_weak, compare_exchange_strong, wait, notify_one and notify_all)"},
     {"addr-of-expr", "C e\n{}\nP0 (atomic_int* x) { int r = &(1); }\nexists (x == 1)\n",
      "t.litmus:3:30: error: '&' needs a local or a location"},
-    {"no-member", "CUDA e\n{}\nP0@cta 0,gpu 0 (cuda::atomic<int>* x) { x->wait(0); }\nexists (x == 1)\n",
-     "t.litmus:3:44: error: `x->wait`: cuda::atomic has no member wait (it has load, store, exchange, "
-     "fetch_add, fetch_sub, fetch_and, fetch_or, fetch_xor, fetch_min, fetch_max, compare_exchange_weak "
-     "and compare_exchange_strong)"},
+    {"no-member", "CUDA e\n{}\nP0@cta 0,gpu 0 (cuda::atomic<int>* x) { x->wait_for(0); }\nexists (x == 1)\n",
+     "t.litmus:3:44: error: `x->wait_for`: cuda::atomic has no member wait_for (it has load, store, exchange, "
+     "fetch_add, fetch_sub, fetch_and, fetch_or, fetch_xor, fetch_min, fetch_max, compare_exchange_weak, "
+     "compare_exchange_strong, wait, notify_one and notify_all)"},
+    {"wait-as-value", "CUDA e\n{}\nP0@cta 0,gpu 0 (cuda::atomic<int>* x) { int r = x->wait(0); }\nexists (x == 1)\n",
+     "t.litmus:3:52: error: wait returns nothing: call it as a statement of its own"},
+    {"continue-outside", "CUDA e\n{}\nP0@cta 0,gpu 0 (int* x) { continue; }\nexists (x == 1)\n",
+     "t.litmus:3:27: error: 'continue' outside a loop"},
     {"decrement-twice", "CUDA e\n{}\nP0@cta 0,gpu 0 (int* x) { int a = 1; int b = a--1; }\nexists (x == 1)\n",
      "t.litmus:3:47: error: '--' on local a inside an expression: changing a local is a statement of its "
      "own here (a--;); for two minus signs write '- -'"},

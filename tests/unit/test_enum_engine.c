@@ -38,7 +38,7 @@ static int teardown(void **state) {
 }
 
 static lc_result *run_enum(const lx_program *p, const cat_model *m, bool prune) {
-  enum_options o = {0, true, !prune};
+  enum_options o = {0, true, !prune, false};
   lc_result *r = enum_check(p, m, &o);
   assert_int_equal(r->status, LC_RESULT_OK);
   return r;
@@ -130,7 +130,7 @@ static void test_enum_no_races(void **state) {
   models *m = *state;
   fx_test x;
   assert_true(fx_parse(&x, MP("weak", "weak", "cta 1")));
-  enum_options o = {0, false, false};
+  enum_options o = {0, false, false, false};
   lc_result *r = enum_check(x.p, m->v75, &o);
   assert_int_equal(r->nflags, 0);
   assert_int_equal(r->nstates, 4);
@@ -154,7 +154,7 @@ static void compare_random(const cat_model *m, uint64_t seed, size_t count) {
     lc_diag_fini(&d);
     assert_non_null(p);
     lc_result *pruned = run_enum(p, m, true), *full = run_enum(p, m, false);
-    smt_options so = {0, true, 1};
+    smt_options so = {0, true, 1, false};
     lc_result *smt = smt_check(p, m, &so);
     if (!fx_same(pruned, full) || !fx_same(pruned, smt)) fail_msg("engines differ on %s", t->name);
     lc_result_free(pruned);

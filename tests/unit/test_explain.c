@@ -168,7 +168,7 @@ static void bounded_search(void **st) {
   size_t nc = cat_model_nchecks(m);
   bool *on = calloc(nc + 1, sizeof(bool)), *failing = calloc(nc + 1, sizeof(bool));
   lc_witness *w = NULL;
-  enum_options o = {0, false, false};
+  enum_options o = {0, false, false, false};
   enum_cuts cuts;
   enum_cuts_init(&cuts, m);
   enum_query one_node = {NULL, &s, 1, NULL, NULL, NULL, NULL}, all = {NULL, &s, 0, &cuts, NULL, NULL, NULL};
@@ -211,7 +211,7 @@ static void alone_below_its_place(void **st) {
   assert_true(causality < nc && causality < 64);
   bool *on = calloc(nc + 1, sizeof(bool)), *failing = calloc(nc + 1, sizeof(bool));
   lc_witness *w = NULL;
-  enum_options o = {0, false, false};
+  enum_options o = {0, false, false, false};
   enum_cuts cuts;
   enum_cuts_init(&cuts, m);
   enum_query all = {NULL, &s, 0, &cuts, NULL, NULL, NULL};
@@ -252,7 +252,7 @@ static void shortest_paths_first(void **st) {
   assert_int_equal(lc_state_parse(x.p, "P1:r0=1;", &s, &err), 0);
   bool *failing = calloc(cat_model_nchecks(m) + 1, sizeof(bool));
   lc_witness *w = NULL;
-  enum_options o = {0, false, false};
+  enum_options o = {0, false, false, false};
   assert_int_equal(enum_find(x.p, m, &o, NULL, &s, &w, failing, &err), 1);
   size_t shortest = (size_t)-1;
   const lx_thread *t1 = &x.p->threads[1];

@@ -23,8 +23,8 @@ static size_t states(const cat_model *m, gen_family f, unsigned n) {
   lx_program *p = lx_lower(t, NULL, &d);
   lc_diag_fini(&d);
   assert_non_null(p);
-  enum_options eo = {0, true, false};
-  smt_options so = {0, true, 1};
+  enum_options eo = {0, true, false, false};
+  smt_options so = {0, true, 1, false};
   lc_result *a = enum_check(p, m, &eo), *b = smt_check(p, m, &so);
   assert_true(fx_same(a, b));
   size_t k = a->nstates;
