@@ -71,7 +71,7 @@ static void add_dir(lc_paths *out, const char *top, lc_diag *d) {
         lc_vec_free(&found);
       }
       free(path);
-    } else if (has_suffix(path, ".litmus")) {
+    } else if (has_suffix(path, ".litmus") || has_suffix(path, ".cu")) {
       lc_vec_push(out, path);
     } else {
       free(path);
