@@ -86,6 +86,7 @@ typedef struct frame {
   const func *f;       /* NULL for the kernel */
   int id;
   const char **arg;    /* f's parameters: the text that stands for each */
+  const char **base, **off;   /* a pointer parameter's array and offset (array_arg), or NULL */
   const char *target;  /* `x = f(...)`: x; NULL */
   const kn_tok *call;
 } frame;
@@ -685,6 +686,51 @@ static const char *render(gen *g, frame *fr, size_t from, size_t to) {
   return s;
 }
 
+
+/* A pointer argument into an array, `&A[e]` or `A + e` (A a location):
+ * base and offset, so that the callee's p[i] and *p are A[(e) + (i)] and
+ * A[e] (the dialect indexes locations, not expressions). */
+static bool array_arg(gen *g, const char *arg, const char **base, const char **off) {
+  const char *p = arg;
+  size_t n = strlen(arg);
+  while (n >= 2 && p[0] == '(' && p[n - 1] == ')') {   /* outer parentheses, when they match */
+    int depth = 0;
+    bool whole = true;
+    for (size_t k = 0; k < n; k++) {
+      depth += p[k] == '(' ? 1 : p[k] == ')' ? -1 : 0;
+      if (depth == 0 && k + 1 < n) whole = false;
+    }
+    if (!whole) break;
+    p++, n -= 2;
+  }
+  while (n && *p == ' ') p++, n--;
+  bool amp = n && *p == '&';
+  if (amp) {
+    p++, n--;
+    while (n && *p == ' ') p++, n--;
+  }
+  size_t k = 0;
+  while (k < n && (isalnum((unsigned char)p[k]) || p[k] == '_')) k++;
+  if (k == 0 || isdigit((unsigned char)p[0])) return false;
+  size_t r = k;
+  while (r < n && p[r] == ' ') r++;
+  if (amp) {
+    if (r >= n || p[r] != '[' || p[n - 1] != ']') return false;
+    int depth = 0;
+    for (size_t q = r; q < n; q++) {
+      depth += p[q] == '[' ? 1 : p[q] == ']' ? -1 : 0;
+      if (depth == 0 && q + 1 < n) return false;
+    }
+    *base = lc_arena_strndup(g->K->a, p, k);
+    *off = lc_arena_strndup(g->K->a, p + r + 1, n - r - 2);
+    return true;
+  }
+  if (r >= n || p[r] != '+') return false;
+  *base = lc_arena_strndup(g->K->a, p, k);
+  *off = lc_arena_strndup(g->K->a, p + r + 1, n - r - 1);
+  return true;
+}
+
 #define MAX_ARGS 32
 
 /* Inlines a call of f at toks[i] (its name); returns the index after ')'.
@@ -702,13 +748,17 @@ static size_t inline_call(gen *g, frame *fr, func *f, size_t i, bool stmt, const
   if (!stmt && !f->expr)
     ERR(g, at, "'%.*s' is a function of several statements called inside an expression: call it as a statement, "
         "`x = %.*s(...);` or `T x = %.*s(...);`", (int)at->n, at->s, (int)at->n, at->s, (int)at->n, at->s);
-  frame callee = {f, ++g->nframes, NULL, target, at};
+  frame callee = {f, ++g->nframes, NULL, NULL, NULL, target, at};
   const char **args = lc_arena_alloc(g->K->a, (n + 1) * sizeof *args);
   for (size_t k = 0; k < n; k++) {
     args[k] = render(g, fr, cuts[k], cuts[k + 1] - 1);
     if (!args[k][0]) ERR(g, &g->t[cuts[k]], "an empty argument");
   }
   callee.arg = args;
+  callee.base = lc_arena_alloc(g->K->a, (n + 1) * sizeof *callee.base);
+  callee.off = lc_arena_alloc(g->K->a, (n + 1) * sizeof *callee.off);
+  for (size_t k = 0; k < n; k++)
+    if (f->params.v[k].pointer) array_arg(g, args[k], &callee.base[k], &callee.off[k]);
   f->active = true;
   g->ninline++;
   if (f->expr) {
@@ -918,6 +968,7 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
   int paren = 0;
   LC_VEC(int) headers = {0}; /* paren depths at which control headers close */
   bool decl = false;        /* inside a declaration's declarators (a ',' starts the next) */
+  const char *decl_type = "";
   int decl_paren = 0;
   while (i < end) {
     const kn_tok *t = &g->t[i];
@@ -932,6 +983,9 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       }
       size_t name = decl_start(g, i, end);
       if (name) {
+        size_t tend = name;
+        while (tend > i && (kn_is(&g->t[tend - 1], "*") || kn_is(&g->t[tend - 1], "&"))) tend--;
+        decl_type = type_string(g, i, tend);
         for (size_t j = i; j < name; j++) {
           const kn_tok *w = &g->t[j];
           if (kn_is(w, "const") || kn_is(w, "__restrict__") || kn_is(w, "register")) continue;
@@ -1007,12 +1061,40 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
         continue;
       }
     }
+    if (fr->f && kn_is(t, "*") && g->t[i + 1].kind == KT_ID && !kn_is(&g->t[i + 2], "[") &&
+        !kn_is(&g->t[i + 2], "(") && !kn_is(&g->t[i + 2], ".") && !kn_is(&g->t[i + 2], "->")) {
+      /* *p of a parameter into an array: A[e] */
+      size_t k = 0;
+      for (; k < fr->f->params.n; k++)
+        if (tok_eq_str(&g->t[i + 1], fr->f->params.v[k].name->s, fr->f->params.v[k].name->n)) break;
+      if (k < fr->f->params.n && fr->base && fr->base[k]) {
+        lc_buf ab;
+        lc_buf_init(&ab);
+        lc_buf_printf(&ab, "%s[%s]", fr->base[k], fr->off[k]);
+        put_at(g, ab.s, ab.n, t->line, t->col);
+        lc_buf_fini(&ab);
+        i += 2;
+        continue;
+      }
+    }
     if (t->kind == KT_ID) {
       /* a parameter of the inlined function */
       if (fr->f) {
         size_t k = 0;
         for (; k < fr->f->params.n; k++)
           if (tok_eq_str(t, fr->f->params.v[k].name->s, fr->f->params.v[k].name->n)) break;
+        if (k < fr->f->params.n && fr->base && fr->base[k] && kn_is(&g->t[i + 1], "[")) {
+          /* p[i] of a parameter into an array: A[(e) + (i)] */
+          size_t close = match(g, i + 1, "[", "]");
+          const char *idx = render(g, fr, i + 2, close);
+          lc_buf ab;
+          lc_buf_init(&ab);
+          lc_buf_printf(&ab, "%s[(%s) + (%s)]", fr->base[k], fr->off[k], idx);
+          put_at(g, ab.s, ab.n, t->line, t->col);
+          lc_buf_fini(&ab);
+          i = close + 1;
+          continue;
+        }
         if (k < fr->f->params.n && fr->arg[k]) {
           put_at(g, fr->arg[k], strlen(fr->arg[k]), t->line, t->col);
           i++;
@@ -1028,11 +1110,17 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       if (!fr->f) {
         for (size_t k = 0; k < g->kernel->params.n; k++) {
           const param *p = &g->kernel->params.v[k];
-          if (p->pointer || !tok_eq_str(t, p->name->s, p->name->n)) continue;
+          if (!tok_eq_str(t, p->name->s, p->name->n)) continue;
+          if (p->pointer) {   /* the location it names (a parameter hides a function of its name) */
+            put_tok(g, t);
+            i++;
+            goto next;
+          }
           input *in = find_input(g, p->name);
           char buf[32];
           snprintf(buf, sizeof buf, "%lld", (long long)in->values.v[0]);
           put_at(g, buf, strlen(buf), t->line, t->col);
+          i++;
           goto next;
         }
       }
@@ -1080,6 +1168,20 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       continue;
     }
     /* punctuation */
+    if (kn_is(t, ",") && decl && paren == 0 && paren == decl_paren && g->t[i + 1].kind == KT_ID) {
+      /* int a = 1, b = 2;  is  int a = 1; int b = 2;  (the dialect declares one name a statement) */
+      put(g, ";", t);
+      put(g, decl_type, t);
+      while (kn_is(&g->t[i + 1], "*")) {
+        i++;
+        put_tok(g, &g->t[i]);
+      }
+      char *s = kn_str(g->K, &g->t[i + 1]);
+      const char *as = declare(g, s, fr->id);
+      put_at(g, as, strlen(as), g->t[i + 1].line, g->t[i + 1].col);
+      i += 2;
+      continue;
+    }
     put_tok(g, t);
     if (kn_is(t, "(")) {
       paren++;
@@ -1279,7 +1381,7 @@ static void write_test(gen *g) {
         snprintf(name, sizeof name, "assert_line%d", g->asserts.v[a]);
         put_line(g, g->asserts.v[a], "  int %s = 1;", declare(g, lc_arena_strdup(K->a, name), -1));
       }
-      frame top = {NULL, 0, NULL, NULL, NULL};
+      frame top = {NULL, 0, NULL, NULL, NULL, NULL, NULL};
       g->nframes = 0;
       emit(g, &top, kf->body + 1, kf->end, true);
       put_line(g, g->t[kf->end].line, "}");
