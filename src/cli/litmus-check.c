@@ -540,6 +540,10 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   lx_program *prog = NULL;
   double start = lc_now();
   lc_check_options co = b->o->check;
+  /* A kernel's blocks are scheduled as CUDA documents it (a block that has
+   * started keeps running; one may not start before others finish): the
+   * OBE model, unless --progress names others. */
+  if (t->thread_label && co.termination && !co.progress) co.progress = 1u << LC_PROGRESS_OBE;
   fallback_ctx fc = {b, j, t, err};
   if (b->fd >= 0) {
     send_fallback(&fc, NULL);

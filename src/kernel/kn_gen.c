@@ -739,7 +739,9 @@ static size_t inline_call(gen *g, frame *fr, func *f, size_t i, bool stmt, const
   const kn_tok *at = &g->t[i];
   if (f->global) ERR(g, at, "'%.*s' is a __global__ function: a kernel launch from a kernel (dynamic parallelism) "
                      "is not modelled", (int)at->n, at->s);
-  if (f->active) ERR(g, at, "'%.*s' calls itself (recursion is not modelled)", (int)at->n, at->s);
+  if (f->active)
+    ERR(g, at, "recursion: '%.*s' is called while it is being inlined (through the functions it calls), "
+        "which is not modelled", (int)at->n, at->s);
   if (g->ninline >= MAX_INLINE) ERR(g, at, "device functions nest more than %d deep", MAX_INLINE);
   if (!kn_is(&g->t[i + 1], "(")) ERR(g, at, "'%.*s' is a function: call it", (int)at->n, at->s);
   size_t cuts[MAX_ARGS + 1], n;
@@ -1523,6 +1525,15 @@ lt_test *kn_read(const lc_source *src, const kn_options *o, lc_diag *d) {
   if (translate(&K, &g)) {
     lc_source made = {src->name, g.out.s, g.out.n, g.line_of.v, g.line_of.n};
     t = lt_parse(&made, d);
+    if (t && t->nthreads == (size_t)g.nblocks * (size_t)g.nthreads) {
+      const char **labels = lc_arena_alloc(t->arena, t->nthreads * sizeof *labels);
+      for (size_t k = 0; k < t->nthreads; k++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, " (block %zu, thread %zu)", k / (size_t)g.nthreads, k % (size_t)g.nthreads);
+        labels[k] = lc_arena_strdup(t->arena, buf);
+      }
+      t->thread_label = labels;
+    }
   }
   gen_free(&g);
   reader_fini(&K);
