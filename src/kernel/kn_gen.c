@@ -34,6 +34,9 @@
 #define MAX_THREADS 64      /* threads of a launch */
 #define MAX_INLINE 32       /* device functions inlined inside one another */
 #define MAX_ARRAY 1024      /* the C++ dialect's longest array */
+#define MAX_TEXT (8u << 20) /* bytes of the test written: inlining doubles it at each level */
+#define MAX_RENDER 200      /* arguments and indices written inside one another */
+#define MAX_HEADERS 200     /* if/while/for headers open at once in one body */
 
 typedef struct param {
   const char *type;    /* as written, without const and __restrict__: "int*", "volatile int*" */
@@ -119,6 +122,8 @@ typedef struct gen {
   LC_VEC(handle) handles;
   LC_VEC(int) asserts;
   int depth, nframes, ninline;
+  int nrender;
+  lc_buf *raws[MAX_RENDER];   /* the argument texts being written */
 } gen;
 
 static bool tok_eq_str(const kn_tok *t, const char *s, size_t n) { return t->n == n && memcmp(t->s, s, n) == 0; }
@@ -136,6 +141,9 @@ static void new_line(gen *g, int line) {
 /* Writes s at the kernel's line and column where it can: on the line
  * standing for `line`, padded to `col`. */
 static void put_at(gen *g, const char *s, size_t n, int line, int col) {
+  if (g->out.n + (g->raw ? g->raw->n : 0) > MAX_TEXT)
+    kn_error(g->K, line, col, "the launch's threads, their functions inlined, are more than %u MiB of code",
+             MAX_TEXT >> 20);
   if (g->raw) {
     if (g->raw->n > 0) lc_buf_putc(g->raw, ' ');
     lc_buf_putn(g->raw, s, n);
@@ -337,16 +345,17 @@ static var *read_var(gen *g, size_t from, size_t semi, bool shared) {
     j = close + 1;
     if (kn_is(&g->t[j], "[")) ERR(g, &g->t[j], "arrays of arrays are not modelled");
   }
+  lc_vec_push(&g->vars, v);   /* first: gen_free frees its values if reading them fails */
+  var *vp = &g->vars.v[g->vars.n - 1];
   if (j < semi && kn_is(&g->t[j], "=")) {
     if (shared) ERR(g, &g->t[j], "a __shared__ variable has no initializer in CUDA");
-    read_values(g, &v, j, semi);
+    read_values(g, vp, j, semi);
   } else if (j < semi && !kn_is(&g->t[j], ";")) {
     ERR(g, &g->t[j], "expected '=', '[' or ';' in the declaration of '%.*s'", (int)v.name->n, v.name->s);
   }
-  if (v.init.n > (size_t)(v.len < 0 ? 1 : v.len)) ERR(g, v.name, "too many initial values for '%.*s'",
-                                                          (int)v.name->n, v.name->s);
-  lc_vec_push(&g->vars, v);
-  return &g->vars.v[g->vars.n - 1];
+  if (vp->init.n > (size_t)(vp->len < 0 ? 1 : vp->len))
+    ERR(g, v.name, "too many initial values for '%.*s'", (int)v.name->n, v.name->s);
+  return vp;
 }
 
 static size_t find_semi(gen *g, size_t i) {
@@ -458,10 +467,11 @@ static void read_file(gen *g) {
       if (find_func(g, f.name)) ERR(g, f.name, "function '%.*s' is defined twice (overloads are not read)",
                                     (int)f.name->n, f.name->s);
       if (global && !f.is_void) ERR(g, &g->t[j], "a __global__ function returns void");
-      read_params(g, &f, k, close);
-      read_body(g, &f);
-      lc_vec_push(&g->funcs, f);
-      i = f.end + 1;
+      lc_vec_push(&g->funcs, f);   /* first: gen_free frees its parameters if reading them fails */
+      func *fp = &g->funcs.v[g->funcs.n - 1];
+      read_params(g, fp, k, close);
+      read_body(g, fp);
+      i = fp->end + 1;
       continue;
     }
     if (!device && !shared) {
@@ -562,17 +572,15 @@ static void read_inputs(gen *g, const char *text, int line, int col) {
       if (!strcmp(g->inputs.v[k].name, in.name)) h_error(&h, "%s has two @Input values", in.name);
     if (!h_lit(&h, "=")) h_error(&h, "expected '=' after %s", in.name);
     in.braces = h_lit(&h, "{");
+    lc_vec_push(&g->inputs, in);   /* first: gen_free frees its values if reading them fails */
+    input *ip = &g->inputs.v[g->inputs.n - 1];
     for (;;) {
       int64_t v = h_int(&h, "an integer");
-      lc_vec_push(&in.values, v);
-      if (in.values.n > MAX_ARRAY) h_error(&h, "more than 1024 values for %s", in.name);
+      lc_vec_push(&ip->values, v);
+      if (ip->values.n > MAX_ARRAY) h_error(&h, "more than 1024 values for %s", in.name);
       if (!in.braces || !h_lit(&h, ",")) break;
     }
-    if (in.braces && !h_lit(&h, "}")) {
-      lc_vec_free(&in.values);
-      h_error(&h, "expected '}' closing the values of %s", in.name);
-    }
-    lc_vec_push(&g->inputs, in);
+    if (in.braces && !h_lit(&h, "}")) h_error(&h, "expected '}' closing the values of %s", in.name);
     h_space(&h);
     if (*h.p && *h.p != ';' && *h.p != ',') h_error(&h, "expected ';' between @Input entries, found '%s'", h.p);
     if (*h.p) h.p++;
@@ -675,14 +683,19 @@ static size_t call_args(gen *g, size_t open, size_t *cuts, size_t max, size_t *n
 
 /* The text of toks[from .. to) written in frame fr, on one line. */
 static const char *render(gen *g, frame *fr, size_t from, size_t to) {
-  lc_buf b;
-  lc_buf_init(&b);
+  if (g->nrender >= MAX_RENDER) ERR(g, &g->t[from], "arguments and indices nest more than %d deep", MAX_RENDER);
+  /* in the arena, not on this frame: an error leaves through longjmp and
+   * gen_free frees the buffers still being written */
+  lc_buf *b = lc_arena_alloc(g->K->a, sizeof *b);
+  lc_buf_init(b);
   lc_buf *saved = g->raw;
-  g->raw = &b;
+  g->raw = b;
+  g->raws[g->nrender++] = b;
   emit(g, fr, from, to, false);
+  g->nrender--;
   g->raw = saved;
-  char *s = lc_arena_strdup(g->K->a, b.s);
-  lc_buf_fini(&b);
+  char *s = lc_arena_strdup(g->K->a, b->s);
+  lc_buf_fini(b);
   return s;
 }
 
@@ -968,7 +981,8 @@ static size_t decl_start(gen *g, size_t i, size_t end) {
 static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
   bool start = stmt;        /* at the start of a statement */
   int paren = 0;
-  LC_VEC(int) headers = {0}; /* paren depths at which control headers close */
+  int headers[MAX_HEADERS]; /* paren depths at which control headers close */
+  size_t nheaders = 0;
   bool decl = false;        /* inside a declaration's declarators (a ',' starts the next) */
   const char *decl_type = "";
   int decl_paren = 0;
@@ -1162,7 +1176,8 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       if (kn_is(t, "__shared__")) ERR(g, t, "a __shared__ declaration is a statement of its own");
       if (kn_is(t, "auto")) ERR(g, t, "'auto' is not read: write the type");
       if (kn_is(t, "if") || kn_is(t, "while") || kn_is(t, "for") || kn_is(t, "switch")) {
-        lc_vec_push(&headers, paren);
+        if (nheaders == MAX_HEADERS) ERR(g, t, "control statements nest more than %d deep", MAX_HEADERS);
+        headers[nheaders++] = paren;
       }
       put_tok(g, t);
       if (kn_is(t, "else") || kn_is(t, "do")) start = true;
@@ -1191,8 +1206,8 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       if (i > 0 && kn_is(&g->t[i - 1], "for")) start = true;
     } else if (kn_is(t, ")")) {
       paren--;
-      if (headers.n > 0 && headers.v[headers.n - 1] == paren) {
-        headers.n--;
+      if (nheaders > 0 && headers[nheaders - 1] == paren) {
+        nheaders--;
         start = true;
       }
     } else if (kn_is(t, "{")) {
@@ -1205,7 +1220,7 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       decl = false;
     } else if (kn_is(t, ";")) {
       decl = false;
-      if (paren == 0 || (headers.n > 0 && paren == headers.v[headers.n - 1] + 1 && false)) start = true;
+      if (paren == 0) start = true;
     } else if (kn_is(t, ",") && decl && paren == decl_paren && g->t[i + 1].kind == KT_ID) {
       /* the next declarator: int a = 1, b = 2; */
       while (kn_is(&g->t[i + 1], "*")) {
@@ -1221,7 +1236,6 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
     i++;
   next:;
   }
-  lc_vec_free(&headers);
 }
 
 /* ---- the test ---------------------------------------------------------------------------- */
@@ -1430,6 +1444,7 @@ static void write_test(gen *g) {
 }
 
 static void gen_free(gen *g) {
+  for (int k = 0; k < g->nrender; k++) lc_buf_fini(g->raws[k]);
   for (size_t k = 0; k < g->funcs.n; k++) lc_vec_free(&g->funcs.v[k].params);
   for (size_t k = 0; k < g->vars.n; k++) lc_vec_free(&g->vars.v[k].init);
   for (size_t k = 0; k < g->inputs.n; k++) lc_vec_free(&g->inputs.v[k].values);

@@ -327,6 +327,7 @@ typedef struct pp {
   int nconds;
   LC_VEC(macro) macros;
   kn_toks out;
+  kn_toks scratch;   /* an #if line being read */
   int depth;
 } pp;
 
@@ -399,23 +400,25 @@ static void expand(pp *P, const kn_tok *toks, size_t n, size_t *i, const kn_tok 
   if (!m->func) {
     expand_list(P, m->body.v, m->body.n, at);
   } else {
-    /* the arguments: toks between the parentheses, split at top-level commas */
-    LC_VEC(size_t) cuts = {0};
-    size_t open = *i, depth = 0, k = open;
+    /* the arguments: toks between the parentheses, split at top-level
+     * commas (the cuts live in the arena: an error leaves by longjmp) */
+    size_t open = *i, depth = 0, k = open, ncommas = 0;
     for (; k < n; k++) {
       if (kn_is(&toks[k], "(")) depth++;
       else if (kn_is(&toks[k], ")") && --depth == 0) break;
-      else if (kn_is(&toks[k], ",") && depth == 1) lc_vec_push(&cuts, k);
+      else if (kn_is(&toks[k], ",") && depth == 1) ncommas++;
     }
-    if (k >= n) {
-      lc_vec_free(&cuts);
-      kn_error(K, t->line, t->col, "unterminated call of macro '%.*s'", (int)t->n, t->s);
+    if (k >= n) kn_error(K, t->line, t->col, "unterminated call of macro '%.*s'", (int)t->n, t->s);
+    struct { size_t *v, n; } cuts = {lc_arena_alloc(K->a, (ncommas + 1) * sizeof(size_t)), 0};
+    depth = 0;
+    for (size_t q = open; q < k; q++) {
+      if (kn_is(&toks[q], "(")) depth++;
+      else if (kn_is(&toks[q], ")")) depth--;
+      else if (kn_is(&toks[q], ",") && depth == 1) cuts.v[cuts.n++] = q;
     }
     size_t nargs = (k == open + 1) ? 0 : cuts.n + 1;
-    if (nargs != m->params.n) {
-      lc_vec_free(&cuts);
+    if (nargs != m->params.n)
       kn_error(K, t->line, t->col, "macro '%.*s' takes %zu arguments, given %zu", (int)t->n, t->s, m->params.n, nargs);
-    }
     for (size_t b = 0; b < m->body.n;) {
       size_t p = 0;
       for (; p < m->params.n; p++)
@@ -432,7 +435,6 @@ static void expand(pp *P, const kn_tok *toks, size_t n, size_t *i, const kn_tok 
       m->active = true;
       b++;
     }
-    lc_vec_free(&cuts);
     *i = k + 1;
   }
   m->active = false;
@@ -462,29 +464,26 @@ static size_t line_end(const kn_toks *in, size_t i) {
 /* The tokens of an #if line with `defined X` and `defined(X)` replaced and macros expanded. */
 static int64_t pp_if(pp *P, const kn_tok *t, size_t n, const kn_tok *dir) {
   kn_reader *K = P->K;
-  kn_toks pre = {0};
+  kn_toks *pre = &P->scratch;   /* freed by kn_preprocess, an error or not */
+  pre->n = 0;
   for (size_t i = 0; i < n; i++) {
     if (kn_is(&t[i], "defined")) {
       size_t j = i + 1;
       bool paren = j < n && kn_is(&t[j], "(");
       if (paren) j++;
-      if (j >= n || t[j].kind != KT_ID) {
-        lc_vec_free(&pre);
-        kn_error(K, t[i].line, t[i].col, "'defined' needs a macro name");
-      }
+      if (j >= n || t[j].kind != KT_ID) kn_error(K, t[i].line, t[i].col, "'defined' needs a macro name");
       kn_tok v = t[i];
       v.kind = KT_NUM;
       v.s = find_macro(P, &t[j]) ? "1" : "0";
       v.n = 1;
-      lc_vec_push(&pre, v);
+      lc_vec_push(pre, v);
       i = j + (paren ? 1 : 0);
       continue;
     }
-    lc_vec_push(&pre, t[i]);
+    lc_vec_push(pre, t[i]);
   }
   size_t before = P->out.n;
-  for (size_t i = 0; i < pre.n;) expand(P, pre.v, pre.n, &i, NULL);
-  lc_vec_free(&pre);
+  for (size_t i = 0; i < pre->n;) expand(P, pre->v, pre->n, &i, NULL);
   size_t i = before;
   if (i == P->out.n) {
     P->out.n = before;
@@ -609,6 +608,7 @@ void kn_preprocess(kn_reader *K) {
     }
     lc_vec_free(&P.macros);
     lc_vec_free(&P.out);
+    lc_vec_free(&P.scratch);
     lc_vec_free(&in);
     lc_vec_free(&defs);
     memcpy(&K->fail, &outer, sizeof outer);
@@ -620,17 +620,17 @@ void kn_preprocess(kn_reader *K) {
   snprintf(arch, sizeof arch, "__CUDA_ARCH__=%d", (K->o && K->o->sm ? K->o->sm : 70) * 10);
   const char *builtin[] = {"__CUDACC__", "__NVCC__", arch, "NULL=0"};
   size_t nbuiltin = LC_ARRAY_LEN(builtin);
-  LC_VEC(size_t) starts = {0};
-  for (size_t k = 0; k < nbuiltin + (K->o ? K->o->ndefines : 0); k++) {
-    lc_vec_push(&starts, defs.n);
+  size_t ndefs = nbuiltin + (K->o ? K->o->ndefines : 0);
+  size_t *starts = lc_arena_alloc(K->a, ndefs * sizeof *starts);
+  for (size_t k = 0; k < ndefs; k++) {
+    starts[k] = defs.n;
     add_define(&P, k < nbuiltin ? builtin[k] : K->o->defines[k - nbuiltin], &defs);
   }
-  for (size_t k = 0; k < starts.n; k++) {
-    size_t from = starts.v[k], to = from;
+  for (size_t k = 0; k < ndefs; k++) {
+    size_t from = starts[k], to = from;
     while (to < defs.n && defs.v[to].kind != KT_EOF) to++;
     define(&P, defs.v + from, to - from);
   }
-  lc_vec_free(&starts);
   for (size_t i = 0; i < in.n && in.v[i].kind != KT_EOF;) {
     const kn_tok *t = &in.v[i];
     if (t->bol && kn_is(t, "#")) {
@@ -658,6 +658,7 @@ void kn_preprocess(kn_reader *K) {
       lc_vec_free(&P.macros.v[m].body);
     }
   lc_vec_free(&P.macros);
+  lc_vec_free(&P.scratch);
   lc_vec_free(&in);
   lc_vec_free(&defs);
   memcpy(&K->fail, &outer, sizeof outer);
