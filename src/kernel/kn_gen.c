@@ -217,13 +217,17 @@ static bool type_word(gen *g, const kn_tok *t) {
   return (n >= 6 && memcmp(s, "atomic", 6) == 0);
 }
 
+static bool storage_word(const kn_tok *t);
+
 /* The text of toks[from .. to) as a type: words joined by single spaces,
  * `*` and `&` kept, const and __restrict__ dropped, aliases replaced. */
 static void type_text(gen *g, lc_buf *b, size_t from, size_t to, int depth) {
   if (depth > 16) ERR(g, &g->t[from], "typedefs nest too deep");
   for (size_t j = from; j < to; j++) {
     const kn_tok *t = &g->t[j];
-    if (kn_is(t, "const") || kn_is(t, "__restrict__") || kn_is(t, "__restrict") || kn_is(t, "struct")) continue;
+    if (kn_is(t, "const") || kn_is(t, "__restrict__") || kn_is(t, "__restrict") || kn_is(t, "struct") ||
+        storage_word(t))
+      continue;
     alias *a = find_alias(g, t);
     if (a) {
       type_text(g, b, a->from, a->to, depth + 1);
@@ -777,9 +781,24 @@ static size_t inline_call(gen *g, frame *fr, func *f, size_t i, bool stmt, const
   f->active = true;
   g->ninline++;
   if (f->expr) {
-    /* ( E ) with each parameter as its argument, in parentheses */
+    /* ( E ) with each parameter as its argument, in parentheses: an
+     * argument that calls something (an atomic) must be used once, or
+     * its effect would happen as many times as E names the parameter */
     char *wrapped[MAX_ARGS];
     for (size_t k = 0; k < n; k++) {
+      int uses = 0;
+      for (size_t j = f->ret; j < f->ret_end; j++)
+        uses += tok_eq_str(&g->t[j], f->params.v[k].name->s, f->params.v[k].name->n);
+      bool calls = false;
+      for (const char *q = strchr(args[k], '('); q && !calls; q = strchr(q + 1, '(')) {
+        const char *w = q;
+        while (w > args[k] && w[-1] == ' ') w--;
+        calls = w > args[k] && (isalnum((unsigned char)w[-1]) || w[-1] == '_');
+      }
+      if (uses != 1 && calls)
+        ERR(g, &g->t[cuts[k]], "this argument calls a function and '%.*s' uses its parameter '%.*s' %d times: "
+            "its effect would happen %d times (give the value a local first)", (int)at->n, at->s,
+            (int)f->params.v[k].name->n, f->params.v[k].name->s, uses, uses);
       size_t len = strlen(args[k]) + 3;
       wrapped[k] = lc_arena_alloc(g->K->a, len);
       snprintf(wrapped[k], len, "(%s)", args[k]);
@@ -858,10 +877,8 @@ static LC_NORETURN void grid_sync(gen *g, const kn_tok *at) {
 static size_t special_stmt(gen *g, frame *fr, size_t i, size_t end) {
   const kn_tok *t = &g->t[i];
   bool grid;
-  if (kn_is(t, "__shared__")) {
-    size_t semi = find_semi(g, i);
-    return semi + 1;   /* read before the threads were written */
-  }
+  for (size_t j = i; j < end && (storage_word(&g->t[j]) || kn_is(&g->t[j], "volatile")); j++)
+    if (kn_is(&g->t[j], "__shared__")) return find_semi(g, i) + 1;   /* read before the threads were written */
   if (kn_is(t, "printf") || kn_is(t, "__nanosleep") || kn_is(t, "__trap") || kn_is(t, "__brkpt")) {
     if (!kn_is(&g->t[i + 1], "(")) return 0;
     size_t close = match(g, i + 1, "(", ")");
@@ -1250,8 +1267,8 @@ static void prescan(gen *g) {
       const kn_tok *t = &g->t[j];
       if (kn_is(t, "__shared__")) {
         size_t semi = find_semi(g, j);
-        size_t from = j + 1;
-        while (storage_word(&g->t[from])) from++;
+        size_t from = j;   /* the statement's start: `volatile __shared__ int x;` keeps its volatile */
+        while (from > f->body + 1 && (storage_word(&g->t[from - 1]) || kn_is(&g->t[from - 1], "volatile"))) from--;
         var *v = read_var(g, from, semi, true);
         v->decl = t;
         v->decl_end = semi;
@@ -1415,6 +1432,20 @@ static void write_test(gen *g) {
   if (K->o && K->o->output) given = (kn_header){K->o->output, 0, 0};
   else if (K->output.n) given = K->output.v[K->output.n - 1];
   if (!given.text) {
+    /* no question: the final values of the kernel's arrays are the answer */
+    new_line(g, kline);
+    lc_buf_puts(&g->out, "locations [");
+    size_t nloc = 0;
+    for (size_t k = 0; k < kf->params.n && nloc < 32; k++) {
+      const param *p = &kf->params.v[k];
+      input *in = find_input(g, p->name);
+      if (!p->pointer || !in) continue;
+      for (size_t e = 0; e < in->values.n && nloc < 32; e++, nloc++) {
+        if (e == 0) lc_buf_printf(&g->out, "%s%s", nloc ? "; " : "", in->name);
+        else lc_buf_printf(&g->out, "; %s[%zu]", in->name, e);
+      }
+    }
+    lc_buf_puts(&g->out, "]");
     new_line(g, kline);
     lc_buf_printf(&g->out, "forall (%s)", asserts.n ? asserts.s : "true");
   } else {
