@@ -348,16 +348,19 @@ static void define(pp *P, const kn_tok *t, size_t n) {
   kn_reader *K = P->K;
   if (n == 0 || t[0].kind != KT_ID) kn_error(K, t[-1].line, t[-1].col, "#define needs a name");
   undef(P, &t[0]);
-  macro m = {0};
-  m.name = &t[0];
+  /* pushed first and filled there: an error half-way leaves it to the
+   * macros kn_preprocess frees */
+  macro blank = {0};
+  lc_vec_push(&P->macros, blank);
+  macro *m = &P->macros.v[P->macros.n - 1];
   size_t i = 1;
   /* a function-like macro has its '(' right after the name */
   if (n > 1 && kn_is(&t[1], "(") && t[1].col == t[0].col + (int)t[0].n && t[1].line == t[0].line) {
-    m.func = true;
+    m->func = true;
     i = 2;
     while (i < n && !kn_is(&t[i], ")")) {
       if (t[i].kind != KT_ID) kn_error(K, t[i].line, t[i].col, "expected a macro parameter name");
-      lc_vec_push(&m.params, &t[i]);
+      lc_vec_push(&m->params, &t[i]);
       i++;
       if (i < n && kn_is(&t[i], ",")) i++;
     }
@@ -367,9 +370,9 @@ static void define(pp *P, const kn_tok *t, size_t n) {
   for (; i < n; i++) {
     if (kn_is(&t[i], "#") || kn_is(&t[i], "##"))
       kn_error(K, t[i].line, t[i].col, "'%.*s' in a macro is not supported", (int)t[i].n, t[i].s);
-    lc_vec_push(&m.body, t[i]);
+    lc_vec_push(&m->body, t[i]);
   }
-  lc_vec_push(&P->macros, m);
+  m->name = &t[0];   /* defined once whole */
 }
 
 /* Appends t, expanding macros; toks[*i] is a name or a token, and a
