@@ -282,7 +282,7 @@ static int parse_options(int argc, char **argv, options *o) {
   }
   lc_diag walk;
   lc_diag_init(&walk, NULL, stderr);
-  for (int i = optind; i < argc; i++) lc_paths_walk(&o->files, argv[i], &walk);
+  for (int i = optind; i < argc; i++) lc_paths_walk_kernels(&o->files, argv[i], &walk, true);
   lc_diag_fini(&walk);
   if (optind == argc) {
     fputs("litmus-check: no input files (try 'litmus-check --help')\n", stderr);
