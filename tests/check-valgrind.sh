@@ -2,7 +2,8 @@
 # check-valgrind.sh - tests under valgrind: the unit tests given as
 # arguments, then litmus-check --print on every classic test, seed, corpus
 # test and error file, lt-roundtrip on every valid test, model checking
-# with both engines, explanations and litmus-gen.  Any memory error or leak fails
+# with both engines, explanations and litmus-gen; the kernel reader's
+# error files and shipped kernels.  Any memory error or leak fails
 # (valgrind exits 99).  Run by `make check-valgrind`.
 set -u
 . "$(dirname "$0")/e2e/lib.sh"
@@ -43,9 +44,13 @@ fi
 expect 0 "$check" --print $valid $corpus
 # shellcheck disable=SC2086
 expect 0 "$top_builddir/tests/lt-roundtrip" $valid $corpus
-for f in "$top_srcdir"/tests/e2e/errors/*.litmus "$top_srcdir"/tests/fuzz/seeds/*.txt; do
+for f in "$top_srcdir"/tests/e2e/errors/*.litmus "$top_srcdir"/tests/fuzz/seeds/*.txt \
+         "$top_srcdir"/tests/e2e/kernels/errors/*.cu; do
   expect 2 "$check" --print "$f"
 done
+# CUDA kernels as written: every shipped one printed, one checked with -D
+expect 0 "$check" --print "$top_srcdir"/litmus/kernels/*.cu
+expect 0 "$check" -D ACQ2RX "$top_srcdir/litmus/kernels/caslock-macros.cu"
 # model checking with each engine: a plain test, races, barriers, loops,
 # a test split among jobs, a timeout; and litmus-gen
 for engine in smt enum; do

@@ -208,6 +208,8 @@ int lc_source_read(lc_source *src, const char *path) {
   src->name = lc_xstrdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
   src->len = b.n;
   src->text = lc_buf_take(&b);
+  src->line_of = NULL;
+  src->nline_of = 0;
   lc_buf_fini(&b);
   return 0;
 }
@@ -217,6 +219,8 @@ void lc_source_from_string(lc_source *src, const char *name, const char *text, s
   src->name = lc_xstrdup(name);
   src->text = lc_xstrndup(text, len);
   src->len = len;
+  src->line_of = NULL;
+  src->nline_of = 0;
 }
 
 void lc_source_fini(lc_source *src) {

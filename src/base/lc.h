@@ -104,6 +104,11 @@ typedef struct lc_source {
   char *name;
   char *text;
   size_t len;
+  /* A text made from another file (a CUDA kernel's threads, src/kernel/):
+   * line k of `text` stands for line line_of[k - 1] of the file `name`, so
+   * positions name the file the user wrote.  NULL for a file as read. */
+  const int *line_of;
+  size_t nline_of;
 } lc_source;
 
 /* Reads a whole file (or stdin for "-").  0 on success; -1 with errno set. */

@@ -56,7 +56,7 @@ static void read_dir(const char *dir, lc_paths *found) {
 
 /* Depth first in sorted order, with a stack of its own rather than
  * recursion (folders nest as deep as paths allow), each folder once. */
-static void add_dir(lc_paths *out, const char *top, lc_diag *d) {
+static void add_dir(lc_paths *out, const char *top, lc_diag *d, bool kernels) {
   lc_paths stack = {0};
   dir_ids seen = {0};
   lc_vec_push(&stack, lc_xstrdup(top));
@@ -73,7 +73,7 @@ static void add_dir(lc_paths *out, const char *top, lc_diag *d) {
         lc_vec_free(&found);
       }
       free(path);
-    } else if (has_suffix(path, ".litmus")) {
+    } else if (has_suffix(path, ".litmus") || (kernels && has_suffix(path, ".cu"))) {
       lc_vec_push(out, path);
     } else {
       free(path);
@@ -83,10 +83,12 @@ static void add_dir(lc_paths *out, const char *top, lc_diag *d) {
   lc_vec_free(&seen);
 }
 
-void lc_paths_walk(lc_paths *out, const char *path, lc_diag *d) {
+void lc_paths_walk(lc_paths *out, const char *path, lc_diag *d) { lc_paths_walk_kernels(out, path, d, false); }
+
+void lc_paths_walk_kernels(lc_paths *out, const char *path, lc_diag *d, bool kernels) {
   assert(out && path);
   struct stat st;
-  if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) add_dir(out, path, d);
+  if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) add_dir(out, path, d, kernels);
   else lc_vec_push(out, lc_xstrdup(path));
 }
 

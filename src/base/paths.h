@@ -14,6 +14,9 @@ void lc_paths_add(lc_paths *out, const char *path);
 /* The same, each folder searched once: one met again (a symbolic link
  * loop) is skipped with a warning to d (NULL: none). */
 void lc_paths_walk(lc_paths *out, const char *path, lc_diag *d);
+/* The same, with kernels: a folder's *.cu files too (CUDA kernels as
+ * written, which litmus-check reads). */
+void lc_paths_walk_kernels(lc_paths *out, const char *path, lc_diag *d, bool kernels);
 void lc_paths_free(lc_paths *p);
 
 #endif

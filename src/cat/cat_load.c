@@ -1263,7 +1263,7 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
       ld.settings_used[i] = true;
     }
   size_t first_msg = d->msgs.n;
-  lc_source prelude = {(char *)"(herd's standard names)", (char *)herd_prelude, strlen(herd_prelude)};
+  lc_source prelude = {(char *)"(herd's standard names)", (char *)herd_prelude, strlen(herd_prelude), NULL, 0};
   int rc = load_file(&ld, prelude.name, &prelude, (lc_loc){0});
   ld.prelude = ld.sc;
   if (rc == 0) rc = load_file(&ld, path, given, (lc_loc){0});
@@ -1369,7 +1369,7 @@ cat_model *cat_load_shared(const char *name_or_path, const char *const *search,
 cat_model *cat_load_string(const char *name, const char *text, const char *const *search,
                            lc_diag *d) {
   assert(name && text && d);
-  lc_source src = {(char *)name, (char *)text, strlen(text)};
+  lc_source src = {(char *)name, (char *)text, strlen(text), NULL, 0};
   return load(name, &src, search, NULL, NULL, d);
 }
 

@@ -124,6 +124,11 @@ void cli_models_fini(cli_models *m) {
 }
 
 int cli_test_read(cli_test *t, const char *program, const char *path, const lx_options *lo, lc_diag *d) {
+  return cli_test_read_with(t, program, path, lo, NULL, d);
+}
+
+int cli_test_read_with(cli_test *t, const char *program, const char *path, const lx_options *lo,
+                       const kn_options *ko, lc_diag *d) {
   memset(t, 0, sizeof *t);
   if (lc_source_read(&t->src, path) < 0) {
     /* kept in d for what reports it as data (JSON), and printed as
@@ -138,7 +143,7 @@ int cli_test_read(cli_test *t, const char *program, const char *path, const lx_o
   }
   t->read = true;
   d->src = &t->src;
-  t->test = lt_parse(&t->src, d);
+  t->test = kn_is_kernel_path(path) ? kn_read(&t->src, ko, d) : lt_parse(&t->src, d);
   if (t->test && lo) t->prog = lx_lower(t->test, lo, d);
   return t->test && (!lo || t->prog) ? 0 : -1;
 }

@@ -13,6 +13,7 @@
 #include "cat/cat.h"
 #include "exec/exec.h"
 #include "lc.h"
+#include "kernel/kernel.h"
 #include "litmus/ast.h"
 
 /* Prints the messages collected in d to out: those with a position in a
@@ -74,6 +75,10 @@ typedef struct cli_test {
  * read 'PATH': REASON".  0 when every step
  * asked for succeeded, else -1.  Free t with cli_test_fini either way. */
 int cli_test_read(cli_test *t, const char *program, const char *path, const lx_options *lo, lc_diag *d);
+/* The same with the kernel reader's options (--kernel, --launch, -D, ...;
+ * NULL: none) for a kernel file (kn_is_kernel_path). */
+int cli_test_read_with(cli_test *t, const char *program, const char *path, const lx_options *lo,
+                       const kn_options *ko, lc_diag *d);
 void cli_test_fini(cli_test *t);
 
 /* The exit status once stdout is flushed: a write error (a full disk, a

@@ -68,6 +68,8 @@ typedef struct options {
   char *variant_settings[16]; /* the "variant:V" strings (owned) */
   size_t nvariants;
   size_t nsettings;
+  kn_options kernel;          /* --kernel, --launch, --input, --output, -D: for .cu files */
+  const char *defines[33];    /* -D NAME[=VALUE] */
 } options;
 
 static void usage(FILE *out) {
@@ -132,10 +134,17 @@ static void usage(FILE *out) {
         "                         --exhaustive [--bound SPEC] [-j N] every program\n"
         "                         within a bound (--shard K/N: a part, as JSON lines;\n"
         "                         --merge FILE...: the report of the parts)\n"
+        "                         within a bound\n"
+        "      --kernel NAME      in a .cu file, check kernel NAME (docs/kernels.md)\n"
+        "      --launch '<<<G, B>>>'  the launch, instead of the file's // @Launch:\n"
+        "      --input 'x = {0}; ...'  the parameters' values, instead of // @Input:\n"
+        "      --output 'forall (...)'  the question, instead of // @Output:\n"
+        "  -D NAME[=VALUE]        define a macro for .cu files\n"
         "  -h, --help             show this help and exit\n"
         "  -V, --version          show the version and exit\n"
         "\n"
-        "A DIR is searched for *.litmus files.  FILE may be - for standard input.\n"
+        "A DIR is searched for *.litmus and *.cu files (a .cu file is a CUDA kernel\n"
+        "with its launch, checked as written).  FILE may be - for standard input.\n"
         "Exit status: 0 success, 1 --expect mismatch, 2 bad input or usage,\n"
         "3 internal error or the solver gave no answer.  See litmus-check(1).\n",
         out);
@@ -145,7 +154,8 @@ static void usage(FILE *out) {
 
 enum { OPT_JSON = 256, OPT_ANY_DIALECT, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
        OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
-       OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY, OPT_FORMAT, OPT_VARIANT };
+       OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY, OPT_FORMAT, OPT_VARIANT,
+       OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT };
 
 /* A finite number (strtod also reads "nan" and "inf"); -1 when s is none. */
 static int read_number(const char *s, double *out) {
@@ -317,11 +327,13 @@ static int parse_options(int argc, char **argv, options *o) {
     {"lint", no_argument, NULL, OPT_LINT}, {"any-dialect", no_argument, NULL, OPT_ANY_DIALECT},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"variant", required_argument, NULL, OPT_VARIANT},
+    {"kernel", required_argument, NULL, OPT_KERNEL}, {"launch", required_argument, NULL, OPT_LAUNCH},
+    {"input", required_argument, NULL, OPT_INPUT}, {"output", required_argument, NULL, OPT_OUTPUT},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
   double num;
-  while ((c = getopt_long(argc, argv, "m:e:j:t:u:qphV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "m:e:j:t:u:D:qphV", longopts, NULL)) != -1) {
     switch (c) {
     case 'm':
       o->model = optarg;
@@ -403,6 +415,18 @@ static int parse_options(int argc, char **argv, options *o) {
       }
       break;
     case OPT_EVENTS: o->mode = MODE_EVENTS; break;
+    case OPT_KERNEL: o->kernel.kernel = optarg; break;
+    case OPT_LAUNCH: o->kernel.launch = optarg; break;
+    case OPT_INPUT: o->kernel.input = optarg; break;
+    case OPT_OUTPUT: o->kernel.output = optarg; break;
+    case 'D':
+      if (o->kernel.ndefines + 1 >= LC_ARRAY_LEN(o->defines)) {
+        fputs("litmus-check: at most 32 -D options\n", stderr);
+        return LC_EXIT_INPUT;
+      }
+      o->defines[o->kernel.ndefines++] = optarg;
+      o->kernel.defines = o->defines;
+      break;
     case OPT_LINT: o->mode = MODE_LINT; break;
     case OPT_EXPLAIN:
       /* `--explain race` and `--explain 'P1:r0=1;'` as well as the `=` forms:
@@ -436,7 +460,7 @@ static int parse_options(int argc, char **argv, options *o) {
   }
   lc_diag walk;
   lc_diag_init(&walk, NULL, stderr);
-  for (int i = optind; i < argc; i++) lc_paths_walk(&o->files, argv[i], &walk);
+  for (int i = optind; i < argc; i++) lc_paths_walk_kernels(&o->files, argv[i], &walk, true);
   lc_diag_fini(&walk);
   if (optind == argc) {
     fputs("litmus-check: no input files (try 'litmus-check --help')\n", stderr);
@@ -694,6 +718,10 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   lx_program *prog = NULL;
   double start = lc_now();
   lc_check_options co = b->o->check;
+  /* A kernel's blocks are scheduled as CUDA documents it (a block that has
+   * started keeps running; one may not start before others finish): the
+   * OBE model, unless --progress names others. */
+  if (t->thread_label && co.termination && !co.progress) co.progress = 1u << LC_PROGRESS_OBE;
   fallback_ctx fc = {b, j, t, err};
   if (b->fd >= 0) {
     send_fallback(&fc, NULL);
@@ -812,7 +840,7 @@ static void run_job(const batch *b, job *j) {
   lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   cli_test ct;
   bool lower = b->o->mode == MODE_EVENTS || b->o->mode == MODE_LINT;
-  int rc = cli_test_read(&ct, "litmus-check", j->path, lower ? &lo : NULL, &d);
+  int rc = cli_test_read_with(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, &d);
   if (!ct.test && b->o->json && (b->o->mode == MODE_CHECK || b->o->mode == MODE_LINT))
     json_error(&out, j->path, NULL, lc_diag_first_error(&d));
   lc_diag_fini(&d);
@@ -1044,7 +1072,7 @@ static void name_files(batch *b) {
     if (strcmp(j->path, "-") == 0 || lc_source_read(&src, j->path) < 0) continue;
     lc_diag d;
     lc_diag_init(&d, &src, NULL);
-    lt_test *t = lt_parse(&src, &d);
+    lt_test *t = kn_is_kernel_path(j->path) ? kn_read(&src, &b->o->kernel, &d) : lt_parse(&src, &d);
     if (t) {
       lc_buf base, stem;
       lc_buf_init(&base), lc_buf_init(&stem);

@@ -257,3 +257,7 @@ bool lt_uses_hopper(const lt_test *t) {
     }
   return false;
 }
+
+const char *lt_thread_label(const lt_test *t, size_t i) {
+  return t && t->thread_label && i < t->nthreads && t->thread_label[i] ? t->thread_label[i] : "";
+}

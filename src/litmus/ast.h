@@ -310,6 +310,9 @@ typedef struct lt_test {
    * code table above then holds them compiled to instructions.  NULL for
    * PTX. */
   const struct lt_cpp *cpp;
+  /* A CUDA kernel's test (src/kernel/): thread i's place in the launch,
+   * " (block 1, thread 0)", for reports to name; NULL otherwise. */
+  const char *const *thread_label;
 } lt_test;
 
 /* ---- entry points (parse.c, validate.c, print.c) ------------------------ */
@@ -337,6 +340,9 @@ void lt_print_term(lc_buf *out, const lt_term *t);
 /* Does the test use mbarriers, cluster barriers, bulk copies, mapa or the
  * async proxy (the instructions of docs/hopper.md)? */
 bool lt_uses_hopper(const lt_test *t);
+/* What follows `P3` where a report names thread i: its place in a kernel's
+ * launch (" (block 1, thread 1)"), or "". */
+const char *lt_thread_label(const lt_test *t, size_t i);
 
 /* Structural equality, ignoring positions (for the round-trip check). */
 bool lt_test_equal(const lt_test *a, const lt_test *b);

@@ -12,8 +12,13 @@
 
 /* ---- positions and errors ---------------------------------------------- */
 
+/* The line of the file the user wrote (lc_source.line_of). */
+static int src_line(const lc_source *src, int line) {
+  return src->line_of && line >= 1 && (size_t)line <= src->nline_of ? src->line_of[line - 1] : line;
+}
+
 static lc_loc here(const lt_lexer *ls, const char *at) {
-  lc_loc l = {ls->src->name, ls->line, (int)(at - ls->bol) + 1};
+  lc_loc l = {ls->src->name, src_line(ls->src, ls->line), (int)(at - ls->bol) + 1};
   return l;
 }
 
@@ -73,7 +78,7 @@ static int check_encoding(lt_lexer *ls) {
   while (p < end) {
     size_t n = *p ? utf8_len(p, end) : 0;
     if (n == 0) {
-      lc_loc at = {ls->src->name, line, (int)(p - bol) + 1};
+      lc_loc at = {ls->src->name, src_line(ls->src, line), (int)(p - bol) + 1};
       if (*p == 0)
         lc_error(ls->d, at, "binary input: NUL byte");
       else

@@ -76,11 +76,16 @@ static lc_thread_state classify(const term_ctx *c, const lx_val *st, size_t t) {
 static void describe_paused(lc_buf *b, const lx_program *p, const lx_path *path, size_t t) {
   const lx_thread *th = &p->threads[t];
   if (!path->nevents) {
-    lc_buf_printf(b, "P%d (CTA %d) never starts", th->id, th->cta);
+    if (p->test->thread_label) lc_buf_printf(b, "P%d%s never starts", th->id, lt_thread_label(p->test, t));
+    else lc_buf_printf(b, "P%d (CTA %d) never starts", th->id, th->cta);
     return;
   }
   const lx_event *last = &p->events[path->events[path->nevents - 1]];
-  lc_buf_printf(b, "P%d (CTA %d) is never scheduled again after line %d", th->id, th->cta, last->at.line);
+  if (p->test->thread_label)
+    lc_buf_printf(b, "P%d%s is never scheduled again after line %d", th->id, lt_thread_label(p->test, t),
+                  last->at.line);
+  else
+    lc_buf_printf(b, "P%d (CTA %d) is never scheduled again after line %d", th->id, th->cta, last->at.line);
 }
 
 /* An mbarrier's state in words (exec/mbar.c). */
@@ -256,7 +261,7 @@ static void describe_bar_wait(lc_buf *b, const term_ctx *c, const lx_val *st, si
     parties_fini(&bp);
     return;
   }
-  lc_buf_printf(b, "P%d waits forever at ", p->threads[t].id);
+  lc_buf_printf(b, "P%d%s waits forever at ", p->threads[t].id, lt_thread_label(p->test, t));
   lx_bar_name(b, w);
   lc_buf_printf(b, " of CTA %d (line %d), which expects ", p->threads[t].cta, w->at.line);
   bar_quorum_text(b, p, w, &bp);
@@ -290,7 +295,7 @@ static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size
   }
   lx_term_kind kind = lx_term_path_kind(p, path);
   if (kind == LX_TERM_FINISHED) {
-    lc_buf_printf(b, "P%d finished", id);
+    lc_buf_printf(b, "P%d%s finished", id, lt_thread_label(p->test, t));
     return;
   }
   if (kind == LX_TERM_PAUSED || !owed || classify(c, st, t) != LC_TS_STUCK) {
@@ -308,8 +313,8 @@ static void describe_thread(lc_buf *b, const term_ctx *c, const lx_val *st, size
     mbar_state_text(b, iter_reads(c, st, t)[i]);
     return;
   }
-  lc_buf_printf(b, "P%d spins in the loop back to %s (line %d), its last iteration reading",
-                id, path->loop_label ? path->loop_label : "?", path->cut_at.line);
+  lc_buf_printf(b, "P%d%s spins in the loop back to %s (line %d), its last iteration reading",
+                id, lt_thread_label(p->test, t), path->loop_label ? path->loop_label : "?", path->cut_at.line);
   for (size_t i = 0; i < n; i++) {
     const lx_event *r = &p->events[reads[i]];
     lc_buf_printf(b, "%s %s=", i ? "," : "", p->locs[r->vloc].name);

@@ -42,7 +42,8 @@ void report_cpp_event(lc_buf *out, const lx_program *p, int ev) {
   assert(out && p && ev >= 0 && (size_t)ev < p->nevents);
   const lx_event *e = &p->events[ev];
   const char *loc = e->ploc >= 0 ? p->plocs[e->ploc].name : "?";
-  lc_buf_printf(out, "P%d line %d: ", p->threads[e->thread].id, e->at.line);
+  lc_buf_printf(out, "P%d%s line %d: ", p->threads[e->thread].id, lt_thread_label(p->test, (size_t)e->thread),
+                e->at.line);
   if (e->kind != LX_EV_READ && e->kind != LX_EV_WRITE) {
     lc_buf_puts(out, e->kind == LX_EV_FENCE ? "fence" : "__syncthreads()");
     return;

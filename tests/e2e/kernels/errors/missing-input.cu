@@ -1,0 +1,5 @@
+// @Launch: <<<2, 1>>>
+// @Input: x = {0}
+__global__ void k(int *x, int *y) {
+  *y = *x;
+}

@@ -1,0 +1,4 @@
+// @Input: x = {0}
+__global__ void k(int *x) {
+  *x = 1;
+}
