@@ -938,7 +938,9 @@ static lt_cexpr *postfix(parser *ps, lt_cexpr *e, const char *start) {
       lt_cexpr *sum = new_expr(ps, LT_CE_BINARY, e->at);
       sum->op = LT_COP_ADD;
       sum->a = e;
-      sum->b = expr(ps);
+      lt_cexpr *index = expr(ps);
+      if (lt_cexpr_needs_parens(sum, 1, index)) index->parens = true;   /* *(a + (i - 1)) */
+      sum->b = index;
       sum->parens = true;
       grown(ps, sum, open);
       lt_p_check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
