@@ -124,6 +124,9 @@ typedef struct loader {
   const scope *prelude;         /* the scope herd's standard names end (suggestions) */
   const char *const *settings;  /* "NAME=VALUE" from the command line, NULL-terminated */
   bool *settings_used;
+  size_t expanded;              /* nodes made by function and procedure expansions (CAT_MAX_EXPANDED) */
+  lc_names check_names;         /* the checks' names, to their index in m->checks */
+  lc_names next_suffix;         /* a base name to the k of NAME-k to try next */
 } loader;
 
 /* ---- diagnostics ----------------------------------------------------------- */
@@ -261,6 +264,7 @@ static cat_node *node_new(loader *ld, cat_node_kind kind, lc_loc at, size_t grou
   n->group = group;
   n->tv = tv;
   n->ref = CAT_NONE;
+  if (ld->calls) ld->expanded++;
   lc_vec_push(&ld->nodes, n);
   return n;
 }
@@ -457,6 +461,22 @@ static bool too_deep(loader *ld, lc_loc at) {
   return true;
 }
 
+/* Expansions together make at most this many nodes: nesting is bounded,
+ * but each level may call the one below twice, and 22 such levels made 4
+ * million expansions (15 s, 5 GB) before the cap.  The shipped models
+ * expand nothing, herd-style ones a few hundred nodes. */
+#define CAT_MAX_EXPANDED 200000
+
+static bool too_big(loader *ld, const cat_expr *call) {
+  if (ld->expanded <= CAT_MAX_EXPANDED) return false;
+  const char *outer = call->name;   /* the call outside every expansion: the one to rewrite */
+  for (const frame *f = ld->calls; f; f = f->up) outer = f->fun;
+  err(ld, call->loc, "expanding '%s' makes the model too large (more than %d nodes made by "
+      "expanding functions and procedures, each call a copy of the body): bind what a function "
+      "computes to a name with let and use the name", outer, CAT_MAX_EXPANDED);
+  return true;
+}
+
 static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const scope *fb,
                            size_t group) {
   const cat_stmt *f = fb->fun;
@@ -476,7 +496,7 @@ static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const
     }
     body_sc = bind_arg(ld, body_sc, e, f, i, a, group);
   }
-  if (too_deep(ld, e->loc)) return NULL;
+  if (too_deep(ld, e->loc) || too_big(ld, e)) return NULL;
   frame fr = {e->name, e->loc, ld->calls};
   ld->calls = &fr;
   cat_node *n = resolve(ld, body_sc, f->binds[0].e, group);
@@ -655,30 +675,35 @@ static void stmt_rec(loader *ld, const cat_stmt *s) {
 }
 
 static bool check_named(const loader *ld, const char *name) {
-  for (size_t i = 0; i < ld->m->checks.n; i++)
-    if (strcmp(ld->m->checks.v[i].name, name) == 0) return true;
-  return false;
+  return lc_names_get(&ld->check_names, name, strlen(name)) != LC_NAMES_NONE;
 }
 
 /* herd's checks may be unnamed, and a procedure called twice repeats its
- * checks' names: those get a name of their own (NAME, NAME-2, ...). */
+ * checks' names: those get a name of their own (NAME, NAME-2, ...).  The
+ * k to try next is kept per base name: counting from 2 again for each
+ * repeat took 4,000 unnamed `acyclic po` 49 s. */
 static const char *fresh_check_name(loader *ld, const char *base) {
   if (!check_named(ld, base)) return base;
+  size_t len = strlen(base);
+  size_t k = lc_names_get(&ld->next_suffix, base, len);
+  if (k == LC_NAMES_NONE) k = 2;
   lc_buf b;
   lc_buf_init(&b);
-  for (int k = 2;; k++) {
+  for (;; k++) {
     b.n = 0;
-    lc_buf_printf(&b, "%s-%d", base, k);
+    lc_buf_printf(&b, "%s-%zu", base, k);
     if (!check_named(ld, b.s)) break;
   }
   const char *r = lc_arena_strdup(ld->m->arena, b.s);
   lc_buf_fini(&b);
+  lc_names_put(&ld->next_suffix, base, len, k + 1);
   return r;
 }
 
 static void add_check(loader *ld, cat_check_kind kind, bool flag, bool undef, const char *name,
                       cat_node *n, lc_loc at) {
   cat_check c = {kind, flag, undef, name, n, at};
+  if (!check_named(ld, name)) lc_names_put(&ld->check_names, name, strlen(name), ld->m->checks.n);
   lc_vec_push(&ld->m->checks, c);
 }
 
@@ -687,13 +712,10 @@ static void stmt_check(loader *ld, const cat_stmt *s) {
   static const char *const base[] = {"acyclic", "irreflexive", "empty"};
   const char *name = s->name;
   if (name && !ld->call_name && check_named(ld, name)) {
-    for (size_t i = 0; i < ld->m->checks.n; i++)
-      if (strcmp(ld->m->checks.v[i].name, name) == 0) {
-        lc_loc f = ld->m->checks.v[i].loc;
-        err(ld, s->name_loc, "duplicate check name '%s' (the first is at %s:%d:%d)", name, f.file,
-            f.line, f.col);
-        return;
-      }
+    lc_loc f = ld->m->checks.v[lc_names_get(&ld->check_names, name, strlen(name))].loc;
+    err(ld, s->name_loc, "duplicate check name '%s' (the first is at %s:%d:%d)", name, f.file,
+        f.line, f.col);
+    return;
   }
   if (!name) name = ld->call_name ? ld->call_name : s->undef ? "undefined" : base[s->check];
   name = fresh_check_name(ld, name);
@@ -822,7 +844,7 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
     if (!a) return;
     body = bind_arg(ld, body, &site, f, i, a, CAT_NONE);
   }
-  if (too_deep(ld, s->name_loc)) return;
+  if (too_deep(ld, s->name_loc) || too_big(ld, &site)) return;
   frame fr = {s->name, s->name_loc, ld->calls};
   const scope *saved = ld->sc;
   const char *saved_name = ld->call_name;
@@ -1067,6 +1089,8 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   lc_vec_free(&ld.reading_names);
   lc_vec_free(&ld.tvs);
   lc_vec_free(&ld.nodes);
+  lc_names_fini(&ld.check_names);
+  lc_names_fini(&ld.next_suffix);
   if (rc < 0) {
     cat_model_free(m);
     return NULL;
