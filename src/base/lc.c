@@ -421,10 +421,11 @@ void lc_names_put(lc_names *t, const char *s, size_t len, size_t val) {
   if (2 * (t->n + 1) > t->cap) {   /* at most half full */
     lc_names old = *t;
     t->cap = old.cap ? 2 * old.cap : 16;
-    t->slots = lc_xcalloc(t->cap, sizeof *t->slots);
+    t->slots = t->arena ? lc_arena_alloc(t->arena, t->cap * sizeof *t->slots)
+                        : lc_xcalloc(t->cap, sizeof *t->slots);
     for (size_t i = 0; i < old.cap; i++)
       if (old.slots[i].s) *name_slot(t, old.slots[i].s, old.slots[i].len) = old.slots[i];
-    free(old.slots);
+    if (!t->arena) free(old.slots);
   }
   lc_name_slot *x = name_slot(t, s, len);
   if (!x->s) t->n++;
@@ -433,6 +434,6 @@ void lc_names_put(lc_names *t, const char *s, size_t len, size_t val) {
 
 void lc_names_fini(lc_names *t) {
   if (!t) return;
-  free(t->slots);
+  if (!t->arena) free(t->slots);
   *t = (lc_names){0};
 }

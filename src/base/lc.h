@@ -154,6 +154,8 @@ typedef struct lc_name_slot {
 typedef struct lc_names {
   lc_name_slot *slots;
   size_t n, cap;         /* cap: 0 or a power of two */
+  lc_arena *arena;       /* set: the slots come from it and go with it (a parser that
+                            longjmps out of an error frees nothing on the way) */
 } lc_names;
 
 #define LC_NAMES_NONE ((size_t)-1)

@@ -57,6 +57,8 @@ typedef struct cpp_state {
   lt_cstmt **loops;        /* the loops the statement being read is in (for break) */
   size_t nloops, loop_cap;
   bool cast_unsigned;      /* the last cast read was to an unsigned type */
+  lc_names *local_names;   /* per thread: its locals' numbers by name (in the arena) */
+  size_t local_names_cap;
 } cpp_state;
 
 #define CS ((cpp_state *)ps->cpp)
@@ -200,22 +202,27 @@ static const char *type_name(parser *ps) {
 
 static lt_cpp_thread *cur_thread(parser *ps) { return &CS->cpp->threads[CS->cur]; }
 
-static int find_local(const lt_cpp_thread *th, const char *s, size_t n) {
-  for (size_t i = 0; i < th->nlocals; i++)
-    if (strlen(th->locals[i]) == n && memcmp(th->locals[i], s, n) == 0) return (int)i;
-  return -1;
+/* Thread i's local named s[0..n), or -1: by hash (a search down the list
+ * made 70,000 locals take 21 s). */
+static int find_local_of(parser *ps, size_t i, const char *s, size_t n) {
+  size_t k = lc_names_get(&CS->local_names[i], s, n);
+  return k == LC_NAMES_NONE ? -1 : (int)k;
 }
+
+static int find_local(parser *ps, const char *s, size_t n) { return find_local_of(ps, (size_t)CS->cur, s, n); }
 
 /* Declares a local, or finds it again: C scoping is not modelled, a name
  * declared twice (in two branches, say) is one variable. */
 static int declare_local(parser *ps, const lt_token *name) {
   lt_cpp_thread *th = cur_thread(ps);
-  int k = find_local(th, name->text, name->len);
+  int k = find_local(ps, name->text, name->len);
   if (k >= 0) return k;
   if (th->nlocals >= LT_MAX_REG) lt_p_error(ps, name->at, "too many locals (at most %d)", LT_MAX_REG);
   /* locals and local_at grow in step: one count, one capacity */
   size_t cap = CS->local_cap, cap2 = CS->local_cap;
-  *PUSH(ps, th->locals, th->nlocals, cap) = lt_p_str(ps, name);
+  const char *str = lt_p_str(ps, name);
+  *PUSH(ps, th->locals, th->nlocals, cap) = str;
+  lc_names_put(&CS->local_names[CS->cur], str, name->len, th->nlocals - 1);
   th->nlocals--;
   *PUSH(ps, th->local_at, th->nlocals, cap2) = name->at;
   CS->local_cap = cap;
@@ -871,7 +878,7 @@ static lt_cexpr *primary(parser *ps) {
       return new_view(ps, CS->refs[i].ptr, CS->refs[i].scope, CS->refs[i].scope_at, "cuda::atomic_ref", at);
     }
   lt_cpp_thread *th = cur_thread(ps);
-  int k = find_local(th, TOK.text, TOK.len);
+  int k = find_local(ps, TOK.text, TOK.len);
   if (k >= 0) {
     lt_cexpr *e = new_expr(ps, LT_CE_LOCAL, at);
     e->local = k;
@@ -1220,7 +1227,7 @@ static void ref_decl(parser *ps, const char *type) {
   if (!ptr || (ptr->kind != LT_CE_LOC && ptr->kind != LT_CE_BINARY && ptr->kind != LT_CE_LOCAL))
     lt_p_error(ps, obj->at, "a cuda::atomic_ref is bound to a location: *p, p a parameter "
                "(cuda::atomic_ref<int, S> %.*s(*p);)", (int)name.len, name.text);
-  if (find_local(cur_thread(ps), name.text, name.len) >= 0)
+  if (find_local(ps, name.text, name.len) >= 0)
     lt_p_error(ps, name.at, "%s is a local already", lt_p_desc(ps, &name));
   aref *r = PUSH(ps, CS->refs, CS->nrefs, CS->ref_cap);
   r->name = lt_p_str(ps, &name);
@@ -1290,7 +1297,7 @@ static lt_cstmt *simple(parser *ps) {
     }
     return s;
   }
-  if (ident_tok(&TOK) && lt_p_peek(ps)->kind == LT_TOK_EQ && find_local(cur_thread(ps), TOK.text, TOK.len) < 0) {
+  if (ident_tok(&TOK) && lt_p_peek(ps)->kind == LT_TOK_EQ && find_local(ps, TOK.text, TOK.len) < 0) {
     bool ref = false;
     for (size_t i = 0; i < CS->nrefs; i++) ref = ref || tok_eq(&TOK, CS->refs[i].name);
     const lt_cpp_thread *th = cur_thread(ps);
@@ -1483,6 +1490,9 @@ static void cthread(parser *ps, size_t *cap) {
   size_t tcap = *cap;
   lt_thread *th = PUSH(ps, t->threads, t->nthreads, tcap);
   t->nthreads--;
+  size_t ncap = CS->local_names_cap, n = t->nthreads;
+  PUSH(ps, CS->local_names, n, ncap)->arena = ps->a;
+  CS->local_names_cap = ncap;
   lt_cpp_thread *ct = PUSH(ps, cpp->threads, t->nthreads, CS->thread_cap);
   *cap = tcap;
   CS->cur = (int)t->nthreads - 1;
@@ -1530,7 +1540,7 @@ static int local_reg(parser *ps, int thread, const lt_token *name) {
   const lt_test *t = ps->t;
   for (size_t i = 0; i < t->nthreads; i++) {
     if (t->threads[i].id != thread) continue;
-    int k = find_local(&t->cpp->threads[i], name->text, name->len);
+    int k = find_local_of(ps, i, name->text, name->len);
     if (k < 0)
       lt_p_error(ps, name->at, "P%d has no local %s", thread, lt_p_desc(ps, name));
     return k;
@@ -1539,11 +1549,11 @@ static int local_reg(parser *ps, int thread, const lt_token *name) {
 }
 
 void lt_cpp_parse_body(parser *ps) {
-  cpp_state st = {0};
-  st.cpp = lc_arena_alloc(ps->a, sizeof *st.cpp);
-  st.cpp->dialect = ps->t->arch[0] == 'C' && ps->t->arch[1] == 0 ? LT_CPP_C11 : LT_CPP_CUDA;
-  ps->cpp = &st;
-  ps->t->cpp = st.cpp;
+  cpp_state *st = lc_arena_alloc(ps->a, sizeof *st);   /* kept for local_reg (the names) */
+  st->cpp = lc_arena_alloc(ps->a, sizeof *st->cpp);
+  st->cpp->dialect = ps->t->arch[0] == 'C' && ps->t->arch[1] == 0 ? LT_CPP_C11 : LT_CPP_CUDA;
+  ps->cpp = st;
+  ps->t->cpp = st->cpp;
   init_block(ps);
   size_t cap = 0;
   if (!is(ps, LT_TOK_THREAD))
@@ -1556,7 +1566,6 @@ void lt_cpp_parse_body(parser *ps) {
     cthread(ps, &cap);
   }
   ps->local_reg = local_reg;
-  ps->cpp = NULL;   /* st dies here; local_reg reads the test only */
 }
 
 /* What lt_validate checks of a PTX test that a C++ test shares: thread ids
