@@ -92,7 +92,13 @@ typedef struct scope {
   int *param_tvs;               /* B_FUN: parameter types inferred from the body */
   const char *via;              /* B_OPAQUE: the skipped definition's name (else this one uses it) */
   const struct scope *next;
+  /* The loader's chain (see set_sc): this scope's place on it, or
+   * OFF_CHAIN, or DEAD_END (off it for good); on it, the place of the
+   * previous binding of the same name there, or -1. */
+  long chain, prev_same;
 } scope;
+
+enum { OFF_CHAIN = -1, DEAD_END = -2 };
 
 /* The chain of calls being expanded, for notes after an error. */
 typedef struct frame {
@@ -125,6 +131,14 @@ typedef struct loader {
   const char *const *settings;  /* "NAME=VALUE" from the command line, NULL-terminated */
   bool *settings_used;
   size_t expanded;              /* nodes made by function and procedure expansions (CAT_MAX_EXPANDED) */
+  /* The chain: the scopes the top level has been in, oldest first, each
+   * the next of the one after it; `latest` maps a name to its last binding
+   * on it.  A lookup from a scope on it is a hash lookup and a step back
+   * per shadowed binding, not a walk down every definition (20,000 lets
+   * took 10 s). */
+  LC_VEC(scope *) chain;
+  lc_names latest;
+  LC_VEC(scope *) fresh;        /* set_sc's scratch */
   lc_names check_names;         /* the checks' names, to their index in m->checks */
   lc_names next_suffix;         /* a base name to the k of NAME-k to try next */
 } loader;
@@ -301,13 +315,43 @@ static const scope *bind(loader *ld, const scope *next, const char *name, bind_k
   s->name = name;
   s->kind = kind;
   s->next = next;
+  s->chain = OFF_CHAIN;
+  s->prev_same = -1;
   return s;
 }
 
-static const scope *lookup(const scope *s, const char *name) {
-  for (; s; s = s->next)
+/* The scope the statements now add to: on the chain when it extends the
+ * chain's last scope (a top-level statement's bindings), else off it (a
+ * procedure's body, whose bindings are walked, a few).  Each scope is
+ * walked over here at most once. */
+static void set_sc(loader *ld, const scope *sc) {
+  ld->sc = sc;
+  const scope *tip = ld->chain.n ? ld->chain.v[ld->chain.n - 1] : NULL;
+  ld->fresh.n = 0;
+  const scope *x = sc;
+  for (; x && x->chain == OFF_CHAIN; x = x->next) lc_vec_push(&ld->fresh, (scope *)x);
+  if (x != tip) {   /* a branch off the chain: it never joins it */
+    for (size_t i = 0; i < ld->fresh.n; i++) ld->fresh.v[i]->chain = DEAD_END;
+    return;
+  }
+  for (size_t i = ld->fresh.n; i-- > 0;) {
+    scope *b = ld->fresh.v[i];
+    size_t len = strlen(b->name), last = lc_names_get(&ld->latest, b->name, len);
+    b->chain = (long)ld->chain.n;
+    b->prev_same = last == LC_NAMES_NONE ? -1 : (long)last;
+    lc_vec_push(&ld->chain, b);
+    lc_names_put(&ld->latest, b->name, len, (size_t)b->chain);
+  }
+}
+
+static const scope *lookup(const loader *ld, const scope *s, const char *name) {
+  for (; s && s->chain < 0; s = s->next)
     if (strcmp(s->name, name) == 0) return s;
-  return NULL;
+  if (!s) return NULL;
+  size_t k = lc_names_get(&ld->latest, name, strlen(name));
+  long at = k == LC_NAMES_NONE ? -1 : (long)k;
+  while (at > s->chain) at = ld->chain.v[at]->prev_same;
+  return at < 0 ? NULL : ld->chain.v[at];
 }
 
 /* ---- expressions --------------------------------------------------------------- */
@@ -340,7 +384,7 @@ static bool not_plain(loader *ld, const scope *b, const char *name, lc_loc at) {
 }
 
 static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
-  const scope *b = lookup(sc, e->name);
+  const scope *b = lookup(ld, sc, e->name);
   cat_type t;
   if (b && b->kind == B_VAL) return node_ref(ld, b->val, e->loc, group);
   if (b && b->kind == B_NODE) return b->node;
@@ -356,7 +400,7 @@ static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, si
     return NULL;
   }
   const scope *saved = ld->sc;
-  ld->sc = sc;
+  ld->sc = sc;   /* for the suggestions only */
   unknown(ld, e->loc, "name", e->name);
   ld->sc = saved;
   return NULL;
@@ -505,7 +549,7 @@ static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const
 }
 
 static cat_node *resolve_call(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
-  const scope *b = lookup(sc, e->name);
+  const scope *b = lookup(ld, sc, e->name);
   cat_type t;
   if (b && b->kind == B_FUN) return call_user(ld, sc, e, b, group);
   if (not_plain(ld, b, e->name, e->loc)) return NULL;
@@ -515,7 +559,7 @@ static cat_node *resolve_call(loader *ld, const scope *sc, const cat_expr *e, si
     return NULL;
   }
   const scope *saved = ld->sc;
-  ld->sc = sc;
+  ld->sc = sc;   /* for the suggestions only */
   unknown(ld, e->loc, "function", e->name);
   ld->sc = saved;
   return NULL;
@@ -594,7 +638,7 @@ static cat_node *resolve_def(loader *ld, const scope *sc, const cat_expr *e, con
     scope *o = (scope *)bind(ld, ld->sc, name, B_OPAQUE);
     o->fun = ld->opaque_seen->fun;
     o->via = ld->opaque_seen->via;
-    ld->sc = o;
+    set_sc(ld, o);
     ld->opaque_seen = NULL;
   }
   return n;
@@ -614,7 +658,7 @@ static void stmt_let(loader *ld, const cat_stmt *s) {
       e->val = val_new(ld, CAT_V_DEF, b->name, b->loc, n->tv);
       ld->m->vals.v[e->val].body = n;
     }
-    ld->sc = e;
+    set_sc(ld, e);
   }
 }
 
@@ -640,7 +684,7 @@ static void stmt_fun(loader *ld, const cat_stmt *s) {
   f->fun = s;
   f->fun_scope = ld->sc;
   f->param_tvs = tvs;
-  ld->sc = f;
+  set_sc(ld, f);
 }
 
 static void stmt_rec(loader *ld, const cat_stmt *s) {
@@ -671,7 +715,7 @@ static void stmt_rec(loader *ld, const cat_stmt *s) {
       return;
     }
   }
-  ld->sc = sc;
+  set_sc(ld, sc);
 }
 
 static bool check_named(const loader *ld, const char *name) {
@@ -811,7 +855,7 @@ static void stmt_proc(loader *ld, const cat_stmt *s) {
   scope *b = (scope *)bind(ld, ld->sc, s->name, B_PROC);
   b->fun = s;
   b->fun_scope = ld->sc;
-  ld->sc = b;
+  set_sc(ld, b);
 }
 
 /* call P(args) [as name]: the procedure's statements, in the scope of its
@@ -823,7 +867,7 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
       err(ld, s->name_loc, "procedure '%s' calls itself (recursive procedures are not supported)", s->name);
       return;
     }
-  const scope *b = lookup(ld->sc, s->name);
+  const scope *b = lookup(ld, ld->sc, s->name);
   if (!b || b->kind != B_PROC) {
     if (b && b->kind == B_OPAQUE) not_plain(ld, b, s->name, s->name_loc);
     else if (b) err(ld, s->name_loc, "'%s' is not a procedure", s->name);
@@ -849,10 +893,10 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
   const scope *saved = ld->sc;
   const char *saved_name = ld->call_name;
   ld->calls = &fr;
-  ld->sc = body;
+  set_sc(ld, body);
   ld->call_name = s->as ? s->as : s->name;
   for (size_t i = 0; i < f->nbody && !ld->failed; i++) statement(ld, f->body[i]);
-  ld->sc = saved;
+  set_sc(ld, saved);
   ld->calls = fr.up;
   ld->call_name = saved_name;
 }
@@ -899,7 +943,7 @@ static void stmt_with(loader *ld, const cat_stmt *s) {
             node_op(ld, CAT_OP_DIFF, at, base, ref_builtin(ld, "co", CAT_TY_REL, at), CAT_NONE, rel), at);
   scope *b = (scope *)bind(ld, ld->sc, s->name, B_VAL);
   b->val = co->ref;
-  ld->sc = b;
+  set_sc(ld, b);
 }
 
 static void stmt_opaque(loader *ld, const cat_stmt *s) {
@@ -907,7 +951,7 @@ static void stmt_opaque(loader *ld, const cat_stmt *s) {
     scope *b = (scope *)bind(ld, ld->sc, s->params[i], B_OPAQUE);
     b->fun = s;
     b->via = s->params[i];
-    ld->sc = b;
+    set_sc(ld, b);
   }
 }
 
@@ -1089,6 +1133,9 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   lc_vec_free(&ld.reading_names);
   lc_vec_free(&ld.tvs);
   lc_vec_free(&ld.nodes);
+  lc_vec_free(&ld.chain);
+  lc_vec_free(&ld.fresh);
+  lc_names_fini(&ld.latest);
   lc_names_fini(&ld.check_names);
   lc_names_fini(&ld.next_suffix);
   if (rc < 0) {
