@@ -230,9 +230,7 @@ static int declare_local(parser *ps, const lt_token *name) {
 }
 
 static bool is_param(const lt_cpp_thread *th, const lt_token *t) {
-  for (size_t i = 0; i < th->nparams; i++)
-    if (tok_eq(t, th->params[i].name)) return true;
-  return false;
+  return lt_cpp_param_index(th, t->text, t->len) >= 0;
 }
 
 static bool is_init_loc(const lt_test *t, const lt_token *tok) {
@@ -614,9 +612,8 @@ static lt_param_type ptr_type(parser *ps, const lt_cexpr *p) {
   lt_param_type none = {0};
   if (p->kind != LT_CE_LOC) return none;
   const lt_cpp_thread *th = cur_thread(ps);
-  for (size_t i = 0; i < th->nparams; i++)
-    if (strcmp(th->params[i].name, p->loc) == 0) return lt_cpp_param_type(th->params[i].type);
-  return none;
+  long i = lt_cpp_param_index(th, p->loc, strlen(p->loc));
+  return i < 0 ? none : lt_cpp_param_type(th->params[i].type);
 }
 
 static lt_cexpr *new_atomic(parser *ps, const aview *v, lt_catomic_kind k, lt_rmw_op op, lc_loc at) {
@@ -1480,6 +1477,9 @@ static void param(parser *ps, lt_cpp_thread *th, size_t *cap) {
   }
   if (!ident_tok(&TOK)) lt_p_error(ps, TOK.at, "expected a parameter name, found %s", lt_p_desc(ps, &TOK));
   p->name = lt_p_str(ps, &TOK);
+  th->param_index.arena = ps->a;
+  if (lc_names_get(&th->param_index, p->name, TOK.len) == LC_NAMES_NONE)
+    lc_names_put(&th->param_index, p->name, TOK.len, th->nparams - 1);
   lt_p_next(ps);
 }
 

@@ -24,8 +24,8 @@
 #    '|': 8,000 took 1.5 GB), a NUL in a table, a cat model whose 40
 #    levels each call the one below twice (never ended), 20,000 unnamed
 #    checks (4,000 took 49 s), 30,000 lets (20,000 took 10 s), 30,000 aliases in a chain (quadratic under
-#    --print, 10 s, and in lowering, past 10 s) and 60,000 C++ locals under
-#    --print (6 s);
+#    --print, 10 s, and in lowering, past 10 s), 60,000 C++ locals and
+#    20,000 parameters under --print (6 s, 7.6 s);
 #  - exit status 4 is in --help.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -171,6 +171,11 @@ awk 'BEGIN { printf "C locals\n{ [x] = 0; }\nP0 (atomic_int* x) {\n"; for (i = 0
 timed locals "$lc" --timeout 3 --print "$tmp/locals.litmus"
 exit_was 0 "--print, 60,000 C++ locals"
 within 4.15 "--print, 60,000 C++ locals"
+awk 'BEGIN { printf "C params\n{ [x] = 0; }\nP0 (atomic_int* x"; for (i = 0; i < 20000; i++) printf ", int* p%d", i;
+             printf ") {\n"; for (i = 0; i < 20000; i++) printf "  *p%d = 1;\n", i; printf "}\nexists (x == 1)\n" }' >"$tmp/params.litmus"
+timed params "$lc" --timeout 3 --print "$tmp/params.litmus"   # a search per use: 7.6 s
+exit_was 0 "--print, 20,000 C++ parameters"
+within 4.15 "--print, 20,000 C++ parameters"
 
 # ---- the exit statuses, 4 included, are in --help
 "$lc" --help >"$tmp/help.out" 2>&1
