@@ -17,14 +17,15 @@
 #    warning;
 #  - a fuzzer's timeout: lowering a 40-line test took 14 s;
 #  - another: a 20-line test of 29,000 events, lowering deaf to --timeout;
-#  - every mode under --timeout and --max-memory (issue 35's hostile
-#    inputs): --events and --lint on those 29,000 events (13 s and 10 s past
+#  - every mode under --timeout and --max-memory, on hostile inputs:
+#    --events and --lint on those 29,000 events (13 s and 10 s past
 #    --timeout 1), --check-mapping on 2^41 combinations, a mapping row of
 #    20,000 alternatives under --max-memory 128M (a copy of the list per
 #    '|': 8,000 took 1.5 GB), a NUL in a table, a cat model whose 40
 #    levels each call the one below twice (never ended), 20,000 unnamed
-#    checks (4,000 took 49 s), 30,000 lets (20,000 took 10 s), 30,000 aliases in a chain (quadratic under
-#    --print, 10 s, and in lowering, past 10 s), 60,000 C++ locals and
+#    checks (4,000 took 49 s), 30,000 lets (20,000 took 10 s), 30,000
+#    aliases in a chain (quadratic under --print, 10 s, and in lowering,
+#    past 10 s), 60,000 C++ locals and
 #    20,000 parameters under --print (6 s, 7.6 s);
 #  - exit status 4 is in --help.
 set -u
