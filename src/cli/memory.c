@@ -11,6 +11,7 @@
 #include "cli/memory.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -84,12 +85,12 @@ size_t __sanitizer_get_allocated_size(const volatile void *p);
 /* The hooks take no context, so the limit and the count are the one
  * global state outside main: in the sanitizer build only, set once per
  * child before its work begins. */
-static size_t asan_limit;
-static _Atomic size_t asan_live;
+static long long asan_limit;
+static _Atomic long long asan_live;   /* signed: a release of what the parent allocated counts too */
 
 static void asan_malloc_hook(const volatile void *p, size_t size) {
   (void)p;
-  if (atomic_fetch_add(&asan_live, size) + size > asan_limit) {
+  if (atomic_fetch_add(&asan_live, (long long)size) + (long long)size > asan_limit) {
     static const char msg[] = "litmus-check: fatal: out of memory (--max-memory, counted in the sanitizer build)\n";
     if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) { /* nothing more to say */ }
     _exit(LC_EXIT_NO_MEMORY);
@@ -97,7 +98,7 @@ static void asan_malloc_hook(const volatile void *p, size_t size) {
 }
 
 static void asan_free_hook(const volatile void *p) {
-  if (p) atomic_fetch_sub(&asan_live, __sanitizer_get_allocated_size(p));
+  if (p) atomic_fetch_sub(&asan_live, (long long)__sanitizer_get_allocated_size(p));
 }
 #endif
 
@@ -111,7 +112,7 @@ int mem_limit_self(size_t bytes) {
   /* RLIMIT_AS would leave ASan no room for its shadow memory; what the
    * program allocates is counted instead (from here on: what the parent
    * allocated before the fork is not) */
-  asan_limit = bytes;
+  asan_limit = bytes > LLONG_MAX ? LLONG_MAX : (long long)bytes;
   __sanitizer_install_malloc_and_free_hooks(asan_malloc_hook, asan_free_hook);
   return 0;
 #else
