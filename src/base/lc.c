@@ -394,3 +394,50 @@ double lc_now(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+/* ---- name tables ------------------------------------------------------------- */
+
+/* FNV-1a: names are short, and no input chooses them to collide on purpose
+ * that a linear probe could not bear (a collision costs a comparison). */
+static size_t name_hash(const char *s, size_t len) {
+  uint64_t h = 1469598103934665603u;
+  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+  return (size_t)(h ^ (h >> 32));
+}
+
+static lc_name_slot *name_slot(const lc_names *t, const char *s, size_t len) {
+  size_t mask = t->cap - 1;
+  for (size_t i = name_hash(s, len) & mask;; i = (i + 1) & mask) {
+    lc_name_slot *x = &t->slots[i];
+    if (!x->s || (x->len == len && memcmp(x->s, s, len) == 0)) return x;
+  }
+}
+
+size_t lc_names_get(const lc_names *t, const char *s, size_t len) {
+  assert(t && (s || !len));
+  if (!t->cap) return LC_NAMES_NONE;
+  const lc_name_slot *x = name_slot(t, s, len);
+  return x->s ? x->val : LC_NAMES_NONE;
+}
+
+void lc_names_put(lc_names *t, const char *s, size_t len, size_t val) {
+  assert(t && s);
+  if (2 * (t->n + 1) > t->cap) {   /* at most half full */
+    lc_names old = *t;
+    t->cap = old.cap ? 2 * old.cap : 16;
+    t->slots = t->arena ? lc_arena_alloc(t->arena, t->cap * sizeof *t->slots)
+                        : lc_xcalloc(t->cap, sizeof *t->slots);
+    for (size_t i = 0; i < old.cap; i++)
+      if (old.slots[i].s) *name_slot(t, old.slots[i].s, old.slots[i].len) = old.slots[i];
+    if (!t->arena) free(old.slots);
+  }
+  lc_name_slot *x = name_slot(t, s, len);
+  if (!x->s) t->n++;
+  *x = (lc_name_slot){s, len, val};
+}
+
+void lc_names_fini(lc_names *t) {
+  if (!t) return;
+  if (!t->arena) free(t->slots);
+  *t = (lc_names){0};
+}

@@ -145,6 +145,31 @@ void lc_vreport(lc_diag *d, lc_severity sev, lc_loc at, const char *fmt, va_list
 /* The first error's full text, or NULL; borrowed. */
 const char *lc_diag_first_error(const lc_diag *d);
 
+/* ---- name tables --------------------------------------------------------- */
+/* A hash table from names to numbers, where a linear search per name made
+ * reading an input quadratic in its size (locals, aliases, check names).
+ * The names are borrowed: they must outlive the table.  Zero-initialised
+ * is empty: lc_names t = {0}; ... lc_names_fini(&t). */
+typedef struct lc_name_slot {
+  const char *s;         /* NULL: free */
+  size_t len;
+  size_t val;
+} lc_name_slot;
+
+typedef struct lc_names {
+  lc_name_slot *slots;
+  size_t n, cap;         /* cap: 0 or a power of two */
+  lc_arena *arena;       /* set: the slots come from it and go with it (a parser that
+                            longjmps out of an error frees nothing on the way) */
+} lc_names;
+
+#define LC_NAMES_NONE ((size_t)-1)
+/* The number stored for s[0..len), or LC_NAMES_NONE. */
+size_t lc_names_get(const lc_names *t, const char *s, size_t len);
+/* Stores val for s[0..len) (replacing what was there). */
+void lc_names_put(lc_names *t, const char *s, size_t len, size_t val);
+void lc_names_fini(lc_names *t);
+
 /* ---- small helpers ---------------------------------------------------- */
 /* Parses a decimal or 0x-hex integer with optional sign, in full (no
  * trailing characters).  Values above INT64_MAX up to UINT64_MAX wrap to

@@ -94,7 +94,13 @@ typedef struct scope {
   int *param_tvs;               /* B_FUN: parameter types inferred from the body */
   const char *via;              /* B_OPAQUE: the skipped definition's name (else this one uses it) */
   const struct scope *next;
+  /* The loader's chain (see set_sc): this scope's place on it, or
+   * OFF_CHAIN, or DEAD_END (off it for good); on it, the place of the
+   * previous binding of the same name there, or -1. */
+  long chain, prev_same;
 } scope;
+
+enum { OFF_CHAIN = -1, DEAD_END = -2 };
 
 /* The chain of calls being expanded, for notes after an error. */
 typedef struct frame {
@@ -133,6 +139,17 @@ typedef struct loader {
   bool dartagnan_ptx;           /* the model is one of Dartagnan's PTX models (header `PTX`) */
   bool sync_fence;              /* Dartagnan's sync_fence was met: sync_fence_val holds it */
   size_t sync_fence_val;
+  size_t expanded;              /* nodes made by function and procedure expansions (CAT_MAX_EXPANDED) */
+  /* The chain: the scopes the top level has been in, oldest first, each
+   * the next of the one after it; `latest` maps a name to its last binding
+   * on it.  A lookup from a scope on it is a hash lookup and a step back
+   * per shadowed binding, not a walk down every definition (20,000 lets
+   * took 10 s). */
+  LC_VEC(scope *) chain;
+  lc_names latest;
+  LC_VEC(scope *) fresh;        /* set_sc's scratch */
+  lc_names check_names;         /* the checks' names, to their index in m->checks */
+  lc_names next_suffix;         /* a base name to the k of NAME-k to try next */
 } loader;
 
 /* ---- diagnostics ----------------------------------------------------------- */
@@ -275,6 +292,7 @@ static cat_node *node_new(loader *ld, cat_node_kind kind, lc_loc at, size_t grou
   n->group = group;
   n->tv = tv;
   n->ref = CAT_NONE;
+  if (ld->calls) ld->expanded++;
   lc_vec_push(&ld->nodes, n);
   return n;
 }
@@ -311,13 +329,43 @@ static const scope *bind(loader *ld, const scope *next, const char *name, bind_k
   s->name = name;
   s->kind = kind;
   s->next = next;
+  s->chain = OFF_CHAIN;
+  s->prev_same = -1;
   return s;
 }
 
-static const scope *lookup(const scope *s, const char *name) {
-  for (; s; s = s->next)
+/* The scope the statements now add to: on the chain when it extends the
+ * chain's last scope (a top-level statement's bindings), else off it (a
+ * procedure's body, whose bindings are walked, a few).  Each scope is
+ * walked over here at most once. */
+static void set_sc(loader *ld, const scope *sc) {
+  ld->sc = sc;
+  const scope *tip = ld->chain.n ? ld->chain.v[ld->chain.n - 1] : NULL;
+  ld->fresh.n = 0;
+  const scope *x = sc;
+  for (; x && x->chain == OFF_CHAIN; x = x->next) lc_vec_push(&ld->fresh, (scope *)x);
+  if (x != tip) {   /* a branch off the chain: it never joins it */
+    for (size_t i = 0; i < ld->fresh.n; i++) ld->fresh.v[i]->chain = DEAD_END;
+    return;
+  }
+  for (size_t i = ld->fresh.n; i-- > 0;) {
+    scope *b = ld->fresh.v[i];
+    size_t len = strlen(b->name), last = lc_names_get(&ld->latest, b->name, len);
+    b->chain = (long)ld->chain.n;
+    b->prev_same = last == LC_NAMES_NONE ? -1 : (long)last;
+    lc_vec_push(&ld->chain, b);
+    lc_names_put(&ld->latest, b->name, len, (size_t)b->chain);
+  }
+}
+
+static const scope *lookup(const loader *ld, const scope *s, const char *name) {
+  for (; s && s->chain < 0; s = s->next)
     if (strcmp(s->name, name) == 0) return s;
-  return NULL;
+  if (!s) return NULL;
+  size_t k = lc_names_get(&ld->latest, name, strlen(name));
+  long at = k == LC_NAMES_NONE ? -1 : (long)k;
+  while (at > s->chain) at = ld->chain.v[at]->prev_same;
+  return at < 0 ? NULL : ld->chain.v[at];
 }
 
 /* ---- expressions --------------------------------------------------------------- */
@@ -382,7 +430,7 @@ static cat_node *sync_fence(loader *ld, lc_loc at, size_t group) {
 }
 
 static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
-  const scope *b = lookup(sc, e->name);
+  const scope *b = lookup(ld, sc, e->name);
   cat_type t;
   if (b && b->kind == B_VAL) return node_ref(ld, b->val, e->loc, group);
   if (b && b->kind == B_NODE) return b->node;
@@ -410,7 +458,7 @@ static cat_node *resolve_name(loader *ld, const scope *sc, const cat_expr *e, si
     return NULL;
   }
   const scope *saved = ld->sc;
-  ld->sc = sc;
+  ld->sc = sc;   /* for the suggestions only */
   unknown(ld, e->loc, "name", e->name);
   ld->sc = saved;
   return NULL;
@@ -515,6 +563,22 @@ static bool too_deep(loader *ld, lc_loc at) {
   return true;
 }
 
+/* Expansions together make at most this many nodes: nesting is bounded,
+ * but each level may call the one below twice, and 22 such levels made 4
+ * million expansions (15 s, 5 GB) before the cap.  The shipped models
+ * expand nothing, herd-style ones a few hundred nodes. */
+#define CAT_MAX_EXPANDED 200000
+
+static bool too_big(loader *ld, const cat_expr *call) {
+  if (ld->expanded <= CAT_MAX_EXPANDED) return false;
+  const char *outer = call->name;   /* the call outside every expansion: the one to rewrite */
+  for (const frame *f = ld->calls; f; f = f->up) outer = f->fun;
+  err(ld, call->loc, "expanding '%s' makes the model too large (more than %d nodes made by "
+      "expanding functions and procedures, each call a copy of the body): bind what a function "
+      "computes to a name with let and use the name", outer, CAT_MAX_EXPANDED);
+  return true;
+}
+
 static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const scope *fb,
                            size_t group) {
   const cat_stmt *f = fb->fun;
@@ -534,7 +598,7 @@ static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const
     }
     body_sc = bind_arg(ld, body_sc, e, f, i, a, group);
   }
-  if (too_deep(ld, e->loc)) return NULL;
+  if (too_deep(ld, e->loc) || too_big(ld, e)) return NULL;
   frame fr = {e->name, e->loc, ld->calls};
   ld->calls = &fr;
   cat_node *n = resolve(ld, body_sc, f->binds[0].e, group);
@@ -543,7 +607,7 @@ static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const
 }
 
 static cat_node *resolve_call(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
-  const scope *b = lookup(sc, e->name);
+  const scope *b = lookup(ld, sc, e->name);
   cat_type t;
   if (b && b->kind == B_FUN) return call_user(ld, sc, e, b, group);
   if (not_plain(ld, b, e->name, e->loc)) return NULL;
@@ -553,7 +617,7 @@ static cat_node *resolve_call(loader *ld, const scope *sc, const cat_expr *e, si
     return NULL;
   }
   const scope *saved = ld->sc;
-  ld->sc = sc;
+  ld->sc = sc;   /* for the suggestions only */
   unknown(ld, e->loc, "function", e->name);
   ld->sc = saved;
   return NULL;
@@ -653,7 +717,7 @@ static cat_node *resolve_def(loader *ld, const scope *sc, const cat_expr *e, con
     scope *o = (scope *)bind(ld, ld->sc, name, B_OPAQUE);
     o->fun = ld->opaque_seen->fun;
     o->via = ld->opaque_seen->via;
-    ld->sc = o;
+    set_sc(ld, o);
     ld->opaque_seen = NULL;
   }
   return n;
@@ -673,7 +737,7 @@ static void stmt_let(loader *ld, const cat_stmt *s) {
       e->val = val_new(ld, CAT_V_DEF, b->name, b->loc, n->tv);
       ld->m->vals.v[e->val].body = n;
     }
-    ld->sc = e;
+    set_sc(ld, e);
   }
 }
 
@@ -699,7 +763,7 @@ static void stmt_fun(loader *ld, const cat_stmt *s) {
   f->fun = s;
   f->fun_scope = ld->sc;
   f->param_tvs = tvs;
-  ld->sc = f;
+  set_sc(ld, f);
 }
 
 static void stmt_rec(loader *ld, const cat_stmt *s) {
@@ -730,34 +794,39 @@ static void stmt_rec(loader *ld, const cat_stmt *s) {
       return;
     }
   }
-  ld->sc = sc;
+  set_sc(ld, sc);
 }
 
 static bool check_named(const loader *ld, const char *name) {
-  for (size_t i = 0; i < ld->m->checks.n; i++)
-    if (strcmp(ld->m->checks.v[i].name, name) == 0) return true;
-  return false;
+  return lc_names_get(&ld->check_names, name, strlen(name)) != LC_NAMES_NONE;
 }
 
 /* herd's checks may be unnamed, and a procedure called twice repeats its
- * checks' names: those get a name of their own (NAME, NAME-2, ...). */
+ * checks' names: those get a name of their own (NAME, NAME-2, ...).  The
+ * k to try next is kept per base name: counting from 2 again for each
+ * repeat took 4,000 unnamed `acyclic po` 49 s. */
 static const char *fresh_check_name(loader *ld, const char *base) {
   if (!check_named(ld, base)) return base;
+  size_t len = strlen(base);
+  size_t k = lc_names_get(&ld->next_suffix, base, len);
+  if (k == LC_NAMES_NONE) k = 2;
   lc_buf b;
   lc_buf_init(&b);
-  for (int k = 2;; k++) {
+  for (;; k++) {
     b.n = 0;
-    lc_buf_printf(&b, "%s-%d", base, k);
+    lc_buf_printf(&b, "%s-%zu", base, k);
     if (!check_named(ld, b.s)) break;
   }
   const char *r = lc_arena_strdup(ld->m->arena, b.s);
   lc_buf_fini(&b);
+  lc_names_put(&ld->next_suffix, base, len, k + 1);
   return r;
 }
 
 static void add_check(loader *ld, cat_check_kind kind, bool flag, bool undef, const char *name,
                       cat_node *n, lc_loc at) {
   cat_check c = {kind, flag, undef, name, n, at};
+  if (!check_named(ld, name)) lc_names_put(&ld->check_names, name, strlen(name), ld->m->checks.n);
   lc_vec_push(&ld->m->checks, c);
 }
 
@@ -770,13 +839,10 @@ static void stmt_check(loader *ld, const cat_stmt *s) {
   static const char *const base[] = {"acyclic", "irreflexive", "empty"};
   const char *name = s->name;
   if (name && !ld->call_name && check_named(ld, name)) {
-    for (size_t i = 0; i < ld->m->checks.n; i++)
-      if (strcmp(ld->m->checks.v[i].name, name) == 0) {
-        lc_loc f = ld->m->checks.v[i].loc;
-        err(ld, s->name_loc, "duplicate check name '%s' (the first is at %s:%d:%d)", name, f.file,
-            f.line, f.col);
-        return;
-      }
+    lc_loc f = ld->m->checks.v[lc_names_get(&ld->check_names, name, strlen(name))].loc;
+    err(ld, s->name_loc, "duplicate check name '%s' (the first is at %s:%d:%d)", name, f.file,
+        f.line, f.col);
+    return;
   }
   if (!name) name = ld->call_name ? ld->call_name : s->undef ? "undefined" : s->asserted ? "assert" : base[s->check];
   name = fresh_check_name(ld, name);
@@ -883,7 +949,7 @@ static void stmt_proc(loader *ld, const cat_stmt *s) {
   scope *b = (scope *)bind(ld, ld->sc, s->name, B_PROC);
   b->fun = s;
   b->fun_scope = ld->sc;
-  ld->sc = b;
+  set_sc(ld, b);
 }
 
 /* call P(args) [as name]: the procedure's statements, in the scope of its
@@ -895,7 +961,7 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
       err(ld, s->name_loc, "procedure '%s' calls itself (recursive procedures are not supported)", s->name);
       return;
     }
-  const scope *b = lookup(ld->sc, s->name);
+  const scope *b = lookup(ld, ld->sc, s->name);
   if (!b || b->kind != B_PROC) {
     if (b && b->kind == B_OPAQUE) not_plain(ld, b, s->name, s->name_loc);
     else if (b) err(ld, s->name_loc, "'%s' is not a procedure", s->name);
@@ -916,15 +982,15 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
     if (!a) return;
     body = bind_arg(ld, body, &site, f, i, a, CAT_NONE);
   }
-  if (too_deep(ld, s->name_loc)) return;
+  if (too_deep(ld, s->name_loc) || too_big(ld, &site)) return;
   frame fr = {s->name, s->name_loc, ld->calls};
   const scope *saved = ld->sc;
   const char *saved_name = ld->call_name;
   ld->calls = &fr;
-  ld->sc = body;
+  set_sc(ld, body);
   ld->call_name = s->as ? s->as : s->name;
   for (size_t i = 0; i < f->nbody && !ld->failed; i++) statement(ld, f->body[i]);
-  ld->sc = saved;
+  set_sc(ld, saved);
   ld->calls = fr.up;
   ld->call_name = saved_name;
 }
@@ -940,7 +1006,7 @@ static bool only_lock_sets(const loader *ld, const cat_expr *e) {
   if (e->kind == CAT_X_UNION) return only_lock_sets(ld, e->a) && only_lock_sets(ld, e->b);
   if (e->kind != CAT_X_NAME || (strcmp(e->name, "LK") != 0 && strcmp(e->name, "LS") != 0 && strcmp(e->name, "UL") != 0))
     return false;
-  const scope *b = lookup(ld->sc, e->name);
+  const scope *b = lookup(ld, ld->sc, e->name);
   for (const scope *p = ld->prelude; p; p = p->next)
     if (p == b) return true;
   return false;
@@ -963,7 +1029,7 @@ static void stmt_with(loader *ld, const cat_stmt *s) {
     ld->m->vals.v[v].body = node_op(ld, CAT_OP_EMPTY, s->loc, NULL, NULL, CAT_NONE, rel);
     scope *b = (scope *)bind(ld, ld->sc, s->name, B_VAL);
     b->val = v;
-    ld->sc = b;
+    set_sc(ld, b);
     return;
   }
   if (ld->with_co) {
@@ -1010,7 +1076,7 @@ static void stmt_with(loader *ld, const cat_stmt *s) {
             node_op(ld, CAT_OP_DIFF, at, base, node_ref(ld, ord, at, CAT_NONE), CAT_NONE, rel), at);
   scope *b = (scope *)bind(ld, ld->sc, s->name, B_VAL);
   b->val = ord;
-  ld->sc = b;
+  set_sc(ld, b);
 }
 
 /* coherence total | partial: one word per model; a second one may only
@@ -1030,7 +1096,7 @@ static void stmt_opaque(loader *ld, const cat_stmt *s) {
     scope *b = (scope *)bind(ld, ld->sc, s->params[i], B_OPAQUE);
     b->fun = s;
     b->via = s->params[i];
-    ld->sc = b;
+    set_sc(ld, b);
   }
 }
 
@@ -1277,6 +1343,11 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   lc_vec_free(&ld.reading_names);
   lc_vec_free(&ld.tvs);
   lc_vec_free(&ld.nodes);
+  lc_vec_free(&ld.chain);
+  lc_vec_free(&ld.fresh);
+  lc_names_fini(&ld.latest);
+  lc_names_fini(&ld.check_names);
+  lc_names_fini(&ld.next_suffix);
   if (rc < 0) {
     cat_model_free(m);
     return NULL;

@@ -3,10 +3,10 @@
  *
  * Modes: the default checks each test against a model and prints a
  * herd-style block (or JSON); --print normalises tests; --events shows the
- * lowered events.  Checks run in --jobs child processes (isolate.h), each
- * under --max-memory, which the parent kills at the --timeout deadline;
- * --print and --events on --jobs worker threads.  Output is printed in the
- * order given.
+ * lowered events; --lint reports structural mistakes.  Each test, in every
+ * mode, runs in one of --jobs child processes (isolate.h), under
+ * --max-memory, which the parent kills at the --timeout deadline.  Output
+ * is printed in the order given.
  */
 #define _GNU_SOURCE   /* getopt_long, open_memstream */
 #include "config.h"
@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -145,8 +144,12 @@ static void usage(FILE *out) {
         "\n"
         "A DIR is searched for *.litmus and *.cu files (a .cu file is a CUDA kernel\n"
         "with its launch, checked as written).  FILE may be - for standard input.\n"
-        "Exit status: 0 success, 1 --expect mismatch, 2 bad input or usage,\n"
-        "3 internal error or the solver gave no answer.  See litmus-check(1).\n",
+        "Every mode (--print, --events, --lint, --lower, --check-mapping too) and a\n"
+        "model given with -m run under --timeout and --max-memory.\n"
+        "Exit status: 0 success, 1 --expect mismatch (or a finding), 2 bad input or\n"
+        "usage, 3 internal error or no answer (the solver's, out of time or memory),\n"
+        "4 litmus-check itself out of memory (not a test's process: that is 3).\n"
+        "See litmus-check(1).\n",
         out);
 }
 
@@ -499,9 +502,6 @@ typedef struct batch {
   const cat_model *cpp_model;   /* for C++ tests, when no -m */
   job *jobs;
   size_t njobs;
-  atomic_size_t next;
-  pthread_mutex_t lock;
-  pthread_cond_t finished;
   const expect_vec *ex;
   int status;                   /* the worst exit status so far */
   size_t compared, mismatches;  /* --expect */
@@ -837,14 +837,17 @@ static void run_job(const batch *b, job *j) {
   lc_diag d;
   lc_diag_init(&d, NULL, err);
   d.errors_only = b->o->quiet;
-  lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
+  double timeout = b->o->check.timeout;
+  lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
+                   timeout > 0 ? lc_now() + timeout : 0, false, timeout};
   cli_test ct;
   bool lower = b->o->mode == MODE_EVENTS || b->o->mode == MODE_LINT;
   int rc = cli_test_read_with(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, &d);
-  if (!ct.test && b->o->json && (b->o->mode == MODE_CHECK || b->o->mode == MODE_LINT))
-    json_error(&out, j->path, NULL, lc_diag_first_error(&d));
+  if (rc < 0 && b->o->json && (b->o->mode == MODE_CHECK || b->o->mode == MODE_LINT))
+    json_error(&out, j->path, ct.test, lc_diag_first_error(&d));
   lc_diag_fini(&d);
-  if (rc < 0) j->status = LC_EXIT_INPUT;
+  /* lowering out of time is no fault of the test's: as when checking, 3 */
+  if (rc < 0) j->status = ct.test && lo.deadline > 0 && lc_now() >= lo.deadline ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
   else if (b->o->mode == MODE_PRINT) lt_print(&out, ct.test);
   else if (b->o->mode == MODE_EVENTS) lx_program_print(&out, ct.prog);
   else if (b->o->mode == MODE_LINT) j->status = lint_one(b->o, j->path, ct.prog, &out);
@@ -853,20 +856,6 @@ static void run_job(const batch *b, job *j) {
   fclose(err);
   j->out = lc_buf_take(&out);
   lc_buf_fini(&out);
-}
-
-static void *worker(void *arg) {
-  batch *b = arg;
-  for (;;) {
-    size_t i = atomic_fetch_add(&b->next, 1);
-    if (i >= b->njobs) break;
-    run_job(b, &b->jobs[i]);
-    pthread_mutex_lock(&b->lock);
-    atomic_store(&b->jobs[i].done, true);
-    pthread_cond_broadcast(&b->finished);
-    pthread_mutex_unlock(&b->lock);
-  }
-  return NULL;
 }
 
 /* ---- expectations ------------------------------------------------------------------ */
@@ -947,21 +936,7 @@ static void emit(batch *b, size_t i) {
   b->printed = i + 1;
 }
 
-static void run_threads(batch *b) {
-  unsigned nthreads = b->o->jobs < b->njobs ? b->o->jobs : (unsigned)b->njobs;
-  pthread_t *threads = lc_xcalloc(nthreads, sizeof(pthread_t));
-  for (unsigned t = 0; t < nthreads; t++) pthread_create(&threads[t], NULL, worker, b);
-  for (size_t i = 0; i < b->njobs; i++) {
-    pthread_mutex_lock(&b->lock);
-    while (!atomic_load(&b->jobs[i].done)) pthread_cond_wait(&b->finished, &b->lock);
-    pthread_mutex_unlock(&b->lock);
-    emit(b, i);
-  }
-  for (unsigned t = 0; t < nthreads; t++) pthread_join(threads[t], NULL);
-  free(threads);
-}
-
-/* ---- with --timeout: each test in a child process (isolate.h) --------------------- */
+/* ---- each test in a child process (isolate.h) ------------------------------------ */
 
 /* In a child: the test, sent whole to the parent. */
 static void isolated_run(void *ctx, size_t i, int fd) {
@@ -1020,6 +995,9 @@ static void take_answer(job *j, const lc_iso_outcome *x) {
   j->html_row = x->fields[4] ? lc_xstrdup(x->fields[4]) : NULL;
 }
 
+/* What a test without an answer misses: a verdict when checking. */
+static const char *no_verdict(const batch *b) { return b->o->mode == MODE_CHECK ? "; no verdict" : ""; }
+
 /* In the parent, as each child ends. */
 static void isolated_done(void *ctx, size_t i, const lc_iso_outcome *x) {
   batch *b = ctx;
@@ -1029,17 +1007,18 @@ static void isolated_done(void *ctx, size_t i, const lc_iso_outcome *x) {
   if (x->end == LC_ISO_DONE && x->nfields == 5) {
     take_answer(j, x);
   } else if (x->end == LC_ISO_KILLED) {
-    lc_buf_printf(&why, "out of time (--timeout %g s); no verdict", b->o->check.timeout);
+    lc_buf_printf(&why, "out of time (--timeout %g s)%s", b->o->check.timeout, no_verdict(b));
     no_answer(b, j, x, why.s, "unknown");
   } else if (x->end == LC_ISO_CRASHED && !x->signal && x->code == LC_EXIT_NO_MEMORY && b->o->max_memory) {
     char size[32];
     mem_format_size(size, sizeof size, b->o->max_memory);
-    lc_buf_printf(&why, "out of memory (--max-memory %s); no verdict", size);
+    lc_buf_printf(&why, "out of memory (--max-memory %s)%s", size, no_verdict(b));
     no_answer(b, j, x, why.s, "unknown");
   } else {
-    if (x->end == LC_ISO_NOT_RUN) lc_buf_printf(&why, "cannot start a process for the check: %s", strerror(x->error));
-    else if (x->signal) lc_buf_printf(&why, "the check crashed (signal %d)", x->signal);
-    else lc_buf_printf(&why, "the check ended without an answer (exit status %d)", x->code);
+    const char *what = b->o->mode == MODE_CHECK ? "the check" : "the process";
+    if (x->end == LC_ISO_NOT_RUN) lc_buf_printf(&why, "cannot start a process for the test: %s", strerror(x->error));
+    else if (x->signal) lc_buf_printf(&why, "%s crashed (signal %d)", what, x->signal);
+    else lc_buf_printf(&why, "%s ended without an answer (exit status %d)", what, x->code);
     no_answer(b, j, x, why.s, "error");
   }
   lc_buf_fini(&why);
@@ -1113,13 +1092,14 @@ static void other_dialect_note(const options *o, const cli_models *m) {
 }
 
 static int run_batch(const options *o, const cli_models *models, const expect_vec *ex) {
-  batch b = {o, models->model, models->cpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, 0,
-             PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ex, LC_EXIT_OK, 0, 0, 0, 0, -1,
-             models->hopper};
+  batch b = {o, models->model, models->cpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, ex,
+             LC_EXIT_OK, 0, 0, 0, 0, -1, models->hopper};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
   if (o->mode == MODE_CHECK && (o->html || (o->graph && b.njobs > 1))) name_files(&b);
-  if (o->mode == MODE_CHECK) run_isolated(&b);
-  else run_threads(&b);
+  /* every mode: --print, --events and --lint too are bounded by
+   * --timeout and --max-memory (lowering a 1 KB test with --unroll 64 ran
+   * for minutes in the one process) */
+  run_isolated(&b);
   int status = b.status;
   if (o->html) {
     char **rows = lc_xcalloc(b.njobs + 1, sizeof(char *));
@@ -1146,49 +1126,25 @@ static int run_batch(const options *o, const cli_models *models, const expect_ve
   return status;
 }
 
-/* ---- the model's load, bounded ---------------------------------------------------- */
+/* A model the user gives is loaded first in a child process under
+ * --timeout and --max-memory: loading is bounded (cat_load caps what
+ * expansions make), but by sizes, not by the user's limits.  Loaded
+ * there, it is loaded again here (the children that check inherit it),
+ * with its messages; the child says nothing. */
+typedef struct model_probe {
+  const options *o;
+  const char *argv0;
+} model_probe;
 
-/* --timeout and --max-memory bound the model's load as they bound each
- * test: a model (a fuzzed one, or herd's functions nested deep) may take
- * long or much to expand.  The load runs here, before the tests and their
- * isolated processes, so it is bounded here: an interval timer whose
- * handler says so and ends the program (the loader polls no clock), and
- * the address-space limit a test's process takes, lifted again after. */
-static void load_timed_out(int sig) {
-  (void)sig;
-  static const char msg[] = "litmus-check: error: loading the model took longer than --timeout\n";
-  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
-  (void)w;
-  _exit(LC_EXIT_INTERNAL);
-}
-
-static int models_load_bounded(cli_models *models, char **argv, const options *o) {
-  struct rlimit saved;
-  bool limited = o->max_memory && getrlimit(RLIMIT_AS, &saved) == 0;
-  if (limited) {
-    struct rlimit r = saved;
-    if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > o->max_memory) r.rlim_cur = o->max_memory;
-    limited = setrlimit(RLIMIT_AS, &r) == 0;
-  }
-  struct sigaction sa, old_sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = load_timed_out;
-  bool timed = o->check.timeout > 0 && sigaction(SIGALRM, &sa, &old_sa) == 0;
-  if (timed) {
-    /* at least a second: a shipped model loads in milliseconds, and a
-     * tiny --timeout is meant for the tests (each reports running out) */
-    double limit = o->check.timeout < 1 ? 1 : o->check.timeout;
-    struct itimerval it = {{0, 0}, {(time_t)limit, (suseconds_t)((limit - floor(limit)) * 1e6)}};
-    setitimer(ITIMER_REAL, &it, NULL);
-  }
-  int rc = cli_models_load(models, "litmus-check", argv[0], o->model, o->model_given, o->any_dialect, o->settings);
-  if (timed) {
-    struct itimerval off = {{0, 0}, {0, 0}};
-    setitimer(ITIMER_REAL, &off, NULL);
-    sigaction(SIGALRM, &old_sa, NULL);
-  }
-  if (limited) setrlimit(RLIMIT_AS, &saved);
-  return rc;
+static int probe_model(void *ctx, int fd) {
+  const model_probe *p = ctx;
+  const char *why[] = {"while loading the model"};
+  lc_iso_send(fd, LC_ISO_FALLBACK, why, 1);
+  if (!freopen("/dev/null", "w", stderr)) return LC_EXIT_INTERNAL;
+  cli_models m = {0};
+  int rc = cli_models_load(&m, "litmus-check", p->argv0, p->o->model, true, p->o->any_dialect, p->o->settings);
+  cli_models_fini(&m);
+  return rc < 0 ? LC_EXIT_INPUT : LC_EXIT_OK;
 }
 
 int main(int argc, char **argv) {
@@ -1214,7 +1170,13 @@ int main(int argc, char **argv) {
   expect_vec ex = {0};
   cli_models models = {0};
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
-  if (status < 0 && o.mode == MODE_CHECK && models_load_bounded(&models, nargv, &o) < 0)
+  if (status < 0 && o.mode == MODE_CHECK && o.model_given) {
+    model_probe mp = {&o, nargv[0]};
+    int s = mem_run_bounded("litmus-check", o.check.timeout, o.max_memory, probe_model, &mp);
+    if (s == LC_EXIT_INTERNAL) status = s;   /* out of time or memory, said; else as loaded here */
+  }
+  if (status < 0 && o.mode == MODE_CHECK &&
+      cli_models_load(&models, "litmus-check", nargv[0], o.model, o.model_given, o.any_dialect, o.settings) < 0)
     status = LC_EXIT_INPUT;
   /* Jobs a batch of few tests leaves idle split the states of each test. */
   if (jobs_given && o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;

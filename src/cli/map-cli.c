@@ -18,7 +18,9 @@
 
 #include "check.h"
 #include "cli/cli.h"
+#include "cli/memory.h"
 #include "cuda/cuda.h"
+#include "isolate.h"
 #include "map/check_mapping.h"
 #include "map/map_cc.h"
 #include "map/map_nvcc.h"
@@ -41,6 +43,8 @@ typedef struct mopts {
   bool count_only;          /* --count-only: how many programs the bound holds */
   long shard, shards;       /* --shard K/N (shards 0: none) */
   bool merge;               /* --merge: the files are shard files */
+  size_t max_memory;        /* --max-memory, bytes (default: half the memory) */
+  int fd;                   /* to the parent, in the bounded child (mem_run_bounded); else -1 */
 } mopts;
 
 bool map_cli_wanted(int argc, char **argv) {
@@ -68,7 +72,8 @@ static int parse_int(const char *what, const char *s, long lo, long hi, long *ou
   return 0;
 }
 
-enum { O_LOWER = 256, O_CHECK, O_SM, O_PTX_MODEL, O_JSON, O_MAXC, O_SET, O_NORACES, O_EXH, O_BOUND, O_COUNT, O_SHARD, O_MERGE };
+enum { O_LOWER = 256, O_CHECK, O_SM, O_PTX_MODEL, O_JSON, O_MAXC, O_SET, O_NORACES, O_EXH, O_BOUND, O_COUNT, O_SHARD,
+       O_MERGE, O_MAXMEM };
 
 static int parse(int argc, char **argv, mopts *o) {
   static const struct option longs[] = {
@@ -80,7 +85,8 @@ static int parse(int argc, char **argv, mopts *o) {
     {"unroll", required_argument, NULL, 'u'}, {"exhaustive", no_argument, NULL, O_EXH},
     {"bound", required_argument, NULL, O_BOUND}, {"jobs", required_argument, NULL, 'j'},
     {"count-only", no_argument, NULL, O_COUNT}, {"shard", required_argument, NULL, O_SHARD},
-    {"merge", no_argument, NULL, O_MERGE}, {NULL, 0, NULL, 0}};
+    {"merge", no_argument, NULL, O_MERGE}, {"max-memory", required_argument, NULL, O_MAXMEM},
+    {NULL, 0, NULL, 0}};
   int c;
   long v;
   opterr = 0;
@@ -139,6 +145,12 @@ static int parse(int argc, char **argv, mopts *o) {
       break;
     }
     case O_MERGE: o->merge = true; break;
+    case O_MAXMEM:
+      if (mem_parse_size(optarg, &o->max_memory) < 0) {
+        fprintf(stderr, "litmus-check: --max-memory: '%s' is not a size of at least 16M (512M, 2G, ...)\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      break;
     case 'j': if (parse_int("-j", optarg, 1, 256, &v)) return LC_EXIT_INPUT; o->jobs = (int)v; break;
     default: {
       /* name the option: -q, -j and --no-races are litmus-check's, not these modes' */
@@ -456,10 +468,30 @@ static void coverage(const map_table *m, const totals *tot) {
   lc_buf_fini(&never);
 }
 
+/* In the bounded child: each test gets --timeout of its own (the parent
+ * kills the child past it), and the message names the test. */
+static void announce(const mopts *o, const char *doing, const char *path) {
+  if (o->fd < 0) return;
+  fflush(stdout);
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_printf(&b, "while %s %s", doing, path);
+  const char *why[] = {b.s};
+  lc_iso_send(o->fd, LC_ISO_FALLBACK, why, 1);
+  if (o->check.timeout > 0) {
+    char s[32];
+    snprintf(s, sizeof s, "%.3f", lc_iso_hard_limit(o->check.timeout));
+    const char *in[] = {s};
+    lc_iso_send(o->fd, LC_ISO_DEADLINE, in, 1);
+  }
+  lc_buf_fini(&b);
+}
+
 static int check_all(const mopts *o, const map_table *m, const map_check_options *co) {
   totals tot = {0};
   int status = LC_EXIT_OK;
   for (size_t i = 0; i < o->files.n; i++) {
+    announce(o, "checking", o->files.v[i]);
     int s = check_one(o, m, co, o->files.v[i], &tot);
     if (s > status) status = s;
   }
@@ -855,13 +887,52 @@ static int exhaustive(const mopts *o, const map_table *m, const map_check_option
   return status;
 }
 
+/* --lower and --check-mapping with a table: the table, the models and the
+ * tests, in the bounded child when there is one. */
+typedef struct table_run {
+  mopts *o;
+  char **search;
+} table_run;
+
+static int with_table(void *ctx, int fd) {
+  table_run *r = ctx;
+  mopts *o = r->o;
+  o->fd = fd;
+  if (fd >= 0) {
+    const char *why[] = {"while reading the mapping table and the models"};
+    lc_iso_send(fd, LC_ISO_FALLBACK, why, 1);
+  }
+  int status = -1;
+  char *path = find_table(o->table, r->search);
+  map_table *m = NULL;
+  if (access(path, R_OK) != 0) no_table(o->table, path, r->search);
+  else m = load_table(path, o->sm);
+  free(path);
+  cat_model *cm = NULL, *pm = NULL;
+  if (!m) {
+    status = LC_EXIT_INPUT;
+  } else if (o->lower) {
+    announce(o, "lowering", o->files.v[0]);
+    status = lower_one(o, m, o->files.v[0]);
+  } else {
+    cm = cli_model_load("litmus-check", r->search, o->cpp_model, o->sets);
+    pm = cm ? cli_model_load("litmus-check", r->search, o->ptx_model, NULL) : NULL;
+    map_check_options co = {cm, pm, o->check, o->max_combinations};
+    if (!cm || !pm) status = LC_EXIT_INPUT;
+    else if (o->exhaustive) status = exhaustive(o, m, &co);
+    else status = check_all(o, m, &co);
+  }
+  cat_model_free(cm);
+  cat_model_free(pm);
+  map_table_free(m);
+  return status;
+}
+
 int map_cli_main(int argc, char **argv) {
-  mopts o = {.sm = MAP_DEFAULT_SM, .cpp_model = "cuda-cpp", .ptx_model = "ptx-v7.5"};
+  mopts o = {.sm = MAP_DEFAULT_SM, .cpp_model = "cuda-cpp", .ptx_model = "ptx-v7.5", .fd = -1};
   lc_check_options_init(&o.check);
   int status = parse(argc, argv, &o);
   char **search = lc_model_search(argv[0]);
-  map_table *m = NULL;
-  cat_model *cm = NULL, *pm = NULL;
   if (status < 0 && !o.lower && (!strcmp(o.table, "nvcc") || !strcmp(o.table, "nvrtc"))) {
     if (o.exhaustive) status = usage_error("--exhaustive checks a table, not a compiler");
     else status = compiler_all(&o, search);
@@ -870,29 +941,17 @@ int map_cli_main(int argc, char **argv) {
     status = lower_compiler(&o, o.files.v[0]);
   }
   if (status < 0) {
-    char *path = find_table(o.table, search);
-    if (access(path, R_OK) != 0) {
-      no_table(o.table, path, search);
-      status = LC_EXIT_INPUT;
+    table_run r = {&o, search};
+    /* the table, the models and each test under --max-memory and --timeout,
+     * in a child process; --exhaustive runs its programs in children of
+     * its own (map_exhaustive), each under --timeout */
+    if (o.exhaustive) {
+      status = with_table(&r, -1);
     } else {
-      m = load_table(path, o.sm);
-      if (!m) status = LC_EXIT_INPUT;
+      if (!o.max_memory) o.max_memory = mem_default_limit(1);
+      status = mem_run_bounded("litmus-check", o.check.timeout, o.max_memory, with_table, &r);
     }
-    free(path);
   }
-  if (status < 0 && o.lower) {
-    status = lower_one(&o, m, o.files.v[0]);
-  } else if (status < 0) {
-    cm = cli_model_load("litmus-check", search, o.cpp_model, o.sets);
-    pm = cm ? cli_model_load("litmus-check", search, o.ptx_model, NULL) : NULL;
-    map_check_options co = {cm, pm, o.check, o.max_combinations};
-    if (!cm || !pm) status = LC_EXIT_INPUT;
-    else if (o.exhaustive) status = exhaustive(&o, m, &co);
-    else status = check_all(&o, m, &co);
-  }
-  cat_model_free(cm);
-  cat_model_free(pm);
-  map_table_free(m);
   lc_model_search_free(search);
   lc_paths_free(&o.files);
   return cli_finish("litmus-check", status);

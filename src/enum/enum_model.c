@@ -84,7 +84,7 @@ void enum_model_reset(enum_model *em, size_t n) {
   }
   em->ents.n = 0;
   em->trace.n = 0;
-  memset(em->slot, 0, em->nslots * sizeof(size_t));
+  if (em->nslots) memset(em->slot, 0, em->nslots * sizeof(size_t));   /* slot is NULL before the first frame */
   if (em->check_ent)
     for (size_t i = 0; i < cat_model_nchecks(em->m); i++) em->check_ent[i] = NONE;
   em->n = n;

@@ -36,6 +36,11 @@ typedef struct lowerer {
   loc_vec locs;
   ploc_vec plocs;
   bool failed;
+  /* by name, the first of each: a search down the init block for every
+   * location made a chain of 30,000 aliases quadratic */
+  lc_names inits;           /* t->inits (locations and aliases) */
+  lc_names map;             /* t->map */
+  lc_names globals;         /* locs, those of global memory (cta -1) */
 } lowerer;
 
 /* ---- expressions ------------------------------------------------------------ */
@@ -67,20 +72,29 @@ static const lx_expr *mk_bin(lowerer *L, lx_op op, const lx_expr *a, const lx_ex
 
 /* ---- locations ----------------------------------------------------------------- */
 
-static lt_space mapped_space(const lt_test *t, const char *name) {
-  for (size_t i = 0; i < t->nmap; i++)
-    if (strcmp(t->map[i].loc, name) == 0) return t->map[i].space;
-  return LT_SPACE_GLOBAL;
+static lt_space mapped_space(const lowerer *L, const char *name) {
+  size_t i = lc_names_get(&L->map, name, strlen(name));
+  return i == LC_NAMES_NONE ? LT_SPACE_GLOBAL : L->t->map[i].space;
 }
 
-static const lt_init *find_init_loc(const lt_test *t, const char *name) {
-  for (size_t i = 0; i < t->ninits; i++)
-    if (t->inits[i].kind != LT_INIT_REG && strcmp(t->inits[i].loc, name) == 0) return &t->inits[i];
-  return NULL;
+static const lt_init *find_init_loc(const lowerer *L, const char *name) {
+  size_t i = lc_names_get(&L->inits, name, strlen(name));
+  return i == LC_NAMES_NONE ? NULL : &L->t->inits[i];
+}
+
+static void name_tables(lowerer *L) {
+  const lt_test *t = L->t;
+  for (size_t i = t->ninits; i-- > 0;)   /* backwards: the first of a name stays */
+    if (t->inits[i].kind != LT_INIT_REG) lc_names_put(&L->inits, t->inits[i].loc, strlen(t->inits[i].loc), i);
+  for (size_t i = t->nmap; i-- > 0;) lc_names_put(&L->map, t->map[i].loc, strlen(t->map[i].loc), i);
 }
 
 static int find_loc(const lowerer *L, const char *name, int cta) {
-  for (size_t i = 0; i < L->locs.n; i++)
+  if (cta < 0) {
+    size_t i = lc_names_get(&L->globals, name, strlen(name));
+    return i == LC_NAMES_NONE ? -1 : (int)i;
+  }
+  for (size_t i = 0; i < L->locs.n; i++)   /* shared memory: a copy per CTA, few */
     if (strcmp(L->locs.v[i].name, name) == 0 && L->locs.v[i].cta == cta) return (int)i;
   return -1;
 }
@@ -94,20 +108,18 @@ static int add_ploc(lowerer *L, const char *name, int primary) {
   return (int)L->plocs.n - 1;
 }
 
-/* The virtual address `name` as seen by a thread of CTA `cta`: shared
- * memory has one copy per CTA, global memory one for all. */
-static int loc_for(lowerer *L, const char *name, int cta) {
-  const lt_init *in = find_init_loc(L->t, name);
-  lt_space space = mapped_space(L->t, name);
+/* A new location `name` as seen from CTA `cta`; for an alias, `target`
+ * is the location of the name it aliases. */
+static int new_loc(lowerer *L, const char *name, int cta, int target) {
+  const lt_init *in = find_init_loc(L, name);
+  lt_space space = mapped_space(L, name);
   int key = space == LT_SPACE_SHARED ? cta : -1;
-  int i = find_loc(L, name, key);
-  if (i >= 0) return i;
   lx_loc l = {0};
   l.space = space;
   l.cta = key;
   l.name = key >= 0 ? lc_arena_strdup(L->p->arena, name) : name;
+  if (key < 0) lc_names_put(&L->globals, name, strlen(name), L->locs.n);
   if (in && in->kind == LT_INIT_ALIAS) {
-    int target = loc_for(L, in->target, cta);
     l.alias = true;
     l.proxy = in->proxy;
     l.ploc = L->locs.v[target].ploc;
@@ -132,18 +144,39 @@ static int loc_for(lowerer *L, const char *name, int cta) {
   return idx;
 }
 
+/* The virtual address `name` as seen by a thread of CTA `cta`: shared
+ * memory has one copy per CTA, global memory one for all.  An alias's
+ * chain is followed without recursion (it may be as long as the init
+ * block): its names down to one already made or to the location at its
+ * end, then their locations made from that end back.  The validator has
+ * ruled out cycles; the walk stops after ninits steps regardless. */
+static int loc_for(lowerer *L, const char *name, int cta) {
+  LC_VEC(const char *) chain = {0};
+  int idx = -1;
+  for (const char *n = name; n && chain.n <= L->t->ninits;) {
+    idx = find_loc(L, n, mapped_space(L, n) == LT_SPACE_SHARED ? cta : -1);
+    if (idx >= 0) break;
+    lc_vec_push(&chain, n);
+    const lt_init *in = find_init_loc(L, n);
+    n = in && in->kind == LT_INIT_ALIAS ? in->target : NULL;
+  }
+  for (size_t k = chain.n; k-- > 0;) idx = new_loc(L, chain.v[k], cta, idx);
+  lc_vec_free(&chain);
+  return idx;
+}
+
 /* Declares every global location up front, in the order of the init block,
  * so numbering (and hence output order) follows the test text. */
 static void declare_init_locations(lowerer *L) {
   for (size_t i = 0; i < L->t->ninits; i++) {
     const lt_init *in = &L->t->inits[i];
-    if (in->kind != LT_INIT_REG && mapped_space(L->t, in->loc) != LT_SPACE_SHARED)
+    if (in->kind != LT_INIT_REG && mapped_space(L, in->loc) != LT_SPACE_SHARED)
       loc_for(L, in->loc, -1);
   }
 }
 
 static lx_val init_value_of(lowerer *L, const char *name) {
-  const lt_init *in = find_init_loc(L->t, name);
+  const lt_init *in = find_init_loc(L, name);
   if (!in || in->kind != LT_INIT_LOC) return 0;
   if (in->value_loc) return lx_addr_value(loc_for(L, in->value_loc, -1));
   return in->value;
@@ -1241,7 +1274,11 @@ lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
   L.p->unroll = L.opt->unroll;
   if (t->cpp) L.t = lx_cpp_compile(t, L.p->arena, d);
   L.p->code = L.t;
+  if (L.t) name_tables(&L);
   int rc = L.t ? build(&L) : -1;
+  lc_names_fini(&L.inits);
+  lc_names_fini(&L.map);
+  lc_names_fini(&L.globals);
   lc_vec_free(&L.events);
   lc_vec_free(&L.paths);
   lc_vec_free(&L.locs);

@@ -287,9 +287,8 @@ static lt_param_type param_type(const cc *c, const lt_cexpr *p) {
   if (p->kind == LT_CE_BINARY && p->op == LT_COP_ADD) p = p->a;
   lt_param_type none = {0};
   if (p->kind != LT_CE_LOC) return none;
-  for (size_t i = 0; i < c->ct->nparams; i++)
-    if (strcmp(c->ct->params[i].name, p->loc) == 0) return lt_cpp_param_type(c->ct->params[i].type);
-  return none;
+  long i = lt_cpp_param_index(c->ct, p->loc, strlen(p->loc));
+  return i < 0 ? none : lt_cpp_param_type(c->ct->params[i].type);
 }
 
 /* The value type of the location pointer p names: its parameter's

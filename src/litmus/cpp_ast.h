@@ -188,6 +188,8 @@ typedef struct lt_cpp_thread {
                             every thread in a CTA of its own, GPU 0) */
   lt_cparam *params;
   size_t nparams;
+  lc_names param_index;  /* the parser's: params by name, the first of each (in the test's
+                            arena); left empty, lt_cpp_param_index searches the list */
   lt_cblock body;
   const char **locals;   /* by number */
   lc_loc *local_at;
@@ -219,6 +221,12 @@ typedef struct lt_cpp {
 /* Prints a C++ test in normal form (called by lt_print for t->cpp). */
 void lt_cpp_print(lc_buf *out, const lt_test *t);
 void lt_cpp_print_expr(lc_buf *out, const lt_test *t, int thread, const lt_cexpr *e);
+/* Whether child, operand `slot` of parent (0, 1, 2: its a, b, c), needs
+ * parentheses its parens flag does not give it for the print to read back
+ * as the same tree (C's precedence and associativity). */
+bool lt_cexpr_needs_parens(const lt_cexpr *parent, int slot, const lt_cexpr *child);
+/* The index in th->params of the parameter named s[0..len), or -1. */
+long lt_cpp_param_index(const lt_cpp_thread *th, const char *s, size_t len);
 /* A proposition with locals by name (`1:r0`, `0:t`). */
 void lt_cpp_print_prop(lc_buf *out, const lt_test *t, const lt_prop *p);
 /* Structural equality of the C++ parts, positions ignored. */

@@ -66,6 +66,8 @@ typedef struct cpp_state {
    * __nanosleep(t) (no memory effect: no statement). */
   const lt_cexpr *void_call;
   bool void_wait;
+  lc_names *local_names;   /* per thread: its locals' numbers by name (in the arena) */
+  size_t local_names_cap;
 } cpp_state;
 
 #define CS ((cpp_state *)ps->cpp)
@@ -210,22 +212,27 @@ static const char *type_name(parser *ps) {
 
 static lt_cpp_thread *cur_thread(parser *ps) { return &CS->cpp->threads[CS->cur]; }
 
-static int find_local(const lt_cpp_thread *th, const char *s, size_t n) {
-  for (size_t i = 0; i < th->nlocals; i++)
-    if (strlen(th->locals[i]) == n && memcmp(th->locals[i], s, n) == 0) return (int)i;
-  return -1;
+/* Thread i's local named s[0..n), or -1: by hash (a search down the list
+ * made 70,000 locals take 21 s). */
+static int find_local_of(parser *ps, size_t i, const char *s, size_t n) {
+  size_t k = lc_names_get(&CS->local_names[i], s, n);
+  return k == LC_NAMES_NONE ? -1 : (int)k;
 }
+
+static int find_local(parser *ps, const char *s, size_t n) { return find_local_of(ps, (size_t)CS->cur, s, n); }
 
 /* Declares a local, or finds it again: C scoping is not modelled, a name
  * declared twice (in two branches, say) is one variable. */
 static int declare_local(parser *ps, const lt_token *name) {
   lt_cpp_thread *th = cur_thread(ps);
-  int k = find_local(th, name->text, name->len);
+  int k = find_local(ps, name->text, name->len);
   if (k >= 0) return k;
   if (th->nlocals >= LT_MAX_REG) lt_p_error(ps, name->at, "too many locals (at most %d)", LT_MAX_REG);
   /* locals and local_at grow in step: one count, one capacity */
   size_t cap = CS->local_cap, cap2 = CS->local_cap;
-  *PUSH(ps, th->locals, th->nlocals, cap) = lt_p_str(ps, name);
+  const char *str = lt_p_str(ps, name);
+  *PUSH(ps, th->locals, th->nlocals, cap) = str;
+  lc_names_put(&CS->local_names[CS->cur], str, name->len, th->nlocals - 1);
   th->nlocals--;
   *PUSH(ps, th->local_at, th->nlocals, cap2) = name->at;
   CS->local_cap = cap;
@@ -233,9 +240,7 @@ static int declare_local(parser *ps, const lt_token *name) {
 }
 
 static bool is_param(const lt_cpp_thread *th, const lt_token *t) {
-  for (size_t i = 0; i < th->nparams; i++)
-    if (tok_eq(t, th->params[i].name)) return true;
-  return false;
+  return lt_cpp_param_index(th, t->text, t->len) >= 0;
 }
 
 static bool is_init_loc(const lt_test *t, const lt_token *tok) {
@@ -617,9 +622,8 @@ static lt_param_type ptr_type(parser *ps, const lt_cexpr *p) {
   lt_param_type none = {0};
   if (p->kind != LT_CE_LOC) return none;
   const lt_cpp_thread *th = cur_thread(ps);
-  for (size_t i = 0; i < th->nparams; i++)
-    if (strcmp(th->params[i].name, p->loc) == 0) return lt_cpp_param_type(th->params[i].type);
-  return none;
+  long i = lt_cpp_param_index(th, p->loc, strlen(p->loc));
+  return i < 0 ? none : lt_cpp_param_type(th->params[i].type);
 }
 
 static lt_cexpr *new_atomic(parser *ps, const aview *v, lt_catomic_kind k, lt_rmw_op op, lc_loc at) {
@@ -958,7 +962,7 @@ static lt_cexpr *primary(parser *ps) {
       return new_view(ps, CS->refs[i].ptr, CS->refs[i].scope, CS->refs[i].scope_at, "cuda::atomic_ref", at);
     }
   lt_cpp_thread *th = cur_thread(ps);
-  int k = find_local(th, TOK.text, TOK.len);
+  int k = find_local(ps, TOK.text, TOK.len);
   if (k >= 0) {
     lt_cexpr *e = new_expr(ps, LT_CE_LOCAL, at);
     e->local = k;
@@ -1025,7 +1029,9 @@ static lt_cexpr *postfix(parser *ps, lt_cexpr *e, const char *start) {
       lt_cexpr *sum = new_expr(ps, LT_CE_BINARY, e->at);
       sum->op = LT_COP_ADD;
       sum->a = e;
-      sum->b = expr(ps);
+      lt_cexpr *index = expr(ps);
+      if (lt_cexpr_needs_parens(sum, 1, index)) index->parens = true;   /* *(a + (i - 1)) */
+      sum->b = index;
       sum->parens = true;
       grown(ps, sum, open);
       lt_p_check_match(ps, LT_TOK_RBRACKET, "]", "[", open);
@@ -1310,7 +1316,7 @@ static void ref_decl(parser *ps, const char *type) {
   if (!ptr || (ptr->kind != LT_CE_LOC && ptr->kind != LT_CE_BINARY && ptr->kind != LT_CE_LOCAL))
     lt_p_error(ps, obj->at, "a cuda::atomic_ref is bound to a location: *p, p a parameter "
                "(cuda::atomic_ref<int, S> %.*s(*p);)", (int)name.len, name.text);
-  if (find_local(cur_thread(ps), name.text, name.len) >= 0)
+  if (find_local(ps, name.text, name.len) >= 0)
     lt_p_error(ps, name.at, "%s is a local already", lt_p_desc(ps, &name));
   aref *r = PUSH(ps, CS->refs, CS->nrefs, CS->ref_cap);
   r->name = lt_p_str(ps, &name);
@@ -1399,7 +1405,7 @@ static lt_cstmt *simple_stmt(parser *ps) {
     }
     return s;
   }
-  if (ident_tok(&TOK) && lt_p_peek(ps)->kind == LT_TOK_EQ && find_local(cur_thread(ps), TOK.text, TOK.len) < 0) {
+  if (ident_tok(&TOK) && lt_p_peek(ps)->kind == LT_TOK_EQ && find_local(ps, TOK.text, TOK.len) < 0) {
     bool ref = false;
     for (size_t i = 0; i < CS->nrefs; i++) ref = ref || tok_eq(&TOK, CS->refs[i].name);
     const lt_cpp_thread *th = cur_thread(ps);
@@ -1596,6 +1602,9 @@ static void param(parser *ps, lt_cpp_thread *th, size_t *cap) {
   }
   if (!ident_tok(&TOK)) lt_p_error(ps, TOK.at, "expected a parameter name, found %s", lt_p_desc(ps, &TOK));
   p->name = lt_p_str(ps, &TOK);
+  th->param_index.arena = ps->a;
+  if (lc_names_get(&th->param_index, p->name, TOK.len) == LC_NAMES_NONE)
+    lc_names_put(&th->param_index, p->name, TOK.len, th->nparams - 1);
   lt_p_next(ps);
 }
 
@@ -1606,6 +1615,9 @@ static void cthread(parser *ps, size_t *cap) {
   size_t tcap = *cap;
   lt_thread *th = PUSH(ps, t->threads, t->nthreads, tcap);
   t->nthreads--;
+  size_t ncap = CS->local_names_cap, n = t->nthreads;
+  PUSH(ps, CS->local_names, n, ncap)->arena = ps->a;
+  CS->local_names_cap = ncap;
   lt_cpp_thread *ct = PUSH(ps, cpp->threads, t->nthreads, CS->thread_cap);
   *cap = tcap;
   CS->cur = (int)t->nthreads - 1;
@@ -1654,7 +1666,7 @@ static int local_reg(parser *ps, int thread, const lt_token *name) {
   const lt_test *t = ps->t;
   for (size_t i = 0; i < t->nthreads; i++) {
     if (t->threads[i].id != thread) continue;
-    int k = find_local(&t->cpp->threads[i], name->text, name->len);
+    int k = find_local_of(ps, i, name->text, name->len);
     if (k < 0)
       lt_p_error(ps, name->at, "P%d has no local %s", thread, lt_p_desc(ps, name));
     return k;
@@ -1663,11 +1675,11 @@ static int local_reg(parser *ps, int thread, const lt_token *name) {
 }
 
 void lt_cpp_parse_body(parser *ps) {
-  cpp_state st = {0};
-  st.cpp = lc_arena_alloc(ps->a, sizeof *st.cpp);
-  st.cpp->dialect = ps->t->arch[0] == 'C' && ps->t->arch[1] == 0 ? LT_CPP_C11 : LT_CPP_CUDA;
-  ps->cpp = &st;
-  ps->t->cpp = st.cpp;
+  cpp_state *st = lc_arena_alloc(ps->a, sizeof *st);   /* kept for local_reg (the names) */
+  st->cpp = lc_arena_alloc(ps->a, sizeof *st->cpp);
+  st->cpp->dialect = ps->t->arch[0] == 'C' && ps->t->arch[1] == 0 ? LT_CPP_C11 : LT_CPP_CUDA;
+  ps->cpp = st;
+  ps->t->cpp = st->cpp;
   init_block(ps);
   size_t cap = 0;
   if (!is(ps, LT_TOK_THREAD))
@@ -1680,7 +1692,6 @@ void lt_cpp_parse_body(parser *ps) {
     cthread(ps, &cap);
   }
   ps->local_reg = local_reg;
-  ps->cpp = NULL;   /* st dies here; local_reg reads the test only */
 }
 
 /* What lt_validate checks of a PTX test that a C++ test shares: thread ids

@@ -72,7 +72,9 @@ static int next(parser *ps) {
     }
   }
   if (!word_char(c)) {
-    lc_error(ps->d, t->at, "unexpected character '%c'", c);
+    unsigned char u = (unsigned char)c;   /* as the cat reader says it: a NUL would cut '%c' short */
+    if (u >= 0x21 && u < 0x7f) lc_error(ps->d, t->at, "unexpected character '%c'", c);
+    else lc_error(ps->d, t->at, "unexpected byte 0x%02x", u);
     return -1;
   }
   while (ps->p < ps->end && word_char(*ps->p) && !(ps->p[0] == '-' && ps->p + 1 < ps->end && ps->p[1] == '>'))
@@ -312,10 +314,15 @@ static int alternative(parser *ps, map_row *r) {
   if (check_target(ps, r, &a)) goto out;
   a.ins = lc_arena_alloc(ps->m->arena, ins.n * sizeof *a.ins);
   memcpy(a.ins, ins.v, ins.n * sizeof *a.ins);
-  map_alt *alts = lc_arena_alloc(ps->m->arena, (r->nalts + 1) * sizeof *alts);
-  if (r->nalts) memcpy(alts, r->alts, r->nalts * sizeof *alts);
-  alts[r->nalts++] = a;
-  r->alts = alts;
+  if ((r->nalts & (r->nalts - 1)) == 0) {
+    /* full at 0, 1, 2, 4, ...: the capacity doubles, so n alternatives copy
+     * and keep O(n) of the arena (a copy per '|' took memory quadratic in
+     * them: 8,000 alternatives, 1.5 GB) */
+    map_alt *alts = lc_arena_alloc(ps->m->arena, (r->nalts ? 2 * r->nalts : 1) * sizeof *alts);
+    if (r->nalts) memcpy(alts, r->alts, r->nalts * sizeof *alts);
+    r->alts = alts;
+  }
+  r->alts[r->nalts++] = a;
   rc = 0;
 out:
   free(ins.v);

@@ -402,6 +402,55 @@ static void test_cat_nesting_is_bounded(void **state) {
   assert_non_null(e);
   assert_non_null(strstr(e, "calls nested too deeply (more than 100 expansions)"));
   free(e);
+  /* within the nesting bound, each level calling the one below twice:
+   * 2^40 expansions, an error naming a function long before (22 levels
+   * took 15 s and 5 GB; 40 never ended) */
+  b.n = 0;
+  lc_buf_puts(&b, "let f0(r) = r\n");
+  for (int i = 1; i <= 40; i++) lc_buf_printf(&b, "let f%d(r) = f%d(r) | f%d(r ; r)\n", i, i - 1, i - 1);
+  lc_buf_puts(&b, "acyclic f40(po)\n");
+  double start = lc_now();
+  e = load_error(b.s);
+  assert_non_null(e);
+  if (!strstr(e, "makes the model too large (more than 200000 nodes")) print_error("%s\n", e);
+  assert_non_null(strstr(e, "makes the model too large (more than 200000 nodes"));
+  assert_non_null(strstr(e, "error: expanding 'f"));
+  assert_true(lc_now() - start < 10);
+  free(e);
+  /* procedures likewise */
+  b.n = 0;
+  lc_buf_puts(&b, "procedure p0(r) = acyclic r end\n");
+  for (int i = 1; i <= 40; i++) lc_buf_printf(&b, "procedure p%d(r) = call p%d(r) call p%d(r ; r) end\n", i, i - 1, i - 1);
+  lc_buf_puts(&b, "call p40(po)\n");
+  e = load_error(b.s);
+  assert_non_null(e);
+  if (!strstr(e, "error: expanding 'p40' makes the model too large")) print_error("%s\n", e);
+  assert_non_null(strstr(e, "error: expanding 'p40' makes the model too large"));
+  free(e);
+  lc_buf_fini(&b);
+}
+
+/* Unnamed checks, many: NAME-k continues from the last k of NAME (each
+ * repeat counted from 2 again: 4,000 lines took 49 s). */
+static void test_cat_many_unnamed_checks(void **state) {
+  (void)state;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_puts(&b, "acyclic po as acyclic-3\n");   /* a name taken before its turn comes */
+  for (int i = 0; i < 20000; i++) lc_buf_puts(&b, "acyclic po\n");
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  double start = lc_now();
+  cat_model *m = cat_load_string("t.cat", b.s, NULL, &d);
+  assert_non_null(m);
+  assert_true(lc_now() - start < 10);
+  assert_int_equal(cat_model_nchecks(m), 20001);
+  assert_string_equal(cat_model_check_name(m, 1), "acyclic");
+  assert_string_equal(cat_model_check_name(m, 2), "acyclic-2");
+  assert_string_equal(cat_model_check_name(m, 3), "acyclic-4");
+  assert_string_equal(cat_model_check_name(m, 20000), "acyclic-20001");
+  cat_model_free(m);
+  lc_diag_fini(&d);
   lc_buf_fini(&b);
 }
 
@@ -575,6 +624,7 @@ int main(void) {
     cmocka_unit_test(test_cat_load_accepts),
     cmocka_unit_test(test_cat_herd_check_names),
     cmocka_unit_test(test_cat_nesting_is_bounded),
+    cmocka_unit_test(test_cat_many_unnamed_checks),
     cmocka_unit_test(test_cat_include_beside_then_search),
     cmocka_unit_test(test_cat_include_cycle),
     cmocka_unit_test(test_cat_include_error_position),

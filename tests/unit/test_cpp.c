@@ -459,6 +459,47 @@ static void test_cpp_tilde_statement(void **state) {
   parsed_fini(&p);
 }
 
+/* An index is an operand of the sum `a[e]` stands for: an expression of
+ * looser precedence than `+` prints in parentheses wherever the index is
+ * (a value, an address, an assignment, a compound one, `++`, a condition),
+ * and reads back as the same tree; `*(a + 2 - i)` read as (a + 2) - i. */
+static void test_cpp_print_index(void **state) {
+  (void)state;
+  static const struct { const char *stmt, *print; } cases[] = {
+    {"int r = a[2 - i];", "int r = *(a + (2 - i));"},
+    {"int r = a[i & 1];", "int r = *(a + (i & 1));"},
+    {"int r = a[i == 2];", "int r = *(a + (i == 2));"},
+    {"int r = a[i ? 1 : 0];", "int r = *(a + (i ? 1 : 0));"},
+    {"int r = a[i * 2];", "int r = *(a + i * 2);"},
+    {"int r = a[(i - 1)];", "int r = *(a + (i - 1));"},
+    {"int* r = &a[i - 1];", "int* r = (a + (i - 1));"},
+    {"a[i - 1] += 2;", "*(a + (i - 1)) = *(a + (i - 1)) + 2;"},
+    {"a[i - 1]++;", "*(a + (i - 1)) = *(a + (i - 1)) + 1;"},
+    {"a[i | 1] = a[i ^ 1] - -a[i - 1];", "*(a + (i | 1)) = *(a + (i ^ 1)) - -*(a + (i - 1));"},
+    {"int r = (i & 1) == 0 ? a[i - 1] : a[i + 1];", "int r = (i & 1) == 0 ? *(a + (i - 1)) : *(a + (i + 1));"},
+    {"if (a[i - 1] == 0 && a[i < 2]) { i = 0; }", "if (*(a + (i - 1)) == 0 && *(a + (i < 2))) {"},
+    {"atomic_store_explicit(&x[i - 1], a[i % 2], memory_order_relaxed);",
+     "atomic_store_explicit((x + (i - 1)), *(a + i % 2), memory_order_relaxed);"},
+  };
+  for (size_t i = 0; i < LC_ARRAY_LEN(cases); i++) {
+    char text[512];
+    snprintf(text, sizeof text, "C idx\n{ int a[4] = {0, 0, 0, 0}; atomic_int x[4] = {0, 0, 0, 0}; }\n"
+             "P0 (int* a, atomic_int* x) {\n  int i = 2;\n  %s\n}\nexists (x == 1)\n", cases[i].stmt);
+    parsed p;
+    const lt_test *t = parse_text(&p, text);
+    if (!t) print_error("%s: %s\n", cases[i].stmt, first_error(&p));
+    assert_non_null(t);
+    char *print = rt_print(t);
+    if (!strstr(print, cases[i].print)) print_error("%s printed as\n%s", cases[i].stmt, print);
+    assert_non_null(strstr(print, cases[i].print));
+    free(print);
+    char *why = rt_check(t);
+    if (why) print_error("%s: %s", cases[i].stmt, why);
+    assert_null(why);
+    parsed_fini(&p);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cpp_ast),
@@ -473,6 +514,7 @@ int main(void) {
     cmocka_unit_test(test_cpp_operators),
     cmocka_unit_test(test_cpp_errors),
     cmocka_unit_test(test_cpp_tilde_statement),
+    cmocka_unit_test(test_cpp_print_index),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -216,9 +216,56 @@ static void test_lift_refusals(void **state) {
   lift_refused("\tst.relaxed.gpu.u32 [%rd1], %r9;", "not known");
 }
 
+/* A byte that is no printable character is named by its value: a NUL
+ * once ended the message inside its quotes ("unexpected character '"). */
+static void test_map_odd_bytes(void **state) {
+  (void)state;
+  static const char text[] = "name x\nload na -> ld.weak\0\n";
+  lc_source src;
+  lc_source_from_string(&src, "t.map", text, sizeof text - 1);
+  lc_diag d;
+  lc_diag_init(&d, &src, NULL);
+  assert_null(map_parse(&src, 90, &d));
+  assert_string_equal(lc_diag_first_error(&d), "t.map:2:19: error: unexpected byte 0x00");
+  lc_diag_fini(&d);
+  lc_source_fini(&src);
+  char *err;
+  assert_null(parse_text("name x\nload na -> ld.weak\x01\n", 90, &err));
+  assert_string_equal(err, "t.map:2:19: error: unexpected byte 0x01");
+  free(err);
+  assert_null(parse_text("name x\nload na -> ld.weak $\n", 90, &err));
+  assert_string_equal(err, "t.map:2:20: error: unexpected character '$'");
+  free(err);
+}
+
+/* Many alternatives: each is kept once (a copy of the list per '|' took
+ * 8,000 alternatives 1.5 GB), in the order written. */
+static void test_map_many_alternatives(void **state) {
+  (void)state;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_puts(&b, "load na -> ld.weak\n");
+  for (int i = 0; i < 50000; i++) lc_buf_puts(&b, i % 2 ? "  | ld.weak\n" : "  | fence.sc.gpu; ld.weak\n");
+  char *err;
+  map_table *m = parse_text(b.s, 90, &err);
+  if (!m) print_error("%s\n", err);
+  assert_non_null(m);
+  const map_row *r = map_row_for(m, MAP_LOAD, MAP_NA);
+  assert_non_null(r);
+  assert_int_equal(r->nalts, 50001);
+  for (size_t i = 0; i < r->nalts; i++) {
+    assert_int_equal(r->alts[i].id, (int)i + 1);
+    assert_int_equal(r->alts[i].nins, i == 0 || i % 2 == 0 ? 1 : 2);
+  }
+  map_table_free(m);
+  lc_buf_fini(&b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_map_shipped_tables),
+    cmocka_unit_test(test_map_odd_bytes),
+    cmocka_unit_test(test_map_many_alternatives),
     cmocka_unit_test(test_map_abi_alternatives),
     cmocka_unit_test(test_map_nvvm_guards),
     cmocka_unit_test(test_map_errors),

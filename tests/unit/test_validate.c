@@ -113,6 +113,14 @@ static const bad_case semantic_errors[] = {
    " P0@cta 0,gpu 0 ;\n" COND,
    "t.litmus:4:21: error: the aliases form a cycle (y -> z -> y): an alias chain must end at a "
    "location with a value"},
+  {"alias-into-a-cycle", "PTX t\n{\nx=0;\na @ generic aliases b;\nb @ generic aliases c;\n"
+   "c @ texture aliases b;\n}\n P0@cta 0,gpu 0 ;\n" COND,
+   "t.litmus:5:21: error: the aliases form a cycle (b -> c -> b): an alias chain must end at a "
+   "location with a value"},
+  {"alias-cycle-after-a-chain", "PTX t\n{\nx=0;\na @ generic aliases x;\nb @ generic aliases a;\n"
+   "c @ texture aliases d;\nd @ texture aliases c;\n}\n P0@cta 0,gpu 0 ;\n" COND,
+   "t.litmus:6:21: error: the aliases form a cycle (c -> d -> c): an alias chain must end at a "
+   "location with a value"},
   {"alias-of-itself", "PTX t\n{\nx=0;\ny @ generic aliases y;\n}\n P0@cta 0,gpu 0 ;\n" COND,
    "t.litmus:4:21: error: the aliases form a cycle (y -> y): an alias chain must end at a "
    "location with a value"},
@@ -293,6 +301,32 @@ static void test_validate_many_symbols(void **state) {
   lc_buf_fini(&b);
 }
 
+/* A chain of 30,000 aliases, each of the one before, and then a cycle:
+ * each alias walked to the end of its chain made 20,000 take 8 s. */
+static void test_validate_long_alias_chain(void **state) {
+  (void)state;
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_puts(&b, "PTX t\n{\nx0=0;\n");
+  for (int i = 1; i < 30000; i++) lc_buf_printf(&b, "x%d @ generic aliases x%d;\n", i, i - 1);
+  lc_buf_puts(&b, "}\n P0@cta 0,gpu 0 ;\n ld.weak r0, x29999 ;\nexists (P0:r0 == 0)\n");
+  double start = lc_now();
+  parsed p;
+  if (!parse_text(&p, b.s)) print_error("%s\n", first_error(&p));
+  assert_non_null(p.t);
+  parsed_fini(&p);
+  lc_buf c;   /* x0 aliases the chain's end instead: a cycle of all of them */
+  lc_buf_init(&c);
+  lc_buf_puts(&c, "PTX t\n{\nx=0;\nx0 @ generic aliases x29999;\n");
+  lc_buf_puts(&c, strstr(b.s, "x1 @"));
+  assert_null(parse_text(&p, c.s));
+  assert_non_null(strstr(first_error(&p), "t.litmus:4:22: error: the aliases form a cycle (x0 -> x29999 -> x29998"));
+  parsed_fini(&p);
+  assert_true(lc_now() - start < 10);
+  lc_buf_fini(&b);
+  lc_buf_fini(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_validate_semantic_errors),
@@ -304,6 +338,7 @@ int main(void) {
     cmocka_unit_test(test_validate_classic_tests_are_clean),
     cmocka_unit_test(test_validate_hand_built_ast),
     cmocka_unit_test(test_validate_many_symbols),
+    cmocka_unit_test(test_validate_long_alias_chain),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
