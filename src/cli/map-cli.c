@@ -799,14 +799,23 @@ static int compile_batch(const mopts *o, const char *nvcc, map_table *const *tab
   return status;
 }
 
+/* The compiler of --check-mapping/--lower nvcc|nvrtc: *nvcc is nvcc's
+ * path (in buf), or NULL for NVRTC; -1, said, when nvcc is asked for and
+ * none is found. */
+static int compiler_path(const mopts *o, char *buf, size_t size, const char **nvcc) {
+  bool nvrtc = !strcmp(o->table, "nvrtc");
+  *nvcc = nvrtc ? NULL : map_nvcc_path(buf, size);
+  if (!nvrtc && !*nvcc) {
+    fputs("litmus-check: no nvcc found (set NVCC, or LC_CUDA_DIR to the CUDA toolkit)\n", stderr);
+    return -1;
+  }
+  return 0;
+}
+
 static int compiler_all(const mopts *o, char **search) {
   char buf[4096];
-  bool nvrtc = !strcmp(o->table, "nvrtc");
-  const char *nvcc = nvrtc ? NULL : map_nvcc_path(buf, sizeof buf);
-  if (!nvrtc && !nvcc) {
-    fputs("litmus-check: no nvcc found (set NVCC, or LC_CUDA_DIR to the CUDA toolkit)\n", stderr);
-    return LC_EXIT_INPUT;
-  }
+  const char *nvcc;
+  if (compiler_path(o, buf, sizeof buf, &nvcc) < 0) return LC_EXIT_INPUT;
   map_table *tables[NTABLES] = {NULL};
   for (size_t i = 0; i < NTABLES; i++) {
     char *path = find_table(shipped[i], search);
@@ -831,12 +840,8 @@ static int compiler_all(const mopts *o, char **search) {
  * as a PTX litmus test that litmus-check reads and checks. */
 static int lower_compiler(const mopts *o, const char *path) {
   char buf[4096];
-  bool nvrtc = !strcmp(o->table, "nvrtc");
-  const char *nvcc = nvrtc ? NULL : map_nvcc_path(buf, sizeof buf);
-  if (!nvrtc && !nvcc) {
-    fputs("litmus-check: no nvcc found (set NVCC, or LC_CUDA_DIR to the CUDA toolkit)\n", stderr);
-    return LC_EXIT_INPUT;
-  }
+  const char *nvcc;
+  if (compiler_path(o, buf, sizeof buf, &nvcc) < 0) return LC_EXIT_INPUT;
   unit u = {.path = path};
   lc_buf source;
   lc_buf_init(&source);

@@ -995,6 +995,19 @@ static size_t decl_start(gen *g, size_t i, size_t end) {
 }
 
 /* Writes toks[i .. end) of frame fr; `stmt`: statements (else an expression). */
+/* At the ',' (token i) before a declaration's next declarator: its '*'s
+ * and its name, declared in the frame; the token after the name. */
+static size_t next_declarator(gen *g, const frame *fr, size_t i) {
+  while (kn_is(&g->t[i + 1], "*")) {
+    i++;
+    put_tok(g, &g->t[i]);
+  }
+  char *s = kn_str(g->K, &g->t[i + 1]);
+  const char *as = declare(g, s, fr->id);
+  put_at(g, as, strlen(as), g->t[i + 1].line, g->t[i + 1].col);
+  return i + 2;
+}
+
 static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
   bool start = stmt;        /* at the start of a statement */
   int paren = 0;
@@ -1206,14 +1219,7 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       /* int a = 1, b = 2;  is  int a = 1; int b = 2;  (the dialect declares one name a statement) */
       put(g, ";", t);
       put(g, decl_type, t);
-      while (kn_is(&g->t[i + 1], "*")) {
-        i++;
-        put_tok(g, &g->t[i]);
-      }
-      char *s = kn_str(g->K, &g->t[i + 1]);
-      const char *as = declare(g, s, fr->id);
-      put_at(g, as, strlen(as), g->t[i + 1].line, g->t[i + 1].col);
-      i += 2;
+      i = next_declarator(g, fr, i);
       continue;
     }
     put_tok(g, t);
@@ -1240,14 +1246,7 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       if (paren == 0) start = true;
     } else if (kn_is(t, ",") && decl && paren == decl_paren && g->t[i + 1].kind == KT_ID) {
       /* the next declarator: int a = 1, b = 2; */
-      while (kn_is(&g->t[i + 1], "*")) {
-        i++;
-        put_tok(g, &g->t[i]);
-      }
-      char *s = kn_str(g->K, &g->t[i + 1]);
-      const char *as = declare(g, s, fr->id);
-      put_at(g, as, strlen(as), g->t[i + 1].line, g->t[i + 1].col);
-      i += 2;
+      i = next_declarator(g, fr, i);
       continue;
     }
     i++;
