@@ -377,6 +377,21 @@ static void emit_alu(seg *S, const lt_instr *in) {
     line(S, "%s %%%d, %s;", op, reg_operand(S, in->dst.reg), a.s);
   } else if (in->alu == LT_ALU_DIV || in->alu == LT_ALU_REM) {
     emit_divide(S, in, op);
+  } else if (in->alu == LT_ALU_SHL || in->alu == LT_ALU_SHR) {
+    /* the amount is a .u32 in PTX, clamped by the hardware past the width */
+    bool w = S->g->pl->width == 64;
+    value(S, &b, &in->b);
+    line(S, "{");   /* a scope of its own: kernels without shifts declare nothing */
+    line(S, ".reg .b32 tsh;");
+    if (w) {
+      line(S, "min.u64 t1, %s, 64;", b.s);
+      line(S, "cvt.u32.u64 tsh, t1;");
+    } else {
+      line(S, "mov.b32 tsh, %s;", b.s);
+    }
+    bool sar = in->alu == LT_ALU_SHR && (in->type == LT_TYPE_S32 || in->type == LT_TYPE_S64);
+    line(S, "%s %%%d, %s, tsh;", sar ? (w ? "shr.s64" : "shr.s32") : op, reg_operand(S, in->dst.reg), a.s);
+    line(S, "}");
   } else {
     value(S, &b, &in->b);
     line(S, "%s %%%d, %s, %s;", op, reg_operand(S, in->dst.reg), a.s, b.s);

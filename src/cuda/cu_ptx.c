@@ -139,6 +139,8 @@ const char *cu_ptx_alu(const cu_plan *pl, lt_alu_op op) {
   case LT_ALU_AND: return w ? "and.b64" : "and.b32";
   case LT_ALU_OR: return w ? "or.b64" : "or.b32";
   case LT_ALU_XOR: return w ? "xor.b64" : "xor.b32";
+  case LT_ALU_SHL: return w ? "shl.b64" : "shl.b32";
+  case LT_ALU_SHR: return w ? "shr.u64" : "shr.u32";   /* shr.s: cu_gen, by the type */
   }
   return "mov.b32";
 }

@@ -55,13 +55,23 @@ typedef enum {
   /* A 32-bit value of a 64-bit one (b unused): its low 32 bits zero-extended
    * (an unsigned or .u32/.b32 result) or sign-extended (int, .s32).  Values
    * are 64-bit; a 32-bit type's arithmetic wraps through these. */
-  LX_OP_U32, LX_OP_S32
+  LX_OP_U32, LX_OP_S32,
+  /* Shifts of the 64-bit value a by b, b read unsigned and clamped as the
+   * PTX ISA clamps shift amounts (shl, shr): past 63, SHL and SHR give 0
+   * and SAR (arithmetic, the sign copied in) gives 0 or -1.  A 32-bit
+   * type's shift is one of these on its value wrapped first. */
+  LX_OP_SHL, LX_OP_SHR, LX_OP_SAR
 } lx_op;
 
 /* The wrap of a 32-bit type's results (.u32/.b32: LX_OP_U32, .s32:
  * LX_OP_S32); false for 64-bit types and none, whose arithmetic wraps at
  * 64 bits. */
 bool lx_type_wrap(lt_type t, lx_op *op);
+
+/* The operation of register arithmetic `alu` on type t (not LT_ALU_MOV);
+ * *prewrap true when the first operand must be wrapped to t's width first
+ * (a 32-bit right shift shifts the 32-bit value in). */
+lx_op lx_alu_op(lt_alu_op alu, lt_type t, bool *prewrap);
 
 /* An mbarrier's state, as litmus-check packs it into its 64-bit object
  * (mbar.c): the expected arrival count of a phase (16 bits), the pending

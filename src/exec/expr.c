@@ -40,6 +40,12 @@ lx_val lx_op_apply(lx_op op, lx_val a, lx_val b) {
   case LX_OP_DEC: return (ua == 0 || ua > ub) ? b : wrap(ua - 1);
   case LX_OP_U32: return (lx_val)(ua & 0xffffffffu);
   case LX_OP_S32: return (lx_val)(int32_t)(uint32_t)(ua & 0xffffffffu);
+  case LX_OP_SHL: return ub > 63 ? 0 : wrap(ua << ub);
+  case LX_OP_SHR: return ub > 63 ? 0 : (lx_val)(ua >> ub);
+  /* right shift of a negative value is implementation-defined in C: spelt out */
+  case LX_OP_SAR:
+    if (ub > 63) return a < 0 ? -1 : 0;
+    return a < 0 ? (lx_val)~(~ua >> ub) : (lx_val)(ua >> ub);
   default: return lx_mbar_apply(op, a, b);
   }
   return 0;
@@ -51,6 +57,19 @@ bool lx_type_wrap(lt_type t, lx_op *op) {
   case LT_TYPE_S32: *op = LX_OP_S32; return true;
   default: return false;
   }
+}
+
+lx_op lx_alu_op(lt_alu_op alu, lt_type t, bool *prewrap) {
+  static const lx_op ops[] = {
+    [LT_ALU_ADD] = LX_OP_ADD, [LT_ALU_SUB] = LX_OP_SUB, [LT_ALU_MUL] = LX_OP_MUL,
+    [LT_ALU_DIV] = LX_OP_DIV, [LT_ALU_REM] = LX_OP_REM, [LT_ALU_AND] = LX_OP_AND,
+    [LT_ALU_OR] = LX_OP_OR,   [LT_ALU_XOR] = LX_OP_XOR, [LT_ALU_SHL] = LX_OP_SHL,
+  };
+  lx_op w;
+  *prewrap = false;
+  if (alu != LT_ALU_SHR) return ops[alu];
+  *prewrap = lx_type_wrap(t, &w);
+  return t == LT_TYPE_S32 || t == LT_TYPE_S64 ? LX_OP_SAR : LX_OP_SHR;
 }
 
 lx_val lx_expr_eval(const lx_expr *e, const lx_val *read_values) {
@@ -104,7 +123,9 @@ int lx_obs_index(const lx_program *p, const lt_term *t) {
     if (t->kind == LT_TERM_REG && o->kind == LX_OBS_REG &&
         p->threads[o->thread].id == t->thread && p->threads[o->thread].regs[o->slot] == t->reg)
       return (int)i;
-    if (t->kind == LT_TERM_LOC && o->kind == LX_OBS_LOC && strcmp(o->label, t->loc) == 0)
+    /* by the location's name: a label may be x[0] for the location x */
+    if (t->kind == LT_TERM_LOC && o->kind == LX_OBS_LOC && o->ploc >= 0 &&
+        strcmp(p->plocs[o->ploc].name, t->loc) == 0)
       return (int)i;
   }
   return -1;

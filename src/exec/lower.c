@@ -838,15 +838,15 @@ static int lower_cluster_bar(run *R, const lt_instr *in) {
 }
 
 static void lower_alu(run *R, const lt_instr *in) {
-  static const lx_op ops[] = {
-    [LT_ALU_ADD] = LX_OP_ADD, [LT_ALU_SUB] = LX_OP_SUB, [LT_ALU_MUL] = LX_OP_MUL,
-    [LT_ALU_DIV] = LX_OP_DIV, [LT_ALU_REM] = LX_OP_REM, [LT_ALU_AND] = LX_OP_AND,
-    [LT_ALU_OR] = LX_OP_OR, [LT_ALU_XOR] = LX_OP_XOR,
-  };
-  const lx_expr *a = opnd_value(R, &in->a);
-  const lx_expr *v = in->alu == LT_ALU_MOV ? a : mk_bin(R->L, ops[in->alu], a, opnd_value(R, &in->b));
-  /* a 32-bit type's result wraps at 32 bits, as the hardware's does */
+  const lx_expr *a = opnd_value(R, &in->a), *v = a;
   lx_op w;
+  if (in->alu != LT_ALU_MOV) {
+    bool prewrap;
+    lx_op op = lx_alu_op(in->alu, in->type, &prewrap);
+    if (prewrap && lx_type_wrap(in->type, &w)) a = mk_bin(R->L, w, a, mk_const(R->L, 0));
+    v = mk_bin(R->L, op, a, opnd_value(R, &in->b));
+  }
+  /* a 32-bit type's result wraps at 32 bits, as the hardware's does */
   if (lx_type_wrap(in->type, &w)) v = mk_bin(R->L, w, v, mk_const(R->L, 0));
   set_reg(R, &in->dst, v);
 }
@@ -977,8 +977,13 @@ static void commit_path(run *R, bool cut) {
     memcpy(path.iter_regs, R->back_regs + (size_t)R->cut_cell * nregs, nregs * sizeof(lx_expr *));
     const lt_instr *jmp = R->th->cells[R->cut_cell].instr;
     path.loop_label = jmp ? jmp->label : NULL;
-    if (path.loop_label && strncmp(path.loop_label, LX_UB_LABEL, strlen(LX_UB_LABEL)) == 0)
-      path.ub = path.loop_label[strlen(LX_UB_LABEL)] == 'i' ? "an index outside its array" : "a division by zero";
+    if (path.loop_label && strncmp(path.loop_label, LX_UB_LABEL, strlen(LX_UB_LABEL)) == 0) {
+      switch (path.loop_label[strlen(LX_UB_LABEL)]) {
+      case 'i': path.ub = "an index outside its array"; break;
+      case 's': path.ub = "a shift by a negative amount or by its type's width or more"; break;
+      default: path.ub = "a division by zero"; break;
+      }
+    }
   }
   lc_vec_push(&L->paths, path);
 }
@@ -1141,6 +1146,13 @@ static void add_obs(lowerer *L, obs_vec *v, const lt_term *t, bool shown) {
     lc_buf_fini(&b);
   } else {
     o.label = t->loc;
+    if (lt_cpp_array_head(L->t, t->loc)) {   /* x[0], as written */
+      size_t n = strlen(t->loc);
+      char *s = lc_arena_alloc(L->p->arena, n + 4);
+      memcpy(s, t->loc, n);
+      memcpy(s + n, "[0]", 4);
+      o.label = s;
+    }
     o.ploc = obs_ploc(L, t);
     if (o.ploc < 0) L->failed = true;
   }

@@ -577,8 +577,26 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
     static const lt_alu_op ops[] = {
       [LT_COP_ADD] = LT_ALU_ADD, [LT_COP_SUB] = LT_ALU_SUB, [LT_COP_MUL] = LT_ALU_MUL,
       [LT_COP_DIV] = LT_ALU_DIV, [LT_COP_REM] = LT_ALU_REM, [LT_COP_AND] = LT_ALU_AND,
-      [LT_COP_OR] = LT_ALU_OR, [LT_COP_XOR] = LT_ALU_XOR};
+      [LT_COP_OR] = LT_ALU_OR, [LT_COP_XOR] = LT_ALU_XOR, [LT_COP_SHL] = LT_ALU_SHL,
+      [LT_COP_SHR] = LT_ALU_SHR};
     lt_ctype ta = etype(c, e->a), tb = etype(c, e->b), t = common(ta, tb);
+    if (e->op == LT_COP_SHL || e->op == LT_COP_SHR) {
+      /* C11 6.5.7: the type is the (promoted) left operand's; a negative
+       * amount or one of its width or more is undefined.  A left shift of a
+       * negative int is too in C++17 but defined (two's complement) from
+       * C++20, and nvcc's code does that: not flagged. */
+      lt_operand a = expr(c, e->a), b = expr(c, e->b);
+      long width = ta == LT_CT_INT || ta == LT_CT_UINT ? 32 : 64;
+      if (b.kind != LT_OPND_IMM || b.imm < 0 || b.imm >= width) {
+        const char *lbad = new_label(c), *lok = new_label(c);
+        branch(c, LT_CMP_LT, b, imm(0, at), lbad, at);
+        branch(c, LT_CMP_LT, b, imm(width, at), lok, at);
+        place(c, lbad, at);
+        undefined(c, 's', at);
+        place(c, lok, at);
+      }
+      return alu(c, ops[e->op], a, b, ta, at);
+    }
     lt_operand a = convert(c, expr(c, e->a), ta, t, at);
     lt_operand b = convert(c, expr(c, e->b), tb, t, at);
     if (e->op == LT_COP_DIV || e->op == LT_COP_REM) {   /* by zero: undefined in C */

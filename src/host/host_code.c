@@ -233,16 +233,11 @@ static int compile_mbar(compiler *C, const lt_instr *in, host_op *op) {
 }
 
 static int compile_alu(compiler *C, const lt_instr *in, host_op *op) {
-  static const lx_op ops[] = {
-    [LT_ALU_ADD] = LX_OP_ADD, [LT_ALU_SUB] = LX_OP_SUB, [LT_ALU_MUL] = LX_OP_MUL,
-    [LT_ALU_DIV] = LX_OP_DIV, [LT_ALU_REM] = LX_OP_REM, [LT_ALU_AND] = LX_OP_AND,
-    [LT_ALU_OR] = LX_OP_OR,   [LT_ALU_XOR] = LX_OP_XOR,
-  };
   op->code = HOST_ALU;
   op->dst = dst_slot(C, in);
   op->mov = in->alu == LT_ALU_MOV;
-  op->op = ops[in->alu];
   op->wrap = lx_type_wrap(in->type, &op->wrap_op);
+  if (!op->mov) op->op = lx_alu_op(in->alu, in->type, &op->prewrap);
   if (value_opnd(C, in, &in->a, &op->a) < 0) return -1;
   return op->mov ? 0 : value_opnd(C, in, &in->b, &op->b);
 }

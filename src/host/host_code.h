@@ -50,6 +50,7 @@ typedef struct host_op {
   lx_op op;            /* RMW, ALU */
   bool mov;            /* ALU: a move */
   bool wrap;           /* ALU, RMW of a 32-bit type: the result wraps (wrap_op) */
+  bool prewrap;        /* ALU: so does the first operand, before (a 32-bit shr) */
   lx_op wrap_op;
   lt_cmp cmp;          /* BRANCH */
   int dst;             /* register slot written, or -1 */

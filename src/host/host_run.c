@@ -654,7 +654,9 @@ static unsigned run_code(host_worker *w, size_t inst) {
       continue;
     }
     case HOST_ALU:
-      v = o->mov ? val(&o->a, r) : lx_op_apply(o->op, val(&o->a, r), val(&o->b, r));
+      v = val(&o->a, r);
+      if (o->prewrap) v = lx_op_apply(o->wrap_op, v, 0);
+      if (!o->mov) v = lx_op_apply(o->op, v, val(&o->b, r));
       if (o->wrap) v = lx_op_apply(o->wrap_op, v, 0);
       break;
     case HOST_BRANCH:

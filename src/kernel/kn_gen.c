@@ -138,6 +138,29 @@ static void new_line(gen *g, int line) {
   g->bol = g->out.n;
 }
 
+/* An integer literal written again in decimal, with the suffix that gives
+ * it the type C gives the original (C11 6.4.4.1: the first of int, long
+ * long - and unsigned and unsigned long long for a hexadecimal or octal
+ * one, or with a `u` - that holds the value): `0xffffffff` is unsigned,
+ * `1ull` unsigned long long, as the shifts and the wrap need. */
+static void literal_out(const kn_tok *t, int64_t v, char *buf, size_t cap) {
+  size_t n = t->n, longs = 0;
+  bool uns = false;
+  while (n > 1 && strchr("uUlL", t->s[n - 1])) {
+    if (t->s[n - 1] == 'u' || t->s[n - 1] == 'U') uns = true;
+    else longs++;
+    n--;
+  }
+  bool radix = n > 1 && t->s[0] == '0';   /* hexadecimal or octal */
+  uint64_t u = (uint64_t)v;
+  const char *suffix;
+  if (longs == 0 && !uns && u <= INT32_MAX) suffix = "";
+  else if (longs == 0 && (uns || radix) && u <= UINT32_MAX) suffix = "u";
+  else if (!uns && u <= INT64_MAX) suffix = "ll";
+  else suffix = "ull";
+  snprintf(buf, cap, "%llu%s", (unsigned long long)u, suffix);
+}
+
 /* Writes s at the kernel's line and column where it can: on the line
  * standing for `line`, padded to `col`. */
 static void put_at(gen *g, const char *s, size_t n, int line, int col) {
@@ -1078,7 +1101,8 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       size_t k = i;
       int64_t v = kn_const_expr(g->K, g->t, i + 1, &k, false);
       char buf[32];
-      snprintf(buf, sizeof buf, "%lld", (long long)v);
+      if (t->kind == KT_NUM) literal_out(t, v, buf, sizeof buf);
+      else snprintf(buf, sizeof buf, "%lld", (long long)v);
       put_at(g, buf, strlen(buf), t->line, t->col);
       i++;
       continue;
@@ -1358,12 +1382,6 @@ static void write_test(gen *g) {
     if (strchr(p->type, '&')) ERR(g, p->name, "reference parameters are not modelled: write a pointer");
     init_entry(g, in->line, in->name, in->values.n > 1 || in->braces ? (long)in->values.n : -1, in->values.v,
                in->values.n);
-    if (in->values.n == 1 && in->braces) {
-      /* x = {0}: one element, which the dialect names x */
-      g->out.n = g->bol;
-      g->out.s[g->out.n] = 0;
-      lc_buf_printf(&g->out, "  [%s] = %lld;", in->name, (long long)in->values.v[0]);
-    }
   }
   for (size_t k = 0; k < g->vars.n; k++) {
     var *v = &g->vars.v[k];

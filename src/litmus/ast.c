@@ -60,7 +60,7 @@ const char *lt_rmw_name(lt_rmw_op op) {
 }
 
 const char *lt_alu_name(lt_alu_op op) {
-  static const char *const n[] = {"mov", "add", "sub", "mul", "div", "rem", "and", "or", "xor"};
+  static const char *const n[] = {"mov", "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr"};
   return NAME(n, op);
 }
 

@@ -77,7 +77,9 @@ typedef enum {
 
 /* Register arithmetic. */
 typedef enum { LT_ALU_MOV, LT_ALU_ADD, LT_ALU_SUB, LT_ALU_MUL, LT_ALU_DIV,
-               LT_ALU_REM, LT_ALU_AND, LT_ALU_OR, LT_ALU_XOR } lt_alu_op;
+               LT_ALU_REM, LT_ALU_AND, LT_ALU_OR, LT_ALU_XOR,
+               LT_ALU_SHL, LT_ALU_SHR   /* shr: arithmetic for .s types, else logical */
+} lt_alu_op;
 
 typedef enum { LT_CMP_EQ, LT_CMP_NE, LT_CMP_LT, LT_CMP_LE, LT_CMP_GT, LT_CMP_GE } lt_cmp;
 

@@ -94,7 +94,8 @@ typedef enum {
   LT_COP_ADD, LT_COP_SUB, LT_COP_MUL, LT_COP_DIV, LT_COP_REM,
   LT_COP_AND, LT_COP_OR, LT_COP_XOR,                           /* bitwise */
   LT_COP_EQ, LT_COP_NE, LT_COP_LT, LT_COP_LE, LT_COP_GT, LT_COP_GE,
-  LT_COP_LAND, LT_COP_LOR                                      /* && || (short-circuit) */
+  LT_COP_LAND, LT_COP_LOR,                                     /* && || (short-circuit) */
+  LT_COP_SHL, LT_COP_SHR                                       /* << >> */
 } lt_cop;
 
 typedef struct lt_cexpr lt_cexpr;
@@ -253,6 +254,10 @@ lt_param_type lt_cpp_param_type(const char *type);
 /* The declared type of location `loc` in thread `thread` (its parameter),
  * or NULL when no parameter of the thread names it. */
 const char *lt_cpp_param_of(const lt_test *t, size_t thread, const char *loc);
+/* True when loc is element 0 of an array the C++ test declares (`int x[2]`,
+ * a kernel's arrays): the location is named x, as `*x` reaches it, but
+ * reports write it x[0], as the question does. */
+bool lt_cpp_array_head(const lt_test *t, const char *loc);
 
 const char *lt_mo_name(lt_mo mo);        /* "memory_order_relaxed", ...; "" for NA */
 const char *lt_mo_short(lt_mo mo);       /* "na", "rlx", "con", "acq", "rel", "acq_rel", "sc" */

@@ -1123,12 +1123,31 @@ static const struct binop { lt_tok_kind tok; int level; lt_cop op; } binops[] = 
   {LT_TOK_CARET, 3, LT_COP_XOR}, {LT_TOK_AMP, 4, LT_COP_AND},
   {LT_TOK_EQEQ, 5, LT_COP_EQ}, {LT_TOK_NE, 5, LT_COP_NE},
   {LT_TOK_LT, 6, LT_COP_LT}, {LT_TOK_LE, 6, LT_COP_LE}, {LT_TOK_GT, 6, LT_COP_GT},
-  {LT_TOK_GE, 6, LT_COP_GE}, {LT_TOK_PLUS, 7, LT_COP_ADD}, {LT_TOK_MINUS, 7, LT_COP_SUB},
-  {LT_TOK_STAR, 8, LT_COP_MUL}, {LT_TOK_SLASH, 8, LT_COP_DIV}, {LT_TOK_PERCENT, 8, LT_COP_REM},
+  {LT_TOK_GE, 6, LT_COP_GE}, {LT_TOK_LT, 7, LT_COP_SHL}, {LT_TOK_GT, 7, LT_COP_SHR},
+  {LT_TOK_PLUS, 8, LT_COP_ADD}, {LT_TOK_MINUS, 8, LT_COP_SUB},
+  {LT_TOK_STAR, 9, LT_COP_MUL}, {LT_TOK_SLASH, 9, LT_COP_DIV}, {LT_TOK_PERCENT, 9, LT_COP_REM},
 };
-#define NLEVELS 9
+#define NLEVELS 10
+#define SHIFT_LEVEL 7
+
+/* The lexer has no `<<` or `>>`: `>>` closes two template argument lists
+ * (`atomic<atomic<int>>`) as often as it shifts.  A shift is two angle
+ * brackets side by side, `<<=`/`>>=` an angle bracket beside `<=`/`>=`
+ * (then `*assign` is set). */
+static bool shift_here(parser *ps, bool *assign) {
+  if (!is(ps, LT_TOK_LT) && !is(ps, LT_TOK_GT)) return false;
+  const lt_token *n = lt_p_peek(ps);
+  if (n->at.line != TOK.at.line || n->at.col != TOK.at.col + 1) return false;
+  bool lt = is(ps, LT_TOK_LT);
+  *assign = n->kind == (lt ? LT_TOK_LE : LT_TOK_GE);
+  return *assign || n->kind == TOK.kind;
+}
 
 static const struct binop *binop_at(parser *ps, int level) {
+  bool assign;
+  bool shift = shift_here(ps, &assign);
+  if (shift && (assign || level != SHIFT_LEVEL)) return NULL;
+  if (!shift && level == SHIFT_LEVEL) return NULL;
   for (size_t i = 0; i < LC_ARRAY_LEN(binops); i++)
     if (binops[i].tok == TOK.kind && binops[i].level == level) return &binops[i];
   return NULL;
@@ -1150,6 +1169,7 @@ static lt_cexpr *binary(parser *ps, int level, lt_cexpr *first) {
     lc_loc at = TOK.at;
     nest(ps, at);
     lt_p_next(ps);
+    if (level == SHIFT_LEVEL) lt_p_next(ps);   /* the second angle bracket */
     lt_cexpr *e = new_expr(ps, LT_CE_BINARY, l->at);
     e->op = b->op;
     e->a = l;
@@ -1269,7 +1289,8 @@ static lt_cstmt *assignment(parser *ps, lt_cexpr *lhs, char op, lt_cexpr *rhs, l
   if (op != '=') {
     static const struct { char c; lt_cop op; } cops[] = {
       {'+', LT_COP_ADD}, {'-', LT_COP_SUB}, {'&', LT_COP_AND}, {'|', LT_COP_OR}, {'^', LT_COP_XOR},
-      {'*', LT_COP_MUL}, {'/', LT_COP_DIV}, {'%', LT_COP_REM}};
+      {'*', LT_COP_MUL}, {'/', LT_COP_DIV}, {'%', LT_COP_REM}, {'<', LT_COP_SHL},
+      {'>', LT_COP_SHR}};
     lt_cexpr *b = new_expr(ps, LT_CE_BINARY, at);
     size_t i = 0;
     while (cops[i].c != op) i++;
@@ -1417,10 +1438,14 @@ static lt_cstmt *simple_stmt(parser *ps) {
                  lt_p_desc(ps, &TOK), ps->t->threads[CS->cur].id, (int)TOK.len, TOK.text);
   }
   lt_cexpr *lhs = unary(ps);
-  if (is(ps, LT_TOK_EQ) || is(ps, LT_TOK_OP_EQ)) {
+  bool shift_assign = false;
+  if (is(ps, LT_TOK_EQ) || is(ps, LT_TOK_OP_EQ) || (shift_here(ps, &shift_assign) && shift_assign)) {
     char op = is(ps, LT_TOK_EQ) ? '=' : TOK.text[0];
     if (!view_of(ps, lhs) && lhs->kind != LT_CE_LOCAL && lhs->kind != LT_CE_DEREF)
       lt_p_error(ps, TOK.at, "cannot assign to this: a local, *pointer or an atomic object is assigned");
+    if (shift_assign && view_of(ps, lhs))
+      lt_p_error(ps, TOK.at, "an atomic object has no %s= (C++ defines no atomic shift)", op == '<' ? "<<" : ">>");
+    if (shift_assign) lt_p_next(ps);
     lt_p_next(ps);
     lt_cexpr *rhs = expr(ps);
     return assignment(ps, lhs, op, rhs, at);

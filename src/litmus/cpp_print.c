@@ -120,6 +120,15 @@ static const char *param_of(const lt_cpp_thread *th, const char *loc) {
   return i < 0 ? NULL : th->params[i].type;
 }
 
+bool lt_cpp_array_head(const lt_test *t, const char *loc) {
+  if (!t || !t->cpp || !loc) return false;
+  for (size_t i = 0; i < t->cpp->ninits; i++) {
+    const lt_cinit *ci = &t->cpp->inits[i];
+    if (ci->array_len >= 0 && ci->first < t->ninits && strcmp(t->inits[ci->first].loc, loc) == 0) return true;
+  }
+  return false;
+}
+
 const char *lt_cpp_param_of(const lt_test *t, size_t thread, const char *loc) {
   if (!t->cpp || thread >= t->nthreads || !loc) return NULL;
   return param_of(&t->cpp->threads[thread], loc);
@@ -135,7 +144,7 @@ typedef struct pctx {
 
 static const char *cop_text(lt_cop op) {
   static const char *const n[] = {"-", "!", "~", "+", "-", "*", "/", "%", "&", "|", "^",
-                                  "==", "!=", "<", "<=", ">", ">=", "&&", "||"};
+                                  "==", "!=", "<", "<=", ">", ">=", "&&", "||", "<<", ">>"};
   return n[op];
 }
 
@@ -221,20 +230,21 @@ static bool neg_needs_space(const lt_cexpr *a) {
 
 /* How tightly e binds as printed, C's precedence: 0 for ?:, 1 (||) to 9
  * (* / %) for the binary operators, 10 for the unary ones (a negative
- * literal is one), 11 for what never needs parentheses. */
+ * literal is one), 11 for what never needs parentheses.  Shifts bind
+ * between the comparisons and + -: 7.5, doubled with the rest below. */
 static int binding(const lt_cexpr *e) {
   static const int level[] = {
-    [LT_COP_LOR] = 1, [LT_COP_LAND] = 2, [LT_COP_OR] = 3, [LT_COP_XOR] = 4, [LT_COP_AND] = 5,
-    [LT_COP_EQ] = 6, [LT_COP_NE] = 6, [LT_COP_LT] = 7, [LT_COP_LE] = 7, [LT_COP_GT] = 7,
-    [LT_COP_GE] = 7, [LT_COP_ADD] = 8, [LT_COP_SUB] = 8, [LT_COP_MUL] = 9, [LT_COP_DIV] = 9,
-    [LT_COP_REM] = 9};
-  if (e->parens) return 11;
+    [LT_COP_LOR] = 2, [LT_COP_LAND] = 4, [LT_COP_OR] = 6, [LT_COP_XOR] = 8, [LT_COP_AND] = 10,
+    [LT_COP_EQ] = 12, [LT_COP_NE] = 12, [LT_COP_LT] = 14, [LT_COP_LE] = 14, [LT_COP_GT] = 14,
+    [LT_COP_GE] = 14, [LT_COP_SHL] = 15, [LT_COP_SHR] = 15, [LT_COP_ADD] = 16, [LT_COP_SUB] = 16,
+    [LT_COP_MUL] = 18, [LT_COP_DIV] = 18, [LT_COP_REM] = 18};
+  if (e->parens) return 22;
   switch (e->kind) {
   case LT_CE_COND: return 0;
   case LT_CE_BINARY: return (size_t)e->op < LC_ARRAY_LEN(level) ? level[e->op] : 0;
-  case LT_CE_UNARY: case LT_CE_DEREF: case LT_CE_ADDR: return 10;
-  case LT_CE_CONST: return e->value < 0 ? 10 : 11;
-  default: return 11;
+  case LT_CE_UNARY: case LT_CE_DEREF: case LT_CE_ADDR: return 20;
+  case LT_CE_CONST: return e->value < 0 ? 20 : 22;
+  default: return 22;
   }
 }
 
@@ -246,7 +256,7 @@ bool lt_cexpr_needs_parens(const lt_cexpr *parent, int slot, const lt_cexpr *chi
     int p = binding(&(lt_cexpr){.kind = LT_CE_BINARY, .op = parent->op});
     return slot == 0 ? k < p : k <= p;
   }
-  case LT_CE_UNARY: case LT_CE_DEREF: return k < 10;
+  case LT_CE_UNARY: case LT_CE_DEREF: return k < 20;
   case LT_CE_COND: return slot == 0 && k == 0;   /* the middle is any expression, ?: nests to the right */
   default: return false;
   }
@@ -436,6 +446,7 @@ static void thread(lc_buf *b, const lt_test *t, size_t i) {
 static void term(lc_buf *b, const lt_test *t, const lt_term *x) {
   if (x->kind != LT_TERM_REG) {
     lt_print_term(b, x);
+    if (x->kind == LT_TERM_LOC && lt_cpp_array_head(t, x->loc)) lc_buf_puts(b, "[0]");
     return;
   }
   for (size_t i = 0; i < t->nthreads; i++)

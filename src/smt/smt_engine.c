@@ -146,6 +146,11 @@ static Z3_ast expr(smt_enc *e, const lx_expr *x) {
   }
   case LX_OP_U32: return Z3_mk_zero_ext(z, 32, Z3_mk_extract(z, 31, 0, a));
   case LX_OP_S32: return Z3_mk_sign_ext(z, 32, Z3_mk_extract(z, 31, 0, a));
+  /* SMT-LIB's shifts by 64 or more give 0 (the sign for bvashr): the clamp
+   * lx_op_apply spells out */
+  case LX_OP_SHL: return Z3_mk_bvshl(z, a, b);
+  case LX_OP_SHR: return Z3_mk_bvlshr(z, a, b);
+  case LX_OP_SAR: return Z3_mk_bvashr(z, a, b);
   default: return mb_expr(e, x->op, a, b);
   }
   return zero;
