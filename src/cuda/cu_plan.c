@@ -665,6 +665,12 @@ static bool needs_64(const lx_program *p, const bool *mbar) {
 
 static int plan_width(planner *P) {
   cu_plan *pl = P->pl;
+  for (size_t k = 0; k < pl->nroles; k++)   /* the kernels carry integers only */
+    for (size_t i = 0; i < pl->roles[k].nitems; i++) {
+      const lt_instr *in = pl->roles[k].items[i].in;
+      if (in && (in->type == LT_TYPE_F32 || (in->kind == LT_I_ALU && in->alu >= LT_ALU_I2F)))
+        return refuse(P, (int)k, in, "float values are not run on the GPU (the host backend runs them)");
+    }
   pl->width = needs_64(P->p, pl->mbar) ? 64 : 32;
   if (pl->width == 32) return 0;
   for (size_t k = 0; k < pl->nroles; k++)

@@ -141,6 +141,8 @@ const char *cu_ptx_alu(const cu_plan *pl, lt_alu_op op) {
   case LT_ALU_XOR: return w ? "xor.b64" : "xor.b32";
   case LT_ALU_SHL: return w ? "shl.b64" : "shl.b32";
   case LT_ALU_SHR: return w ? "shr.u64" : "shr.u32";   /* shr.s: cu_gen, by the type */
+  /* floats: the planner refuses them (cu_plan.c) */
+  case LT_ALU_I2F: case LT_ALU_U2F: case LT_ALU_F2I: case LT_ALU_FKEY: case LT_ALU_FUNORD: break;
   }
   return "mov.b32";
 }

@@ -60,7 +60,14 @@ typedef enum {
    * PTX ISA clamps shift amounts (shl, shr): past 63, SHL and SHR give 0
    * and SAR (arithmetic, the sign copied in) gives 0 or -1.  A 32-bit
    * type's shift is one of these on its value wrapped first. */
-  LX_OP_SHL, LX_OP_SHR, LX_OP_SAR
+  LX_OP_SHL, LX_OP_SHR, LX_OP_SAR,
+  /* floats, as binary32 bits zero-extended: arithmetic rounded to nearest
+   * even (a NaN result is the GPU's canonical 0x7fffffff, so both engines
+   * and the hardware agree), conversions (F2I truncates, a NaN gives 0 and
+   * a value past the 64-bit range the nearest end), the order key of a
+   * float (-0 and 0 alike; a NaN's key is meaningless: FUNORD says) */
+  LX_OP_FADD, LX_OP_FSUB, LX_OP_FMUL, LX_OP_FDIV,
+  LX_OP_I2F, LX_OP_U2F, LX_OP_F2I, LX_OP_FKEY, LX_OP_FUNORD
 } lx_op;
 
 /* The wrap of a 32-bit type's results (.u32/.b32: LX_OP_U32, .s32:
@@ -72,6 +79,11 @@ bool lx_type_wrap(lt_type t, lx_op *op);
  * *prewrap true when the first operand must be wrapped to t's width first
  * (a 32-bit right shift shifts the 32-bit value in). */
 lx_op lx_alu_op(lt_alu_op alu, lt_type t, bool *prewrap);
+
+/* Floats (LT_TYPE_F32) as values: binary32 bits zero-extended. */
+float lx_float_of(lx_val v);
+lx_val lx_val_of_float(float f);
+void lx_print_float(lc_buf *b, lx_val v);
 
 /* An mbarrier's state, as litmus-check packs it into its 64-bit object
  * (mbar.c): the expected arrival count of a phase (16 bits), the pending
@@ -245,6 +257,7 @@ typedef struct lx_obs {
   int ploc;                 /* LOC: physical location */
   const char *label;        /* "P1:r0", "x" */
   bool shown;               /* printed in states (condition and locations) */
+  bool fp;                  /* a C++ float location: its value is binary32 bits */
 } lx_obs;
 
 /* ---- the program ------------------------------------------------------------- */
@@ -361,6 +374,8 @@ int lx_addr_loc(const lx_program *p, lx_val v);
 
 /* Prints v as a state value: an integer, or &x for an address. */
 void lx_print_value(lc_buf *b, const lx_program *p, lx_val v);
+/* The value v of observable k as its type reads it (a float as a float). */
+void lx_print_obs(lc_buf *b, const lx_program *p, size_t k, lx_val v);
 
 /* Evaluates a proposition of the test (condition or filter) given the value
  * of every observable. */

@@ -2,7 +2,10 @@
  * SPDX-License-Identifier: MIT
  */
 #include <assert.h>
+#include <float.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/exec.h"
@@ -10,6 +13,40 @@
 /* Arithmetic wraps like the hardware's 64-bit registers; it is done on
  * uint64_t because signed overflow is undefined in C. */
 static lx_val wrap(uint64_t v) { return (lx_val)v; }
+
+/* Floats are their binary32 bits in the low half of a value.  C's float
+ * arithmetic on x86-64 and AArch64 is binary32 rounded to nearest even,
+ * as the GPU's add.rn.f32 (FLT_EVAL_METHOD 0 is checked below). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
+#error "float arithmetic must be done in float (FLT_EVAL_METHOD 0)"
+#endif
+#define CANONICAL_NAN 0x7fffffffu   /* the GPU's */
+
+float lx_float_of(lx_val v) {
+  uint32_t u = (uint32_t)v;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+lx_val lx_val_of_float(float f) {
+  if (isnan(f)) return CANONICAL_NAN;
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return (lx_val)u;
+}
+
+static lx_val f2i(float f) {
+  if (isnan(f)) return 0;
+  if (f >= 9223372036854775808.0f) return INT64_MAX;
+  if (f <= -9223372036854775808.0f) return INT64_MIN;
+  return (lx_val)f;
+}
+
+static lx_val fkey(lx_val v) {
+  uint32_t u = (uint32_t)v;
+  return (u & 0x80000000u) ? -(lx_val)(u & 0x7fffffffu) : (lx_val)u;
+}
 
 lx_val lx_op_apply(lx_op op, lx_val a, lx_val b) {
   uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
@@ -46,6 +83,15 @@ lx_val lx_op_apply(lx_op op, lx_val a, lx_val b) {
   case LX_OP_SAR:
     if (ub > 63) return a < 0 ? -1 : 0;
     return a < 0 ? (lx_val)~(~ua >> ub) : (lx_val)(ua >> ub);
+  case LX_OP_FADD: return lx_val_of_float(lx_float_of(a) + lx_float_of(b));
+  case LX_OP_FSUB: return lx_val_of_float(lx_float_of(a) - lx_float_of(b));
+  case LX_OP_FMUL: return lx_val_of_float(lx_float_of(a) * lx_float_of(b));
+  case LX_OP_FDIV: return lx_val_of_float(lx_float_of(a) / lx_float_of(b));
+  case LX_OP_I2F: return lx_val_of_float((float)a);
+  case LX_OP_U2F: return lx_val_of_float((float)ua);
+  case LX_OP_F2I: return f2i(lx_float_of(a));
+  case LX_OP_FKEY: return fkey(a);
+  case LX_OP_FUNORD: return isnan(lx_float_of(a)) || isnan(lx_float_of(b));
   default: return lx_mbar_apply(op, a, b);
   }
   return 0;
@@ -65,8 +111,22 @@ lx_op lx_alu_op(lt_alu_op alu, lt_type t, bool *prewrap) {
     [LT_ALU_DIV] = LX_OP_DIV, [LT_ALU_REM] = LX_OP_REM, [LT_ALU_AND] = LX_OP_AND,
     [LT_ALU_OR] = LX_OP_OR,   [LT_ALU_XOR] = LX_OP_XOR, [LT_ALU_SHL] = LX_OP_SHL,
   };
+  static const lx_op fops[] = {
+    [LT_ALU_ADD] = LX_OP_FADD, [LT_ALU_SUB] = LX_OP_FSUB, [LT_ALU_MUL] = LX_OP_FMUL,
+    [LT_ALU_DIV] = LX_OP_FDIV,
+  };
   lx_op w;
   *prewrap = false;
+  switch (alu) {
+  case LT_ALU_I2F: return LX_OP_I2F;
+  case LT_ALU_U2F: return LX_OP_U2F;
+  case LT_ALU_F2I: return LX_OP_F2I;
+  case LT_ALU_FKEY: return LX_OP_FKEY;
+  case LT_ALU_FUNORD: return LX_OP_FUNORD;
+  default: break;
+  }
+  /* add sub mul div of floats (the C++ lowering makes no other) */
+  if (t == LT_TYPE_F32 && alu <= LT_ALU_DIV) return fops[alu];
   if (alu != LT_ALU_SHR) return ops[alu];
   *prewrap = lx_type_wrap(t, &w);
   return t == LT_TYPE_S32 || t == LT_TYPE_S64 ? LX_OP_SAR : LX_OP_SHR;
@@ -105,6 +165,32 @@ int lx_addr_loc(const lx_program *p, lx_val v) {
   return i >= 0 && (size_t)i < p->nlocs ? (int)i : -1;
 }
 
+/* The shortest decimal that reads back as the same float, as a C literal
+ * would be written without its f: 10.0, 2.5, 0.1, 1e+30, inf, nan. */
+void lx_print_float(lc_buf *b, lx_val v) {
+  float f = lx_float_of(v);
+  if (isnan(f)) {
+    lc_buf_puts(b, "nan");
+    return;
+  }
+  if (isinf(f)) {
+    lc_buf_puts(b, f < 0 ? "-inf" : "inf");
+    return;
+  }
+  char s[48];
+  for (int prec = 1; prec <= 9; prec++) {
+    snprintf(s, sizeof s, "%.*g", prec, (double)f);
+    if (strtof(s, NULL) == f) break;
+  }
+  lc_buf_puts(b, s);
+  if (!strpbrk(s, ".e")) lc_buf_puts(b, ".0");
+}
+
+void lx_print_obs(lc_buf *b, const lx_program *p, size_t k, lx_val v) {
+  if (k < p->nobs && p->obs[k].fp) lx_print_float(b, v);
+  else lx_print_value(b, p, v);
+}
+
 void lx_print_value(lc_buf *b, const lx_program *p, lx_val v) {
   assert(b && p);
   int l = lx_addr_loc(p, v);
@@ -137,6 +223,15 @@ static int vloc_by_name(const lx_program *p, const char *name) {
   return -1;
 }
 
+/* Whether term t of a comparison is a float: a float literal, or a float
+ * location's final value. */
+static bool term_fp(const lx_program *p, const lt_term *t) {
+  if (t->kind == LT_TERM_CONST) return t->fp;
+  if (t->kind != LT_TERM_LOC && t->kind != LT_TERM_REG) return false;
+  int i = lx_obs_index(p, t);
+  return i >= 0 && p->obs[i].fp;
+}
+
 static lx_val term_value(const lx_program *p, const lt_term *t, const lx_val *obs) {
   switch (t->kind) {
   case LT_TERM_CONST: return t->value;
@@ -153,8 +248,23 @@ bool lx_prop_eval(const lx_program *p, const lt_prop *prop, const lx_val *obs) {
   switch (prop->kind) {
   case LT_PROP_TRUE: return true;
   case LT_PROP_FALSE: return false;
-  case LT_PROP_CMP:
-    return lx_cmp_apply(prop->cmp, term_value(p, &prop->lhs, obs), term_value(p, &prop->rhs, obs));
+  case LT_PROP_CMP: {
+    lx_val a = term_value(p, &prop->lhs, obs), b = term_value(p, &prop->rhs, obs);
+    bool fa = term_fp(p, &prop->lhs), fb = term_fp(p, &prop->rhs);
+    if (!fa && !fb) return lx_cmp_apply(prop->cmp, a, b);
+    /* a float compared with an integer or a float: as C compares them (the
+     * integer converted; with a NaN, only != holds) */
+    double x = fa ? (double)lx_float_of(a) : (double)a, y = fb ? (double)lx_float_of(b) : (double)b;
+    switch (prop->cmp) {
+    case LT_CMP_EQ: return x == y;
+    case LT_CMP_NE: return x != y;
+    case LT_CMP_LT: return x < y;
+    case LT_CMP_LE: return x <= y;
+    case LT_CMP_GT: return x > y;
+    case LT_CMP_GE: return x >= y;
+    }
+    return false;
+  }
   case LT_PROP_NOT: return !lx_prop_eval(p, prop->l, obs);
   case LT_PROP_AND: return lx_prop_eval(p, prop->l, obs) && lx_prop_eval(p, prop->r, obs);
   case LT_PROP_OR: return lx_prop_eval(p, prop->l, obs) || lx_prop_eval(p, prop->r, obs);

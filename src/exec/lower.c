@@ -453,6 +453,8 @@ static int lower_store(run *R, const lt_instr *in) {
 
 lx_op lx_rmw_op(const lt_instr *in) {
   bool uns = in->type == LT_TYPE_U32 || in->type == LT_TYPE_U64;
+  if (in->type == LT_TYPE_F32)   /* a float's fetch_add/sub (the C++ lowering allows no other) */
+    return in->rmw == LT_RMW_SUB ? LX_OP_FSUB : LX_OP_FADD;
   switch (in->rmw) {
   case LT_RMW_ADD: return LX_OP_ADD;
   case LT_RMW_SUB: return LX_OP_SUB;
@@ -1154,6 +1156,7 @@ static void add_obs(lowerer *L, obs_vec *v, const lt_term *t, bool shown) {
       o.label = s;
     }
     o.ploc = obs_ploc(L, t);
+    o.fp = lt_cpp_loc_is_float(L->t, t->loc);
     if (o.ploc < 0) L->failed = true;
   }
   for (size_t i = 0; i < v->n; i++)

@@ -126,13 +126,15 @@ static lt_sem mo_sem(lt_mo mo) {
 
 static lt_type ptx_type(lt_ctype t) {
   static const lt_type map[] = {[LT_CT_INT] = LT_TYPE_S32, [LT_CT_UINT] = LT_TYPE_U32,
-                                [LT_CT_LLONG] = LT_TYPE_S64, [LT_CT_ULLONG] = LT_TYPE_U64};
+                                [LT_CT_LLONG] = LT_TYPE_S64, [LT_CT_ULLONG] = LT_TYPE_U64,
+                                [LT_CT_FLOAT] = LT_TYPE_F32};
   return map[t];
 }
 
 /* C11 6.3.1.8: the common type of two operands (int is 32 bits, long
  * long 64, so long long holds every unsigned). */
 static lt_ctype common(lt_ctype a, lt_ctype b) {
+  if (a == LT_CT_FLOAT || b == LT_CT_FLOAT) return LT_CT_FLOAT;
   if (a == LT_CT_ULLONG || b == LT_CT_ULLONG) return LT_CT_ULLONG;
   if (a == LT_CT_LLONG || b == LT_CT_LLONG) return LT_CT_LLONG;
   if (a == LT_CT_UINT || b == LT_CT_UINT) return LT_CT_UINT;
@@ -153,7 +155,27 @@ static void mov(cc *c, lt_operand dst, lt_operand v, lc_loc at) { mov_typed(c, d
 /* v of type `from` as type `to`: to a 32-bit type the value wraps (C11
  * 6.3.1.3: modulo 2^32 for unsigned; for int, implementation-defined,
  * two's complement in nvcc); the 64-bit types hold every value as is. */
+static lt_operand alu(cc *c, lt_alu_op op, lt_operand a, lt_operand b, lt_ctype t, lc_loc at);
+
 static lt_operand convert(cc *c, lt_operand v, lt_ctype from, lt_ctype to, lc_loc at) {
+  if (from == to) return v;
+  /* C11 6.3.1.4, 6.3.1.5: an integer to float rounds (to nearest, nvcc's
+   * cvt.rn); a float to an integer truncates (out of range is undefined:
+   * lx_op F2I's saturation, as cvt.rzi's) */
+  if (to == LT_CT_FLOAT) {
+    lt_alu_op op = from == LT_CT_ULLONG ? LT_ALU_U2F : LT_ALU_I2F;
+    if (v.kind == LT_OPND_IMM) {
+      v.imm = lx_op_apply(op == LT_ALU_U2F ? LX_OP_U2F : LX_OP_I2F, v.imm, 0);
+      return v;
+    }
+    return alu(c, op, v, imm(0, at), LT_CT_FLOAT, at);
+  }
+  if (from == LT_CT_FLOAT) {
+    if (v.kind == LT_OPND_IMM) v.imm = lx_op_apply(LX_OP_F2I, v.imm, 0);
+    else v = alu(c, LT_ALU_F2I, v, imm(0, at), LT_CT_LLONG, at);
+    from = LT_CT_LLONG;
+    if (to == LT_CT_LLONG) return v;
+  }
   if (from == to || to == LT_CT_LLONG || to == LT_CT_ULLONG) return v;
   if (v.kind == LT_OPND_IMM) {
     v.imm = lx_op_apply(to == LT_CT_UINT ? LX_OP_U32 : LX_OP_S32, v.imm, 0);
@@ -383,6 +405,8 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
   if (a->kind != LT_CA_CAS) {
     lt_instr *in = mk(c, LT_I_ATOM, at);
     in->rmw = a->kind == LT_CA_EXCHANGE ? LT_RMW_EXCH : a->op;
+    if (obj_ctype(c, a) == LT_CT_FLOAT && in->rmw != LT_RMW_ADD && in->rmw != LT_RMW_SUB && in->rmw != LT_RMW_EXCH)
+      fail(c, at, "this read-modify-write of a float: atomicAdd, fetch_add/fetch_sub and exchange are modelled");
     in->dst = dst;
     in->a = val;
     in->sem = mo_sem(a->mo);
@@ -510,10 +534,20 @@ static lt_ctype etype(const cc *c, const lt_cexpr *e) {
  * unsigned long long compares as unsigned: both get their sign bit
  * flipped, so that the signed comparison of the results orders them as
  * unsigned values. */
-static lt_ctype cmp_operands(cc *c, const lt_cexpr *e, lt_cmp cmp, lt_operand *a, lt_operand *b) {
+/* The operands of comparison e as integers that compare as e's do; for
+ * floats their order keys, and *unord the flag of a NaN among them (then
+ * only != holds: IEEE 754, C11 F.3), else the constant 0. */
+static lt_ctype cmp_operands(cc *c, const lt_cexpr *e, lt_cmp cmp, lt_operand *a, lt_operand *b, lt_operand *unord) {
   lt_ctype ta = etype(c, e->a), tb = etype(c, e->b), t = common(ta, tb);
   *a = convert(c, expr(c, e->a), ta, t, e->at);
   *b = convert(c, expr(c, e->b), tb, t, e->at);
+  *unord = imm(0, e->at);
+  if (t == LT_CT_FLOAT) {
+    *unord = alu(c, LT_ALU_FUNORD, *a, *b, LT_CT_INT, e->at);
+    *a = alu(c, LT_ALU_FKEY, *a, imm(0, e->at), LT_CT_LLONG, e->at);
+    *b = alu(c, LT_ALU_FKEY, *b, imm(0, e->at), LT_CT_LLONG, e->at);
+    return LT_CT_LLONG;
+  }
   if (t == LT_CT_ULLONG && cmp != LT_CMP_EQ && cmp != LT_CMP_NE) {
     *a = alu(c, LT_ALU_XOR, *a, imm(INT64_MIN, e->at), LT_CT_LLONG, e->at);
     *b = alu(c, LT_ALU_XOR, *b, imm(INT64_MIN, e->at), LT_CT_LLONG, e->at);
@@ -570,6 +604,10 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
   case LT_CE_UNARY: {
     lt_ctype t = etype(c, e);
     lt_operand a = expr(c, e->a);
+    if (t == LT_CT_FLOAT) {   /* -x flips the sign bit (0 - x would make -0.0 of 0.0 wrongly 0.0) */
+      if (e->op != LT_COP_NEG) fail(c, at, "~ of a float: C++ defines it on integers only");
+      return alu(c, LT_ALU_XOR, a, imm(0x80000000, at), LT_CT_UINT, at);
+    }
     if (e->op == LT_COP_NEG) return alu(c, LT_ALU_SUB, imm(0, at), a, t, at);
     return alu(c, LT_ALU_XOR, a, imm(-1, at), t, at);
   }
@@ -580,6 +618,11 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
       [LT_COP_OR] = LT_ALU_OR, [LT_COP_XOR] = LT_ALU_XOR, [LT_COP_SHL] = LT_ALU_SHL,
       [LT_COP_SHR] = LT_ALU_SHR};
     lt_ctype ta = etype(c, e->a), tb = etype(c, e->b), t = common(ta, tb);
+    if (t == LT_CT_FLOAT && e->op != LT_COP_ADD && e->op != LT_COP_SUB && e->op != LT_COP_MUL &&
+        e->op != LT_COP_DIV) {
+      fail(c, at, "this operator on a float: C++ defines it on integers only");
+      return imm(0, at);
+    }
     if (e->op == LT_COP_SHL || e->op == LT_COP_SHR) {
       /* C11 6.5.7: the type is the (promoted) left operand's; a negative
        * amount or one of its width or more is undefined.  A left shift of a
@@ -599,7 +642,7 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
     }
     lt_operand a = convert(c, expr(c, e->a), ta, t, at);
     lt_operand b = convert(c, expr(c, e->b), tb, t, at);
-    if (e->op == LT_COP_DIV || e->op == LT_COP_REM) {   /* by zero: undefined in C */
+    if ((e->op == LT_COP_DIV || e->op == LT_COP_REM) && t != LT_CT_FLOAT) {   /* by zero: undefined in C (a float's is inf or NaN) */
       const char *lok = new_label(c);
       branch(c, LT_CMP_NE, b, imm(0, at), lok, at);
       undefined(c, 'd', at);
@@ -611,13 +654,27 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
   return imm(0, at);
 }
 
+/* e's value as a truth: 0 when false.  A float is false when it equals 0
+ * (-0.0 too: its key is 0); a NaN is true. */
+static lt_operand truth(cc *c, const lt_cexpr *e) {
+  lt_operand v = expr(c, e);
+  if (etype(c, e) != LT_CT_FLOAT) return v;
+  return alu(c, LT_ALU_FKEY, v, imm(0, e->at), LT_CT_LLONG, e->at);
+}
+
 /* Jumps to lfalse when e is false (0); falls through when it is true. */
 static void cond_false(cc *c, const lt_cexpr *e, const char *lfalse) {
   lt_cmp cmp;
   if (e->kind == LT_CE_BINARY && is_cmp(e->op, &cmp)) {
-    lt_operand a, b;
-    lt_ctype t = cmp_operands(c, e, cmp, &a, &b);
+    lt_operand a, b, u;
+    lt_ctype t = cmp_operands(c, e, cmp, &a, &b, &u);
+    const char *lskip = NULL;
+    if (u.kind != LT_OPND_IMM) {   /* floats: with a NaN, != is true, the rest false */
+      if (cmp == LT_CMP_NE) branch(c, LT_CMP_NE, u, imm(0, e->at), lskip = new_label(c), e->at);
+      else branch(c, LT_CMP_NE, u, imm(0, e->at), lfalse, e->at);
+    }
     branch(c, negate(cmp), a, b, lfalse, e->at)->type = ptx_type(t);   /* (the CUDA backend's casts) */
+    if (lskip) place(c, lskip, e->at);
   } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LAND) {
     cond_false(c, e->a, lfalse);
     cond_false(c, e->b, lfalse);
@@ -629,7 +686,7 @@ static void cond_false(cc *c, const lt_cexpr *e, const char *lfalse) {
   } else if (e->kind == LT_CE_UNARY && e->op == LT_COP_NOT) {
     cond_true(c, e->a, lfalse);
   } else {
-    branch(c, LT_CMP_EQ, expr(c, e), imm(0, e->at), lfalse, e->at);
+    branch(c, LT_CMP_EQ, truth(c, e), imm(0, e->at), lfalse, e->at);
   }
 }
 
@@ -637,9 +694,15 @@ static void cond_false(cc *c, const lt_cexpr *e, const char *lfalse) {
 static void cond_true(cc *c, const lt_cexpr *e, const char *ltrue) {
   lt_cmp cmp;
   if (e->kind == LT_CE_BINARY && is_cmp(e->op, &cmp)) {
-    lt_operand a, b;
-    lt_ctype t = cmp_operands(c, e, cmp, &a, &b);
+    lt_operand a, b, u;
+    lt_ctype t = cmp_operands(c, e, cmp, &a, &b, &u);
+    const char *lskip = NULL;
+    if (u.kind != LT_OPND_IMM) {   /* floats: with a NaN, != is true, the rest false */
+      if (cmp == LT_CMP_NE) branch(c, LT_CMP_NE, u, imm(0, e->at), ltrue, e->at);
+      else branch(c, LT_CMP_NE, u, imm(0, e->at), lskip = new_label(c), e->at);
+    }
     branch(c, cmp, a, b, ltrue, e->at)->type = ptx_type(t);
+    if (lskip) place(c, lskip, e->at);
   } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LAND) {
     const char *lfalse = new_label(c);
     cond_false(c, e->a, lfalse);
@@ -651,7 +714,7 @@ static void cond_true(cc *c, const lt_cexpr *e, const char *ltrue) {
   } else if (e->kind == LT_CE_UNARY && e->op == LT_COP_NOT) {
     cond_false(c, e->a, ltrue);
   } else {
-    branch(c, LT_CMP_NE, expr(c, e), imm(0, e->at), ltrue, e->at);
+    branch(c, LT_CMP_NE, truth(c, e), imm(0, e->at), ltrue, e->at);
   }
 }
 

@@ -26,6 +26,7 @@
  */
 #include <assert.h>
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,7 @@ typedef struct alias {
 typedef struct input {
   char *name;
   LC_VEC(int64_t) values;
+  LC_VEC(unsigned char) fp;   /* per value: written as a float (values holds its bits) */
   bool braces;
   int line, col;
   bool used;
@@ -143,6 +145,14 @@ static void new_line(gen *g, int line) {
  * long - and unsigned and unsigned long long for a hexadecimal or octal
  * one, or with a `u` - that holds the value): `0xffffffff` is unsigned,
  * `1ull` unsigned long long, as the shifts and the wrap need. */
+/* A floating-point literal: 1.5f, 2., .5, 1e3 (not 0x1e3). */
+static bool float_literal(const kn_tok *t) {
+  if (t->n > 1 && t->s[0] == '0' && (t->s[1] == 'x' || t->s[1] == 'X')) return false;
+  for (size_t k = 0; k < t->n; k++)
+    if (t->s[k] == '.' || t->s[k] == 'e' || t->s[k] == 'E') return true;
+  return false;
+}
+
 static void literal_out(const kn_tok *t, int64_t v, char *buf, size_t cap) {
   size_t n = t->n, longs = 0;
   bool uns = false;
@@ -225,6 +235,7 @@ static const char *const TYPE_WORDS[] = {
 
 static bool type_word(gen *g, const kn_tok *t) {
   if (t->kind != KT_ID) return false;
+  if (kn_is(t, "double")) ERR(g, t, "double values are not modelled: float values are (IEEE binary32)");
   for (size_t k = 0; k < LC_ARRAY_LEN(TYPE_WORDS); k++)
     if (kn_is(t, TYPE_WORDS[k])) return true;
   if (find_alias(g, t)) return true;
@@ -548,6 +559,27 @@ static int64_t h_int(hscan *h, const char *what) {
   return v;
 }
 
+/* An @Input value: an integer, or a float (1.5, -2.0, 1e3, 0.1f), which
+ * gives the bits of the float it rounds to (*fl set).  Which it must be
+ * follows from the parameter's type (input_as). */
+static int64_t h_value(hscan *h, bool *fl) {
+  h_space(h);
+  const char *s = h->p + (*h->p == '-' || *h->p == '+');
+  bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  const char *q = s;
+  while (isdigit((unsigned char)*q)) q++;
+  *fl = !hex && (*q == '.' || *q == 'e' || *q == 'E') && (q > s || isdigit((unsigned char)q[1]));
+  if (!*fl) return h_int(h, "an integer or a float");
+  char *e;
+  float f = strtof(h->p, &e);
+  if (e == h->p) h_error(h, "expected %s", "a number");
+  h->p = e;
+  if (*h->p == 'f' || *h->p == 'F') h->p++;
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return (int64_t)u;
+}
+
 static void h_dim(hscan *h, int d[3], const char *what) {
   d[0] = d[1] = d[2] = 1;
   bool call = h_lit(h, "dim3");
@@ -602,8 +634,10 @@ static void read_inputs(gen *g, const char *text, int line, int col) {
     lc_vec_push(&g->inputs, in);   /* first: gen_free frees its values if reading them fails */
     input *ip = &g->inputs.v[g->inputs.n - 1];
     for (;;) {
-      int64_t v = h_int(&h, "an integer");
+      bool fl;
+      int64_t v = h_value(&h, &fl);
       lc_vec_push(&ip->values, v);
+      lc_vec_push(&ip->fp, (unsigned char)fl);
       if (ip->values.n > MAX_ARRAY) h_error(&h, "more than 1024 values for %s", in.name);
       if (!in.braces || !h_lit(&h, ",")) break;
     }
@@ -611,6 +645,31 @@ static void read_inputs(gen *g, const char *text, int line, int col) {
     h_space(&h);
     if (*h.p && *h.p != ';' && *h.p != ',') h_error(&h, "expected ';' between @Input entries, found '%s'", h.p);
     if (*h.p) h.p++;
+  }
+}
+
+/* Whether a parameter's type is float (or a pointer to floats). */
+static bool float_type(const char *type) {
+  for (const char *s = strstr(type, "float"); s; s = strstr(s + 1, "float"))
+    if ((s == type || !(isalnum((unsigned char)s[-1]) || s[-1] == '_')) && !(isalnum((unsigned char)s[5]) || s[5] == '_'))
+      return true;
+  return false;
+}
+
+/* The values of in as the parameter's type has them: an integer given for
+ * a float becomes that float's bits; a float given for an integer is an
+ * error (C would truncate it: most likely a slip). */
+static void input_as(gen *g, input *in, bool fl) {
+  for (size_t k = 0; k < in->values.n; k++) {
+    if (fl && !in->fp.v[k]) {
+      float f = (float)in->values.v[k];
+      uint32_t u;
+      memcpy(&u, &f, sizeof u);
+      in->values.v[k] = (int64_t)u;
+      in->fp.v[k] = 1;
+    } else if (!fl && in->fp.v[k]) {
+      kn_error(g->K, in->line, in->col, "%s holds integers: a float value is given", in->name);
+    }
   }
 }
 
@@ -1097,6 +1156,12 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       continue;
     }
     if (t->kind == KT_STR) ERR(g, t, "a string is not modelled here (only in printf and assert messages)");
+    if (kn_is(t, "double")) ERR(g, t, "double values are not modelled: float values are (IEEE binary32)");
+    if (t->kind == KT_NUM && float_literal(t)) {   /* the dialect reads it */
+      put_tok(g, t);
+      i++;
+      continue;
+    }
     if (t->kind == KT_CHR || t->kind == KT_NUM) {
       size_t k = i;
       int64_t v = kn_const_expr(g->K, g->t, i + 1, &k, false);
@@ -1187,9 +1252,13 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
             goto next;
           }
           input *in = find_input(g, p->name);
-          char buf[32];
-          snprintf(buf, sizeof buf, "%lld", (long long)in->values.v[0]);
-          put_at(g, buf, strlen(buf), t->line, t->col);
+          lc_buf lit;
+          lc_buf_init(&lit);
+          input_as(g, in, float_type(p->type));
+          if (float_type(p->type)) lt_print_float(&lit, in->values.v[0]);
+          else lc_buf_printf(&lit, "%lld", (long long)in->values.v[0]);
+          put_at(g, lit.s, lit.n, t->line, t->col);
+          lc_buf_fini(&lit);
           i++;
           goto next;
         }
@@ -1318,15 +1387,25 @@ static void put_line(gen *g, int line, const char *fmt, ...) {
 
 /* The element type a location is declared with in the init block and a
  * thread's parameter: the pointer's (or variable's) type without its `*`. */
-static void init_entry(gen *g, int line, const char *name, long len, const int64_t *vals, size_t nvals) {
-  if (len < 0) {
+static void init_entry(gen *g, int line, const char *name, long len, const int64_t *vals, size_t nvals, bool fl) {
+  if (len < 0 && !fl) {
     put_line(g, line, "  [%s] = %lld;", name, (long long)(nvals ? vals[0] : 0));
     return;
   }
   new_line(g, line);
-  lc_buf_printf(&g->out, "  int %s[%ld] = {", name, len);
-  for (long k = 0; k < len; k++)
-    lc_buf_printf(&g->out, "%s%lld", k ? ", " : "", (long long)((size_t)k < nvals ? vals[k] : 0));
+  if (len < 0) {   /* a float: typed, so that its value reads as one */
+    lc_buf_printf(&g->out, "  float %s = ", name);
+    lt_print_float(&g->out, nvals ? vals[0] : 0);
+    lc_buf_puts(&g->out, ";");
+    return;
+  }
+  lc_buf_printf(&g->out, "  %s %s[%ld] = {", fl ? "float" : "int", name, len);
+  for (long k = 0; k < len; k++) {
+    lc_buf_puts(&g->out, k ? ", " : "");
+    int64_t v = (size_t)k < nvals ? vals[k] : 0;
+    if (fl) lt_print_float(&g->out, v);
+    else lc_buf_printf(&g->out, "%lld", (long long)v);
+  }
   lc_buf_puts(&g->out, "};");
 }
 
@@ -1380,8 +1459,9 @@ static void write_test(gen *g) {
       continue;
     }
     if (strchr(p->type, '&')) ERR(g, p->name, "reference parameters are not modelled: write a pointer");
+    input_as(g, in, float_type(p->type));
     init_entry(g, in->line, in->name, in->values.n > 1 || in->braces ? (long)in->values.n : -1, in->values.v,
-               in->values.n);
+               in->values.n, float_type(p->type));
   }
   for (size_t k = 0; k < g->vars.n; k++) {
     var *v = &g->vars.v[k];
@@ -1393,14 +1473,16 @@ static void write_test(gen *g) {
         kn_error(K, in->line, in->col, "%s has %ld element%s, given %zu values", in->name, v->len < 0 ? 1 : v->len,
                  v->len == 1 || v->len < 0 ? "" : "s", in->values.n);
     }
-    init_entry(g, v->name->line, loc_name(g, v), v->len, in ? in->values.v : v->init.v, in ? in->values.n : v->init.n);
+    if (in) input_as(g, in, float_type(v->type));
+    init_entry(g, v->name->line, loc_name(g, v), v->len, in ? in->values.v : v->init.v, in ? in->values.n : v->init.n,
+               float_type(v->type));
   }
   for (int b = 0; b < g->nblocks; b++)
     for (size_t k = 0; k < g->vars.n; k++) {
       var *v = &g->vars.v[k];
       if (!v->shared) continue;
       g->blin = b;
-      init_entry(g, v->name->line, loc_name(g, v), v->len, NULL, 0);
+      init_entry(g, v->name->line, loc_name(g, v), v->len, NULL, 0, float_type(v->type));
     }
   for (size_t k = 0; k < g->inputs.n; k++)
     if (!g->inputs.v[k].used)
@@ -1495,7 +1577,10 @@ static void gen_free(gen *g) {
   for (int k = 0; k < g->nrender; k++) lc_buf_fini(g->raws[k]);
   for (size_t k = 0; k < g->funcs.n; k++) lc_vec_free(&g->funcs.v[k].params);
   for (size_t k = 0; k < g->vars.n; k++) lc_vec_free(&g->vars.v[k].init);
-  for (size_t k = 0; k < g->inputs.n; k++) lc_vec_free(&g->inputs.v[k].values);
+  for (size_t k = 0; k < g->inputs.n; k++) {
+    lc_vec_free(&g->inputs.v[k].values);
+    lc_vec_free(&g->inputs.v[k].fp);
+  }
   lc_vec_free(&g->funcs);
   lc_vec_free(&g->vars);
   lc_vec_free(&g->aliases);

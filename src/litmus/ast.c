@@ -7,6 +7,8 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void lt_test_free(lt_test *t) {
@@ -44,7 +46,7 @@ const char *lt_space_name(lt_space s) {
 }
 
 const char *lt_type_name(lt_type t) {
-  static const char *const n[] = {"", "b32", "u32", "s32", "b64", "u64", "s64"};
+  static const char *const n[] = {"", "b32", "u32", "s32", "b64", "u64", "s64", "f32"};
   return NAME(n, t);
 }
 
@@ -60,7 +62,8 @@ const char *lt_rmw_name(lt_rmw_op op) {
 }
 
 const char *lt_alu_name(lt_alu_op op) {
-  static const char *const n[] = {"mov", "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr"};
+  static const char *const n[] = {"mov", "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr",
+                                  "cvt.rn.f32.s64", "cvt.rn.f32.u64", "cvt.rzi.s64.f32", "fkey", "funord"};
   return NAME(n, op);
 }
 
@@ -69,13 +72,34 @@ const char *lt_branch_name(lt_cmp c) {
   return NAME(n, c);
 }
 
+/* A float's bits (C++) as a literal that reads back the same: 2.5f. */
+void lt_print_float(lc_buf *b, int64_t bits) {
+  uint32_t u = (uint32_t)bits;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  if (isnan(f) || isinf(f)) {   /* no literal: the C expression */
+    lc_buf_puts(b, isnan(f) ? "(0.0f / 0.0f)" : f < 0 ? "(-1.0f / 0.0f)" : "(1.0f / 0.0f)");
+    return;
+  }
+  char s[48];
+  for (int prec = 1; prec <= 9; prec++) {
+    snprintf(s, sizeof s, "%.*g", prec, (double)f);
+    if (strtof(s, NULL) == f) break;
+  }
+  lc_buf_puts(b, s);
+  lc_buf_puts(b, strpbrk(s, ".e") ? "f" : ".0f");
+}
+
 /* A term's text: the PTX and the C++ printers and the reports share it. */
 void lt_print_term(lc_buf *b, const lt_term *t) {
   assert(b && t);
   switch (t->kind) {
   case LT_TERM_REG: lc_buf_printf(b, "P%d:r%d", t->thread, t->reg); break;
   case LT_TERM_LOC: lc_buf_puts(b, t->loc); break;
-  case LT_TERM_CONST: lc_buf_printf(b, "%" PRId64, t->value); break;
+  case LT_TERM_CONST:
+    if (t->fp) lt_print_float(b, t->value);
+    else lc_buf_printf(b, "%" PRId64, t->value);
+    break;
   case LT_TERM_ADDR: lc_buf_printf(b, "&%s", t->loc); break;
   }
 }
@@ -143,7 +167,7 @@ static bool term_eq(const lt_term *a, const lt_term *b) {
   if (a->kind != b->kind) return false;
   switch (a->kind) {
   case LT_TERM_REG: return a->thread == b->thread && a->reg == b->reg;
-  case LT_TERM_CONST: return a->value == b->value;
+  case LT_TERM_CONST: return a->value == b->value && a->fp == b->fp;
   default: return str_eq(a->loc, b->loc);
   }
 }

@@ -58,7 +58,8 @@ typedef enum { LT_SPACE_NONE, LT_SPACE_GLOBAL, LT_SPACE_SHARED } lt_space;
 typedef enum {
   LT_TYPE_NONE,
   LT_TYPE_B32, LT_TYPE_U32, LT_TYPE_S32,
-  LT_TYPE_B64, LT_TYPE_U64, LT_TYPE_S64
+  LT_TYPE_B64, LT_TYPE_U64, LT_TYPE_S64,
+  LT_TYPE_F32            /* a C++ float: its binary32 bits, zero-extended (not in the PTX dialect) */
 } lt_type;
 
 /* PTX cache operators (ext), carried to the CUDA generator unchanged. */
@@ -78,7 +79,13 @@ typedef enum {
 /* Register arithmetic. */
 typedef enum { LT_ALU_MOV, LT_ALU_ADD, LT_ALU_SUB, LT_ALU_MUL, LT_ALU_DIV,
                LT_ALU_REM, LT_ALU_AND, LT_ALU_OR, LT_ALU_XOR,
-               LT_ALU_SHL, LT_ALU_SHR   /* shr: arithmetic for .s types, else logical */
+               LT_ALU_SHL, LT_ALU_SHR,  /* shr: arithmetic for .s types, else logical */
+               /* C++ floats (lower_cpp.c; b unused but by FUNORD): a float of the
+                  signed (I2F) or unsigned (U2F) 64-bit integer a, rounded to
+                  nearest; the integer of float a, truncated (F2I); a key whose
+                  integer order is a's float order (FKEY); 1 when a or b is a NaN
+                  (FUNORD).  Arithmetic on type F32 is float arithmetic. */
+               LT_ALU_I2F, LT_ALU_U2F, LT_ALU_F2I, LT_ALU_FKEY, LT_ALU_FUNORD
 } lt_alu_op;
 
 typedef enum { LT_CMP_EQ, LT_CMP_NE, LT_CMP_LT, LT_CMP_LE, LT_CMP_GT, LT_CMP_GE } lt_cmp;
@@ -264,8 +271,11 @@ typedef struct lt_term {
   int thread, reg;         /* REG: Pn:rK */
   const char *loc;         /* LOC: final value of loc; ADDR: &loc */
   int64_t value;           /* CONST */
+  bool fp;                 /* CONST written as a float literal (C++): value is its bits */
   lc_loc at;
 } lt_term;
+
+void lt_print_float(lc_buf *b, int64_t bits);   /* a float's bits as a literal: 2.5f */
 
 typedef enum { LT_PROP_TRUE, LT_PROP_FALSE, LT_PROP_CMP, LT_PROP_NOT,
                LT_PROP_AND, LT_PROP_OR } lt_prop_kind;

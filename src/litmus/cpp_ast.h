@@ -80,7 +80,8 @@ typedef enum {
   LT_CT_INT,         /* int (and char, short, bool: promoted to int) */
   LT_CT_UINT,        /* unsigned int, uint32_t */
   LT_CT_LLONG,       /* long, long long, int64_t, and pointers */
-  LT_CT_ULLONG       /* unsigned long (long), uint64_t, size_t */
+  LT_CT_ULLONG,      /* unsigned long (long), uint64_t, size_t */
+  LT_CT_FLOAT        /* float (binary32; its bits are the value: lx_float_of) */
 } lt_ctype;
 
 /* The type a declaration's type names ("unsigned", "uint64_t",
@@ -258,6 +259,10 @@ const char *lt_cpp_param_of(const lt_test *t, size_t thread, const char *loc);
  * a kernel's arrays): the location is named x, as `*x` reaches it, but
  * reports write it x[0], as the question does. */
 bool lt_cpp_array_head(const lt_test *t, const char *loc);
+/* True when a parameter or a typed init entry gives loc the type float:
+ * its values are floats' bits, printed and compared as floats. */
+bool lt_cpp_loc_is_float(const lt_test *t, const char *loc);
+
 
 const char *lt_mo_name(lt_mo mo);        /* "memory_order_relaxed", ...; "" for NA */
 const char *lt_mo_short(lt_mo mo);       /* "na", "rlx", "con", "acq", "rel", "acq_rel", "sc" */

@@ -117,7 +117,7 @@ static bool type_word(const lt_token *t) {
     "atomic_uint", "atomic_long", "atomic_bool", "_Atomic", "int32_t", "uint32_t", "int64_t",
     "uint64_t", "bool", "atomic", "atomic_ref", "atomic_intptr_t", "intptr_t", "__shared__",
     "__device__", "__int128", "__int128_t", "__uint128_t", "int128_t", "uint128_t", "atomic_llong",
-    "atomic_ulong", "atomic_ullong", "atomic_size_t", "size_t", "uintptr_t", "ptrdiff_t"};
+    "atomic_ulong", "atomic_ullong", "atomic_size_t", "size_t", "uintptr_t", "ptrdiff_t", "float"};
   if (t->kind != LT_TOK_WORD) return false;
   const char *s = t->text;
   size_t n = t->len;
@@ -870,6 +870,7 @@ static bool lkmm_word(const lt_token *t) {
  * from the suffix on, that holds the value.  A value above INT64_MAX
  * reads as negative (lc_parse_int64) without a minus sign. */
 static lt_ctype literal_type(const lt_token *t) {
+  if (t->int_float) return LT_CT_FLOAT;
   bool neg = t->text[0] == '-', big = !neg && t->value < 0;
   bool fits_int = t->value >= INT32_MIN && t->value <= INT32_MAX, fits_uint = t->value >= 0 && t->value <= UINT32_MAX;
   if (t->int_unsigned) return t->int_longs == 0 && fits_uint ? LT_CT_UINT : LT_CT_ULLONG;

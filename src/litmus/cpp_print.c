@@ -98,6 +98,7 @@ lt_ctype lt_cpp_ctype(const char *type) {
                                      "atomic_long", "atomic_ulong", "atomic_llong", "atomic_ullong", "atomic_size_t"};
   /* char, short and bool promote to int (their own widths are not modelled) */
   if (has_word(type, "char") || has_word(type, "short") || has_word(type, "bool")) return LT_CT_INT;
+  if (has_word(type, "float")) return LT_CT_FLOAT;
   bool u = false, w = false;
   for (size_t i = 0; i < LC_ARRAY_LEN(uns); i++) u = u || has_word(type, uns[i]);
   for (size_t i = 0; i < LC_ARRAY_LEN(wide); i++) w = w || has_word(type, wide[i]);
@@ -118,6 +119,29 @@ long lt_cpp_param_index(const lt_cpp_thread *th, const char *s, size_t len) {
 static const char *param_of(const lt_cpp_thread *th, const char *loc) {
   long i = lt_cpp_param_index(th, loc, strlen(loc));
   return i < 0 ? NULL : th->params[i].type;
+}
+
+bool lt_cpp_loc_is_float(const lt_test *t, const char *loc) {
+  if (!t || !t->cpp || !loc) return false;
+  for (size_t i = 0; i < t->nthreads; i++) {
+    const lt_cpp_thread *th = &t->cpp->threads[i];
+    for (size_t k = 0; k < th->nparams; k++)
+      if (strcmp(th->params[k].name, loc) == 0) {
+        const char *ty = th->params[k].type;
+        const char *star = strchr(ty, '*');
+        char head[160];
+        size_t n = star ? (size_t)(star - ty) : strlen(ty);
+        snprintf(head, sizeof head, "%.*s", (int)(n < sizeof head ? n : sizeof head - 1), ty);
+        if (lt_cpp_ctype(head) == LT_CT_FLOAT) return true;
+      }
+  }
+  for (size_t i = 0; i < t->cpp->ninits; i++) {
+    const lt_cinit *ci = &t->cpp->inits[i];
+    if (ci->type && lt_cpp_ctype(ci->type) == LT_CT_FLOAT)
+      for (size_t k = 0; k < ci->n; k++)
+        if (ci->first + k < t->ninits && strcmp(t->inits[ci->first + k].loc, loc) == 0) return true;
+  }
+  return false;
 }
 
 bool lt_cpp_array_head(const lt_test *t, const char *loc) {
@@ -278,6 +302,10 @@ static void pexpr(pctx *c, const lt_cexpr *e) {
   if (e->parens) lc_buf_putc(b, '(');
   switch (e->kind) {
   case LT_CE_CONST: {
+    if (e->ctype == LT_CT_FLOAT) {
+      lt_print_float(b, e->value);
+      break;
+    }
     /* the suffix that gives the literal its type again (lt_ctype) */
     bool fits_int = e->value >= INT32_MIN && e->value <= INT32_MAX;
     const char *suffix = e->ctype == LT_CT_UINT ? "u" : e->ctype == LT_CT_ULLONG ? "ull"
@@ -392,9 +420,11 @@ void lt_cpp_print_expr(lc_buf *out, const lt_test *t, int thread, const lt_cexpr
   pexpr(&c, e);
 }
 
-static void init_value(lc_buf *b, const lt_init *e) {
+static void init_value(lc_buf *b, const lt_init *e, bool fp) {
   if (e->value_loc)
     lc_buf_printf(b, "%s%s", e->value_amp ? "&" : "", e->value_loc);
+  else if (fp)
+    lt_print_float(b, e->value);
   else
     lc_buf_printf(b, "%lld", (long long)e->value);
 }
@@ -405,6 +435,7 @@ static void inits(lc_buf *b, const lt_test *t) {
   for (size_t i = 0; i < cpp->ninits; i++) {
     const lt_cinit *ci = &cpp->inits[i];
     const lt_init *e = &t->inits[ci->first];
+    bool fp = lt_cpp_loc_is_float(t, e->loc);
     lc_buf_puts(b, "    ");
     if (ci->type) lc_buf_printf(b, "%s ", ci->type);
     lc_buf_printf(b, ci->bracketed ? "[%s]" : "%s", e->loc);
@@ -412,13 +443,13 @@ static void inits(lc_buf *b, const lt_test *t) {
       lc_buf_printf(b, "[%ld] = {", ci->array_len);
       for (size_t k = 0; k < ci->n; k++) {
         lc_buf_puts(b, k ? ", " : "");
-        init_value(b, &t->inits[ci->first + k]);
+        init_value(b, &t->inits[ci->first + k], fp);
       }
       lc_buf_puts(b, "};\n");
       continue;
     }
     lc_buf_puts(b, " = ");
-    init_value(b, e);
+    init_value(b, e, fp);
     lc_buf_puts(b, ";\n");
   }
   lc_buf_puts(b, "}\n");

@@ -8,6 +8,8 @@
 #include "litmus/lex.h"
 
 #include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- positions and errors ---------------------------------------------- */
@@ -232,8 +234,77 @@ static int read_word(lt_lexer *ls, lt_token *t) {
   return -1;
 }
 
+/* C++: a floating-point literal, ['-'] digits ['.' digits] [e [+-] digits]
+ * [f] (or '.' digits first), when what follows the digits makes it one.
+ * Values are floats (binary32): a literal with the `f` suffix is rounded to
+ * float (strtof, one rounding); one without is a double, read only when
+ * the float holds it exactly (0.5, 2.0, 1e3: double arithmetic is not
+ * modelled, and a double constant that is not a float would be a silent
+ * difference).  Returns 0 when the text is no float literal (t untouched),
+ * 1 when read, -1 on an error. */
+static int read_float(lt_lexer *ls, lt_token *t) {
+  const char *p = ls->p + (ls->p < ls->end && *ls->p == '-');
+  const char *q = p;
+  bool fl = false;
+  while (q < ls->end && is_digit((unsigned char)*q)) q++;
+  if (q < ls->end && *q == '.' && !(q > p && q + 1 < ls->end && q[1] == '.')) {
+    fl = true;
+    q++;
+    while (q < ls->end && is_digit((unsigned char)*q)) q++;
+  }
+  if (q == p || (q == p + 1 && *p == '.')) return 0;
+  if (q < ls->end && (*q == 'e' || *q == 'E')) {
+    const char *e = q + 1;
+    if (e < ls->end && (*e == '+' || *e == '-')) e++;
+    if (e < ls->end && is_digit((unsigned char)*e)) {
+      fl = true;
+      q = e;
+      while (q < ls->end && is_digit((unsigned char)*q)) q++;
+    }
+  }
+  bool fsuffix = fl && q < ls->end && (*q == 'f' || *q == 'F');
+  if (!fl || (p[0] == '0' && p + 1 < ls->end && (p[1] == 'x' || p[1] == 'X'))) return 0;
+  size_t n = (size_t)(q - ls->p);
+  char buf[128];
+  if (n >= sizeof buf) {
+    lc_error(ls->d, t->at, "a floating-point literal of %zu characters", n);
+    return -1;
+  }
+  memcpy(buf, ls->p, n);
+  buf[n] = 0;
+  while (ls->p < q + fsuffix) advance(ls);
+  if (ls->p < ls->end && is_alnum(peekc(ls, 0))) {
+    lc_error(ls->d, t->at, "malformed number %s...", buf);
+    return -1;
+  }
+  t->kind = LT_TOK_INT;
+  t->len = (size_t)(ls->p - t->text);
+  t->int_float = true;
+  float f;
+  if (fsuffix) {
+    f = strtof(buf, NULL);
+  } else {
+    double d = strtod(buf, NULL);
+    f = (float)d;
+    if ((double)f != d) {
+      lc_error(ls->d, t->at, "%s is a double that no float holds exactly: doubles are not modelled (write %sf)",
+               buf, buf);
+      return -1;
+    }
+  }
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  t->value = (int64_t)bits;
+  return 1;
+}
+
 /* number -> ['-'] digit {alnum}, then checked to be decimal or 0x hex */
 static int read_number(lt_lexer *ls, lt_token *t) {
+  t->int_float = false;
+  if (ls->cpp) {
+    int f = read_float(ls, t);
+    if (f != 0) return f < 0 ? -1 : 0;
+  }
   if (peekc(ls, 0) == '-') advance(ls);
   while (ls->p < ls->end && is_alnum(peekc(ls, 0))) advance(ls);
   t->kind = LT_TOK_INT;
@@ -345,6 +416,8 @@ static int read_one(lt_lexer *ls, lt_token *t) {
   int c = peekc(ls, 0);
   if (is_alpha(c)) return read_word(ls, t);
   if (is_digit(c) || (c == '-' && peekc(ls, 1) >= 0 && is_digit(peekc(ls, 1)) && !after_operand(ls)))
+    return read_number(ls, t);
+  if (ls->cpp && c == '.' && peekc(ls, 1) >= 0 && is_digit(peekc(ls, 1)))   /* .5f */
     return read_number(ls, t);
   return read_punct(ls, t);
 }

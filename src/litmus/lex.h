@@ -56,6 +56,9 @@ typedef struct lt_token {
    * type of the literal, lt_ctype, follows from them and the value) */
   bool int_unsigned, int_hex;
   int int_longs;
+  /* INT in C++: a floating-point literal (1.5f, 2.0, 1e3f); value holds the
+   * IEEE-754 binary32 bits of the float it is, zero-extended */
+  bool int_float;
 } lt_token;
 
 typedef struct lt_lexer {

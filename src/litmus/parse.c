@@ -1002,6 +1002,7 @@ static void term(parser *ps, lt_term *x) {
   } else if (TOK.kind == LT_TOK_INT) {
     x->kind = LT_TERM_CONST;
     x->value = TOK.value;
+    x->fp = TOK.int_float;
     lt_p_next(ps);
   } else if (TOK.kind == LT_TOK_AMP) {
     lt_p_next(ps);

@@ -32,7 +32,7 @@ char *map_state_text(const lc_result *r, size_t i) {
   const lx_val *s = lc_result_state(r, i);
   for (size_t k = 0; k < r->nshown; k++) {
     lc_buf_printf(&b, "%s%s=", k ? " " : "", r->prog->obs[k].label);
-    lx_print_value(&b, r->prog, s[k]);
+    lx_print_obs(&b, r->prog, k, s[k]);
     lc_buf_putc(&b, ';');
   }
   char *text = lc_buf_take(&b);

@@ -51,7 +51,7 @@ static void states_table(lc_buf *out, const lc_result *r) {
     for (size_t k = 0; k < r->nshown; k++) {
       lc_buf v;
       lc_buf_init(&v);
-      lx_print_value(&v, p, lc_result_state(r, i)[k]);
+      lx_print_obs(&v, p, k, lc_result_state(r, i)[k]);
       lc_buf_printf(out, "<td>%s</td>", v.s);
       lc_buf_fini(&v);
     }

@@ -57,7 +57,7 @@ static void print_state(lc_buf *out, const lc_result *r, size_t i) {
     if (k) lc_buf_putc(out, ' ');   /* not printf: a report may list 100,000 states */
     lc_buf_puts(out, r->prog->obs[k].label);
     lc_buf_putc(out, '=');
-    lx_print_value(out, r->prog, s[k]);
+    lx_print_obs(out, r->prog, k, s[k]);
     lc_buf_putc(out, ';');
   }
   lc_buf_putc(out, '\n');
@@ -197,7 +197,7 @@ void report_herd(lc_buf *out, const lc_result *r) {
     for (size_t k = 0; k < r->nshown; k++) {
       herd_label(out, &r->prog->obs[k]);
       lc_buf_putc(out, '=');
-      lx_print_value(out, r->prog, st[k]);
+      lx_print_obs(out, r->prog, k, st[k]);
       lc_buf_puts(out, "; ");
     }
     if (r->nshown) out->s[--out->n] = '\0';   /* herd: `0:r0=0; 1:r0=1;` */
@@ -274,7 +274,9 @@ static json_t *states_json(const lc_result *r) {
     const lx_val *vals = lc_result_state(r, i);
     json_t *values = json_object();
     for (size_t k = 0; k < r->nshown; k++)
-      json_object_set_new(values, r->prog->obs[k].label, report_value_json(r->prog, vals[k]));
+      json_object_set_new(values, r->prog->obs[k].label,
+                          r->prog->obs[k].fp ? json_real((double)lx_float_of(vals[k]))
+                                             : report_value_json(r->prog, vals[k]));
     json_object_set_new(s, "values", values);
     json_object_set_new(s, "positive", json_boolean(lc_result_state_positive(r, i)));
     json_array_append_new(a, s);

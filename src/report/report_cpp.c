@@ -42,6 +42,8 @@ void report_cpp_event(lc_buf *out, const lx_program *p, int ev) {
   assert(out && p && ev >= 0 && (size_t)ev < p->nevents);
   const lx_event *e = &p->events[ev];
   const char *loc = e->ploc >= 0 ? p->plocs[e->ploc].name : "?";
+  /* element 0 of an array as the question writes it (lt_cpp_array_head) */
+  const char *elem0 = lt_cpp_array_head(p->test, loc) ? "[0]" : "";
   lc_buf_printf(out, "P%d%s line %d: ", p->threads[e->thread].id, lt_thread_label(p->test, (size_t)e->thread),
                 e->at.line);
   if (e->kind != LX_EV_READ && e->kind != LX_EV_WRITE) {
@@ -49,17 +51,17 @@ void report_cpp_event(lc_buf *out, const lx_program *p, int ev) {
     return;
   }
   if (!atomic_access(e)) {
-    lc_buf_printf(out, "non-atomic %s %s", e->kind == LX_EV_READ ? "read of" : "write to", loc);
+    lc_buf_printf(out, "non-atomic %s %s%s", e->kind == LX_EV_READ ? "read of" : "write to", loc, elem0);
     return;
   }
   if (lx_has(e, LX_T_VOL)) {   /* through a volatile int* */
-    lc_buf_printf(out, "volatile %s %s", e->kind == LX_EV_READ ? "read of" : "write to", loc);
+    lc_buf_printf(out, "volatile %s %s%s", e->kind == LX_EV_READ ? "read of" : "write to", loc, elem0);
     return;
   }
   const char *half = e->rmw < 0 ? "" : e->kind == LX_EV_READ ? " (its read)" : " (its write)";
   const char *prep = e->rmw >= 0 ? "on" : e->kind == LX_EV_READ ? "of" : "to";
-  lc_buf_printf(out, "%s-scope %s %s%s %s %s", scope_word(e), order_name(e), access_noun(e), half,
-                prep, loc);
+  lc_buf_printf(out, "%s-scope %s %s%s %s %s%s", scope_word(e), order_name(e), access_noun(e), half,
+                prep, loc, elem0);
 }
 
 /* Where a thread is, at the level of a scope: "CTA 0", "GPU 1". */

@@ -249,7 +249,7 @@ static void print_explanation(lc_buf *out, const lx_program *p, const lc_explana
 static void print_state_of(lc_buf *out, const lx_program *p, const lc_witness *w) {
   for (size_t k = 0; k < p->nshown; k++) {
     lc_buf_printf(out, "%s%s=", k ? " " : "", p->obs[k].label);
-    lx_print_value(out, p, w->obs[k]);
+    lx_print_obs(out, p, k, w->obs[k]);
     lc_buf_putc(out, ';');
   }
 }
@@ -341,7 +341,7 @@ static json_t *execution_json(const lx_program *p, const lc_witness *w) {
   for (size_t k = 0; k < p->nshown; k++) {
     lc_buf b;
     lc_buf_init(&b);
-    lx_print_value(&b, p, w->obs[k]);
+    lx_print_obs(&b, p, k, w->obs[k]);
     json_object_set_new(state, p->obs[k].label, json_string(b.s));
     lc_buf_fini(&b);
   }

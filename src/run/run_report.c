@@ -60,7 +60,7 @@ static const char *observation(const run_totals *t) {
 static void print_values(lc_buf *out, const run_result *r, const lx_val *v) {
   for (size_t k = 0; k < r->nshown; k++) {
     lc_buf_printf(out, "%s%s=", k ? " " : "", r->prog->obs[k].label);
-    lx_print_value(out, r->prog, v[k]);
+    lx_print_obs(out, r->prog, k, v[k]);
     lc_buf_putc(out, ';');
   }
 }
@@ -197,7 +197,8 @@ void run_report_text(lc_buf *out, const run_result *r) {
 static json_t *values_json(const run_result *r, const lx_val *v) {
   json_t *o = json_object();
   for (size_t k = 0; k < r->nshown; k++)
-    json_object_set_new(o, r->prog->obs[k].label, report_value_json(r->prog, v[k]));
+    json_object_set_new(o, r->prog->obs[k].label, r->prog->obs[k].fp ? json_real((double)lx_float_of(v[k]))
+                                                                      : report_value_json(r->prog, v[k]));
   return o;
 }
 

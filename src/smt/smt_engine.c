@@ -120,6 +120,47 @@ static Z3_ast mb_expr(smt_enc *e, lx_op op, Z3_ast a, Z3_ast b) {
   }
 }
 
+/* Floats, as lx_op_apply computes them: binary32 bits in the low half, IEEE
+ * arithmetic rounded to nearest even, a NaN result the canonical
+ * 0x7fffffff (SMT-LIB leaves a NaN's bits open), F2I truncating with a NaN
+ * 0 and the 64-bit range's ends past it. */
+static Z3_ast float_expr(smt_enc *e, lx_op op, Z3_ast a, Z3_ast b) {
+  Z3_context z = e->z;
+  Z3_sort fs = Z3_mk_fpa_sort_single(z);
+  Z3_ast rne = Z3_mk_fpa_rne(z);
+  Z3_ast fa = Z3_mk_fpa_to_fp_bv(z, Z3_mk_extract(z, 31, 0, a), fs);
+  Z3_ast fb = Z3_mk_fpa_to_fp_bv(z, Z3_mk_extract(z, 31, 0, b), fs);
+  Z3_ast r;
+  switch (op) {
+  case LX_OP_FADD: r = Z3_mk_fpa_add(z, rne, fa, fb); break;
+  case LX_OP_FSUB: r = Z3_mk_fpa_sub(z, rne, fa, fb); break;
+  case LX_OP_FMUL: r = Z3_mk_fpa_mul(z, rne, fa, fb); break;
+  case LX_OP_FDIV: r = Z3_mk_fpa_div(z, rne, fa, fb); break;
+  case LX_OP_I2F: r = Z3_mk_fpa_to_fp_signed(z, rne, a, fs); break;
+  case LX_OP_U2F: r = Z3_mk_fpa_to_fp_unsigned(z, rne, a, fs); break;
+  case LX_OP_F2I: {
+    Z3_ast top = Z3_mk_fpa_numeral_float(z, 9223372036854775808.0f, fs);
+    Z3_ast bot = Z3_mk_fpa_numeral_float(z, -9223372036854775808.0f, fs);
+    Z3_ast v = Z3_mk_fpa_to_sbv(z, Z3_mk_fpa_rtz(z), fa, 64);
+    v = Z3_mk_ite(z, Z3_mk_fpa_leq(z, fa, bot), bv(e, INT64_MIN), v);
+    v = Z3_mk_ite(z, Z3_mk_fpa_geq(z, fa, top), bv(e, INT64_MAX), v);
+    return Z3_mk_ite(z, Z3_mk_fpa_is_nan(z, fa), bv(e, 0), v);
+  }
+  case LX_OP_FKEY: {
+    Z3_ast mag = Z3_mk_bvand(z, a, bv(e, 0x7fffffff));
+    Z3_ast neg = Z3_mk_eq(z, Z3_mk_extract(z, 31, 31, a), Z3_mk_int(z, 1, Z3_mk_bv_sort(z, 1)));
+    return Z3_mk_ite(z, neg, Z3_mk_bvneg(z, mag), mag);
+  }
+  case LX_OP_FUNORD: {
+    Z3_ast c[2] = {Z3_mk_fpa_is_nan(z, fa), Z3_mk_fpa_is_nan(z, fb)};
+    return Z3_mk_ite(z, Z3_mk_or(z, 2, c), bv(e, 1), bv(e, 0));
+  }
+  default: return bv(e, 0);
+  }
+  Z3_ast bits = Z3_mk_zero_ext(z, 32, Z3_mk_fpa_to_ieee_bv(z, r));
+  return Z3_mk_ite(z, Z3_mk_fpa_is_nan(z, r), bv(e, 0x7fffffff), bits);
+}
+
 static Z3_ast expr(smt_enc *e, const lx_expr *x) {
   Z3_context z = e->z;
   if (x->kind == LX_X_CONST) return bv(e, x->c);
@@ -148,6 +189,9 @@ static Z3_ast expr(smt_enc *e, const lx_expr *x) {
   case LX_OP_S32: return Z3_mk_sign_ext(z, 32, Z3_mk_extract(z, 31, 0, a));
   /* SMT-LIB's shifts by 64 or more give 0 (the sign for bvashr): the clamp
    * lx_op_apply spells out */
+  case LX_OP_FADD: case LX_OP_FSUB: case LX_OP_FMUL: case LX_OP_FDIV:
+  case LX_OP_I2F: case LX_OP_U2F: case LX_OP_F2I: case LX_OP_FKEY: case LX_OP_FUNORD:
+    return float_expr(e, x->op, a, b);
   case LX_OP_SHL: return Z3_mk_bvshl(z, a, b);
   case LX_OP_SHR: return Z3_mk_bvlshr(z, a, b);
   case LX_OP_SAR: return Z3_mk_bvashr(z, a, b);

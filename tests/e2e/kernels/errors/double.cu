@@ -1,6 +1,6 @@
 // @Launch: <<<2, 1>>>
 // @Input: x = {0}
 __global__ void k(int *x) {
-  float f = 1.5;
+  double f = 1.5;
   *x = f;
 }
