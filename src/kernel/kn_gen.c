@@ -439,7 +439,19 @@ static var *read_var(gen *g, size_t from, size_t semi, bool shared) {
           "give its length");
     }
     size_t k = j + 1;
-    int64_t n = kn_const_expr(g->K, g->t, close, &k, false);
+    bool ty = false;
+    const char *sub = close == j + 2 ? tsub(g, g->tframe, &g->t[j + 1], &ty) : NULL;
+    int64_t n;
+    if (sub && !ty) {   /* T buf[N], N a template parameter of the kernel */
+      char *e;
+      while (*sub == '(') sub++;
+      n = strtoll(sub, &e, 0);
+      while (*e == ')' || *e == 'u' || *e == 'U') e++;
+      if (*e) ERR(g, &g->t[j + 1], "the array length %.*s is %s: give an integer", (int)g->t[j + 1].n, g->t[j + 1].s, sub);
+      k = close;
+    } else {
+      n = kn_const_expr(g->K, g->t, close, &k, false);
+    }
     if (k != close) ERR(g, &g->t[k], "expected ']'");
     if (n < 1 || n > MAX_ARRAY) ERR(g, &g->t[j + 1], "array length %lld: from 1 to %d", (long long)n, MAX_ARRAY);
     v.len = (long)n;
@@ -2692,6 +2704,8 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
 /* Finds the __shared__ declarations and the asserts of the kernel and of
  * every function it may call (all of the file's device functions). */
 static void prescan(gen *g) {
+  frame top = {0};
+  g->tframe = &top;   /* the kernel's template parameters: __shared__ T buf[N] */
   for (size_t k = 0; k < g->funcs.n; k++) {
     func *f = &g->funcs.v[k];
     if (f->global && f != g->kernel) continue;
@@ -2721,6 +2735,7 @@ static void prescan(gen *g) {
       }
     }
   }
+  g->tframe = NULL;
 }
 
 static void put_line(gen *g, int line, const char *fmt, ...) LC_PRINTF(3, 4);
