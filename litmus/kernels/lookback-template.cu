@@ -12,7 +12,10 @@
 // synchronises with the load (CUDA C++ memory model, release/acquire at
 // device scope), so every read of a value happens after its write, and
 // the two values are separate words, never written twice.  out is
-// {0, 1, 3} in every execution; no race.
+// {0, 1, 3} in every execution; no race.  With --termination it may not
+// terminate (obe): tile i spins on tile i - 1, whose block need not have
+// started (CUB takes tile numbers from an atomic counter, in the order
+// blocks start, for this reason).
 //
 // @Launch: <<<3, 1>>>
 // @Input: status = {0, 0, 0}; aggregate = {0, 0, 0}; inclusive = {0, 0, 0}; out = {-1, -1, -1}

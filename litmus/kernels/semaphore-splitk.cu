@@ -13,7 +13,9 @@
 // barrier and the release/acquire pair, CUDA C++ memory model).  Each
 // element ends at 1 + 2 = 3; no race.  (CUTLASS waits with
 // __syncthreads_and(state != status) in the loop; here the waiting
-// thread spins and the block meets at a barrier after it.)
+// thread spins and the block meets at a barrier after it.)  With
+// --termination it may not terminate (obe): block 1 spins until block 0,
+// which need not have started, releases the semaphore.
 //
 // @Launch: <<<2, 2>>>
 // @Input: lock = {0}; out = {0, 0}

@@ -2002,6 +2002,32 @@ static size_t obj_stmt(gen *g, frame *fr, size_t i, size_t end) {
     }
     return 0;
   }
+  {
+    /* a[i] = f(...);  *p = obj.m(...);  (f of several statements): the
+     * element is assigned where f returns */
+    size_t semi = 0, eq = 0;
+    int depth = 0;
+    for (size_t q = i; q < end && !semi; q++) {
+      const kn_tok *c = &g->t[q];
+      if (c->kind == KT_EOF || kn_is(c, "{") || kn_is(c, "}")) break;
+      depth += (kn_is(c, "(") || kn_is(c, "[")) - (kn_is(c, ")") || kn_is(c, "]"));
+      if (depth < 0) break;
+      if (depth == 0 && kn_is(c, "=") && !eq) eq = q;
+      if (depth == 0 && kn_is(c, ";")) semi = q;
+    }
+    if (semi && eq > i + 1 && !type_word(g, t) && !kn_is(t, "const") && !kn_is(t, "static")) {   /* not a declaration */
+      func *f = find_func(g, &g->t[eq + 1]);
+      size_t name = eq + 1;
+      look M = {0};
+      if (!f && lookup(g, fr, eq + 1, &M) && M.method) f = M.method, name = M.next - 1;
+      if (f && !f->expr && kn_is(&g->t[name + 1], "(") && match(g, name + 1, "(", ")") + 1 == semi) {
+        const char *x = render(g, fr, i, eq);
+        g->pending_self = M.obj;
+        inline_call(g, fr, f, name, true, x);
+        return semi + 1;
+      }
+    }
+  }
   look L;
   if (!lookup(g, fr, i, &L)) {
     /* x = obj.m(...);  T x = obj.m(...); */

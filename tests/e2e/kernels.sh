@@ -83,6 +83,14 @@ for sm in 70 90; do
   check_whole "$dir/nv-target.sm$sm.expected" "$tmp/out" "nv-target.cu --sm $sm"
 done
 
+# objects, pointers and references (the whole outputs and the threads written)
+for name in objects pointers; do
+  (cd "$dir" && "$lc" $name.cu 2>&1) | filter >"$tmp/out"
+  check_whole "$dir/$name.expected" "$tmp/out" "$name.cu"
+  (cd "$dir" && "$lc" --print $name.cu 2>&1) >"$tmp/out"
+  check_whole "$dir/$name.print.expected" "$tmp/out" "$name.cu --print"
+done
+
 # a template kernel instantiated by --kernel NAME<ARGS>
 (cd "$dir/errors" && "$lc" --kernel 'k<3>' template.cu 2>&1) | filter >"$tmp/out"
 check_whole "$dir/template.k3.expected" "$tmp/out" "template.cu --kernel 'k<3>'"
