@@ -2015,13 +2015,40 @@ static size_t obj_stmt(gen *g, frame *fr, size_t i, size_t end) {
       if (depth == 0 && kn_is(c, "=") && !eq) eq = q;
       if (depth == 0 && kn_is(c, ";")) semi = q;
     }
-    if (semi && eq > i + 1 && !type_word(g, t) && !kn_is(t, "const") && !kn_is(t, "static")) {   /* not a declaration */
+    /* f<...>(...);  a template function called as a statement */
+    func *tf = find_func(g, t);
+    if (semi && tf && tf->tmpl && !tf->expr && kn_is(&g->t[i + 1], "<")) {
+      size_t after = inline_call(g, fr, tf, i, true, NULL);
+      if (after != semi) ERR(g, &g->t[after], "expected ';' after the call of '%.*s'", (int)t->n, t->s);
+      return semi + 1;
+    }
+    bool typed = type_word(g, t) || kn_is(t, "const");
+    size_t lhs_end = eq;
+    if (typed) {   /* T x = f<...>(...); */
+      size_t k = i;
+      while (k < eq && (type_word(g, &g->t[k]) || kn_is(&g->t[k], "const"))) k++;
+      if (k + 1 != eq || g->t[k].kind != KT_ID) eq = 0;
+      lhs_end = k;
+    }
+    if (semi && eq > i && !kn_is(t, "static")) {
       func *f = find_func(g, &g->t[eq + 1]);
       size_t name = eq + 1;
       look M = {0};
       if (!f && lookup(g, fr, eq + 1, &M) && M.method) f = M.method, name = M.next - 1;
-      if (f && !f->expr && kn_is(&g->t[name + 1], "(") && match(g, name + 1, "(", ")") + 1 == semi) {
-        const char *x = render(g, fr, i, eq);
+      bool targs = f && f->tmpl && kn_is(&g->t[name + 1], "<");
+      size_t open = targs ? match(g, name + 1, "<", ">") + 1 : name + 1;
+      /* x = f(...) and T x = f(...) of a plain function: special_stmt */
+      if (f && !f->expr && (eq > i + 1 || targs || M.method) && (!typed || targs) && kn_is(&g->t[open], "(") &&
+          match(g, open, "(", ")") + 1 == semi) {
+        const char *x;
+        if (typed) {
+          put(g, type_string(g, i, lhs_end), t);
+          x = declare(g, kn_str(g->K, &g->t[lhs_end]), fr->id);
+          put(g, x, &g->t[lhs_end]);
+          put(g, ";", &g->t[lhs_end]);
+        } else {
+          x = render(g, fr, i, eq);
+        }
         g->pending_self = M.obj;
         inline_call(g, fr, f, name, true, x);
         return semi + 1;

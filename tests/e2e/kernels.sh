@@ -84,7 +84,7 @@ for sm in 70 90; do
 done
 
 # objects, pointers and references (the whole outputs and the threads written)
-for name in objects pointers; do
+for name in objects pointers template-calls; do
   (cd "$dir" && "$lc" $name.cu 2>&1) | filter >"$tmp/out"
   check_whole "$dir/$name.expected" "$tmp/out" "$name.cu"
   (cd "$dir" && "$lc" --print $name.cu 2>&1) >"$tmp/out"
