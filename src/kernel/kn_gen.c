@@ -2131,7 +2131,12 @@ static size_t obj_expr(gen *g, frame *fr, size_t i) {
     put_at(g, s, strlen(s), t->line, t->col);
     return L.next;
   }
-  if (!lookup(g, fr, i, &L)) return 0;
+  if (!lookup(g, fr, i, &L)) {
+    if (find_struct(g, t) >= 0 && (kn_is(&g->t[i + 1], "(") || kn_is(&g->t[i + 1], "{")))
+      ERR(g, t, "a temporary object (%.*s(...)) is not modelled: name it (%.*s x(...);)", (int)t->n, t->s,
+          (int)t->n, t->s);
+    return 0;
+  }
   if (L.method) {
     g->pending_self = L.obj;
     return inline_call(g, fr, L.method, L.next - 1, false, NULL);
