@@ -1841,12 +1841,8 @@ static size_t obj_stmt(gen *g, frame *fr, size_t i, size_t end) {
     else if (kn_is(&g->t[k], "=") && kn_is(&g->t[k + 1], "{")) call = k;
     else if (kn_is(&g->t[k], "=") && tok_eq_str(&g->t[k + 1], st->s, st->n)) {
       call = k + 1;
-      if (kn_is(&g->t[call + 1], "<")) {
-        const char **ignored;
-        size_t after = template_args(g, fr, g->structs.v[s].tmpl ? g->structs.v[s].tmpl : 0, call + 1, &ignored);
-        (void)after;
+      if (kn_is(&g->t[call + 1], "<"))
         ERR(g, &g->t[call + 1], "write `%.*s<...> %.*s(...)`", (int)st->n, st->s, (int)nm->n, nm->s);
-      }
     } else if (k != semi) ERR(g, &g->t[k], "expected '(', '{', '=' or ';' after %.*s", (int)nm->n, nm->s);
     /* a constructor that takes the arguments */
     size_t cuts[MAX_ARGS + 1], n = 0;
@@ -1882,12 +1878,7 @@ static size_t obj_stmt(gen *g, frame *fr, size_t i, size_t end) {
         ctor = f;
       }
     }
-    if (ctor) {
-      if (kn_is(&g->t[call + 1], "{")) {
-        /* S x{a, b}: the constructor, called as S x(a, b) would be */
-        frame tf = *fr;
-        (void)tf;
-      }
+    if (ctor) {   /* S x(a, b), S x{a, b}, S x = S(a, b): the constructor inlined on x */
       g->pending_self = o;
       g->pending_targs = NULL;
       if (!call) {   /* S x;  the default constructor */
@@ -1903,8 +1894,7 @@ static size_t obj_stmt(gen *g, frame *fr, size_t i, size_t end) {
         put(g, "}", nm);
         return semi + 1;
       }
-      size_t after = inline_call(g, fr, ctor, call, true, NULL);
-      (void)after;
+      inline_call(g, fr, ctor, call, true, NULL);
       return semi + 1;
     }
     if (any) ERR(g, nm, "no constructor of %.*s takes %zu arguments", (int)st->n, st->s, n);
@@ -1912,10 +1902,8 @@ static size_t obj_stmt(gen *g, frame *fr, size_t i, size_t end) {
     const sdef *sd = &g->structs.v[s];
     if (call && !brace) ERR(g, nm, "%.*s has no constructor: initialise it with {...}", (int)st->n, st->s);
     if (n > sd->fields.n) ERR(g, nm, "%zu values for the %zu fields of %.*s", n, sd->fields.n, (int)st->n, st->s);
-    frame tf = {NULL, fr->id, fr->arg, fr->base, fr->off, NULL, nm, o, fr->targs, NULL};
-    tf.f = fr->f;
-    for (size_t q = 0; q < sd->fields.n; q++) {
-      if (q < n) init_field(g, &tf, o, q, cuts[q], cuts[q + 1] - 1, &g->t[cuts[q]]);
+    for (size_t q = 0; q < sd->fields.n; q++) {   /* the values are the caller's expressions */
+      if (q < n) init_field(g, fr, o, q, cuts[q], cuts[q + 1] - 1, &g->t[cuts[q]]);
       else if (sd->fields.v[q].init) {
         frame df = {NULL, 0, NULL, NULL, NULL, NULL, nm, o, NULL, NULL};
         init_field(g, &df, o, q, sd->fields.v[q].init, sd->fields.v[q].init_end, sd->fields.v[q].name);
