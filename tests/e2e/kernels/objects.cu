@@ -2,12 +2,13 @@
 // default member initialiser, aggregate initialisation ({x} and {x, 10}),
 // member functions calling each other through this-> and (*this).,
 // objects passed by reference and by pointer, a pointer to an object, and
-// a class template with a non-type parameter's default.  Each thread adds
-// 1 four times through c and 10 once through d: x = 2 * (4 + 10) = 28;
-// and arr.size() (2) to a[threadIdx.x]: a = {2, 2}.
+// a class template with a non-type parameter's default, and an aggregate
+// whose field is named as the kernel's parameter.  Each thread adds 1 four
+// times through c, 10 once through d and 3 through pr: x = 2 * (4 + 10 +
+// 3) = 34; and arr.size() (2) to a[threadIdx.x]: a = {2, 2}.
 // @Launch: <<<1, 2>>>
 // @Input: a = {0, 0}; x = {0}
-// @Output: forall (x[0] == 28 && a[0] == 2 && a[1] == 2)
+// @Output: forall (x[0] == 34 && a[0] == 2 && a[1] == 2)
 struct Counter {
   int *where;
   int step = 1;
@@ -26,6 +27,12 @@ class Arr {
   __device__ int size() const { return N; }
 };
 
+struct Pair {
+  int *x;
+  int n;
+  __device__ void add() { atomicAdd(x, n); }
+};
+
 __device__ void bump(Counter &c) { c.add(); }
 __device__ void bump_ptr(Counter *c) { c->add(); }
 
@@ -39,4 +46,6 @@ __global__ void objects(int *a, int *x) {
   pd->add();
   Arr<int> arr(a);
   atomicAdd(&arr.base[threadIdx.x], arr.size());
+  Pair pr = {x, 3};
+  pr.add();
 }
