@@ -138,6 +138,8 @@ static void usage(FILE *out) {
         "      --launch '<<<G, B>>>'  the launch, instead of the file's // @Launch:\n"
         "      --input 'x = {0}; ...'  the parameters' values, instead of // @Input:\n"
         "      --output 'forall (...)'  the question, instead of // @Output:\n"
+        "      --sm N             the target of .cu files: __CUDA_ARCH__ is N * 10 and\n"
+        "                         NV_IF_TARGET takes its branch (default 70)\n"
         "  -D NAME[=VALUE]        define a macro for .cu files\n"
         "  -h, --help             show this help and exit\n"
         "  -V, --version          show the version and exit\n"
@@ -158,7 +160,7 @@ static void usage(FILE *out) {
 enum { OPT_JSON = 256, OPT_ANY_DIALECT, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
        OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
        OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY, OPT_FORMAT, OPT_VARIANT,
-       OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT };
+       OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT, OPT_KERNEL_SM };
 
 /* A finite number (strtod also reads "nan" and "inf"); -1 when s is none. */
 static int read_number(const char *s, double *out) {
@@ -332,6 +334,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"variant", required_argument, NULL, OPT_VARIANT},
     {"kernel", required_argument, NULL, OPT_KERNEL}, {"launch", required_argument, NULL, OPT_LAUNCH},
     {"input", required_argument, NULL, OPT_INPUT}, {"output", required_argument, NULL, OPT_OUTPUT},
+    {"sm", required_argument, NULL, OPT_KERNEL_SM},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
@@ -422,6 +425,16 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_LAUNCH: o->kernel.launch = optarg; break;
     case OPT_INPUT: o->kernel.input = optarg; break;
     case OPT_OUTPUT: o->kernel.output = optarg; break;
+    case OPT_KERNEL_SM: {   /* the target of a .cu file: __CUDA_ARCH__, NV_IF_TARGET */
+      char *end;
+      long v = strtol(optarg, &end, 10);
+      if (*optarg == 0 || *end || v < 20 || v > 200) {
+        fprintf(stderr, "litmus-check: --sm: '%s' is not an integer from 20 to 200\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      o->kernel.sm = (int)v;
+      break;
+    }
     case 'D':
       if (o->kernel.ndefines + 1 >= LC_ARRAY_LEN(o->defines)) {
         fputs("litmus-check: at most 32 -D options\n", stderr);

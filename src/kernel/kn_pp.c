@@ -383,10 +383,58 @@ static void expand_list(pp *P, const kn_tok *toks, size_t n, const kn_tok *use) 
   for (size_t i = 0; i < n;) expand(P, toks, n, &i, use);
 }
 
+/* NV_IF_TARGET(Q, (then)[, (else)]) and NV_IF_ELSE_TARGET(Q, (then),
+ * (else)) of <nv/target>: the branch the --sm target (a device) takes,
+ * without its parentheses.  Q is NV_PROVIDES_SM_N, NV_IS_EXACTLY_SM_N,
+ * NV_IS_DEVICE, NV_IS_HOST, NV_ANY_TARGET or NV_NO_TARGET.  Written here:
+ * <nv/target> builds these from macros the preprocessor does not read. */
+static bool nv_target(pp *P, const kn_tok *toks, size_t n, size_t *i, const kn_tok *use) {
+  kn_reader *K = P->K;
+  const kn_tok *t = &toks[*i];
+  if (!(kn_is(t, "NV_IF_TARGET") || kn_is(t, "NV_IF_ELSE_TARGET")) || *i + 1 >= n || !kn_is(&toks[*i + 1], "("))
+    return false;
+  size_t open = *i + 1, k = open, depth = 0, cuts[4], ncuts = 0;
+  for (; k < n; k++) {
+    if (kn_is(&toks[k], "(")) depth++;
+    else if (kn_is(&toks[k], ")") && --depth == 0) break;
+    else if (kn_is(&toks[k], ",") && depth == 1) {
+      if (ncuts == 3) kn_error(K, toks[k].line, toks[k].col, "%.*s takes at most 3 arguments", (int)t->n, t->s);
+      cuts[ncuts++] = k;
+    }
+  }
+  if (k >= n) kn_error(K, t->line, t->col, "unterminated call of '%.*s'", (int)t->n, t->s);
+  if (ncuts < 1) kn_error(K, t->line, t->col, "%.*s(QUERY, (CODE)[, (CODE)])", (int)t->n, t->s);
+  cuts[ncuts] = k;
+  const kn_tok *q = &toks[open + 1];
+  if (cuts[0] != open + 2 || q->kind != KT_ID)
+    kn_error(K, q->line, q->col, "expected NV_PROVIDES_SM_N, NV_IS_EXACTLY_SM_N, NV_IS_DEVICE or NV_IS_HOST");
+  int sm = K->o && K->o->sm ? K->o->sm : 70;
+  bool yes;
+  char *w = kn_str(K, q);
+  if (!strncmp(w, "NV_PROVIDES_SM_", 15) && isdigit((unsigned char)w[15])) yes = sm >= atoi(w + 15);
+  else if (!strncmp(w, "NV_IS_EXACTLY_SM_", 17) && isdigit((unsigned char)w[17])) yes = sm == atoi(w + 17);
+  else if (!strcmp(w, "NV_IS_DEVICE") || !strcmp(w, "NV_ANY_TARGET")) yes = true;
+  else if (!strcmp(w, "NV_IS_HOST") || !strcmp(w, "NV_NO_TARGET")) yes = false;
+  else kn_error(K, q->line, q->col, "'%s' is not a target query of <nv/target> read here", w);
+  size_t arg = yes ? 1 : 2;
+  *i = k + 1;
+  if (arg > ncuts) return true;   /* no else branch */
+  size_t from = cuts[arg - 1] + 1, to = cuts[arg];
+  if (to <= from || !kn_is(&toks[from], "(") || !kn_is(&toks[to - 1], ")"))
+    kn_error(K, toks[from < n ? from : k].line, toks[from < n ? from : k].col, "expected (CODE) in %.*s",
+             (int)t->n, t->s);
+  if (P->depth >= MAX_EXPAND) kn_error(K, t->line, t->col, "macros expand more than %d deep", MAX_EXPAND);
+  P->depth++;
+  expand_list(P, toks + from + 1, to - from - 2, use);
+  P->depth--;
+  return true;
+}
+
 static void expand(pp *P, const kn_tok *toks, size_t n, size_t *i, const kn_tok *use) {
   kn_reader *K = P->K;
   const kn_tok *t = &toks[*i];
   macro *m = find_macro(P, t);
+  if (!m && nv_target(P, toks, n, i, use)) return;
   if (!m || m->active || (m->func && (*i + 1 >= n || !kn_is(&toks[*i + 1], "(")))) {
     kn_tok c = *t;
     if (use) c.line = use->line, c.col = use->col;

@@ -77,6 +77,24 @@ check_whole "$dir/mp-acq-rel.options.expected" "$tmp/out" "--launch, --input, --
 (cd "$top_srcdir" && "$lc" -q --expect tests/e2e/kernels/verdicts.csv litmus/kernels 2>&1) | grep -c '^mismatch' >"$tmp/out"
 [ "$(cat "$tmp/out")" = 0 ] && ok "a folder of kernels" || bad "a folder of kernels: $(cat "$tmp/out") mismatches"
 
+# the target: NV_IF_TARGET and __CUDA_ARCH__ follow --sm
+for sm in 70 90; do
+  (cd "$dir" && "$lc" --sm $sm nv-target.cu 2>&1) | filter >"$tmp/out"
+  check_whole "$dir/nv-target.sm$sm.expected" "$tmp/out" "nv-target.cu --sm $sm"
+done
+
+# objects, pointers and references (the whole outputs and the threads written)
+for name in objects pointers template-calls; do
+  (cd "$dir" && "$lc" $name.cu 2>&1) | filter >"$tmp/out"
+  check_whole "$dir/$name.expected" "$tmp/out" "$name.cu"
+  (cd "$dir" && "$lc" --print $name.cu 2>&1) >"$tmp/out"
+  check_whole "$dir/$name.print.expected" "$tmp/out" "$name.cu --print"
+done
+
+# a template kernel instantiated by --kernel NAME<ARGS>
+(cd "$dir/errors" && "$lc" --kernel 'k<3>' template.cu 2>&1) | filter >"$tmp/out"
+check_whole "$dir/template.k3.expected" "$tmp/out" "template.cu --kernel 'k<3>'"
+
 # an index past the end of an @Input array
 cd "$dir" || exit 99
 check_run "out-of-bounds.cu" 2 "$dir/out-of-bounds.expected-err" "$lc" out-of-bounds.cu
