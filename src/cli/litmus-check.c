@@ -27,6 +27,7 @@
 
 #include "check.h"
 #include "cli/cli.h"
+#include "cli/diff-cli.h"
 #include "cli/map-cli.h"
 #include "cli/memory.h"
 #include "paths.h"
@@ -1149,6 +1150,7 @@ static int probe_model(void *ctx, int fd) {
 
 int main(int argc, char **argv) {
   if (map_cli_wanted(argc, argv)) return map_cli_main(argc, argv);
+  if (diff_cli_wanted(argc, argv)) return diff_cli_main(argc, argv);
   options o = {0};
   o.model = "ptx-v7.5";
   o.jobs = 0;   /* not given: one per processor, set below */
