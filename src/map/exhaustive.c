@@ -62,6 +62,7 @@ void ex_bound_default_ptx(ex_bound *b) {
   b->rmws = 1;
   b->ptx = b->any = b->aliases = true;
   b->ctas = 2;
+  b->events = 4;
   for (int k = 0; k < EX_NKINDS; k++) b->orders[k] = ptx_orders[k];
 }
 

@@ -75,8 +75,9 @@ typedef struct ex_bound {
 void ex_bound_default(ex_bound *b);
 /* The default PTX bound of --diff-models --exhaustive: 2 threads of at
  * most 2 accesses and a fence on 2 locations, each with an alias, .gpu
- * scope, threads in one CTA or two, at most one RMW. */
-#define EX_DEFAULT_PTX_BOUND "threads=2,accesses=2,fences=1,locs=2,aliases=1,ctas=2,scopes=gpu,rmws=1"
+ * scope, threads in one CTA or two, at most one RMW, 4 instructions in all
+ * (183,528 programs of 4 instructions). */
+#define EX_DEFAULT_PTX_BOUND "threads=2,accesses=2,fences=1,locs=2,aliases=1,ctas=2,scopes=gpu,rmws=1,events=4"
 void ex_bound_default_ptx(ex_bound *b);
 
 /* Reads "threads=3,accesses=2,locs=2,fences=1,ctrl=1,cas=1,
