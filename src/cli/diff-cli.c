@@ -21,6 +21,7 @@
 
 #include "check.h"
 #include "cli/cli.h"
+#include "cli/memory.h"
 #include "diff.h"
 #include "gen/gen.h"
 #include "gen/gen_cycle.h"
@@ -39,6 +40,7 @@ typedef struct dopts {
   bool all_sizes;           /* go on past the first size that differs */
   bool count_only;
   bool explain;             /* name the checks that forbid each state */
+  size_t max_memory;        /* --max-memory, bytes, for the whole run (default: half the memory) */
   lc_paths files;
 } dopts;
 
@@ -65,7 +67,7 @@ static int parse_long(const char *what, const char *s, long lo, long hi, long *o
   return 0;
 }
 
-enum { O_JSON = 256, O_EXH, O_BOUND, O_GEN, O_MAX, O_ALL, O_COUNT, O_NOEXPLAIN, O_NORACES };
+enum { O_JSON = 256, O_EXH, O_BOUND, O_GEN, O_MAX, O_ALL, O_COUNT, O_NOEXPLAIN, O_NORACES, O_MAXMEM };
 
 /* -1 when the run goes on, else the exit status. */
 static int parse(int argc, char **argv, dopts *o) {
@@ -89,7 +91,7 @@ static int parse(int argc, char **argv, dopts *o) {
     {"bound", required_argument, NULL, O_BOUND}, {"gen", required_argument, NULL, O_GEN},
     {"max", required_argument, NULL, O_MAX}, {"all-sizes", no_argument, NULL, O_ALL},
     {"count-only", no_argument, NULL, O_COUNT}, {"no-explain", no_argument, NULL, O_NOEXPLAIN},
-    {"no-races", no_argument, NULL, O_NORACES},
+    {"no-races", no_argument, NULL, O_NORACES}, {"max-memory", required_argument, NULL, O_MAXMEM},
     {"engine", required_argument, NULL, 'e'}, {"timeout", required_argument, NULL, 't'},
     {"unroll", required_argument, NULL, 'u'}, {"jobs", required_argument, NULL, 'j'},
     {NULL, 0, NULL, 0}};
@@ -108,6 +110,12 @@ static int parse(int argc, char **argv, dopts *o) {
     case O_COUNT: o->count_only = true; break;
     case O_NOEXPLAIN: o->explain = false; break;
     case O_NORACES: o->check.races = false; break;
+    case O_MAXMEM:
+      if (mem_parse_size(optarg, &o->max_memory)) {
+        fprintf(stderr, "litmus-check: --max-memory: '%s' is not a size of at least 16M (e.g. 512M, 2G)\n", optarg);
+        status = LC_EXIT_INPUT;
+      }
+      break;
     case 'e':
       if (lc_engine_parse(optarg, &o->check.engine)) status = usage_error("--engine takes smt, enum or auto");
       break;
@@ -563,11 +571,9 @@ static int exhaustive(run *r) {
     free(err);
     return LC_EXIT_INPUT;
   }
-  if (!ptx) {   /* the kinds the bound leaves out */
+  if (!ptx) {   /* the kinds the bound leaves out (a PTX bound says so itself) */
     if (!b.fences) b.orders[EX_F] = 0;
     if (!b.cas) b.orders[EX_C] = 0;
-  } else if (!b.cas) {
-    b.orders[EX_C] = 0;
   }
   lc_buf printed;
   lc_buf_init(&printed);
@@ -677,7 +683,7 @@ static int exhaustive(run *r) {
     else if (found)
       printf("Summary: %zu programs checked, %zu differ, %zu minimal%s\n", total, differ, minimal,
              o->all_sizes ? "" : " (the search stops at the first size with a difference; --all-sizes goes on)");
-    else printf("Summary: %zu programs checked, no difference within the bound\n", total);
+    else printf("Summary: %zu programs checked, every one within the bound (up to symmetry): no difference\n", total);
     printf("Time %.2f\n", secs);
   }
   lc_buf_fini(&printed);
@@ -687,36 +693,40 @@ static int exhaustive(run *r) {
 
 /* ---- main ------------------------------------------------------------------------------ */
 
-int diff_cli_main(int argc, char **argv) {
-  dopts o = {.explain = true, .max = 10};
-  lc_check_options_init(&o.check);
-  int status = parse(argc, argv, &o);
-  if (o.jobs == 0) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    o.jobs = n < 1 ? 1 : n > 64 ? 64 : n;
-  }
-  char **search = lc_model_search(argv[0]);
+typedef struct whole {
+  dopts *o;
+  const char *argv0;
+} whole;
+
+/* The run, in a child process under --max-memory (mem_run_bounded); each
+ * test's engines under --timeout. */
+static int whole_run(void *ctx, int fd) {
+  (void)fd;
+  whole *w = ctx;
+  dopts *o = w->o;
+  int status = -1;
+  char **search = lc_model_search(w->argv0);
   cat_model *m[2] = {NULL, NULL};
   for (int i = 0; i < 2 && status < 0; i++)
-    if (!(m[i] = cli_model_load("litmus-check", search, o.name[i], NULL))) status = LC_EXIT_INPUT;
+    if (!(m[i] = cli_model_load("litmus-check", search, o->name[i], NULL))) status = LC_EXIT_INPUT;
   cli_dialect dialect = CLI_DIALECT_ANY;
   if (status < 0) {
     cli_dialect a = cli_model_dialect(m[0]), b = cli_model_dialect(m[1]);
     if (a != CLI_DIALECT_ANY && b != CLI_DIALECT_ANY && a != b) {
       fprintf(stderr, "litmus-check: --diff-models: %s is a %s model and %s a %s one: no test is read by both\n",
-              o.name[0], a == CLI_DIALECT_PTX ? "PTX" : "C++", o.name[1], b == CLI_DIALECT_PTX ? "PTX" : "C++");
+              o->name[0], a == CLI_DIALECT_PTX ? "PTX" : "C++", o->name[1], b == CLI_DIALECT_PTX ? "PTX" : "C++");
       status = LC_EXIT_INPUT;
     }
     dialect = a != CLI_DIALECT_ANY ? a : b;
   }
   if (status < 0) {
-    run r = {.o = &o, .m = {m[0], m[1]}, .dialect = dialect, .explain = o.explain};
-    if (o.exhaustive) {
+    run r = {.o = o, .m = {m[0], m[1]}, .dialect = dialect, .explain = o->explain};
+    if (o->exhaustive) {
       status = exhaustive(&r);
     } else {
       itemvec v = {0};
       double t0 = lc_now();
-      status = o.gen ? gen_tests(o.gen, &v) : read_files(&o, &v);
+      status = o->gen ? gen_tests(o->gen, &v) : read_files(o, &v);
       if (status < 0) {
         r.items = v.v;
         r.n = v.n;
@@ -729,6 +739,23 @@ int diff_cli_main(int argc, char **argv) {
   }
   for (int i = 0; i < 2; i++) cat_model_free(m[i]);
   lc_model_search_free(search);
+  fflush(stdout);
+  return status;
+}
+
+int diff_cli_main(int argc, char **argv) {
+  dopts o = {.explain = true, .max = 10};
+  lc_check_options_init(&o.check);
+  int status = parse(argc, argv, &o);
+  if (o.jobs == 0) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    o.jobs = n < 1 ? 1 : n > 64 ? 64 : n;
+  }
+  if (!o.max_memory) o.max_memory = mem_default_limit(1);
+  if (status < 0) {
+    whole w = {&o, argv[0]};
+    status = mem_run_bounded("litmus-check", 0, o.max_memory, whole_run, &w);
+  }
   lc_paths_free(&o.files);
   return cli_finish("litmus-check", status);
 }

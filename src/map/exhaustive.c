@@ -91,9 +91,9 @@ static int parse_orders(const char *v, size_t n, unsigned *mask) {
     size_t w = 0;
     while (w < n && v[w] != '+') w++;
     int o = -1;
-    for (int i = 0; i < MAP_NORDERS; i++)
-      if ((strlen(order_short[i]) == w && !memcmp(order_short[i], v, w)) ||
-          (strlen(order_ptx[i]) == w && !memcmp(order_ptx[i], v, w)))
+    for (int i = 0; i < MAP_NORDERS; i++)   /* MAP_VOL has no name here: not a bound's order */
+      if (order_short[i] && ((strlen(order_short[i]) == w && !memcmp(order_short[i], v, w)) ||
+                             (strlen(order_ptx[i]) == w && !memcmp(order_ptx[i], v, w))))
         o = i;
     if (o < 0) return -1;
     *mask |= 1u << o;
@@ -464,7 +464,7 @@ typedef struct menu { ex_prog *v; size_t n, cap; } menu;   /* one-thread program
 
 static void access_options(const ex_bound *b, evvec *out) {
   for (int k = 0; k < EX_F; k++)
-    for (int l = 0; l < b->locs; l++)
+    for (int l = 0; l < b->locs && (k != EX_C || b->cas || !b->ptx); l++)
       for (int o = 0; o < MAP_NORDERS; o++) {
         if (!(b->orders[k] >> o & 1)) continue;
         for (int s = 0; s < MAP_NSCOPES; s++) {
