@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <z3.h>
 
 #include "check.h"
 #include "cli/cli.h"
@@ -25,6 +26,7 @@
 #include "diff.h"
 #include "gen/gen.h"
 #include "gen/gen_cycle.h"
+#include "litmus/cpp_ast.h"
 #include "map/exhaustive.h"
 #include "paths.h"
 
@@ -175,11 +177,16 @@ typedef struct item {
   size_t order;             /* in the order given */
 } item;
 
+/* Threads and instructions (a C++ test: its threads' statements, a block
+ * one). */
 static void item_size(item *it) {
   it->threads = it->t->nthreads;
   it->instrs = 0;
-  for (size_t i = 0; i < it->t->nthreads; i++)
-    for (size_t k = 0; k < it->t->threads[i].ncells; k++) it->instrs += it->t->threads[i].cells[k].instr != NULL;
+  for (size_t i = 0; i < it->t->nthreads; i++) {
+    if (it->t->cpp) it->instrs += it->t->cpp->threads[i].body.n;
+    else
+      for (size_t k = 0; k < it->t->threads[i].ncells; k++) it->instrs += it->t->threads[i].cells[k].instr != NULL;
+  }
 }
 
 static void item_fini(item *it) {
@@ -231,6 +238,7 @@ static void build_program(item *it, const ex_prog *p, bool ptx, size_t i) {
   else ex_prog_name(&name, p);
   char *text = ptx ? ex_prog_ptx_text(p, NULL, NULL) : ex_prog_text(p, NULL, NULL);
   item_from_text(it, name.s, text, false);
+  it->instrs = ex_prog_events(p);   /* a C++ test's code table holds no instructions */
   it->order = i;
   free(text);
   lc_buf_fini(&name);
@@ -658,7 +666,7 @@ static int exhaustive(run *r) {
       if (it->d.kind != LC_DIFF_DIFFER) continue;   /* cannot happen: the engines are deterministic */
       const ex_prog *p = &progs[it->order];
       it->text = ptx ? ex_prog_ptx_text(p, it->d.v[0].state, "A smallest test on which the two models differ.")
-                     : ex_prog_text(p, NULL, "A smallest test on which the two models differ.");
+                     : ex_prog_text(p, it->d.v[0].state, "A smallest test on which the two models differ.");
       if (o->json) print_json(item_json(r, it));
       else print_item_text(r, it);
       shown++;
@@ -740,6 +748,9 @@ static int whole_run(void *ctx, int fd) {
   for (int i = 0; i < 2; i++) cat_model_free(m[i]);
   lc_model_search_free(search);
   fflush(stdout);
+  /* Z3 keeps process-wide tables (the memory limit set in this child among
+   * them) after every context is gone: released for leak checkers */
+  Z3_finalize_memory();
   return status;
 }
 

@@ -98,6 +98,18 @@ has no-causality "  P1:r0=1; P1:r1=0; x=1;  allowed by no-Causality.cat, forbidd
 # and write (both .gpu, hence morally strong)
 run no-atomicity 1 --diff-models ptx-v7.5 "$tmp/no-Atomicity.cat" --exhaustive --bound events=2 -j 2 --max 0
 has no-atomicity "Differ Wrlx-x+Urlx-x: 2 threads, 2 instructions"
+# the cycles of litmus-gen: MP with fence.acq_rel in both threads is
+# forbidden by Causality alone; without it the models part there
+run gen-cycles 1 --diff-models ptx-v7.5 "$tmp/no-Causality.cat" \
+  --gen 'cycles=Rfe,Fenced.acq_rel.gpuRR,Fre,Fenced.acq_rel.gpuWW;size=4'
+has gen-cycles "  P1:r0=1; P1:r1=0;  allowed by no-Causality.cat, forbidden by ptx-v7.5: Causality"
+# two C++ models get C++ programs: cuda-cpp without Coherence (hb; eco?
+# irreflexive) parts at 2 instructions, one thread reading its own
+# earlier write's old value (CoWR) or ending with its first write (CoWW)
+sed -e '/ as Coherence$/d' -e '1s/.*/"CUDA C++ without Coherence"/' "$abs_top_srcdir/models/cuda-cpp.cat" >"$tmp/cpp-no-coherence.cat"
+run cpp-no-coherence 1 --diff-models cuda-cpp "$tmp/cpp-no-coherence.cat" --exhaustive --bound events=2 -j 2 --max 0
+has cpp-no-coherence "Differ Wrlx-x.Rrlx-x: 1 thread, 2 instructions"
+has cpp-no-coherence "Differ Wrlx-x.Wrlx-x: 1 thread, 2 instructions"
 # equal models (a relation renamed): no test within the bound
 sed -e 's/cause_base/cbase/g' -e '1s/.*/"PTX v7.5 renamed"/' "$abs_top_srcdir/models/ptx-v7.5.cat" >"$tmp/renamed.cat"
 run renamed 0 --diff-models ptx-v7.5 "$tmp/renamed.cat" --exhaustive --bound events=3 -j 2
