@@ -299,8 +299,9 @@ static int size_cmp(const void *x, const void *y) {
 static void print_item_text(const run *r, const item *it) {
   printf("Differ %s", it->t->name);
   if (strcmp(it->label, it->t->name)) printf(" (%s)", it->label);
-  printf(": %zu thread%s, %zu instruction%s\n", it->threads, it->threads == 1 ? "" : "s", it->instrs,
-         it->instrs == 1 ? "" : "s");
+  printf(": %zu thread%s, %zu instruction%s; %zu state%s under %s, %zu under %s\n", it->threads,
+         it->threads == 1 ? "" : "s", it->instrs, it->instrs == 1 ? "" : "s", it->d.nstates[0],
+         it->d.nstates[0] == 1 ? "" : "s", r->o->name[0], it->d.nstates[1], r->o->name[1]);
   for (size_t k = 0; k < it->d.n; k++) {
     const lc_diff_state *s = &it->d.v[k];
     printf("  %s  allowed by %s, forbidden by %s", s->state, r->o->name[s->allowed_by], r->o->name[1 - s->allowed_by]);
@@ -321,8 +322,9 @@ static json_t *item_json(const run *r, const item *it) {
     if (s->message) json_object_set_new(j, "message", json_string(s->message));
     json_array_append_new(states, j);
   }
-  json_t *j = json_pack("{s:s, s:s, s:I, s:I, s:o}", "test", it->t->name, "path", it->label, "threads",
-                        (json_int_t)it->threads, "instructions", (json_int_t)it->instrs, "states", states);
+  json_t *j = json_pack("{s:s, s:s, s:I, s:I, s:[I,I], s:o}", "test", it->t->name, "path", it->label, "threads",
+                        (json_int_t)it->threads, "instructions", (json_int_t)it->instrs, "nstates",
+                        (json_int_t)it->d.nstates[0], (json_int_t)it->d.nstates[1], "states", states);
   if (it->text) json_object_set_new(j, "text", json_string(it->text));
   return j;
 }

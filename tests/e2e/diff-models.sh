@@ -55,7 +55,7 @@ run count 0 --diff-models ptx-v6.0 ptx-v7.5 --exhaustive --count-only
 # second one through the alias (7.5's moral strength needs one virtual
 # address, 6.0's one location)
 run v6-v75 1 --diff-models ptx-v6.0 ptx-v7.5 --exhaustive -j 2 --max 0
-has v6-v75 "Differ Rweak-x.Wweak-xa: 1 thread, 2 instructions"
+has v6-v75 "Differ Rweak-x.Wweak-xa: 1 thread, 2 instructions; 1 state under ptx-v6.0, 2 under ptx-v7.5"
 has v6-v75 "  P0:r0=1; x=1;  allowed by ptx-v7.5, forbidden by ptx-v6.0: SC-per-Location"
 run v6-v75-json 1 --json --diff-models ptx-v6.0 ptx-v7.5 --exhaustive -j 2 --max 1
 
@@ -82,22 +82,22 @@ for ax in Coherence Causality Atomicity; do drop $ax; done
 # followed by a weak write (obs; ppcb orders the writes, which are not
 # morally strong).  The final x = 1 needs co against causality.
 run no-coherence 1 --diff-models ptx-v7.5 "$tmp/no-Coherence.cat" --exhaustive --bound events=3 -j 2 --max 0
-has no-coherence "Differ Wweak-x.Falias.Wweak-xa: 1 thread, 3 instructions"
+has no-coherence "Differ Wweak-x.Falias.Wweak-xa: 1 thread, 3 instructions; 1 state under ptx-v7.5, 2 under no-Coherence.cat"
 has no-coherence "  x=1;  allowed by no-Coherence.cat, forbidden by ptx-v7.5: Coherence"
-has no-coherence "Differ Wrlx-x+Rrlx-x.Wweak-x: 2 threads, 3 instructions"
+has no-coherence "Differ Wrlx-x+Rrlx-x.Wweak-x: 2 threads, 3 instructions; 3 states under ptx-v7.5, 4 under no-Coherence.cat"
 # Causality: three instructions.  One thread: write x, fence.proxy.alias,
 # read the alias and see the initial value; two threads: CoRR whose
 # second read is weak (so SC-per-Location, over morally strong pairs,
 # does not forbid reading the old value after the new one).
 run no-causality 1 --diff-models ptx-v7.5 "$tmp/no-Causality.cat" --exhaustive --bound events=3 -j 2 --max 0
-has no-causality "Differ Wweak-x.Falias.Rweak-xa: 1 thread, 3 instructions"
+has no-causality "Differ Wweak-x.Falias.Rweak-xa: 1 thread, 3 instructions; 1 state under ptx-v7.5, 2 under no-Causality.cat"
 has no-causality "  P0:r2=0; x=1;  allowed by no-Causality.cat, forbidden by ptx-v7.5: Causality"
-has no-causality "Differ Wrlx-x+Rrlx-x.Rweak-x: 2 threads, 3 instructions"
+has no-causality "Differ Wrlx-x+Rrlx-x.Rweak-x: 2 threads, 3 instructions; 3 states under ptx-v7.5, 4 under no-Causality.cat"
 has no-causality "  P1:r0=1; P1:r1=0; x=1;  allowed by no-Causality.cat, forbidden by ptx-v7.5: Causality"
 # Atomicity: two instructions, a relaxed store between an exchange's read
 # and write (both .gpu, hence morally strong)
 run no-atomicity 1 --diff-models ptx-v7.5 "$tmp/no-Atomicity.cat" --exhaustive --bound events=2 -j 2 --max 0
-has no-atomicity "Differ Wrlx-x+Urlx-x: 2 threads, 2 instructions"
+has no-atomicity "Differ Wrlx-x+Urlx-x: 2 threads, 2 instructions; 2 states under ptx-v7.5, 3 under no-Atomicity.cat"
 # the cycles of litmus-gen: MP with fence.acq_rel in both threads is
 # forbidden by Causality alone; without it the models part there
 run gen-cycles 1 --diff-models ptx-v7.5 "$tmp/no-Causality.cat" \
@@ -108,8 +108,8 @@ has gen-cycles "  P1:r0=1; P1:r1=0;  allowed by no-Causality.cat, forbidden by p
 # earlier write's old value (CoWR) or ending with its first write (CoWW)
 sed -e '/ as Coherence$/d' -e '1s/.*/"CUDA C++ without Coherence"/' "$abs_top_srcdir/models/cuda-cpp.cat" >"$tmp/cpp-no-coherence.cat"
 run cpp-no-coherence 1 --diff-models cuda-cpp "$tmp/cpp-no-coherence.cat" --exhaustive --bound events=2 -j 2 --max 0
-has cpp-no-coherence "Differ Wrlx-x.Rrlx-x: 1 thread, 2 instructions"
-has cpp-no-coherence "Differ Wrlx-x.Wrlx-x: 1 thread, 2 instructions"
+has cpp-no-coherence "Differ Wrlx-x.Rrlx-x: 1 thread, 2 instructions; 1 state under cuda-cpp, 2 under cpp-no-coherence.cat"
+has cpp-no-coherence "Differ Wrlx-x.Wrlx-x: 1 thread, 2 instructions; 1 state under cuda-cpp, 2 under cpp-no-coherence.cat"
 # equal models (a relation renamed): no test within the bound
 sed -e 's/cause_base/cbase/g' -e '1s/.*/"PTX v7.5 renamed"/' "$abs_top_srcdir/models/ptx-v7.5.cat" >"$tmp/renamed.cat"
 run renamed 0 --diff-models ptx-v7.5 "$tmp/renamed.cat" --exhaustive --bound events=3 -j 2
