@@ -27,6 +27,7 @@
 
 #include "check.h"
 #include "cli/cli.h"
+#include "cli/diff-cli.h"
 #include "cli/map-cli.h"
 #include "cli/memory.h"
 #include "paths.h"
@@ -134,6 +135,11 @@ static void usage(FILE *out) {
         "                         within a bound (--shard K/N: a part, as JSON lines;\n"
         "                         --merge FILE...: the report of the parts)\n"
         "                         within a bound\n"
+        "      --diff-models A B  the tests (FILEs, --gen SPEC, or with --exhaustive\n"
+        "                         [--bound SPEC] every program within a bound) on\n"
+        "                         which models A and B allow different states,\n"
+        "                         smallest first, with the checks that forbid each\n"
+        "                         (docs/diff-models.md); exit 1 when they differ\n"
         "      --kernel NAME      in a .cu file, check kernel NAME (docs/kernels.md)\n"
         "      --launch '<<<G, B>>>'  the launch, instead of the file's // @Launch:\n"
         "      --input 'x = {0}; ...'  the parameters' values, instead of // @Input:\n"
@@ -1162,6 +1168,7 @@ static int probe_model(void *ctx, int fd) {
 
 int main(int argc, char **argv) {
   if (map_cli_wanted(argc, argv)) return map_cli_main(argc, argv);
+  if (diff_cli_wanted(argc, argv)) return diff_cli_main(argc, argv);
   options o = {0};
   o.model = "ptx-v7.5";
   o.jobs = 0;   /* not given: one per processor, set below */

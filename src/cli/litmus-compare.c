@@ -39,6 +39,14 @@ static void usage(FILE *out) {
         "                     --shard) into OUT, which must not exist; exit 1 when\n"
         "                     runs are missing (the warning names them)\n"
         "      --force        --merge writes over an existing OUT\n"
+        "      --root DIR     read test paths under DIR as relative to it (repeat for\n"
+        "                     each place a corpus was checked from); implies\n"
+        "                     --match path\n"
+        "      --match M      how tests of different files meet: tail (default: the\n"
+        "                     shortest tail of the path that tells tests apart, with\n"
+        "                     name and condition), path (the whole path less its\n"
+        "                     --root, with name and condition), or name (the test's\n"
+        "                     name alone, as herd's mcompare7)\n"
         "  -h, --help         show this help and exit\n"
         "  -V, --version      show the version and exit\n"
         "\n"
@@ -117,10 +125,12 @@ int main(int argc, char **argv) {
     {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
     {"merge", required_argument, NULL, 'm'}, {"csv", no_argument, NULL, 'c'},
     {"rates", no_argument, NULL, 'r'},       {"svg", required_argument, NULL, 's'},
-    {"force", no_argument, NULL, 'f'},       {NULL, 0, NULL, 0},
+    {"force", no_argument, NULL, 'f'},       {"root", required_argument, NULL, 'R'},
+    {"match", required_argument, NULL, 'M'}, {NULL, 0, NULL, 0},
   };
   bool diff = false, json = false, csv = false, rates = false, force = false;
-  const char *merge = NULL, *svg = NULL;
+  const char *merge = NULL, *svg = NULL, *match = NULL;
+  LC_VEC(const char *) roots = {0};
   int c;
   while ((c = getopt_long(argc, argv, "dhV", longopts, NULL)) != -1) {
     switch (c) {
@@ -131,6 +141,15 @@ int main(int argc, char **argv) {
     case 'r': rates = true; break;
     case 's': svg = optarg; break;
     case 'f': force = true; break;
+    case 'R': lc_vec_push(&roots, optarg); break;
+    case 'M':
+      if (strcmp(optarg, "tail") && strcmp(optarg, "path") && strcmp(optarg, "name")) {
+        fprintf(stderr, "litmus-compare: --match takes tail, path or name, not '%s'\n", optarg);
+        lc_vec_free(&roots);
+        return LC_EXIT_INPUT;
+      }
+      match = optarg;
+      break;
     case 'h': usage(stdout); return LC_EXIT_OK;
     case 'V': printf("litmus-compare (%s)\n", PACKAGE_STRING); return LC_EXIT_OK;
     default: fputs("Try 'litmus-compare --help'.\n", stderr); return LC_EXIT_INPUT;
@@ -138,11 +157,24 @@ int main(int argc, char **argv) {
   }
   if (optind == argc) {
     fputs("litmus-compare: no results files (try 'litmus-compare --help')\n", stderr);
+    lc_vec_free(&roots);
     return LC_EXIT_INPUT;
   }
-  if (merge) return merge_shards(argv + optind, (size_t)(argc - optind), merge, force);
+  if (roots.n && match && strcmp(match, "path")) {
+    fprintf(stderr, "litmus-compare: --root goes with --match path, not --match %s\n", match);
+    lc_vec_free(&roots);
+    return LC_EXIT_INPUT;
+  }
+  if (merge) {
+    lc_vec_free(&roots);
+    return merge_shards(argv + optind, (size_t)(argc - optind), merge, force);
+  }
   cmp_table t;
   cmp_init(&t);
+  if ((match && !strcmp(match, "path")) || roots.n) t.match = CMP_MATCH_PATH;
+  if (match && !strcmp(match, "name")) t.match = CMP_MATCH_NAME;
+  for (size_t i = 0; i < roots.n; i++) cmp_add_root(&t, roots.v[i]);
+  lc_vec_free(&roots);
   lc_diag d;
   lc_diag_init(&d, NULL, stderr);
   int status = LC_EXIT_OK;
@@ -151,11 +183,15 @@ int main(int argc, char **argv) {
   lc_diag_fini(&d);
   if (status == LC_EXIT_OK) {
     cmp_finish(&t);
+    if (t.name_clashes)
+      fprintf(stderr, "litmus-compare: warning: --match name: %zu test%s of another path in the same file as a test "
+              "of its name (the first: %s) merged into it\n", t.name_clashes, t.name_clashes == 1 ? "" : "s", t.clash);
     for (size_t i = 0; i < t.tests.n; i++)
       if (t.tests.v[i].forbidden_seen) status = LC_EXIT_MISMATCH;
     if (!shares_a_test(&t)) {
-      fputs("litmus-compare: warning: the files share no test (tests are matched by path, name and condition): "
-            "nothing to compare\n", stderr);
+      fprintf(stderr, "litmus-compare: warning: the files share no test (tests are matched by %s): "
+              "nothing to compare\n", t.match == CMP_MATCH_NAME ? "name" :
+              t.match == CMP_MATCH_PATH ? "path less its --root, name and condition" : "path, name and condition");
       status = LC_EXIT_INPUT;
     }
     if (status != LC_EXIT_INPUT && extra_outputs(&t, diff, csv, rates, svg) < 0) status = LC_EXIT_INPUT;

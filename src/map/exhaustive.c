@@ -15,6 +15,10 @@
  *   such a cycle needs one of these (Shasha and Snir's critical cycles);
  * - a fence stands between two accesses of its thread (a fence with
  *   nothing on one side orders nothing).
+ * A PTX bound with any=1 (--diff-models --exhaustive, where either model
+ * may forbid anything) keeps only the first rule's connectedness, the
+ * last, and symmetry: one thread, a location one thread owns, a read-only
+ * one and programs without a cycle are all enumerated.
  */
 #include "map/exhaustive.h"
 
@@ -36,6 +40,32 @@ static const unsigned cpp_orders[EX_NKINDS] = {
   [EX_F] = 1u << MAP_ACQ | 1u << MAP_REL | 1u << MAP_ACQ_REL | 1u << MAP_SC,
 };
 
+/* The orders PTX gives each kind: ld and st .weak (MAP_NA), .relaxed,
+ * .acquire (ld), .release (st); atom .relaxed to .acq_rel; fence.acq_rel
+ * and fence.sc (fence.proxy.alias goes with aliases=1). */
+static const unsigned ptx_orders[EX_NKINDS] = {
+  [EX_R] = 1u << MAP_NA | 1u << MAP_RLX | 1u << MAP_ACQ,
+  [EX_W] = 1u << MAP_NA | 1u << MAP_RLX | 1u << MAP_REL,
+  [EX_U] = 1u << MAP_RLX | 1u << MAP_ACQ | 1u << MAP_REL | 1u << MAP_ACQ_REL,
+  [EX_C] = 1u << MAP_RLX | 1u << MAP_ACQ | 1u << MAP_REL | 1u << MAP_ACQ_REL,
+  [EX_F] = 1u << MAP_ACQ_REL | 1u << MAP_SC,
+};
+
+void ex_bound_default_ptx(ex_bound *b) {
+  memset(b, 0, sizeof *b);
+  b->threads = 2;
+  b->accesses = 2;
+  b->locs = 2;
+  b->fences = 1;
+  b->scopes = 1u << MAP_DEVICE;
+  b->strong = 32;
+  b->rmws = 1;
+  b->ptx = b->any = b->aliases = true;
+  b->ctas = 2;
+  b->events = 4;
+  for (int k = 0; k < EX_NKINDS; k++) b->orders[k] = ptx_orders[k];
+}
+
 void ex_bound_default(ex_bound *b) {
   memset(b, 0, sizeof *b);
   b->threads = 3;
@@ -51,6 +81,9 @@ void ex_bound_default(ex_bound *b) {
 }
 
 static const char *const order_short[MAP_NORDERS] = {"na", "rlx", "acq", "rel", "acq_rel", "sc"};
+/* PTX's words for them (.weak for non-atomic) */
+static const char *const order_ptx[MAP_NORDERS] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
+static const char *const scope_ptx[MAP_NSCOPES] = {"thread", "cta", "cluster", "gpu", "sys"};
 
 static int parse_orders(const char *v, size_t n, unsigned *mask) {
   *mask = 0;
@@ -58,8 +91,10 @@ static int parse_orders(const char *v, size_t n, unsigned *mask) {
     size_t w = 0;
     while (w < n && v[w] != '+') w++;
     int o = -1;
-    for (int i = 0; i < MAP_NORDERS; i++)
-      if (strlen(order_short[i]) == w && !memcmp(order_short[i], v, w)) o = i;
+    for (int i = 0; i < MAP_NORDERS; i++)   /* MAP_VOL has no name here: not a bound's order */
+      if (order_short[i] && ((strlen(order_short[i]) == w && !memcmp(order_short[i], v, w)) ||
+                             (strlen(order_ptx[i]) == w && !memcmp(order_ptx[i], v, w))))
+        o = i;
     if (o < 0) return -1;
     *mask |= 1u << o;
     v += w;
@@ -76,7 +111,9 @@ static int parse_scopes(const char *v, size_t n, unsigned *mask) {
     while (w < n && v[w] != '+') w++;
     int s = -1;
     for (int i = 0; i < MAP_NSCOPES; i++)
-      if (strlen(map_cscope_name(i)) == w && !memcmp(map_cscope_name(i), v, w)) s = i;
+      if ((strlen(map_cscope_name(i)) == w && !memcmp(map_cscope_name(i), v, w)) ||
+          (i != MAP_THREAD && strlen(scope_ptx[i]) == w && !memcmp(scope_ptx[i], v, w)))
+        s = i;
     if (s < 0) return -1;
     *mask |= 1u << s;
     v += w;
@@ -110,11 +147,14 @@ int ex_bound_parse(const char *spec, ex_bound *b, char **err) {
     long x = strtol(num, &end, 10);
     bool isnum = vn && vn < sizeof num && *end == '\0';
 #define KEY(k) (kn == strlen(k) && !memcmp(s, k, kn))
-    if (KEY("threads") && isnum && x >= 2 && x <= EX_MAX_THREADS) b->threads = (int)x;
+    if (KEY("threads") && isnum && x >= (b->ptx ? 1 : 2) && x <= EX_MAX_THREADS) b->threads = (int)x;
     else if (KEY("accesses") && isnum && x >= 1 && x <= 4) b->accesses = (int)x;
     else if (KEY("locs") && isnum && x >= 1 && x <= EX_MAX_LOCS) b->locs = (int)x;
     else if (KEY("fences") && isnum && x >= 0 && x <= 3) b->fences = (int)x;
-    else if (KEY("ctrl") && isnum && (x == 0 || x == 1)) b->ctrl = x;
+    else if (KEY("ctrl") && isnum && (x == 0 || (x == 1 && !b->ptx))) b->ctrl = x;
+    else if (KEY("aliases") && isnum && b->ptx && (x == 0 || x == 1)) b->aliases = x;
+    else if (KEY("ctas") && isnum && b->ptx && x >= 1 && x <= EX_MAX_THREADS) b->ctas = (int)x;
+    else if (KEY("events") && isnum && x >= 1 && x <= EX_MAX_THREADS * EX_MAX_EVENTS) b->events = (int)x;
     else if (KEY("cas") && isnum && (x == 0 || x == 1)) b->cas = x;
     else if (KEY("strong") && isnum && x >= 0 && x <= 32) b->strong = (int)x;
     else if (KEY("rmws") && isnum && x >= 0 && x <= 32) b->rmws = (int)x;
@@ -122,7 +162,7 @@ int ex_bound_parse(const char *spec, ex_bound *b, char **err) {
     else if (KEY("orders")) {
       unsigned m;
       if (parse_orders(v, vn, &m)) return bad_bound(err, "unknown order", s, n);
-      for (int k = 0; k < EX_NKINDS; k++) b->orders[k] = cpp_orders[k] & m;
+      for (int k = 0; k < EX_NKINDS; k++) b->orders[k] = (b->ptx ? ptx_orders : cpp_orders)[k] & m;
     }
     else return bad_bound(err, "unknown name or value out of range", s, n);
 #undef KEY
@@ -130,10 +170,28 @@ int ex_bound_parse(const char *spec, ex_bound *b, char **err) {
     if (*s) s++;
   }
   if (b->accesses + b->fences > EX_MAX_EVENTS) return bad_bound(err, "too many events per thread", spec, strlen(spec));
+  if (b->ptx && !(b->scopes & ~(1u << MAP_THREAD))) return bad_bound(err, "PTX has no thread scope", spec, strlen(spec));
+  if (b->ptx) b->scopes &= ~(1u << MAP_THREAD);
   return 0;
 }
 
+static void bound_print_ptx(lc_buf *out, const ex_bound *b) {
+  lc_buf_printf(out, "threads=%d,accesses=%d,fences=%d,locs=%d,aliases=%d,ctas=%d,cas=%d,strong=%d,rmws=%d,scopes=",
+                b->threads, b->accesses, b->fences, b->locs, b->aliases, b->ctas, b->cas, b->strong, b->rmws);
+  const char *sep = "";
+  for (int s = 0; s < MAP_NSCOPES; s++)
+    if (b->scopes >> s & 1) { lc_buf_printf(out, "%s%s", sep, scope_ptx[s]); sep = "+"; }
+  unsigned all = 0;
+  for (int k = 0; k < EX_NKINDS; k++) all |= b->orders[k];
+  lc_buf_puts(out, ",orders=");
+  sep = "";
+  for (int o = 0; o < MAP_NORDERS; o++)
+    if (all >> o & 1) { lc_buf_printf(out, "%s%s", sep, order_ptx[o]); sep = "+"; }
+  if (b->events) lc_buf_printf(out, ",events=%d", b->events);
+}
+
 void ex_bound_print(lc_buf *out, const ex_bound *b) {
+  if (b->ptx) { bound_print_ptx(out, b); return; }
   lc_buf_printf(out, "threads=%d,accesses=%d,locs=%d,fences=%d,ctrl=%d,cas=%d,strong=%d,rmws=%d,scopes=", b->threads,
                 b->accesses, b->locs, b->fences, b->ctrl, b->cas, b->strong, b->rmws);
   const char *sep = "";
@@ -167,10 +225,12 @@ static bool is_read(const ex_event *e) { return e->kind == EX_R || e->kind == EX
 static bool is_write(const ex_event *e) { return e->kind == EX_W || e->kind == EX_U || e->kind == EX_C; }
 static bool needs_ref(const ex_event *e) { return e->guarded || e->expect_ref; }
 
-static unsigned ev_code(const ex_event *e, const unsigned char *locperm) {
+/* flip: bit l swaps location l's name and its alias's */
+static unsigned ev_code(const ex_event *e, const unsigned char *locperm, unsigned flip) {
   unsigned loc = e->kind == EX_F ? 0 : locperm[e->loc];
+  unsigned alias = e->kind == EX_F ? 0 : (e->alias ^ (flip >> e->loc & 1));
   return (unsigned)e->kind << 20 | (unsigned)e->order << 16 | (unsigned)e->scope << 12 | loc << 8 |
-         (unsigned)e->guarded << 1 | (unsigned)e->expect_ref;
+         alias << 2 | (unsigned)e->guarded << 1 | (unsigned)e->expect_ref;
 }
 
 /* Compares thread a of p with thread b of q under location maps. */
@@ -178,22 +238,33 @@ static int thread_cmp(const ex_prog *p, int a, const unsigned char *pa, const ex
                       const unsigned char *pb) {
   if (p->n[a] != q->n[b]) return p->n[a] < q->n[b] ? -1 : 1;
   for (int i = 0; i < p->n[a]; i++) {
-    unsigned x = ev_code(&p->ev[a][i], pa), y = ev_code(&q->ev[b][i], pb);
+    unsigned x = ev_code(&p->ev[a][i], pa, 0), y = ev_code(&q->ev[b][i], pb, 0);
     if (x != y) return x < y ? -1 : 1;
   }
   return 0;
 }
 
 /* The program's encoding under thread order sigma (new i is old sigma[i])
- * and location map pi: the threads' skeletons, then the references. */
-static size_t encode(const ex_prog *p, const int *sigma, const unsigned char *pi, unsigned *out) {
+ * and location map pi: the threads' skeletons, then their CTAs (numbered
+ * in order of first use, so that CTA names are no freedom either), then
+ * the references.  The skeletons come first: the least encoding has its
+ * threads in menu order, which is the order ex_enumerate builds them in. */
+static size_t encode(const ex_prog *p, const int *sigma, const unsigned char *pi, unsigned flip, unsigned *out) {
   size_t n = 0;
   int inv[EX_MAX_THREADS];
   for (int i = 0; i < p->nthreads; i++) inv[sigma[i]] = i;
   for (int i = 0; i < p->nthreads; i++) {
     int t = sigma[i];
     out[n++] = p->n[t];
-    for (int k = 0; k < p->n[t]; k++) out[n++] = ev_code(&p->ev[t][k], pi);
+    for (int k = 0; k < p->n[t]; k++) out[n++] = ev_code(&p->ev[t][k], pi, flip);
+  }
+  unsigned char cta[EX_MAX_THREADS];
+  memset(cta, 0xff, sizeof cta);
+  unsigned char next = 0;
+  for (int i = 0; i < p->nthreads; i++) {
+    int c = p->cta[sigma[i]];
+    if (cta[c] == 0xff) cta[c] = next++;
+    out[n++] = cta[c];
   }
   for (int i = 0; i < p->nthreads; i++) {
     int t = sigma[i];
@@ -214,28 +285,113 @@ static bool next_perm(int *a, int n) {
   return true;
 }
 
-enum { MAX_CODE = EX_MAX_THREADS * (EX_MAX_EVENTS * 2 + 1) };
+enum { MAX_CODE = EX_MAX_THREADS * (EX_MAX_EVENTS * 2 + 2) };
+
+/* The locations some access reaches through their alias: swapping the
+ * two names of one of them (a flip) is a symmetry like renaming. */
+static unsigned aliased(const ex_prog *p) {
+  unsigned m = 0;
+  for (int t = 0; t < p->nthreads; t++)
+    for (int k = 0; k < p->n[t]; k++)
+      if (p->ev[t][k].kind != EX_F && p->ev[t][k].alias) m |= 1u << p->ev[t][k].loc;
+  return m;
+}
+
+/* The next subset of mask after f (f == mask: none). */
+static bool next_flip(unsigned *f, unsigned mask) {
+  if (*f == mask) return false;
+  *f = (*f - mask) & mask;
+  return true;
+}
 
 static bool canonical(const ex_prog *p, int nlocs) {
   unsigned id[MAX_CODE], other[MAX_CODE];
+  unsigned am = aliased(p);
   int sigma[EX_MAX_THREADS], lp[EX_MAX_LOCS];
   unsigned char pi[EX_MAX_LOCS];
   for (int i = 0; i < p->nthreads; i++) sigma[i] = i;
   for (int l = 0; l < EX_MAX_LOCS; l++) pi[l] = (unsigned char)l;
-  size_t n = encode(p, sigma, pi, id);
+  size_t n = encode(p, sigma, pi, 0, id);
   for (int l = 0; l < nlocs; l++) lp[l] = l;
   do {
     for (int l = 0; l < nlocs; l++) pi[l] = (unsigned char)lp[l];
-    for (int i = 0; i < p->nthreads; i++) sigma[i] = i;
+    unsigned flip = 0;
     do {
-      encode(p, sigma, pi, other);
-      int c = 0;
-      for (size_t i = 0; i < n; i++)
-        if (other[i] != id[i]) { c = other[i] < id[i] ? -1 : 1; break; }
-      if (c < 0) return false;
-    } while (next_perm(sigma, p->nthreads));
+      for (int i = 0; i < p->nthreads; i++) sigma[i] = i;
+      do {
+        encode(p, sigma, pi, flip, other);
+        int c = 0;
+        for (size_t i = 0; i < n; i++)
+          if (other[i] != id[i]) { c = other[i] < id[i] ? -1 : 1; break; }
+        if (c < 0) return false;
+      } while (next_perm(sigma, p->nthreads));
+    } while (next_flip(&flip, am));
   } while (next_perm(lp, nlocs));
   return true;
+}
+
+_Static_assert(EX_KEY_MAX == MAX_CODE, "a key is an encoding");
+
+void ex_prog_key(const ex_prog *p, unsigned key[EX_KEY_MAX]) {
+  unsigned other[MAX_CODE];
+  int sigma[EX_MAX_THREADS], lp[EX_MAX_LOCS];
+  unsigned char pi[EX_MAX_LOCS];
+  int nlocs = 0;
+  unsigned am = aliased(p);
+  for (int t = 0; t < p->nthreads; t++)
+    for (int k = 0; k < p->n[t]; k++)
+      if (p->ev[t][k].kind != EX_F && p->ev[t][k].loc + 1 > nlocs) nlocs = p->ev[t][k].loc + 1;
+  memset(key, 0, EX_KEY_MAX * sizeof *key);
+  bool first = true;
+  for (int l = 0; l < nlocs; l++) lp[l] = l;
+  for (int l = nlocs; l < EX_MAX_LOCS; l++) pi[l] = (unsigned char)l;
+  do {
+    for (int l = 0; l < nlocs; l++) pi[l] = (unsigned char)lp[l];
+    unsigned flip = 0;
+    do {
+      for (int i = 0; i < p->nthreads; i++) sigma[i] = i;
+      do {
+        memset(other, 0, sizeof other);
+        encode(p, sigma, pi, flip, other);
+        if (first || memcmp(other, key, EX_KEY_MAX * sizeof *key) < 0) memcpy(key, other, EX_KEY_MAX * sizeof *key);
+        first = false;
+      } while (next_perm(sigma, p->nthreads));
+    } while (next_flip(&flip, am));
+  } while (next_perm(lp, nlocs));
+}
+
+size_t ex_weakenings(const ex_prog *p, const ex_bound *b, ex_prog *out) {
+  size_t n = 0;
+  for (int t = 0; t < p->nthreads; t++)
+    for (int k = 0; k < p->n[t]; k++) {
+      const ex_event *e = &p->ev[t][k];
+      int to[2] = {-1, -1};
+      switch (e->order) {
+      case MAP_SC:
+        to[0] = e->kind == EX_R ? MAP_ACQ : e->kind == EX_W ? MAP_REL : MAP_ACQ_REL;
+        break;
+      case MAP_ACQ_REL: to[0] = MAP_ACQ; to[1] = MAP_REL; break;
+      case MAP_ACQ: case MAP_REL: to[0] = MAP_RLX; break;
+      case MAP_RLX: to[0] = MAP_NA; break;
+      default: break;
+      }
+      for (int i = 0; i < 2; i++)
+        if (to[i] >= 0 && (b->orders[e->kind] >> to[i] & 1)) {
+          out[n] = *p;
+          out[n].ev[t][k].order = (unsigned char)to[i];
+          if (to[i] == MAP_NA) out[n].ev[t][k].scope = MAP_DEVICE;   /* no scope: as enumerated */
+          n++;
+        }
+      if (e->order == MAP_NA || e->order == MAP_VOL) continue;   /* no scope to narrow */
+      for (int s = (int)e->scope - 1; s >= 0; s--)
+        if (b->scopes >> s & 1) {
+          out[n] = *p;
+          out[n].ev[t][k].scope = (unsigned char)s;
+          n++;
+          break;
+        }
+    }
+  return n;
 }
 
 /* ---- pruning --------------------------------------------------------------------------- */
@@ -267,14 +423,25 @@ static int popcount(unsigned x) { int n = 0; for (; x; x &= x - 1) n++; return n
 /* Union-find over threads and locations: connected, and with a cycle? */
 static int uf_find(int *u, int x) { while (u[x] != x) x = u[x] = u[u[x]]; return x; }
 
-static bool keep(const ex_prog *p) {
+/* Some access of each location through its own name: a location reached
+ * only through its alias is the same program with the names swapped. */
+static bool named(const ex_prog *p, int nl) {
+  unsigned own = 0;
+  for (int t = 0; t < p->nthreads; t++)
+    for (int k = 0; k < p->n[t]; k++)
+      if (p->ev[t][k].kind != EX_F && !p->ev[t][k].alias) own |= 1u << p->ev[t][k].loc;
+  return own == (1u << nl) - 1;
+}
+
+static bool keep(const ex_prog *p, bool any) {
   unsigned readers[EX_MAX_LOCS], writers[EX_MAX_LOCS], touch[EX_MAX_LOCS];
   bool repeat;
   int nl = used_locs(p, readers, writers, touch, &repeat);
   for (int l = 0; l < nl; l++) {
     if (!touch[l]) return false;     /* locations 0..nl-1, each used */
-    if (popcount(touch[l]) < 2 || !writers[l]) return false;
+    if (!any && (popcount(touch[l]) < 2 || !writers[l])) return false;
   }
+  if (any && !named(p, nl)) return false;
   int u[EX_MAX_THREADS + EX_MAX_LOCS];
   for (int i = 0; i < p->nthreads + nl; i++) u[i] = i;
   bool cycle = false;
@@ -287,7 +454,7 @@ static bool keep(const ex_prog *p) {
         else { u[a] = b; comps--; }
       }
   if (comps != 1) return false;
-  return cycle || repeat || nl == 1;
+  return any || cycle || repeat || nl == 1;
 }
 
 /* ---- the threads one may write ---------------------------------------------------------- */
@@ -297,16 +464,18 @@ typedef struct menu { ex_prog *v; size_t n, cap; } menu;   /* one-thread program
 
 static void access_options(const ex_bound *b, evvec *out) {
   for (int k = 0; k < EX_F; k++)
-    for (int l = 0; l < b->locs; l++)
+    for (int l = 0; l < b->locs && (k != EX_C || b->cas || !b->ptx); l++)
       for (int o = 0; o < MAP_NORDERS; o++) {
         if (!(b->orders[k] >> o & 1)) continue;
         for (int s = 0; s < MAP_NSCOPES; s++) {
           if (!(b->scopes >> s & 1)) continue;
-          for (int x = 0; x < (k == EX_C ? 2 : 1); x++) {
-            ex_event e = {(unsigned char)k, (unsigned char)l, (unsigned char)o,
-                          (unsigned char)(o == MAP_NA ? MAP_DEVICE : s), false, x == 1, -1, -1};
-            lc_vec_push(out, e);
-          }
+          for (int x = 0; x < (k == EX_C ? 2 : 1); x++)
+            for (int al = 0; al <= (b->aliases ? 1 : 0); al++) {
+              ex_event e = {(unsigned char)k, (unsigned char)l, (unsigned char)o,
+                            (unsigned char)(o == MAP_NA ? MAP_DEVICE : s), false, x == 1, -1, -1,
+                            (unsigned char)al};
+              lc_vec_push(out, e);
+            }
           if (o == MAP_NA) break;   /* no scope */
         }
       }
@@ -317,9 +486,13 @@ static void fence_options(const ex_bound *b, evvec *out) {
     if (b->orders[EX_F] >> o & 1)
       for (int s = 0; s < MAP_NSCOPES; s++)
         if (b->scopes >> s & 1) {
-          ex_event e = {EX_F, 0, (unsigned char)o, (unsigned char)s, false, false, -1, -1};
+          ex_event e = {EX_F, 0, (unsigned char)o, (unsigned char)s, false, false, -1, -1, 0};
           lc_vec_push(out, e);
         }
+  if (b->ptx && b->aliases && b->fences) {   /* fence.proxy.alias: no order, no scope */
+    ex_event e = {EX_F, 0, MAP_NA, MAP_DEVICE, false, false, -1, -1, 0};
+    lc_vec_push(out, e);
+  }
 }
 
 static bool is_strong(const ex_event *e) { return e->order != MAP_NA && e->order != MAP_RLX; }
@@ -358,7 +531,7 @@ static bool idle_order(const ex_prog *t) {
 /* Threads of `left` more accesses after the prefix in cur. */
 static void grow(const ex_bound *b, const evvec *acc, const evvec *fen, ex_prog *cur, int accesses,
                  int fences, menu *out) {
-  if (accesses && !idle_order(cur) && strong_count(cur) <= b->strong && rmw_count(cur) <= b->rmws) {
+  if (accesses && (b->any || !idle_order(cur)) && strong_count(cur) <= b->strong && rmw_count(cur) <= b->rmws) {
     ex_prog keep_one;
     memset(&keep_one, 0, sizeof keep_one);   /* programs compare as bytes */
     keep_one.nthreads = 1;
@@ -434,6 +607,55 @@ static int size_cmp(const void *x, const void *y) {
   return 0;
 }
 
+/* The threads' CTAs, as restricted growth strings (thread 0 in CTA 0, each
+ * next thread in a CTA used before or the next new one): every placement
+ * up to CTA names; canonical() takes out those equal up to thread order. */
+static void place(ex_prog *p, int t, int used, int ctas, int nlocs, progvec *out) {
+  if (t == p->nthreads) {
+    resolve(p, 0, 0, nlocs, out);
+    return;
+  }
+  for (int c = 0; c <= used && c < ctas; c++) {
+    p->cta[t] = (unsigned char)c;
+    place(p, t + 1, c == used ? used + 1 : used, ctas, nlocs, out);
+  }
+  p->cta[t] = 0;
+}
+
+/* The program of the menu entries idx[0..nt-1], when the bound keeps it. */
+static void assemble(const ex_bound *b, const menu *m, const size_t *idx, int nt, progvec *all) {
+  ex_prog p;
+  memset(&p, 0, sizeof p);
+  p.nthreads = (unsigned char)nt;
+  for (int i = 0; i < nt; i++) {
+    p.n[i] = m->v[idx[i]].n[0];
+    memcpy(p.ev[i], m->v[idx[i]].ev[0], sizeof p.ev[i]);
+  }
+  if (strong_count(&p) > b->strong || rmw_count(&p) > b->rmws || !keep(&p, b->any)) return;
+  unsigned r[EX_MAX_LOCS], w[EX_MAX_LOCS], tch[EX_MAX_LOCS];
+  bool rep;
+  int nl = used_locs(&p, r, w, tch, &rep);
+  if (b->ctas > 1 && nt > 1) place(&p, 1, 1, b->ctas, nl, all);
+  else resolve(&p, 0, 0, nl, all);
+}
+
+/* Every non-decreasing tuple of menu entries for threads i..nt-1 (the
+ * menu is in order of length, so a tuple past the event budget ends the
+ * loop); the depth is the number of threads, at most EX_MAX_THREADS. */
+static void tuples(const ex_bound *b, const menu *m, size_t *idx, int i, int nt, int events, progvec *all) {
+  if (i == nt) {
+    if (!b->min_events || events >= b->min_events) assemble(b, m, idx, nt, all);
+    return;
+  }
+  for (size_t j = i ? idx[i - 1] : 0; j < m->n; j++) {
+    int e = events + m->v[j].n[0];
+    /* each thread after this one has at least as many events */
+    if (b->events && e + (nt - i - 1) * m->v[j].n[0] > b->events) break;
+    idx[i] = j;
+    tuples(b, m, idx, i + 1, nt, e, all);
+  }
+}
+
 size_t ex_enumerate(const ex_bound *b, ex_prog **out) {
   evvec acc = {0}, fen = {0};
   access_options(b, &acc);
@@ -446,29 +668,7 @@ size_t ex_enumerate(const ex_bound *b, ex_prog **out) {
   qsort(m.v, m.n, sizeof *m.v, menu_cmp);
   progvec all = {0};
   size_t idx[EX_MAX_THREADS];
-  for (int nt = 2; nt <= b->threads; nt++) {
-    for (int i = 0; i < nt; i++) idx[i] = 0;
-    for (;;) {
-      ex_prog p;
-      memset(&p, 0, sizeof p);
-      p.nthreads = (unsigned char)nt;
-      for (int i = 0; i < nt; i++) {
-        p.n[i] = m.v[idx[i]].n[0];
-        memcpy(p.ev[i], m.v[idx[i]].ev[0], sizeof p.ev[i]);
-      }
-      if (strong_count(&p) <= b->strong && rmw_count(&p) <= b->rmws && keep(&p)) {
-        unsigned r[EX_MAX_LOCS], w[EX_MAX_LOCS], tch[EX_MAX_LOCS];
-        bool rep;
-        resolve(&p, 0, 0, used_locs(&p, r, w, tch, &rep), &all);
-      }
-      /* next non-decreasing index tuple */
-      int i = nt - 1;
-      while (i >= 0 && idx[i] + 1 >= m.n) i--;
-      if (i < 0) break;
-      idx[i]++;
-      for (int j = i + 1; j < nt; j++) idx[j] = idx[i];
-    }
-  }
+  for (int nt = b->any ? 1 : 2; nt <= b->threads; nt++) tuples(b, &m, idx, 0, nt, 0, &all);
   qsort(all.v, all.n, sizeof *all.v, size_cmp);   /* stable enough: ties keep no meaning */
   free(acc.v);
   free(fen.v);
@@ -649,6 +849,114 @@ char *ex_prog_text(const ex_prog *p, const char *extra, const char *comment) {
   } else {
     if (obs.n) lc_buf_printf(&b, "\nlocations [%s;]", obs.s);
     lc_buf_puts(&b, "\nexists (x == 0)\n");
+  }
+  lc_buf_fini(&obs);
+  char *text = lc_buf_take(&b);
+  lc_buf_fini(&b);
+  return text;
+}
+
+/* ---- PTX programs (--diff-models --exhaustive) --------------------------------------------- */
+
+void ex_prog_ptx_name(lc_buf *out, const ex_prog *p) {
+  bool shared = false;
+  for (int t = 0; t < p->nthreads; t++) {
+    if (t) lc_buf_putc(out, '+');
+    for (int u = 0; u < t; u++) shared |= p->cta[u] == p->cta[t];
+    for (int k = 0; k < p->n[t]; k++) {
+      const ex_event *e = &p->ev[t][k];
+      if (k) lc_buf_putc(out, '.');
+      if (e->kind == EX_F && e->order == MAP_NA) { lc_buf_puts(out, "Falias"); continue; }
+      lc_buf_printf(out, "%c%s", kind_letter[e->kind], e->order == MAP_NA ? "weak" : order_short[e->order]);
+      if (e->kind != EX_F) lc_buf_printf(out, "-%c%s", 'x' + e->loc, e->alias ? "a" : "");
+      if (e->scope != MAP_DEVICE && e->order != MAP_NA) lc_buf_printf(out, "-%s", scope_ptx[e->scope]);
+    }
+  }
+  if (shared) {
+    lc_buf_puts(out, "+cta");
+    for (int t = 0; t < p->nthreads; t++) lc_buf_printf(out, "%s%d", t ? "." : "", p->cta[t]);
+  }
+}
+
+/* ld.relaxed.gpu, st.weak, atom.acq_rel.gpu, fence.sc.cta */
+static void ptx_op(lc_buf *b, const char *op, const ex_event *e) {
+  lc_buf_printf(b, "%s.%s", op, order_ptx[e->order]);
+  if (e->order != MAP_NA) lc_buf_printf(b, ".%s", scope_ptx[e->scope]);
+}
+
+static void ptx_access(lc_buf *b, const ex_prog *p, int t, int k) {
+  const ex_event *e = &p->ev[t][k];
+  char x[4] = {(char)('x' + e->loc), e->alias ? 'a' : '\0', '\0', '\0'};
+  int v = value_of(p, t, k);
+  switch (e->kind) {
+  case EX_R: ptx_op(b, "ld", e); lc_buf_printf(b, " r%d, %s", k, x); break;
+  case EX_W: ptx_op(b, "st", e); lc_buf_printf(b, " %s, %d", x, v); break;
+  case EX_U: ptx_op(b, "atom", e); lc_buf_printf(b, ".exch r%d, %s, %d", k, x, v); break;
+  case EX_C:
+    ptx_op(b, "atom", e);
+    lc_buf_printf(b, ".cas r%d, %s, %d, %d", k, x, e->expect_ref ? value_of(p, e->ref_t, e->ref_p) : 0, v);
+    break;
+  default:
+    if (e->order == MAP_NA) lc_buf_puts(b, "fence.proxy.alias");
+    else { lc_buf_printf(b, "fence.%s.%s", order_ptx[e->order], scope_ptx[e->scope]); }
+  }
+}
+
+char *ex_prog_ptx_text(const ex_prog *p, const char *state, const char *comment) {
+  lc_buf b, obs;
+  lc_buf_init(&b);
+  lc_buf_init(&obs);
+  unsigned r[EX_MAX_LOCS], w[EX_MAX_LOCS], tch[EX_MAX_LOCS];
+  bool rep;
+  int nl = used_locs(p, r, w, tch, &rep);
+  bool alias[EX_MAX_LOCS] = {false};
+  for (int t = 0; t < p->nthreads; t++)
+    for (int k = 0; k < p->n[t]; k++)
+      if (p->ev[t][k].kind != EX_F && p->ev[t][k].alias) alias[p->ev[t][k].loc] = true;
+  lc_buf_puts(&b, "PTX ");
+  ex_prog_ptx_name(&b, p);
+  lc_buf_printf(&b, "\n\"%s\"\n{\n", comment ? comment : "A program of the exhaustive search.");
+  for (int l = 0; l < nl; l++) {
+    lc_buf_printf(&b, "%c = 0;\n", 'x' + l);
+    if (alias[l]) lc_buf_printf(&b, "%ca @ generic aliases %c;\n", 'x' + l, 'x' + l);
+  }
+  lc_buf_puts(&b, "}\n");
+  /* one thread per column would need widths; a thread per block of rows
+   * reads as well and is what the parser takes: P0 ... ; rows with | */
+  size_t rows = 0;
+  for (int t = 0; t < p->nthreads; t++) rows = p->n[t] > rows ? p->n[t] : rows;
+  for (int t = 0; t < p->nthreads; t++)
+    lc_buf_printf(&b, "%s P%d@cta %d,gpu 0", t ? " |" : "", t, p->cta[t]);
+  lc_buf_puts(&b, " ;\n");
+  for (size_t k = 0; k < rows; k++) {
+    for (int t = 0; t < p->nthreads; t++) {
+      if (t) lc_buf_puts(&b, " |");
+      if ((int)k < p->n[t]) { lc_buf_putc(&b, ' '); ptx_access(&b, p, t, (int)k); }
+    }
+    lc_buf_puts(&b, " ;\n");
+  }
+  for (int t = 0; t < p->nthreads; t++)
+    for (int k = 0; k < p->n[t]; k++)
+      if (is_read(&p->ev[t][k])) lc_buf_printf(&obs, "P%d:r%d; ", t, k);
+  for (int l = 0; l < nl; l++) lc_buf_printf(&obs, "%c; ", 'x' + l);
+  if (obs.n) { obs.n--; obs.s[obs.n] = '\0'; }   /* the last space */
+  lc_buf_printf(&b, "locations [%s]\n", obs.s);
+  if (state) {
+    /* "P0:r0=1; x=2;" -> exists (P0:r0 == 1 /\ x == 2) */
+    lc_buf_puts(&b, "exists (");
+    const char *s = state;
+    bool first = true;
+    while (*s) {
+      while (*s == ' ') s++;
+      const char *eq = strchr(s, '='), *semi = strchr(s, ';');
+      if (!*s || !eq || !semi || semi < eq) break;
+      lc_buf_printf(&b, "%s%.*s == %.*s", first ? "" : " /\\ ", (int)(eq - s), s, (int)(semi - eq - 1), eq + 1);
+      first = false;
+      s = semi + 1;
+    }
+    lc_buf_puts(&b, ")\n");
+  } else {
+    lc_buf_puts(&b, "exists (x == 0)\n");
   }
   lc_buf_fini(&obs);
   char *text = lc_buf_take(&b);
@@ -854,7 +1162,7 @@ static size_t prog_key(const ex_prog *p, unsigned *key) {
   unsigned char pi[EX_MAX_LOCS];
   for (int i = 0; i < p->nthreads; i++) sigma[i] = i;
   for (int l = 0; l < EX_MAX_LOCS; l++) pi[l] = (unsigned char)l;
-  return encode(p, sigma, pi, key);
+  return encode(p, sigma, pi, 0, key);
 }
 
 static centry *slot(ex_cache *c, const unsigned *key, size_t len) {

@@ -33,6 +33,7 @@ typedef LC_VEC(pending) pending_vec;
 void cmp_init(cmp_table *t) {
   assert(t);
   memset(t, 0, sizeof *t);
+  t->match = CMP_MATCH_TAIL;
 }
 
 static void free_test(cmp_test *x, size_t ncols) {
@@ -70,6 +71,9 @@ void cmp_fini(cmp_table *t) {
     free(t->columns.v[c].engine);
   }
   lc_vec_free(&t->columns);
+  free(t->clash);
+  for (size_t i = 0; i < t->roots.n; i++) free(t->roots.v[i]);
+  lc_vec_free(&t->roots);
 }
 
 /* ---- loading ------------------------------------------------------------------------- */
@@ -101,10 +105,37 @@ static char *test_path(json_t *o) {
   return s;
 }
 
+void cmp_add_root(cmp_table *t, const char *root) {
+  assert(t && root);
+  json_t *o = json_pack("{s:s}", "file", root);
+  char *r = test_path(o);   /* tidied as the paths it is taken off */
+  json_decref(o);
+  size_t n = strlen(r);
+  while (n > 1 && r[n - 1] == '/') r[--n] = '\0';
+  lc_vec_push(&t->roots, r);
+}
+
+/* path less the longest root it starts with (a whole folder: "corpus"
+ * is no root of "corpus2/MP.litmus"). */
+static char *under_root(const cmp_table *t, char *path) {
+  size_t best = 0;
+  for (size_t i = 0; i < t->roots.n; i++) {
+    const char *r = t->roots.v[i];
+    size_t n = strlen(r);
+    bool slash = n && r[n - 1] == '/';   /* the root "/" */
+    if (n > best && strncmp(path, r, n) == 0 && (slash || path[n] == '/') && path[n + !slash])
+      best = n + !slash;
+  }
+  if (!best) return path;
+  char *rest = lc_xstrdup(path + best);
+  free(path);
+  return rest;
+}
+
 /* While loading, a test is a path, a name and a condition; cmp_finish
  * then matches paths across files by their tails (match_tests). */
 static size_t find_test(cmp_table *t, json_t *o, pending **side, pending_vec *pend) {
-  char *path = test_path(o);
+  char *path = under_root(t, test_path(o));
   json_t *cond = json_object_get(o, "condition");
   lc_buf b;
   lc_buf_init(&b);
@@ -583,6 +614,8 @@ static void merge_into(cmp_table *t, pending_vec *pend, size_t i, size_t j) {
  * one test of those with the same key, name and condition. */
 static void match_tests(cmp_table *t, pending_vec *pend) {
   size_t n = t->tests.n;
+  for (size_t i = 0; i < n && t->match != CMP_MATCH_TAIL; i++)
+    t->tests.v[i].key = lc_xstrdup(t->match == CMP_MATCH_PATH ? t->tests.v[i].path : t->tests.v[i].name);
   for (size_t i = 0; i < n; i++) {
     cmp_test *x = &t->tests.v[i];
     if (x->key) continue;
@@ -611,8 +644,15 @@ static void match_tests(cmp_table *t, pending_vec *pend) {
     cmp_test *y = &t->tests.v[j];
     for (size_t i = 0; i < j && !gone[j]; i++) {
       cmp_test *x = &t->tests.v[i];
-      if (!gone[i] && strcmp(x->key, y->key) == 0 && strcmp(x->name, y->name) == 0 &&
-          strcmp(x->condition, y->condition) == 0) {
+      /* by name: the name alone, as mcompare7 (a changed condition
+       * shows as outcomes of one row) */
+      if (!gone[i] && strcmp(x->key, y->key) == 0 &&
+          (t->match == CMP_MATCH_NAME ||
+           (strcmp(x->name, y->name) == 0 && strcmp(x->condition, y->condition) == 0))) {
+        bool clash = false;
+        for (size_t c = 0; c < t->columns.n && !clash; c++)
+          clash = strcmp(x->path, y->path) && in_column(&pend->v[i], c) && in_column(&pend->v[j], c);
+        if (clash && !t->name_clashes++) t->clash = lc_xstrdup(x->name);
         merge_into(t, pend, i, j);
         gone[j] = true;
       }

@@ -13,6 +13,9 @@
  * different machines meets itself, and two tests that share a file name
  * (cuda-cpp/MP+volatile.litmus and gpu/MP+volatile.litmus) stay apart.
  * A column holding a test several times shows the sums of their counts.
+ * Other ways to match (cmp_table.match): by the path relative to roots
+ * the caller names (--root: the same corpus checked in two places), or by
+ * the test's name alone, as herd's mcompare7 does.
  */
 #ifndef COMPARE_H
 #define COMPARE_H
@@ -67,7 +70,18 @@ typedef struct cmp_run {
   double seconds;
 } cmp_run;
 
+typedef enum {
+  CMP_MATCH_TAIL,          /* the shortest tail of the path that tells tests apart (default) */
+  CMP_MATCH_PATH,          /* the whole path, less the longest root it starts with */
+  CMP_MATCH_NAME           /* the test's name alone (mcompare7): same-named tests merge */
+} cmp_match;
+
 typedef struct cmp_table {
+  cmp_match match;         /* set before the first cmp_add_file (cmp_init: TAIL) */
+  LC_VEC(char *) roots;    /* folders taken off the front of test paths (cmp_add_root) */
+  size_t name_clashes;     /* CMP_MATCH_NAME: tests of different paths that one file
+                              holds under one name, merged (cmp_finish) */
+  char *clash;             /* the first such name */
   LC_VEC(cmp_column) columns;
   LC_VEC(cmp_test) tests;
   LC_VEC(cmp_run) runs;    /* in the order read */
@@ -75,6 +89,10 @@ typedef struct cmp_table {
 } cmp_table;
 
 void cmp_init(cmp_table *t);
+/* A root: a test path that starts with it ("corpus/" then more) is read
+ * as the rest ("corpus/gpu/MP.litmus" under root "corpus" is
+ * "gpu/MP.litmus"); the longest root that fits is taken. */
+void cmp_add_root(cmp_table *t, const char *root);
 void cmp_fini(cmp_table *t);
 /* "barrier=on stress-iterations=0": a campaign run's grid point (caller frees). */
 char *cmp_point_text(json_t *point);

@@ -73,6 +73,24 @@ source_models
 (cd folders && "$lc" --json a/MP.litmus b/MP.litmus) >"$tmp/again.json" 2>/dev/null
 run same-file-name 0 "$tmp/folders.json"
 run same-file-name-two-files 0 "$tmp/folders.json" "$tmp/again.json"
+# one MP.litmus per file (same name and condition, different programs):
+# by the tail of its path (the default) the two meet, as one test checked
+# from two places does, and differ; by the whole path (--match path) they
+# stay apart and the files share no test; --root takes a folder off the
+# paths, so that a corpus checked from two places meets itself by path
+# (and two roots make the two MP.litmus one); --match name merges by the
+# name alone, as herd's mcompare7 does, here the two tests of one file
+"$lc" --json folders/a/MP.litmus >"$tmp/a.json" 2>/dev/null
+"$lc" --json folders/b/MP.litmus >"$tmp/b.json" 2>/dev/null
+(cd folders && "$lc" --json a/MP.litmus) >"$tmp/a-again.json" 2>/dev/null
+run match-tail 0 "$tmp/a.json" "$tmp/b.json"
+run match-path 2 --match path "$tmp/a.json" "$tmp/b.json"
+run match-root 0 --root folders "$tmp/a.json" "$tmp/a-again.json"
+run match-root-path 2 --match path "$tmp/a.json" "$tmp/a-again.json"
+run match-two-roots 0 --root folders/a --root ./folders/b/ "$tmp/a.json" "$tmp/b.json"
+run match-name 0 --match name "$tmp/folders.json"
+run match-bad 2 --match herd "$tmp/a.json"
+run match-root-name 2 --root folders --match name "$tmp/a.json"
 # a run with --model ptx-v6.0 against the default: the C++ tests are
 # under cuda-cpp in both (no dialect taken for a model difference), and
 # each column names its models
