@@ -93,6 +93,10 @@ typedef struct lc_state_hook {
    * NULL: every one may. */
   bool (*partial)(void *ctx, const lx_val *state, const bool *known);
   void *ctx;
+  /* A hint like `frame` on the paths of threads from..nthreads-1 alone
+   * (paths[from..]; the entries before are stale): false when no
+   * combination with them matters.  NULL: any may. */
+  bool (*suffix)(void *ctx, const int *paths, size_t from);
 } lc_state_hook;
 
 lc_result *lc_result_new(const lx_program *p, const char *engine, const char *model);
