@@ -75,6 +75,8 @@ typedef struct lc_result {
   size_t solver_checks;     /* satisfiability checks made (SMT) or candidates tried (enum) */
   double solver_work;       /* SMT: Z3's resource count ("rlimit count"), summed over its
                                solvers: the same on every run of one Z3 version (0: enum) */
+  size_t termination_checks; /* the termination question's engine: its solver_checks
+                               (tests/cost-guard.sh pins them) */
 } lc_result;
 
 /* A question about the allowed final states that need not list them all

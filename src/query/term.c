@@ -583,7 +583,7 @@ static bool listed_frame(void *ctx, const int *paths) {
 }
 
 size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_options *o, double start,
-                         unsigned models, lc_term_answer *ans, lc_diag *d) {
+                         unsigned models, lc_term_answer *ans, size_t *checks, lc_diag *d) {
   assert(t && m && o && ans && d);
   size_t nans = 0;
   for (int k = 0; k < LC_NPROGRESS; k++)
@@ -609,6 +609,7 @@ size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_op
   list_ctx lc = {&c, models, lc_xcalloc(p->nthreads, sizeof(lc_thread_run))};
   lc_state_hook hook = {list_state, listed_frame, NULL, &lc, listed_suffix};
   lc_result *r = lc_check_program_hooked(p, m, &qo, start, &hook);
+  if (checks) *checks += r->solver_checks;
   if (r->status == LC_RESULT_OK) judge(&c, r, ans, nans);
   lc_result_free(r);
   free(lc.th);
@@ -720,6 +721,7 @@ void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_o
   if (qo.engine == LC_ENGINE_AUTO) qo.engine = LC_ENGINE_ENUM;
   lc_state_hook hook = {on_state, frame_matters, partial_matters, &f, fair_suffix};
   lc_result *r = lc_check_program_hooked(p, m, &qo, start, &hook);
+  into->termination_checks += r->solver_checks;
   if (f.witness) {   /* a hang found is one, whatever stopped the search after */
     into->termination = LC_TERM_MAY_HANG;
     into->termination_witness = f.witness;
