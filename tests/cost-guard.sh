@@ -13,7 +13,10 @@
 # tests/cost/pins lists the cases, one a line:
 #   ENGINE TEST STATES CHECKS [WORK Z3-VERSION]
 # TEST is FAMILY-SIZE (written by litmus-gen --family), a path in the
-# source tree, or corpus/PATH under $CORPUS_DIR (skipped without it).
+# source tree, or corpus/PATH under $CORPUS_DIR (skipped without it);
+# TEST:termination asks the termination question too (engine-cost
+# --termination: a kernel under OBE, as litmus-check asks it), its
+# checks added to the listing's.
 # PROMOTE=1 rewrites the counts from this run (review the diff: a pin
 # raised is a slowdown accepted).  A case that got MARGIN times cheaper
 # passes with a note: pin it again so that the guard keeps the gain.
@@ -32,7 +35,9 @@ while IFS= read -r line; do
   case $line in '#'* | '') echo "$line" >> "$new"; continue ;; esac
   set -- $line
   engine=$1 test=$2 states=$3 checks=$4 work=${5:-} z3=${6:-}
-  case $test in
+  term=
+  case $test in *:termination) term=--termination ;; esac
+  case ${test%:termination} in
     corpus/*)
       if [ -z "${CORPUS_DIR:-}" ] || [ ! -f "$CORPUS_DIR/${test#corpus/}" ]; then
         echo "skip: $engine $test (no corpus)"
@@ -40,12 +45,12 @@ while IFS= read -r line; do
         continue
       fi
       file=$CORPUS_DIR/${test#corpus/} ;;
-    */*) file=$abs_top_srcdir/$test ;;
+    */*) file=$abs_top_srcdir/${test%:termination} ;;
     *)
       file=$tmp/fam/$test.litmus
       [ -f "$file" ] || "$lgen" --family "${test%-*}" --size "${test##*-}" -o "$tmp/fam" < /dev/null > /dev/null ;;
   esac
-  if ! "$cost" --work "$engine" "$file" < /dev/null > "$tmp/out" 2> "$tmp/err"; then
+  if ! "$cost" --work "$engine" $term "$file" < /dev/null > "$tmp/out" 2> "$tmp/err"; then
     bad "$engine $test: $(cat "$tmp/err")"
     echo "$line" >> "$new"
     continue

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT
  *
  *   engine-cost [--unroll N] FILE...
- *   engine-cost --work smt|enum [--unroll N] FILE...
+ *   engine-cost --work smt|enum [--unroll N] [--termination] FILE...
  *
  * The first form prints one line per test: the file, log2 of the explicit
  * engine's search space, log2 of the SMT encoding's size and the engine
@@ -16,7 +16,10 @@
  * the model on a partial or complete choice; Z3's satisfiability checks)
  * and, for smt, Z3's resource count ("rlimit count") and its version.
  * None of these depends on the machine or its load: tests/cost-guard.sh
- * pins them.
+ * pins them.  A C++ test or kernel is checked under cuda-cpp.  With
+ * --termination the termination question is asked too, as litmus-check
+ * asks it (under OBE for a kernel), and the checks printed are the
+ * listing's and the question's together.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,24 +27,29 @@
 #include <z3.h>
 
 #include "check.h"
+#include "progress.h"
 #include "cli/cli.h"
 
-static int one(const char *path, unsigned unroll, const cat_model *m, lc_engine engine) {
+static int one(const char *path, unsigned unroll, const cat_model *ptx, const cat_model *cpp, lc_engine engine,
+               bool term) {
   lc_diag d;
   lc_diag_init(&d, NULL, stderr);
   lx_options lo = {unroll, LX_DEFAULT_MAX_PATHS, 0, false, 0};
   cli_test t;
   int rc = 2;
   if (cli_test_read(&t, "engine-cost", path, &lo, &d) == 0) {
-    if (m) {
+    if (ptx) {
+      const cat_model *m = t.test->cpp ? cpp : ptx;
       lc_check_options o;
       lc_check_options_init(&o);
       o.engine = engine;
-      lc_result *r = lc_check_program(t.prog, m, &o, lc_now());
+      o.termination = term;
+      if (term && t.test->thread_label) o.progress = 1u << LC_PROGRESS_OBE;
+      lc_result *r = lc_check_lowered(t.test, t.prog, m, &o, lc_now(), &d);
       if (r->status == LC_RESULT_OK) {
         unsigned major, minor, build, rev;
         Z3_get_version(&major, &minor, &build, &rev);
-        printf("%s %s %zu %zu", path, lc_engine_name(engine), r->nstates, r->solver_checks);
+        printf("%s %s %zu %zu", path, lc_engine_name(engine), r->nstates, r->solver_checks + r->termination_checks);
         if (engine == LC_ENGINE_SMT) printf(" %.0f z3-%u.%u.%u", r->solver_work, major, minor, build);
         printf("\n");
         rc = 0;
@@ -67,8 +75,13 @@ int main(int argc, char **argv) {
   unsigned unroll = LX_DEFAULT_UNROLL;
   int i = 1, rc = 0;
   lc_engine engine = LC_ENGINE_AUTO;
-  bool work = false;
+  bool work = false, term = false;
   for (; i + 1 < argc; i += 2) {
+    if (strcmp(argv[i], "--termination") == 0) {
+      term = true;
+      i--;
+      continue;
+    }
     if (strcmp(argv[i], "--unroll") == 0) unroll = (unsigned)atoi(argv[i + 1]);
     else if (strcmp(argv[i], "--work") == 0 && lc_engine_parse(argv[i + 1], &engine) == 0 &&
              engine != LC_ENGINE_AUTO)
@@ -76,22 +89,25 @@ int main(int argc, char **argv) {
     else break;
   }
   if (i >= argc || argv[i][0] == '-') {
-    fprintf(stderr, "usage: engine-cost [--work smt|enum] [--unroll N] FILE...\n");
+    fprintf(stderr, "usage: engine-cost [--work smt|enum] [--unroll N] [--termination] FILE...\n");
     return 2;
   }
   char **search = NULL;
-  cat_model *m = NULL;
+  cat_model *m = NULL, *cpp = NULL;
   if (work) {
     search = lc_model_search(argv[0]);
     m = cli_model_load("engine-cost", search, "ptx-v7.5", NULL);
-    if (!m) {
+    cpp = m ? cli_model_load("engine-cost", search, "cuda-cpp", NULL) : NULL;
+    if (!cpp) {
+      cat_model_free(m);
       lc_model_search_free(search);
       return 2;
     }
   }
   for (; i < argc; i++)
-    if (one(argv[i], unroll, m, engine)) rc = 2;
+    if (one(argv[i], unroll, m, cpp, engine, term)) rc = 2;
   cat_model_free(m);
+  cat_model_free(cpp);
   lc_model_search_free(search);
   return rc;
 }

@@ -75,6 +75,8 @@ typedef struct lc_result {
   size_t solver_checks;     /* satisfiability checks made (SMT) or candidates tried (enum) */
   double solver_work;       /* SMT: Z3's resource count ("rlimit count"), summed over its
                                solvers: the same on every run of one Z3 version (0: enum) */
+  size_t termination_checks; /* the termination question's engine: its solver_checks
+                               (tests/cost-guard.sh pins them) */
 } lc_result;
 
 /* A question about the allowed final states that need not list them all
@@ -93,6 +95,10 @@ typedef struct lc_state_hook {
    * NULL: every one may. */
   bool (*partial)(void *ctx, const lx_val *state, const bool *known);
   void *ctx;
+  /* A hint like `frame` on the paths of threads from..nthreads-1 alone
+   * (paths[from..]; the entries before are stale): false when no
+   * combination with them matters.  NULL: any may. */
+  bool (*suffix)(void *ctx, const int *paths, size_t from);
 } lc_state_hook;
 
 lc_result *lc_result_new(const lx_program *p, const char *engine, const char *model);

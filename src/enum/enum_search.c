@@ -1631,15 +1631,27 @@ static void search_frames(search *s) {
   for (size_t t = 0; t < nt; t++) order[t] = path_order(s, t);
   for (size_t t = 0; t < nt; t++)
     if (!p->threads[t].npaths) goto out;
+  size_t moved = nt;   /* the highest thread whose path just changed */
   for (;;) {
     for (size_t t = 0; t < nt; t++) paths[t] = order[t][k[t]];
-    bool wanted = !s->hook || !s->hook->frame || s->hook->frame(s->hook->ctx, paths);
-    wanted &= !s->within || memcmp(paths, s->within->paths, nt * sizeof(int)) == 0;
-    bool known = any_cut(p, paths) && cuts_known(s, paths) && !(any_ub(p, paths) && !s->r->ub_reached);
-    if (wanted && !known && enum_sym_canonical(s->sym, k, nt, p)) search_frame(s, paths);
+    /* The hook's suffix hint, from the highest thread moved down: a
+     * suffix it rejects is skipped whole, every combination of the
+     * threads below it (the odometer's order kept). */
+    size_t skip = 0;
+    for (size_t from = moved; s->hook && s->hook->suffix && from > 0 && !skip; from--)
+      if (from < nt && !s->hook->suffix(s->hook->ctx, paths, from)) skip = from;
+    if (skip) {
+      for (size_t t = 0; t < skip; t++) k[t] = p->threads[t].npaths - 1;
+    } else {
+      bool wanted = !s->hook || !s->hook->frame || s->hook->frame(s->hook->ctx, paths);
+      wanted &= !s->within || memcmp(paths, s->within->paths, nt * sizeof(int)) == 0;
+      bool known = any_cut(p, paths) && cuts_known(s, paths) && !(any_ub(p, paths) && !s->r->ub_reached);
+      if (wanted && !known && enum_sym_canonical(s->sym, k, nt, p)) search_frame(s, paths);
+    }
     size_t t = 0;
     while (t < nt && ++k[t] == p->threads[t].npaths) k[t++] = 0;
     if (t == nt || s->stop) break;
+    moved = t;
   }
 out:
   for (size_t t = 0; t < nt; t++) free(order[t]);

@@ -1,16 +1,36 @@
 /* enum_sym.c - symmetry between identical threads: twins in one CTA.
  * SPDX-License-Identifier: MIT
  *
- * Two threads are twins when they run the same code (cell by cell, as
- * printed), start with the same registers, sit in the same CTA, cluster
- * and GPU, and lowered to the same paths.  Swapping them is then an
- * automorphism of everything a model sees: the events of one map to
- * those of the other (path by path, position by position), the scope tree
- * stays, and the locations are the same.  So a frame whose paths are a
- * permutation of another's gives the permuted states and racy pairs, and
- * only frames whose twins take their paths in ascending order need to be
- * searched, each state and pair found then being added with its images
- * (enum_search.c).  A class of k twins divides the frames by up to k!.
+ * Two threads are twins when they sit in the same CTA, cluster and GPU
+ * and their lowered programs are one up to the renaming of their events:
+ * path by path, position by position, every event alike (kind, tags,
+ * scope, proxy, location, register, barrier operands, the value written
+ * as an expression over the reads, the partner of an rmw), every path's
+ * conditions, flags (cut, undefined behaviour, blocked, paused) and
+ * observed registers alike, and the swap of their events an automorphism
+ * of every static relation of the program (po, dependencies, locations,
+ * scopes, exclusivity, issue order).  That is exactly what an engine and a
+ * model can see of a thread, so the swap maps each candidate execution to
+ * one with the same verdicts, its final state to the state with the two
+ * threads' observed registers exchanged, and its racy pairs to their
+ * images (sym_automorphism checks it whole).  A PTX test's twins must also
+ * have the same code, cell by cell as printed, and the same initial
+ * registers; a C++ test's (the CUDA C++ dialect, and a kernel's threads,
+ * which differ only by the constants of threadIdx and blockIdx) are
+ * compared as lowered, so that two threads whose ids only chose the same
+ * code, or fed registers nobody observes, are twins, and two whose ids
+ * reach an address, a value written or an observed register are not.
+ *
+ * So a frame whose paths are a permutation of another's gives the
+ * permuted states and racy pairs, and only frames whose twins take their
+ * paths in ascending order need to be searched, each state and pair
+ * found then being added with its images (enum_search.c).  A class of k
+ * twins divides the frames by up to k!.  Twin CTAs (every thread of one
+ * the twin of the one of the other at the same rank, in one GPU and one
+ * cluster or none written) are swapped whole: block 0 and block 1 of a
+ * kernel running the same code on the same locations.  Locations are
+ * never renamed: two CTAs or threads that touch different locations
+ * (their own __shared__ copies, data[blockIdx.x]) are no twins.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -19,12 +39,16 @@
 #include "enum/enum_int.h"
 #include "litmus/ast.h"
 
-/* Same code and registers; in one CTA too unless `other_cta`, where the
- * two must be in CTAs of one GPU and of one cluster, or of none written. */
-static bool same_code(const lt_test *t, size_t a, size_t b, bool other_cta) {
+/* Placed alike: in one CTA unless `other_cta`, where the two must be in
+ * CTAs of one GPU and of one cluster, or of none written; and for a PTX
+ * test, the same code and initial registers. */
+static bool same_code(const lx_program *p, size_t a, size_t b, bool other_cta) {
+  const lt_test *t = p->code;
   const lt_thread *x = &t->threads[a], *y = &t->threads[b];
-  if (x->gpu != y->gpu || x->ncells != y->ncells || x->cluster != y->cluster) return false;
+  if (x->gpu != y->gpu || x->cluster != y->cluster) return false;
   if (other_cta ? x->cta == y->cta : x->cta != y->cta) return false;
+  if (p->test->cpp) return true;   /* compared as lowered only (swap_maps) */
+  if (x->ncells != y->ncells) return false;
   bool same = true;
   for (size_t i = 0; i < x->ncells && same; i++) {
     const lt_cell *cx = &x->cells[i], *cy = &y->cells[i];
@@ -56,12 +80,113 @@ static bool same_code(const lt_test *t, size_t a, size_t b, bool other_cta) {
   return same;
 }
 
+/* Are x and y one expression once the reads of x are renamed by ev?  An
+ * explicit stack: expressions may be deep (a counter's sum over a loop). */
+static bool same_expr_mapped(const lx_expr *x, const lx_expr *y, const int *ev) {
+  if (!x || !y) return !x && !y;
+  LC_VEC(const lx_expr *) st = {0};
+  lc_vec_push(&st, x);
+  lc_vec_push(&st, y);
+  bool same = true;
+  while (same && st.n) {
+    const lx_expr *b = st.v[--st.n], *a = st.v[--st.n];
+    if (a->kind != b->kind) {
+      same = false;
+      continue;
+    }
+    switch (a->kind) {
+    case LX_X_CONST: same = a->c == b->c; break;
+    case LX_X_READ: same = ev[a->event] == b->event; break;
+    case LX_X_BIN:
+      same = a->op == b->op;
+      lc_vec_push(&st, a->a);
+      lc_vec_push(&st, b->a);
+      if (a->b || b->b) {
+        same &= a->b && b->b;
+        if (same) {
+          lc_vec_push(&st, a->b);
+          lc_vec_push(&st, b->b);
+        }
+      }
+      break;
+    }
+  }
+  lc_vec_free(&st);
+  return same;
+}
+
+static bool same_str(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+/* Events e and ev[e] alike in all an engine reads of one (enum_sym.c's
+ * head), their operands renamed by ev.  The register a read fills is not
+ * compared: what a register ends with is the path's (same_path compares
+ * the observed ones), and threads whose ids picked the same code in
+ * different branches number their registers differently. */
+static bool same_event(const lx_program *p, const lx_event *x, const lx_event *y, const int *ev) {
+  if (x->kind != y->kind || x->tags != y->tags || x->scope != y->scope || x->proxy != y->proxy ||
+      x->vloc != y->vloc || x->ploc != y->ploc || x->va != y->va || x->pos != y->pos ||
+      x->bar_n != y->bar_n || x->bar_k != y->bar_k || x->bar_blocked != y->bar_blocked ||
+      x->bar_cluster != y->bar_cluster || x->aop != y->aop || x->done_pos != y->done_pos)
+    return false;
+  if ((x->rmw < 0) != (y->rmw < 0) || (x->rmw >= 0 && ev[x->rmw] != y->rmw)) return false;
+  (void)p;
+  return same_expr_mapped(x->value, y->value, ev) && same_expr_mapped(x->bar_id, y->bar_id, ev) &&
+         same_expr_mapped(x->bar_count, y->bar_count, ev);
+}
+
+/* Paths px and py alike, their events renamed by ev; `slots` marks the
+ * register slots some observable shows. */
+static bool same_path(const lx_path *px, const lx_path *py, const int *ev, const bool *slots, size_t nregs) {
+  if (px->nconds != py->nconds || px->cut != py->cut || !same_str(px->ub, py->ub) || px->blocked != py->blocked ||
+      px->paused != py->paused || px->iter_pos != py->iter_pos)
+    return false;
+  for (size_t i = 0; i < px->nconds; i++) {
+    const lx_cond *a = &px->conds[i], *b = &py->conds[i];
+    if (a->cmp != b->cmp || a->branch_pos != b->branch_pos || !same_expr_mapped(a->a, b->a, ev) ||
+        !same_expr_mapped(a->b, b->b, ev))
+      return false;
+  }
+  for (size_t r = 0; r < nregs; r++)
+    if (slots[r] && !same_expr_mapped(px->regs[r], py->regs[r], ev)) return false;
+  return true;
+}
+
+/* Is the permutation ev of the events an automorphism of the program:
+ * moved events and paths alike (same_event, same_path), and every static
+ * relation kept?  The relations are compared row by row for the moved
+ * events only (the others keep their pairs among themselves); a program
+ * too large for that (more than SYM_WORK pair tests) gets no symmetry. */
+enum { SYM_WORK = 200000000 };
+static bool sym_automorphism(const lx_program *p, const int *ev) {
+  const rel_rel *rels[] = {p->po, p->intra, p->ext, p->exclusive, p->loc, p->vloc, p->rmw, p->addr, p->data,
+                           p->ctrl, p->scta, p->scluster, p->sgpu, p->incl, p->sr, p->id, p->iss};
+  size_t nrels = LC_ARRAY_LEN(rels), moved = 0;
+  for (size_t e = 0; e < p->nevents; e++) {
+    if (ev[e] == (int)e) continue;
+    if (ev[e] < 0 || ev[ev[e]] != (int)e) return false;   /* a swap of events, or nothing */
+    if (!same_event(p, &p->events[e], &p->events[ev[e]], ev)) return false;
+    moved++;
+  }
+  if ((double)moved * (double)p->nevents * (double)nrels * 2 > SYM_WORK) return false;
+  for (size_t e = 0; e < p->nevents; e++) {
+    size_t x = (size_t)ev[e];
+    if (x == e) continue;
+    for (size_t f = 0; f < p->nevents; f++) {
+      size_t y = (size_t)ev[f];
+      for (size_t k = 0; k < nrels; k++)
+        if (rels[k] && (rel_has(rels[k], e, f) != rel_has(rels[k], x, y) || rel_has(rels[k], f, e) != rel_has(rels[k], y, x)))
+          return false;
+    }
+  }
+  return true;
+}
+
 /* The event and observable maps of swapping threads a and b; false when
  * their lowering differs after all. */
 static bool swap_maps(const lx_program *p, size_t a, size_t b, int *ev, int *obs) {
   const lx_thread *x = &p->threads[a], *y = &p->threads[b];
-  if (x->npaths != y->npaths || x->nregs != y->nregs || memcmp(x->regs, y->regs, x->nregs * sizeof(int)) != 0)
-    return false;
+  if (x->npaths != y->npaths) return false;
+  if (!p->test->cpp && (x->nregs != y->nregs || memcmp(x->regs, y->regs, x->nregs * sizeof(int)) != 0)) return false;
   for (size_t e = 0; e < p->nevents; e++) ev[e] = -1;
   for (size_t k = 0; k < x->npaths; k++) {
     const lx_path *px = &p->paths[x->paths[k]], *py = &p->paths[y->paths[k]];
@@ -76,6 +201,23 @@ static bool swap_maps(const lx_program *p, size_t a, size_t b, int *ev, int *obs
   }
   for (size_t e = 0; e < p->nevents; e++)
     if (ev[e] < 0) ev[e] = (int)e;
+  /* alike event by event and path by path, reads renamed (the relations
+   * are the whole permutation's: sym_automorphism) */
+  bool *slots = lc_xcalloc(x->nregs + 1, sizeof(bool));
+  bool alike = true;
+  for (size_t o = 0; o < p->nobs; o++)
+    if (p->obs[o].kind == LX_OBS_REG && (size_t)p->obs[o].thread == a) {
+      slots[p->obs[o].slot] = true;
+      alike &= (size_t)p->obs[o].slot < y->nregs;   /* else the observables tell them apart */
+    }
+  for (size_t k = 0; k < x->npaths && alike; k++) {
+    const lx_path *px = &p->paths[x->paths[k]], *py = &p->paths[y->paths[k]];
+    alike = same_path(px, py, ev, slots, x->nregs);
+    for (size_t i = 0; i < px->nevents && alike; i++)
+      alike = same_event(p, &p->events[px->events[i]], &p->events[py->events[i]], ev);
+  }
+  free(slots);
+  if (!alike) return false;
   for (size_t o = 0; o < p->nobs; o++) {
     const lx_obs *ob = &p->obs[o];
     obs[o] = (int)o;
@@ -113,7 +255,7 @@ static size_t cta_threads(const lt_test *t, int c, int gpu, size_t *out) {
  * for one (same code, one GPU, one cluster or none written), swapped
  * whole.  Each CTA is paired with the twin CTA before it (cta_before). */
 static void cta_twins(enum_sym *s, const lx_program *p, int *ev, int *obs) {
-  const lt_test *t = p->test;
+  const lt_test *t = p->code;
   size_t nt = p->nthreads;
   size_t *ta = lc_xcalloc(nt, sizeof(size_t)), *tb = lc_xcalloc(nt, sizeof(size_t));
   int *total_ev = lc_xcalloc(p->nevents + 1, sizeof(int)), *total_obs = lc_xcalloc(p->nobs + 1, sizeof(int));
@@ -132,13 +274,13 @@ static void cta_twins(enum_sym *s, const lx_program *p, int *ev, int *obs) {
       for (size_t e = 0; e < p->nevents; e++) total_ev[e] = (int)e;
       for (size_t o = 0; o < p->nobs; o++) total_obs[o] = (int)o;
       for (size_t k = 0; k < na && twins; k++) {
-        twins = same_code(t, ta[k], tb[k], true) && swap_maps(p, ta[k], tb[k], ev, obs);
+        twins = same_code(p, ta[k], tb[k], true) && swap_maps(p, ta[k], tb[k], ev, obs);
         for (size_t e = 0; twins && e < p->nevents; e++)
           if (ev[e] != (int)e) total_ev[e] = ev[e];
         for (size_t o = 0; twins && o < p->nobs; o++)
           if (obs[o] != (int)o) total_obs[o] = obs[o];
       }
-      if (!twins) continue;
+      if (!twins || !sym_automorphism(p, total_ev)) continue;
       add_gen(s, p, total_ev, total_obs);
       s->cta_before[j] = (int)last;
       done[j] = true;
@@ -154,8 +296,8 @@ static void cta_twins(enum_sym *s, const lx_program *p, int *ev, int *obs) {
 }
 
 enum_sym *enum_sym_new(const lx_program *p) {
-  const lt_test *t = p->test;
-  if (!t || t->cpp || t->nthreads != p->nthreads || p->nthreads < 2) return NULL;
+  const lt_test *t = p->code;
+  if (!t || !p->test || t->nthreads != p->nthreads || p->nthreads < 2) return NULL;
   enum_sym *s = lc_xcalloc(1, sizeof *s);
   s->before = lc_xcalloc(p->nthreads, sizeof(int));
   for (size_t a = 0; a < p->nthreads; a++) s->before[a] = -1;
@@ -167,7 +309,8 @@ enum_sym *enum_sym_new(const lx_program *p) {
     if (placed[a]) continue;
     size_t last = a;
     for (size_t b = a + 1; b < p->nthreads; b++) {
-      if (placed[b] || !same_code(t, last, b, false) || !swap_maps(p, last, b, ev, obs)) continue;
+      if (placed[b] || !same_code(p, last, b, false) || !swap_maps(p, last, b, ev, obs) || !sym_automorphism(p, ev))
+        continue;
       placed[b] = true;
       add_gen(s, p, ev, obs);
       s->before[b] = (int)last;
@@ -204,7 +347,7 @@ bool enum_sym_canonical(const enum_sym *s, const size_t *k, size_t nthreads, con
    * order, lexicographically at most the later one's */
   for (size_t t = 0; s && s->cta_before && t < nthreads; t++) {
     if (s->cta_before[t] < 0) continue;
-    const lt_test *lt = p->test;
+    const lt_test *lt = p->code;
     size_t a = (size_t)s->cta_before[t];
     int ca = lt->threads[a].cta, cb = lt->threads[t].cta, g = lt->threads[t].gpu;
     size_t i = a, j = t;

@@ -3,8 +3,9 @@
  * each other (a failed cas followed by the branch that assumes it succeeded).
  * SPDX-License-Identifier: MIT
  *
- * Only conditions that compare one expression with a constant are related
- * to each other; any other condition is taken as satisfiable.  That keeps
+ * Only conditions that compare one expression with a constant, or two
+ * expressions with each other, are related to those of the same
+ * expression or pair; any other condition is taken as satisfiable.  That keeps
  * the answer an over-approximation: a path is dropped only when its
  * conditions surely contradict.
  */
@@ -71,13 +72,33 @@ static bool satisfiable(const bound *bs, size_t n) {
   return all_hold(bs, n, lo - 2) || all_hold(bs, n, hi + 2);
 }
 
+enum { MAX_BOUNDS = 64 };
+
+/* `a cmp b`, neither constant, against the conditions comparing the same
+ * two expressions (either way round): each is a bound on the integer
+ * a - b against 0 (exact: no difference is computed, so none wraps).  A
+ * cas that succeeded (v1 == v0) and then the branch taken when it failed
+ * (v1 != v0): the spin loops of a semaphore, half their paths. */
+static bool pair_possible(const lx_cond *conds, size_t nconds, lt_cmp cmp, const lx_expr *a, const lx_expr *b) {
+  bound bs[MAX_BOUNDS];
+  size_t n = 0;
+  bs[n++] = (bound){cmp, 0};
+  for (size_t i = 0; i < nconds && n < MAX_BOUNDS; i++) {
+    const lx_cond *k = &conds[i];
+    if (k->a->kind == LX_X_CONST || k->b->kind == LX_X_CONST) continue;
+    if (same_expr(a, k->a) && same_expr(b, k->b)) bs[n++] = (bound){k->cmp, 0};
+    else if (same_expr(a, k->b) && same_expr(b, k->a)) bs[n++] = (bound){swap_cmp(k->cmp), 0};
+  }
+  return satisfiable(bs, n);
+}
+
 bool lx_cond_possible(const lx_cond *conds, size_t nconds, lt_cmp cmp, const lx_expr *a, const lx_expr *b) {
   if (a->kind == LX_X_CONST && b->kind == LX_X_CONST) return lx_cmp_apply(cmp, a->c, b->c);
+  if (a->kind != LX_X_CONST && b->kind != LX_X_CONST) return pair_possible(conds, nconds, cmp, a, b);
   const lx_expr *x;
   lt_cmp op;
   lx_val c;
   if (!normal_form(cmp, a, b, &x, &op, &c)) return true;
-  enum { MAX_BOUNDS = 64 };
   bound bs[MAX_BOUNDS];
   size_t n = 0;
   bs[n++] = (bound){op, c};

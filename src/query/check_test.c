@@ -27,7 +27,7 @@ lc_result *lc_check_lowered(const lt_test *t, const lx_program *p, const cat_mod
     double t0 = lc_now();
     if (o->progress) {
       r->terms = lc_xcalloc(LC_NPROGRESS, sizeof *r->terms);
-      r->nterms = lc_check_progress(t, m, o, start, o->progress, r->terms, d);
+      r->nterms = lc_check_progress(t, m, o, start, o->progress, r->terms, &r->termination_checks, d);
       r->termination = r->terms[0].verdict;
       r->termination_witness = r->terms[0].witness ? lc_xstrdup(r->terms[0].witness) : NULL;
     } else {

@@ -23,15 +23,17 @@ const char *lc_term_name(lc_term_verdict v);
  * stuck where, what the last iteration read, the final memory) to
  * into->termination_witness.  When the engine gives no answer (out of
  * time, an error) and found no hang, `into` fails with its reason, as
- * when the listing itself gives none. */
+ * when the listing itself gives none.  into->termination_checks gains the
+ * engine's checks. */
 void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_options *o, double start,
                           lc_result *into, lc_diag *d);
 
 /* The question under every model in `models` (a set of 1u << lc_progress)
  * at once: one lowering (with paused paths when a model other than fair is
  * asked) and one listing of states.  Fills ans[] in lc_progress order and
- * returns how many it filled; the caller frees the witnesses. */
+ * returns how many it filled; the caller frees the witnesses.  *checks
+ * (when not NULL) gains the engine's checks. */
 size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_options *o, double start,
-                         unsigned models, lc_term_answer *ans, lc_diag *d);
+                         unsigned models, lc_term_answer *ans, size_t *checks, lc_diag *d);
 
 #endif
