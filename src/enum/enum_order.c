@@ -78,14 +78,14 @@ rel_rel *enum_order_may(const enum_order *o) {
 static bool is_bar(const lx_event *e) { return e->kind == LX_EV_BAR_ARRIVE || e->kind == LX_EV_BAR_WAIT; }
 
 /* Two barrier events of different threads may join one instance: same
- * CTA (same cluster for barrier.cluster), same number n and occurrence k, an id on both or on neither
+ * CTA (same cluster for barrier.cluster, same GPU for the grid's), same number n and occurrence k, an id on both or on neither
  * (smt_engine.c same_instance).  The ids' values are compared by the
  * caller once they are known. */
 static bool may_join(const enum_frame *f, size_t a, size_t w) {
   const lx_event *ea = enum_frame_event(f, a), *ew = enum_frame_event(f, w);
   if (ea->kind != LX_EV_BAR_ARRIVE || ew->kind != LX_EV_BAR_WAIT || ea->thread == ew->thread) return false;
   const lx_thread *ta = &f->p->threads[ea->thread], *tw = &f->p->threads[ew->thread];
-  bool group = ea->bar_cluster ? ta->cluster == tw->cluster : ta->cta == tw->cta;
+  bool group = ea->bar_grid ? true : ea->bar_cluster ? ta->cluster == tw->cluster : ta->cta == tw->cta;
   return ta->gpu == tw->gpu && group && ea->bar_cluster == ew->bar_cluster && ea->bar_n == ew->bar_n &&
          ea->bar_k == ew->bar_k && !ea->bar_id == !ew->bar_id;
 }

@@ -110,6 +110,7 @@ typedef struct gen {
   func *kernel;
   int grid[3], block[3], nblocks, nthreads;
   int launch_line;
+  bool cooperative;    /* the launch says `cooperative` (cudaLaunchCooperativeKernel) */
   /* the text being written */
   lc_buf out;
   LC_VEC(int) line_of;
@@ -549,6 +550,7 @@ static void read_launch(gen *g, const char *text, int line, int col) {
   h_dim(&h, g->block, "the block (threads)");
   while (h_lit(&h, ",")) (void)h_int(&h, "the shared memory size or stream");
   if (!h_lit(&h, ">>>")) h_error(&h, "expected '>>>' closing the launch%s", "");
+  g->cooperative = h_lit(&h, "cooperative");
   h_space(&h);
   if (*h.p) h_error(&h, "unexpected text after the launch: %s", h.p);
   g->nblocks = g->grid[0] * g->grid[1] * g->grid[2];
@@ -867,9 +869,18 @@ static void sync_block(gen *g, const kn_tok *at) {
   put(g, ";", at);
 }
 
-static LC_NORETURN void grid_sync(gen *g, const kn_tok *at) {
-  ERR(g, at, "a grid-wide barrier (cooperative_groups::this_grid().sync()) is not modelled yet: write the "
-      "inter-block barrier with atomics (docs/kernels.md)");
+/* The grid's barrier, which the C++ dialect reads as written.  It is
+ * valid only in a cooperative launch (cudaLaunchCooperativeKernel), which
+ * the test is then taken to be (docs/kernels.md). */
+static void grid_sync(gen *g, const kn_tok *at) {
+  put(g, "cooperative_groups::this_grid", at);
+  put(g, "(", at);
+  put(g, ")", at);
+  put(g, ".", at);
+  put(g, "sync", at);
+  put(g, "(", at);
+  put(g, ")", at);
+  put(g, ";", at);
 }
 
 /* Tries the statements the reader rewrites, at toks[i] (a statement's
@@ -918,17 +929,17 @@ static size_t special_stmt(gen *g, frame *fr, size_t i, size_t end) {
   if ((cg_name(t, "this_thread_block") || cg_name(t, "this_grid")) && kn_is(&g->t[i + 1], "(") &&
       kn_is(&g->t[i + 2], ")") && kn_is(&g->t[i + 3], ".") && kn_is(&g->t[i + 4], "sync")) {
     if (cg_name(t, "this_grid")) grid_sync(g, t);
-    sync_block(g, t);
+    else sync_block(g, t);
     return find_semi(g, i) + 1;
   }
   if (t->kind == KT_ID && is_handle(g, t, &grid) && kn_is(&g->t[i + 1], ".") && kn_is(&g->t[i + 2], "sync")) {
     if (grid) grid_sync(g, t);
-    sync_block(g, t);
+    else sync_block(g, t);
     return find_semi(g, i) + 1;
   }
   if (cg_name(t, "sync") && kn_is(&g->t[i + 1], "(") && is_handle(g, &g->t[i + 2], &grid)) {
     if (grid) grid_sync(g, t);
-    sync_block(g, t);
+    else sync_block(g, t);
     return find_semi(g, i) + 1;
   }
   /* T h = this_grid(); auto b = cg::this_thread_block(); */
@@ -1339,9 +1350,10 @@ static void write_test(gen *g) {
   func *kf = g->kernel;
   int kline = kf->name->line;
   put_line(g, kline, "CUDA %.*s", (int)kf->name->n, kf->name->s);
-  put_line(g, kline, "\"Kernel %.*s of %s, launched <<<dim3(%d, %d, %d), dim3(%d, %d, %d)>>>: thread P(k) is "
+  put_line(g, kline, "\"Kernel %.*s of %s, launched <<<dim3(%d, %d, %d), dim3(%d, %d, %d)>>>%s: thread P(k) is "
            "global thread k = blockIdx * blockDim + threadIdx, in CTA blockIdx.\"", (int)kf->name->n, kf->name->s,
-           K->src->name, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2]);
+           K->src->name, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
+           g->cooperative ? " cooperatively" : "");
   put_line(g, kline, "{");
   /* the kernel's pointer parameters, then the __device__ variables, then per block its __shared__ ones */
   for (size_t k = 0; k < kf->params.n; k++) {
@@ -1579,6 +1591,7 @@ lt_test *kn_read(const lc_source *src, const kn_options *o, lc_diag *d) {
       }
       t->thread_label = labels;
     }
+    if (t) t->cooperative |= g.cooperative;
   }
   gen_free(&g);
   reader_fini(&K);

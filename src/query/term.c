@@ -204,6 +204,8 @@ typedef struct bar_parties {
   size_t narrived;
 } bar_parties;
 
+static bool same_group(const term_ctx *c, size_t u, size_t t, const lx_event *w);
+
 static void parties_init(bar_parties *bp, const term_ctx *c, const lx_val *st, size_t t, const lx_event *w) {
   const lx_program *p = c->p;
   size_t nt = p->nthreads;
@@ -213,7 +215,7 @@ static void parties_init(bar_parties *bp, const term_ctx *c, const lx_val *st, s
   bp->elsewhere = bp->arrived + 3 * nt;
   bp->narrived = 0;
   for (size_t u = 0; u < nt; u++) {
-    if (c->cta[u] != c->cta[t]) continue;
+    if (!same_group(c, u, t, w)) continue;
     const lx_path *path = state_path(c, st, u);
     const lx_event *a = bar_arrival(p, path, w);
     bp->arrived[u] = a && same_bar_id(a, w);
@@ -232,6 +234,12 @@ static void parties_fini(bar_parties *bp) { free(bp->arrived); }
 /* "3 threads: arrived P0 and P1 (2 of 3)", or with no count "every
  * thread of the CTA that reaches it: arrived P0". */
 static void bar_quorum_text(lc_buf *b, const lx_program *p, const lx_event *w, const bar_parties *bp) {
+  if (w->bar_grid) {
+    lc_buf_printf(b, "every thread of the grid (%lld): arrived ", (long long)w->bar_count->c);
+    thread_list(b, p, bp->arrived);
+    lc_buf_printf(b, " (%zu of %lld)", bp->narrived, (long long)w->bar_count->c);
+    return;
+  }
   if (!w->bar_count) {
     lc_buf_puts(b, "every thread of the CTA that reaches it: arrived ");
     thread_list(b, p, bp->arrived);
@@ -263,7 +271,8 @@ static void describe_bar_wait(lc_buf *b, const term_ctx *c, const lx_val *st, si
   }
   lc_buf_printf(b, "P%d%s waits forever at ", p->threads[t].id, lt_thread_label(p->test, t));
   lx_bar_name(b, w);
-  lc_buf_printf(b, " of CTA %d (line %d), which expects ", p->threads[t].cta, w->at.line);
+  if (w->bar_grid) lc_buf_printf(b, " (line %d), which expects ", w->at.line);
+  else lc_buf_printf(b, " of CTA %d (line %d), which expects ", p->threads[t].cta, w->at.line);
   bar_quorum_text(b, p, w, &bp);
   lc_buf_puts(b, ", waiting ");
   thread_list(b, p, bp.waiting);
@@ -389,6 +398,7 @@ static char *witness_text(const term_ctx *c, const lx_val *st, const bool *owed)
 static bool same_group(const term_ctx *c, size_t u, size_t t, const lx_event *w) {
   const lx_thread *a = &c->p->threads[u], *b = &c->p->threads[t];
   if (w->bar_cluster) return a->gpu == b->gpu && a->cluster == b->cluster;
+  if (w->bar_grid) return a->gpu == b->gpu;
   return c->cta[u] == c->cta[t];
 }
 
@@ -414,6 +424,15 @@ static bool waits_consistent(const term_ctx *c, const lx_val *st) {
   return true;
 }
 
+/* Whether thread t's CTA counts as started: it made an event, or the
+ * launch is cooperative, which makes every CTA resident from the start
+ * (CUDA C++ Programming Guide, "Grid Synchronization":
+ * cudaLaunchCooperativeKernel launches only as many blocks as can be
+ * resident at once), so under OBE every CTA is owed progress. */
+static bool started(const term_ctx *c, const lx_val *st, size_t t) {
+  return c->p->test->cooperative || state_path(c, st, t)->nevents > 0;
+}
+
 /* Each model's verdict over the states, the first hanging state's witness
  * (the states are sorted, so both engines give the same one). */
 static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, size_t nans) {
@@ -425,7 +444,7 @@ static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, si
     if (!waits_consistent(c, st)) continue;
     for (size_t t = 0; t < c->p->nthreads; t++) {
       th[t].state = classify(c, st, t);
-      th[t].ran = state_path(c, st, t)->nevents > 0;
+      th[t].ran = started(c, st, t);
       th[t].cta = c->cta[t];
     }
     for (size_t a = 0; a < nans; a++) {
@@ -479,7 +498,12 @@ size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_op
   size_t nans = 0;
   for (int k = 0; k < LC_NPROGRESS; k++)
     if (models & (1u << k)) ans[nans++] = (lc_term_answer){k, LC_TERM_UNKNOWN, NULL};
-  bool pauses = models & ~(1u << LC_PROGRESS_FAIR);
+  /* a thread stopped for good: a CTA that never starts, or one a model
+   * other than fair and obe may stop; with every CTA of a cooperative
+   * launch resident, obe owes all of them progress, as fair does, and
+   * needs no such paths */
+  unsigned needs = ~(1u << LC_PROGRESS_FAIR) & ~(t->cooperative ? 1u << LC_PROGRESS_OBE : 0u);
+  bool pauses = models & needs;
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
                    o->timeout > 0 ? start + o->timeout : 0, pauses ? LX_LOWER_PAUSES : 1, o->timeout};
   lx_program *p = lx_lower(t, &lo, d);
@@ -528,7 +552,7 @@ static bool on_state(void *ctx, const lx_val *st) {
   if (!waits_consistent(c, st)) return false;
   for (size_t t = 0; t < c->p->nthreads; t++) {
     f->th[t].state = classify(c, st, t);
-    f->th[t].ran = state_path(c, st, t)->nevents > 0;
+    f->th[t].ran = started(c, st, t);
     f->th[t].cta = c->cta[t];
   }
   lc_run_kind k = lc_progress_judge(LC_PROGRESS_FAIR, f->th, c->p->nthreads, c->nctas, f->owed);
