@@ -31,7 +31,7 @@
 
 #include "kernel/kn_int.h"
 
-#define MAX_THREADS 64      /* threads of a launch */
+#define MAX_THREADS 1024    /* threads of a launch */
 #define MAX_INLINE 32       /* device functions inlined inside one another */
 #define MAX_ARRAY 1024      /* the C++ dialect's longest array */
 #define MAX_TEXT (8u << 20) /* bytes of the test written: inlining doubles it at each level */
@@ -59,6 +59,7 @@ typedef struct var {
   const kn_tok *name;
   const char *type;    /* the element type: "int", "cuda::atomic<int, cuda::thread_scope_device>" */
   bool shared;
+  bool is_extern;      /* extern __shared__, sized by the launch */
   long len;            /* -1 for a scalar */
   LC_VEC(int64_t) init;
   const kn_tok *decl;  /* its statement in a body (a __shared__ one), skipped when emitting */
@@ -111,6 +112,8 @@ typedef struct gen {
   int grid[3], block[3], nblocks, nthreads;
   int launch_line;
   bool cooperative;    /* the launch says `cooperative` (cudaLaunchCooperativeKernel) */
+  int64_t shmem;       /* the launch's dynamic shared memory in bytes (<<<G, B, bytes>>>), or -1 */
+  bool in_extern;      /* reading an `extern __shared__` array (sized by shmem) */
   /* the text being written */
   lc_buf out;
   LC_VEC(int) line_of;
@@ -321,6 +324,23 @@ static void read_values(gen *g, var *v, size_t i, size_t end) {
   }
 }
 
+/* The length of an `extern __shared__ T a[];`: the launch's dynamic shared
+ * memory (<<<G, B, bytes>>>) over the size of T (CUDA C++ Programming
+ * Guide, "__shared__": the array's size is given at launch). */
+static int64_t extern_len(gen *g, const var *v, const kn_tok *at) {
+  int size = kn_type_size(v->type);
+  if (size <= 0) ERR(g, v->name, "extern __shared__ array of '%s': its element size is not known", v->type);
+  if (g->shmem < 0)
+    ERR(g, at, "extern __shared__ '%.*s' is sized by the launch: give its bytes, `// @Launch: <<<G, B, BYTES>>>`",
+        (int)v->name->n, v->name->s);
+  int64_t n = g->shmem / size;
+  if (n < 1 || n > MAX_ARRAY)
+    kn_error(g->K, g->launch_line, 1, "extern __shared__ '%.*s': %lld bytes hold %lld elements of %d bytes; "
+             "from 1 to %d are modelled", (int)v->name->n, v->name->s, (long long)g->shmem, (long long)n, size,
+             MAX_ARRAY);
+  return n;
+}
+
 /* A variable declaration: [__shared__|__device__|...] type name ['[' N ']'] ['=' init] ';'
  * from toks[from] (after the storage words) to toks[semi]. */
 static var *read_var(gen *g, size_t from, size_t semi, bool shared) {
@@ -338,15 +358,23 @@ static var *read_var(gen *g, size_t from, size_t semi, bool shared) {
                                (int)v.name->n, v.name->s);
   if (j < semi && kn_is(&g->t[j], "[")) {
     size_t close = match(g, j, "[", "]");
-    if (close == j + 1) {
-      ERR(g, &g->t[j], "an array without a length (extern __shared__ sized by the launch) is not modelled: "
-          "give its length");
-    }
     size_t k = j + 1;
-    int64_t n = kn_const_expr(g->K, g->t, close, &k, false);
-    if (k != close) ERR(g, &g->t[k], "expected ']'");
+    int64_t n;
+    if (close == j + 1) {
+      if (!g->in_extern) ERR(g, &g->t[j], "an array without a length: give its length");
+      for (size_t e = 0; e < g->vars.n; e++)
+        if (g->vars.v[e].is_extern)
+          ERR(g, v.name, "a second extern __shared__ array ('%.*s' is one): they all start at one address, and "
+              "arrays that overlap are not modelled", (int)g->vars.v[e].name->n, g->vars.v[e].name->s);
+      n = 1;   /* sized once the launch is read (size_externs) */
+    } else {
+      if (g->in_extern) ERR(g, &g->t[j + 1], "an extern __shared__ array has no length: the launch gives its size");
+      n = kn_const_expr(g->K, g->t, close, &k, false);
+      if (k != close) ERR(g, &g->t[k], "expected ']'");
+    }
     if (n < 1 || n > MAX_ARRAY) ERR(g, &g->t[j + 1], "array length %lld: from 1 to %d", (long long)n, MAX_ARRAY);
     v.len = (long)n;
+    v.is_extern = g->in_extern && close == j + 1;
     j = close + 1;
     if (kn_is(&g->t[j], "[")) ERR(g, &g->t[j], "arrays of arrays are not modelled");
   }
@@ -485,7 +513,9 @@ static void read_file(gen *g) {
       ERR(g, t, "expected a __global__ or __device__ function or variable, found '%.*s'", (int)t->n, t->s);
     }
     size_t semi = find_semi(g, j);
+    for (size_t e = i; e < j; e++) g->in_extern |= shared && kn_is(&g->t[e], "extern");
     read_var(g, j, semi, shared);
+    g->in_extern = false;
     i = semi + 1;
   }
 }
@@ -534,7 +564,7 @@ static void h_dim(hscan *h, int d[3], const char *what) {
   int n = open ? 3 : 1;
   for (int k = 0; k < n; k++) {
     int64_t v = h_int(h, what);
-    if (v < 1 || v > MAX_THREADS) h_error(h, "%s: from 1 to 64", what);
+    if (v < 1 || v > MAX_THREADS) h_error(h, "%s: from 1 to 1024", what);
     d[k] = (int)v;
     if (!open) break;
     if (!h_lit(h, ",")) break;
@@ -548,7 +578,13 @@ static void read_launch(gen *g, const char *text, int line, int col) {
   h_dim(&h, g->grid, "the grid (blocks)");
   if (!h_lit(&h, ",")) h_error(&h, "expected ',' between the grid and the block%s", "");
   h_dim(&h, g->block, "the block (threads)");
-  while (h_lit(&h, ",")) (void)h_int(&h, "the shared memory size or stream");
+  g->shmem = -1;
+  if (h_lit(&h, ",")) {   /* the dynamic shared memory's size in bytes, then a stream (ignored) */
+    int64_t bytes = h_int(&h, "the shared memory size");
+    if (bytes < 0) h_error(&h, "the shared memory size is a number of bytes, 0 or more%s", "");
+    g->shmem = bytes;
+    if (h_lit(&h, ",")) (void)h_int(&h, "the stream");
+  }
   if (!h_lit(&h, ">>>")) h_error(&h, "expected '>>>' closing the launch%s", "");
   g->cooperative = h_lit(&h, "cooperative");
   h_space(&h);
@@ -883,6 +919,46 @@ static void grid_sync(gen *g, const kn_tok *at) {
   put(g, ";", at);
 }
 
+static var *coll_slots(gen *g, const kn_tok *at);
+
+/* __syncthreads_count/and/or (kn_coll.c) as a statement of its own:
+ * `c(p);`, `x = c(p);` or `T x = c(p);`; returns the index after it, or 0. */
+static size_t coll_stmt(gen *g, frame *fr, size_t i, size_t end) {
+  size_t j = i, name = 0;
+  while (j < end && type_word(g, &g->t[j])) j++;
+  if (j > i && g->t[j].kind == KT_ID && kn_is(&g->t[j + 1], "=")) name = j, j += 2;
+  else if (j == i && g->t[j].kind == KT_ID && kn_is(&g->t[j + 1], "=")) name = j, j += 2;
+  else j = i;
+  kn_coll c = kn_coll_of(&g->t[j]);
+  if (!c) return 0;
+  const kn_tok *at = &g->t[j];
+  if (!kn_is(&g->t[j + 1], "(")) ERR(g, at, "'%.*s' is a function: call it", (int)at->n, at->s);
+  size_t close = match(g, j + 1, "(", ")");
+  if (close == j + 2) ERR(g, at, "'%.*s' takes a predicate", (int)at->n, at->s);
+  if (!kn_is(&g->t[close + 1], ";"))
+    ERR(g, &g->t[close + 1], "'%.*s' is read as a statement of its own: `x = %.*s(p);`", (int)at->n, at->s,
+        (int)at->n, at->s);
+  const char *pred = render(g, fr, j + 2, close);
+  const char *target = NULL;
+  if (name && name > i) {   /* T x = ...: declared first, assigned below */
+    put(g, type_string(g, i, name), &g->t[i]);
+    target = declare(g, kn_str(g->K, &g->t[name]), fr->id);
+    put(g, target, &g->t[name]);
+    put(g, ";", &g->t[name]);
+  } else if (name) {
+    target = render(g, fr, i, i + 1);
+  }
+  size_t nvars = g->vars.n;
+  var *slots = coll_slots(g, at);
+  if (g->vars.n != nvars) ERR(g, at, "internal: the block's vote slots were not declared");
+  lc_buf b;
+  lc_buf_init(&b);
+  kn_coll_block(&b, c, loc_name(g, slots), g->tlin, g->nthreads, target, pred);
+  put_at(g, b.s, b.n, at->line, at->col);
+  lc_buf_fini(&b);
+  return close + 2;
+}
+
 /* Tries the statements the reader rewrites, at toks[i] (a statement's
  * start); returns the index after what it wrote, or 0. */
 static size_t special_stmt(gen *g, frame *fr, size_t i, size_t end) {
@@ -952,6 +1028,8 @@ static size_t special_stmt(gen *g, frame *fr, size_t i, size_t end) {
       semi = find_semi(g, j);
       return semi + 1;
     }
+  size_t coll = coll_stmt(g, fr, i, end);
+  if (coll) return coll;
   /* f(...);  x = f(...);  T x = f(...);  with f a function of several statements */
   func *f = find_func(g, t);
   if (f && !f->expr && kn_is(&g->t[i + 1], "(")) {
@@ -1209,8 +1287,10 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       if (cg_name(t, "this_grid") || cg_name(t, "this_thread_block") || cg_name(t, "grid_group"))
         ERR(g, t, "cooperative groups are read as `this_thread_block().sync()`, `g.sync()` and "
             "`cg::sync(g)` statements only");
-      if (kn_is(t, "__syncthreads_count") || kn_is(t, "__syncthreads_and") || kn_is(t, "__syncthreads_or") ||
-          kn_is(t, "__any_sync") || kn_is(t, "__all_sync") || kn_is(t, "__ballot_sync") || kn_is(t, "__shfl_sync") ||
+      if (kn_coll_of(t))
+        ERR(g, t, "'%.*s' is read as a statement of its own (`x = %.*s(p);`, `T x = %.*s(p);`), not inside "
+            "an expression", (int)t->n, t->s, (int)t->n, t->s, (int)t->n, t->s);
+      if (kn_is(t, "__any_sync") || kn_is(t, "__all_sync") || kn_is(t, "__ballot_sync") || kn_is(t, "__shfl_sync") ||
           kn_is(t, "__shfl_down_sync") || kn_is(t, "__shfl_up_sync") || kn_is(t, "__shfl_xor_sync") ||
           kn_is(t, "__activemask"))
         ERR(g, t, "'%.*s' is not modelled yet", (int)t->n, t->s);
@@ -1267,6 +1347,28 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
 
 /* ---- the test ---------------------------------------------------------------------------- */
 
+/* The __shared__ array a call of the block's collectives combines through
+ * (kn_coll.c): one int per thread of the block, one array per call as
+ * written (a location of its own makes fewer sources for the engines to
+ * try than one shared by every call). */
+static var *coll_slots(gen *g, const kn_tok *at) {
+  char buf[64];
+  snprintf(buf, sizeof buf, KN_COLL_SLOTS "_L%dC%d", at->line, at->col);
+  for (size_t k = 0; k < g->vars.n; k++)
+    if (tok_eq_str(g->vars.v[k].name, buf, strlen(buf))) return &g->vars.v[k];
+  kn_tok *name = lc_arena_alloc(g->K->a, sizeof *name);
+  *name = *at;
+  name->s = lc_arena_strdup(g->K->a, buf);
+  name->n = strlen(buf);
+  var v = {0};
+  v.name = name;
+  v.type = "int";
+  v.shared = true;
+  v.len = g->nthreads;
+  lc_vec_push(&g->vars, v);
+  return &g->vars.v[g->vars.n - 1];
+}
+
 /* Finds the __shared__ declarations and the asserts of the kernel and of
  * every function it may call (all of the file's device functions). */
 static void prescan(gen *g) {
@@ -1279,7 +1381,9 @@ static void prescan(gen *g) {
         size_t semi = find_semi(g, j);
         size_t from = j;   /* the statement's start: `volatile __shared__ int x;` keeps its volatile */
         while (from > f->body + 1 && (storage_word(&g->t[from - 1]) || kn_is(&g->t[from - 1], "volatile"))) from--;
+        for (size_t e = from; e < j; e++) g->in_extern |= kn_is(&g->t[e], "extern");
         var *v = read_var(g, from, semi, true);
+        g->in_extern = false;
         v->decl = t;
         v->decl_end = semi;
         j = semi;
@@ -1287,8 +1391,8 @@ static void prescan(gen *g) {
         bool seen = false;
         for (size_t a = 0; a < g->asserts.n; a++) seen |= g->asserts.v[a] == t->line;
         if (!seen) lc_vec_push(&g->asserts, t->line);
-      } else if (kn_is(t, "extern") && kn_is(&g->t[j + 1], "__shared__")) {
-        ERR(g, t, "extern __shared__ (sized by the launch) is not modelled: give the array its length");
+      } else if (kn_coll_of(t)) {
+        (void)coll_slots(g, t);
       }
     }
   }
@@ -1532,6 +1636,7 @@ static bool translate(kn_reader *K, gen *g) {
     if (o && o->kernel) kn_error(K, 1, 1, "no __global__ function named %s", o->kernel);
     kn_error(K, 1, 1, "no __global__ function: a kernel file has one (docs/kernels.md)");
   }
+  g->shmem = -1;
   if (o && o->launch) read_launch(g, o->launch, 0, 0);
   else if (K->launch.n) read_launch(g, K->launch.v[K->launch.n - 1].text, K->launch.v[K->launch.n - 1].line,
                                     K->launch.v[K->launch.n - 1].col);
@@ -1540,6 +1645,8 @@ static bool translate(kn_reader *K, gen *g) {
   else
     for (size_t k = 0; k < K->input.n; k++) read_inputs(g, K->input.v[k].text, K->input.v[k].line, K->input.v[k].col);
   prescan(g);
+  for (size_t k = 0; k < g->vars.n; k++)   /* extern __shared__ arrays, sized by the launch */
+    if (g->vars.v[k].is_extern) g->vars.v[k].len = (long)extern_len(g, &g->vars.v[k], g->vars.v[k].name);
   write_test(g);
   return true;
 }

@@ -85,6 +85,9 @@ done
 (cd "$top_srcdir" && "$lc" --print litmus/kernels/grid-sync-mp.cu 2>&1) >"$tmp/out"
 check_whole "$dir/grid-sync-mp.print.expected" "$tmp/out" "grid-sync-mp --print"
 
+(cd "$top_srcdir" && "$lc" --print litmus/kernels/syncthreads-and-or.cu 2>&1) >"$tmp/out"
+check_whole "$dir/syncthreads-and-or.print.expected" "$tmp/out" "syncthreads-and-or --print"
+
 # --print: the threads the launch makes
 (cd "$top_srcdir" && "$lc" --print litmus/kernels/barrier-2x2.cu 2>&1) >"$tmp/out"
 check_whole "$dir/barrier-2x2.print.expected" "$tmp/out" "barrier-2x2 --print"
