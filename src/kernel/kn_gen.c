@@ -1293,7 +1293,8 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       if (kn_is(t, "__any_sync") || kn_is(t, "__all_sync") || kn_is(t, "__ballot_sync") || kn_is(t, "__shfl_sync") ||
           kn_is(t, "__shfl_down_sync") || kn_is(t, "__shfl_up_sync") || kn_is(t, "__shfl_xor_sync") ||
           kn_is(t, "__activemask"))
-        ERR(g, t, "'%.*s' is not modelled yet", (int)t->n, t->s);
+        ERR(g, t, "'%.*s' (a warp vote or shuffle) is not modelled: it exchanges values between lanes without "
+            "ordering memory, which the event model's barriers cannot say (docs/kernels.md)", (int)t->n, t->s);
       if (kn_is(t, "__shared__")) ERR(g, t, "a __shared__ declaration is a statement of its own");
       if (kn_is(t, "auto")) ERR(g, t, "'auto' is not read: write the type");
       if (kn_is(t, "if") || kn_is(t, "while") || kn_is(t, "for") || kn_is(t, "switch")) {
