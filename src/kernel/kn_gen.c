@@ -921,6 +921,13 @@ static void grid_sync(gen *g, const kn_tok *at) {
 
 static var *coll_slots(gen *g, const kn_tok *at);
 
+/* After a group's `sync` (toks[k]): `();`, or an error; the index after. */
+static size_t sync_call_end(gen *g, size_t k) {
+  if (!kn_is(&g->t[k + 1], "(") || !kn_is(&g->t[k + 2], ")") || !kn_is(&g->t[k + 3], ";"))
+    ERR(g, &g->t[k], "expected `sync();`: a group's sync() is a statement of its own");
+  return k + 4;
+}
+
 /* __syncthreads_count/and/or (kn_coll.c) as a statement of its own:
  * `c(p);`, `x = c(p);` or `T x = c(p);`; returns the index after it, or 0. */
 static size_t coll_stmt(gen *g, frame *fr, size_t i, size_t end) {
@@ -1006,12 +1013,12 @@ static size_t special_stmt(gen *g, frame *fr, size_t i, size_t end) {
       kn_is(&g->t[i + 2], ")") && kn_is(&g->t[i + 3], ".") && kn_is(&g->t[i + 4], "sync")) {
     if (cg_name(t, "this_grid")) grid_sync(g, t);
     else sync_block(g, t);
-    return find_semi(g, i) + 1;
+    return sync_call_end(g, i + 4);
   }
   if (t->kind == KT_ID && is_handle(g, t, &grid) && kn_is(&g->t[i + 1], ".") && kn_is(&g->t[i + 2], "sync")) {
     if (grid) grid_sync(g, t);
     else sync_block(g, t);
-    return find_semi(g, i) + 1;
+    return sync_call_end(g, i + 2);
   }
   if (cg_name(t, "sync") && kn_is(&g->t[i + 1], "(") && is_handle(g, &g->t[i + 2], &grid)) {
     if (grid) grid_sync(g, t);
