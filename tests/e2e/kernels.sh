@@ -88,6 +88,11 @@ check_whole "$dir/grid-sync-mp.print.expected" "$tmp/out" "grid-sync-mp --print"
 (cd "$top_srcdir" && "$lc" --print litmus/kernels/syncthreads-and-or.cu 2>&1) >"$tmp/out"
 check_whole "$dir/syncthreads-and-or.print.expected" "$tmp/out" "syncthreads-and-or --print"
 
+# 512 threads at one barrier: the explicit engine walks its arrival choices
+# without recursing per pair (it overflowed the stack)
+(cd "$dir" && "$lc" --engine enum big-launch.cu 2>&1) | grep -x Ok >"$tmp/out"
+[ -s "$tmp/out" ] && ok "big-launch.cu: 512 threads at a barrier" || bad "big-launch.cu: no Ok"
+
 # --print: the threads the launch makes
 (cd "$top_srcdir" && "$lc" --print litmus/kernels/barrier-2x2.cu 2>&1) >"$tmp/out"
 check_whole "$dir/barrier-2x2.print.expected" "$tmp/out" "barrier-2x2 --print"
