@@ -351,6 +351,9 @@ static int check_instr(planner *P, int k, const lt_instr *in) {
   case LT_I_BULK: return check_bulk(P, k, in);
   case LT_I_MAPA: return check_mapa(P, k, in);
   case LT_I_BAR:
+    if (in->bar_grid)   /* the runner places many test instances in one grid */
+      return refuse(P, k, in, "the grid's barrier (this_grid().sync()) needs a cooperative launch of the test's "
+                              "threads alone, which the runner does not make (use --backend host)");
     if (in->bar_cluster) {
       note_sm90(P, k, in);
       P->pl->cluster_bars = true;

@@ -114,6 +114,7 @@ rel_rel *enum_order_may(const enum_order *o);
 rel_rel **enum_bar_choices(const enum_frame *f, const lx_val *val, size_t *n);
 /* The arrive -> wait pairs that may synchronise when values are unknown. */
 rel_rel *enum_bar_may(const enum_frame *f);
+rel_rel *enum_bar_must(const enum_frame *f);
 
 /* ---- the model, incrementally ------------------------------------------------ */
 

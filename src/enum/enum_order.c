@@ -78,14 +78,14 @@ rel_rel *enum_order_may(const enum_order *o) {
 static bool is_bar(const lx_event *e) { return e->kind == LX_EV_BAR_ARRIVE || e->kind == LX_EV_BAR_WAIT; }
 
 /* Two barrier events of different threads may join one instance: same
- * CTA (same cluster for barrier.cluster), same number n and occurrence k, an id on both or on neither
+ * CTA (same cluster for barrier.cluster, same GPU for the grid's), same number n and occurrence k, an id on both or on neither
  * (smt_engine.c same_instance).  The ids' values are compared by the
  * caller once they are known. */
 static bool may_join(const enum_frame *f, size_t a, size_t w) {
   const lx_event *ea = enum_frame_event(f, a), *ew = enum_frame_event(f, w);
   if (ea->kind != LX_EV_BAR_ARRIVE || ew->kind != LX_EV_BAR_WAIT || ea->thread == ew->thread) return false;
   const lx_thread *ta = &f->p->threads[ea->thread], *tw = &f->p->threads[ew->thread];
-  bool group = ea->bar_cluster ? ta->cluster == tw->cluster : ta->cta == tw->cta;
+  bool group = ea->bar_grid ? true : ea->bar_cluster ? ta->cluster == tw->cluster : ta->cta == tw->cta;
   return ta->gpu == tw->gpu && group && ea->bar_cluster == ew->bar_cluster && ea->bar_n == ew->bar_n &&
          ea->bar_k == ew->bar_k && !ea->bar_id == !ew->bar_id;
 }
@@ -102,6 +102,27 @@ rel_rel *enum_bar_may(const enum_frame *f) {
   for (size_t a = 0; a < f->n; a++)
     for (size_t w = 0; w < f->n; w++)
       if (may_join(f, a, w)) rel_add(r, a, w);
+  return r;
+}
+
+/* Must every arrival of a wait's instance come before it?  With no count,
+ * yes (every thread that reaches the instance); at the grid's barrier too,
+ * whose count is every thread of the GPU (lower.c lower_bar). */
+static bool forced_pair(const lx_event *w) { return !w->bar_count || w->bar_grid; }
+
+/* The pairs of sync_bar every arrival order gives: a forced arrival and
+ * its wait, with no id (an id's value is known only once the values are),
+ * the wait not blocked.  A lower bound the search starts from, so that
+ * hb through barriers prunes sources before the orders are chosen. */
+rel_rel *enum_bar_must(const enum_frame *f) {
+  assert(f);
+  rel_rel *r = rel_new(f->n);
+  for (size_t a = 0; a < f->n; a++)
+    for (size_t w = 0; w < f->n; w++) {
+      if (!may_join(f, a, w)) continue;
+      const lx_event *ea = enum_frame_event(f, a), *ew = enum_frame_event(f, w);
+      if (!ea->bar_id && !ew->bar_blocked && forced_pair(ew)) rel_add(r, a, w);
+    }
   return r;
 }
 
@@ -129,7 +150,7 @@ static void bars_init(bars *B, const enum_frame *f, const lx_val *val) {
   for (size_t i = 0; i < B->nev; i++)
     for (size_t j = 0; j < B->nev; j++)
       if (joins(f, val, B->ev[i], B->ev[j]) && !enum_frame_event(f, B->ev[j])->bar_blocked) {
-        B->forced[B->npairs] = !enum_frame_event(f, B->ev[j])->bar_count;
+        B->forced[B->npairs] = forced_pair(enum_frame_event(f, B->ev[j]));
         B->pair[B->npairs][0] = i;
         B->pair[B->npairs][1] = j;
         B->npairs++;
@@ -204,17 +225,20 @@ static void emit(bars *B, const bool *chosen) {
   lc_vec_push(&B->out, r);
 }
 
-/* Each free pair (a wait with a count) in or out, the forced ones in. */
-static void choose(bars *B, bool *chosen, size_t k) {
-  if (k == B->npairs) {
+/* Each free pair (a wait with a count) in or out, the forced ones in: the
+ * subsets of the free pairs in depth-first order, in before out, walked
+ * without recursion (a barrier of a large CTA has tens of thousands of
+ * pairs). */
+static void choose(bars *B, bool *chosen) {
+  for (size_t k = 0; k < B->npairs; k++) chosen[k] = true;
+  for (;;) {
     if (quorums_met(B, chosen) && times_exist(B, chosen)) emit(B, chosen);
-    return;
+    size_t k = B->npairs;
+    while (k > 0 && (B->forced[k - 1] || !chosen[k - 1])) k--;
+    if (k == 0) return;
+    chosen[k - 1] = false;
+    for (size_t j = k; j < B->npairs; j++) chosen[j] = true;
   }
-  chosen[k] = true;
-  choose(B, chosen, k + 1);
-  if (B->forced[k]) return;
-  chosen[k] = false;
-  choose(B, chosen, k + 1);
 }
 
 rel_rel **enum_bar_choices(const enum_frame *f, const lx_val *val, size_t *n) {
@@ -222,7 +246,7 @@ rel_rel **enum_bar_choices(const enum_frame *f, const lx_val *val, size_t *n) {
   bars B;
   bars_init(&B, f, val);
   bool *chosen = lc_xcalloc(B.npairs + 1, sizeof(bool));
-  choose(&B, chosen, 0);
+  choose(&B, chosen);
   free(chosen);
   bars_fini(&B);
   *n = B.out.n;

@@ -1576,7 +1576,7 @@ static void search_frame(search *s, const int *paths) {
     for (size_t k = 0; k < s->co.npairs; k++) s->co_no_apart[k] = true;
   s->sc_no_apart = lc_xcalloc(s->sc.npairs + 1, sizeof(bool));
   s->bar_may = enum_bar_may(f);
-  s->bar_must = rel_new(f->n);
+  s->bar_must = enum_bar_must(f);
   /* Values read in the previous frame must not look known in this one. */
   memset(s->known, 0, s->p->nevents * sizeof(bool));
   enum_model_reset(s->em, f->n);

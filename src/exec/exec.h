@@ -163,6 +163,7 @@ typedef struct lx_event {
   int bar_k;                /* this is the k-th barrier with this n on its path (from 1) */
   bool bar_blocked;         /* a wait never released (lowered for --termination only) */
   bool bar_cluster;         /* barrier.cluster: instances per cluster, not per CTA */
+  bool bar_grid;            /* the grid's barrier (this_grid().sync()): instances per GPU */
   /* asynchronous operations (docs/hopper.md, "The async proxy") */
   int aop;                  /* the bulk copy this event belongs to (the path position of
                                its first event), or -1: an event of the issuing thread */
@@ -309,6 +310,8 @@ enum { LX_LOWER_PAUSES = 2 };
 
 /* The instance number of barrier.cluster events (bar numbers are >= 0). */
 #define LX_BAR_CLUSTER (-1)
+/* The instance number of the grid's barrier (cooperative_groups::this_grid().sync()). */
+#define LX_BAR_GRID (-2)
 
 #define LX_DEFAULT_UNROLL 2u
 #define LX_DEFAULT_MAX_PATHS 4096u

@@ -174,7 +174,8 @@ static bar_vec cta_bars(const lx_program *p) {
   bar_vec v = {0};
   for (size_t i = p->ninit; i < p->nevents; i++) {
     const lx_event *e = &p->events[i];
-    if ((e->kind == LX_EV_BAR_ARRIVE || e->kind == LX_EV_BAR_WAIT) && !e->bar_cluster && e->thread >= 0)
+    if ((e->kind == LX_EV_BAR_ARRIVE || e->kind == LX_EV_BAR_WAIT) && !e->bar_cluster && !e->bar_grid &&
+        e->thread >= 0)
       lc_vec_push(&v, e);
   }
   return v;

@@ -580,10 +580,20 @@ static int lower_bar(run *R, const lt_instr *in) {
     lc_error(R->L->d, in->a.at, "the barrier instance number must be a constant");
     return -1;
   }
-  int n = (int)in->a.imm;
+  int n = in->bar_grid ? LX_BAR_GRID : (int)in->a.imm;
   int k = count_bars(R, n);
   const lx_expr *id = in->nbar_operands >= 2 ? opnd_value(R, &in->b) : NULL;
   const lx_expr *count = in->nbar_operands >= 3 ? opnd_value(R, &in->c) : NULL;
+  if (in->bar_grid) {
+    /* every thread of the grid (here: of the GPU) must arrive; one that
+     * exits first leaves the others waiting, unlike at a CTA barrier,
+     * since the grid's barrier counts the grid's threads (CUDA C++
+     * Programming Guide, "Grid Synchronization": every thread of the grid
+     * calls grid.sync()) */
+    int64_t nt = 0;
+    for (size_t i = 0; i < R->L->t->nthreads; i++) nt += R->L->t->threads[i].gpu == R->th->gpu;
+    count = mk_const(R->L, nt);
+  }
   /* --termination: a bar.sync may also be where the thread waits forever;
    * the engines hold a counted wait to a quorum that is never met, and the
    * judge a wait with no count to a CTA-mate that never arrives (term.c). */
@@ -592,8 +602,12 @@ static int lower_bar(run *R, const lt_instr *in) {
   for (int half = 0; half < (in->bar_arrive ? 1 : 2); half++) {
     lx_event *e = new_event(R, half ? LX_EV_BAR_WAIT : LX_EV_BAR_ARRIVE, in);
     e->bar_blocked = half && blocked;
-    e->tags |= bit(LX_T_B) | bit(LX_T_CTA);
-    e->scope = LT_SCOPE_CTA;
+    /* the grid's barrier: every thread of the launch (one GPU here), which
+     * it orders as __syncthreads() orders a CTA, at gpu scope (CUDA C++
+     * Programming Guide, "Grid Synchronization") */
+    e->tags |= bit(LX_T_B) | bit(in->bar_grid ? LX_T_GPU : LX_T_CTA);
+    e->scope = in->bar_grid ? LT_SCOPE_GPU : LT_SCOPE_CTA;
+    e->bar_grid = in->bar_grid;
     e->bar_n = n;
     e->bar_id = id;
     e->bar_count = count;

@@ -11,6 +11,7 @@
  *   compare-exchange          atom.cas (see lt_instr.cpp in ast.h)
  *   atomic_thread_fence       fence with the order; a relaxed fence is nothing
  *   __syncthreads()           bar.cta.sync 0
+ *   this_grid().sync()        a barrier of the GPU's threads (bar_grid)
  *   volatile access           ld/st with sem volatile (relaxed, system scope;
  *                             cuda-cpp.cat's option `volatile` decides)
  *   atomicAdd(p, v), ...      atom.OP relaxed at the function's scope;
@@ -747,6 +748,11 @@ static void stmt(cc *c, const lt_cstmt *s) {
     in->nbar_operands = 1;
     in->bar_cta_suffix = true;
     in->scope = LT_SCOPE_CTA;
+    if (s->grid) {   /* one instance per GPU, gpu-scoped (lower.c lower_bar) */
+      in->bar_grid = true;
+      in->bar_cta_suffix = false;
+      in->scope = LT_SCOPE_GPU;
+    }
     break;
   }
   case LT_CS_BLOCK: block(c, &s->body); break;

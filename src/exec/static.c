@@ -211,6 +211,10 @@ int lx_bar_same_id(const lx_event *a, const lx_event *b) {
 }
 
 void lx_bar_name(lc_buf *b, const lx_event *e) {
+  if (e->bar_grid) {
+    lc_buf_puts(b, "the grid's barrier (this_grid().sync())");
+    return;
+  }
   lc_buf_printf(b, "barrier %d", e->bar_n);
   const lt_operand *id = &e->instr->b;
   if (!e->bar_id) return;

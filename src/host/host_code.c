@@ -182,6 +182,14 @@ static int compile_bar(compiler *C, const lt_instr *in, host_op *op) {
     op->wait_only = in->bar_wait;
     return 0;
   }
+  if (in->bar_grid) {   /* every thread of the GPU, counted (lower.c lower_bar) */
+    op->bar_n = LX_BAR_GRID;
+    op->has_count = true;
+    op->b.reg = -1;
+    op->b.c = 0;
+    for (size_t u = 0; u < C->p->nthreads; u++) op->b.c += C->p->threads[u].gpu == C->xt->gpu;
+    return 0;
+  }
   op->bar_n = (int)in->a.imm;
   op->arrive_only = in->bar_arrive;
   op->has_id = in->nbar_operands >= 2;
@@ -338,6 +346,12 @@ static int cluster_group(const lx_program *p, size_t t) {
   return (int)t;
 }
 
+static int grid_group(const lx_program *p, size_t t) {
+  for (size_t u = 0; u < t; u++)
+    if (p->threads[u].gpu == p->threads[t].gpu) return (int)u;
+  return (int)t;
+}
+
 /* Arrivals only: a barrier.cluster.wait arrives nowhere. */
 static void count_bars(host_thread *ht) {
   LC_VEC(host_barcount) v = {0};
@@ -363,6 +377,7 @@ static int compile_thread(const lx_program *p, size_t t, host_thread *ht, bool *
   compiler C = {p, &p->code->threads[t], &p->threads[t], d};
   ht->group = cta_group(p, t);
   ht->cluster_group = cluster_group(p, t);
+  ht->grid_group = grid_group(p, t);
   ht->nops = C.th->ncells;
   ht->ops = lc_xcalloc(ht->nops ? ht->nops : 1, sizeof(host_op));
   if (init_regs(&C, ht) < 0) return -1;

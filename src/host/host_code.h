@@ -57,7 +57,8 @@ typedef struct host_op {
   int ploc;            /* physical location accessed, or -1 with the address in addr_reg */
   int addr_reg;
   host_opnd a, b;
-  int bar_n;           /* BAR: instance number (LX_BAR_CLUSTER: barrier.cluster) */
+  int bar_n;           /* BAR: instance number (LX_BAR_CLUSTER: barrier.cluster,
+                          LX_BAR_GRID: the grid's) */
   bool arrive_only, has_id, has_count;
   bool wait_only;      /* BAR: barrier.cluster.wait (waits for its last arrive's instance) */
   bool has_post;       /* LD, RMW of an mbarrier: dst <- post(value, a) (exec/mbar.c) */
@@ -85,6 +86,7 @@ typedef struct host_thread {
   size_t nregs;
   int group;           /* threads of one CTA (same gpu and cta) share a group */
   int cluster_group;   /* likewise for one cluster (barrier.cluster) */
+  int grid_group;      /* likewise for one GPU (the grid's barrier) */
   bool has_loop;       /* some jump goes backward */
   host_barcount *bars;
   size_t nbars;

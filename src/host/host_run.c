@@ -381,9 +381,11 @@ static host_barlog *barlog(const host_shared *sh, size_t inst, size_t t) {
 static bool wait_ready(const host_shared *sh, size_t inst, size_t t, const host_wait *w) {
   unsigned arrived = 1, pending = 0;
   bool cluster = w->n == LX_BAR_CLUSTER;   /* barrier.cluster: every thread of the cluster */
-  int group = cluster ? sh->hc->threads[t].cluster_group : sh->hc->threads[t].group;
+  bool grid = w->n == LX_BAR_GRID;         /* the grid's: every thread of the GPU */
+  const host_thread *ht = sh->hc->threads;
+  int group = cluster ? ht[t].cluster_group : grid ? ht[t].grid_group : ht[t].group;
   for (size_t u = 0; u < sh->nthreads; u++) {
-    if (u == t || (cluster ? sh->hc->threads[u].cluster_group : sh->hc->threads[u].group) != group) continue;
+    if (u == t || (cluster ? ht[u].cluster_group : grid ? ht[u].grid_group : ht[u].group) != group) continue;
     host_barlog *log = barlog(sh, inst, u);
     unsigned done = atomic_load_explicit(&log->done, memory_order_acquire);
     unsigned cnt = atomic_load_explicit(&log->narrived, memory_order_acquire);

@@ -32,7 +32,7 @@
 
 #include "kernel/kn_int.h"
 
-#define MAX_THREADS 64      /* threads of a launch */
+#define MAX_THREADS 1024    /* threads of a launch */
 #define MAX_INLINE 32       /* device functions inlined inside one another */
 #define MAX_ARRAY 1024      /* the C++ dialect's longest array */
 #define MAX_TEXT (8u << 20) /* bytes of the test written: inlining doubles it at each level */
@@ -66,6 +66,7 @@ typedef struct var {
   const kn_tok *name;
   const char *type;    /* the element type: "int", "cuda::atomic<int, cuda::thread_scope_device>" */
   bool shared;
+  bool is_extern;      /* extern __shared__, sized by the launch */
   long len;            /* -1 for a scalar */
   LC_VEC(int64_t) init;
   const kn_tok *decl;  /* its statement in a body (a __shared__ one), skipped when emitting */
@@ -175,6 +176,9 @@ typedef struct gen {
   func *kernel;
   int grid[3], block[3], nblocks, nthreads;
   int launch_line;
+  bool cooperative;    /* the launch says `cooperative` (cudaLaunchCooperativeKernel) */
+  int64_t shmem;       /* the launch's dynamic shared memory in bytes (<<<G, B, bytes>>>), or -1 */
+  bool in_extern;      /* reading an `extern __shared__` array (sized by shmem) */
   /* the text being written */
   lc_buf out;
   LC_VEC(int) line_of;
@@ -451,6 +455,23 @@ static void read_values(gen *g, var *v, size_t i, size_t end) {
   }
 }
 
+/* The length of an `extern __shared__ T a[];`: the launch's dynamic shared
+ * memory (<<<G, B, bytes>>>) over the size of T (CUDA C++ Programming
+ * Guide, "__shared__": the array's size is given at launch). */
+static int64_t extern_len(gen *g, const var *v, const kn_tok *at) {
+  int size = kn_type_size(v->type);
+  if (size <= 0) ERR(g, v->name, "extern __shared__ array of '%s': its element size is not known", v->type);
+  if (g->shmem < 0)
+    ERR(g, at, "extern __shared__ '%.*s' is sized by the launch: give its bytes, `// @Launch: <<<G, B, BYTES>>>`",
+        (int)v->name->n, v->name->s);
+  int64_t n = g->shmem / size;
+  if (n < 1 || n > MAX_ARRAY)
+    kn_error(g->K, g->launch_line, 1, "extern __shared__ '%.*s': %lld bytes hold %lld elements of %d bytes; "
+             "from 1 to %d are modelled", (int)v->name->n, v->name->s, (long long)g->shmem, (long long)n, size,
+             MAX_ARRAY);
+  return n;
+}
+
 /* A variable declaration: [__shared__|__device__|...] type name ['[' N ']'] ['=' init] ';'
  * from toks[from] (after the storage words) to toks[semi]. */
 static var *read_var(gen *g, size_t from, size_t semi, bool shared) {
@@ -468,15 +489,20 @@ static var *read_var(gen *g, size_t from, size_t semi, bool shared) {
                                (int)v.name->n, v.name->s);
   if (j < semi && kn_is(&g->t[j], "[")) {
     size_t close = match(g, j, "[", "]");
-    if (close == j + 1) {
-      ERR(g, &g->t[j], "an array without a length (extern __shared__ sized by the launch) is not modelled: "
-          "give its length");
-    }
     size_t k = j + 1;
     bool ty = false;
     const char *sub = close == j + 2 ? tsub(g, g->tframe, &g->t[j + 1], &ty) : NULL;
     int64_t n;
-    if (sub && !ty) {   /* T buf[N], N a template parameter of the kernel */
+    if (close == j + 1) {
+      if (!g->in_extern) ERR(g, &g->t[j], "an array without a length: give its length");
+      for (size_t e = 0; e < g->vars.n; e++)
+        if (g->vars.v[e].is_extern)
+          ERR(g, v.name, "a second extern __shared__ array ('%.*s' is one): they all start at one address, and "
+              "arrays that overlap are not modelled", (int)g->vars.v[e].name->n, g->vars.v[e].name->s);
+      n = 1;   /* sized once the launch is read (size_externs) */
+    } else if (g->in_extern) {
+      ERR(g, &g->t[j + 1], "an extern __shared__ array has no length: the launch gives its size");
+    } else if (sub && !ty) {   /* T buf[N], N a template parameter of the kernel */
       char *e;
       while (*sub == '(') sub++;
       n = strtoll(sub, &e, 0);
@@ -485,10 +511,11 @@ static var *read_var(gen *g, size_t from, size_t semi, bool shared) {
       k = close;
     } else {
       n = kn_const_expr(g->K, g->t, close, &k, false);
+      if (k != close) ERR(g, &g->t[k], "expected ']'");
     }
-    if (k != close) ERR(g, &g->t[k], "expected ']'");
     if (n < 1 || n > MAX_ARRAY) ERR(g, &g->t[j + 1], "array length %lld: from 1 to %d", (long long)n, MAX_ARRAY);
     v.len = (long)n;
+    v.is_extern = g->in_extern && close == j + 1;
     j = close + 1;
     if (kn_is(&g->t[j], "[")) ERR(g, &g->t[j], "arrays of arrays are not modelled");
   }
@@ -951,7 +978,9 @@ static void read_file(gen *g) {
     if (find_struct(g, &g->t[j]) >= 0)
       ERR(g, &g->t[j], "a %s object at the top level is not modelled: declare it in the kernel",
           shared ? "__shared__" : "__device__");
+    for (size_t e = i; e < j; e++) g->in_extern |= shared && kn_is(&g->t[e], "extern");
     read_var(g, j, semi, shared);
+    g->in_extern = false;
     i = semi + 1;
   }
   if (g->cur_tmpl) ERR(g, &g->t[i], "a template without its declaration");
@@ -1022,7 +1051,7 @@ static void h_dim(hscan *h, int d[3], const char *what) {
   int n = open ? 3 : 1;
   for (int k = 0; k < n; k++) {
     int64_t v = h_int(h, what);
-    if (v < 1 || v > MAX_THREADS) h_error(h, "%s: from 1 to 64", what);
+    if (v < 1 || v > MAX_THREADS) h_error(h, "%s: from 1 to 1024", what);
     d[k] = (int)v;
     if (!open) break;
     if (!h_lit(h, ",")) break;
@@ -1036,8 +1065,15 @@ static void read_launch(gen *g, const char *text, int line, int col) {
   h_dim(&h, g->grid, "the grid (blocks)");
   if (!h_lit(&h, ",")) h_error(&h, "expected ',' between the grid and the block%s", "");
   h_dim(&h, g->block, "the block (threads)");
-  while (h_lit(&h, ",")) (void)h_int(&h, "the shared memory size or stream");
+  g->shmem = -1;
+  if (h_lit(&h, ",")) {   /* the dynamic shared memory's size in bytes, then a stream (ignored) */
+    int64_t bytes = h_int(&h, "the shared memory size");
+    if (bytes < 0) h_error(&h, "the shared memory size is a number of bytes, 0 or more%s", "");
+    g->shmem = bytes;
+    if (h_lit(&h, ",")) (void)h_int(&h, "the stream");
+  }
   if (!h_lit(&h, ">>>")) h_error(&h, "expected '>>>' closing the launch%s", "");
+  g->cooperative = h_lit(&h, "cooperative");
   h_space(&h);
   if (*h.p) h_error(&h, "unexpected text after the launch: %s", h.p);
   g->nblocks = g->grid[0] * g->grid[1] * g->grid[2];
@@ -2398,9 +2434,65 @@ static void sync_block(gen *g, const kn_tok *at) {
   put(g, ";", at);
 }
 
-static LC_NORETURN void grid_sync(gen *g, const kn_tok *at) {
-  ERR(g, at, "a grid-wide barrier (cooperative_groups::this_grid().sync()) is not modelled yet: write the "
-      "inter-block barrier with atomics (docs/kernels.md)");
+/* The grid's barrier, which the C++ dialect reads as written.  It is
+ * valid only in a cooperative launch (cudaLaunchCooperativeKernel), which
+ * the test is then taken to be (docs/kernels.md). */
+static void grid_sync(gen *g, const kn_tok *at) {
+  put(g, "cooperative_groups::this_grid", at);
+  put(g, "(", at);
+  put(g, ")", at);
+  put(g, ".", at);
+  put(g, "sync", at);
+  put(g, "(", at);
+  put(g, ")", at);
+  put(g, ";", at);
+}
+
+static var *coll_slots(gen *g, const kn_tok *at);
+
+/* After a group's `sync` (toks[k]): `();`, or an error; the index after. */
+static size_t sync_call_end(gen *g, size_t k) {
+  if (!kn_is(&g->t[k + 1], "(") || !kn_is(&g->t[k + 2], ")") || !kn_is(&g->t[k + 3], ";"))
+    ERR(g, &g->t[k], "expected `sync();`: a group's sync() is a statement of its own");
+  return k + 4;
+}
+
+/* __syncthreads_count/and/or (kn_coll.c) as a statement of its own:
+ * `c(p);`, `x = c(p);` or `T x = c(p);`; returns the index after it, or 0. */
+static size_t coll_stmt(gen *g, frame *fr, size_t i, size_t end) {
+  size_t j = i, name = 0;
+  while (j < end && type_word(g, &g->t[j])) j++;
+  if (j > i && g->t[j].kind == KT_ID && kn_is(&g->t[j + 1], "=")) name = j, j += 2;
+  else if (j == i && g->t[j].kind == KT_ID && kn_is(&g->t[j + 1], "=")) name = j, j += 2;
+  else j = i;
+  kn_coll c = kn_coll_of(&g->t[j]);
+  if (!c) return 0;
+  const kn_tok *at = &g->t[j];
+  if (!kn_is(&g->t[j + 1], "(")) ERR(g, at, "'%.*s' is a function: call it", (int)at->n, at->s);
+  size_t close = match(g, j + 1, "(", ")");
+  if (close == j + 2) ERR(g, at, "'%.*s' takes a predicate", (int)at->n, at->s);
+  if (!kn_is(&g->t[close + 1], ";"))
+    ERR(g, &g->t[close + 1], "'%.*s' is read as a statement of its own: `x = %.*s(p);`", (int)at->n, at->s,
+        (int)at->n, at->s);
+  const char *pred = render(g, fr, j + 2, close);
+  const char *target = NULL;
+  if (name && name > i) {   /* T x = ...: declared first, assigned below */
+    put(g, type_string(g, i, name), &g->t[i]);
+    target = declare(g, kn_str(g->K, &g->t[name]), fr->id);
+    put(g, target, &g->t[name]);
+    put(g, ";", &g->t[name]);
+  } else if (name) {
+    target = render(g, fr, i, i + 1);
+  }
+  size_t nvars = g->vars.n;
+  var *slots = coll_slots(g, at);
+  if (g->vars.n != nvars) ERR(g, at, "internal: the block's vote slots were not declared");
+  lc_buf b;
+  lc_buf_init(&b);
+  kn_coll_block(&b, c, loc_name(g, slots), g->tlin, g->nthreads, target, pred);
+  put_at(g, b.s, b.n, at->line, at->col);
+  lc_buf_fini(&b);
+  return close + 2;
 }
 
 /* Tries the statements the reader rewrites, at toks[i] (a statement's
@@ -2454,17 +2546,17 @@ static size_t special_stmt(gen *g, frame *fr, size_t i, size_t end) {
   if ((cg_name(t, "this_thread_block") || cg_name(t, "this_grid")) && kn_is(&g->t[i + 1], "(") &&
       kn_is(&g->t[i + 2], ")") && kn_is(&g->t[i + 3], ".") && kn_is(&g->t[i + 4], "sync")) {
     if (cg_name(t, "this_grid")) grid_sync(g, t);
-    sync_block(g, t);
-    return find_semi(g, i) + 1;
+    else sync_block(g, t);
+    return sync_call_end(g, i + 4);
   }
   if (t->kind == KT_ID && is_handle(g, t, &grid) && kn_is(&g->t[i + 1], ".") && kn_is(&g->t[i + 2], "sync")) {
     if (grid) grid_sync(g, t);
-    sync_block(g, t);
-    return find_semi(g, i) + 1;
+    else sync_block(g, t);
+    return sync_call_end(g, i + 2);
   }
   if (cg_name(t, "sync") && kn_is(&g->t[i + 1], "(") && is_handle(g, &g->t[i + 2], &grid)) {
     if (grid) grid_sync(g, t);
-    sync_block(g, t);
+    else sync_block(g, t);
     return find_semi(g, i) + 1;
   }
   /* T h = this_grid(); auto b = cg::this_thread_block(); */
@@ -2477,6 +2569,8 @@ static size_t special_stmt(gen *g, frame *fr, size_t i, size_t end) {
       semi = find_semi(g, j);
       return semi + 1;
     }
+  size_t coll = coll_stmt(g, fr, i, end);
+  if (coll) return coll;
   /* f(...);  x = f(...);  T x = f(...);  with f a function of several statements */
   func *f = find_func(g, t);
   if (f && !f->expr && kn_is(&g->t[i + 1], "(")) {
@@ -2780,11 +2874,14 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
       if (cg_name(t, "this_grid") || cg_name(t, "this_thread_block") || cg_name(t, "grid_group"))
         ERR(g, t, "cooperative groups are read as `this_thread_block().sync()`, `g.sync()` and "
             "`cg::sync(g)` statements only");
-      if (kn_is(t, "__syncthreads_count") || kn_is(t, "__syncthreads_and") || kn_is(t, "__syncthreads_or") ||
-          kn_is(t, "__any_sync") || kn_is(t, "__all_sync") || kn_is(t, "__ballot_sync") || kn_is(t, "__shfl_sync") ||
+      if (kn_coll_of(t))
+        ERR(g, t, "'%.*s' is read as a statement of its own (`x = %.*s(p);`, `T x = %.*s(p);`), not inside "
+            "an expression", (int)t->n, t->s, (int)t->n, t->s, (int)t->n, t->s);
+      if (kn_is(t, "__any_sync") || kn_is(t, "__all_sync") || kn_is(t, "__ballot_sync") || kn_is(t, "__shfl_sync") ||
           kn_is(t, "__shfl_down_sync") || kn_is(t, "__shfl_up_sync") || kn_is(t, "__shfl_xor_sync") ||
           kn_is(t, "__activemask"))
-        ERR(g, t, "'%.*s' is not modelled yet", (int)t->n, t->s);
+        ERR(g, t, "'%.*s' (a warp vote or shuffle) is not modelled: it exchanges values between lanes without "
+            "ordering memory, which the event model's barriers cannot say (docs/kernels.md)", (int)t->n, t->s);
       if (kn_is(t, "__shared__")) ERR(g, t, "a __shared__ declaration is a statement of its own");
       if (kn_is(t, "auto")) ERR(g, t, "'auto' is not read: write the type");
       if (kn_is(t, "if") || kn_is(t, "while") || kn_is(t, "for") || kn_is(t, "switch")) {
@@ -2840,6 +2937,28 @@ static void emit(gen *g, frame *fr, size_t i, size_t end, bool stmt) {
 
 /* ---- the test ---------------------------------------------------------------------------- */
 
+/* The __shared__ array a call of the block's collectives combines through
+ * (kn_coll.c): one int per thread of the block, one array per call as
+ * written (a location of its own makes fewer sources for the engines to
+ * try than one shared by every call). */
+static var *coll_slots(gen *g, const kn_tok *at) {
+  char buf[64];
+  snprintf(buf, sizeof buf, KN_COLL_SLOTS "_L%dC%d", at->line, at->col);
+  for (size_t k = 0; k < g->vars.n; k++)
+    if (tok_eq_str(g->vars.v[k].name, buf, strlen(buf))) return &g->vars.v[k];
+  kn_tok *name = lc_arena_alloc(g->K->a, sizeof *name);
+  *name = *at;
+  name->s = lc_arena_strdup(g->K->a, buf);
+  name->n = strlen(buf);
+  var v = {0};
+  v.name = name;
+  v.type = "int";
+  v.shared = true;
+  v.len = g->nthreads;
+  lc_vec_push(&g->vars, v);
+  return &g->vars.v[g->vars.n - 1];
+}
+
 /* Finds the __shared__ declarations and the asserts of the kernel and of
  * every function it may call (all of the file's device functions). */
 static void prescan(gen *g) {
@@ -2854,6 +2973,7 @@ static void prescan(gen *g) {
         size_t semi = find_semi(g, j);
         size_t from = j;   /* the statement's start: `volatile __shared__ int x;` keeps its volatile */
         while (from > f->body + 1 && (storage_word(&g->t[from - 1]) || kn_is(&g->t[from - 1], "volatile"))) from--;
+        for (size_t e = from; e < j; e++) g->in_extern |= kn_is(&g->t[e], "extern");
         size_t ty = from;
         while (ty < semi && (storage_word(&g->t[ty]) || kn_is(&g->t[ty], "volatile"))) ty++;
         if (find_struct(g, &g->t[ty]) >= 0) {
@@ -2862,6 +2982,7 @@ static void prescan(gen *g) {
           continue;
         }
         var *v = read_var(g, from, semi, true);
+        g->in_extern = false;
         v->decl = t;
         v->decl_end = semi;
         j = semi;
@@ -2869,8 +2990,8 @@ static void prescan(gen *g) {
         bool seen = false;
         for (size_t a = 0; a < g->asserts.n; a++) seen |= g->asserts.v[a] == t->line;
         if (!seen) lc_vec_push(&g->asserts, t->line);
-      } else if (kn_is(t, "extern") && kn_is(&g->t[j + 1], "__shared__")) {
-        ERR(g, t, "extern __shared__ (sized by the launch) is not modelled: give the array its length");
+      } else if (kn_coll_of(t)) {
+        (void)coll_slots(g, t);
       }
     }
   }
@@ -2943,9 +3064,10 @@ static void write_test(gen *g) {
   func *kf = g->kernel;
   int kline = kf->name->line;
   put_line(g, kline, "CUDA %.*s", (int)kf->name->n, kf->name->s);
-  put_line(g, kline, "\"Kernel %.*s of %s, launched <<<dim3(%d, %d, %d), dim3(%d, %d, %d)>>>: thread P(k) is "
+  put_line(g, kline, "\"Kernel %.*s of %s, launched <<<dim3(%d, %d, %d), dim3(%d, %d, %d)>>>%s: thread P(k) is "
            "global thread k = blockIdx * blockDim + threadIdx, in CTA blockIdx.\"", (int)kf->name->n, kf->name->s,
-           K->src->name, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2]);
+           K->src->name, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
+           g->cooperative ? " cooperatively" : "");
   put_line(g, kline, "{");
   /* the kernel's pointer parameters, then the __device__ variables, then per block its __shared__ ones */
   for (size_t k = 0; k < kf->params.n; k++) {
@@ -3201,6 +3323,7 @@ static bool translate(kn_reader *K, gen *g) {
     kn_error(K, 1, 1, "no __global__ function: a kernel file has one (docs/kernels.md)");
   }
   kernel_targs(g, o && o->kernel && o->kernel[kn] ? o->kernel + kn : NULL);
+  g->shmem = -1;
   if (o && o->launch) read_launch(g, o->launch, 0, 0);
   else if (K->launch.n) read_launch(g, K->launch.v[K->launch.n - 1].text, K->launch.v[K->launch.n - 1].line,
                                     K->launch.v[K->launch.n - 1].col);
@@ -3209,6 +3332,8 @@ static bool translate(kn_reader *K, gen *g) {
   else
     for (size_t k = 0; k < K->input.n; k++) read_inputs(g, K->input.v[k].text, K->input.v[k].line, K->input.v[k].col);
   prescan(g);
+  for (size_t k = 0; k < g->vars.n; k++)   /* extern __shared__ arrays, sized by the launch */
+    if (g->vars.v[k].is_extern) g->vars.v[k].len = (long)extern_len(g, &g->vars.v[k], g->vars.v[k].name);
   write_test(g);
   return true;
 }
@@ -3260,6 +3385,7 @@ lt_test *kn_read(const lc_source *src, const kn_options *o, lc_diag *d) {
       }
       t->thread_label = labels;
     }
+    if (t) t->cooperative |= g.cooperative;
   }
   gen_free(&g);
   reader_fini(&K);

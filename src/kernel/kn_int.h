@@ -50,4 +50,19 @@ void kn_preprocess(kn_reader *K);
  * advancing *i; `defined` and unknown names only where pp is set. */
 int64_t kn_const_expr(kn_reader *K, const kn_tok *toks, size_t n, size_t *i, bool pp);
 
+/* The block's collectives (kn_coll.c): __syncthreads_count, _and, _or. */
+typedef enum { KN_COLL_NONE, KN_COLL_COUNT, KN_COLL_AND, KN_COLL_OR } kn_coll;
+#define KN_COLL_SLOTS "__votes"   /* the __shared__ arrays they combine through: __votes_LlineCcol */
+
+kn_coll kn_coll_of(const kn_tok *t);
+
+/* The statements of one call by thread tid of a block of n threads, whose
+ * predicate is the text pred and whose value goes to target (NULL: the
+ * value is not used), the block's slots named `slots`. */
+void kn_coll_block(lc_buf *b, kn_coll c, const char *slots, int tid, int n, const char *target, const char *pred);
+
+/* Bytes of one element of type (as written, `volatile` allowed); 0 when
+ * not known.  Sizes an extern __shared__ array by the launch. */
+int kn_type_size(const char *type);
+
 #endif

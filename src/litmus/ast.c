@@ -131,7 +131,7 @@ static bool instr_eq(const lt_instr *a, const lt_instr *b) {
          operand_eq(&a->addr, &b->addr) && operand_eq(&a->a, &b->a) &&
          operand_eq(&a->b, &b->b) && operand_eq(&a->c, &b->c) && str_eq(a->label, b->label) &&
          a->mbar_init_fence == b->mbar_init_fence && a->shared == b->shared &&
-         a->bar_cluster == b->bar_cluster && a->bar_wait == b->bar_wait && a->aligned == b->aligned &&
+         a->bar_cluster == b->bar_cluster && a->bar_grid == b->bar_grid && a->bar_wait == b->bar_wait && a->aligned == b->aligned &&
          a->mbar == b->mbar && a->parity == b->parity && a->sink == b->sink && a->bulk == b->bulk &&
          a->wait_read == b->wait_read;
 }

@@ -168,6 +168,8 @@ typedef struct lt_instr {
   bool bar_cta_suffix;   /* written with `.cta` */
   int nbar_operands;     /* 1..3 (0 for barrier.cluster) */
   bool bar_cluster;      /* barrier.cluster.{arrive,wait} */
+  bool bar_grid;         /* a grid-wide barrier (cooperative_groups::this_grid().sync(), from C++):
+                            one instance per GPU, gpu-scoped */
   bool bar_wait;         /* barrier.cluster.wait */
   bool aligned;          /* .aligned (barrier.cluster, barrier{.cta}.sync/arrive) */
 
@@ -325,6 +327,9 @@ typedef struct lt_test {
   /* A CUDA kernel's test (src/kernel/): thread i's place in the launch,
    * " (block 1, thread 0)", for reports to name; NULL otherwise. */
   const char *const *thread_label;
+  /* Launched cooperatively (cudaLaunchCooperativeKernel): every CTA is
+   * resident from the start, so every CTA has started (docs/termination.md). */
+  bool cooperative;
 } lt_test;
 
 /* ---- entry points (parse.c, validate.c, print.c) ------------------------ */

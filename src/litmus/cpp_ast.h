@@ -150,7 +150,8 @@ typedef enum {
   LT_CS_EXPR,        /* e;                     an atomic operation or a fence */
   LT_CS_IF,          /* if (e) then [else els] */
   LT_CS_WHILE,       /* while (e) body         (unrolled like PTX loops) */
-  LT_CS_SYNC,        /* __syncthreads();        a CTA barrier (bar.sync 0) */
+  LT_CS_SYNC,        /* __syncthreads();        a CTA barrier (bar.sync 0); with `grid`,
+                        cooperative_groups::this_grid().sync(): a barrier of the grid */
   LT_CS_BLOCK,       /* { body }               (then, else and loop bodies are blocks) */
   LT_CS_BREAK,       /* break;                 (leaves the innermost while) */
   LT_CS_RETURN,      /* return;                (the thread ends) */
@@ -176,6 +177,7 @@ struct lt_cstmt {
   lt_cblock body;        /* BLOCK, IF (then), WHILE */
   lt_cblock els;         /* IF: the else branch (n == 0 and has_else false when absent) */
   bool has_else;
+  bool grid;             /* SYNC: the grid's barrier, not the CTA's */
 };
 
 /* A parameter `atomic_int* x`: names location x for the thread. */

@@ -1528,7 +1528,8 @@ static lt_cstmt *do_loop(parser *ps, lc_loc at) {
 
 /* stmt -> block | 'if' '(' expr ')' body ['else' body] | 'while' '(' expr ')' body
  *       | 'for' ... | 'do' body 'while' '(' expr ')' ';' | 'break' ';'
- *       | '__syncthreads' '(' ')' ';' | simple ';' */
+ *       | '__syncthreads' '(' ')' ';'
+ *       | 'cooperative_groups::this_grid' '(' ')' '.' 'sync' '(' ')' ';' | simple ';' */
 static lt_cstmt *stmt(parser *ps) {
   lc_loc at = TOK.at;
   lt_cstmt *s;
@@ -1575,7 +1576,8 @@ static lt_cstmt *stmt(parser *ps) {
              lt_p_is_word(ps, "asm") || lt_p_is_word(ps, "__asm__") || lt_p_is_word(ps, "typedef") ||
              lt_p_is_word(ps, "struct") || lt_p_is_word(ps, "static") || lt_p_is_word(ps, "extern")) {
     lt_p_error(ps, at, "'%.*s' is not supported in a C++ test (statements: declarations, assignments, "
-               "if, while, for, do, break, return, __syncthreads() and atomic operations)",
+               "if, while, for, do, break, return, __syncthreads(), "
+               "cooperative_groups::this_grid().sync() and atomic operations)",
                (int)TOK.len, TOK.text);
   } else if (lt_p_is_word(ps, "continue")) {
     if (CS->nloops == 0) lt_p_error(ps, at, "'continue' outside a loop");
@@ -1597,6 +1599,21 @@ static lt_cstmt *stmt(parser *ps) {
     lt_p_expect(ps, LT_TOK_LPAREN, "'('");
     lt_p_expect(ps, LT_TOK_RPAREN, "')'");
     semi(ps);
+  } else if (lt_p_is_word(ps, "cooperative_groups::this_grid")) {
+    /* the grid's barrier: every thread of the test (one launch, which
+     * must be cooperative: the test is marked so) */
+    s = new_stmt(ps, LT_CS_SYNC, at);
+    s->grid = true;
+    lt_p_next(ps);
+    lt_p_expect(ps, LT_TOK_LPAREN, "'('");
+    lt_p_expect(ps, LT_TOK_RPAREN, "')'");
+    lt_p_expect(ps, LT_TOK_DOT, "'.sync()'");
+    if (!lt_p_is_word(ps, "sync")) lt_p_error(ps, TOK.at, "expected 'sync', found %s", lt_p_desc(ps, &TOK));
+    lt_p_next(ps);
+    lt_p_expect(ps, LT_TOK_LPAREN, "'('");
+    lt_p_expect(ps, LT_TOK_RPAREN, "')'");
+    semi(ps);
+    ps->t->cooperative = true;   /* this_grid().sync() needs cudaLaunchCooperativeKernel */
   } else {
     s = simple(ps);
     semi(ps);

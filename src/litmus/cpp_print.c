@@ -381,7 +381,7 @@ static void pstmt(pctx *c, const lt_cstmt *s, int level) {
     pexpr(c, s->e);
     lc_buf_puts(b, ";\n");
     break;
-  case LT_CS_SYNC: lc_buf_puts(b, "__syncthreads();\n"); break;
+  case LT_CS_SYNC: lc_buf_puts(b, s->grid ? "cooperative_groups::this_grid().sync();\n" : "__syncthreads();\n"); break;
   case LT_CS_BREAK: lc_buf_puts(b, "break;\n"); break;
   case LT_CS_RETURN: lc_buf_puts(b, "return;\n"); break;
   case LT_CS_CONTINUE: lc_buf_puts(b, "continue;\n"); break;

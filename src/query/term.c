@@ -212,6 +212,8 @@ typedef struct bar_parties {
   size_t narrived;
 } bar_parties;
 
+static bool same_group(const term_ctx *c, size_t u, size_t t, const lx_event *w);
+
 static void parties_init(bar_parties *bp, const term_ctx *c, const lx_val *st, size_t t, const lx_event *w) {
   const lx_program *p = c->p;
   size_t nt = p->nthreads;
@@ -221,7 +223,7 @@ static void parties_init(bar_parties *bp, const term_ctx *c, const lx_val *st, s
   bp->elsewhere = bp->arrived + 3 * nt;
   bp->narrived = 0;
   for (size_t u = 0; u < nt; u++) {
-    if (c->cta[u] != c->cta[t]) continue;
+    if (!same_group(c, u, t, w)) continue;
     const lx_path *path = state_path(c, st, u);
     const lx_event *a = bar_arrival(p, path, w);
     bp->arrived[u] = a && same_bar_id(a, w);
@@ -240,6 +242,12 @@ static void parties_fini(bar_parties *bp) { free(bp->arrived); }
 /* "3 threads: arrived P0 and P1 (2 of 3)", or with no count "every
  * thread of the CTA that reaches it: arrived P0". */
 static void bar_quorum_text(lc_buf *b, const lx_program *p, const lx_event *w, const bar_parties *bp) {
+  if (w->bar_grid) {
+    lc_buf_printf(b, "every thread of the grid (%lld): arrived ", (long long)w->bar_count->c);
+    thread_list(b, p, bp->arrived);
+    lc_buf_printf(b, " (%zu of %lld)", bp->narrived, (long long)w->bar_count->c);
+    return;
+  }
   if (!w->bar_count) {
     lc_buf_puts(b, "every thread of the CTA that reaches it: arrived ");
     thread_list(b, p, bp->arrived);
@@ -271,7 +279,8 @@ static void describe_bar_wait(lc_buf *b, const term_ctx *c, const lx_val *st, si
   }
   lc_buf_printf(b, "P%d%s waits forever at ", p->threads[t].id, lt_thread_label(p->test, t));
   lx_bar_name(b, w);
-  lc_buf_printf(b, " of CTA %d (line %d), which expects ", p->threads[t].cta, w->at.line);
+  if (w->bar_grid) lc_buf_printf(b, " (line %d), which expects ", w->at.line);
+  else lc_buf_printf(b, " of CTA %d (line %d), which expects ", p->threads[t].cta, w->at.line);
   bar_quorum_text(b, p, w, &bp);
   lc_buf_puts(b, ", waiting ");
   thread_list(b, p, bp.waiting);
@@ -397,6 +406,7 @@ static char *witness_text(const term_ctx *c, const lx_val *st, const bool *owed)
 static bool same_group(const term_ctx *c, size_t u, size_t t, const lx_event *w) {
   const lx_thread *a = &c->p->threads[u], *b = &c->p->threads[t];
   if (w->bar_cluster) return a->gpu == b->gpu && a->cluster == b->cluster;
+  if (w->bar_grid) return a->gpu == b->gpu;
   return c->cta[u] == c->cta[t];
 }
 
@@ -437,7 +447,8 @@ static bool suffix_may_count(const term_ctx *c, const int *pids, size_t from, bo
     const lx_path *path = &p->paths[pids[t]];
     for (size_t i = 0; i < path->nevents; i++) {
       const lx_event *w = &p->events[path->events[i]];
-      if (w->kind != LX_EV_BAR_WAIT || w->bar_count || w->bar_cluster) continue;
+      /* the cluster's and the grid's barriers involve threads beyond these CTAs */
+      if (w->kind != LX_EV_BAR_WAIT || w->bar_count || w->bar_cluster || w->bar_grid) continue;
       bool held = false;
       for (size_t u = from; u < p->nthreads && !held; u++)
         held = u != t && c->cta[u] == c->cta[t] && holds(c, pids, u, w);
@@ -445,7 +456,7 @@ static bool suffix_may_count(const term_ctx *c, const int *pids, size_t from, bo
     }
     if (!paused_kills || lx_term_path_kind(p, path) != LX_TERM_PAUSED) continue;
     for (size_t u = from; u < p->nthreads; u++)
-      if (c->cta[u] == c->cta[t] && p->paths[pids[u]].nevents > 0) return false;
+      if (c->cta[u] == c->cta[t] && (p->test->cooperative || p->paths[pids[u]].nevents > 0)) return false;
   }
   return true;
 }
@@ -463,7 +474,7 @@ static bool frame_may_count(const term_ctx *c, const int *pids, lc_progress m, l
   bool spins = false;
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_path *path = &p->paths[pids[t]];
-    th[t].ran = path->nevents > 0;
+    th[t].ran = p->test->cooperative || path->nevents > 0;   /* as started() */
     th[t].cta = c->cta[t];
     switch (lx_term_path_kind(p, path)) {
     case LX_TERM_FINISHED: th[t].state = LC_TS_FINISHED; break;
@@ -480,6 +491,15 @@ static bool frame_may_count(const term_ctx *c, const int *pids, lc_progress m, l
   return lc_progress_judge(m, th, p->nthreads, c->nctas, NULL) != LC_RUN_NONE;
 }
 
+/* Whether thread t's CTA counts as started: it made an event, or the
+ * launch is cooperative, which makes every CTA resident from the start
+ * (CUDA C++ Programming Guide, "Grid Synchronization":
+ * cudaLaunchCooperativeKernel launches only as many blocks as can be
+ * resident at once), so under OBE every CTA is owed progress. */
+static bool started(const term_ctx *c, const lx_val *st, size_t t) {
+  return c->p->test->cooperative || state_path(c, st, t)->nevents > 0;
+}
+
 /* Each model's verdict over the states, the first hanging state's witness
  * (the states are sorted, so both engines give the same one). */
 static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, size_t nans) {
@@ -491,7 +511,7 @@ static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, si
     if (!waits_consistent(c, state_pids(c, st))) continue;
     for (size_t t = 0; t < c->p->nthreads; t++) {
       th[t].state = classify(c, st, t);
-      th[t].ran = state_path(c, st, t)->nevents > 0;
+      th[t].ran = started(c, st, t);
       th[t].cta = c->cta[t];
     }
     for (size_t a = 0; a < nans; a++) {
@@ -588,7 +608,12 @@ size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_op
   size_t nans = 0;
   for (int k = 0; k < LC_NPROGRESS; k++)
     if (models & (1u << k)) ans[nans++] = (lc_term_answer){k, LC_TERM_UNKNOWN, NULL};
-  bool pauses = models & ~(1u << LC_PROGRESS_FAIR);
+  /* a thread stopped for good: a CTA that never starts, or one a model
+   * other than fair and obe may stop; with every CTA of a cooperative
+   * launch resident, obe owes all of them progress, as fair does, and
+   * needs no such paths */
+  unsigned needs = ~(1u << LC_PROGRESS_FAIR) & ~(t->cooperative ? 1u << LC_PROGRESS_OBE : 0u);
+  bool pauses = models & needs;
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
                    o->timeout > 0 ? start + o->timeout : 0, pauses ? LX_LOWER_PAUSES : 1, o->timeout};
   lx_program *p = lx_lower(t, &lo, d);
@@ -648,7 +673,7 @@ static bool on_state(void *ctx, const lx_val *st) {
   if (!waits_consistent(c, state_pids(c, st))) return false;
   for (size_t t = 0; t < c->p->nthreads; t++) {
     f->th[t].state = classify(c, st, t);
-    f->th[t].ran = state_path(c, st, t)->nevents > 0;
+    f->th[t].ran = started(c, st, t);
     f->th[t].cta = c->cta[t];
   }
   lc_run_kind k = lc_progress_judge(LC_PROGRESS_FAIR, f->th, c->p->nthreads, c->nctas, f->owed);

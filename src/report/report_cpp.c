@@ -151,7 +151,7 @@ static bool print_at(lc_buf *out, const lt_test *t, int thread, const lt_cblock 
   for (size_t i = 0; i < b->n; i++) {
     const lt_cstmt *s = b->v[i];
     if (s->kind == LT_CS_SYNC && same_place(s->at, at)) {
-      lc_buf_puts(out, "__syncthreads()");
+      lc_buf_puts(out, s->grid ? "cooperative_groups::this_grid().sync()" : "__syncthreads()");
       return true;
     }
     if (s->kind == LT_CS_STORE && same_place(s->at, at)) {

@@ -410,12 +410,12 @@ static void encode_co_sc(smt_enc *e, const cat_model *cm) {
 static bool is_bar(const lx_event *ev) { return ev->kind == LX_EV_BAR_ARRIVE || ev->kind == LX_EV_BAR_WAIT; }
 
 /* Two barrier events of different threads join the same instance: same
- * CTA (same cluster for barrier.cluster), same instance number n, same occurrence k on their paths, and the
+ * CTA (same cluster for barrier.cluster, same GPU for the grid's), same instance number n, same occurrence k on their paths, and the
  * same id (docs/model-language.md, "barriers"). */
 static Z3_ast same_instance(smt_enc *e, size_t a, size_t b) {
   const lx_event *ea = &e->p->events[a], *eb = &e->p->events[b];
   const lx_thread *ta = &e->p->threads[ea->thread], *tb = &e->p->threads[eb->thread];
-  bool group = ea->bar_cluster ? ta->cluster == tb->cluster : ta->cta == tb->cta;
+  bool group = ea->bar_grid ? true : ea->bar_cluster ? ta->cluster == tb->cluster : ta->cta == tb->cta;
   if (ea->thread == eb->thread || ta->gpu != tb->gpu || !group || ea->bar_cluster != eb->bar_cluster ||
       ea->bar_n != eb->bar_n || ea->bar_k != eb->bar_k || !smt_exec2(e, a, b))
     return NULL;

@@ -64,6 +64,35 @@ for name in deadlock barrier-2x2 caslock mp-acq-rel; do
   check_whole "$dir/$name.fair.expected" "$tmp/out" "$name --termination --progress fair"
 done
 
+# the grid's barrier and cooperative launches: every block resident, so under
+# obe no block waits to start (grid-sync-mp, barrier-2x1-cooperative: terminates);
+# a block that skips grid.sync() leaves the others waiting (grid-sync-divergent);
+# the same spin barrier launched as usual may not terminate
+for name in grid-sync-mp grid-sync-divergent barrier-2x1-cooperative; do
+  (cd "$top_srcdir" && "$lc" --termination "litmus/kernels/$name.cu" 2>&1) | filter >"$tmp/out"
+  check_whole "$dir/$name.term.expected" "$tmp/out" "$name --termination"
+done
+(cd "$top_srcdir" && "$lc" --termination --launch '<<<2, 1>>>' litmus/kernels/barrier-2x1-cooperative.cu 2>&1) |
+  filter >"$tmp/out"
+check_whole "$dir/barrier-2x1-cooperative.plain.expected" "$tmp/out" "barrier-2x1 launched as usual --termination"
+for engine in smt enum; do
+  (cd "$top_srcdir" && "$lc" --engine $engine --termination litmus/kernels/grid-sync-divergent.cu 2>&1) |
+    filter | grep '^Termination' >"$tmp/out"
+  echo 'Termination: may not terminate (obe)' >"$tmp/want"
+  cmp -s "$tmp/out" "$tmp/want" && ok "grid-sync-divergent hangs (--engine $engine)" ||
+    bad "grid-sync-divergent (--engine $engine): $(cat "$tmp/out")"
+done
+(cd "$top_srcdir" && "$lc" --print litmus/kernels/grid-sync-mp.cu 2>&1) >"$tmp/out"
+check_whole "$dir/grid-sync-mp.print.expected" "$tmp/out" "grid-sync-mp --print"
+
+(cd "$top_srcdir" && "$lc" --print litmus/kernels/syncthreads-and-or.cu 2>&1) >"$tmp/out"
+check_whole "$dir/syncthreads-and-or.print.expected" "$tmp/out" "syncthreads-and-or --print"
+
+# 512 threads at one barrier: the explicit engine walks its arrival choices
+# without recursing per pair (it overflowed the stack)
+(cd "$dir" && "$lc" --engine enum big-launch.cu 2>&1) | grep -x Ok >"$tmp/out"
+[ -s "$tmp/out" ] && ok "big-launch.cu: 512 threads at a barrier" || bad "big-launch.cu: no Ok"
+
 # --print: the threads the launch makes
 (cd "$top_srcdir" && "$lc" --print litmus/kernels/barrier-2x2.cu 2>&1) >"$tmp/out"
 check_whole "$dir/barrier-2x2.print.expected" "$tmp/out" "barrier-2x2 --print"
