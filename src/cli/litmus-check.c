@@ -839,7 +839,7 @@ static void run_job(const batch *b, job *j) {
   d.errors_only = b->o->quiet;
   double timeout = b->o->check.timeout;
   lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
-                   timeout > 0 ? lc_now() + timeout : 0, false, timeout};
+                   timeout > 0 ? lc_now() + timeout : 0, false, timeout, b->o->max_memory};
   cli_test ct;
   bool lower = b->o->mode == MODE_EVENTS || b->o->mode == MODE_LINT;
   int rc = cli_test_read_with(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, &d);
@@ -1167,6 +1167,7 @@ int main(int argc, char **argv) {
     o.jobs = n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
   }
   if (!o.max_memory) o.max_memory = mem_default_limit(o.jobs);
+  o.check.max_memory = o.max_memory;
   expect_vec ex = {0};
   cli_models models = {0};
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;

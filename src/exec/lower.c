@@ -1030,6 +1030,25 @@ static bool out_of_time(lowerer *L) {
   return true;
 }
 
+/* The static relations are quadratic in the events of every path of every
+ * thread: a 2x2 work queue unrolled twice has 53,778 events, whose 17
+ * relations (id included) take 6.1 GB, allocated at once.  Past --max-memory that was
+ * a bare "out of memory" a fraction of a second in, or (within the
+ * bound) minutes of paging before it; the engines need as much again, so
+ * past half of --max-memory lowering says so, with the counts and what
+ * lowers them. */
+static bool too_large(lowerer *L) {
+  if (!L->opt->max_memory) return false;
+  double n = (double)L->p->nevents;
+  double bytes = (double)(LX_NSTATIC + 1) * n * (double)(((size_t)n + 63) / 64) * 8;
+  if (bytes <= (double)L->opt->max_memory / 2) return false;
+  lc_error(L->d, L->t->name_at,
+           "%s has %zu events on %zu paths (--unroll %u): their static relations alone take %.1f GB, past "
+           "half of the --max-memory of %.1f GB; a lower --unroll makes fewer paths; no verdict",
+           L->t->name, L->p->nevents, L->p->npaths, L->opt->unroll, bytes / 1e9, (double)L->opt->max_memory / 1e9);
+  return true;
+}
+
 /* Depth-first over decision prefixes; "not taken" (0) is explored first so
  * path numbering follows the text. */
 static int explore_thread(lowerer *L, int tidx) {
@@ -1253,7 +1272,7 @@ static int build(lowerer *L) {
   for (size_t i = 0; i < p->nthreads; i++)
     if (explore_thread(L, (int)i) < 0) return -1;
   finish_arrays(L);
-  if (out_of_time(L)) return -1;
+  if (out_of_time(L) || too_large(L)) return -1;
   /* stops early only past the deadline, which out_of_time then reports */
   bool whole = lx_static_relations(p, L->opt->deadline);
   if (out_of_time(L) || !whole) return -1;
@@ -1263,7 +1282,7 @@ static int build(lowerer *L) {
 
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
   assert(t && d);
-  lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
+  lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0, 0};
   lowerer L = {0};
   L.t = t;
   L.opt = opt ? opt : &defaults;
