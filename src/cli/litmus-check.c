@@ -676,6 +676,13 @@ static void fallback_lowered(void *ctx, const lx_program *p) { send_fallback(ctx
 
 /* The JSON of a test lowering refused: "unknown" when out of time, with
  * lowering's message, else the error object. */
+/* Lowering refused a program whose static relations pass half of
+ * --max-memory (lower.c, too_large): out of memory, not a bad input. */
+static bool lowering_past_memory(const lc_diag *d) {
+  const char *e = lc_diag_first_error(d);
+  return e && strstr(e, "past half of the --max-memory");
+}
+
 static void lowering_failed(const batch *b, const job *j, const lt_test *t, const lc_diag *d, bool late,
                             lc_buf *out) {
   const lc_message *m = NULL;
@@ -733,6 +740,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
      * out), or the test asks too much of it */
     double timeout = b->o->check.timeout;
     bool late = timeout > 0 && lc_now() - start >= timeout;
+    late |= lowering_past_memory(&d);
     if (b->o->json) lowering_failed(b, j, t, &d, late, out);
     j->status = late ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
     lc_diag_fini(&d);
@@ -845,9 +853,12 @@ static void run_job(const batch *b, job *j) {
   int rc = cli_test_read_with(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, &d);
   if (rc < 0 && b->o->json && (b->o->mode == MODE_CHECK || b->o->mode == MODE_LINT))
     json_error(&out, j->path, ct.test, lc_diag_first_error(&d));
+  bool past_memory = rc < 0 && lowering_past_memory(&d);
   lc_diag_fini(&d);
-  /* lowering out of time is no fault of the test's: as when checking, 3 */
-  if (rc < 0) j->status = ct.test && lo.deadline > 0 && lc_now() >= lo.deadline ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
+  /* lowering out of time or memory is no fault of the test's: as when checking, 3 */
+  if (rc < 0)
+    j->status = ct.test && ((lo.deadline > 0 && lc_now() >= lo.deadline) || past_memory)
+                ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
   else if (b->o->mode == MODE_PRINT) lt_print(&out, ct.test);
   else if (b->o->mode == MODE_EVENTS) lx_program_print(&out, ct.prog);
   else if (b->o->mode == MODE_LINT) j->status = lint_one(b->o, j->path, ct.prog, &out);
