@@ -680,7 +680,7 @@ static void fallback_lowered(void *ctx, const lx_program *p) { send_fallback(ctx
  * --max-memory (lower.c, too_large): out of memory, not a bad input. */
 static bool lowering_past_memory(const lc_diag *d) {
   const char *e = lc_diag_first_error(d);
-  return e && strstr(e, "past half of the --max-memory");
+  return e && strstr(e, "out of memory (--max-memory ");
 }
 
 static void lowering_failed(const batch *b, const job *j, const lt_test *t, const lc_diag *d, bool late,

@@ -1042,10 +1042,15 @@ static bool too_large(lowerer *L) {
   double n = (double)L->p->nevents;
   double bytes = (double)(LX_NSTATIC + 1) * n * (double)(((size_t)n + 63) / 64) * 8;
   if (bytes <= (double)L->opt->max_memory / 2) return false;
+  /* --max-memory as the user writes it (src/cli's mem_format_size, a floor up) */
+  size_t size = L->opt->max_memory;
+  int u = -1;
+  while (u < 3 && size % 1024 == 0 && size >= 1024) size /= 1024, u++;
+  char unit[2] = {u < 0 ? '\0' : "KMGT"[u], '\0'};
   lc_error(L->d, L->t->name_at,
-           "%s has %zu events on %zu paths (--unroll %u): their static relations alone take %.1f GB, past "
-           "half of the --max-memory of %.1f GB; a lower --unroll makes fewer paths; no verdict",
-           L->t->name, L->p->nevents, L->p->npaths, L->opt->unroll, bytes / 1e9, (double)L->opt->max_memory / 1e9);
+           "out of memory (--max-memory %zu%s): %s has %zu events on %zu paths (--unroll %u), whose static "
+           "relations alone would take %.1f GB, more than half of it; a lower --unroll makes fewer paths; no verdict",
+           size, unit, L->t->name, L->p->nevents, L->p->npaths, L->opt->unroll, bytes / 1e9);
   return true;
 }
 
