@@ -34,7 +34,7 @@ static int one(const char *path, unsigned unroll, const cat_model *ptx, const ca
                bool term) {
   lc_diag d;
   lc_diag_init(&d, NULL, stderr);
-  lx_options lo = {unroll, LX_DEFAULT_MAX_PATHS, 0, false, 0};
+  lx_options lo = {unroll, LX_DEFAULT_MAX_PATHS, 0, false, 0, 0};
   cli_test t;
   int rc = 2;
   if (cli_test_read(&t, "engine-cost", path, &lo, &d) == 0) {

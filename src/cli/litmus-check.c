@@ -695,6 +695,13 @@ static void fallback_lowered(void *ctx, const lx_program *p) { send_fallback(ctx
 
 /* The JSON of a test lowering refused: "unknown" when out of time, with
  * lowering's message, else the error object. */
+/* Lowering refused a program whose static relations pass half of
+ * --max-memory (lower.c, too_large): out of memory, not a bad input. */
+static bool lowering_past_memory(const lc_diag *d) {
+  const char *e = lc_diag_first_error(d);
+  return e && strstr(e, "out of memory (--max-memory ");
+}
+
 static void lowering_failed(const batch *b, const job *j, const lt_test *t, const lc_diag *d, bool late,
                             lc_buf *out) {
   const lc_message *m = NULL;
@@ -752,6 +759,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
      * out), or the test asks too much of it */
     double timeout = b->o->check.timeout;
     bool late = timeout > 0 && lc_now() - start >= timeout;
+    late |= lowering_past_memory(&d);
     if (b->o->json) lowering_failed(b, j, t, &d, late, out);
     j->status = late ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
     lc_diag_fini(&d);
@@ -858,15 +866,18 @@ static void run_job(const batch *b, job *j) {
   d.errors_only = b->o->quiet;
   double timeout = b->o->check.timeout;
   lx_options lo = {b->o->check.unroll ? b->o->check.unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
-                   timeout > 0 ? lc_now() + timeout : 0, false, timeout};
+                   timeout > 0 ? lc_now() + timeout : 0, false, timeout, b->o->max_memory};
   cli_test ct;
   bool lower = b->o->mode == MODE_EVENTS || b->o->mode == MODE_LINT;
   int rc = cli_test_read_with(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, &d);
   if (rc < 0 && b->o->json && (b->o->mode == MODE_CHECK || b->o->mode == MODE_LINT))
     json_error(&out, j->path, ct.test, lc_diag_first_error(&d));
+  bool past_memory = rc < 0 && lowering_past_memory(&d);
   lc_diag_fini(&d);
-  /* lowering out of time is no fault of the test's: as when checking, 3 */
-  if (rc < 0) j->status = ct.test && lo.deadline > 0 && lc_now() >= lo.deadline ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
+  /* lowering out of time or memory is no fault of the test's: as when checking, 3 */
+  if (rc < 0)
+    j->status = ct.test && ((lo.deadline > 0 && lc_now() >= lo.deadline) || past_memory)
+                ? LC_EXIT_INTERNAL : LC_EXIT_INPUT;
   else if (b->o->mode == MODE_PRINT) lt_print(&out, ct.test);
   else if (b->o->mode == MODE_EVENTS) lx_program_print(&out, ct.prog);
   else if (b->o->mode == MODE_LINT) j->status = lint_one(b->o, j->path, ct.prog, &out);
@@ -1187,6 +1198,7 @@ int main(int argc, char **argv) {
     o.jobs = n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
   }
   if (!o.max_memory) o.max_memory = mem_default_limit(o.jobs);
+  o.check.max_memory = o.max_memory;
   expect_vec ex = {0};
   cli_models models = {0};
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;

@@ -615,7 +615,7 @@ static int load(tcase *tc, const char *path, int max_sm, FILE *out) {
   lc_diag d;
   lc_diag_init(&d, &tc->src, NULL);
   tc->t = lt_parse(&tc->src, &d);
-  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
+  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0, 0};
   if (tc->t) tc->p = lx_lower(tc->t, &lo, &d);
   if (tc->p) tc->pl = cu_plan_new(tc->p, &d);
   if (tc->pl && tc->pl->sm90_at && max_sm < 90) {

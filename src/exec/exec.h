@@ -295,6 +295,9 @@ typedef struct lx_program {
   rel_set *all;
 } lx_program;
 
+/* The static relations of an lx_program (po, loc, the scopes...): n x n bits each. */
+enum { LX_NSTATIC = 16 };
+
 typedef struct lx_options {
   unsigned unroll;          /* times each backward jump may be taken (default 2) */
   size_t max_paths;         /* per thread (default LX_DEFAULT_MAX_PATHS) */
@@ -304,6 +307,8 @@ typedef struct lx_options {
                                for good before an instruction that makes events
                                (--progress, progress.c) */
   double timeout;           /* the --timeout the deadline comes from, for its message */
+  size_t max_memory;        /* --max-memory: the program's static relations may take half;
+                               0 = no bound */
 } lx_options;
 
 enum { LX_LOWER_PAUSES = 2 };

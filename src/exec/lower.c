@@ -1051,6 +1051,30 @@ static bool out_of_time(lowerer *L) {
   return true;
 }
 
+/* The static relations are quadratic in the events of every path of every
+ * thread: a 2x2 work queue unrolled twice has 53,778 events, whose 17
+ * relations (id included) take 6.1 GB, allocated at once.  Past --max-memory that was
+ * a bare "out of memory" a fraction of a second in, or (within the
+ * bound) minutes of paging before it; the engines need as much again, so
+ * past half of --max-memory lowering says so, with the counts and what
+ * lowers them. */
+static bool too_large(lowerer *L) {
+  if (!L->opt->max_memory) return false;
+  double n = (double)L->p->nevents;
+  double bytes = (double)(LX_NSTATIC + 1) * n * (double)(((size_t)n + 63) / 64) * 8;
+  if (bytes <= (double)L->opt->max_memory / 2) return false;
+  /* --max-memory as the user writes it (src/cli's mem_format_size, a floor up) */
+  size_t size = L->opt->max_memory;
+  int u = -1;
+  while (u < 3 && size % 1024 == 0 && size >= 1024) size /= 1024, u++;
+  char unit[2] = {u < 0 ? '\0' : "KMGT"[u], '\0'};
+  lc_error(L->d, L->t->name_at,
+           "out of memory (--max-memory %zu%s): %s has %zu events on %zu paths (--unroll %u), whose static "
+           "relations alone would take %.1f GB, more than half of it; a lower --unroll makes fewer paths; no verdict",
+           size, unit, L->t->name, L->p->nevents, L->p->npaths, L->opt->unroll, bytes / 1e9);
+  return true;
+}
+
 /* Depth-first over decision prefixes; "not taken" (0) is explored first so
  * path numbering follows the text. */
 static int explore_thread(lowerer *L, int tidx) {
@@ -1282,7 +1306,7 @@ static int build(lowerer *L) {
   for (size_t i = 0; i < p->nthreads; i++)
     if (explore_thread(L, (int)i) < 0) return -1;
   finish_arrays(L);
-  if (out_of_time(L)) return -1;
+  if (out_of_time(L) || too_large(L)) return -1;
   /* stops early only past the deadline, which out_of_time then reports */
   bool whole = lx_static_relations(p, L->opt->deadline);
   if (out_of_time(L) || !whole) return -1;
@@ -1292,7 +1316,7 @@ static int build(lowerer *L) {
 
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
   assert(t && d);
-  lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
+  lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0, 0};
   lowerer L = {0};
   L.t = t;
   L.opt = opt ? opt : &defaults;

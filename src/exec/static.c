@@ -130,6 +130,7 @@ bool lx_static_relations(lx_program *p, double deadline) {
   size_t n = p->nevents;
   rel_rel **rels[] = {&p->po, &p->intra, &p->ext, &p->exclusive, &p->loc, &p->vloc, &p->rmw,
                       &p->addr, &p->data, &p->ctrl, &p->scta, &p->scluster, &p->sgpu, &p->incl, &p->sr, &p->iss};
+  _Static_assert(sizeof rels / sizeof rels[0] == LX_NSTATIC, "lowering's size estimate counts these");
   for (size_t k = 0; k < LC_ARRAY_LEN(rels); k++) *rels[k] = rel_new(n);
   p->id = rel_id(n);
   p->all = rel_set_full(n);

@@ -27,6 +27,8 @@ typedef struct lc_check_options {
    * (NULL: none); litmus-check's isolated runs learn the engine there */
   void (*lowered)(void *ctx, const lx_program *p);
   void *lowered_ctx;
+  size_t max_memory;       /* --max-memory, bytes (0: none): lowering refuses a program whose
+                              static relations alone would take more */
 } lc_check_options;
 
 void lc_check_options_init(lc_check_options *o);

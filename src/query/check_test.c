@@ -14,7 +14,7 @@
 lx_program *lc_lower_test(const lt_test *t, const lc_check_options *o, double start, lc_diag *d) {
   assert(t && o && d);
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
-                   o->timeout > 0 ? start + o->timeout : 0, false, o->timeout};
+                   o->timeout > 0 ? start + o->timeout : 0, false, o->timeout, o->max_memory};
   return lx_lower(t, &lo, d);
 }
 

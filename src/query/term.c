@@ -615,7 +615,8 @@ size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_op
   unsigned needs = ~(1u << LC_PROGRESS_FAIR) & ~(t->cooperative ? 1u << LC_PROGRESS_OBE : 0u);
   bool pauses = models & needs;
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
-                   o->timeout > 0 ? start + o->timeout : 0, pauses ? LX_LOWER_PAUSES : 1, o->timeout};
+                   o->timeout > 0 ? start + o->timeout : 0, pauses ? LX_LOWER_PAUSES : 1, o->timeout,
+                   o->max_memory};
   lx_program *p = lx_lower(t, &lo, d);
   if (!p) return nans;
   lx_term_slots *slots = lc_xcalloc(p->nthreads, sizeof *slots);
@@ -722,7 +723,7 @@ void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_o
   assert(t && m && o && into && d);
   into->termination = LC_TERM_UNKNOWN;
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
-                   o->timeout > 0 ? start + o->timeout : 0, 1, o->timeout};
+                   o->timeout > 0 ? start + o->timeout : 0, 1, o->timeout, o->max_memory};
   lx_program *p = lx_lower(t, &lo, d);
   if (!p) {   /* lowering said why (out of time, too many paths) */
     lc_result_fail(into, LC_RESULT_UNKNOWN, "no answer to --termination; no verdict");

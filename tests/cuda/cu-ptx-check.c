@@ -205,7 +205,7 @@ static int load(tcase *tc, const char *path, char **why) {
   lc_diag d;
   lc_diag_init(&d, &tc->src, NULL);
   tc->t = lt_parse(&tc->src, &d);
-  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
+  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0, 0};
   /* a C++ test's PTX is the compiler's, not in the test's order:
    * tests/cuda/cpp-compile.sh compiles those */
   if (tc->t && tc->t->cpp) {

@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   lc_source_from_string(&src, "fuzz.litmus", (const char *)data, size);
   lc_diag_init(&d, &src, NULL);
   lt_test *t = lt_parse(&src, &d);
-  lx_options lo = {2, 64, lc_now() + 1.0, 0, 1.0};
+  lx_options lo = {2, 64, lc_now() + 1.0, 0, 1.0, 0};
   lx_program *p = t ? lx_lower(t, &lo, &d) : NULL;
   if (p && p->nevents <= MAX_EVENTS) {
     const cat_model *m = t->cpp ? cpp : lt_uses_hopper(t) ? hopper : ptx;

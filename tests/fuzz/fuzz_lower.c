@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   lc_diag_init(&d, &src, NULL);
   lt_test *t = lt_parse(&src, &d);
   if (t) {
-    lx_options lo = {2, LX_DEFAULT_MAX_PATHS, lc_now() + 1.0, 0, 1.0};
+    lx_options lo = {2, LX_DEFAULT_MAX_PATHS, lc_now() + 1.0, 0, 1.0, 0};
     lx_program *p = lx_lower(t, &lo, &d);
     if (!p && d.nerrors == 0) {
       fprintf(stderr, "fuzz_lower: lowering refused a test without an error\n");

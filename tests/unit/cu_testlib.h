@@ -23,7 +23,7 @@ static inline lx_program *fx_load(cu_fixture *f, const char *text) {
   lc_source_from_string(&f->src, "t.litmus", text, strlen(text));
   lc_diag_init(&f->d, &f->src, NULL);
   f->t = lt_parse(&f->src, &f->d);
-  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
+  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0, 0};
   if (f->t) f->p = lx_lower(f->t, &lo, &f->d);
   return f->p;
 }

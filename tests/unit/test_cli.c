@@ -65,7 +65,7 @@ static void test_read_parse_lower(void **state) {
   (void)state;
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
-  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0};
+  lx_options lo = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0, 0};
   cli_test t;
   assert_int_equal(cli_test_read(&t, "prog", LC_SRCDIR "/litmus/MP.litmus", &lo, &d), 0);
   assert_true(t.read);

@@ -277,7 +277,7 @@ static void test_host_run_samples(void **state) {
   world *w = start(ALU_TEXT);
   w->par.max_forbidden = 3;
   /* the loop is cut by an unroll bound of 5 here, so outcomes count */
-  lx_options lo = {5, LX_DEFAULT_MAX_PATHS, 0, false, 0};
+  lx_options lo = {5, LX_DEFAULT_MAX_PATHS, 0, false, 0, 0};
   lc_diag d;
   lc_diag_init(&d, NULL, stderr);
   lx_program *p5 = lx_lower(w->f.test, &lo, &d);
