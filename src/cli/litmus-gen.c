@@ -61,7 +61,8 @@ static void usage(FILE *out) {
         "                         default 2-4), one test each, into -o DIR\n"
         "      --safe EDGES       with --cycles: more edges cycles may use; each still\n"
         "                         has one of --cycles' (diy7's -relax and -safe)\n"
-        "      --dialect D        cycles: ptx (default) or cpp (CUDA C++ tests)\n"
+        "      --dialect D        cycles: ptx (default), cpp (CUDA C++ tests) or c\n"
+        "                         (herd's C11 tests, as diyone7 -arch C writes them)\n"
         "      --scope S          cycles: scope where an edge names none: cta,\n"
         "                         cluster, gpu (default) or sys\n"
         "      --cpp              C++ tests in the classic shapes for --check-mapping\n"
@@ -135,8 +136,8 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_CYCLES: o->cycles = optarg; break;
     case OPT_SAFE: o->safe = optarg; break;
     case OPT_DIALECT:
-      if (strcmp(optarg, "ptx") && strcmp(optarg, "cpp")) return bad("--dialect", optarg);
-      o->cyc.dialect = strcmp(optarg, "cpp") ? GEN_DIALECT_PTX : GEN_DIALECT_CPP;
+      if (strcmp(optarg, "ptx") && strcmp(optarg, "cpp") && strcmp(optarg, "c")) return bad("--dialect", optarg);
+      o->cyc.dialect = !strcmp(optarg, "cpp") ? GEN_DIALECT_CPP : !strcmp(optarg, "c") ? GEN_DIALECT_C : GEN_DIALECT_PTX;
       break;
     case OPT_SCOPE: {
       static const char *const scopes[] = {"cta", "cluster", "gpu", "sys"};

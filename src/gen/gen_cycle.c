@@ -30,7 +30,7 @@
 #include "gen/gen_cycle.h"
 #include "gen/gen_int.h"
 
-enum { MAX_EDGES = 16 };
+enum { MAX_EDGES = 16, MAX_WRITTEN = 2 * MAX_EDGES };
 
 typedef struct cev {
   char dir;
@@ -38,12 +38,14 @@ typedef struct cev {
   int loc, value;            /* a write's value: 1, 2, ... along its chain */
   int reg;                   /* a read's register, or -1 */
   int want;                  /* a read's value in the condition, or -1 */
+  int stored;                /* a write's value in memory (a fetch-add's sum), else value */
   gen_ann ann;
 } cev;
 
 typedef struct layout {
-  const gen_edge *e;
+  const gen_edge *e;         /* the cycle's edges, pseudo edges resolved (re) */
   size_t n;
+  gen_edge re[MAX_EDGES];
   cev ev[MAX_EDGES];
   int nthreads, nlocs, rot;  /* rot: walk thread rot is the test's P0 */
   int first[MAX_EDGES], len[MAX_EDGES];  /* per walk thread: first event, events */
@@ -51,6 +53,7 @@ typedef struct layout {
   bool final[MAX_EDGES];     /* per location: the condition names its final value */
   int cta[MAX_EDGES], cluster[MAX_EDGES], gpu[MAX_EDGES];   /* per walk thread */
   int locname[MAX_EDGES];    /* per location: its name's index (x, y, z, ...) */
+  bool diy;                  /* names in diy's C spelling (GEN_DIALECT_C) */
 } layout;
 
 static int error(char **err, const char *fmt, ...) LC_PRINTF(2, 3);
@@ -69,7 +72,125 @@ static int error(char **err, const char *fmt, ...) {
 static size_t prev(size_t i, size_t n) { return (i + n - 1) % n; }
 
 static bool ann_same(const gen_ann *a, const gen_ann *b) {
-  return a->sem == b->sem && a->scope == b->scope;
+  return a->sem == b->sem && a->scope == b->scope && a->consume == b->consume;
+}
+
+static bool is_po(const gen_edge *e) {
+  return e->kind == GEN_E_PO || e->kind == GEN_E_FENCE || e->kind == GEN_E_DP || e->kind == GEN_E_RMW;
+}
+
+/* ---- diy's pseudo edges and '*' directions --------------------------------------- */
+
+static bool pseudo(const gen_edge *e) {
+  return e->kind == GEN_E_ID || e->kind == GEN_E_NODE || e->kind == GEN_E_INSERT;
+}
+
+/* The nearest edge before (step n-1) or after (step 1) i that is not a pseudo edge. */
+static size_t real_near(const gen_edge *e, size_t n, size_t i, size_t step) {
+  size_t j = (i + step) % n;
+  for (size_t k = 0; k < n && pseudo(&e[j]); k++) j = (j + step) % n;
+  return j;
+}
+
+static int check_resolved_ann(const gen_edge *e, size_t i, char **err) {
+  const gen_ann *a[2] = {&e->a1, &e->a2};
+  char d[2] = {e->src, e->dst};
+  if (e->kind == GEN_E_RMW) return 0;
+  for (int k = 0; k < 2; k++) {
+    if (!a[k]->set) continue;
+    if ((a[k]->sem == LT_SEM_ACQUIRE || a[k]->consume) && d[k] != 'R')
+      return error(err, "edge %zu '%s': %s annotates a read only", i + 1, e->text, a[k]->consume ? "Con" : "Acq");
+    if (a[k]->sem == LT_SEM_RELEASE && d[k] != 'W')
+      return error(err, "edge %zu '%s': Rel annotates a write only", i + 1, e->text);
+    if (a[k]->sem == LT_SEM_ACQ_REL)
+      return error(err, "edge %zu '%s': AR annotates a read-modify-write's pair only", i + 1, e->text);
+  }
+  return 0;
+}
+
+/* diy's reading of a cycle (gen/cycle.ml: set_dir, remove_store): a '*'
+ * takes the direction of the neighbouring edge's end; an annotation alone
+ * (Id) annotates the access between its neighbours; R, W, Read, Write
+ * (Node) name the access between two external edges; a fence alone
+ * (Insert) goes at the start or the end of a thread, next to an external
+ * edge.  The real edges go to out[0..*m). */
+static int resolve_pseudo(const gen_edge *in, size_t n, gen_edge *out, size_t *m, char **err) {
+  gen_edge e[MAX_WRITTEN];
+  memcpy(e, in, n * sizeof *e);
+  size_t nreal = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (e[i].kind == GEN_E_STORE)
+      return error(err, "edge %zu 'Store': diy's extra store at a thread's start is not supported", i + 1);
+    if (e[i].kind == GEN_E_LEAVE || e[i].kind == GEN_E_BACK)
+      return error(err, "edge %zu '%s': a thread left and re-entered (Leave/Back) is not supported; "
+                        "write the cycle with Rfe, Fre, Coe", i + 1, e[i].text);
+    nreal += !pseudo(&e[i]);
+  }
+  if (nreal == 0) return error(err, "a cycle of pseudo edges alone (%s) has no access", in[0].text);
+  /* directions: the node's own, else a neighbour's end; twice round for chains */
+  for (int round = 0; round < 2; round++)
+    for (size_t i = 0; i < n; i++) {
+      if (pseudo(&e[i])) continue;
+      if (e[i].src_any) {
+        size_t j = (i + n - 1) % n;
+        while (j != i && (e[j].kind == GEN_E_ID || e[j].kind == GEN_E_INSERT)) j = (j + n - 1) % n;
+        if (e[j].dst != '?') e[i].src = e[j].dst, e[i].src_any = false;
+      }
+      if (e[i].dst_any) {
+        size_t j = (i + 1) % n;
+        while (j != i && (e[j].kind == GEN_E_ID || e[j].kind == GEN_E_INSERT)) j = (j + 1) % n;
+        if (e[j].src != '?') e[i].dst = e[j].src, e[i].dst_any = false;
+      }
+    }
+  for (size_t i = 0; i < n; i++) {
+    if (pseudo(&e[i])) continue;
+    if (e[i].src == '?' || e[i].dst == '?')
+      return error(err, "edge %zu '%s': ambiguous direction ('*' next to an edge that leaves its end open too)",
+                   i + 1, e[i].text);
+  }
+  for (size_t i = 0; i < n; i++) {
+    const gen_edge *p = &e[real_near(e, n, i, n - 1)], *q = &e[real_near(e, n, i, 1)];
+    if (e[i].kind == GEN_E_NODE) {
+      if (!p->ext || !q->ext)
+        return error(err, "edge %zu '%s' names an access between %s and %s: both must be external edges "
+                          "(diy: a thread of that access alone)", i + 1, e[i].text, p->text, q->text);
+      if (p->dst != e[i].src || q->src != e[i].src)
+        return error(err, "edge %zu '%s': the access between %s and %s is not a %s", i + 1, e[i].text, p->text,
+                     q->text, e[i].src == 'R' ? "read" : "write");
+    } else if (e[i].kind == GEN_E_INSERT && !p->ext && !q->ext) {
+      return error(err, "edge %zu '%s': a fence alone goes next to an external edge (else write Fence%sd.. "
+                        "between the accesses)", i + 1, e[i].text, "Sc");
+    } else if (e[i].kind == GEN_E_INSERT && p->ext && (p->kind == GEN_E_RF || p->kind == GEN_E_FR)) {
+      return error(err, "edge %zu '%s': a fence alone cannot follow %s (diy: Insert after an external "
+                        "communication edge)", i + 1, e[i].text, p->text);
+    }
+  }
+  size_t k = 0;
+  size_t map[MAX_WRITTEN];
+  for (size_t i = 0; i < n; i++) {
+    map[i] = k;
+    if (!pseudo(&e[i])) {
+      if (k == MAX_EDGES) return error(err, "a cycle of more than %d edges", MAX_EDGES);
+      out[k++] = e[i];
+    }
+  }
+  *m = k;
+  for (size_t i = 0; i < n; i++) {
+    if (e[i].kind == GEN_E_ID) {
+      gen_edge *p = &out[(map[i] + k - 1) % k], *q = &out[map[i] % k];
+      if ((p->a2.set && !ann_same(&p->a2, &e[i].a1)) || (q->a1.set && !ann_same(&q->a1, &e[i].a1)))
+        return error(err, "edge %zu '%s' annotates the access between %s and %s differently from them", i + 1,
+                     e[i].text, p->text, q->text);
+      p->a2 = q->a1 = e[i].a1;
+    } else if (e[i].kind == GEN_E_INSERT) {
+      gen_edge *p = &out[(map[i] + k - 1) % k], *q = &out[map[i] % k];
+      if (p->ext) q->ins_before = e[i].fence_sem, q->ins_before_con = e[i].consume;
+      else p->ins_after = e[i].fence_sem, p->ins_after_con = e[i].consume;
+    }
+  }
+  for (size_t i = 0; i < k; i++)
+    if (check_resolved_ann(&out[i], i, err) < 0) return -1;
+  return 0;
 }
 
 /* ---- checking ------------------------------------------------------------------- */
@@ -90,7 +211,7 @@ static int check_links(const gen_edge *e, size_t n, char **err) {
 static int check_counts(const gen_edge *e, size_t n, char **err) {
   size_t ext = 0, diff = 0, one_diff = 0, one_ext = 0, po = 0;
   for (size_t i = 0; i < n; i++) {
-    po += e[i].kind == GEN_E_PO || e[i].kind == GEN_E_FENCE || e[i].kind == GEN_E_DP;
+    po += is_po(&e[i]);
     if (e[i].ext) ext++, one_ext = i;
     if (!e[i].same) diff++, one_diff = i;
   }
@@ -112,7 +233,7 @@ static int check_counts(const gen_edge *e, size_t n, char **err) {
  * program-order edge, else after an Fr (see the top of the file). */
 static size_t one_loc_start(const gen_edge *e, size_t n) {
   for (size_t i = 0; i < n; i++)
-    if (e[i].kind == GEN_E_PO || e[i].kind == GEN_E_FENCE || e[i].kind == GEN_E_DP) return (i + 1) % n;
+    if (is_po(&e[i]) && e[i].kind != GEN_E_RMW) return (i + 1) % n;
   for (size_t i = 0; i < n; i++)
     if (e[i].kind == GEN_E_FR) return (i + 1) % n;
   return 0;
@@ -153,17 +274,61 @@ static void walk_locations(layout *L) {
   L->nlocs = loc + 1;
 }
 
-static void conditions(layout *L) {
+/* The value a write leaves in memory: its own, or for a fetch-add the
+ * value before it (the write before it in its chain) plus its own, as
+ * diy's compute_rmw. */
+static void stored_values(layout *L) {
   size_t n = L->n;
+  for (size_t j = 0; j < n; j++) L->ev[j].stored = L->ev[j].value;
+  for (int l = 0; l < L->nlocs; l++) {
+    int last = 0;
+    for (int v = 1; v <= L->writes[l]; v++)
+      for (size_t j = 0; j < n; j++)
+        if (L->ev[j].loc == l && L->ev[j].dir == 'W' && L->ev[j].value == v) {
+          const gen_edge *in = &L->e[prev(j, n)];
+          if (in->kind == GEN_E_RMW && in->rmw == GEN_RMW_ADD) L->ev[j].stored = last + v;
+          last = L->ev[j].stored;
+        }
+  }
+}
+
+/* The stored value of the write before value v of location l (0: the initial one). */
+static int stored_before(const layout *L, int l, int v) {
+  for (size_t j = 0; j < L->n; j++)
+    if (L->ev[j].loc == l && L->ev[j].dir == 'W' && L->ev[j].value == v - 1) return L->ev[j].stored;
+  return 0;
+}
+
+static int conditions(layout *L, char **err) {
+  size_t n = L->n;
+  stored_values(L);
   for (size_t j = 0; j < n; j++) {
     cev *v = &L->ev[j];
     v->want = -1;
     const gen_edge *in = &L->e[prev(j, n)], *out = &L->e[j];
-    if (v->dir == 'R' && in->kind == GEN_E_RF) v->want = L->ev[prev(j, n)].value;
-    else if (v->dir == 'R' && out->kind == GEN_E_FR) v->want = L->ev[(j + 1) % n].value - 1;
-    if (out->kind == GEN_E_WS || (out->kind == GEN_E_FR && L->ev[(j + 1) % n].value > 1))
+    const cev *nx = &L->ev[(j + 1) % n];
+    if (v->dir == 'R' && in->kind == GEN_E_RF) v->want = L->ev[prev(j, n)].stored;
+    else if (v->dir == 'R' && out->kind == GEN_E_FR) v->want = stored_before(L, nx->loc, nx->value);
+    if (out->kind == GEN_E_WS || (out->kind == GEN_E_FR && nx->value > 1))
       L->final[v->loc] = L->writes[v->loc] >= 2;
+    if (out->kind == GEN_E_RMW && nx->value > 1) L->final[v->loc] = L->writes[v->loc] >= 2;
   }
+  /* Hat: the target reads what the source reads (diy: no chains of reads
+   * without a write's value at their head) */
+  for (size_t round = 0; round < n; round++)
+    for (size_t j = 0; j < n; j++)
+      if (L->e[j].kind == GEN_E_HAT && L->ev[j].want >= 0) {
+        cev *t = &L->ev[(j + 1) % n];
+        if (t->want >= 0 && t->want != L->ev[j].want && L->e[(j + 1) % n].kind == GEN_E_FR)
+          return error(err, "edge %zu '%s': the two reads read different values (Hat then %s)", j + 1,
+                       L->e[j].text, L->e[(j + 1) % n].text);
+        t->want = L->ev[j].want;
+      }
+  for (size_t j = 0; j < n; j++)
+    if (L->e[j].kind == GEN_E_HAT && L->ev[j].want < 0)
+      return error(err, "edge %zu '%s': the first read of a Hat reads no write of the cycle (diy: read "
+                        "chains are not allowed; put an Rf before it)", j + 1, L->e[j].text);
+  return 0;
 }
 
 /* The level two threads share: CTA, CLUSTER (clusters written), GPU, SYS. */
@@ -245,8 +410,10 @@ static const char *key_name(const layout *L, int t) {
  * Int before Ext, Same before Diff, W before R, Addr Data Ctrl). */
 static int edge_rank(const gen_edge *e) {
   static const int kinds[] = {[GEN_E_RF] = 0, [GEN_E_FR] = 1, [GEN_E_WS] = 2,
-                              [GEN_E_PO] = 3, [GEN_E_FENCE] = 4, [GEN_E_DP] = 5};
-  int r = kinds[e->kind];
+                              [GEN_E_PO] = 3, [GEN_E_FENCE] = 4, [GEN_E_DP] = 5,
+                              [GEN_E_HAT] = 6, [GEN_E_RMW] = 7};
+  int r = (size_t)e->kind < LC_ARRAY_LEN(kinds) ? kinds[e->kind] : 8;
+  r = r * 2 + (e->kind == GEN_E_RMW && e->rmw == GEN_RMW_ADD);
   r = r * 2 + e->ext;
   r = r * 2 + !e->same;
   r = r * 2 + (e->src == 'R');
@@ -316,10 +483,13 @@ static void renumber(int *ids, const layout *L) {
   }
 }
 
-static int build_layout(layout *L, const gen_edge *e, size_t n, char **err) {
+static int build_layout(layout *L, const gen_edge *written, size_t nwritten, char **err) {
   memset(L, 0, sizeof *L);
+  if (nwritten > MAX_WRITTEN) return error(err, "a cycle of %zu edges: %d at most", nwritten, MAX_EDGES);
+  size_t n = 0;
+  if (nwritten && resolve_pseudo(written, nwritten, L->re, &n, err) < 0) return -1;
   if (n < 2) return error(err, "a cycle needs two edges at least");
-  if (n > MAX_EDGES) return error(err, "a cycle of %zu edges: %d at most", n, MAX_EDGES);
+  const gen_edge *e = L->re;
   L->e = e;
   L->n = n;
   if (check_links(e, n, err) < 0 || check_counts(e, n, err) < 0) return -1;
@@ -329,7 +499,7 @@ static int build_layout(layout *L, const gen_edge *e, size_t n, char **err) {
   }
   walk_threads(L);
   walk_locations(L);
-  conditions(L);
+  if (conditions(L, err) < 0) return -1;
   if (place_threads(L, err) < 0) return -1;
   normalise(L);
   renumber(L->cta, L);
@@ -365,10 +535,27 @@ static void ann_word(lc_buf *b, const gen_ann *a) {
 }
 
 /* diy's name of an internal edge (gen/namer.ml), with its annotations. */
-static void edge_name(lc_buf *b, const gen_edge *e, const cev *src, const cev *dst) {
+/* diy's word of a C order (MemOrder.pp_mem_order_short), lower case. */
+static const char *diy_order(lt_sem sem, bool consume) {
+  switch (sem) {
+  case LT_SEM_SC: return "sc";
+  case LT_SEM_ACQUIRE: return consume ? "con" : "acq";
+  case LT_SEM_RELEASE: return "rel";
+  case LT_SEM_ACQ_REL: return "ar";
+  case LT_SEM_RELAXED: return "rlx";
+  default: return "na";
+  }
+}
+
+static void edge_name(lc_buf *b, const layout *L, const gen_edge *e, const cev *src, const cev *dst) {
   static const char *const s[] = {"", "cta", "cluster", "gpu", "sys"};
   static const char *const dps[] = {"addr", "data", "ctrl"};
-  switch (e->kind) {
+  /* a fence alone: diy writes [fencesc], a test name here has no brackets */
+  if (e->ins_before != LT_SEM_NONE) lc_buf_printf(b, "fence%s-", diy_order(e->ins_before, e->ins_before_con));
+  if (L->diy && e->kind == GEN_E_FENCE && !e->membar) {
+    lc_buf_printf(b, "fence%s%s", diy_order(e->fence_sem, e->consume), e->same ? "s" : "");
+  } else switch (e->kind) {
+  case GEN_E_RMW: lc_buf_puts(b, e->rmw == GEN_RMW_ADD ? "fetch.add" : "rmw"); break;
   case GEN_E_RF: lc_buf_puts(b, "rfi"); break;
   case GEN_E_FR: lc_buf_puts(b, "fri"); break;
   case GEN_E_WS: lc_buf_puts(b, "coi"); break;
@@ -379,12 +566,17 @@ static void edge_name(lc_buf *b, const gen_edge *e, const cev *src, const cev *d
     else lc_buf_printf(b, "fence.%s%s%s", lt_sem_name(e->fence_sem), e->fence_scope ? "." : "", s[e->fence_scope]);
     if (e->same) lc_buf_putc(b, 's');
     break;
+  default: break;
   }
-  if (src->ann.set || dst->ann.set) {
-    gen_ann dflt = {true, LT_SEM_RELAXED, LT_SCOPE_NONE};   /* what an unannotated access is */
+  if (L->diy && (src->ann.set || dst->ann.set)) {
+    lc_buf_puts(b, src->ann.set ? diy_order(src->ann.sem, src->ann.consume) : "na");
+    lc_buf_puts(b, dst->ann.set ? diy_order(dst->ann.sem, dst->ann.consume) : "na");
+  } else if (src->ann.set || dst->ann.set) {
+    gen_ann dflt = {true, LT_SEM_RELAXED, LT_SCOPE_NONE, false};   /* what an unannotated access is */
     ann_word(b, src->ann.set ? &src->ann : &dflt);
     ann_word(b, dst->ann.set ? &dst->ann : &dflt);
   }
+  if (e->ins_after != LT_SEM_NONE) lc_buf_printf(b, "-fence%s", diy_order(e->ins_after, e->ins_after_con));
 }
 
 static void test_name(const layout *L, lc_buf *b) {
@@ -411,11 +603,12 @@ static void test_name(const layout *L, lc_buf *b) {
     for (int q = 0; q + 1 < L->len[t]; q++) {
       size_t i = (size_t)(L->first[t] + q) % L->n;
       if (q) lc_buf_putc(&p, '-');
-      edge_name(&p, &L->e[i], &L->ev[i], &L->ev[(i + 1) % L->n]);
+      edge_name(&p, L, &L->e[i], &L->ev[i], &L->ev[(i + 1) % L->n]);
       /* diy names the access between two edges that could end or start
        * on either when they follow each other: poR-po */
       const gen_edge *nx = &L->e[(i + 1) % L->n];
       if (q + 2 < L->len[t] && L->e[i].kind != GEN_E_RF && L->e[i].kind != GEN_E_FR && L->e[i].kind != GEN_E_WS &&
+          L->e[i].kind != GEN_E_RMW &&
           (nx->kind == GEN_E_PO || nx->kind == GEN_E_FENCE))
         lc_buf_putc(&p, L->e[i].dst);
     }
@@ -473,36 +666,97 @@ static const char *loc_name(int i) {
 
 static lt_scope scope_or(lt_scope s, const gen_cycle_options *o) { return s == LT_SCOPE_NONE ? o->scope : s; }
 
+/* The read of a read-modify-write (its write is the next event, and
+ * writes no row of its own). */
+static bool rmw_read(const layout *L, size_t i) { return L->e[i].kind == GEN_E_RMW; }
+static bool rmw_write(const layout *L, size_t i) { return L->e[prev(i, L->n)].kind == GEN_E_RMW; }
+
+/* An RMW's order from its read's and write's annotations (CArch_gen.ml,
+ * tr_atom_rmw): Acq Rel is acq_rel, Acq Rlx acquire, Rlx Rel release. */
+static lt_sem rmw_sem(const cev *r, const cev *w) {
+  lt_sem a = r->ann.set ? r->ann.sem : LT_SEM_RELAXED, b = w->ann.set ? w->ann.sem : LT_SEM_RELAXED;
+  if (a == LT_SEM_SC || b == LT_SEM_SC) return LT_SEM_SC;
+  if (a == LT_SEM_ACQUIRE && b == LT_SEM_RELEASE) return LT_SEM_ACQ_REL;
+  if (a == LT_SEM_ACQUIRE) return LT_SEM_ACQUIRE;
+  if (b == LT_SEM_RELEASE) return LT_SEM_RELEASE;
+  return LT_SEM_RELAXED;
+}
+
 /* The rows an edge into an event adds before it (a fence, a branch, data). */
 static int rows_before(const gen_edge *in) {
   if (in->kind == GEN_E_FENCE || (in->kind == GEN_E_DP && in->dp == GEN_DP_CTRL)) return 1;
   if (in->kind == GEN_E_DP && in->dp == GEN_DP_DATA) return 2;
+  if (in->kind == GEN_E_DP && in->dp == GEN_DP_ADDR) return 2;
   return 0;
 }
 
+static bool ann_sc(const gen_ann *a) { return a->set && a->sem == LT_SEM_SC; }
+
 static int check_dialect(const layout *L, const gen_cycle_options *o, char **err) {
+  bool c = o->dialect == GEN_DIALECT_C;
   for (size_t i = 0; i < L->n; i++) {
     const gen_edge *e = &L->e[i];
-    if (e->kind == GEN_E_DP && e->dp == GEN_DP_ADDR)
+    if (o->dialect == GEN_DIALECT_PTX && e->kind == GEN_E_DP && e->dp == GEN_DP_ADDR)
       return error(err, "edge %zu '%s': an address dependency needs an address computed from a value read, "
-                        "and litmus-check wants every address known before the test runs; use DpData or DpCtrl",
-                   i + 1, e->text);
-    if (o->dialect == GEN_DIALECT_CPP && e->membar)
+                        "and a PTX test here has every address known before it runs; use DpData or DpCtrl "
+                        "(or --dialect c or cpp)", i + 1, e->text);
+    if (o->dialect != GEN_DIALECT_PTX && e->membar)
       return error(err, "edge %zu '%s': membar is PTX; a C++ test takes Fence{s,d}.sc or .acq_rel", i + 1, e->text);
-    if (o->dialect == GEN_DIALECT_PTX && ((e->a1.set && e->a1.sem == LT_SEM_SC) || (e->a2.set && e->a2.sem == LT_SEM_SC)))
+    if (o->dialect == GEN_DIALECT_PTX && (ann_sc(&e->a1) || ann_sc(&e->a2)) && e->kind != GEN_E_RMW)
       return error(err, "edge %zu '%s': PTX has no sc loads or stores (Sc annotates C++ accesses); "
                         "use a Fence{s,d}.sc edge", i + 1, e->text);
+    if (o->dialect == GEN_DIALECT_PTX && e->kind == GEN_E_RMW && (ann_sc(&e->a1) || ann_sc(&e->a2)))
+      return error(err, "edge %zu '%s': PTX has no sc read-modify-write (atom has .relaxed .acquire .release "
+                        ".acq_rel); use a fence.sc before it", i + 1, e->text);
     if (o->dialect == GEN_DIALECT_PTX && e->kind == GEN_E_FENCE && e->fence_scope == LT_SCOPE_CLUSTER && e->membar)
       return error(err, "edge %zu '%s': membar has no cluster scope", i + 1, e->text);
+    bool rlx = (e->kind == GEN_E_FENCE && e->fence_sem == LT_SEM_RELAXED) || e->ins_before == LT_SEM_RELAXED ||
+               e->ins_after == LT_SEM_RELAXED;
+    if (o->dialect == GEN_DIALECT_PTX && rlx)
+      return error(err, "edge %zu '%s': PTX has no relaxed fence (FenceRlx is C's "
+                        "atomic_thread_fence(memory_order_relaxed), which orders nothing)", i + 1, e->text);
+    if (c && (e->fence_scope != LT_SCOPE_NONE || e->a1.scope != LT_SCOPE_NONE || e->a2.scope != LT_SCOPE_NONE ||
+              e->place != LT_SCOPE_NONE))
+      return error(err, "edge %zu '%s': herd's C dialect has no scopes (--dialect cpp writes them)", i + 1, e->text);
+    if (c && e->kind == GEN_E_RMW && !e->a1.set)
+      return error(err, "edge %zu '%s': a read-modify-write of herd's C dialect is atomic: annotate it "
+                        "(%sRlxRlx, ...; diy: non atomic RMW)", i + 1, e->text, e->text);
+  }
+  if (c) {   /* a location of a C test is atomic_int or volatile int (diy: type mismatch) */
+    for (int l = 0; l < L->nlocs; l++) {
+      int plain = -1, atomic = -1;
+      for (size_t j = 0; j < L->n; j++) {
+        if (L->ev[j].loc != l) continue;
+        bool na = !L->ev[j].ann.set || L->ev[j].ann.sem == LT_SEM_WEAK;
+        if (rmw_read(L, j) || rmw_write(L, j)) na = false;
+        if (na) plain = (int)j;
+        else atomic = (int)j;
+      }
+      if (plain >= 0 && atomic >= 0)
+        return error(err, "location %s is accessed plainly (edge %d '%s') and atomically (edge %d '%s'): a "
+                          "location of herd's C dialect is atomic_int or volatile int (diy: type mismatch)",
+                     loc_name(L->locname[l]), plain + 1, L->e[plain].text, atomic + 1, L->e[atomic].text);
+    }
   }
   return 0;
 }
 
+static lt_sem access_sem(const cev *v, const gen_cycle_options *o) {
+  if (v->ann.set) return v->ann.sem;
+  return o->dialect == GEN_DIALECT_C ? LT_SEM_WEAK : LT_SEM_RELAXED;
+}
+
 static lt_instr *access(gen_build *b, const layout *L, const cev *v, const gen_cycle_options *o, lt_operand val) {
-  lt_sem sem = v->ann.set ? v->ann.sem : LT_SEM_RELAXED;
+  lt_sem sem = access_sem(v, o);
   lt_scope scope = sem == LT_SEM_WEAK ? LT_SCOPE_NONE : scope_or(v->ann.scope, o);
   const char *loc = loc_name(L->locname[v->loc]);
   return v->dir == 'R' ? gen_ld(b, sem, scope, v->reg, loc) : gen_st(b, sem, scope, loc, val);
+}
+
+static void ptx_fence(gen_build *b, size_t k, int *row, lt_sem sem, lt_scope scope, bool membar) {
+  lt_instr *f = gen_fence(b, sem, scope);
+  f->membar = membar;
+  gen_put(b, k, (size_t)(*row)++, f);
 }
 
 static void ptx_thread(gen_build *b, const layout *L, int k, const gen_cycle_options *o, int *label) {
@@ -515,13 +769,12 @@ static void ptx_thread(gen_build *b, const layout *L, int k, const gen_cycle_opt
     lt_operand val = gen_imm(v->value);
     const char *lab = NULL;
     char labbuf[16];
+    if (L->e[i].ins_before != LT_SEM_NONE) ptx_fence(b, (size_t)k, &row, L->e[i].ins_before, o->scope, false);
     if (p > 0) {
       const gen_edge *in = &L->e[prev(i, L->n)];
       const cev *from = &L->ev[prev(i, L->n)];
       if (in->kind == GEN_E_FENCE) {
-        lt_instr *f = gen_fence(b, in->fence_sem, scope_or(in->fence_scope, o));
-        f->membar = in->membar;
-        gen_put(b, (size_t)k, (size_t)row++, f);
+        ptx_fence(b, (size_t)k, &row, in->fence_sem, scope_or(in->fence_scope, o), in->membar);
       } else if (in->kind == GEN_E_DP && in->dp == GEN_DP_DATA) {
         lt_instr *x = gen_alu(b, LT_ALU_XOR, scratch, gen_reg(from->reg), gen_reg(from->reg));
         x->type = LT_TYPE_B32;
@@ -530,14 +783,26 @@ static void ptx_thread(gen_build *b, const layout *L, int k, const gen_cycle_opt
         a->type = LT_TYPE_S32;
         gen_put(b, (size_t)k, (size_t)row++, a);
         val = gen_reg(scratch++);
-      } else if (in->kind == GEN_E_DP) {
+      } else if (in->kind == GEN_E_DP && in->dp == GEN_DP_CTRL) {
         snprintf(labbuf, sizeof labbuf, "LC%02d", (*label)++);
         lab = labbuf;
         gen_put(b, (size_t)k, (size_t)row++, gen_branch(b, LT_CMP_EQ, gen_reg(from->reg), gen_reg(from->reg), lab));
       }
     }
     if (lab) gen_label(b, (size_t)k, (size_t)row, lab);
-    gen_put(b, (size_t)k, (size_t)row++, access(b, L, v, o, val));
+    if (rmw_write(L, i)) {
+      /* written by the RMW of the read before it */
+    } else if (rmw_read(L, i)) {
+      const cev *w = &L->ev[(i + 1) % L->n];
+      lt_rmw_op op = L->e[i].rmw == GEN_RMW_ADD ? LT_RMW_ADD : LT_RMW_EXCH;
+      gen_put(b, (size_t)k, (size_t)row++,
+              gen_rmw(b, rmw_sem(v, w), scope_or(v->ann.scope, o), op, v->reg, loc_name(L->locname[v->loc]),
+                      gen_imm(w->value), gen_imm(0)));
+    } else {
+      gen_put(b, (size_t)k, (size_t)row++, access(b, L, v, o, val));
+    }
+    if (L->e[prev(i, L->n)].ins_after != LT_SEM_NONE)
+      ptx_fence(b, (size_t)k, &row, L->e[prev(i, L->n)].ins_after, o->scope, false);
   }
 }
 
@@ -547,7 +812,9 @@ static int nrows(const layout *L) {
     int rows = 0;
     for (int p = 0; p < L->len[t]; p++) {
       size_t i = (size_t)(L->first[t] + p) % L->n;
-      rows += 1 + (p > 0 ? rows_before(&L->e[prev(i, L->n)]) : 0);
+      rows += !rmw_write(L, i) + (p > 0 ? rows_before(&L->e[prev(i, L->n)]) : 0);
+      rows += L->e[i].ins_before != LT_SEM_NONE;
+      rows += L->e[prev(i, L->n)].ins_after != LT_SEM_NONE;
     }
     if (rows > most) most = rows;
   }
@@ -564,7 +831,12 @@ static void add_condition(gen_build *b, const layout *L) {
   }
   for (int name = 0; name < L->nlocs; name++)
     for (int l = 0; l < L->nlocs; l++)
-      if (L->locname[l] == name && L->final[l]) gen_cond_loc(b, loc_name(name), LT_CMP_EQ, L->writes[l]);
+      if (L->locname[l] == name && L->final[l]) {
+        int last = 0;   /* the stored value of the last write */
+        for (size_t j = 0; j < L->n; j++)
+          if (L->ev[j].loc == l && L->ev[j].dir == 'W' && L->ev[j].value == L->writes[l]) last = L->ev[j].stored;
+        gen_cond_loc(b, loc_name(name), LT_CMP_EQ, last);
+      }
 }
 
 static char *doc_of(const gen_edge *e, size_t n) {
@@ -592,16 +864,16 @@ static lt_test *ptx_test(const layout *L, const gen_cycle_options *o, const char
   return gen_finish(&b, LT_COND_EXISTS);
 }
 
-/* ---- the C++ test: written as text, read back by the front end ------------------- */
+/* ---- the C++ tests: written as text, read back by the front end ------------------ */
 
 static const char *cpp_scope(lt_scope s) {
   static const char *const n[] = {"device", "block", "cluster", "device", "system"};
   return n[s];
 }
 
-static const char *cpp_order(lt_sem s) {
+static const char *cpp_order(lt_sem s, bool consume) {
   switch (s) {
-  case LT_SEM_ACQUIRE: return "acquire";
+  case LT_SEM_ACQUIRE: return consume ? "consume" : "acquire";
   case LT_SEM_RELEASE: return "release";
   case LT_SEM_ACQ_REL: return "acq_rel";
   case LT_SEM_SC: return "seq_cst";
@@ -609,59 +881,120 @@ static const char *cpp_order(lt_sem s) {
   }
 }
 
-static void cpp_access(lc_buf *b, const layout *L, const cev *v, const gen_cycle_options *o, const char *val,
-                       bool declared) {
-  lt_sem sem = v->ann.set ? v->ann.sem : LT_SEM_RELAXED;
-  const char *loc = loc_name(L->locname[v->loc]);
-  if (v->dir == 'R') {
-    lc_buf_printf(b, declared ? "r%d = " : "int r%d = ", v->reg);
-    if (sem == LT_SEM_WEAK) lc_buf_printf(b, "*%s;\n", loc);
-    else lc_buf_printf(b, "cuda::atomic_ref<int, cuda::thread_scope_%s>(*%s).load(cuda::memory_order_%s);\n",
-                       cpp_scope(scope_or(v->ann.scope, o)), loc, cpp_order(sem));
-  } else if (sem == LT_SEM_WEAK) {
-    lc_buf_printf(b, "*%s = %s;\n", loc, val);
+/* An atomic access's call: CUDA C++ through cuda::atomic_ref at its
+ * scope, herd's C11 through the _explicit functions (diy's spelling). */
+static void cxx_atomic(lc_buf *b, const gen_cycle_options *o, const char *fn, const char *loc, const char *arg,
+                       lt_sem sem, bool consume, lt_scope scope) {
+  if (o->dialect == GEN_DIALECT_C) {
+    lc_buf_printf(b, "atomic_%s_explicit(%s,%s%smemory_order_%s)", fn, loc, arg ? arg : "", arg ? "," : "",
+                  cpp_order(sem, consume));
   } else {
-    lc_buf_printf(b, "cuda::atomic_ref<int, cuda::thread_scope_%s>(*%s).store(%s, cuda::memory_order_%s);\n",
-                  cpp_scope(scope_or(v->ann.scope, o)), loc, val, cpp_order(sem));
+    lc_buf_printf(b, "cuda::atomic_ref<int, cuda::thread_scope_%s>(*%s).%s(%s%scuda::memory_order_%s)",
+                  cpp_scope(scope_or(scope, o)), loc, fn, arg ? arg : "", arg ? ", " : "", cpp_order(sem, consume));
   }
 }
 
-static void cpp_thread(lc_buf *b, const layout *L, int k, const gen_cycle_options *o) {
-  int t = walk_of(L, k);
-  lc_buf_printf(b, "\nP%d@cta %d,", k, L->cta[t]);
-  if (L->cluster[t] >= 0) lc_buf_printf(b, "cluster %d,", L->cluster[t]);
-  lc_buf_printf(b, "gpu %d (", L->gpu[t]);
+static void cxx_fence(lc_buf *b, const gen_cycle_options *o, int depth, lt_sem sem, bool consume, lt_scope scope) {
+  if (o->dialect == GEN_DIALECT_C)
+    lc_buf_printf(b, "%*satomic_thread_fence(memory_order_%s);\n", 2 * depth, "", cpp_order(sem, consume));
+  else
+    lc_buf_printf(b, "%*scuda::atomic_thread_fence(cuda::memory_order_%s, cuda::thread_scope_%s);\n", 4 * depth, "",
+                  cpp_order(sem, consume), cpp_scope(scope_or(scope, o)));
+}
+
+static void cxx_access(lc_buf *b, const layout *L, size_t i, const gen_cycle_options *o, const char *val,
+                       const char *loc, bool declared) {
+  const cev *v = &L->ev[i];
+  lt_sem sem = access_sem(v, o);
+  if (rmw_read(L, i)) {
+    const cev *w = &L->ev[(i + 1) % L->n];
+    char arg[32];
+    snprintf(arg, sizeof arg, "%d", w->value);
+    lc_buf_printf(b, declared ? "r%d = " : "int r%d = ", v->reg);
+    cxx_atomic(b, o, L->e[i].rmw == GEN_RMW_ADD ? (o->dialect == GEN_DIALECT_C ? "fetch_add" : "fetch_add")
+                                                : "exchange", loc, arg, rmw_sem(v, w), false, v->ann.scope);
+    lc_buf_puts(b, ";\n");
+  } else if (v->dir == 'R') {
+    lc_buf_printf(b, declared ? "r%d = " : "int r%d = ", v->reg);
+    if (sem == LT_SEM_WEAK) lc_buf_printf(b, "*%s;\n", loc);
+    else cxx_atomic(b, o, "load", loc, NULL, sem, v->ann.consume, v->ann.scope), lc_buf_puts(b, ";\n");
+  } else if (sem == LT_SEM_WEAK) {
+    lc_buf_printf(b, "*%s = %s;\n", loc, val);
+  } else {
+    cxx_atomic(b, o, "store", loc, val, sem, false, v->ann.scope);
+    lc_buf_puts(b, ";\n");
+  }
+}
+
+/* Is location l atomic in the test (herd's C dialect types it so)? */
+static bool loc_atomic(const layout *L, int l) {
+  for (size_t j = 0; j < L->n; j++)
+    if (L->ev[j].loc == l && ((L->ev[j].ann.set && L->ev[j].ann.sem != LT_SEM_WEAK) || rmw_read(L, j) || rmw_write(L, j)))
+      return true;
+  return false;
+}
+
+static void cxx_thread(lc_buf *b, const layout *L, int k, const gen_cycle_options *o) {
+  bool c = o->dialect == GEN_DIALECT_C;
+  int t = walk_of(L, k), unit = c ? 2 : 4;
+  if (c) {
+    lc_buf_printf(b, "\nP%d (", k);
+  } else {
+    lc_buf_printf(b, "\nP%d@cta %d,", k, L->cta[t]);
+    if (L->cluster[t] >= 0) lc_buf_printf(b, "cluster %d,", L->cluster[t]);
+    lc_buf_printf(b, "gpu %d (", L->gpu[t]);
+  }
   bool uses[MAX_EDGES] = {false};
   for (int p = 0; p < L->len[t]; p++) uses[L->locname[L->ev[(size_t)(L->first[t] + p) % L->n].loc]] = true;
-  for (int l = 0, first = 1; l < L->nlocs; l++)
-    if (uses[l]) lc_buf_printf(b, "%sint* %s", first ? "" : ", ", loc_name(l)), first = 0;
+  if (c) {   /* diy: the last location first, `volatile int*` or `atomic_int*` */
+    for (int l = L->nlocs - 1, first = 1; l >= 0; l--) {
+      if (!uses[l]) continue;
+      int loc = 0;
+      while (L->locname[loc] != l) loc++;
+      lc_buf_printf(b, "%s%s %s", first ? "" : ",", loc_atomic(L, loc) ? "atomic_int*" : "volatile int*", loc_name(l));
+      first = 0;
+    }
+  } else {
+    for (int l = 0, first = 1; l < L->nlocs; l++)
+      if (uses[l]) lc_buf_printf(b, "%sint* %s", first ? "" : ", ", loc_name(l)), first = 0;
+  }
   lc_buf_puts(b, ") {\n");
   int depth = 1;
   for (int p = 0; p < L->len[t]; p++) {
     size_t i = (size_t)(L->first[t] + p) % L->n;
     const cev *v = &L->ev[i];
-    char val[64];
+    char val[64], loc[64];
     snprintf(val, sizeof val, "%d", v->value);
+    snprintf(loc, sizeof loc, "%s", loc_name(L->locname[v->loc]));
     bool declared = false;
+    if (L->e[i].ins_before != LT_SEM_NONE) cxx_fence(b, o, depth, L->e[i].ins_before, L->e[i].ins_before_con, LT_SCOPE_NONE);
     if (p > 0) {
       const gen_edge *in = &L->e[prev(i, L->n)];
       const cev *from = &L->ev[prev(i, L->n)];
       if (in->kind == GEN_E_FENCE) {
-        lc_buf_printf(b, "%*scuda::atomic_thread_fence(cuda::memory_order_%s, cuda::thread_scope_%s);\n", 4 * depth,
-                      "", cpp_order(in->fence_sem), cpp_scope(scope_or(in->fence_scope, o)));
+        cxx_fence(b, o, depth, in->fence_sem, in->consume, in->fence_scope);
       } else if (in->kind == GEN_E_DP && in->dp == GEN_DP_DATA) {
-        snprintf(val, sizeof val, "(r%d ^ r%d) + %d", from->reg, from->reg, v->value);
+        if (c) snprintf(val, sizeof val, "%d + (r%d & 128)", v->value, from->reg);
+        else snprintf(val, sizeof val, "(r%d ^ r%d) + %d", from->reg, from->reg, v->value);
+      } else if (in->kind == GEN_E_DP && in->dp == GEN_DP_ADDR) {
+        /* diy's address dependency: an offset of 0 computed from the value read */
+        snprintf(loc, sizeof loc, "(%s + (r%d & 128))", loc_name(L->locname[v->loc]), from->reg);
       } else if (in->kind == GEN_E_DP) {
-        /* the rest of the thread under a test of the value read */
-        if (v->dir == 'R') lc_buf_printf(b, "%*sint r%d = 0;\n", 4 * depth, "", v->reg), declared = true;
-        lc_buf_printf(b, "%*sif (r%d == r%d) {\n", 4 * depth, "", from->reg, from->reg);
+        /* the rest of the thread under a test of the value read (diy: the value the cycle gives it) */
+        if (v->dir == 'R' && !c) lc_buf_printf(b, "%*sint r%d = 0;\n", unit * depth, "", v->reg), declared = true;
+        if (c) lc_buf_printf(b, "%*sif (r%d == %d) {\n", unit * depth, "", from->reg, from->want >= 0 ? from->want : 0);
+        else lc_buf_printf(b, "%*sif (r%d == r%d) {\n", unit * depth, "", from->reg, from->reg);
         depth++;
       }
     }
-    lc_buf_printf(b, "%*s", 4 * depth, "");
-    cpp_access(b, L, v, o, val, declared);
+    if (!rmw_write(L, i)) {
+      lc_buf_printf(b, "%*s", unit * depth, "");
+      cxx_access(b, L, i, o, val, loc, declared);
+    }
+    if (L->e[prev(i, L->n)].ins_after != LT_SEM_NONE && p > 0)
+      cxx_fence(b, o, depth, L->e[prev(i, L->n)].ins_after, L->e[prev(i, L->n)].ins_after_con, LT_SCOPE_NONE);
   }
-  while (--depth > 0) lc_buf_printf(b, "%*s}\n", 4 * depth, "");
+  while (--depth > 0) lc_buf_printf(b, "%*s}\n", unit * depth, "");
   lc_buf_puts(b, "}\n");
 }
 
@@ -669,10 +1002,14 @@ static int cpp_test(const layout *L, const gen_cycle_options *o, const char *nam
                     char **err) {
   lc_buf b;
   lc_buf_init(&b);
-  lc_buf_printf(&b, "CUDA %s\n%s\n{\n", name, doc);
-  for (int l = 0; l < L->nlocs; l++) lc_buf_printf(&b, "    [%s] = 0;\n", loc_name(l));
-  lc_buf_puts(&b, "}\n");
-  for (int k = 0; k < L->nthreads; k++) cpp_thread(&b, L, k, o);
+  if (o->dialect == GEN_DIALECT_C) {
+    lc_buf_printf(&b, "C %s\n%s\n{}\n", name, doc);
+  } else {
+    lc_buf_printf(&b, "CUDA %s\n%s\n{\n", name, doc);
+    for (int l = 0; l < L->nlocs; l++) lc_buf_printf(&b, "    [%s] = 0;\n", loc_name(l));
+    lc_buf_puts(&b, "}\n");
+  }
+  for (int k = 0; k < L->nthreads; k++) cxx_thread(&b, L, k, o);
   /* the condition, through the PTX builder's proposition printer */
   gen_build cb;
   gen_begin(&cb, name, NULL, (size_t)L->nthreads, 0);
@@ -719,13 +1056,14 @@ static int named_test(const gen_edge *e, size_t n, const gen_cycle_options *o, c
                       char **text, char **err) {
   layout L;
   if (build_layout(&L, e, n, err) < 0 || check_dialect(&L, o, err) < 0) return -1;
+  L.diy = o->dialect == GEN_DIALECT_C;
   lc_buf nm;
   lc_buf_init(&nm);
   if (force) lc_buf_puts(&nm, force);
   else test_name(&L, &nm);
   char *doc = doc_of(e, n);
   int rc = 0;
-  if (o->dialect == GEN_DIALECT_CPP) {
+  if (o->dialect != GEN_DIALECT_PTX) {
     rc = cpp_test(&L, o, nm.s, doc, text, err);
   } else {
     lt_test *t = ptx_test(&L, o, nm.s, doc);

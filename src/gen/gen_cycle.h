@@ -18,8 +18,18 @@
 
 #include "litmus/ast.h"
 
-typedef enum { GEN_E_RF, GEN_E_FR, GEN_E_WS, GEN_E_PO, GEN_E_FENCE, GEN_E_DP } gen_edge_kind;
+/* RMW: a read and a write of one read-modify-write (diy's Rmw, Exch,
+ * Fetch.Add); HAT: two reads of one write in two threads; the pseudo
+ * edges NODE (an event named alone: R W Read Write), ID (an annotation
+ * alone: Na Rlx Acq ...), INSERT (a fence alone: FenceSc ...), STORE, and
+ * LEAVE/BACK (a communication edge out of a thread and back into it) are
+ * read as diy reads them (gen_cycle.c: resolve_pseudo). */
+typedef enum {
+  GEN_E_RF, GEN_E_FR, GEN_E_WS, GEN_E_PO, GEN_E_FENCE, GEN_E_DP,
+  GEN_E_RMW, GEN_E_HAT, GEN_E_NODE, GEN_E_ID, GEN_E_INSERT, GEN_E_STORE, GEN_E_LEAVE, GEN_E_BACK
+} gen_edge_kind;
 typedef enum { GEN_DP_ADDR, GEN_DP_DATA, GEN_DP_CTRL } gen_dp;
+typedef enum { GEN_RMW_EXCH, GEN_RMW_ADD } gen_rmw_op;
 
 /* An access's annotation: P (weak / non-atomic), Rlx, Acq, Rel or Sc,
  * with an optional scope; unset: the default (relaxed at the test's scope). */
@@ -27,6 +37,7 @@ typedef struct gen_ann {
   bool set;
   lt_sem sem;                /* WEAK, RELAXED, ACQUIRE, RELEASE or SC */
   lt_scope scope;            /* NONE: the test's scope */
+  bool consume;              /* Con: a consume load (sem ACQUIRE) */
 } gen_ann;
 
 typedef struct gen_edge {
@@ -42,9 +53,19 @@ typedef struct gen_edge {
   lt_scope place;            /* external: the smallest unit holding both threads
                                 (CTA, CLUSTER, GPU, SYS); NONE: different CTAs of one GPU */
   char text[64];             /* as written, for messages and names */
+  /* diy's C vocabulary */
+  bool src_any, dst_any;     /* a direction written '*': set from the neighbouring edge */
+  gen_rmw_op rmw;            /* RMW */
+  bool consume;              /* FENCE/INSERT: FenceCon (memory_order_consume) */
+  bool diy_fence;            /* FENCE/INSERT written diy's way (FenceScdWR, FencedWR) */
+  gen_edge_kind com;         /* LEAVE/BACK: RF, FR or WS */
+  lt_sem ins_before, ins_after;  /* an INSERT next to this edge: a fence before its
+                                    source, after its target (NONE: none) */
+  bool ins_before_con, ins_after_con;
 } gen_edge;
 
-typedef enum { GEN_DIALECT_PTX, GEN_DIALECT_CPP } gen_dialect;
+/* GEN_DIALECT_C: herd's C11 dialect, as diyone7 -arch C writes it. */
+typedef enum { GEN_DIALECT_PTX, GEN_DIALECT_CPP, GEN_DIALECT_C } gen_dialect;
 
 typedef struct gen_cycle_options {
   gen_dialect dialect;
