@@ -316,18 +316,17 @@ static int conditions(layout *L, char **err) {
   /* Hat: the target reads what the source reads (diy: no chains of reads
    * without a write's value at their head) */
   for (size_t round = 0; round < n; round++)
-    for (size_t j = 0; j < n; j++)
-      if (L->e[j].kind == GEN_E_HAT && L->ev[j].want >= 0) {
-        cev *t = &L->ev[(j + 1) % n];
-        if (t->want >= 0 && t->want != L->ev[j].want && L->e[(j + 1) % n].kind == GEN_E_FR)
-          return error(err, "edge %zu '%s': the two reads read different values (Hat then %s)", j + 1,
-                       L->e[j].text, L->e[(j + 1) % n].text);
-        t->want = L->ev[j].want;
-      }
+    for (size_t j = 0; j < n; j++) {
+      cev *f = &L->ev[j], *t = &L->ev[(j + 1) % n];
+      if (L->e[j].kind != GEN_E_HAT || (f->want < 0 && t->want < 0)) continue;
+      if (f->want >= 0 && t->want >= 0 && f->want != t->want)
+        return error(err, "edge %zu '%s': its two reads would read different values", j + 1, L->e[j].text);
+      f->want = t->want = f->want >= 0 ? f->want : t->want;
+    }
   for (size_t j = 0; j < n; j++)
     if (L->e[j].kind == GEN_E_HAT && L->ev[j].want < 0)
-      return error(err, "edge %zu '%s': the first read of a Hat reads no write of the cycle (diy: read "
-                        "chains are not allowed; put an Rf before it)", j + 1, L->e[j].text);
+      return error(err, "edge %zu '%s': the reads of a Hat read no write of the cycle (diy: read "
+                        "chains are not allowed; put an Rf before them or an Fr after them)", j + 1, L->e[j].text);
   return 0;
 }
 
@@ -821,7 +820,11 @@ static int nrows(const layout *L) {
   return most;
 }
 
+static void add_locations(gen_build *b, const layout *L);
+
+/* diy writes the final values first (C), litmus-gen's PTX tests last. */
 static void add_condition(gen_build *b, const layout *L) {
+  if (L->diy) add_locations(b, L);
   for (int k = 0; k < L->nthreads; k++) {
     int t = walk_of(L, k);
     for (int p = 0; p < L->len[t]; p++) {
@@ -829,6 +832,10 @@ static void add_condition(gen_build *b, const layout *L) {
       if (v->dir == 'R' && v->want >= 0) gen_cond_reg(b, k, v->reg, LT_CMP_EQ, v->want);
     }
   }
+  if (!L->diy) add_locations(b, L);
+}
+
+static void add_locations(gen_build *b, const layout *L) {
   for (int name = 0; name < L->nlocs; name++)
     for (int l = 0; l < L->nlocs; l++)
       if (L->locname[l] == name && L->final[l]) {
