@@ -323,6 +323,16 @@ static int conditions(layout *L, char **err) {
         return error(err, "edge %zu '%s': its two reads would read different values", j + 1, L->e[j].text);
       f->want = t->want = f->want >= 0 ? f->want : t->want;
     }
+  /* The final value names the last write of a location only: a
+   * coherence edge between two earlier writes would need an observer
+   * thread (diy7 fails such a cycle the same way: "Observer"). */
+  for (size_t j = 0; j < n; j++) {
+    const cev *t = &L->ev[(j + 1) % n];
+    if (L->e[j].kind == GEN_E_WS && L->writes[t->loc] >= 3 && t->value < L->writes[t->loc])
+      return error(err, "edge %zu '%s' orders two writes of a location of %d writes, neither the last one: "
+                        "the final state cannot show it (diy7: it needs an observer thread)", j + 1, L->e[j].text,
+                   L->writes[t->loc]);
+  }
   for (size_t j = 0; j < n; j++)
     if (L->e[j].kind == GEN_E_HAT && L->ev[j].want < 0)
       return error(err, "edge %zu '%s': the reads of a Hat read no write of the cycle (diy: read "
@@ -1099,6 +1109,7 @@ typedef struct each {
   const gen_edge *pool;
   size_t npool, nrelax;
   const gen_cycle_options *o;
+  const gen_cycles_options *co;   /* diy7's rules (gen_cycles_diy), else NULL */
   gen_cycle_emit emit;
   void *arg;
   size_t idx[MAX_EDGES];
@@ -1126,11 +1137,17 @@ static bool seen(each *E, const char *name) {
   return false;
 }
 
+static bool diy_cycle_ok(const each *E, size_t m);
+
 static void emit_cycle(each *E, size_t m) {
   if (!least_rotation(E->idx, m)) return;
-  bool relaxed = false;
-  for (size_t k = 0; k < m; k++) relaxed |= E->idx[k] < E->nrelax;
-  if (!relaxed) return;
+  if (E->co) {
+    if (!diy_cycle_ok(E, m)) return;
+  } else {
+    bool relaxed = false;
+    for (size_t k = 0; k < m; k++) relaxed |= E->idx[k] < E->nrelax;
+    if (!relaxed) return;
+  }
   for (size_t k = 0; k < m; k++) E->cyc[k] = E->pool[E->idx[k]];
   char *name = NULL, *text = NULL, *err = NULL;
   if (gen_cycle_test(E->cyc, m, E->o, &name, &text, &err) < 0) {
@@ -1163,12 +1180,18 @@ static void emit_cycle(each *E, size_t m) {
 
 /* Edges after idx[0..k): each starting where the last one ends, none
  * below the first (the first is the cycle's least). */
+static bool diy_follows(const each *E, const gen_edge *a, const gen_edge *b);
+static bool diy_prefix_ok(const each *E, size_t k);
+
 static void extend(each *E, size_t k, unsigned min, unsigned max) {
   if (E->rc) return;
   if (k >= min && E->pool[E->idx[k - 1]].dst == E->pool[E->idx[0]].src) emit_cycle(E, k);
   if (k == max) return;
   for (size_t i = k ? E->idx[0] : 0; i < E->npool && !E->rc; i++) {
     if (k && E->pool[i].src != E->pool[E->idx[k - 1]].dst) continue;
+    if (E->co && k && !diy_follows(E, &E->pool[E->idx[k - 1]], &E->pool[i])) continue;
+    E->idx[k] = i;
+    if (E->co && !diy_prefix_ok(E, k + 1)) continue;
     E->idx[k] = i;
     extend(E, k + 1, min, max);
   }
@@ -1182,4 +1205,227 @@ int gen_cycles_each(const gen_edge *pool, size_t npool, size_t nrelax, unsigned 
   for (size_t i = 0; i < E.names.n; i++) free(E.names.v[i]);
   lc_vec_free(&E.names);
   return E.rc;
+}
+
+/* ---- diy7's enumeration ------------------------------------------------------------ */
+
+void gen_cycles_options_init(gen_cycles_options *co) {
+  co->mode = GEN_MODE_DEFAULT;
+  co->nprocs = 4;
+  co->max_ins = 4;
+}
+
+int gen_cycles_mode_parse(const char *s, gen_cycles_mode *m) {
+  static const char *const names[] = {"default", "sc", "critical", "free", "uni", "thin"};
+  for (size_t i = 0; i < LC_ARRAY_LEN(names); i++)
+    if (!strcmp(s, names[i])) {
+      *m = (gen_cycles_mode)i;
+      return 0;
+    }
+  if (!strcmp(s, "total")) {
+    *m = GEN_MODE_THIN;
+    return 0;
+  }
+  return -1;
+}
+
+static bool internal(const gen_edge *e) { return !e->ext; }
+static bool com(const gen_edge *e) { return e->kind == GEN_E_RF || e->kind == GEN_E_FR || e->kind == GEN_E_WS; }
+static bool po_diff(const gen_edge *e) { return e->kind == GEN_E_PO && !e->same; }
+
+/* Is Po(same, d1, d2) one of the safe edges (diy's po_safe, mode sc)? */
+static bool po_safe(const each *E, bool same, char d1, char d2) {
+  for (size_t i = E->nrelax; i < E->npool; i++) {
+    const gen_edge *s = &E->pool[i];
+    if (s->kind == GEN_E_PO && s->same == same && s->src == d1 && s->dst == d2 && !s->a1.set && !s->a2.set) return true;
+  }
+  return false;
+}
+
+/* alt.ml: choice_sc, choice_default, choice_critical, choice_free_alt,
+ * choice_uni, choice_id, after pair_ok's own rules. */
+static bool diy_follows(const each *E, const gen_edge *a, const gen_edge *b) {
+  if (a->a2.set && b->a1.set && !ann_same(&a->a2, &b->a1)) return false;
+  if ((a->kind == GEN_E_HAT && b->kind == GEN_E_HAT) || (a->kind == GEN_E_WS && b->kind == GEN_E_WS) ||
+      (a->kind == GEN_E_FR && b->kind == GEN_E_WS) || (a->kind == GEN_E_RF && b->kind == GEN_E_FR))
+    return a->ext != b->ext;
+  bool ia = internal(a), ib = internal(b);
+  bool rmw = a->kind == GEN_E_RMW || b->kind == GEN_E_RMW;
+  switch (E->co->mode) {
+  case GEN_MODE_DEFAULT: {
+    bool com_int_a = ia && com(a), com_int_b = ib && com(b);
+    if ((com_int_a || a->kind == GEN_E_INSERT) && (b->kind == GEN_E_DP || po_diff(b))) return true;
+    if ((a->kind == GEN_E_DP || po_diff(a)) && com_int_b) return true;
+    if (a->kind == GEN_E_DP && !a->same && po_diff(b)) return true;
+    if (po_diff(a) && b->kind == GEN_E_DP && !b->same) return true;
+    if (a->kind == GEN_E_RF && ia && b->kind == GEN_E_PO && b->same) return true;
+    if (a->kind == GEN_E_PO && a->same && b->kind == GEN_E_RF && ib) return true;
+    if (rmw) return true;
+    return !(ia && ib);
+  }
+  case GEN_MODE_SC: {
+    if ((a->kind == GEN_E_RF && ia && b->kind == GEN_E_DP) || (a->kind == GEN_E_DP && b->kind == GEN_E_RF && ib)) return true;
+    if (a->kind == GEN_E_DP && ib && (b->kind == GEN_E_WS || b->kind == GEN_E_FR)) return !po_safe(E, a->same, a->src, b->dst);
+    if (a->kind == GEN_E_PO && b->kind == GEN_E_DP)
+      return !po_safe(E, a->same, a->src, a->dst) && !po_safe(E, a->same && b->same, a->src, b->dst);
+    if (a->kind == GEN_E_DP && b->kind == GEN_E_PO)
+      return !po_safe(E, b->same, b->src, b->dst) && !po_safe(E, a->same && b->same, a->src, b->dst);
+    if (a->kind == GEN_E_PO && b->kind == GEN_E_PO) return !po_safe(E, a->same && b->same, a->src, b->dst);
+    if (a->kind == GEN_E_RF && ia && b->kind == GEN_E_PO)
+      return po_safe(E, b->same, b->src, b->dst) && !po_safe(E, b->same, a->src, b->dst);
+    if (a->kind == GEN_E_PO && b->kind == GEN_E_RF && ib)
+      return po_safe(E, a->same, a->src, a->dst) && !po_safe(E, a->same, a->src, b->dst);
+    if (rmw) return true;
+    return !(ia && ib);
+  }
+  case GEN_MODE_CRITICAL:
+    if ((a->kind == GEN_E_WS || a->kind == GEN_E_FR) && b->kind == GEN_E_RF) return true;
+    if (rmw) return true;
+    return ia != ib;
+  case GEN_MODE_UNI:
+    if (a->kind == GEN_E_RF && b->kind == GEN_E_HAT) return ia != ib;
+    if (a->kind == GEN_E_HAT && b->kind == GEN_E_FR) return ia != ib;
+    return !(a->kind == GEN_E_PO && b->kind == GEN_E_PO);
+  case GEN_MODE_FREE:
+  case GEN_MODE_THIN:
+    return true;
+  }
+  return true;
+}
+
+/* The relax edges a prefix uses: one kind at most (diy7 builds a cycle
+ * around one relaxation); threads at most nprocs; internal edges in a
+ * row (a thread's) below max_ins. */
+static bool diy_prefix_ok(const each *E, size_t k) {
+  size_t relax = SIZE_MAX, ext = 0, run = 0;
+  for (size_t j = 0; j < k; j++) {
+    size_t i = E->idx[j];
+    if (i < E->nrelax) {
+      if (relax != SIZE_MAX && relax != i) return false;
+      relax = i;
+    }
+    if (E->pool[i].ext) ext++, run = 0;
+    else if (++run > E->co->max_ins - 1) return false;
+  }
+  return ext <= E->co->nprocs;
+}
+
+/* diy7's "Forbidden po vs. com" (gen/cycle.ml, proc_back; diy7 -mode
+ * default, sc, critical, thin): a thread whose first and last accesses
+ * are at one location, the last with the smaller value (a read's value
+ * is the one it reads) - coherence forbids it already. */
+static bool forbidden_back(const each *E, size_t m) {
+  gen_edge cyc[MAX_EDGES];
+  for (size_t k = 0; k < m; k++) cyc[k] = E->pool[E->idx[k]];
+  layout *L = lc_xcalloc(1, sizeof *L);
+  char *err = NULL;
+  bool back = false;
+  if (build_layout(L, cyc, m, &err) == 0) {
+    for (int t = 0; t < L->nthreads && !back; t++) {
+      if (L->len[t] < 2) continue;
+      const cev *a = &L->ev[L->first[t]], *b = &L->ev[(size_t)(L->first[t] + L->len[t] - 1) % L->n];
+      int va = a->dir == 'R' ? (a->want < 0 ? 0 : a->want) : a->value;
+      int vb = b->dir == 'R' ? (b->want < 0 ? 0 : b->want) : b->value;
+      back = a->loc == b->loc && vb < va;
+    }
+  }
+  free(err);
+  free(L);
+  return back;
+}
+
+static bool diy_cycle_ok(const each *E, size_t m) {
+  const gen_edge *first = &E->pool[E->idx[0]], *last = &E->pool[E->idx[m - 1]];
+  if (!diy_follows(E, last, first)) return false;
+  size_t ext = 0, changes = 0, relax = 0, run = 0, lead = 0;
+  bool seen_ext = false;
+  for (size_t j = 0; j < m; j++) {
+    const gen_edge *e = &E->pool[E->idx[j]];
+    relax += E->idx[j] < E->nrelax;
+    changes += !e->same;
+    if (e->ext) {
+      ext++;
+      seen_ext = true;
+      run = 0;
+    } else {
+      run++;
+      if (!seen_ext) lead++;
+    }
+  }
+  if (run + lead > E->co->max_ins - 1) return false;   /* the thread across the cut */
+  if (E->co->mode != GEN_MODE_FREE && E->co->mode != GEN_MODE_UNI && forbidden_back(E, m)) return false;
+  if (E->nrelax && !relax) return false;
+  if ((E->co->mode == GEN_MODE_DEFAULT || E->co->mode == GEN_MODE_SC) && (ext <= 1 || changes < 2)) return false;
+  return ext >= 1;
+}
+
+/* diy's spelling of an edge whose text left something to the reader ('*',
+ * Dp's and Ctrl's defaults, the strong fence): as diy7 prints it. */
+static void diy_spelling(gen_edge *e) {
+  static const char *const dps[] = {"Addr", "Data", "Ctrl"};
+  char ann[32] = "";
+  const char *at = e->text;
+  if (e->kind == GEN_E_PO) {
+    const char *tail = e->text + 5;
+    snprintf(ann, sizeof ann, "%s", tail);
+    snprintf(e->text, sizeof e->text, "Po%c%c%c%s", e->same ? 's' : 'd', e->src, e->dst, ann);
+  } else if (e->kind == GEN_E_DP && (strncmp(at, "DpAddr", 6) && strncmp(at, "DpData", 6) && strncmp(at, "DpCtrl", 6))) {
+    const char *tail = e->text + (strncmp(at, "Ctrl", 4) ? 4 : 6);
+    snprintf(ann, sizeof ann, "%s", tail);
+    snprintf(e->text, sizeof e->text, "Dp%s%c%c%s", dps[e->dp], e->same ? 's' : 'd', e->dst, ann);
+  } else if (e->kind == GEN_E_DP) {
+    const char *tail = e->text + 8;
+    snprintf(ann, sizeof ann, "%s", tail);
+    snprintf(e->text, sizeof e->text, "Dp%s%c%c%s", dps[e->dp], e->same ? 's' : 'd', e->dst, ann);
+  } else if (e->kind == GEN_E_FENCE && e->diy_fence) {
+    static const struct { lt_sem sem; bool con; const char *w; } ords[] = {
+      {LT_SEM_SC, false, "Sc"}, {LT_SEM_ACQUIRE, false, "Acq"}, {LT_SEM_RELEASE, false, "Rel"},
+      {LT_SEM_ACQ_REL, false, "AR"}, {LT_SEM_RELAXED, false, "Rlx"}, {LT_SEM_ACQUIRE, true, "Con"},
+    };
+    const char *w = "Sc";
+    for (size_t i = 0; i < LC_ARRAY_LEN(ords); i++)
+      if (ords[i].sem == e->fence_sem && ords[i].con == e->consume) w = ords[i].w;
+    /* the tail after the two directions */
+    const char *p = e->text + 5;
+    while (*p && *p != 's' && *p != 'd') p++;
+    const char *tail = *p ? p + 3 : p;
+    snprintf(ann, sizeof ann, "%s", tail);
+    snprintf(e->text, sizeof e->text, "Fence%s%c%c%c%s", w, e->same ? 's' : 'd', e->src, e->dst, ann);
+  }
+}
+
+int gen_cycles_diy(const gen_edge *pool, size_t npool, size_t nrelax, unsigned min, unsigned max,
+                   const gen_cycle_options *o, const gen_cycles_options *co, gen_cycle_emit emit, void *arg) {
+  assert(pool && o && co && emit && min >= 2 && min <= max && max <= MAX_EDGES && nrelax <= npool);
+  /* '*' expanded: R then W for each (diy's expand_edges); relax edges first */
+  LC_VEC(gen_edge) x = {0};
+  size_t xrelax = 0;
+  for (size_t i = 0; i < npool; i++) {
+    const gen_edge *e = &pool[i];
+    if (pseudo(e) || e->kind == GEN_E_STORE || e->kind == GEN_E_LEAVE || e->kind == GEN_E_BACK) continue;
+    for (int s = 0; s < (e->src_any ? 2 : 1); s++)
+      for (int d = 0; d < (e->dst_any ? 2 : 1); d++) {
+        gen_edge c = *e;
+        if (e->src_any) c.src = "RW"[s], c.src_any = false;
+        if (e->dst_any) c.dst = "RW"[d], c.dst_any = false;
+        if (e->kind == GEN_E_DP && e->dst_any && strncmp(e->text, "Ctrl", 4) && strncmp(e->text, "DpCtrl", 6))
+          c.dp = GEN_DP_ADDR;   /* Dpd*: diy's address default either way */
+        if (e->src_any || e->dst_any || e->kind == GEN_E_DP || (e->kind == GEN_E_FENCE && e->diy_fence)) diy_spelling(&c);
+        bool dup = false;
+        for (size_t j = 0; j < x.n && !dup; j++) dup = !strcmp(x.v[j].text, c.text);
+        if (dup) continue;
+        lc_vec_push(&x, c);
+        if (i < nrelax) xrelax = x.n;
+      }
+  }
+  int rc = 0;
+  if (x.n) {
+    each E = {.pool = x.v, .npool = x.n, .nrelax = xrelax, .o = o, .co = co, .emit = emit, .arg = arg};
+    extend(&E, 0, min, max);
+    for (size_t i = 0; i < E.names.n; i++) free(E.names.v[i]);
+    lc_vec_free(&E.names);
+    rc = E.rc;
+  }
+  lc_vec_free(&x);
+  return rc;
 }

@@ -94,4 +94,34 @@ typedef int (*gen_cycle_emit)(const char *name, const char *text, const char *cy
 int gen_cycles_each(const gen_edge *pool, size_t npool, size_t nrelax, unsigned min, unsigned max,
                     const gen_cycle_options *o, gen_cycle_emit emit, void *arg);
 
+/* diy7's enumeration (herd's gen/alt.ml): which edges may follow each
+ * other (-mode), how many threads (-nprocs) and accesses per thread
+ * (-ins).  Modes: DEFAULT (diy7's default: no two internal edges in a
+ * row but for the pairs diy allows - Rfi, Fri, Coi or a dependency next
+ * to a Pod or a dependency, Pod next to a dependency, Rfi next to a Pos,
+ * an Rmw next to anything - and at least two changes of location), SC
+ * (two internal edges in a row when their composition is not a safe Po),
+ * CRITICAL (internal and external edges alternate), FREE, UNI, THIN (any
+ * sequence). */
+typedef enum {
+  GEN_MODE_DEFAULT, GEN_MODE_SC, GEN_MODE_CRITICAL, GEN_MODE_FREE, GEN_MODE_UNI, GEN_MODE_THIN
+} gen_cycles_mode;
+
+typedef struct gen_cycles_options {
+  gen_cycles_mode mode;
+  unsigned nprocs;           /* at most this many threads (external edges): 4 */
+  unsigned max_ins;          /* at most this many accesses per thread: 4 */
+} gen_cycles_options;
+
+void gen_cycles_options_init(gen_cycles_options *co);
+int gen_cycles_mode_parse(const char *s, gen_cycles_mode *m);
+
+/* The cycles diy7 -safe/-relax makes: every cycle of min..max edges over
+ * pool (its '*' directions expanded to R and W), once up to rotation,
+ * that co allows; with nrelax > 0, each has one of the first nrelax edges
+ * (diy7's -relax, possibly repeated) and no other of them, the rest drawn
+ * from the safe edges after them; nrelax == 0: any (diy7 -safe alone). */
+int gen_cycles_diy(const gen_edge *pool, size_t npool, size_t nrelax, unsigned min, unsigned max,
+                   const gen_cycle_options *o, const gen_cycles_options *co, gen_cycle_emit emit, void *arg);
+
 #endif
