@@ -150,7 +150,9 @@ static int resolve_pseudo(const gen_edge *in, size_t n, gen_edge *out, size_t *m
   }
   for (size_t i = 0; i < n; i++) {
     const gen_edge *p = &e[real_near(e, n, i, n - 1)], *q = &e[real_near(e, n, i, 1)];
-    if (e[i].kind == GEN_E_NODE) {
+    if (e[i].kind == GEN_E_NODE && e[i].src == 'W') {
+      /* diy drops a write node before it looks at its neighbours (remove_store) */
+    } else if (e[i].kind == GEN_E_NODE) {
       if (!p->ext || !q->ext)
         return error(err, "edge %zu '%s' names an access between %s and %s: both must be external edges "
                           "(diy: a thread of that access alone)", i + 1, e[i].text, p->text, q->text);
@@ -328,7 +330,9 @@ static int conditions(layout *L, char **err) {
    * thread (diy7 fails such a cycle the same way: "Observer"). */
   for (size_t j = 0; j < n; j++) {
     const cev *t = &L->ev[(j + 1) % n];
-    if (L->e[j].kind == GEN_E_WS && L->writes[t->loc] >= 3 && t->value < L->writes[t->loc])
+    bool hidden = L->writes[t->loc] >= 3 && t->value < L->writes[t->loc] &&
+                  (L->e[j].kind == GEN_E_WS || (L->e[j].kind == GEN_E_FR && t->value >= 2));
+    if (hidden)
       return error(err, "edge %zu '%s' orders two writes of a location of %d writes, neither the last one: "
                         "the final state cannot show it (diy7: it needs an observer thread)", j + 1, L->e[j].text,
                    L->writes[t->loc]);
@@ -544,6 +548,9 @@ static void ann_word(lc_buf *b, const gen_ann *a) {
 }
 
 /* diy's name of an internal edge (gen/namer.ml), with its annotations. */
+/* An annotation diy names: a C order (Na, plain, is diy's none). */
+static bool ann_on(const gen_ann *a) { return a->set && a->sem != LT_SEM_WEAK; }
+
 /* diy's word of a C order (MemOrder.pp_mem_order_short), lower case. */
 static const char *diy_order(lt_sem sem, bool consume) {
   switch (sem) {
@@ -577,9 +584,11 @@ static void edge_name(lc_buf *b, const layout *L, const gen_edge *e, const cev *
     break;
   default: break;
   }
-  if (L->diy && (src->ann.set || dst->ann.set)) {
-    lc_buf_puts(b, src->ann.set ? diy_order(src->ann.sem, src->ann.consume) : "na");
-    lc_buf_puts(b, dst->ann.set ? diy_order(dst->ann.sem, dst->ann.consume) : "na");
+  if (L->diy) {
+    if (ann_on(&src->ann) || ann_on(&dst->ann)) {
+      lc_buf_puts(b, ann_on(&src->ann) ? diy_order(src->ann.sem, src->ann.consume) : "na");
+      lc_buf_puts(b, ann_on(&dst->ann) ? diy_order(dst->ann.sem, dst->ann.consume) : "na");
+    }
   } else if (src->ann.set || dst->ann.set) {
     gen_ann dflt = {true, LT_SEM_RELAXED, LT_SCOPE_NONE, false};   /* what an unannotated access is */
     ann_word(b, src->ann.set ? &src->ann : &dflt);
@@ -625,8 +634,14 @@ static void test_name(const layout *L, lc_buf *b) {
       lc_vec_push(&parts, lc_buf_take(&p));
     } else {
       const cev *v = &L->ev[L->first[t]];
-      if (v->ann.set) ann_word(&p, &v->ann);
-      if (p.n) lc_vec_push(&lone, lc_buf_take(&p));
+      if (L->diy) {   /* diy (namer.ml, isolated_writes): the atoms, Na for a plain one */
+        static const char *const w[] = {"Na", "Na", "Rlx", "Acq", "Rel", "AR", "Sc"};
+        lc_buf_puts(&p, ann_on(&v->ann) ? (v->ann.consume ? "Con" : w[v->ann.sem]) : "Na");
+        lc_vec_push(&lone, lc_buf_take(&p));
+      } else {
+        if (v->ann.set) ann_word(&p, &v->ann);
+        if (p.n) lc_vec_push(&lone, lc_buf_take(&p));
+      }
     }
     lc_buf_fini(&p);
   }
@@ -638,7 +653,14 @@ static void test_name(const layout *L, lc_buf *b) {
   } else {
     for (size_t i = 0; i < parts.n; i++) lc_buf_printf(b, "+%s", parts.v[i]);
   }
-  for (size_t i = 0; i < lone.n; i++) lc_buf_printf(b, "+%s", lone.v[i]);
+  if (L->diy) {   /* one part, none when all are plain */
+    bool plain = true;
+    for (size_t i = 0; i < lone.n; i++) plain &= !strcmp(lone.v[i], "Na");
+    if (!plain) lc_buf_putc(b, '+');
+    for (size_t i = 0; i < lone.n && !plain; i++) lc_buf_puts(b, lone.v[i]);
+  } else {
+    for (size_t i = 0; i < lone.n; i++) lc_buf_printf(b, "+%s", lone.v[i]);
+  }
   for (size_t i = 0; i < parts.n; i++) free(parts.v[i]);
   for (size_t i = 0; i < lone.n; i++) free(lone.v[i]);
   lc_vec_free(&parts);
@@ -1310,10 +1332,12 @@ static bool diy_prefix_ok(const each *E, size_t k) {
   return ext <= E->co->nprocs;
 }
 
-/* diy7's "Forbidden po vs. com" (gen/cycle.ml, proc_back; diy7 -mode
- * default, sc, critical, thin): a thread whose first and last accesses
- * are at one location, the last with the smaller value (a read's value
- * is the one it reads) - coherence forbids it already. */
+/* Cycles diy7 leaves out: "Forbidden po vs. com" (gen/cycle.ml,
+ * proc_back; diy7 -mode default, sc, critical, thin): a thread whose
+ * first and last accesses are at one location, the last with the smaller
+ * value (a read's value is the one it reads) - coherence forbids it
+ * already; and "Observer" (CCompile_gen.ml, -obs avoid): a location of
+ * three writes or more. */
 static bool forbidden_back(const each *E, size_t m) {
   gen_edge cyc[MAX_EDGES];
   for (size_t k = 0; k < m; k++) cyc[k] = E->pool[E->idx[k]];
@@ -1321,6 +1345,9 @@ static bool forbidden_back(const each *E, size_t m) {
   char *err = NULL;
   bool back = false;
   if (build_layout(L, cyc, m, &err) == 0) {
+    /* diy7 -obs avoid: a location of three writes or more would need an observer */
+    for (int l = 0; l < L->nlocs; l++) back |= L->writes[l] >= 3;
+    if (E->co->mode == GEN_MODE_FREE || E->co->mode == GEN_MODE_UNI) L->nthreads = 0;
     for (int t = 0; t < L->nthreads && !back; t++) {
       if (L->len[t] < 2) continue;
       const cev *a = &L->ev[L->first[t]], *b = &L->ev[(size_t)(L->first[t] + L->len[t] - 1) % L->n];
@@ -1353,7 +1380,7 @@ static bool diy_cycle_ok(const each *E, size_t m) {
     }
   }
   if (run + lead > E->co->max_ins - 1) return false;   /* the thread across the cut */
-  if (E->co->mode != GEN_MODE_FREE && E->co->mode != GEN_MODE_UNI && forbidden_back(E, m)) return false;
+  if (forbidden_back(E, m)) return false;
   if (E->nrelax && !relax) return false;
   if ((E->co->mode == GEN_MODE_DEFAULT || E->co->mode == GEN_MODE_SC) && (ext <= 1 || changes < 2)) return false;
   return ext >= 1;
