@@ -97,9 +97,10 @@ int gen_cycles_each(const gen_edge *pool, size_t npool, size_t nrelax, unsigned 
 /* diy7's enumeration (herd's gen/alt.ml): which edges may follow each
  * other (-mode), how many threads (-nprocs) and accesses per thread
  * (-ins).  Modes: DEFAULT (diy7's default: no two internal edges in a
- * row but for the pairs diy allows - Rfi, Fri, Coi or a dependency next
- * to a Pod or a dependency, Pod next to a dependency, Rfi next to a Pos,
- * an Rmw next to anything - and at least two changes of location), SC
+ * row but for the pairs diy allows - Rfi, Fri or Coi next to a Pod or a
+ * dependency, a Pod next to a dependency to another location, Rfi next
+ * to a Pos, an Rmw next to anything - and at least two changes of
+ * location), SC
  * (two internal edges in a row when their composition is not a safe Po),
  * CRITICAL (internal and external edges alternate), FREE, UNI, THIN (any
  * sequence). */
