@@ -48,7 +48,10 @@ typedef struct layout {
   gen_edge re[MAX_EDGES];
   cev ev[MAX_EDGES];
   int nthreads, nlocs, rot;  /* rot: walk thread rot is the test's P0 */
-  int first[MAX_EDGES], len[MAX_EDGES];  /* per walk thread: first event, events */
+  int len[MAX_EDGES];        /* per walk thread: its events */
+  int tev[MAX_EDGES][MAX_EDGES];  /* per walk thread: its events in program order (a
+                                     thread left by a Leave goes on after its Back) */
+  bool inner[MAX_EDGES];     /* per walk thread: entered by a Leave (diy leaves it out of names) */
   int writes[MAX_EDGES];     /* per location */
   bool final[MAX_EDGES];     /* per location: the condition names its final value */
   int cta[MAX_EDGES], cluster[MAX_EDGES], gpu[MAX_EDGES];   /* per walk thread */
@@ -70,6 +73,12 @@ static int error(char **err, const char *fmt, ...) {
 }
 
 static size_t prev(size_t i, size_t n) { return (i + n - 1) % n; }
+
+/* Leave and Back are communication edges (RF, FR or WS) with a thread change. */
+static gen_edge_kind com_of(const gen_edge *e) {
+  return e->kind == GEN_E_LEAVE || e->kind == GEN_E_BACK ? e->com : e->kind;
+}
+static bool leave_back(const gen_edge *e) { return e->kind == GEN_E_LEAVE || e->kind == GEN_E_BACK; }
 
 static bool ann_same(const gen_ann *a, const gen_ann *b) {
   return a->sem == b->sem && a->scope == b->scope && a->consume == b->consume;
@@ -121,9 +130,8 @@ static int resolve_pseudo(const gen_edge *in, size_t n, gen_edge *out, size_t *m
   for (size_t i = 0; i < n; i++) {
     if (e[i].kind == GEN_E_STORE)
       return error(err, "edge %zu 'Store': diy's extra store at a thread's start is not supported", i + 1);
-    if (e[i].kind == GEN_E_LEAVE || e[i].kind == GEN_E_BACK)
-      return error(err, "edge %zu '%s': a thread left and re-entered (Leave/Back) is not supported; "
-                        "write the cycle with Rfe, Fre, Coe", i + 1, e[i].text);
+    if (leave_back(&e[i]) && e[i].place != LT_SCOPE_NONE)
+      return error(err, "edge %zu '%s': a Leave or Back takes no placement", i + 1, e[i].text);
     nreal += !pseudo(&e[i]);
   }
   if (nreal == 0) return error(err, "a cycle of pseudo edges alone (%s) has no access", in[0].text);
@@ -237,28 +245,41 @@ static size_t one_loc_start(const gen_edge *e, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (is_po(&e[i]) && e[i].kind != GEN_E_RMW) return (i + 1) % n;
   for (size_t i = 0; i < n; i++)
-    if (e[i].kind == GEN_E_FR) return (i + 1) % n;
+    if (com_of(&e[i]) == GEN_E_FR) return (i + 1) % n;
   return 0;
 }
 
-static void walk_threads(layout *L) {
-  size_t n = L->n, k0 = 0;
-  while (!L->e[k0].ext) k0++;
-  int t = 0, pos = 0;
-  L->first[0] = (int)((k0 + 1) % n);
+/* Threads: an external edge starts a new one, but a Leave's thread goes
+ * on after the matching Back (gen/cycle.ml, merge_changes). */
+static int walk_threads(layout *L, char **err) {
+  size_t n = L->n, k0 = SIZE_MAX;
+  for (size_t i = 0; i < n && k0 == SIZE_MAX; i++)
+    if (L->e[i].ext && !leave_back(&L->e[i])) k0 = i;
+  if (k0 == SIZE_MAX)
+    return error(err, "no external edge but Leave and Back (%s): a cycle needs Rfe, Fre, Coe or Hat", L->e[0].text);
+  int stack[MAX_EDGES], depth = 0, t = 0, next = 1;
   for (size_t s = 0; s < n; s++) {
     size_t j = (k0 + 1 + s) % n;
     L->ev[j].thread = t;
-    L->ev[j].pos = pos++;
-    L->len[t] = pos;
-    if (L->e[j].ext && s + 1 < n) {
-      t++;
-      pos = 0;
-      L->first[t] = (int)((j + 1) % n);
+    L->ev[j].pos = L->len[t];
+    L->tev[t][L->len[t]++] = (int)j;
+    if (!L->e[j].ext || s + 1 == n) continue;
+    if (L->e[j].kind == GEN_E_BACK) {
+      if (!depth) return error(err, "edge %zu '%s' comes back to a thread no Leave left", j + 1, L->e[j].text);
+      t = stack[--depth];
+    } else {
+      if (L->e[j].kind == GEN_E_LEAVE) stack[depth++] = t;
+      t = next++;
+      L->inner[t] = depth > 0;
     }
   }
-  L->nthreads = t + 1;
+  if (depth) return error(err, "a Leave with no Back (diy: Leave/Back are not balanced)");
+  L->nthreads = next;
+  return 0;
 }
+
+/* Event p of walk thread t. */
+static size_t ev_at(const layout *L, int t, int p) { return (size_t)L->tev[t][p]; }
 
 static void walk_locations(layout *L) {
   size_t n = L->n, start = SIZE_MAX;
@@ -309,9 +330,9 @@ static int conditions(layout *L, char **err) {
     v->want = -1;
     const gen_edge *in = &L->e[prev(j, n)], *out = &L->e[j];
     const cev *nx = &L->ev[(j + 1) % n];
-    if (v->dir == 'R' && in->kind == GEN_E_RF) v->want = L->ev[prev(j, n)].stored;
-    else if (v->dir == 'R' && out->kind == GEN_E_FR) v->want = stored_before(L, nx->loc, nx->value);
-    if (out->kind == GEN_E_WS || (out->kind == GEN_E_FR && nx->value > 1))
+    if (v->dir == 'R' && com_of(in) == GEN_E_RF) v->want = L->ev[prev(j, n)].stored;
+    else if (v->dir == 'R' && com_of(out) == GEN_E_FR) v->want = stored_before(L, nx->loc, nx->value);
+    if (com_of(out) == GEN_E_WS || (com_of(out) == GEN_E_FR && nx->value > 1))
       L->final[v->loc] = L->writes[v->loc] >= 2;
     if (out->kind == GEN_E_RMW && nx->value > 1) L->final[v->loc] = L->writes[v->loc] >= 2;
   }
@@ -331,7 +352,7 @@ static int conditions(layout *L, char **err) {
   for (size_t j = 0; j < n; j++) {
     const cev *t = &L->ev[(j + 1) % n];
     bool hidden = L->writes[t->loc] >= 3 && t->value < L->writes[t->loc] &&
-                  (L->e[j].kind == GEN_E_WS || (L->e[j].kind == GEN_E_FR && t->value >= 2));
+                  (com_of(&L->e[j]) == GEN_E_WS || (com_of(&L->e[j]) == GEN_E_FR && t->value >= 2));
     if (hidden)
       return error(err, "edge %zu '%s' orders two writes of a location of %d writes, neither the last one: "
                         "the final state cannot show it (diy7: it needs an observer thread)", j + 1, L->e[j].text,
@@ -356,7 +377,7 @@ static lt_scope place_of(const gen_edge *e) { return e->place == LT_SCOPE_NONE ?
 
 /* The external edge that ends walk thread t. */
 static size_t ext_after(const layout *L, int t) {
-  return (size_t)(L->first[t] + L->len[t] - 1) % L->n;
+  return ev_at(L, t, L->len[t] - 1);
 }
 
 static bool uses_clusters(const layout *L) {
@@ -400,7 +421,7 @@ static int place_threads(layout *L, char **err) {
 }
 
 static int key_index(const layout *L, int t) {
-  char a = L->ev[L->first[t]].dir, b = L->ev[(L->first[t] + L->len[t] - 1) % (int)L->n].dir;
+  char a = L->ev[ev_at(L, t, 0)].dir, b = L->ev[ev_at(L, t, L->len[t] - 1)].dir;
   if (L->len[t] == 1) return a == 'W' ? 0 : 10;
   if (a == 'W') return b == 'W' ? 1 : 8;
   return b == 'R' ? 2 : 6;
@@ -450,7 +471,7 @@ static int compare_from(const layout *L, int a, int b) {
   int ia = L->len[a] - 1, ib = L->len[b] - 1;   /* internal edges before the first external one */
   if (ia != ib) return ia - ib;
   for (size_t s = 0; s < L->n; s++) {
-    int c = compare_edges(&L->e[((size_t)L->first[a] + s) % L->n], &L->e[((size_t)L->first[b] + s) % L->n]);
+    int c = compare_edges(&L->e[(ev_at(L, a, 0) + s) % L->n], &L->e[(ev_at(L, b, 0) + s) % L->n]);
     if (c) return c;
   }
   return 0;
@@ -477,7 +498,7 @@ static void name_things(layout *L) {
   for (int k = 0; k < L->nthreads; k++) {
     int t = walk_of(L, k), reg = 0;
     for (int p = 0; p < L->len[t]; p++) {
-      cev *v = &L->ev[(size_t)(L->first[t] + p) % L->n];
+      cev *v = &L->ev[ev_at(L, t, p)];
       if (L->locname[v->loc] < 0) L->locname[v->loc] = next++;
       v->reg = v->dir == 'R' ? reg++ : -1;
     }
@@ -510,7 +531,7 @@ static int build_layout(layout *L, const gen_edge *written, size_t nwritten, cha
     L->ev[i].dir = e[i].src;
     L->ev[i].ann = e[i].a1.set ? e[i].a1 : e[prev(i, n)].a2;
   }
-  walk_threads(L);
+  if (walk_threads(L, err) < 0) return -1;
   walk_locations(L);
   if (conditions(L, err) < 0) return -1;
   if (place_threads(L, err) < 0) return -1;
@@ -601,7 +622,8 @@ static void test_name(const layout *L, lc_buf *b) {
   lc_buf key;
   lc_buf_init(&key);
   bool one_loc = L->nlocs == 1;
-  for (int k = 0; k < L->nthreads; k++) lc_buf_printf(&key, "%s%s", k ? "+" : "", key_name(L, walk_of(L, k)));
+  for (int k = 0, any = 0; k < L->nthreads; k++)
+    if (!L->inner[walk_of(L, k)]) lc_buf_printf(&key, "%s%s", any++ ? "+" : "", key_name(L, walk_of(L, k)));
   const char *family = NULL;
   for (size_t i = 0; one_loc && i < LC_ARRAY_LEN(one_loc_families); i++)
     if (!strcmp(key.s, one_loc_families[i].key)) family = one_loc_families[i].name;
@@ -616,11 +638,23 @@ static void test_name(const layout *L, lc_buf *b) {
   LC_VEC(char *) lone = {0};
   for (int k = 0; k < L->nthreads; k++) {
     int t = walk_of(L, k);
+    if (L->inner[t]) continue;
     lc_buf p;
     lc_buf_init(&p);
     for (int q = 0; q + 1 < L->len[t]; q++) {
-      size_t i = (size_t)(L->first[t] + q) % L->n;
+      size_t i = ev_at(L, t, q);
       if (q) lc_buf_putc(&p, '-');
+      if (ev_at(L, t, q + 1) != (i + 1) % L->n) {
+        /* a Leave ... Back: diy's [rf-po-fr], here without brackets */
+        static const char *const coms[] = {[GEN_E_RF] = "rf", [GEN_E_FR] = "fr", [GEN_E_WS] = "co"};
+        for (size_t j = i, first = 1; j != ev_at(L, t, q + 1); j = (j + 1) % L->n, first = 0) {
+          if (!first) lc_buf_putc(&p, '-');
+          if (leave_back(&L->e[j])) lc_buf_puts(&p, coms[L->e[j].com]);
+          else if (L->e[j].ext) lc_buf_puts(&p, coms[com_of(&L->e[j])]), lc_buf_putc(&p, 'e');
+          else edge_name(&p, L, &L->e[j], &L->ev[j], &L->ev[(j + 1) % L->n]);
+        }
+        continue;
+      }
       edge_name(&p, L, &L->e[i], &L->ev[i], &L->ev[(i + 1) % L->n]);
       /* diy names the access between two edges that could end or start
        * on either when they follow each other: poR-po */
@@ -633,7 +667,7 @@ static void test_name(const layout *L, lc_buf *b) {
     if (L->len[t] > 1) {
       lc_vec_push(&parts, lc_buf_take(&p));
     } else {
-      const cev *v = &L->ev[L->first[t]];
+      const cev *v = &L->ev[ev_at(L, t, 0)];
       if (L->diy) {   /* diy (namer.ml, isolated_writes): the atoms, Na for a plain one */
         static const char *const w[] = {"Na", "Na", "Rlx", "Acq", "Rel", "AR", "Sc"};
         lc_buf_puts(&p, ann_on(&v->ann) ? (v->ann.consume ? "Con" : w[v->ann.sem]) : "Na");
@@ -793,9 +827,9 @@ static void ptx_fence(gen_build *b, size_t k, int *row, lt_sem sem, lt_scope sco
 static void ptx_thread(gen_build *b, const layout *L, int k, const gen_cycle_options *o, int *label) {
   int t = walk_of(L, k), row = 0, scratch = 0;
   for (int p = 0; p < L->len[t]; p++)
-    if (L->ev[(size_t)(L->first[t] + p) % L->n].dir == 'R') scratch++;
+    if (L->ev[ev_at(L, t, p)].dir == 'R') scratch++;
   for (int p = 0; p < L->len[t]; p++) {
-    size_t i = (size_t)(L->first[t] + p) % L->n;
+    size_t i = ev_at(L, t, p);
     const cev *v = &L->ev[i];
     lt_operand val = gen_imm(v->value);
     const char *lab = NULL;
@@ -842,7 +876,7 @@ static int nrows(const layout *L) {
   for (int t = 0; t < L->nthreads; t++) {
     int rows = 0;
     for (int p = 0; p < L->len[t]; p++) {
-      size_t i = (size_t)(L->first[t] + p) % L->n;
+      size_t i = ev_at(L, t, p);
       rows += !rmw_write(L, i) + (p > 0 ? rows_before(&L->e[prev(i, L->n)]) : 0);
       rows += L->e[i].ins_before != LT_SEM_NONE;
       rows += L->e[prev(i, L->n)].ins_after != LT_SEM_NONE;
@@ -860,7 +894,7 @@ static void add_condition(gen_build *b, const layout *L) {
   for (int k = 0; k < L->nthreads; k++) {
     int t = walk_of(L, k);
     for (int p = 0; p < L->len[t]; p++) {
-      const cev *v = &L->ev[(size_t)(L->first[t] + p) % L->n];
+      const cev *v = &L->ev[ev_at(L, t, p)];
       if (v->dir == 'R' && v->want >= 0) gen_cond_reg(b, k, v->reg, LT_CMP_EQ, v->want);
     }
   }
@@ -984,7 +1018,7 @@ static void cxx_thread(lc_buf *b, const layout *L, int k, const gen_cycle_option
     lc_buf_printf(b, "gpu %d (", L->gpu[t]);
   }
   bool uses[MAX_EDGES] = {false};
-  for (int p = 0; p < L->len[t]; p++) uses[L->locname[L->ev[(size_t)(L->first[t] + p) % L->n].loc]] = true;
+  for (int p = 0; p < L->len[t]; p++) uses[L->locname[L->ev[ev_at(L, t, p)].loc]] = true;
   if (c) {   /* diy: the last location first, `volatile int*` or `atomic_int*` */
     for (int l = L->nlocs - 1, first = 1; l >= 0; l--) {
       if (!uses[l]) continue;
@@ -1000,7 +1034,7 @@ static void cxx_thread(lc_buf *b, const layout *L, int k, const gen_cycle_option
   lc_buf_puts(b, ") {\n");
   int depth = 1;
   for (int p = 0; p < L->len[t]; p++) {
-    size_t i = (size_t)(L->first[t] + p) % L->n;
+    size_t i = ev_at(L, t, p);
     const cev *v = &L->ev[i];
     char val[64], loc[64];
     snprintf(val, sizeof val, "%d", v->value);
@@ -1350,7 +1384,7 @@ static bool forbidden_back(const each *E, size_t m) {
     if (E->co->mode == GEN_MODE_FREE || E->co->mode == GEN_MODE_UNI) L->nthreads = 0;
     for (int t = 0; t < L->nthreads && !back; t++) {
       if (L->len[t] < 2) continue;
-      const cev *a = &L->ev[L->first[t]], *b = &L->ev[(size_t)(L->first[t] + L->len[t] - 1) % L->n];
+      const cev *a = &L->ev[ev_at(L, t, 0)], *b = &L->ev[ev_at(L, t, L->len[t] - 1)];
       int va = a->dir == 'R' ? (a->want < 0 ? 0 : a->want) : a->value;
       int vb = b->dir == 'R' ? (b->want < 0 ? 0 : b->want) : b->value;
       back = a->loc == b->loc && vb < va;

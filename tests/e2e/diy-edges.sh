@@ -72,7 +72,7 @@ check_run "--cycles --mode free" 0 "$exp/family-free.out" \
 
 # what is refused, with the edge named
 : >"$tmp/errors"
-for c in "RfLeave PodRR FrBack PodWR Fre" "Rfe PodRR Fre Store PodWW" "Pod** Rfe Pod** Fre" \
+for c in "RfLeave PodRR FrBack PodWR Fre" "RfLeave PodRR Fre PodWW" "Rfe PodRR Fre Store PodWW" "Pod** Rfe Pod** Fre" \
          "PodWR Fre Read PodRR Fre" "Rfe FenceSc PodRR Fre PodWW" "Rfe PodRR Hat Fre PodWW" \
          "PodWW Coe Coi PodWW Coe" "RfeRelAcq PodRRAcqRlx FreRlxNa PodWWNaRel" "Rfe PodRR Fre ExchRlxAcq PodWR"; do
   echo "== $c" >>"$tmp/errors"
