@@ -83,7 +83,9 @@ static void usage(FILE *out) {
         "[.SCOPE]XY, "
         "Membar{d,s}.cta|.gl|.sys XY, DpData{d,s}W, DpCtrl{d,s}R|W; annotations\n"
         "after an edge (source, target): P Rlx Acq Rel Sc [.SCOPE]; placement of an\n"
-        "external edge's threads: @cta @cluster @gpu @sys (man litmus-gen, CYCLES).\n",
+        "external edge's threads: @cta @cluster @gpu @sys; and every edge of\n"
+        "diyone7 -arch C -show edges (FenceScdWR, Pod**, Dpd*, Ctrld*, Rmw Exch\n"
+        "Fetch.Add, Hat, RfLeave..., R W, Na Acq ...; man litmus-gen, CYCLES).\n",
         out);
 }
 

@@ -217,7 +217,7 @@ static int dp_edge(const char **p, gen_edge *e, char **err) {
   else if (eat(p, "Data")) e->dp = GEN_DP_DATA;
   else if (eat(p, "Ctrl")) e->dp = GEN_DP_CTRL;
   else if (**p == 's' || **p == 'd') dflt = true;
-  else return fail(err, e->text, "expected %s after Dp", "Addr, Data, Ctrl, s or d");
+  else return fail(err, e->text, "expected %s after Dp", "Addr, Data or Ctrl (or diy's s or d: Dpd*)");
   if (!sd(p, &e->same)) return fail(err, e->text, "expected s or d (same or different location) %s", "after the dependency");
   if (dflt ? !dir_any(p, &e->dst, &e->dst_any) : !dir(p, &e->dst))
     return fail(err, e->text, "expected the target's direction (%s)", dflt ? "R, W or *" : "R or W");
