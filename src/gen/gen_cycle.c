@@ -57,6 +57,7 @@ typedef struct layout {
   int cta[MAX_EDGES], cluster[MAX_EDGES], gpu[MAX_EDGES];   /* per walk thread */
   int locname[MAX_EDGES];    /* per location: its name's index (x, y, z, ...) */
   bool diy;                  /* names in diy's C spelling (GEN_DIALECT_C) */
+  size_t loc_start;          /* the event the locations' chains start at */
 } layout;
 
 static int error(char **err, const char *fmt, ...) LC_PRINTF(2, 3);
@@ -286,6 +287,7 @@ static void walk_locations(layout *L) {
   for (size_t i = 0; i < n && start == SIZE_MAX; i++)
     if (!L->e[i].same) start = (i + 1) % n;
   if (start == SIZE_MAX) start = one_loc_start(L->e, n);
+  L->loc_start = start;
   int loc = 0;
   for (size_t s = 0; s < n; s++) {
     size_t j = (start + s) % n;
@@ -452,7 +454,13 @@ static int edge_rank(const gen_edge *e) {
   r = r * 2 + !e->same;
   r = r * 2 + (e->src == 'R');
   r = r * 2 + (e->dst == 'R');
-  r = r * 4 + (e->kind == GEN_E_DP ? (int)e->dp : e->kind == GEN_E_FENCE ? (int)e->fence_sem : 0);
+  /* a diy fence in MemOrder's order: Acq Rel AR Sc Rlx Con */
+  static const int mo[] = {[LT_SEM_ACQUIRE] = 0, [LT_SEM_RELEASE] = 1, [LT_SEM_ACQ_REL] = 2,
+                           [LT_SEM_SC] = 3, [LT_SEM_RELAXED] = 4};
+  int f = e->kind != GEN_E_FENCE ? 0
+          : !e->diy_fence ? (int)e->fence_sem
+          : e->consume ? 5 : (size_t)e->fence_sem < LC_ARRAY_LEN(mo) ? mo[e->fence_sem] : 6;
+  r = r * 8 + (e->kind == GEN_E_DP ? (int)e->dp : f);
   return r * 8 + (int)e->fence_scope;
 }
 
@@ -1124,12 +1132,26 @@ int gen_cycle_check(const gen_edge *e, size_t n, const gen_cycle_options *o, cha
   return check_dialect(&L, o, err);
 }
 
+/* diy's C target has no optimised conditions (final.ml, show_in_cond):
+ * every read is in the condition, one the cycle leaves free with the
+ * value of the write before it in its location's chain (0: the initial
+ * value), as diy computes it (cycle.ml, do_set_read_v). */
+static void every_read(layout *L) {
+  int last[MAX_EDGES] = {0};
+  for (size_t s = 0; s < L->n; s++) {
+    cev *v = &L->ev[(L->loc_start + s) % L->n];
+    if (v->dir == 'W') last[v->loc] = v->stored;
+    else if (v->want < 0) v->want = last[v->loc];
+  }
+}
+
 /* The test, called `force` when not NULL, else by its diy name. */
 static int named_test(const gen_edge *e, size_t n, const gen_cycle_options *o, const char *force, char **name,
                       char **text, char **err) {
   layout L;
   if (build_layout(&L, e, n, err) < 0 || check_dialect(&L, o, err) < 0) return -1;
   L.diy = o->dialect == GEN_DIALECT_C;
+  if (L.diy) every_read(&L);
   lc_buf nm;
   lc_buf_init(&nm);
   if (force) lc_buf_puts(&nm, force);
@@ -1387,7 +1409,9 @@ static bool forbidden_back(const each *E, size_t m) {
       const cev *a = &L->ev[ev_at(L, t, 0)], *b = &L->ev[ev_at(L, t, L->len[t] - 1)];
       int va = a->dir == 'R' ? (a->want < 0 ? 0 : a->want) : a->value;
       int vb = b->dir == 'R' ? (b->want < 0 ? 0 : b->want) : b->value;
-      back = a->loc == b->loc && vb < va;
+      /* diy compares the events themselves: the value, then the
+       * direction, W before R - a read of the thread's own later write */
+      back = a->loc == b->loc && (vb < va || (vb == va && b->dir == 'W' && a->dir == 'R'));
     }
   }
   free(err);
