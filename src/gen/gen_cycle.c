@@ -474,12 +474,25 @@ static int compare_edges(const gen_edge *a, const gen_edge *b) {
   return edge_rank(a) - edge_rank(b);
 }
 
+/* An access's annotation in diy's order: none (or plain) first, then
+ * MemOrder's Acq Rel AR Sc Rlx Con; scopes after. */
+static int atom_rank(const gen_ann *a) {
+  if (!a->set || a->sem == LT_SEM_WEAK) return 0;
+  int r = a->consume ? 6 : a->sem == LT_SEM_ACQUIRE ? 1 : a->sem == LT_SEM_RELEASE ? 2 : a->sem == LT_SEM_ACQ_REL ? 3
+          : a->sem == LT_SEM_SC ? 4 : 5;
+  return r * 8 + (int)a->scope;
+}
+
 /* The cycles read from the first events of walk threads a and b. */
 static int compare_from(const layout *L, int a, int b) {
   int ia = L->len[a] - 1, ib = L->len[b] - 1;   /* internal edges before the first external one */
   if (ia != ib) return ia - ib;
   for (size_t s = 0; s < L->n; s++) {
-    int c = compare_edges(&L->e[(ev_at(L, a, 0) + s) % L->n], &L->e[(ev_at(L, b, 0) + s) % L->n]);
+    size_t i = (ev_at(L, a, 0) + s) % L->n, j = (ev_at(L, b, 0) + s) % L->n;
+    int c = compare_edges(&L->e[i], &L->e[j]);
+    /* then the annotations of the two ends, as diy's records compare */
+    if (!c) c = atom_rank(&L->ev[i].ann) - atom_rank(&L->ev[j].ann);
+    if (!c) c = atom_rank(&L->ev[(i + 1) % L->n].ann) - atom_rank(&L->ev[(j + 1) % L->n].ann);
     if (c) return c;
   }
   return 0;
@@ -1216,6 +1229,7 @@ static bool seen(each *E, const char *name) {
 }
 
 static bool diy_cycle_ok(const each *E, size_t m);
+static void diy_cycle_text(const gen_edge *e, size_t n, const gen_cycle_options *o, lc_buf *b);
 
 static void emit_cycle(each *E, size_t m) {
   if (!least_rotation(E->idx, m)) return;
@@ -1234,7 +1248,8 @@ static void emit_cycle(each *E, size_t m) {
   }
   lc_buf cy;
   lc_buf_init(&cy);
-  cycle_text(E->cyc, m, &cy);
+  if (E->co) diy_cycle_text(E->cyc, m, E->o, &cy);
+  else cycle_text(E->cyc, m, &cy);
   if (seen(E, name)) {
     /* two cycles, one diy name: the later one is called by its edges */
     lc_buf alt;
@@ -1513,4 +1528,30 @@ int gen_cycles_diy(const gen_edge *pool, size_t npool, size_t nrelax, unsigned m
   }
   lc_vec_free(&x);
   return rc;
+}
+
+/* A cycle as diy7 prints it (its Orig= line): each edge with the
+ * annotations of both its accesses, taken from its neighbours where it
+ * writes none (gen/cycle.ml, patch_edges), Na (P outside C) for a plain
+ * or unannotated one; no annotations when neither access has one. */
+static void diy_cycle_text(const gen_edge *e, size_t n, const gen_cycle_options *o, lc_buf *b) {
+  for (size_t i = 0; i < n; i++) {
+    const gen_edge *x = &e[i];
+    const gen_ann *a1 = x->a1.set ? &x->a1 : &e[prev(i, n)].a2, *a2 = x->a2.set ? &x->a2 : &e[(i + 1) % n].a1;
+    if (x->kind == GEN_E_RMW) a1 = &x->a1, a2 = &x->a2;
+    if (i) lc_buf_putc(b, ' ');
+    const char *at = strchr(x->text, '@');
+    lc_buf_putn(b, x->text, x->base);
+    if (ann_on(a1) || ann_on(a2)) {
+      const gen_ann *as[2] = {a1, a2};
+      for (int k = 0; k < 2; k++) {
+        static const char *const w[] = {"", "", "Rlx", "Acq", "Rel", "AR", "Sc"};
+        if (!ann_on(as[k])) lc_buf_puts(b, o->dialect == GEN_DIALECT_C ? "Na" : "P");
+        else lc_buf_puts(b, as[k]->consume ? "Con" : w[as[k]->sem]);
+        static const char *const sc[] = {"", ".cta", ".cluster", ".gpu", ".sys"};
+        if (as[k]->set && as[k]->scope != LT_SCOPE_NONE) lc_buf_puts(b, sc[as[k]->scope]);
+      }
+    }
+    if (at) lc_buf_puts(b, at);
+  }
 }

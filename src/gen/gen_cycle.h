@@ -62,6 +62,7 @@ typedef struct gen_edge {
   lt_sem ins_before, ins_after;  /* an INSERT next to this edge: a fence before its
                                     source, after its target (NONE: none) */
   bool ins_before_con, ins_after_con;
+  unsigned char base;        /* the length of the edge in text, annotations left out */
 } gen_edge;
 
 /* GEN_DIALECT_C: herd's C11 dialect, as diyone7 -arch C writes it. */

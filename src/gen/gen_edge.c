@@ -299,6 +299,7 @@ int gen_edge_parse(const char *s, gen_edge *e, char **err) {
   if (strlen(s) >= sizeof e->text) return fail(err, e->text, "too long (%s)", "63 characters at most");
   const char *p = s;
   if (base_edge(&p, e, err) < 0) return -1;
+  e->base = (unsigned char)(p - s);
   if (*p && *p != '@' && e->kind != GEN_E_ID) {
     if (e->kind == GEN_E_NODE || e->kind == GEN_E_INSERT || e->kind == GEN_E_STORE)
       return fail(err, e->text, "unexpected '%s' at the end (a pseudo edge takes no annotations)", p);
