@@ -1492,6 +1492,8 @@ static void diy_spelling(gen_edge *e) {
     snprintf(ann, sizeof ann, "%s", tail);
     snprintf(e->text, sizeof e->text, "Fence%s%c%c%c%s", w, e->same ? 's' : 'd', e->src, e->dst, ann);
   }
+  if (e->kind == GEN_E_PO || e->kind == GEN_E_DP || (e->kind == GEN_E_FENCE && e->diy_fence))
+    e->base = (unsigned char)(strlen(e->text) - strlen(ann));
 }
 
 int gen_cycles_diy(const gen_edge *pool, size_t npool, size_t nrelax, unsigned min, unsigned max,
