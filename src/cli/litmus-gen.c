@@ -33,6 +33,7 @@ typedef struct options {
   const char *cycle, *cycles;          /* --cycle EDGES, --cycles EDGES */
   const char *safe;                    /* --safe EDGES */
   gen_cycle_options cyc;
+  gen_cycles_options diy;              /* --mode, --nprocs, --ins */
 } options;
 
 static void usage(FILE *out) {
@@ -57,11 +58,17 @@ static void usage(FILE *out) {
         "      --cycle EDGES      the test of one relaxation cycle, in herd's diy edges\n"
         "                         (e.g. \"Rfe PodRR Fre PodWW\"): to DIR/NAME.litmus with\n"
         "                         -o, else on standard output\n"
-        "      --cycles EDGES     every cycle over these edges (sizes from --size,\n"
+        "      --cycles EDGES     the cycles diy7 -safe EDGES makes (sizes from --size,\n"
         "                         default 2-4), one test each, into -o DIR\n"
-        "      --safe EDGES       with --cycles: more edges cycles may use; each still\n"
-        "                         has one of --cycles' (diy7's -relax and -safe)\n"
-        "      --dialect D        cycles: ptx (default) or cpp (CUDA C++ tests)\n"
+        "      --safe EDGES       with --cycles: the safe edges; then each cycle has\n"
+        "                         one of --cycles' edges (diy7 -relax R -safe S)\n"
+        "      --mode M           --cycles: diy7's -mode: default (no two internal\n"
+        "                         edges in a row but diy's exceptions), sc,\n"
+        "                         critical, free, uni, thin (any sequence)\n"
+        "      --nprocs N         --cycles: at most N threads (default 4)\n"
+        "      --ins N            --cycles: at most N accesses a thread (default 4)\n"
+        "      --dialect D        cycles: ptx (default), cpp (CUDA C++ tests) or c\n"
+        "                         (herd's C11 tests, as diyone7 -arch C writes them)\n"
         "      --scope S          cycles: scope where an edge names none: cta,\n"
         "                         cluster, gpu (default) or sys\n"
         "      --cpp              C++ tests in the classic shapes for --check-mapping\n"
@@ -76,7 +83,9 @@ static void usage(FILE *out) {
         "[.SCOPE]XY, "
         "Membar{d,s}.cta|.gl|.sys XY, DpData{d,s}W, DpCtrl{d,s}R|W; annotations\n"
         "after an edge (source, target): P Rlx Acq Rel Sc [.SCOPE]; placement of an\n"
-        "external edge's threads: @cta @cluster @gpu @sys (man litmus-gen, CYCLES).\n",
+        "external edge's threads: @cta @cluster @gpu @sys; and every edge of\n"
+        "diyone7 -arch C -show edges (FenceScdWR, Pod**, Dpd*, Ctrld*, Rmw Exch\n"
+        "Fetch.Add, Hat, RfLeave..., R W, Na Acq ...; man litmus-gen, CYCLES).\n",
         out);
 }
 
@@ -112,7 +121,7 @@ static int bad(const char *opt, const char *arg) {
 /* Returns -1 to go on, or the exit status. */
 static int parse_options(int argc, char **argv, options *o) {
   enum { OPT_SIZE = 256, OPT_THREADS, OPT_INSTRS, OPT_LOCS, OPT_CYCLE, OPT_CYCLES, OPT_DIALECT, OPT_SCOPE,
-         OPT_SAFE };
+         OPT_SAFE, OPT_MODE, OPT_NPROCS, OPT_INS };
   static const struct option longopts[] = {
     {"seed", required_argument, NULL, 's'},   {"count", required_argument, NULL, 'n'},
     {"out", required_argument, NULL, 'o'},    {"family", required_argument, NULL, 'f'},
@@ -120,7 +129,8 @@ static int parse_options(int argc, char **argv, options *o) {
     {"instrs", required_argument, NULL, OPT_INSTRS}, {"locs", required_argument, NULL, OPT_LOCS},
     {"cycle", required_argument, NULL, OPT_CYCLE}, {"cycles", required_argument, NULL, OPT_CYCLES},
     {"dialect", required_argument, NULL, OPT_DIALECT}, {"scope", required_argument, NULL, OPT_SCOPE},
-    {"safe", required_argument, NULL, OPT_SAFE},
+    {"safe", required_argument, NULL, OPT_SAFE}, {"mode", required_argument, NULL, OPT_MODE},
+    {"nprocs", required_argument, NULL, OPT_NPROCS}, {"ins", required_argument, NULL, OPT_INS},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
   };
@@ -134,9 +144,20 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_CYCLE: o->cycle = optarg; break;
     case OPT_CYCLES: o->cycles = optarg; break;
     case OPT_SAFE: o->safe = optarg; break;
+    case OPT_MODE:
+      if (gen_cycles_mode_parse(optarg, &o->diy.mode) < 0) return bad("--mode", optarg);
+      break;
+    case OPT_NPROCS:
+    case OPT_INS: {
+      uint64_t v;
+      if (parse_u64(optarg, &v) < 0 || v < 1 || v > 16) return bad(c == OPT_INS ? "--ins" : "--nprocs", optarg);
+      if (c == OPT_INS) o->diy.max_ins = (unsigned)v;
+      else o->diy.nprocs = (unsigned)v;
+      break;
+    }
     case OPT_DIALECT:
-      if (strcmp(optarg, "ptx") && strcmp(optarg, "cpp")) return bad("--dialect", optarg);
-      o->cyc.dialect = strcmp(optarg, "cpp") ? GEN_DIALECT_PTX : GEN_DIALECT_CPP;
+      if (strcmp(optarg, "ptx") && strcmp(optarg, "cpp") && strcmp(optarg, "c")) return bad("--dialect", optarg);
+      o->cyc.dialect = !strcmp(optarg, "cpp") ? GEN_DIALECT_CPP : !strcmp(optarg, "c") ? GEN_DIALECT_C : GEN_DIALECT_PTX;
       break;
     case OPT_SCOPE: {
       static const char *const scopes[] = {"cta", "cluster", "gpu", "sys"};
@@ -312,7 +333,9 @@ static int all_cycles(const options *o) {
   }
   cycles_out c = {o->out, 0};
   unsigned lo = o->sized ? o->size_lo : 2, hi = o->sized ? o->size_hi : 4;
-  int rc = gen_cycles_each(e, n + nsafe, n, lo, hi, &o->cyc, write_cycle, &c);
+  /* diy7: --cycles alone are its -safe edges (every cycle over them);
+   * with --safe they are its -relax edges (one of them in each cycle) */
+  int rc = gen_cycles_diy(e, n + nsafe, nsafe ? n : 0, lo, hi, &o->cyc, &o->diy, write_cycle, &c);
   free(e);
   if (rc) return LC_EXIT_INTERNAL;
   printf("%" PRIu64 " tests written to %s\n", c.written, o->out);
@@ -355,6 +378,7 @@ int main(int argc, char **argv) {
   o.count = 1;
   o.out = ".";
   o.cyc.scope = LT_SCOPE_GPU;
+  gen_cycles_options_init(&o.diy);
   /* with nothing to say what to write or where, writing tests into the
    * current folder would surprise: explain instead */
   if (argc == 1) {

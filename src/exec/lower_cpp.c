@@ -279,17 +279,24 @@ static lt_operand address(cc *c, const lt_cexpr *p) {
  * array is undefined behaviour in C (undefined). */
 static void put(cc *c, const lt_cexpr *p, lt_instr *in) {
   const lt_cinit *arr = NULL;
-  if (p->kind == LT_CE_BINARY && p->op == LT_COP_ADD && p->a->kind == LT_CE_LOC &&
-      p->b->kind != LT_CE_CONST)
-    arr = array_of(c, p->a->loc);
-  if (!arr) {
+  bool computed = p->kind == LT_CE_BINARY && p->op == LT_COP_ADD && p->a->kind == LT_CE_LOC &&
+                  p->b->kind != LT_CE_CONST;
+  if (computed) arr = array_of(c, p->a->loc);
+  /* diy's address dependency `x + (r0 & 128)` on a location that is no
+   * array: x is an array of one element (C11 6.5.6p7), so the offset must
+   * be 0, else undefined behaviour.  Only a masked offset (e & K) is read
+   * so: another computed offset on a scalar stays an error (address). */
+  bool masked = computed && !arr && p->b->kind == LT_CE_BINARY && p->b->op == LT_COP_AND &&
+                (p->b->a->kind == LT_CE_CONST || p->b->b->kind == LT_CE_CONST);
+  long len = arr ? arr->array_len : 1;
+  if (!computed || (!arr && !masked)) {
     in->addr = address(c, p);
     push_cell(c, in, in->at);
     return;
   }
   lt_operand idx = expr(c, p->b);
   const char *lend = new_label(c);
-  for (long k = 0; k < arr->array_len; k++) {
+  for (long k = 0; k < len; k++) {
     const char *lnext = new_label(c);
     branch(c, LT_CMP_NE, idx, imm(k, p->at), lnext, p->at);
     lt_instr *copy = mk(c, in->kind, in->at);

@@ -18,8 +18,18 @@
 
 #include "litmus/ast.h"
 
-typedef enum { GEN_E_RF, GEN_E_FR, GEN_E_WS, GEN_E_PO, GEN_E_FENCE, GEN_E_DP } gen_edge_kind;
+/* RMW: a read and a write of one read-modify-write (diy's Rmw, Exch,
+ * Fetch.Add); HAT: two reads of one write in two threads; the pseudo
+ * edges NODE (an event named alone: R W Read Write), ID (an annotation
+ * alone: Na Rlx Acq ...), INSERT (a fence alone: FenceSc ...), STORE, and
+ * LEAVE/BACK (a communication edge out of a thread and back into it) are
+ * read as diy reads them (gen_cycle.c: resolve_pseudo). */
+typedef enum {
+  GEN_E_RF, GEN_E_FR, GEN_E_WS, GEN_E_PO, GEN_E_FENCE, GEN_E_DP,
+  GEN_E_RMW, GEN_E_HAT, GEN_E_NODE, GEN_E_ID, GEN_E_INSERT, GEN_E_STORE, GEN_E_LEAVE, GEN_E_BACK
+} gen_edge_kind;
 typedef enum { GEN_DP_ADDR, GEN_DP_DATA, GEN_DP_CTRL } gen_dp;
+typedef enum { GEN_RMW_EXCH, GEN_RMW_ADD } gen_rmw_op;
 
 /* An access's annotation: P (weak / non-atomic), Rlx, Acq, Rel or Sc,
  * with an optional scope; unset: the default (relaxed at the test's scope). */
@@ -27,6 +37,7 @@ typedef struct gen_ann {
   bool set;
   lt_sem sem;                /* WEAK, RELAXED, ACQUIRE, RELEASE or SC */
   lt_scope scope;            /* NONE: the test's scope */
+  bool consume;              /* Con: a consume load (sem ACQUIRE) */
 } gen_ann;
 
 typedef struct gen_edge {
@@ -42,9 +53,20 @@ typedef struct gen_edge {
   lt_scope place;            /* external: the smallest unit holding both threads
                                 (CTA, CLUSTER, GPU, SYS); NONE: different CTAs of one GPU */
   char text[64];             /* as written, for messages and names */
+  /* diy's C vocabulary */
+  bool src_any, dst_any;     /* a direction written '*': set from the neighbouring edge */
+  gen_rmw_op rmw;            /* RMW */
+  bool consume;              /* FENCE/INSERT: FenceCon (memory_order_consume) */
+  bool diy_fence;            /* FENCE/INSERT written diy's way (FenceScdWR, FencedWR) */
+  gen_edge_kind com;         /* LEAVE/BACK: RF, FR or WS */
+  lt_sem ins_before, ins_after;  /* an INSERT next to this edge: a fence before its
+                                    source, after its target (NONE: none) */
+  bool ins_before_con, ins_after_con;
+  unsigned char base;        /* the length of the edge in text, annotations left out */
 } gen_edge;
 
-typedef enum { GEN_DIALECT_PTX, GEN_DIALECT_CPP } gen_dialect;
+/* GEN_DIALECT_C: herd's C11 dialect, as diyone7 -arch C writes it. */
+typedef enum { GEN_DIALECT_PTX, GEN_DIALECT_CPP, GEN_DIALECT_C } gen_dialect;
 
 typedef struct gen_cycle_options {
   gen_dialect dialect;
@@ -72,5 +94,36 @@ int gen_cycle_test(const gen_edge *e, size_t n, const gen_cycle_options *o, char
 typedef int (*gen_cycle_emit)(const char *name, const char *text, const char *cycle, void *arg);
 int gen_cycles_each(const gen_edge *pool, size_t npool, size_t nrelax, unsigned min, unsigned max,
                     const gen_cycle_options *o, gen_cycle_emit emit, void *arg);
+
+/* diy7's enumeration (herd's gen/alt.ml): which edges may follow each
+ * other (-mode), how many threads (-nprocs) and accesses per thread
+ * (-ins).  Modes: DEFAULT (diy7's default: no two internal edges in a
+ * row but for the pairs diy allows - Rfi, Fri or Coi next to a Pod or a
+ * dependency, a Pod next to a dependency to another location, Rfi next
+ * to a Pos, an Rmw next to anything - and at least two changes of
+ * location), SC
+ * (two internal edges in a row when their composition is not a safe Po),
+ * CRITICAL (internal and external edges alternate), FREE, UNI, THIN (any
+ * sequence). */
+typedef enum {
+  GEN_MODE_DEFAULT, GEN_MODE_SC, GEN_MODE_CRITICAL, GEN_MODE_FREE, GEN_MODE_UNI, GEN_MODE_THIN
+} gen_cycles_mode;
+
+typedef struct gen_cycles_options {
+  gen_cycles_mode mode;
+  unsigned nprocs;           /* at most this many threads (external edges): 4 */
+  unsigned max_ins;          /* at most this many accesses per thread: 4 */
+} gen_cycles_options;
+
+void gen_cycles_options_init(gen_cycles_options *co);
+int gen_cycles_mode_parse(const char *s, gen_cycles_mode *m);
+
+/* The cycles diy7 -safe/-relax makes: every cycle of min..max edges over
+ * pool (its '*' directions expanded to R and W), once up to rotation,
+ * that co allows; with nrelax > 0, each has one of the first nrelax edges
+ * (diy7's -relax, possibly repeated) and no other of them, the rest drawn
+ * from the safe edges after them; nrelax == 0: any (diy7 -safe alone). */
+int gen_cycles_diy(const gen_edge *pool, size_t npool, size_t nrelax, unsigned min, unsigned max,
+                   const gen_cycle_options *o, const gen_cycles_options *co, gen_cycle_emit emit, void *arg);
 
 #endif

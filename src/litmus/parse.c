@@ -1224,8 +1224,27 @@ static bool cat_model_given(const lc_source *src, lc_diag *d) {
   return true;
 }
 
+static lt_test *parse_text(const lc_source *src, lc_diag *d);
+
 lt_test *lt_parse(const lc_source *src, lc_diag *d) {
   assert(src && src->text && src->name && d);
+  if (!lt_gpu_ptx_is(src)) return parse_text(src, d);
+  /* herd's legacy GPU_PTX: rewritten into PTX, positions on the same lines */
+  lc_loc at;
+  const char *why = NULL;
+  char *text = lt_gpu_ptx_rewrite(src, &at, &why);
+  if (!text) {
+    lc_error(d, at, "GPU_PTX: %s", why);
+    return NULL;
+  }
+  lc_source ptx = {.name = src->name, .text = text, .len = strlen(text), .line_of = src->line_of,
+                   .nline_of = src->nline_of};
+  lt_test *t = parse_text(&ptx, d);
+  free(text);
+  return t;
+}
+
+static lt_test *parse_text(const lc_source *src, lc_diag *d) {
   if (cat_model_given(src, d)) return NULL;
   parser ps;
   memset(&ps, 0, sizeof ps);

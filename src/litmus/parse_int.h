@@ -75,4 +75,10 @@ void *lt_p_grow(parser *ps, void *old, size_t *cap, size_t size);
 void lt_cpp_parse_body(parser *ps);
 void lt_cpp_finish(parser *ps);
 
+/* gpu_ptx.c: herd's legacy GPU_PTX dialect.  Does src start with GPU_PTX?
+ * Its text rewritten into the PTX dialect line for line (new), or NULL
+ * with *err and *at on a malformed scope tree. */
+bool lt_gpu_ptx_is(const lc_source *src);
+char *lt_gpu_ptx_rewrite(const lc_source *src, lc_loc *at, const char **err);
+
 #endif

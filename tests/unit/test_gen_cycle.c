@@ -208,8 +208,101 @@ static void test_cycles_each(void **state) {
   free(e);
 }
 
+/* diy's C vocabulary (diyone7 -arch C -show edges), read with its meaning. */
+static void test_diy_edges(void **state) {
+  (void)state;
+  gen_edge e = edge("FenceScdWR");
+  assert_true(e.kind == GEN_E_FENCE && e.diy_fence && e.fence_sem == LT_SEM_SC && !e.same && e.src == 'W' && e.dst == 'R');
+  e = edge("Fenced**");   /* the strong fence, both directions open */
+  assert_true(e.kind == GEN_E_FENCE && e.fence_sem == LT_SEM_SC && e.src_any && e.dst_any);
+  e = edge("FenceCons*R");
+  assert_true(e.kind == GEN_E_FENCE && e.consume && e.fence_sem == LT_SEM_ACQUIRE && e.same && e.src_any && e.dst == 'R');
+  e = edge("FenceARdRW");
+  assert_int_equal(e.fence_sem, LT_SEM_ACQ_REL);
+  e = edge("FenceRlx");   /* a fence alone: diy's Insert */
+  assert_true(e.kind == GEN_E_INSERT && e.fence_sem == LT_SEM_RELAXED);
+  e = edge("Dpd*");
+  assert_true(e.kind == GEN_E_DP && e.dp == GEN_DP_ADDR && e.dst_any);
+  e = edge("DpsW");
+  assert_true(e.kind == GEN_E_DP && e.dp == GEN_DP_DATA && e.same);
+  e = edge("CtrldR");
+  assert_true(e.kind == GEN_E_DP && e.dp == GEN_DP_CTRL && e.dst == 'R');
+  e = edge("Fetch.AddAcqRel");
+  assert_true(e.kind == GEN_E_RMW && e.rmw == GEN_RMW_ADD && e.a1.sem == LT_SEM_ACQUIRE && e.a2.sem == LT_SEM_RELEASE);
+  e = edge("Rmw");
+  assert_true(e.kind == GEN_E_RMW && e.rmw == GEN_RMW_EXCH && !e.ext && e.src == 'R' && e.dst == 'W');
+  e = edge("Hat");
+  assert_true(e.kind == GEN_E_HAT && e.ext && e.src == 'R' && e.dst == 'R');
+  e = edge("Read");
+  assert_true(e.kind == GEN_E_NODE && e.src == 'R');
+  e = edge("W");
+  assert_true(e.kind == GEN_E_NODE && e.src == 'W');
+  e = edge("Na");   /* an annotation alone: diy's Id */
+  assert_true(e.kind == GEN_E_ID && e.a1.set && e.a1.sem == LT_SEM_WEAK);
+  e = edge("FrLeave");
+  assert_true(e.kind == GEN_E_LEAVE && e.com == GEN_E_FR && e.ext);
+  e = edge("PodWRNaA");   /* A is Sc, Na plain */
+  assert_true(e.a1.sem == LT_SEM_WEAK && e.a2.sem == LT_SEM_SC);
+  edge_error("ExchRlxAcq", "Acq Rel");
+  edge_error("FenceScxWR", "s or d");
+  edge_error("PodRRCon", "two annotations");
+}
+
+/* The C tests of diy's edges, as diyone7 -arch C writes them. */
+static void test_diy_cycles(void **state) {
+  (void)state;
+  expect_test("RfeRlxRlx Fetch.AddRlxRlx PodWRRlxRlx FreRlxRlx PodWWRlxRlx", GEN_DIALECT_C,
+              "MP+porlxrlx+fetch.addrlxrlx-porlxrlx", "atomic_fetch_add_explicit(y, 2, memory_order_relaxed)");
+  expect_test("Rfe Dpd* Fre PodWW", GEN_DIALECT_C, "MP+po+addr", "int r1 = *(x + (r0 & 128));");
+  expect_test("Rfe DpCtrldW Rfe DpDatadW", GEN_DIALECT_C, "LB+data+ctrl", "if (r0 == 1) {");
+  expect_test("Rfe Hat PodRR Fre PodWW", GEN_DIALECT_C, "WW+R+RR", "exists (1:r0 == 1 /\\ 2:r0 == 1 /\\ 2:r1 == 0)");
+  expect_test("PodWR Fre W Rfe PodRR Fre", GEN_DIALECT_C, "RWC", "P0 (volatile int* x)");
+  expect_test("RfLeave PodRR FrBack Rfe PodRR Fre", GEN_DIALECT_C, "MP+rf-po-fr+po", "int r1 = *y;");
+  expect_test("FenceRlxdWR Fre FenceCondWR Fre", GEN_DIALECT_C, "SB+fencerlx+fencecon",
+              "atomic_thread_fence(memory_order_consume);");
+  expect_test("PodWW FenceSc Rfe PodRR Fre", GEN_DIALECT_PTX, "MP+po-fencesc+po", "fence.sc.gpu");
+  expect_cycle_error("Rfe Fre Pod** Pod**", "ambiguous");
+  expect_cycle_error("PodWW Coe Coi PodWW Coe", "observer");
+}
+
+/* diy7's cycles: no two program-order edges in a row by default. */
+static void test_cycles_diy(void **state) {
+  (void)state;
+  gen_edge *e = NULL;
+  size_t n = 0;
+  char *err = NULL;
+  gen_cycle_options o = {GEN_DIALECT_C, LT_SCOPE_GPU};
+  gen_cycles_options co;
+  gen_cycles_options_init(&co);
+  assert_int_equal(gen_edges_parse("Rfe Fre PodRR PodWW", &e, &n, &err), 0);
+  lc_buf b;
+  lc_buf_init(&b);
+  assert_int_equal(gen_cycles_diy(e, n, 0, 2, 4, &o, &co, name_emit, &b), 0);
+  assert_string_equal(b.s, "MP: Rfe PodRR Fre PodWW\n");
+  lc_buf_fini(&b);
+  lc_buf_init(&b);
+  co.mode = GEN_MODE_FREE;   /* adjacent po edges asked for */
+  assert_int_equal(gen_cycles_diy(e, n, 0, 2, 4, &o, &co, name_emit, &b), 0);
+  assert_non_null(strstr(b.s, "W+RR+poR-po: Rfe PodRR PodRR Fre\n"));
+  lc_buf_fini(&b);
+  free(e);
+  /* '*' expanded: Pod** is PodRR PodRW PodWR PodWW; diy7 -size 4 makes 6 */
+  assert_int_equal(gen_edges_parse("Rfe,Fre,Coe,Pod**", &e, &n, &err), 0);
+  lc_buf_init(&b);
+  gen_cycles_options_init(&co);
+  assert_int_equal(gen_cycles_diy(e, n, 0, 2, 4, &o, &co, name_emit, &b), 0);
+  size_t lines = 0;
+  for (const char *p = b.s; *p; p++) lines += *p == '\n';
+  assert_int_equal(lines, 6);
+  lc_buf_fini(&b);
+  free(e);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_diy_edges),
+    cmocka_unit_test(test_diy_cycles),
+    cmocka_unit_test(test_cycles_diy),
     cmocka_unit_test(test_edges),
     cmocka_unit_test(test_edge_errors),
     cmocka_unit_test(test_cycle_errors),
