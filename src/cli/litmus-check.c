@@ -28,6 +28,7 @@
 #include "check.h"
 #include "cli/cli.h"
 #include "cli/map-cli.h"
+#include "cli/via.h"
 #include "cli/memory.h"
 #include "paths.h"
 #include "progress.h"
@@ -69,6 +70,8 @@ typedef struct options {
   size_t nsettings;
   kn_options kernel;          /* --kernel, --launch, --input, --output, -D: for .cu files */
   const char *defines[33];    /* -D NAME[=VALUE] */
+  const char *via;            /* --via nvcc|nvrtc|both: .cu files through the compiler; NULL: as written */
+  int sm;                     /* --sm N: the compiler's target (90) */
 } options;
 
 static void usage(FILE *out) {
@@ -139,6 +142,10 @@ static void usage(FILE *out) {
         "      --input 'x = {0}; ...'  the parameters' values, instead of // @Input:\n"
         "      --output 'forall (...)'  the question, instead of // @Output:\n"
         "  -D NAME[=VALUE]        define a macro for .cu files\n"
+        "      --via nvcc|nvrtc|both  check a .cu file's kernel as the CUDA compiler\n"
+        "                         made it (its PTX, under ptx-v8), or both levels\n"
+        "                         side by side (docs/via-nvcc.md); --sm N: the\n"
+        "                         target (default 90)\n"
         "  -h, --help             show this help and exit\n"
         "  -V, --version          show the version and exit\n"
         "\n"
@@ -158,7 +165,7 @@ static void usage(FILE *out) {
 enum { OPT_JSON = 256, OPT_ANY_DIALECT, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
        OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
        OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY, OPT_FORMAT, OPT_VARIANT,
-       OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT };
+       OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT, OPT_VIA, OPT_SM };
 
 /* A finite number (strtod also reads "nan" and "inf"); -1 when s is none. */
 static int read_number(const char *s, double *out) {
@@ -332,6 +339,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"variant", required_argument, NULL, OPT_VARIANT},
     {"kernel", required_argument, NULL, OPT_KERNEL}, {"launch", required_argument, NULL, OPT_LAUNCH},
     {"input", required_argument, NULL, OPT_INPUT}, {"output", required_argument, NULL, OPT_OUTPUT},
+    {"via", required_argument, NULL, OPT_VIA}, {"sm", required_argument, NULL, OPT_SM},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
@@ -422,6 +430,21 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_LAUNCH: o->kernel.launch = optarg; break;
     case OPT_INPUT: o->kernel.input = optarg; break;
     case OPT_OUTPUT: o->kernel.output = optarg; break;
+    case OPT_VIA:
+      if (strcmp(optarg, "nvcc") && strcmp(optarg, "nvrtc") && strcmp(optarg, "both")) {
+        fprintf(stderr, "litmus-check: --via: '%s' is not nvcc, nvrtc or both\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      o->via = optarg;
+      break;
+    case OPT_SM:
+      if (read_number(optarg, &num) || num < 50 || num > 200 || num != (int)num) {
+        fprintf(stderr, "litmus-check: --sm: '%s' is not an architecture number (70, 80, 90, ...)\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      o->sm = (int)num;
+      o->kernel.sm = o->sm;
+      break;
     case 'D':
       if (o->kernel.ndefines + 1 >= LC_ARRAY_LEN(o->defines)) {
         fputs("litmus-check: at most 32 -D options\n", stderr);
@@ -527,7 +550,8 @@ static void json_error(lc_buf *out, const char *path, const lt_test *t, const ch
 
 /* The model a test is checked against: without -m, C++ tests use cuda-cpp. */
 static const cat_model *model_for(const batch *b, const lt_test *t) {
-  if (!t->cpp && b->hopper_model && lt_uses_hopper(t)) return b->hopper_model;
+  /* a kernel's PTX (--via) under the model of its target's PTX */
+  if (!t->cpp && b->hopper_model && (lt_uses_hopper(t) || t->thread_label)) return b->hopper_model;
   return t->cpp && b->cpp_model ? b->cpp_model : b->model;
 }
 
@@ -778,6 +802,14 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   lc_show_result *shown = show ? show_test(b, j, r, err) : NULL;
   if (b->o->json) {
     json_t *js = report_json(r);
+    if (t->thread_label && !t->cpp) {
+      lc_buf level;
+      lc_buf_init(&level);
+      via_level(&level, t, r->model);
+      level.s[level.n - 1] = '\0';   /* the line without "Level: " and its newline */
+      json_object_set_new(js, "level", json_string(level.s + 7));
+      lc_buf_fini(&level);
+    }
     if (x) json_object_set_new(js, "explain", report_explain_json(x));
     if (shown) json_object_set_new(js, "show", report_show_json(shown));
     char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -787,6 +819,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   } else if (r->status == LC_RESULT_OK && !b->o->quiet) {
     if (b->o->herd) report_herd(out, r);
     else report_text(out, r);
+    if (t->thread_label && !t->cpp) via_level(out, t, r->model);
     if (x && b->o->explain) report_explain_text(out, x);
   }
   /* asked for by name: printed under -q too, which drops the test block */
@@ -842,7 +875,26 @@ static void run_job(const batch *b, job *j) {
                    timeout > 0 ? lc_now() + timeout : 0, false, timeout};
   cli_test ct;
   bool lower = b->o->mode == MODE_EVENTS || b->o->mode == MODE_LINT;
-  int rc = cli_test_read_with(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, &d);
+  const char *via = kn_is_kernel_path(j->path) ? b->o->via : NULL;
+  bool both = via && !strcmp(via, "both") && b->o->mode == MODE_CHECK;
+  size_t source_end = 0;
+  int source_verdict = -1, source_status = LC_EXIT_OK;
+  if (both) {
+    /* the source-level answer first, then the compiled one and what differs */
+    int rc = cli_test_read_with(&ct, "litmus-check", j->path, NULL, &b->o->kernel, &d);
+    if (rc < 0 && b->o->json) json_error(&out, j->path, ct.test, lc_diag_first_error(&d));
+    if (rc < 0) source_status = LC_EXIT_INPUT;
+    else check_one(b, j, ct.test, err, &out);
+    source_end = out.n;
+    source_verdict = j->verdict, source_status = j->status > source_status ? j->status : source_status;
+    j->verdict = -1;
+    j->status = LC_EXIT_OK;
+    cli_test_fini(&ct);
+    via = "nvcc";
+  }
+  int rc = via ? cli_via_read(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, via,
+                              b->o->sm ? b->o->sm : 90, &d)
+               : cli_test_read_with(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, &d);
   if (rc < 0 && b->o->json && (b->o->mode == MODE_CHECK || b->o->mode == MODE_LINT))
     json_error(&out, j->path, ct.test, lc_diag_first_error(&d));
   lc_diag_fini(&d);
@@ -852,6 +904,11 @@ static void run_job(const batch *b, job *j) {
   else if (b->o->mode == MODE_EVENTS) lx_program_print(&out, ct.prog);
   else if (b->o->mode == MODE_LINT) j->status = lint_one(b->o, j->path, ct.prog, &out);
   else check_one(b, j, ct.test, err, &out);
+  if (both) {
+    if (rc == 0 && source_status == LC_EXIT_OK && !b->o->json) via_compare(&out, source_end);
+    if (source_status > j->status) j->status = source_status;
+    if (j->verdict < 0) j->verdict = source_verdict;
+  }
   cli_test_fini(&ct);
   fclose(err);
   j->out = lc_buf_take(&out);
