@@ -64,6 +64,7 @@ typedef struct mem {
   int sym;               /* the module's symbol, -1 for a parameter */
   int cta;               /* a shared one's CTA */
   bool *used;            /* n flags: accessed by some thread */
+  long bytes;            /* a module variable's size */
 } mem;
 
 typedef struct gen {
@@ -336,6 +337,7 @@ static input *find_input(gen *g, const char *name) {
 /* ---- arrays ---------------------------------------------------------------------------------- */
 
 static int add_mem(gen *g, mem m) {
+  if (m.sym >= 0) m.bytes = g->m.syms.v[m.sym].size;
   m.used = lc_arena_alloc(g->a, (size_t)(m.n > 0 ? m.n : 1) * sizeof *m.used);
   lc_vec_push(&g->mems, m);
   return (int)g->mems.n - 1;
@@ -354,7 +356,7 @@ static void make_mems(gen *g) {
       if (in->values.n != 1 || in->braces) FAIL(g, in->line, "%s is a scalar parameter: give one value (%s = 1)", in->name, in->name);
       continue;
     }
-    add_mem(g, (mem){in->name, p->elem, (long)in->values.n, in->values.v, in->values.n, false, -1, 0, NULL});
+    add_mem(g, (mem){in->name, p->elem, (long)in->values.n, in->values.v, in->values.n, false, -1, 0, NULL, 0});
   }
   for (size_t s = 0; s < g->m.syms.n; s++) {
     kp_sym *y = &g->m.syms.v[s];
@@ -362,9 +364,10 @@ static void make_mems(gen *g) {
     input *in = find_input(g, y->shown);
     if (in) in->used = true;
     long n = y->elem ? y->size / y->elem : 0;
+    if (in && !y->elem) FAIL(g, in->line, "%s is an array of bytes in the PTX: its @Input values are not read", in->name);
     if (in && (long)in->values.n > n) FAIL(g, in->line, "%s has %ld elements, given %zu values", in->name, n, in->values.n);
     add_mem(g, (mem){y->shown, y->elem, n, in ? in->values.v : y->init.v, in ? in->values.n : y->init.n, false,
-                     (int)s, 0, NULL});
+                     (int)s, 0, NULL, 0});
   }
   for (int b = 0; b < g->nblocks; b++)
     for (size_t s = 0; s < g->m.syms.n; s++) {
@@ -372,7 +375,7 @@ static void make_mems(gen *g) {
       if (!y->shared) continue;
       char name[256];
       snprintf(name, sizeof name, "%s_b%d", y->shown, b);
-      add_mem(g, (mem){lc_arena_strdup(g->a, name), y->elem, y->elem ? y->size / y->elem : 0, NULL, 0, true, (int)s, b, NULL});
+      add_mem(g, (mem){lc_arena_strdup(g->a, name), y->elem, y->elem ? y->size / y->elem : 0, NULL, 0, true, (int)s, b, NULL, 0});
     }
   for (size_t k = 0; k < g->inputs.n; k++)
     if (!g->inputs.v[k].used)
@@ -650,8 +653,20 @@ static const char *location(thr *T, const char *s, int size, bool *shared, int *
     bool match = a.sym < 0 ? (m->sym < 0 && !strcmp(m->name, g->params.v[-1 - a.sym].name))
                            : m->sym == a.sym && (!m->shared || m->cta == cta);
     if (!match) continue;
+    if (m->elem == 0) {   /* bytes: the first access gives the element size, to every CTA's copy */
+      int el = size > 0 ? size : 4;
+      if (m->bytes % el) ifail(T, "an access of %d bytes to %s, of %ld bytes: not modelled", el, m->name, m->bytes);
+      for (size_t k = 0; k < g->mems.n; k++)
+        if (g->mems.v[k].sym == m->sym && g->mems.v[k].elem == 0) {
+          mem *o = &g->mems.v[k];
+          o->elem = el;
+          o->n = o->bytes / el;
+          o->used = lc_arena_alloc(g->a, (size_t)(o->n > 0 ? o->n : 1) * sizeof *o->used);
+        }
+    }
     if (size != m->elem && size > 0)
       ifail(T, "an access of %d bytes to %s, an array of %d-byte elements: not modelled", size, m->name, m->elem);
+    if (m->n == 0 && m->elem == 0) ifail(T, "%s, an array of no size, is not modelled", m->name);
     if (off < 0 || off % m->elem || off / m->elem >= m->n)
       ifail(T, "the address %s is byte %lld of %s, which has %ld element%s of %d bytes: out of bounds or "
             "misaligned", s, (long long)off, m->name, m->n, m->n == 1 ? "" : "s", m->elem);
@@ -659,9 +674,17 @@ static const char *location(thr *T, const char *s, int size, bool *shared, int *
     m->used[e] = true;
     *shared = m->shared;
     if (cta_out) *cta_out = cta;
-    if (e == 0) return m->name;
     char buf[300];
-    snprintf(buf, sizeof buf, "%s[%ld]", m->name, e);
+    if (e == 0) snprintf(buf, sizeof buf, "%s", m->name);
+    else snprintf(buf, sizeof buf, "%s[%ld]", m->name, e);
+    if (m->shared && cta != T->b) {
+      /* another CTA's copy (distributed shared memory): its address in the cluster, by mapa */
+      int cx = cta % g->grid[0], cy = cta / g->grid[0] % g->grid[1], cz = cta / (g->grid[0] * g->grid[1]);
+      int rank = cx % g->cluster[0] + g->cluster[0] * (cy % g->cluster[1] + g->cluster[1] * (cz % g->cluster[2]));
+      emit(T, line_here(T), "mapa.shared::cluster.u32 r%d, %s, %d", temp_reg(g) + 1, buf, rank);
+      snprintf(buf, sizeof buf, "r%d", temp_reg(g) + 1);
+      if (cta_out) *cta_out = -1 - cta;
+    }
     return lc_arena_strdup(g->a, buf);
   }
   ifail(T, "the address %s is in no array of the test", s);
@@ -669,7 +692,7 @@ static const char *location(thr *T, const char *s, int size, bool *shared, int *
 
 /* the operation without the parts the test has no use for (cache hints, .nc, vector
  * counts refused), with the state space made explicit for a generic access */
-static const char *mem_op(thr *T, const char *op, bool shared) {
+static const char *mem_op(thr *T, const char *op, bool shared, bool remote) {
   lc_buf b;
   lc_buf_init(&b);
   bool space = has_part(op, "global") || has_part(op, "shared") || has_part(op, "shared::cta") ||
@@ -693,7 +716,7 @@ static const char *mem_op(thr *T, const char *op, bool shared) {
     p += n;
   }
   if (!space && (head_is(op, "ld") || head_is(op, "st") || head_is(op, "atom") || head_is(op, "red")))
-    lc_buf_puts(&b, shared ? ".shared" : ".global");
+    lc_buf_puts(&b, remote ? ".shared::cluster" : shared ? ".shared" : ".global");
   const char *r = lc_arena_strdup(T->g->a, b.s);
   lc_buf_fini(&b);
   return r;
@@ -1057,8 +1080,9 @@ static void access(thr *T) {
   bool is_ld = head_is(op, "ld"), is_st = head_is(op, "st"), is_red = head_is(op, "red");
   const char *addr = is_ld || (!is_st && !is_red) ? in->ops[1] : in->ops[0];
   if (!is_ld && !is_st && !is_red && in->nops < 3) ifail(T, "%s with %d operands", op, in->nops);
-  const char *loc = location(T, addr, size, &shared, NULL);
-  const char *mop = mem_op(T, op, shared);
+  int cta = 0;
+  const char *loc = location(T, addr, size, &shared, &cta);
+  const char *mop = mem_op(T, op, shared, cta < 0);
   char A[32], B[32];
   if (is_ld) {
     size_t d = dst(T, in->ops[0]);
@@ -1164,6 +1188,23 @@ static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p
   }
 }
 
+/* At the label at *pc: a state met first here goes on in the same block
+ * (true, *pc past the label); else the caller branches to its block. */
+static bool enter(thr *T, size_t *pc) {
+  bool fresh;
+  val *need;
+  int nid = node_for(T, *pc, T->st, &fresh, &need);
+  if (fresh && !need) {
+    T->nodes.v[nid].done = true;
+    memcpy(T->st, T->nodes.v[nid].st, st_bytes(T->g));
+    emit(T, line_here(T), "N%d:", nid);
+    (*pc)++;
+    return true;
+  }
+  if (fresh) T->nodes.n--;   /* goto_node makes it again, widened */
+  return false;
+}
+
 static void run_node(thr *T, int id) {
   gen *g = T->g;
   const kp_code *c = &g->m.code;
@@ -1187,17 +1228,7 @@ static void run_node(thr *T, int id) {
     const kp_ins *in = &c->v[pc];
     T->in = in;
     if (in->label) {
-      bool fresh;
-      val *need;
-      int nid = node_for(T, pc, T->st, &fresh, &need);
-      if (fresh && !need) {   /* met first here: the block goes on */
-        T->nodes.v[nid].done = true;
-        memcpy(T->st, T->nodes.v[nid].st, st_bytes(g));
-        emit(T, line_here(T), "N%d:", nid);
-        pc++;
-        continue;
-      }
-      if (fresh) T->nodes.n--;   /* goto_node makes it again, widened */
+      if (enter(T, &pc)) continue;
       goto_node(T, pc, NULL, NULL, false);
       return;
     }
@@ -1213,13 +1244,11 @@ static void run_node(thr *T, int id) {
     }
     if (head_is(op, "bra")) {
       size_t to = label_pc(T, in->ops[0]);
-      if (!in->guard) {
-        goto_node(T, to, NULL, NULL, false);
-        return;
-      }
-      val p = eval(T, in->guard);
+      val p = in->guard ? eval(T, in->guard) : (val){.k = V_P, .v = 1};
       if (p.k == V_P) {
-        if ((p.v != 0) != in->neg) {
+        if ((p.v != 0) != (in->guard && in->neg)) {
+          pc = to;
+          if (enter(T, &pc)) continue;
           goto_node(T, to, NULL, NULL, false);
           return;
         }
@@ -1442,7 +1471,7 @@ static void collect_regs(gen *g) {
       if (!seen) lc_vec_push(&g->asserts, in->src_line);
     }
   }
-  if (3 * g->nregs + g->asserts.n + 1 > LT_MAX_REG)
+  if (3 * g->nregs + g->asserts.n + 2 > LT_MAX_REG)
     FAIL(g, g->kline, "the kernel's PTX has %zu registers: too many for a test", g->nregs);
 }
 
@@ -1520,6 +1549,18 @@ static void write_test(gen *g, thr *th, int nthr) {
       }
       lc_buf_puts(&g->out, " ;");
     }
+  /* the memory map: every block's __shared__ variables */
+  bool first = true;
+  for (size_t i = 0; i < g->mems.n; i++) {
+    mem *m = &g->mems.v[i];
+    for (long e = 0; m->shared && e < m->n; e++) {
+      if (!m->used[e]) continue;
+      if (first) new_line(g, g->kline);
+      if (e == 0) lc_buf_printf(&g->out, "%s%s: shared", first ? "" : ", ", m->name);
+      else lc_buf_printf(&g->out, "%s%s[%ld]: shared", first ? "" : ", ", m->name, e);
+      first = false;
+    }
+  }
   /* the question */
   if (g->filter.text) {
     new_line(g, g->filter.line);

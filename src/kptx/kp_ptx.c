@@ -82,7 +82,9 @@ static void split_statements(lc_arena *a, const char *t, stmt_vec *out, kp_modul
         continue;
       }
     }
-    bool to_eol = !strncmp(p, ".loc", 4) || !strncmp(p, ".file", 5) || !strncmp(p, ".pragma", 7);
+    /* directives that end with their line, not with ';' */
+    bool to_eol = !strncmp(p, ".loc", 4) || !strncmp(p, ".file", 5) || !strncmp(p, ".version", 8) ||
+                  !strncmp(p, ".target", 7) || !strncmp(p, ".address_size", 13);
     const char *s = p;
     int sline = line, depth = 0;
     bool directive = *p == '.';
@@ -241,7 +243,9 @@ static void read_var(kp_err *e, lc_arena *a, const stmt *st, kp_module *m) {
   }
   v.size = count * tsize;
   v.elem = tsize;
-  if (tsize == 1) v.elem = align >= 8 && v.size % 8 == 0 ? 8 : align >= 4 || v.size % 4 == 0 ? 4 : 1;
+  /* bytes (.b8): the element size is the accesses' (kp_gen.c sets it at the first) */
+  if (tsize == 1) v.elem = 0;
+  (void)align;
   const char *eq = strchr(st->s, '=');
   if (eq) {   /* initial values, in elements of the declared type, then regrouped */
     LC_VEC(int64_t) raw = {0};
@@ -401,21 +405,21 @@ static void call(flat *f, const kp_ins *c, int first, int cur, const func *calle
   if (k < c->nops) callee = c->ops[k++];
   if (k < c->nops && c->ops[k][0] == '(') args = c->ops[k++];
   if (!callee || callee[0] == '%' || k < c->nops)
-    kp_fail(f->e, c->src_line, "%s line %d: an indirect call (through %s) cannot be followed: the PTX names no "
-            "function", f->e->ptx_name, c->ptx_line, callee ? callee : "a register");
+    kp_fail(f->e, c->src_line, "%s line %d (source line %d): an indirect call (through %s) cannot be followed: the PTX names no "
+            "function", f->e->ptx_name, c->ptx_line, c->src_line, callee ? callee : "a register");
   if (!strcmp(callee, "__assertfail") || !strcmp(callee, "__assert_fail")) {
     push(f, (kp_ins){.op = "kp.assert", .ptx_line = c->ptx_line, .src_line = c->src_line});
     return;
   }
   if (!strcmp(callee, "vprintf")) return;   /* printf: no memory effect here */
   const func *g = find_func(f, callee, strlen(callee));
-  if (!g) kp_fail(f->e, c->src_line, "%s line %d: a call of %s, which the PTX does not define", f->e->ptx_name, c->ptx_line, callee);
+  if (!g) kp_fail(f->e, c->src_line, "%s line %d (source line %d): a call of %s, which the PTX does not define", f->e->ptx_name, c->ptx_line, c->src_line, callee);
   if (g->external)
-    kp_fail(f->e, c->src_line, "%s line %d: a call of %s, defined outside this PTX (a library function) and not "
-            "modelled", f->e->ptx_name, c->ptx_line, callee);
+    kp_fail(f->e, c->src_line, "%s line %d (source line %d): a call of %s, defined outside this PTX (a library function) and not "
+            "modelled", f->e->ptx_name, c->ptx_line, c->src_line, callee);
   if (depth >= MAX_CALL_DEPTH)
-    kp_fail(f->e, c->src_line, "%s line %d: calls nested more than %d deep (recursion?) are not inlined",
-            f->e->ptx_name, c->ptx_line, MAX_CALL_DEPTH);
+    kp_fail(f->e, c->src_line, "%s line %d (source line %d): calls nested more than %d deep (recursion?) are not inlined",
+            f->e->ptx_name, c->ptx_line, c->src_line, MAX_CALL_DEPTH);
   char nsfx[48];
   snprintf(nsfx, sizeof nsfx, "@%d", ++f->ninst);
   /* the arguments into the callee's parameters */
@@ -425,8 +429,8 @@ static void call(flat *f, const kp_ins *c, int first, int cur, const func *calle
     split_ops(f->a, inner, &tmp, f->e, c->ptx_line);
   }
   if ((size_t)tmp.nops != g->params.n)
-    kp_fail(f->e, c->src_line, "%s line %d: %s called with %d arguments, declared with %zu", f->e->ptx_name,
-            c->ptx_line, callee, tmp.nops, g->params.n);
+    kp_fail(f->e, c->src_line, "%s line %d (source line %d): %s called with %d arguments, declared with %zu", f->e->ptx_name,
+            c->ptx_line, c->src_line, callee, tmp.nops, g->params.n);
   for (int i = 0; i < tmp.nops; i++) {
     char *to = lc_arena_alloc(f->a, strlen(g->params.v[i]) + strlen(nsfx) + 1);
     sprintf(to, "%s%s", g->params.v[i], nsfx);
