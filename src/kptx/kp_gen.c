@@ -662,6 +662,19 @@ static const char *location(thr *T, const char *s, int size, bool *shared, int *
           o->elem = el;
           o->n = o->bytes / el;
           o->used = lc_arena_alloc(g->a, (size_t)(o->n > 0 ? o->n : 1) * sizeof *o->used);
+          if (o->ninit && !o->shared && !find_input(g, o->name)) {   /* the bytes as elements, little-endian */
+            int64_t *v = lc_arena_alloc(g->a, (size_t)o->n * sizeof *v + 1);
+            for (long k2 = 0; k2 < o->n; k2++) {
+              uint64_t x = 0;
+              for (int b = el - 1; b >= 0; b--) {
+                size_t i2 = (size_t)k2 * (size_t)el + (size_t)b;
+                x = (x << 8) | (i2 < o->ninit ? ((uint64_t)o->init[i2] & 0xff) : 0);
+              }
+              v[k2] = el < 8 ? norm((int64_t)x, el * 8, true) : (int64_t)x;
+            }
+            o->init = v;
+            o->ninit = (size_t)o->n;
+          }
         }
     }
     if (size != m->elem && size > 0)

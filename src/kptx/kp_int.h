@@ -33,9 +33,10 @@ typedef struct kp_sym {
   const char *name;      /* as in the PTX */
   const char *shown;     /* its source name (demangled: _ZZ4kernPiE3buf is buf) */
   bool shared;
-  int elem;              /* element size in bytes */
+  int elem;              /* element size in bytes; 0 for bytes (.b8), the accesses' size */
   long size;             /* bytes */
-  LC_VEC(int64_t) init;  /* initial values of its elements (a .global's `= {...}`) */
+  LC_VEC(int64_t) init;  /* initial values of its elements (a .global's `= {...}`); of its
+                            bytes while elem is 0 */
   int ptx_line;
 } kp_sym;
 

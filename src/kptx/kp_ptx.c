@@ -258,7 +258,7 @@ static void read_var(kp_err *e, lc_arena *a, const stmt *st, kp_module *m) {
         p++;
       }
     }
-    for (size_t k = 0; k * (size_t)v.elem < raw.n * (size_t)tsize; k++) {
+    for (size_t k = 0; v.elem && k * (size_t)v.elem < raw.n * (size_t)tsize; k++) {
       int64_t x = 0;
       if (tsize == v.elem) x = raw.v[k];
       else   /* bytes, little-endian */
@@ -267,6 +267,10 @@ static void read_var(kp_err *e, lc_arena *a, const stmt *st, kp_module *m) {
           x = (x << 8) | (i < raw.n ? (raw.v[i] & 0xff) : 0);
         }
       lc_vec_push(&v.init, x);
+    }
+    if (!v.elem) {   /* bytes, grouped once the accesses give the element size */
+      v.init.v = raw.v, v.init.n = raw.n, v.init.cap = raw.cap;
+      raw.v = NULL;
     }
     free(raw.v);
   }
