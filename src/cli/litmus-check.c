@@ -532,6 +532,7 @@ typedef struct batch {
   size_t printed;               /* the tests printed, in order */
   int fd;                       /* in an isolated child: the pipe to the parent; else -1 */
   const cat_model *hopper_model; /* for PTX tests with Hopper instructions, when no -m */
+  char *const *search;          /* where models are found (--via both loads one more) */
 } batch;
 
 /* The error object the man page documents, for a test that has no
@@ -879,17 +880,20 @@ static void run_job(const batch *b, job *j) {
   bool both = via && !strcmp(via, "both") && b->o->mode == MODE_CHECK;
   size_t source_end = 0;
   int source_verdict = -1, source_status = LC_EXIT_OK;
+  cli_test src_ct = {0};
   if (both) {
     /* the source-level answer first, then the compiled one and what differs */
     int rc = cli_test_read_with(&ct, "litmus-check", j->path, NULL, &b->o->kernel, &d);
     if (rc < 0 && b->o->json) json_error(&out, j->path, ct.test, lc_diag_first_error(&d));
     if (rc < 0) source_status = LC_EXIT_INPUT;
     else check_one(b, j, ct.test, err, &out);
+    if (rc == 0 && !b->o->json && !b->o->quiet && b->cpp_model)
+      lc_buf_printf(&out, "Level: CUDA C++ as written, checked under %s\n", cat_model_name(b->cpp_model));
     source_end = out.n;
     source_verdict = j->verdict, source_status = j->status > source_status ? j->status : source_status;
     j->verdict = -1;
     j->status = LC_EXIT_OK;
-    cli_test_fini(&ct);
+    src_ct = ct;
     via = "nvcc";
   }
   int rc = via ? cli_via_read(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, via,
@@ -905,7 +909,9 @@ static void run_job(const batch *b, job *j) {
   else if (b->o->mode == MODE_LINT) j->status = lint_one(b->o, j->path, ct.prog, &out);
   else check_one(b, j, ct.test, err, &out);
   if (both) {
-    if (rc == 0 && source_status == LC_EXIT_OK && !b->o->json) via_compare(&out, source_end);
+    if (rc == 0 && source_status == LC_EXIT_OK && !b->o->json)
+      via_compare(&out, source_end, src_ct.test, b->search, &b->o->check);
+    cli_test_fini(&src_ct);
     if (source_status > j->status) j->status = source_status;
     if (j->verdict < 0) j->verdict = source_verdict;
   }
@@ -1150,7 +1156,7 @@ static void other_dialect_note(const options *o, const cli_models *m) {
 
 static int run_batch(const options *o, const cli_models *models, const expect_vec *ex) {
   batch b = {o, models->model, models->cpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, ex,
-             LC_EXIT_OK, 0, 0, 0, 0, -1, models->hopper};
+             LC_EXIT_OK, 0, 0, 0, 0, -1, models->hopper, models->search};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
   if (o->mode == MODE_CHECK && (o->html || (o->graph && b.njobs > 1))) name_files(&b);
   /* every mode: --print, --events and --lint too are bounded by

@@ -5,6 +5,7 @@
 #ifndef CLI_VIA_H
 #define CLI_VIA_H
 
+#include "check.h"
 #include "cli/cli.h"
 
 /* Compiles the kernel file at path with nvcc (via "nvcc"; NVRTC when there
@@ -19,7 +20,10 @@ void via_level(lc_buf *out, const lt_test *t, const char *model);
 
 /* --via both: out holds the source-level block (up to source_end) and the
  * compiled one after it; appends the outcomes the compiled kernel allows
- * and the source does not (compilation findings). */
-void via_compare(lc_buf *out, size_t source_end);
+ * and the source src does not: load buffering where cuda-cpp without its
+ * no-thin-air axiom allows them too (models found along search, checked
+ * with co), compilation findings otherwise. */
+void via_compare(lc_buf *out, size_t source_end, const lt_test *src, char *const *search,
+                 const lc_check_options *co);
 
 #endif

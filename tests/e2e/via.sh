@@ -93,4 +93,9 @@ grep -q '"level": *"PTX as compiled by nvcc [0-9.]* for sm_90, checked under PTX
 (cd "$kdir" && "$lc" --via both syncthreads-missing.cu 2>/dev/null) >"$tmp/out"
 grep -q '^Compiled: no outcome beyond the source.s (the compiled kernel allows fewer' "$tmp/out" &&
   ok "--via both: a strengthened kernel" || { bad "--via both (strengthened)"; cat "$tmp/out"; }
+# load buffering: allowed by PTX, forbidden by cuda-cpp's no-thin-air axiom alone
+(cd "$vdir" && "$lc" --via both lb-relaxed.cu 2>/dev/null) >"$tmp/out"
+grep -q '^Models differ: the compiled kernel allows r=1; r\[1\]=1, which cuda-cpp forbids by its no-thin-air axiom' "$tmp/out" &&
+  grep -qx 'Compiled: 0 compilation findings, 1 outcome of load buffering' "$tmp/out" &&
+  ok "--via both: load buffering named as the models' difference" || { bad "--via both (load buffering)"; cat "$tmp/out"; }
 finish via
