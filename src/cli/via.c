@@ -14,6 +14,7 @@
 #include "cuda/cuda.h"
 #include "report/report.h"
 #include "exec/exec.h"
+#include "kernel/kernel.h"
 #include "kptx/kptx.h"
 #include "map/map_cc.h"
 
@@ -64,7 +65,8 @@ int cli_via_read(cli_test *t, const char *program, const char *path, const lx_op
   d->src = src;
   options_free(opts, nopts);
   if (rc == 0) {
-    kp_options o = {ko, nvcc ? "nvcc" : "NVRTC", sm, nvcc ? "nvcc's PTX" : "NVRTC's PTX"};
+    kp_options o = {ko ? ko->kernel : NULL, ko ? ko->launch : NULL, ko ? ko->input : NULL, ko ? ko->output : NULL,
+                    nvcc ? "nvcc" : "NVRTC", sm, nvcc ? "nvcc's PTX" : "NVRTC's PTX"};
     t->test = kp_read(&t->src, ptx, &o, d);
   }
   free(ptx);

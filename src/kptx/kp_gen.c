@@ -209,7 +209,7 @@ static void read_header(gen *g) {
         while (ve > v && isspace((unsigned char)ve[-1])) ve--;
         hdr h = {lc_arena_strndup(g->a, v, (size_t)(ve - v)), line, (int)(v - p) + 1};
         if (k == 0) g->launch = h;
-        else if (k == 1) { if (!(g->o->k && g->o->k->input)) read_inputs(g, &h); }
+        else if (k == 1) { if (!g->o->input) read_inputs(g, &h); }
         else if (k == 2) g->output = h;
         else g->filter = h;
       }
@@ -217,10 +217,10 @@ static void read_header(gen *g) {
     line++;
     p = eol ? eol + 1 : NULL;
   }
-  const kn_options *k = g->o->k;
-  if (k && k->launch) g->launch = (hdr){k->launch, 0, 0};
-  if (k && k->input) read_inputs(g, &(hdr){k->input, 0, 0});
-  if (k && k->output) g->output = (hdr){k->output, 0, 0};
+  const kp_options *k = g->o;
+  if (k->launch) g->launch = (hdr){k->launch, 0, 0};
+  if (k->input) read_inputs(g, &(hdr){k->input, 0, 0});
+  if (k->output) g->output = (hdr){k->output, 0, 0};
   if (!g->launch.text) FAIL(g, 0, "no launch: write `// @Launch: <<<blocks, threads>>>` or give --launch");
   read_launch(g, &g->launch);
 }
@@ -249,7 +249,7 @@ static int elem_of(const char *type, size_t n) {
  * in a comment would be taken; the compiler's PTX names the kernel that counts). */
 static void read_params(gen *g) {
   const char *s = g->src->text;
-  const char *want = g->o->k ? g->o->k->kernel : NULL;
+  const char *want = g->o->kernel;
   const char *found = NULL, *fname = NULL;
   size_t fn = 0;
   for (const char *p = strstr(s, "__global__"); p; p = strstr(p + 1, "__global__")) {
@@ -1687,7 +1687,7 @@ static bool translate(job *J, const lc_source *src, const char *ptx, const kp_op
   if (setjmp(J->e.fail)) return false;
   read_header(g);
   read_params(g);
-  kp_ptx_read(&J->e, ptx, o->k && o->k->kernel ? o->k->kernel : g->kname, src->name, &g->m);
+  kp_ptx_read(&J->e, ptx, o->kernel ? o->kernel : g->kname, src->name, &g->m);
   make_mems(g);
   collect_regs(g);
   J->nth = g->nblocks * g->nthreads;
@@ -1740,29 +1740,4 @@ lt_test *kp_read(const lc_source *src, const char *ptx, const kp_options *o, lc_
   }
   job_fini(&J);
   return t;
-}
-
-int kp_cluster_dims(const lc_source *src, const kn_options *k, int dims[3]) {
-  lc_diag d;
-  lc_diag_init(&d, NULL, NULL);
-  job J;
-  memset(&J, 0, sizeof J);
-  kp_options o = {.k = k};
-  gen *g = &J.g;
-  g->e = &J.e;
-  J.e.d = &d;
-  g->src = src;
-  g->o = &o;
-  g->a = lc_arena_new();
-  g->m.a = g->a;
-  lc_buf_init(&g->out);
-  int rc = -1;
-  if (!setjmp(J.e.fail)) {
-    read_header(g);
-    memcpy(dims, g->cluster, sizeof g->cluster);
-    rc = 0;
-  }
-  job_fini(&J);
-  lc_diag_fini(&d);
-  return rc;
 }

@@ -22,11 +22,12 @@
 #ifndef KPTX_H
 #define KPTX_H
 
-#include "kernel/kernel.h"
 #include "litmus/ast.h"
 
 typedef struct kp_options {
-  const kn_options *k;   /* --kernel, --launch, --input, --output, -D; NULL: none */
+  /* --kernel, --launch, --input, --output (NULL: the file's header), as
+   * for the source-level reader (kn_options) */
+  const char *kernel, *launch, *input, *output;
   const char *compiler;  /* what made the PTX, for the test's description: "nvcc 13.0" */
   int sm;                /* the target it was made for */
   const char *ptx_name;  /* what to call the PTX text in messages ("nvcc's PTX") */
@@ -41,11 +42,5 @@ lt_test *kp_read(const lc_source *src, const char *ptx, const kp_options *o, lc_
  * caller frees it) gives each of its lines' line in src. */
 char *kp_translate(const lc_source *src, const char *ptx, const kp_options *o, int **line_of, size_t *nlines,
                    lc_diag *d);
-
-/* The cluster dimensions the header's launch names (`cluster(x, y, z)`
- * after the launch), 1 1 1 when none: what `__cluster_dims__` the compiler
- * is told.  0 on success, -1 when the launch cannot be read (said later,
- * by kp_read). */
-int kp_cluster_dims(const lc_source *src, const kn_options *k, int dims[3]);
 
 #endif
