@@ -1566,8 +1566,11 @@ static void write_test(gen *g, thr *th, int nthr) {
   bool first = true;
   for (size_t i = 0; i < g->mems.n; i++) {
     mem *m = &g->mems.v[i];
+    bool any = false;
+    for (long e = 0; m->shared && e < m->n; e++) any |= m->used[e];
     for (long e = 0; m->shared && e < m->n; e++) {
-      if (!m->used[e]) continue;
+      /* element 0 first, used or not: the map starts with a plain name */
+      if (!m->used[e] && !(e == 0 && any)) continue;
       if (first) new_line(g, g->kline);
       if (e == 0) lc_buf_printf(&g->out, "%s%s: shared", first ? "" : ", ", m->name);
       else lc_buf_printf(&g->out, "%s%s[%ld]: shared", first ? "" : ", ", m->name, e);

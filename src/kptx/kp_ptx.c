@@ -27,7 +27,7 @@ void kp_fail(kp_err *e, int src_line, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  lc_error(e->d, src_line > 0 ? (lc_loc){e->file, src_line, 1} : (lc_loc){0}, "%s", msg);
+  lc_error(e->d, (lc_loc){e->file, src_line > 0 ? src_line : 0, src_line > 0 ? 1 : 0}, "%s", msg);
   longjmp(e->fail, 1);
 }
 

@@ -925,7 +925,8 @@ static void row(parser *ps, const lt_token *label) {
 }
 
 /* map -> mapent { ',' mapent } [';']      mapent -> location ':' ('shared' | 'global')
- * The first name and ':' have been read. */
+ * The first name and ':' have been read (an array element comes after it:
+ * `x: shared, x[1]: shared`). */
 static void memory_map(parser *ps, const char *loc, lc_loc at) {
   lt_test *t = ps->t;
   size_t cap = 0;
@@ -959,14 +960,6 @@ static bool ends_code(parser *ps) {
 /* rows -> { row } [map]     (up to the condition, `locations` or `filter`) */
 static void rows(parser *ps) {
   while (!ends_code(ps)) {
-    if (lt_p_is_name(&TOK) && lt_p_peek(ps)->kind == LT_TOK_LBRACKET) {
-      /* an array element starts the memory map (`x[1]: shared`): no row starts so */
-      lc_loc at = TOK.at;
-      const char *loc = lt_p_location(ps, "a location in the memory map");
-      lt_p_expect(ps, LT_TOK_COLON, "':'");
-      memory_map(ps, loc, at);
-      return;
-    }
     if (!at_label(ps)) {
       row(ps, NULL);
       continue;

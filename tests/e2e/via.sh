@@ -93,6 +93,20 @@ grep -q '"level": *"PTX as compiled by nvcc [0-9.]* for sm_90, checked under PTX
 (cd "$kdir" && "$lc" --via both syncthreads-missing.cu 2>/dev/null) >"$tmp/out"
 grep -q '^Compiled: no outcome beyond the source.s (the compiled kernel allows fewer' "$tmp/out" &&
   ok "--via both: a strengthened kernel" || { bad "--via both (strengthened)"; cat "$tmp/out"; }
+# .func bodies called with call.uni, inlined; a TMA store ordered by
+# fence.proxy.async (without it the copy's read races with the store)
+while IFS=, read -r f opts want race; do
+  (cd "$vdir" && "$lc" --via nvcc $opts "$f" 2>/dev/null) >"$tmp/out"
+  got=$(verdict "$tmp/out")
+  if grep -q '^Flag data-race' "$tmp/out"; then flagged=1; else flagged=0; fi
+  if [ "$got" = "$want" ] && [ "$flagged" = "$race" ]; then ok "$f $opts: verdict $want, races $race"
+  else bad "$f $opts: verdict $got, races $flagged; expected $want, $race"; fi
+done <<'END'
+noinline-calls.cu,,1,0
+tma-store.cu,,1,0
+tma-store.cu,-D NO_FENCE,0,1
+END
+
 # load buffering: allowed by PTX, forbidden by cuda-cpp's no-thin-air axiom alone
 (cd "$vdir" && "$lc" --via both lb-relaxed.cu 2>/dev/null) >"$tmp/out"
 grep -q '^Models differ: the compiled kernel allows r=1; r\[1\]=1, which cuda-cpp forbids by its no-thin-air axiom' "$tmp/out" &&
