@@ -29,6 +29,7 @@
 #include "cli/cli.h"
 #include "cli/diff-cli.h"
 #include "cli/map-cli.h"
+#include "cli/via.h"
 #include "cli/memory.h"
 #include "paths.h"
 #include "progress.h"
@@ -70,6 +71,8 @@ typedef struct options {
   size_t nsettings;
   kn_options kernel;          /* --kernel, --launch, --input, --output, -D: for .cu files */
   const char *defines[33];    /* -D NAME[=VALUE] */
+  const char *via;            /* --via nvcc|nvrtc|both: .cu files through the compiler; NULL: as written */
+  int sm;                     /* --sm N: the compiler's target (90) */
 } options;
 
 static void usage(FILE *out) {
@@ -145,8 +148,12 @@ static void usage(FILE *out) {
         "      --input 'x = {0}; ...'  the parameters' values, instead of // @Input:\n"
         "      --output 'forall (...)'  the question, instead of // @Output:\n"
         "      --sm N             the target of .cu files: __CUDA_ARCH__ is N * 10 and\n"
-        "                         NV_IF_TARGET takes its branch (default 70)\n"
+        "                         NV_IF_TARGET takes its branch (default 70; with\n"
+        "                         --via, nvcc's -arch=sm_N, default 90)\n"
         "  -D NAME[=VALUE]        define a macro for .cu files\n"
+        "      --via nvcc|nvrtc|both  check a .cu file's kernel as the CUDA compiler\n"
+        "                         made it (its PTX, under ptx-v8), or both levels\n"
+        "                         side by side (docs/via-nvcc.md)\n"
         "  -h, --help             show this help and exit\n"
         "  -V, --version          show the version and exit\n"
         "\n"
@@ -166,7 +173,7 @@ static void usage(FILE *out) {
 enum { OPT_JSON = 256, OPT_ANY_DIALECT, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
        OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
        OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY, OPT_FORMAT, OPT_VARIANT,
-       OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT, OPT_KERNEL_SM };
+       OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT, OPT_VIA, OPT_SM };
 
 /* A finite number (strtod also reads "nan" and "inf"); -1 when s is none. */
 static int read_number(const char *s, double *out) {
@@ -340,7 +347,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"variant", required_argument, NULL, OPT_VARIANT},
     {"kernel", required_argument, NULL, OPT_KERNEL}, {"launch", required_argument, NULL, OPT_LAUNCH},
     {"input", required_argument, NULL, OPT_INPUT}, {"output", required_argument, NULL, OPT_OUTPUT},
-    {"sm", required_argument, NULL, OPT_KERNEL_SM},
+    {"via", required_argument, NULL, OPT_VIA}, {"sm", required_argument, NULL, OPT_SM},
     {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
   };
   int c;
@@ -431,16 +438,21 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_LAUNCH: o->kernel.launch = optarg; break;
     case OPT_INPUT: o->kernel.input = optarg; break;
     case OPT_OUTPUT: o->kernel.output = optarg; break;
-    case OPT_KERNEL_SM: {   /* the target of a .cu file: __CUDA_ARCH__, NV_IF_TARGET */
-      char *end;
-      long v = strtol(optarg, &end, 10);
-      if (*optarg == 0 || *end || v < 20 || v > 200) {
-        fprintf(stderr, "litmus-check: --sm: '%s' is not an integer from 20 to 200\n", optarg);
+    case OPT_VIA:
+      if (strcmp(optarg, "nvcc") && strcmp(optarg, "nvrtc") && strcmp(optarg, "both")) {
+        fprintf(stderr, "litmus-check: --via: '%s' is not nvcc, nvrtc or both\n", optarg);
         return LC_EXIT_INPUT;
       }
-      o->kernel.sm = (int)v;
+      o->via = optarg;
       break;
-    }
+    case OPT_SM:
+      if (read_number(optarg, &num) || num < 50 || num > 200 || num != (int)num) {
+        fprintf(stderr, "litmus-check: --sm: '%s' is not an architecture number (70, 80, 90, ...)\n", optarg);
+        return LC_EXIT_INPUT;
+      }
+      o->sm = (int)num;
+      o->kernel.sm = o->sm;
+      break;
     case 'D':
       if (o->kernel.ndefines + 1 >= LC_ARRAY_LEN(o->defines)) {
         fputs("litmus-check: at most 32 -D options\n", stderr);
@@ -528,6 +540,7 @@ typedef struct batch {
   size_t printed;               /* the tests printed, in order */
   int fd;                       /* in an isolated child: the pipe to the parent; else -1 */
   const cat_model *hopper_model; /* for PTX tests with Hopper instructions, when no -m */
+  char *const *search;          /* where models are found (--via both loads one more) */
 } batch;
 
 /* The error object the man page documents, for a test that has no
@@ -546,7 +559,8 @@ static void json_error(lc_buf *out, const char *path, const lt_test *t, const ch
 
 /* The model a test is checked against: without -m, C++ tests use cuda-cpp. */
 static const cat_model *model_for(const batch *b, const lt_test *t) {
-  if (!t->cpp && b->hopper_model && lt_uses_hopper(t)) return b->hopper_model;
+  /* a kernel's PTX (--via) under the model of its target's PTX */
+  if (!t->cpp && b->hopper_model && (lt_uses_hopper(t) || t->thread_label)) return b->hopper_model;
   return t->cpp && b->cpp_model ? b->cpp_model : b->model;
 }
 
@@ -805,6 +819,14 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   lc_show_result *shown = show ? show_test(b, j, r, err) : NULL;
   if (b->o->json) {
     json_t *js = report_json(r);
+    if (t->thread_label && !t->cpp) {
+      lc_buf level;
+      lc_buf_init(&level);
+      via_level(&level, t, r->model);
+      level.s[level.n - 1] = '\0';   /* the line without "Level: " and its newline */
+      json_object_set_new(js, "level", json_string(level.s + 7));
+      lc_buf_fini(&level);
+    }
     if (x) json_object_set_new(js, "explain", report_explain_json(x));
     if (shown) json_object_set_new(js, "show", report_show_json(shown));
     char *s = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -814,6 +836,7 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   } else if (r->status == LC_RESULT_OK && !b->o->quiet) {
     if (b->o->herd) report_herd(out, r);
     else report_text(out, r);
+    if (t->thread_label && !t->cpp) via_level(out, t, r->model);
     if (x && b->o->explain) report_explain_text(out, x);
   }
   /* asked for by name: printed under -q too, which drops the test block */
@@ -869,7 +892,29 @@ static void run_job(const batch *b, job *j) {
                    timeout > 0 ? lc_now() + timeout : 0, false, timeout, b->o->max_memory};
   cli_test ct;
   bool lower = b->o->mode == MODE_EVENTS || b->o->mode == MODE_LINT;
-  int rc = cli_test_read_with(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, &d);
+  const char *via = kn_is_kernel_path(j->path) ? b->o->via : NULL;
+  bool both = via && !strcmp(via, "both") && b->o->mode == MODE_CHECK;
+  size_t source_end = 0;
+  int source_verdict = -1, source_status = LC_EXIT_OK;
+  cli_test src_ct = {0};
+  if (both) {
+    /* the source-level answer first, then the compiled one and what differs */
+    int rc = cli_test_read_with(&ct, "litmus-check", j->path, NULL, &b->o->kernel, &d);
+    if (rc < 0 && b->o->json) json_error(&out, j->path, ct.test, lc_diag_first_error(&d));
+    if (rc < 0) source_status = LC_EXIT_INPUT;
+    else check_one(b, j, ct.test, err, &out);
+    if (rc == 0 && !b->o->json && !b->o->quiet && b->cpp_model)
+      lc_buf_printf(&out, "Level: CUDA C++ as written, checked under %s\n", cat_model_name(b->cpp_model));
+    source_end = out.n;
+    source_verdict = j->verdict, source_status = j->status > source_status ? j->status : source_status;
+    j->verdict = -1;
+    j->status = LC_EXIT_OK;
+    src_ct = ct;
+    via = "nvcc";
+  }
+  int rc = via ? cli_via_read(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, via,
+                              b->o->sm ? b->o->sm : 90, &d)
+               : cli_test_read_with(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, &d);
   if (rc < 0 && b->o->json && (b->o->mode == MODE_CHECK || b->o->mode == MODE_LINT))
     json_error(&out, j->path, ct.test, lc_diag_first_error(&d));
   bool past_memory = rc < 0 && lowering_past_memory(&d);
@@ -882,6 +927,13 @@ static void run_job(const batch *b, job *j) {
   else if (b->o->mode == MODE_EVENTS) lx_program_print(&out, ct.prog);
   else if (b->o->mode == MODE_LINT) j->status = lint_one(b->o, j->path, ct.prog, &out);
   else check_one(b, j, ct.test, err, &out);
+  if (both) {
+    if (rc == 0 && source_status == LC_EXIT_OK && !b->o->json)
+      via_compare(&out, source_end, src_ct.test, b->search, &b->o->check);
+    cli_test_fini(&src_ct);
+    if (source_status > j->status) j->status = source_status;
+    if (j->verdict < 0) j->verdict = source_verdict;
+  }
   cli_test_fini(&ct);
   fclose(err);
   j->out = lc_buf_take(&out);
@@ -1123,7 +1175,7 @@ static void other_dialect_note(const options *o, const cli_models *m) {
 
 static int run_batch(const options *o, const cli_models *models, const expect_vec *ex) {
   batch b = {o, models->model, models->cpp, lc_xcalloc(o->files.n, sizeof(job)), o->files.n, ex,
-             LC_EXIT_OK, 0, 0, 0, 0, -1, models->hopper};
+             LC_EXIT_OK, 0, 0, 0, 0, -1, models->hopper, models->search};
   for (size_t i = 0; i < b.njobs; i++) b.jobs[i].path = o->files.v[i];
   if (o->mode == MODE_CHECK && (o->html || (o->graph && b.njobs > 1))) name_files(&b);
   /* every mode: --print, --events and --lint too are bounded by

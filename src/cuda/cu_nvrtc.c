@@ -137,7 +137,7 @@ int cu_nvrtc_compile_with(cu_nvrtc *n, const char *src, const char *name, int sm
   char arch[64];
   bool cubin = !ptx && n->GetCUBIN;
   snprintf(arch, sizeof arch, "--gpu-architecture=%s_%d", cubin ? "sm" : "compute", sm);
-  const char *opts[8] = {arch, "-std=c++17"};
+  const char *opts[40] = {arch, "-std=c++17"};
   int nopts = 2;
   for (size_t i = 0; i < nextra && nopts < (int)LC_ARRAY_LEN(opts); i++) opts[nopts++] = extra[i];
   nvrtc_program prog = NULL;
@@ -224,6 +224,26 @@ int cu_nvrtc_compile(cu_nvrtc *n, const char *src, const char *name, int sm, boo
     rc = cu_nvrtc_compile_with(n, src, name, sm, ptx, extra, LC_ARRAY_LEN(extra), image, size, d);
   }
   lc_buf_fini(&tried);
+  return rc;
+}
+
+int cu_nvrtc_kernel_ptx(const char *src, const char *name, int sm, const char *const *extra, size_t nextra, char **ptx,
+                        lc_diag *d) {
+  assert(src && name && ptx && d && nextra <= 32);
+  *ptx = NULL;
+  cu_nvrtc *n = cu_nvrtc_open(d);
+  if (!n) return -1;
+  char inc[2][4200];
+  lc_buf tried;
+  lc_buf_init(&tried);
+  const char *opts[36];
+  size_t nopts = 0;
+  if (find_includes(n, inc, &tried)) opts[nopts++] = inc[0], opts[nopts++] = inc[1];
+  for (size_t i = 0; i < nextra; i++) opts[nopts++] = extra[i];
+  size_t size = 0;
+  int rc = cu_nvrtc_compile_with(n, src, name, sm, true, opts, nopts, ptx, &size, d);
+  lc_buf_fini(&tried);
+  cu_nvrtc_close(n);
   return rc;
 }
 

@@ -39,5 +39,10 @@ int cu_probe(lc_diag *d);
  * caller frees it), or -1 with the reason (no NVRTC, no headers, the
  * compiler's log) in d. */
 int cu_nvrtc_cpp_ptx(const char *src, const char *name, int sm, char **ptx, lc_diag *d);
+/* A kernel file's text src (named name in the PTX's .file lines) to PTX
+ * for sm_<sm>, with the toolkit's include folders when found and the
+ * options in extra (-lineinfo, -DNAME); as cu_nvrtc_cpp_ptx otherwise. */
+int cu_nvrtc_kernel_ptx(const char *src, const char *name, int sm, const char *const *extra, size_t nextra, char **ptx,
+                        lc_diag *d);
 
 #endif

@@ -925,15 +925,16 @@ static void row(parser *ps, const lt_token *label) {
   ps->t->nrows++;
 }
 
-/* map -> mapent { ',' mapent } [';']      mapent -> name ':' ('shared' | 'global')
- * The first name and ':' have been read. */
-static void memory_map(parser *ps, lt_token name) {
+/* map -> mapent { ',' mapent } [';']      mapent -> location ':' ('shared' | 'global')
+ * The first name and ':' have been read (an array element comes after it:
+ * `x: shared, x[1]: shared`). */
+static void memory_map(parser *ps, const char *loc, lc_loc at) {
   lt_test *t = ps->t;
   size_t cap = 0;
   for (;;) {
     lt_mapping *m = PUSH(ps, t->map, t->nmap, cap);
-    m->loc = lt_p_str(ps, &name);
-    m->at = name.at;
+    m->loc = loc;
+    m->at = at;
     if (lt_p_is_word(ps, "shared"))
       m->space = LT_SPACE_SHARED;
     else if (lt_p_is_word(ps, "global"))
@@ -944,10 +945,8 @@ static void memory_map(parser *ps, lt_token name) {
     lt_p_next(ps);
     if (TOK.kind != LT_TOK_COMMA) break;
     lt_p_next(ps);
-    if (!lt_p_is_name(&TOK))
-      lt_p_error(ps, TOK.at, "expected a location in the memory map, found %s", lt_p_desc(ps, &TOK));
-    name = TOK;
-    lt_p_next(ps);
+    at = TOK.at;
+    loc = lt_p_location(ps, "a location in the memory map");
     lt_p_expect(ps, LT_TOK_COLON, "':'");
   }
   if (TOK.kind == LT_TOK_SEMI) lt_p_next(ps);
@@ -970,7 +969,7 @@ static void rows(parser *ps) {
     lt_p_next(ps);
     lt_p_next(ps);
     if (lt_p_is_word(ps, "shared") || lt_p_is_word(ps, "global")) {
-      memory_map(ps, name);
+      memory_map(ps, lt_p_str(ps, &name), name.at);
       return;
     }
     row(ps, &name);

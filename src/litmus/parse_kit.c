@@ -93,7 +93,7 @@ const char *lt_p_location(parser *ps, const char *what) {
   if (!lt_p_is_name(&TOK)) lt_p_error(ps, TOK.at, "expected %s, found %s", what, lt_p_desc(ps, &TOK));
   const char *s = lt_p_str(ps, &TOK);
   lt_p_next(ps);
-  if (ps->ls.cpp && TOK.kind == LT_TOK_LBRACKET) {
+  if (TOK.kind == LT_TOK_LBRACKET) {
     lt_p_next(ps);
     if (TOK.kind != LT_TOK_INT || TOK.value < 0 || TOK.value > 1023)
       lt_p_error(ps, TOK.at, "expected an array index (0..1023), found %s", lt_p_desc(ps, &TOK));

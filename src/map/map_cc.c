@@ -70,6 +70,35 @@ static int run(const char *nvcc, char *const argv[], const char *log, lc_diag *d
   return -1;
 }
 
+int map_nvcc_ptx_file(const char *nvcc, const char *path, int sm, const char *const *extra, size_t nextra, char **ptx,
+                      lc_diag *d) {
+  char dir[] = "/tmp/litmus-nvcc-XXXXXX";
+  *ptx = NULL;
+  if (!mkdtemp(dir)) {
+    lc_error(d, (lc_loc){0}, "cannot make a temporary directory: %s", strerror(errno));
+    return -1;
+  }
+  char out[64], log[64], arch[32];
+  snprintf(out, sizeof out, "%s/t.ptx", dir);
+  snprintf(log, sizeof log, "%s/log", dir);
+  snprintf(arch, sizeof arch, "-arch=sm_%d", sm);
+  const char **argv = lc_xcalloc(nextra + 8, sizeof *argv);
+  size_t n = 0;
+  argv[n++] = nvcc, argv[n++] = "-ptx", argv[n++] = arch, argv[n++] = "-std=c++17";
+  for (size_t i = 0; i < nextra; i++) argv[n++] = extra[i];
+  argv[n++] = "-o", argv[n++] = out, argv[n++] = path;
+  int rc = run(nvcc, (char *const *)argv, log, d);
+  if (rc == 0 && !(*ptx = read_file(out))) {
+    lc_error(d, (lc_loc){0}, "nvcc wrote no PTX");
+    rc = -1;
+  }
+  free(argv);
+  unlink(out);
+  unlink(log);
+  rmdir(dir);
+  return rc;
+}
+
 int map_nvcc_ptx(const char *nvcc, const char *src, int sm, char **ptx, lc_diag *d) {
   char dir[] = "/tmp/litmus-nvcc-XXXXXX";
   *ptx = NULL;

@@ -1,0 +1,169 @@
+/* test_kptx.c - the compiled-kernel reader (src/kptx/) on PTX written here
+ * in nvcc's shape, so that it runs without the CUDA toolkit: each thread's
+ * constants folded, a spin loop kept as a loop, a loop over constants
+ * unrolled, source lines from .loc, and what cannot be followed refused
+ * with the PTX line and the source line.
+ * SPDX-License-Identifier: MIT
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kptx/kptx.h"
+
+static const char *const cu =
+    "// @Launch: <<<2, 1>>>\n"                                     /* 1 */
+    "// @Input: flag = {0}; data = {0, 0}\n"                        /* 2 */
+    "// @Output: forall (data[1] == 3)\n"                           /* 3 */
+    "__global__ void k(int *flag, int *data) {\n"                  /* 4 */
+    "  if (blockIdx.x == 0) { for (int i = 0; i < 3; i++) data[0]++; st_release(flag); }\n"  /* 5 */
+    "  else { while (ld_acquire(flag) == 0) {} data[1] = data[0]; }\n"                      /* 6 */
+    "}\n";
+
+/* what nvcc writes for it, abridged: params, cvta, a loop over constants
+ * (i in %r1), the flag's spin loop, .loc lines of file 1 */
+static const char *const ptx =
+    "// Cuda compilation tools, release 13.0, V13.0.88\n"
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry _Z1kPiS_(\n .param .u64 _Z1kPiS__param_0,\n .param .u64 _Z1kPiS__param_1\n)\n{\n"
+    " .reg .pred %p<4>;\n .reg .b32 %r<9>;\n .reg .b64 %rd<6>;\n"
+    " .loc 1 4 0\n"
+    " ld.param.u64 %rd1, [_Z1kPiS__param_0];\n"
+    " ld.param.u64 %rd2, [_Z1kPiS__param_1];\n"
+    " cvta.to.global.u64 %rd3, %rd2;\n"
+    " .loc 1 5 3\n"
+    " mov.u32 %r1, %ctaid.x;\n"
+    " setp.ne.s32 %p1, %r1, 0;\n"
+    " @%p1 bra $L__BB0_3;\n"
+    " mov.u32 %r2, 0;\n"
+    "$L__BB0_1:\n"
+    " ld.global.u32 %r3, [%rd3];\n"
+    " add.s32 %r4, %r3, 1;\n"
+    " st.global.u32 [%rd3], %r4;\n"
+    " add.s32 %r2, %r2, 1;\n"
+    " setp.lt.s32 %p2, %r2, 3;\n"
+    " @%p2 bra $L__BB0_1;\n"
+    " st.release.gpu.b32 [%rd1], 1;\n"
+    " bra.uni $L__BB0_5;\n"
+    "$L__BB0_3:\n"
+    " .loc 1 6 10\n"
+    " ld.acquire.gpu.b32 %r5, [%rd1];\n"
+    " setp.eq.s32 %p3, %r5, 0;\n"
+    " @%p3 bra $L__BB0_3;\n"
+    " ld.global.u32 %r6, [%rd3];\n"
+    " st.global.u32 [%rd3+4], %r6;\n"
+    "$L__BB0_5:\n"
+    " ret;\n"
+    "}\n"
+    " .file 1 \"/tmp/k.cu\"\n";
+
+static char *translate(const char *ptx_text, lc_diag *d, lc_source *src) {
+  lc_source_from_string(src, "k.cu", cu, strlen(cu));
+  lc_diag_init(d, src, NULL);
+  kp_options o = {NULL, NULL, NULL, NULL, "nvcc", 90, "nvcc's PTX"};
+  return kp_translate(src, ptx_text, &o, NULL, NULL, d);
+}
+
+static size_t count(const char *s, const char *w) {
+  size_t n = 0;
+  for (const char *p = strstr(s, w); p; p = strstr(p + 1, w)) n++;
+  return n;
+}
+
+static void test_kptx_threads(void **state) {
+  (void)state;
+  lc_diag d;
+  lc_source src;
+  char *t = translate(ptx, &d, &src);
+  assert_non_null(t);
+  /* two threads in CTAs 0 and 1, the header's arrays, the question */
+  assert_non_null(strstr(t, "P0@cta 0,gpu 0 | P1@cta 1,gpu 0"));
+  assert_non_null(strstr(t, "forall (data[1] == 3)"));
+  assert_non_null(strstr(t, "as compiled by nvcc 13.0 for sm_90"));
+  /* thread 0's loop over constants unrolled: three increments, no branch back */
+  assert_int_equal(count(t, "ld.global.u32 r"), 4);   /* 3 in thread 0, 1 in thread 1 */
+  assert_int_equal(count(t, "st.global.u32 [data], r"), 3);
+  assert_int_equal(count(t, "add.s32 r"), 3);
+  /* the flag through the parameter's generic address: a global access */
+  assert_non_null(strstr(t, "st.release.gpu.b32.global [flag], 1"));
+  /* thread 1's spin loop a loop of the test (one copy, a branch back to its head) */
+  assert_int_equal(count(t, "ld.acquire.gpu.b32.global r"), 1);
+  assert_non_null(strstr(t, "| N1: ;\n | ld.acquire"));
+  assert_non_null(strstr(t, ", 0, N1 ;"));
+  assert_non_null(strstr(t, "st.global.u32 [data[1]], r"));
+  free(t);
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+}
+
+static void test_kptx_lines(void **state) {
+  (void)state;
+  lc_diag d;
+  lc_source src;
+  lc_source_from_string(&src, "k.cu", cu, strlen(cu));
+  lc_diag_init(&d, &src, NULL);
+  kp_options o = {NULL, NULL, NULL, NULL, "nvcc", 90, "nvcc's PTX"};
+  lt_test *t = kp_read(&src, ptx, &o, &d);
+  assert_non_null(t);
+  assert_int_equal(t->nthreads, 2);
+  assert_non_null(t->thread_label);
+  assert_string_equal(t->thread_label[1], " (block 1, thread 0)");
+  /* every access at the source line of its .loc */
+  for (size_t i = 0; i < t->nthreads; i++)
+    for (size_t j = 0; j < t->threads[i].ncells; j++) {
+      const lt_instr *in = t->threads[i].cells[j].instr;
+      if (in && (in->kind == LT_I_LD || in->kind == LT_I_ST)) assert_int_equal(in->at.line, i == 0 ? 5 : 6);
+    }
+  lt_test_free(t);
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+}
+
+static char *replace(const char *s, const char *from, const char *to) {
+  const char *p = strstr(s, from);
+  assert_non_null(p);
+  char *r = malloc(strlen(s) - strlen(from) + strlen(to) + 1);
+  sprintf(r, "%.*s%s%s", (int)(p - s), s, to, p + strlen(from));
+  return r;
+}
+
+static void test_kptx_refused(void **state) {
+  (void)state;
+  /* the address of data[1] from a loaded value: one error, PTX line and source line */
+  char *bad = replace(ptx, " st.global.u32 [%rd3+4], %r6;\n",
+                      " mul.wide.s32 %rd4, %r6, 4;\n add.s64 %rd5, %rd3, %rd4;\n st.global.u32 [%rd5], 1;\n");
+  lc_diag d;
+  lc_source src;
+  char *t = translate(bad, &d, &src);
+  assert_null(t);
+  const char *e = lc_diag_first_error(&d);
+  assert_non_null(e);
+  assert_non_null(strstr(e, "nvcc's PTX line 38 (source line 6, P1: block 1, thread 0)"));
+  assert_non_null(strstr(e, "a value read from memory"));
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+  free(bad);
+  /* an indirect call */
+  bad = replace(ptx, " ret;\n", " call.uni %rd1, (param0), prototype_0;\n ret;\n");
+  t = translate(bad, &d, &src);
+  assert_null(t);
+  assert_non_null(strstr(lc_diag_first_error(&d), "an indirect call"));
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+  free(bad);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_kptx_threads),
+      cmocka_unit_test(test_kptx_lines),
+      cmocka_unit_test(test_kptx_refused),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
