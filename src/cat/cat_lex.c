@@ -78,7 +78,8 @@ static int skip_space(lexer *lx) {
       step(lx);
     } else if (c == '(' && lx->p + 1 < lx->end && lx->p[1] == '*') {
       if (skip_block_comment(lx) < 0) return -1;
-    } else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') {
+    } else if ((c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') || c == '#') {
+      /* herd's lexer takes `#` to the end of the line as a comment too */
       while (lx->p < lx->end && *lx->p != '\n') step(lx);
     } else {
       return 0;
@@ -132,9 +133,12 @@ static int lex_punct(lexer *lx, lc_loc at) {
     CAT_T_SEMI, CAT_T_BSLASH, CAT_T_AMP, CAT_T_STAR, CAT_T_PLUS, CAT_T_QMARK, CAT_T_TILDE};
   char c = *lx->p;
   if (c == '^') {
-    if (lx->end - lx->p >= 3 && lx->p[1] == '-' && lx->p[2] == '1') {
-      push(lx, CAT_T_INV, lx->p, 3, at);
-      lx->p += 3;
+    /* herd's `^` and `-1` are two tokens: blanks may stand between them */
+    const char *q = lx->p + 1;
+    while (q < lx->end && (*q == ' ' || *q == '\t')) q++;
+    if (lx->end - q >= 2 && q[0] == '-' && q[1] == '1') {
+      push(lx, CAT_T_INV, lx->p, (size_t)(q + 2 - lx->p), at);
+      lx->p = q + 2;
       return 0;
     }
     lc_error(lx->d, at, "'^' must be followed by '-1' (inverse)");

@@ -837,13 +837,9 @@ static cat_node *ref_builtin(loader *ld, const char *name, cat_type t, lc_loc at
 static void stmt_check(loader *ld, const cat_stmt *s) {
   static const char *const kw[] = {"'acyclic' needs a relation", "'irreflexive' needs a relation"};
   static const char *const base[] = {"acyclic", "irreflexive", "empty"};
+  /* herd lets two checks share a name (c11_base.cat's two NaRf): both
+   * apply, and the second is reported here as NAME-2 */
   const char *name = s->name;
-  if (name && !ld->call_name && check_named(ld, name)) {
-    lc_loc f = ld->m->checks.v[lc_names_get(&ld->check_names, name, strlen(name))].loc;
-    err(ld, s->name_loc, "duplicate check name '%s' (the first is at %s:%d:%d)", name, f.file,
-        f.line, f.col);
-    return;
-  }
   if (!name) name = ld->call_name ? ld->call_name : s->undef ? "undefined" : s->asserted ? "assert" : base[s->check];
   name = fresh_check_name(ld, name);
   cat_node *n = resolve(ld, ld->sc, s->e, CAT_NONE);
@@ -859,6 +855,31 @@ static void stmt_check(loader *ld, const cat_stmt *s) {
       n = node_op(ld, CAT_OP_INTER, s->loc, r, ref_builtin(ld, "id", CAT_TY_REL, s->loc), CAT_NONE, rel);
     }
     add_check(ld, CAT_CHECK_EMPTY, true, false, name, n, s->loc);
+    return;
+  }
+  if (s->negated) {
+    /* herd's `~acyclic E` holds when E+ & id is not empty (`~irreflexive
+     * E`: E & id, `~empty E`: E).  With X that relation, the check is
+     * `empty [_ \ domain((_ * _); X; (_ * _))]`: the domain is every
+     * event when X has a pair, none when it has not (a test always has
+     * events, its initial writes). */
+    int rel = tv_new(ld, CAT_TY_REL), set = tv_new(ld, CAT_TY_SET);
+    cat_node *x = n;
+    if (s->check == CAT_CHECK_EMPTY && tv_type(ld, n->tv) == (int)CAT_TY_SET)
+      x = node_op(ld, CAT_OP_IDSET, s->loc, n, NULL, CAT_NONE, rel);
+    else if (s->check != CAT_CHECK_EMPTY) {
+      cat_node *r = s->check == CAT_CHECK_ACYCLIC ? node_op(ld, CAT_OP_PLUS, s->loc, n, NULL, CAT_NONE, rel) : n;
+      x = node_op(ld, CAT_OP_INTER, s->loc, r, ref_builtin(ld, "id", CAT_TY_REL, s->loc), CAT_NONE, rel);
+    }
+    cat_node *all = node_op(ld, CAT_OP_COMPL, s->loc, node_op(ld, CAT_OP_EMPTY, s->loc, NULL, NULL, CAT_NONE, set),
+                            NULL, CAT_NONE, set);
+    cat_node *full = node_op(ld, CAT_OP_PRODUCT, s->loc, all, all, CAT_NONE, rel);
+    cat_node *spread = node_op(ld, CAT_OP_SEQ, s->loc, node_op(ld, CAT_OP_SEQ, s->loc, full, x, CAT_NONE, rel),
+                               full, CAT_NONE, rel);
+    cat_node *none = node_op(ld, CAT_OP_DIFF, s->loc, all,
+                             node_op(ld, CAT_OP_DOMAIN, s->loc, spread, NULL, CAT_NONE, set), CAT_NONE, set);
+    add_check(ld, CAT_CHECK_EMPTY, s->flag, s->undef, name,
+              node_op(ld, CAT_OP_IDSET, s->loc, none, NULL, CAT_NONE, rel), s->loc);
     return;
   }
   add_check(ld, s->check, s->flag, s->undef, name, n, s->loc);
@@ -1272,6 +1293,10 @@ static int unused_settings(loader *ld) {
  * unchanged.  A model's own definitions shadow these.  FW, herd's final
  * writes, are the co-maximal ones. */
 static const char herd_prelude[] =
+  /* herd's and Dartagnan's loc relates every memory event to itself too
+   * (Dartagnan's dynamic_tag(X) = [range([IW & X]; loc)] keeps the
+   * initial write); the engines' builtin relates distinct events only */
+  "let loc = loc | [M]\n"
   "let emptyset = _ \\ _\n"
   "let po-loc = po & loc\n"
   "let rfe = rf & ext\n"
@@ -1292,7 +1317,57 @@ static const char herd_prelude[] =
    * read here has no lock calls, so they are empty in every test */
   "let LK = _ \\ _\n"
   "let LS = _ \\ _\n"
-  "let UL = _ \\ _\n";
+  "let UL = _ \\ _\n"
+  "let LKR = _ \\ _\n"
+  "let LKW = _ \\ _\n"
+  "let LF = _ \\ _\n"
+  "let RL = _ \\ _\n"
+  "let RU = _ \\ _\n"
+  /* herd's C RMW and X (CAction.ml: both name the events of read-modify-
+   * writes); no exclusives (EX), page-table entries (PTE), speculation,
+   * branches or register events here; every memory event is explicit */
+  "let X = RMW\n"
+  "let EX = _ \\ _\n"
+  "let PTE = _ \\ _\n"
+  "let Exp = M\n"
+  "let NExp = _ \\ _\n"
+  "let SPEC = _ \\ _\n"
+  "let EXEC = _\n"
+  "let SPURIOUS = _ \\ _\n"
+  "let BCC = _ \\ _\n"
+  "let PRED = _ \\ _\n"
+  "let Rreg = _ \\ _\n"
+  "let Wreg = _ \\ _\n"
+  "let ADDR = _ \\ _\n"
+  "let DATA = _ \\ _\n"
+  "let NDATA = ADDR\n"
+  "let annot = _ \\ _\n"
+  /* herd's relations between the events of one instruction: an
+   * instruction here makes one event, but for a read-modify-write's two
+   * halves, which rmw relates; a register is not an event, so rf-reg and
+   * the intra-instruction orders are empty.  sm/si (same single-copy
+   * atomic access) relate each memory event to itself (no mixed sizes). */
+  "let rf-reg = id \\ id\n"
+  "let iico_data = id \\ id\n"
+  "let iico_ctrl = id \\ id\n"
+  "let iico_order = id \\ id\n"
+  "let si = [M]\n"
+  "let sm = si\n"
+  "let same-instr = id | rmw | rmw^-1\n"
+  "let same-instance = same-instr\n"
+  /* herd's stdlib.cat (HEAD): atomic operations and exclusive pairs, and
+   * its set utilities; Dartagnan's amo and lxsx are the same */
+  "let lxsx = id \\ id\n"
+  "let amo = rmw\n"
+  "let udr(r) = domain(r) | range(r)\n"
+  "let imply(a, b) = ~a | b\n"
+  "let nodetour(r1, r2, r3) = r1 \\ (r2; r3)\n"
+  "let singlestep(r) = nodetour(r, r, r)\n"
+  /* Dartagnan's NAL: the initial writes of the locations a C test
+   * declares non-atomic (int* rather than atomic_int*).  The C front end
+   * here keeps no declared types, so a location counts as non-atomic when
+   * some access to it is non-atomic (docs/model-language.md) */
+  "let NAL = IW & domain(loc; [M & WEAK \\ IW])\n";
 
 /* Other tools' names for builtins: Dartagnan's syncbar relates barrier
  * events of one barrier instance, which here is sync_bar (an arrive to the

@@ -1059,10 +1059,20 @@ static cat_stmt *statement_in(parser *p) {
   case CAT_T_IRREFLEXIVE:
   case CAT_T_EMPTY:
   case CAT_T_FLAG: return check(p);
-  case CAT_T_TILDE:
-    p->failed = true;
-    lc_error(p->d, peek(p)->loc, "negated checks (herd's '~acyclic', '~empty', ...) are not supported; only flags are written 'flag ~empty E as name'");
-    return NULL;
+  case CAT_T_TILDE: {
+    /* herd's negated check: `~acyclic E` holds when E has a cycle */
+    cat_tok *tilde = next(p);
+    cat_tok_kind k = peek(p)->kind;
+    if (k != CAT_T_ACYCLIC && k != CAT_T_IRREFLEXIVE && k != CAT_T_EMPTY) {
+      expected(p, "'acyclic', 'irreflexive' or 'empty' after '~' (a negated check)");
+      return NULL;
+    }
+    cat_stmt *s = check(p);
+    if (!s) return NULL;
+    s->negated = true;
+    s->loc = tilde->loc;
+    return s;
+  }
   default: return herd_statement(p);
   }
 }

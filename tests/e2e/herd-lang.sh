@@ -13,7 +13,14 @@
 #       fences): its checks against dartagnan-ptx.checks, and the
 #       Observation lines of SB with fence.sc at GPU scope (forbidden), at
 #       CTA scope in two CTAs and without fences (allowed), both engines,
-#       against dartagnan-ptx.expected.
+#       against dartagnan-ptx.expected;
+#   tests/e2e/herd-lang/herd-more.cat   a `#` comment, `^ -1`, a check
+#       name used twice (both apply), negated checks (~empty, ~acyclic,
+#       ~irreflexive), herd's and Dartagnan's names that are empty or
+#       simple here (rf-reg, iico_*, X, sm, si, amo, NAL, ...): its checks
+#       against herd-more.checks, and SB (SC less the outcome in which no
+#       read sees an initial write: 0:1 and 1:0) and MP-na (the NAL flag
+#       raised for the int* location) against herd-more.expected.
 # PROMOTE=1 rewrites the expected files.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -38,4 +45,13 @@ for t in SB+fence.sc-gpu SB+fence.sc-cta+diff-cta SB; do
   done
 done
 check_whole "$dir/dartagnan-ptx.expected" "$tmp/obs" "SB and fence.sc under dartagnan-ptx.cat"
+"$abs_top_builddir/tests/cat-load-check" "$dir/herd-more.cat" >"$tmp/out" 2>&1
+check_whole "$dir/herd-more.checks" "$tmp/out" "herd-more.cat loads"
+: >"$tmp/more"
+for t in SB MP-na; do
+  for e in enum smt; do
+    "$lc" -e "$e" --model "$dir/herd-more.cat" "$dir/$t.litmus" 2>&1 | grep -v '^Time ' >>"$tmp/more"
+  done
+done
+check_whole "$dir/herd-more.expected" "$tmp/more" "SB and MP-na under herd-more.cat"
 finish herd-lang
