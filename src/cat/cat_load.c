@@ -1576,6 +1576,33 @@ bool cat_model_check_is_undef(const cat_model *m, size_t i) {
   return m->checks.v[i].undef;
 }
 
+/* A definition named co or sc (the orders an engine chooses) whose body
+ * closes an order (`+`, `*`) or is a `let rec`: Dartagnan's PTX models
+ * say `let co = co+`, and every read of co then goes through a closure
+ * the explicit engine cannot settle while it chooses co. */
+bool cat_model_closes_order(const cat_model *m) {
+  assert(m);
+  for (size_t i = 0; i < m->vals.n; i++) {
+    const cat_val *v = &m->vals.v[i];
+    if (v->kind != CAT_V_DEF || !v->name || (strcmp(v->name, "co") != 0 && strcmp(v->name, "sc") != 0))
+      continue;
+    if (v->group != CAT_NONE) return true;
+    LC_VEC(const cat_node *) todo = {0};
+    bool closes = false;
+    lc_vec_push(&todo, v->body);
+    while (todo.n && !closes) {
+      const cat_node *x = todo.v[--todo.n];
+      if (x->kind == CAT_N_REF) continue;
+      if (x->op == CAT_OP_PLUS || x->op == CAT_OP_STAR) closes = true;
+      if (x->a) lc_vec_push(&todo, x->a);
+      if (x->b) lc_vec_push(&todo, x->b);
+    }
+    lc_vec_free(&todo);
+    if (closes) return true;
+  }
+  return false;
+}
+
 /* ---- the model's named relations (litmus-check --show) ----------------------------- */
 
 /* A relation bound by `let` (or `let rec`) in a model file, not a

@@ -21,6 +21,9 @@
 #       against herd-more.checks, and SB (SC less the outcome in which no
 #       read sees an initial write: 0:1 and 1:0) and MP-na (the NAL flag
 #       raised for the int* location) against herd-more.expected.
+#   tests/e2e/herd-lang/co-closure.cat   `let co = co+`: the default
+#       engine on litmus/spin/SL-cas+rlx.litmus (loops, coherence choices)
+#       is Z3 with it and the explicit engine without it.
 # PROMOTE=1 rewrites the expected files.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -54,4 +57,11 @@ for t in SB MP-na; do
   done
 done
 check_whole "$dir/herd-more.expected" "$tmp/more" "SB and MP-na under herd-more.cat"
+engine_of() {   # MODEL: the engine --engine auto chose
+  "$lc" --json --model "$1" "$top_srcdir/litmus/spin/SL-cas+rlx.litmus" 2>/dev/null |
+    sed -n 's/.*"engine":"\([a-z]*\)".*/\1/p'
+}
+grep -v '^let co = co+$' "$dir/co-closure.cat" >"$tmp/co-plain.cat"
+got="$(engine_of "$dir/co-closure.cat") $(engine_of "$tmp/co-plain.cat")"
+if [ "$got" = "smt enum" ]; then ok "let co = co+ sends a spin test to Z3"; else bad "engines chosen with and without co+: $got (want smt enum)"; fi
 finish herd-lang
