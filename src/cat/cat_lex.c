@@ -78,6 +78,16 @@ static int skip_space(lexer *lx) {
       step(lx);
     } else if (c == '(' && lx->p + 1 < lx->end && lx->p[1] == '*') {
       if (skip_block_comment(lx) < 0) return -1;
+    } else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '*') {
+      /* Dartagnan's C-style comment (its vmm.cat begins with one) */
+      lc_loc open = here(lx);
+      step(lx), step(lx);
+      while (lx->p + 1 < lx->end && !(lx->p[0] == '*' && lx->p[1] == '/')) step(lx);
+      if (lx->p + 1 >= lx->end) {
+        lc_error(lx->d, open, "unterminated comment (opened here)");
+        return -1;
+      }
+      step(lx), step(lx);
     } else if ((c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') || c == '#') {
       /* herd's lexer takes `#` to the end of the line as a comment too */
       while (lx->p < lx->end && *lx->p != '\n') step(lx);

@@ -14,7 +14,8 @@
 #       Observation lines of SB with fence.sc at GPU scope (forbidden), at
 #       CTA scope in two CTAs and without fences (allowed), both engines,
 #       against dartagnan-ptx.expected;
-#   tests/e2e/herd-lang/herd-more.cat   a `#` comment, `^ -1`, a check
+#   tests/e2e/herd-lang/herd-more.cat   `#` and `/* */` comments, `^ -1`,
+#       `let rec ... when CHECK`, a check
 #       name used twice (both apply), negated checks (~empty, ~acyclic,
 #       ~irreflexive), herd's and Dartagnan's names that are empty or
 #       simple here (rf-reg, iico_*, X, sm, si, amo, NAL, ...): its checks
