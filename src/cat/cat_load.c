@@ -1346,6 +1346,8 @@ static const char herd_prelude[] =
   "let NDATA = ADDR\n"
   /* herd's stdlib: PoD and BR are its branch-commit events (B), which
    * the tests read here do not have (B is the barrier events here) */
+  /* Dartagnan's UB: events of undefined behaviour, none here */
+  "let UB = _ \\ _\n"
   "let PoD = _ \\ _\n"
   "let BR = PoD\n"
   /* herd's primitives over sets of sets (classes-loc: the memory events
