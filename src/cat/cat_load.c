@@ -1088,6 +1088,12 @@ static void stmt_with(loader *ld, const cat_stmt *s) {
     ld->m->vals.v[ord].body = node_op(ld, CAT_OP_INTER, at, ref_builtin(ld, "co", CAT_TY_REL, at), ss, CAT_NONE, rel);
   }
   cat_node *ww = node_op(ld, CAT_OP_PRODUCT, at, S_REF(), S_REF(), CAT_NONE, rel);
+  /* herd's orders of S include R's pairs between elements of S only
+   * (c11_cos.cat's co0 also orders the initial write before a non-atomic
+   * write, which mo leaves out) */
+  if (!all_w)
+    base = node_op(ld, CAT_OP_INTER, at, base, node_op(ld, CAT_OP_PRODUCT, at, S_REF(), S_REF(), CAT_NONE, rel),
+                   CAT_NONE, rel);
 #undef S_REF
   cat_node *pairs = node_op(ld, CAT_OP_INTER, at, ww, ref_builtin(ld, "loc", CAT_TY_REL, at), CAT_NONE, rel);
   cat_node *both = node_op(ld, CAT_OP_UNION, at, node_ref(ld, ord, at, CAT_NONE),

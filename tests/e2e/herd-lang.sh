@@ -22,6 +22,10 @@
 #       against herd-more.checks, and SB (SC less the outcome in which no
 #       read sees an initial write: 0:1 and 1:0) and MP-na (the NAL flag
 #       raised for the int* location) against herd-more.expected.
+#   tests/e2e/herd-lang/orders.cat   generate_orders(W & (A | IW), co0)
+#       includes co0's pairs within its set only: MP-na (a non-atomic x)
+#       has executions (none when the initial write of x had to precede
+#       its non-atomic write in mo), against orders.expected.
 #   tests/e2e/herd-lang/co-closure.cat   `let co = co+`: the default
 #       engine on litmus/spin/SL-cas+rlx.litmus (loops, coherence choices)
 #       is Z3 with it and the explicit engine without it.
@@ -58,6 +62,11 @@ for t in SB MP-na; do
   done
 done
 check_whole "$dir/herd-more.expected" "$tmp/more" "SB and MP-na under herd-more.cat"
+: >"$tmp/orders"
+for e in enum smt; do
+  "$lc" -e "$e" --model "$dir/orders.cat" "$dir/MP-na.litmus" 2>&1 | grep -v '^Time ' >>"$tmp/orders"
+done
+check_whole "$dir/orders.expected" "$tmp/orders" "MP-na under orders.cat"
 engine_of() {   # MODEL: the engine --engine auto chose
   "$lc" --json --model "$1" "$top_srcdir/litmus/spin/SL-cas+rlx.litmus" 2>/dev/null |
     sed -n 's/.*"engine":"\([a-z]*\)".*/\1/p'
