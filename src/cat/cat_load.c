@@ -1402,6 +1402,29 @@ static const char *builtin_alias(const char *name) {
   return NULL;
 }
 
+/* herd's C read-modify-write is one event that reads and writes (its
+ * c11_base.cat states atomicity as irreflexive (mo; mo; rf^-1)); here it
+ * is two events that rmw relates, so a model of herd's (one that
+ * generates co with `with ... from`) whose checks never read rmw would
+ * let a write fall between the halves.  Such a model gets the check
+ * rmw-atomicity: empty rmw & (fr; co), which herd's single event
+ * guarantees. */
+static void herd_rmw(loader *ld) {
+  size_t *uses = cat_count_uses(ld->m);
+  bool reads = false;
+  for (size_t i = 0; i < ld->m->vals.n; i++)
+    if (ld->m->vals.v[i].kind == CAT_V_BUILTIN && strcmp(ld->m->vals.v[i].name, "rmw") == 0 && uses[i] > 0)
+      reads = true;
+  free(uses);
+  if (reads) return;
+  lc_loc at = ld->m->checks.n ? ld->m->checks.v[0].loc : (lc_loc){ld->m->path, 1, 1};
+  int rel = tv_new(ld, CAT_TY_REL);
+  cat_node *frco = node_op(ld, CAT_OP_SEQ, at, ref_builtin(ld, "fr", CAT_TY_REL, at),
+                           ref_builtin(ld, "co", CAT_TY_REL, at), CAT_NONE, rel);
+  add_check(ld, CAT_CHECK_EMPTY, false, false, fresh_check_name(ld, "rmw-atomicity"),
+            node_op(ld, CAT_OP_INTER, at, ref_builtin(ld, "rmw", CAT_TY_REL, at), frco, CAT_NONE, rel), at);
+}
+
 /* used: NULL, or where to mark the settings the model took; then a
  * setting it has no option for is left to another model (cat_load_shared). */
 static cat_model *load(const char *path, const lc_source *given, const char *const *search,
@@ -1434,6 +1457,7 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   if (used) memcpy(used, ld.settings_used, nsettings * sizeof *used);
   free(ld.settings_used);
   free(ld.variants);
+  if (rc == 0 && ld.with_co) herd_rmw(&ld);
   if (rc == 0) finish_types(&ld);
   else forget_files(m, d, first_msg);
   lc_vec_free(&ld.reading);

@@ -25,7 +25,9 @@
 #   tests/e2e/herd-lang/orders.cat   generate_orders(W & (A | IW), co0)
 #       includes co0's pairs within its set only: MP-na (a non-atomic x)
 #       has executions (none when the initial write of x had to precede
-#       its non-atomic write in mo), against orders.expected.
+#       its non-atomic write in mo), and FAA2 (two fetch_adds: y=2 only,
+#       as the check rmw-atomicity added to a model that generates co and
+#       never reads rmw holds), against orders.expected.
 #   tests/e2e/herd-lang/co-closure.cat   `let co = co+`: the default
 #       engine on litmus/spin/SL-cas+rlx.litmus (loops, coherence choices)
 #       is Z3 with it and the explicit engine without it.
@@ -64,7 +66,9 @@ done
 check_whole "$dir/herd-more.expected" "$tmp/more" "SB and MP-na under herd-more.cat"
 : >"$tmp/orders"
 for e in enum smt; do
-  "$lc" -e "$e" --model "$dir/orders.cat" "$dir/MP-na.litmus" 2>&1 | grep -v '^Time ' >>"$tmp/orders"
+  for t in MP-na FAA2; do
+    "$lc" -e "$e" --model "$dir/orders.cat" "$dir/$t.litmus" 2>&1 | grep -v '^Time ' >>"$tmp/orders"
+  done
 done
 check_whole "$dir/orders.expected" "$tmp/orders" "MP-na under orders.cat"
 engine_of() {   # MODEL: the engine --engine auto chose
