@@ -5,7 +5,7 @@
 #   HERDTOOLS7, default /work/tools/herdtools7): at least 55 of its cat
 #   files load (scripts/load-foreign-models; 55 of 96 at herdtools7
 #   61e77ef), and rc11.cat, c11_partialSC.cat and c11_simp.cat give on
-#   SB, MP-na (tests/e2e/herd-lang) and MP+volatile (tests/e2e/herd-c11)
+#   SB, MP-na, FAA2 (tests/e2e/herd-lang) and MP+volatile (tests/e2e/herd-c11)
 #   the states herd7 61e77ef gives (foreign-models/herd-c11.expected,
 #   recorded from herd7);
 #   Dat3M's cat/ (DAT3M_CAT, else extracted from the git directory
@@ -30,7 +30,7 @@ if [ -f "$lib/rc11.cat" ]; then
   if [ "${n:-0}" -ge 55 ]; then ok "herd's libdir: $n cat files load"; else bad "herd's libdir: ${n:-no} cat files load (want 55 or more)"; fi
   : >"$tmp/herd"
   for m in rc11 c11_partialSC c11_simp; do
-    for t in herd-lang/SB.litmus herd-lang/MP-na.litmus herd-c11/MP+volatile.litmus; do
+    for t in herd-lang/SB.litmus herd-lang/MP-na.litmus herd-c11/MP+volatile.litmus herd-lang/FAA2.litmus; do
       printf '%s %s: ' "$m" "${t#*/}" >>"$tmp/herd"
       LITMUS_MODELS=$lib "$lc" --format herd --model "$lib/$m.cat" "$top_srcdir/tests/e2e/$t" 2>&1 |
         awk '/^States/ { n = $2; next } n > 0 { n--; gsub(/\[|\]/, ""); printf "%s ", $0 } END { print "" }' >>"$tmp/herd"
