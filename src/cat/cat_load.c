@@ -1357,12 +1357,18 @@ static const char herd_prelude[] =
   "let PoD = _ \\ _\n"
   "let BR = PoD\n"
   /* herd's primitives over sets of sets (classes-loc: the memory events
-   * by location; tag2events, tag2instrs, tag2scope): herd's functional
-   * language, so a definition using one is skipped (see below) */
+   * by location; classes, bisimulation, lift, delift, fulldelift,
+   * tag2events, tag2instrs, tag2scope): herd's functional language, so a
+   * definition using one is skipped (see below) */
   "let classes-loc = fun x -> x\n"
   "let tag2events = fun x -> x\n"
   "let tag2instrs = fun x -> x\n"
   "let tag2scope = fun x -> x\n"
+  "let classes = fun x -> x\n"
+  "let bisimulation = fun x -> x\n"
+  "let lift = fun x -> x\n"
+  "let delift = fun x -> x\n"
+  "let fulldelift = fun x -> x\n"
   "let annot = _ \\ _\n"
   /* herd's relations between the events of one instruction: an
    * instruction here makes one event, but for a read-modify-write's two
