@@ -75,4 +75,3 @@ else
 fi
 [ $ran = 1 ] || skip "neither herd's libdir nor Dat3M's cat/ at hand"
 finish foreign-models
-
