@@ -136,6 +136,11 @@ bool cat_model_co_total(const cat_model *m, bool ptx_test);
 /* A flag from herd's `undefined_unless`: raised, it means undefined behaviour. */
 bool cat_model_check_is_undef(const cat_model *m, size_t i);
 
+/* Does the model redefine co or sc (the orders an engine chooses) as a
+ * closure or a `let rec` (Dartagnan's `let co = co+`)?  The engine choice
+ * weighs it (lc_check_program). */
+bool cat_model_closes_order(const cat_model *m);
+
 /* The model's named relations (definitions by `let` or `let rec` of a
  * relation), in file order, a name bound twice by its last definition:
  * all of them, or (direct_only) those a check's expression names itself.

@@ -118,6 +118,7 @@ typedef struct cat_stmt {
                                 OPAQUE: of the construct it cannot read */
   bool undef;                /* CHECK: herd's `undefined_unless` (a flag) */
   bool asserted;             /* CHECK: herd's `assert` (a flag raised when it fails) */
+  bool negated;              /* CHECK: herd's `~acyclic E`, ...: holds when the check fails */
   struct cat_stmt **body;    /* PROC; IF: the branch taken */
   size_t nbody;
   struct cat_expr **args;    /* CALL */

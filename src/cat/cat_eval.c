@@ -31,6 +31,7 @@ typedef struct ev {
   slot *slots;      /* per value of the model */
   cat_value *cur;   /* the current iterate of each let rec member */
   bool *needed;
+  bool *mark;       /* schedule's scratch, all false between calls */
   bool failed;
 } ev;
 
@@ -72,7 +73,6 @@ cat_type cat_op_result_type(cat_op op, cat_type operand) {
 
 /* ---- counting uses ---------------------------------------------------------- */
 
-static void need_val(ev *E, size_t v);
 
 /* A reference inside a group's body to a member of that group reads the
  * iterate, not a slot, so it is not a use. */
@@ -80,28 +80,34 @@ static bool internal(const ev *E, const cat_node *n) {
   return n->group != CAT_NONE && E->m->vals.v[n->ref].group == n->group;
 }
 
+/* Counts the uses under n, and those of each value it needs, once per
+ * value.  With an explicit stack: a chain of definitions, each naming the
+ * one before, is as deep as the model is long. */
 static void count(ev *E, const cat_node *n) {
-  if (n->kind == CAT_N_REF) {
-    if (internal(E, n)) return;
-    E->slots[n->ref].uses++;
-    need_val(E, n->ref);
-    return;
+  LC_VEC(const cat_node *) st = {0};
+  lc_vec_push(&st, n);
+  while (st.n) {
+    const cat_node *x = st.v[--st.n];
+    if (x->kind != CAT_N_REF) {
+      if (x->b) lc_vec_push(&st, x->b);
+      if (x->a) lc_vec_push(&st, x->a);
+      continue;
+    }
+    if (internal(E, x)) continue;
+    E->slots[x->ref].uses++;
+    size_t v = x->ref;
+    if (E->needed[v]) continue;
+    const cat_val *val = &E->m->vals.v[v];
+    if (val->group == CAT_NONE) {
+      E->needed[v] = true;
+      if (val->kind == CAT_V_DEF) lc_vec_push(&st, val->body);
+      continue;
+    }
+    const cat_group *g = &E->m->groups.v[val->group];
+    for (size_t i = 0; i < g->n; i++) E->needed[g->members[i]] = true;
+    for (size_t i = g->n; i-- > 0;) lc_vec_push(&st, E->m->vals.v[g->members[i]].body);
   }
-  if (n->a) count(E, n->a);
-  if (n->b) count(E, n->b);
-}
-
-static void need_val(ev *E, size_t v) {
-  if (E->needed[v]) return;
-  const cat_val *val = &E->m->vals.v[v];
-  if (val->group == CAT_NONE) {
-    E->needed[v] = true;
-    if (val->kind == CAT_V_DEF) count(E, val->body);
-    return;
-  }
-  const cat_group *g = &E->m->groups.v[val->group];
-  for (size_t i = 0; i < g->n; i++) E->needed[g->members[i]] = true;
-  for (size_t i = 0; i < g->n; i++) count(E, E->m->vals.v[g->members[i]].body);
+  lc_vec_free(&st);
 }
 
 /* ---- values ------------------------------------------------------------------- */
@@ -246,7 +252,7 @@ static bool demand_group(ev *E, size_t gi) {
   return true;
 }
 
-static bool demand(ev *E, size_t v) {
+static bool demand_one(ev *E, size_t v) {
   if (E->slots[v].has) return true;
   if (E->failed) return false;
   const cat_val *val = &E->m->vals.v[v];
@@ -257,6 +263,73 @@ static bool demand(ev *E, size_t v) {
   E->slots[v].v = x;
   E->slots[v].has = true;
   return true;
+}
+
+/* The values v needs that are not computed yet, those it names last:
+ * computing them in this order, each body finds the values it names in
+ * their slots, so evaluation recurses as deep as one body, not as deep as
+ * a chain of definitions each naming the one before (20,000 of them
+ * overflowed the stack).  An explicit stack; E->mark is cleared after. */
+typedef LC_VEC(size_t) size_vec;
+
+static void schedule(ev *E, size_t v, size_vec *order) {
+  typedef struct { size_t v; bool done; } item;
+  LC_VEC(item) st = {0};
+  LC_VEC(const cat_node *) nodes = {0};
+  LC_VEC(size_t) touched = {0};
+  item first = {v, false};
+  lc_vec_push(&st, first);
+  while (st.n) {
+    item it = st.v[--st.n];
+    if (it.done) {
+      lc_vec_push(order, it.v);
+      continue;
+    }
+    if (E->mark[it.v] || E->slots[it.v].has) continue;
+    E->mark[it.v] = true;
+    lc_vec_push(&touched, it.v);
+    item again = {it.v, true};
+    lc_vec_push(&st, again);
+    const cat_val *val = &E->m->vals.v[it.v];
+    if (val->kind == CAT_V_BUILTIN) continue;
+    size_t nm = 1;
+    const size_t *members = &it.v;
+    if (val->group != CAT_NONE) {
+      nm = E->m->groups.v[val->group].n;
+      members = E->m->groups.v[val->group].members;
+    }
+    for (size_t i = 0; i < nm; i++) {
+      nodes.n = 0;
+      lc_vec_push(&nodes, E->m->vals.v[members[i]].body);
+      while (nodes.n) {
+        const cat_node *x = nodes.v[--nodes.n];
+        if (x->kind == CAT_N_REF) {
+          if (!internal(E, x) && !E->mark[x->ref] && !E->slots[x->ref].has) {
+            item child = {x->ref, false};
+            lc_vec_push(&st, child);
+          }
+          continue;
+        }
+        if (x->a) lc_vec_push(&nodes, x->a);
+        if (x->b) lc_vec_push(&nodes, x->b);
+      }
+    }
+  }
+  for (size_t i = 0; i < touched.n; i++) E->mark[touched.v[i]] = false;
+  lc_vec_free(&st);
+  lc_vec_free(&nodes);
+  lc_vec_free(&touched);
+}
+
+static bool demand(ev *E, size_t v) {
+  if (E->slots[v].has) return true;
+  if (E->failed) return false;
+  size_vec order = {0};
+  schedule(E, v, &order);
+  bool ok = true;
+  for (size_t i = 0; i < order.n && ok; i++) ok = demand_one(E, order.v[i]);
+  lc_vec_free(&order);
+  return ok && E->slots[v].has;
 }
 
 /* ---- checks --------------------------------------------------------------------- */
@@ -270,12 +343,13 @@ static void cleanup(ev *E) {
   free(E->slots);
   free(E->cur);
   free(E->needed);
+  free(E->mark);
 }
 
 size_t *cat_count_uses(const cat_model *m) {
   assert(m);
   size_t n = m->vals.n ? m->vals.n : 1;
-  ev E = {m, NULL, NULL, lc_xcalloc(n, sizeof(slot)), NULL, lc_xcalloc(n, sizeof(bool)), false};
+  ev E = {m, NULL, NULL, lc_xcalloc(n, sizeof(slot)), NULL, lc_xcalloc(n, sizeof(bool)), NULL, false};
   for (size_t i = 0; i < m->checks.n; i++) count(&E, m->checks.v[i].e);
   size_t *uses = lc_xcalloc(n, sizeof(size_t));
   for (size_t i = 0; i < m->vals.n; i++) uses[i] = E.slots[i].uses;
@@ -287,7 +361,7 @@ size_t *cat_count_uses(const cat_model *m) {
 int cat_eval(const cat_model *m, const cat_backend *be, lc_diag *d) {
   assert(m && be && be->builtin && be->op && be->check && (be->same || be->rec_limit) && d);
   size_t n = m->vals.n ? m->vals.n : 1;
-  ev E = {m, be, d, lc_xcalloc(n, sizeof(slot)), lc_xcalloc(n, sizeof(cat_value)), NULL, false};
+  ev E = {m, be, d, lc_xcalloc(n, sizeof(slot)), lc_xcalloc(n, sizeof(cat_value)), NULL, lc_xcalloc(n, sizeof(bool)), false};
   for (size_t i = 0; i < m->vals.n; i++) E.slots[i].uses = m->uses[i];
   for (size_t i = 0; i < m->checks.n && !E.failed; i++) {
     const cat_check *c = &m->checks.v[i];
@@ -311,7 +385,7 @@ int cat_eval_values(const cat_model *m, const cat_backend *be, const size_t *val
                     lc_diag *d) {
   assert(m && be && be->builtin && be->op && (be->same || be->rec_limit) && (vals || !n) && (out || !n) && d);
   size_t nv = m->vals.n ? m->vals.n : 1;
-  ev E = {m, be, d, lc_xcalloc(nv, sizeof(slot)), lc_xcalloc(nv, sizeof(cat_value)), NULL, false};
+  ev E = {m, be, d, lc_xcalloc(nv, sizeof(slot)), lc_xcalloc(nv, sizeof(cat_value)), NULL, lc_xcalloc(nv, sizeof(bool)), false};
   /* several values are asked for, each read by the others perhaps: none
    * is released before the end */
   for (size_t i = 0; i < m->vals.n; i++) E.slots[i].uses = SIZE_MAX / 2;

@@ -19,6 +19,7 @@ typedef struct lexer {
   const char *line_start;
   lc_diag *d;
   LC_VEC(cat_tok) toks;
+  bool dartagnan;     /* a C-style comment was read: comments do not nest */
 } lexer;
 
 static const struct {
@@ -49,7 +50,10 @@ static void step(lexer *lx) {
   lx->p++;
 }
 
-/* (* ... *) with nesting; lx->p is on the opening '('. */
+/* (* ... *) with nesting, as herd reads it; lx->p is on the opening '('.
+ * Dartagnan's comments do not nest (its vmm.cat has a `(*` inside one):
+ * in a file that has used Dartagnan's C-style comment, a comment ends at
+ * its first `*)`. */
 static int skip_block_comment(lexer *lx) {
   lc_loc open = here(lx);
   int depth = 0;
@@ -59,7 +63,7 @@ static int skip_block_comment(lexer *lx) {
       return -1;
     }
     if (lx->p + 1 < lx->end && lx->p[0] == '(' && lx->p[1] == '*') {
-      depth++;
+      depth = lx->dartagnan ? 1 : depth + 1;
       step(lx);
     } else if (lx->p + 1 < lx->end && lx->p[0] == '*' && lx->p[1] == ')') {
       depth--;
@@ -78,7 +82,19 @@ static int skip_space(lexer *lx) {
       step(lx);
     } else if (c == '(' && lx->p + 1 < lx->end && lx->p[1] == '*') {
       if (skip_block_comment(lx) < 0) return -1;
-    } else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') {
+    } else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '*') {
+      /* Dartagnan's C-style comment (its vmm.cat begins with one) */
+      lc_loc open = here(lx);
+      lx->dartagnan = true;
+      step(lx), step(lx);
+      while (lx->p + 1 < lx->end && !(lx->p[0] == '*' && lx->p[1] == '/')) step(lx);
+      if (lx->p + 1 >= lx->end) {
+        lc_error(lx->d, open, "unterminated comment (opened here)");
+        return -1;
+      }
+      step(lx), step(lx);
+    } else if ((c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') || c == '#') {
+      /* herd's lexer takes `#` to the end of the line as a comment too */
       while (lx->p < lx->end && *lx->p != '\n') step(lx);
     } else {
       return 0;
@@ -132,9 +148,12 @@ static int lex_punct(lexer *lx, lc_loc at) {
     CAT_T_SEMI, CAT_T_BSLASH, CAT_T_AMP, CAT_T_STAR, CAT_T_PLUS, CAT_T_QMARK, CAT_T_TILDE};
   char c = *lx->p;
   if (c == '^') {
-    if (lx->end - lx->p >= 3 && lx->p[1] == '-' && lx->p[2] == '1') {
-      push(lx, CAT_T_INV, lx->p, 3, at);
-      lx->p += 3;
+    /* herd's `^` and `-1` are two tokens: blanks may stand between them */
+    const char *q = lx->p + 1;
+    while (q < lx->end && (*q == ' ' || *q == '\t')) q++;
+    if (lx->end - q >= 2 && q[0] == '-' && q[1] == '1') {
+      push(lx, CAT_T_INV, lx->p, (size_t)(q + 2 - lx->p), at);
+      lx->p = q + 2;
       return 0;
     }
     lc_error(lx->d, at, "'^' must be followed by '-1' (inverse)");
@@ -168,7 +187,7 @@ static int lex_punct(lexer *lx, lc_loc at) {
 
 size_t cat_lex(lc_arena *a, const char *file, const char *text, size_t len,
                cat_tok **out, lc_diag *d) {
-  lexer lx = {a, file, text, text + len, 1, text, d, {0}};
+  lexer lx = {a, file, text, text + len, 1, text, d, {0}, false};
   int rc = 0;
   for (;;) {
     if ((rc = skip_space(&lx)) < 0) break;

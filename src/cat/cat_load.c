@@ -766,6 +766,7 @@ static void stmt_fun(loader *ld, const cat_stmt *s) {
   set_sc(ld, f);
 }
 
+static void stmt_check(loader *ld, const cat_stmt *s);
 static void stmt_rec(loader *ld, const cat_stmt *s) {
   cat_group g = {lc_arena_alloc(ld->m->arena, s->nbinds * sizeof(size_t)), s->nbinds};
   size_t gi = ld->m->groups.n;
@@ -795,6 +796,8 @@ static void stmt_rec(loader *ld, const cat_stmt *s) {
     }
   }
   set_sc(ld, sc);
+  /* herd's `let rec ... when CHECK`: the check, on the fixed point */
+  if (s->nbody) stmt_check(ld, s->body[0]);
 }
 
 static bool check_named(const loader *ld, const char *name) {
@@ -837,13 +840,9 @@ static cat_node *ref_builtin(loader *ld, const char *name, cat_type t, lc_loc at
 static void stmt_check(loader *ld, const cat_stmt *s) {
   static const char *const kw[] = {"'acyclic' needs a relation", "'irreflexive' needs a relation"};
   static const char *const base[] = {"acyclic", "irreflexive", "empty"};
+  /* herd lets two checks share a name (c11_base.cat's two NaRf): both
+   * apply, and the second is reported here as NAME-2 */
   const char *name = s->name;
-  if (name && !ld->call_name && check_named(ld, name)) {
-    lc_loc f = ld->m->checks.v[lc_names_get(&ld->check_names, name, strlen(name))].loc;
-    err(ld, s->name_loc, "duplicate check name '%s' (the first is at %s:%d:%d)", name, f.file,
-        f.line, f.col);
-    return;
-  }
   if (!name) name = ld->call_name ? ld->call_name : s->undef ? "undefined" : s->asserted ? "assert" : base[s->check];
   name = fresh_check_name(ld, name);
   cat_node *n = resolve(ld, ld->sc, s->e, CAT_NONE);
@@ -859,6 +858,31 @@ static void stmt_check(loader *ld, const cat_stmt *s) {
       n = node_op(ld, CAT_OP_INTER, s->loc, r, ref_builtin(ld, "id", CAT_TY_REL, s->loc), CAT_NONE, rel);
     }
     add_check(ld, CAT_CHECK_EMPTY, true, false, name, n, s->loc);
+    return;
+  }
+  if (s->negated) {
+    /* herd's `~acyclic E` holds when E+ & id is not empty (`~irreflexive
+     * E`: E & id, `~empty E`: E).  With X that relation, the check is
+     * `empty [_ \ domain((_ * _); X; (_ * _))]`: the domain is every
+     * event when X has a pair, none when it has not (a test always has
+     * events, its initial writes). */
+    int rel = tv_new(ld, CAT_TY_REL), set = tv_new(ld, CAT_TY_SET);
+    cat_node *x = n;
+    if (s->check == CAT_CHECK_EMPTY && tv_type(ld, n->tv) == (int)CAT_TY_SET)
+      x = node_op(ld, CAT_OP_IDSET, s->loc, n, NULL, CAT_NONE, rel);
+    else if (s->check != CAT_CHECK_EMPTY) {
+      cat_node *r = s->check == CAT_CHECK_ACYCLIC ? node_op(ld, CAT_OP_PLUS, s->loc, n, NULL, CAT_NONE, rel) : n;
+      x = node_op(ld, CAT_OP_INTER, s->loc, r, ref_builtin(ld, "id", CAT_TY_REL, s->loc), CAT_NONE, rel);
+    }
+    cat_node *all = node_op(ld, CAT_OP_COMPL, s->loc, node_op(ld, CAT_OP_EMPTY, s->loc, NULL, NULL, CAT_NONE, set),
+                            NULL, CAT_NONE, set);
+    cat_node *full = node_op(ld, CAT_OP_PRODUCT, s->loc, all, all, CAT_NONE, rel);
+    cat_node *spread = node_op(ld, CAT_OP_SEQ, s->loc, node_op(ld, CAT_OP_SEQ, s->loc, full, x, CAT_NONE, rel),
+                               full, CAT_NONE, rel);
+    cat_node *none = node_op(ld, CAT_OP_DIFF, s->loc, all,
+                             node_op(ld, CAT_OP_DOMAIN, s->loc, spread, NULL, CAT_NONE, set), CAT_NONE, set);
+    add_check(ld, CAT_CHECK_EMPTY, s->flag, s->undef, name,
+              node_op(ld, CAT_OP_IDSET, s->loc, none, NULL, CAT_NONE, rel), s->loc);
     return;
   }
   add_check(ld, s->check, s->flag, s->undef, name, n, s->loc);
@@ -1064,6 +1088,12 @@ static void stmt_with(loader *ld, const cat_stmt *s) {
     ld->m->vals.v[ord].body = node_op(ld, CAT_OP_INTER, at, ref_builtin(ld, "co", CAT_TY_REL, at), ss, CAT_NONE, rel);
   }
   cat_node *ww = node_op(ld, CAT_OP_PRODUCT, at, S_REF(), S_REF(), CAT_NONE, rel);
+  /* herd's orders of S include R's pairs between elements of S only
+   * (c11_cos.cat's co0 also orders the initial write before a non-atomic
+   * write, which mo leaves out) */
+  if (!all_w)
+    base = node_op(ld, CAT_OP_INTER, at, base, node_op(ld, CAT_OP_PRODUCT, at, S_REF(), S_REF(), CAT_NONE, rel),
+                   CAT_NONE, rel);
 #undef S_REF
   cat_node *pairs = node_op(ld, CAT_OP_INTER, at, ww, ref_builtin(ld, "loc", CAT_TY_REL, at), CAT_NONE, rel);
   cat_node *both = node_op(ld, CAT_OP_UNION, at, node_ref(ld, ord, at, CAT_NONE),
@@ -1145,7 +1175,7 @@ static void cycle_error(loader *ld, const char *id, const char *path, lc_loc sit
  * events, and its error says so. */
 static const char *foreign_arch(const char *header) {
   static const char *const archs[][2] = {
-    {"aarch64", "AArch64"}, {"armv8", "AArch64"}, {"arm", "ARM"}, {"power", "Power"}, {"ppc", "Power"},
+    {"aarch64", "AArch64"}, {"armv8", "AArch64"}, {"aarch32", "AArch32"}, {"arm", "ARM"}, {"power", "Power"}, {"ppc", "Power"},
     {"x86", "x86"}, {"tso", "x86"}, {"riscv", "RISC-V"}, {"risc-v", "RISC-V"}, {"mips", "MIPS"},
     {"lisa", "the Linux kernel (LISA)"}, {"linux", "the Linux kernel"}, {"lkmm", "the Linux kernel"},
     {"opencl", "OpenCL"}, {"vulkan", "Vulkan"}, {"bpf", "eBPF"}, {"java", "Java"}, {"jvm", "Java"},
@@ -1294,6 +1324,90 @@ static const char herd_prelude[] =
   "let LS = _ \\ _\n"
   "let UL = _ \\ _\n";
 
+/* More of herd's and Dartagnan's names, for events the tests read here do
+ * not have or have in one form only; read after herd_prelude, and left
+ * out of the relations --show lists (cat_model_relations): they are
+ * empty or the builtins under another name. */
+#define OTHER_NAMES "(herd's and Dartagnan's other names)"
+static const char other_prelude[] =
+  /* herd's and Dartagnan's loc relates every memory event to itself too
+   * (Dartagnan's dynamic_tag(X) = [range([IW & X]; loc)] keeps the
+   * initial write); the engines' builtin relates distinct events only.
+   * The two differ only on pairs (e, e): an expression that keeps such
+   * a pair from loc (the shipped models' `[W]; cause; [W]) & loc`) sees
+   * one only when its other operand relates an event to itself, which
+   * the checks forbid anyway (a cycle of cause, of hb). */
+  "let loc = loc | [M]\n"
+  "let LKR = _ \\ _\n"
+  "let LKW = _ \\ _\n"
+  "let LF = _ \\ _\n"
+  "let RL = _ \\ _\n"
+  "let RU = _ \\ _\n"
+  /* herd's C RMW and X (CAction.ml: both name the events of read-modify-
+   * writes); no exclusives (EX), page-table entries (PTE), speculation,
+   * branches or register events here; every memory event is explicit */
+  "let X = RMW\n"
+  "let EX = _ \\ _\n"
+  "let PTE = _ \\ _\n"
+  "let Exp = M\n"
+  "let NExp = _ \\ _\n"
+  "let SPEC = _ \\ _\n"
+  "let EXEC = _\n"
+  "let SPURIOUS = _ \\ _\n"
+  "let BCC = _ \\ _\n"
+  "let PRED = _ \\ _\n"
+  "let Rreg = _ \\ _\n"
+  "let Wreg = _ \\ _\n"
+  "let ADDR = _ \\ _\n"
+  "let DATA = _ \\ _\n"
+  "let NDATA = ADDR\n"
+  /* herd's stdlib: PoD and BR are its branch-commit events (B), which
+   * the tests read here do not have (B is the barrier events here) */
+  /* Dartagnan's UB: events of undefined behaviour, none here */
+  "let UB = _ \\ _\n"
+  "let PoD = _ \\ _\n"
+  "let BR = PoD\n"
+  /* herd's primitives over sets of sets (classes-loc: the memory events
+   * by location; classes, bisimulation, lift, delift, fulldelift,
+   * tag2events, tag2instrs, tag2scope): herd's functional language, so a
+   * definition using one is skipped (see below) */
+  "let classes-loc = fun x -> x\n"
+  "let tag2events = fun x -> x\n"
+  "let tag2instrs = fun x -> x\n"
+  "let tag2scope = fun x -> x\n"
+  "let classes = fun x -> x\n"
+  "let bisimulation = fun x -> x\n"
+  "let lift = fun x -> x\n"
+  "let delift = fun x -> x\n"
+  "let fulldelift = fun x -> x\n"
+  "let annot = _ \\ _\n"
+  /* herd's relations between the events of one instruction: an
+   * instruction here makes one event, but for a read-modify-write's two
+   * halves, which rmw relates; a register is not an event, so rf-reg and
+   * the intra-instruction orders are empty.  sm/si (same single-copy
+   * atomic access) relate each memory event to itself (no mixed sizes). */
+  "let rf-reg = id \\ id\n"
+  "let iico_data = id \\ id\n"
+  "let iico_ctrl = id \\ id\n"
+  "let iico_order = id \\ id\n"
+  "let si = [M]\n"
+  "let sm = si\n"
+  "let same-instr = id | rmw | rmw^-1\n"
+  "let same-instance = same-instr\n"
+  /* herd's stdlib.cat (HEAD): atomic operations and exclusive pairs, and
+   * its set utilities; Dartagnan's amo and lxsx are the same */
+  "let lxsx = id \\ id\n"
+  "let amo = rmw\n"
+  "let udr(r) = domain(r) | range(r)\n"
+  "let imply(a, b) = ~a | b\n"
+  "let nodetour(r1, r2, r3) = r1 \\ (r2; r3)\n"
+  "let singlestep(r) = nodetour(r, r, r)\n"
+  /* Dartagnan's NAL: the initial writes of the locations a C test
+   * declares non-atomic (int* rather than atomic_int*).  The C front end
+   * here keeps no declared types, so a location counts as non-atomic when
+   * some access to it is non-atomic (docs/model-language.md) */
+  "let NAL = IW & domain(loc; [M & WEAK \\ IW])\n";
+
 /* Other tools' names for builtins: Dartagnan's syncbar relates barrier
  * events of one barrier instance, which here is sync_bar (an arrive to the
  * waits it releases: the same order once composed with po on both sides,
@@ -1303,6 +1417,29 @@ static const char *builtin_alias(const char *name) {
   for (size_t i = 0; i < LC_ARRAY_LEN(aliases); i++)
     if (strcmp(name, aliases[i][0]) == 0) return aliases[i][1];
   return NULL;
+}
+
+/* herd's C read-modify-write is one event that reads and writes (its
+ * c11_base.cat states atomicity as irreflexive (mo; mo; rf^-1)); here it
+ * is two events that rmw relates, so a model of herd's (one that
+ * generates co with `with ... from`) whose checks never read rmw would
+ * let a write fall between the halves.  Such a model gets the check
+ * rmw-atomicity: empty rmw & (fr; co), which herd's single event
+ * guarantees. */
+static void herd_rmw(loader *ld) {
+  size_t *uses = cat_count_uses(ld->m);
+  bool reads = false;
+  for (size_t i = 0; i < ld->m->vals.n; i++)
+    if (ld->m->vals.v[i].kind == CAT_V_BUILTIN && strcmp(ld->m->vals.v[i].name, "rmw") == 0 && uses[i] > 0)
+      reads = true;
+  free(uses);
+  if (reads) return;
+  lc_loc at = ld->m->checks.n ? ld->m->checks.v[0].loc : (lc_loc){ld->m->path, 1, 1};
+  int rel = tv_new(ld, CAT_TY_REL);
+  cat_node *frco = node_op(ld, CAT_OP_SEQ, at, ref_builtin(ld, "fr", CAT_TY_REL, at),
+                           ref_builtin(ld, "co", CAT_TY_REL, at), CAT_NONE, rel);
+  add_check(ld, CAT_CHECK_EMPTY, false, false, fresh_check_name(ld, "rmw-atomicity"),
+            node_op(ld, CAT_OP_INTER, at, ref_builtin(ld, "rmw", CAT_TY_REL, at), frco, CAT_NONE, rel), at);
 }
 
 /* used: NULL, or where to mark the settings the model took; then a
@@ -1330,13 +1467,16 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
     }
   size_t first_msg = d->msgs.n;
   lc_source prelude = {(char *)"(herd's standard names)", (char *)herd_prelude, strlen(herd_prelude), NULL, 0};
+  lc_source other = {(char *)OTHER_NAMES, (char *)other_prelude, strlen(other_prelude), NULL, 0};
   int rc = load_file(&ld, prelude.name, &prelude, (lc_loc){0});
+  if (rc == 0) rc = load_file(&ld, other.name, &other, (lc_loc){0});
   ld.prelude = ld.sc;
   if (rc == 0) rc = load_file(&ld, path, given, (lc_loc){0});
   if (rc == 0 && !used) rc = unused_settings(&ld);
   if (used) memcpy(used, ld.settings_used, nsettings * sizeof *used);
   free(ld.settings_used);
   free(ld.variants);
+  if (rc == 0 && ld.with_co) herd_rmw(&ld);
   if (rc == 0) finish_types(&ld);
   else forget_files(m, d, first_msg);
   lc_vec_free(&ld.reading);
@@ -1501,12 +1641,40 @@ bool cat_model_check_is_undef(const cat_model *m, size_t i) {
   return m->checks.v[i].undef;
 }
 
+/* A definition named co or sc (the orders an engine chooses) whose body
+ * closes an order (`+`, `*`) or is a `let rec`: Dartagnan's PTX models
+ * say `let co = co+`, and every read of co then goes through a closure
+ * the explicit engine cannot settle while it chooses co. */
+bool cat_model_closes_order(const cat_model *m) {
+  assert(m);
+  for (size_t i = 0; i < m->vals.n; i++) {
+    const cat_val *v = &m->vals.v[i];
+    if (v->kind != CAT_V_DEF || !v->name || (strcmp(v->name, "co") != 0 && strcmp(v->name, "sc") != 0))
+      continue;
+    if (v->group != CAT_NONE) return true;
+    LC_VEC(const cat_node *) todo = {0};
+    bool closes = false;
+    lc_vec_push(&todo, v->body);
+    while (todo.n && !closes) {
+      const cat_node *x = todo.v[--todo.n];
+      if (x->kind == CAT_N_REF) continue;
+      if (x->op == CAT_OP_PLUS || x->op == CAT_OP_STAR) closes = true;
+      if (x->a) lc_vec_push(&todo, x->a);
+      if (x->b) lc_vec_push(&todo, x->b);
+    }
+    lc_vec_free(&todo);
+    if (closes) return true;
+  }
+  return false;
+}
+
 /* ---- the model's named relations (litmus-check --show) ----------------------------- */
 
 /* A relation bound by `let` (or `let rec`) in a model file, not a
  * function argument's value ("f(x)"). */
 static bool named_relation(const cat_val *v) {
-  return v->kind == CAT_V_DEF && v->type == CAT_TY_REL && v->name && !strchr(v->name, '(');
+  return v->kind == CAT_V_DEF && v->type == CAT_TY_REL && v->name && !strchr(v->name, '(') &&
+         !(v->loc.file && strcmp(v->loc.file, OTHER_NAMES) == 0);
 }
 
 /* The definitions a check's expression reads without going through

@@ -437,6 +437,11 @@ static bool binding(parser *p, cat_binding *b) {
 }
 
 /* let rec binding { 'and' binding } */
+static cat_stmt *check(parser *p);
+static bool is_check_word(const cat_tok *t) {
+  return t->kind == CAT_T_ACYCLIC || t->kind == CAT_T_IRREFLEXIVE || t->kind == CAT_T_EMPTY;
+}
+
 static cat_stmt *let_rec(parser *p, lc_loc at) {
   cat_stmt *s = mk_stmt(p, CAT_S_REC, at);
   LC_VEC(cat_binding) bs = {0};
@@ -456,6 +461,17 @@ static cat_stmt *let_rec(parser *p, lc_loc at) {
   s->binds = lc_arena_alloc(p->arena, bs.n * sizeof *s->binds);
   memcpy(s->binds, bs.v, bs.n * sizeof *s->binds);
   lc_vec_free(&bs);
+  if (is_word(peek(p), "when") && is_check_word(peek2(p))) {
+    /* herd's `let rec ... when acyclic E as Name`: the iteration fails
+     * once the check fails; the iterates grow, so that is the check on
+     * the fixed point, read as the statement after the definition */
+    next(p);
+    cat_stmt *c = check(p);
+    if (!c) return NULL;
+    s->nbody = 1;
+    s->body = lc_arena_alloc(p->arena, sizeof *s->body);
+    s->body[0] = c;
+  }
   return s;
 }
 
@@ -676,6 +692,24 @@ static const cat_tok *let_extent(parser *p, size_t *end) {
       if (starts_herd_stmt(t) && !(pending > 0 && (is_word(t, "with") || is_word(t, "else"))) &&
           !(is_word(t, "if") && operand_expected_after(&toks[i - 1])))
         break;
+    }
+    if (depth == 0 && rec && is_word(t, "when") && is_check_word(&toks[i + 1])) {
+      /* let rec ... when CHECK: the check ends the definition */
+      size_t j = i + 2;
+      int d = 0;
+      for (; toks[j].kind != CAT_T_EOF; j++) {
+        if (toks[j].kind == CAT_T_LPAREN || toks[j].kind == CAT_T_LBRACK) d++;
+        else if ((toks[j].kind == CAT_T_RPAREN || toks[j].kind == CAT_T_RBRACK) && d > 0) d--;
+        else if (d == 0 && toks[j].kind == CAT_T_AS) {
+          if (toks[j + 1].kind == CAT_T_NAME) j++;
+          j++;
+          break;
+        } else if (d == 0 && (toks[j].kind == CAT_T_LET || toks[j].kind == CAT_T_INCLUDE ||
+                              starts_herd_stmt(&toks[j]) || is_check_word(&toks[j])))
+          break;
+      }
+      i = j;
+      break;
     }
     const char *x = t->text;
     if (t->kind == CAT_T_EQ) body = true;
@@ -1059,10 +1093,20 @@ static cat_stmt *statement_in(parser *p) {
   case CAT_T_IRREFLEXIVE:
   case CAT_T_EMPTY:
   case CAT_T_FLAG: return check(p);
-  case CAT_T_TILDE:
-    p->failed = true;
-    lc_error(p->d, peek(p)->loc, "negated checks (herd's '~acyclic', '~empty', ...) are not supported; only flags are written 'flag ~empty E as name'");
-    return NULL;
+  case CAT_T_TILDE: {
+    /* herd's negated check: `~acyclic E` holds when E has a cycle */
+    cat_tok *tilde = next(p);
+    cat_tok_kind k = peek(p)->kind;
+    if (k != CAT_T_ACYCLIC && k != CAT_T_IRREFLEXIVE && k != CAT_T_EMPTY) {
+      expected(p, "'acyclic', 'irreflexive' or 'empty' after '~' (a negated check)");
+      return NULL;
+    }
+    cat_stmt *s = check(p);
+    if (!s) return NULL;
+    s->negated = true;
+    s->loc = tilde->loc;
+    return s;
+  }
   default: return herd_statement(p);
   }
 }

@@ -35,6 +35,7 @@
 #include "progress.h"
 #include "lc.h"
 #include "litmus/ast.h"
+#include "litmus/herd_hash.h"
 #include "report/report.h"
 #include "report/show.h"
 #include "report/why.h"
@@ -524,6 +525,7 @@ typedef struct job {
   int verdict;              /* 1 Ok, 0 No, -1 none */
   char *html_row;           /* --html: the test's line of the index */
   char *stem;               /* --html, --graph: the test's file names; NULL: its name's */
+  char herd_hash[33];       /* --format herd: herd's hash of the test, or "" */
   atomic_bool done;
 } job;
 
@@ -834,7 +836,11 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
     free(s);
     json_decref(js);
   } else if (r->status == LC_RESULT_OK && !b->o->quiet) {
-    if (b->o->herd) report_herd(out, r);
+    if (b->o->herd) {
+      report_herd(out, r);
+      /* herd's last line, which msum7 and mcompare7 match logs by */
+      if (j->herd_hash[0]) lc_buf_printf(out, "Hash=%s\n", j->herd_hash);
+    }
     else report_text(out, r);
     if (t->thread_label && !t->cpp) via_level(out, t, r->model);
     if (x && b->o->explain) report_explain_text(out, x);
@@ -926,7 +932,10 @@ static void run_job(const batch *b, job *j) {
   else if (b->o->mode == MODE_PRINT) lt_print(&out, ct.test);
   else if (b->o->mode == MODE_EVENTS) lx_program_print(&out, ct.prog);
   else if (b->o->mode == MODE_LINT) j->status = lint_one(b->o, j->path, ct.prog, &out);
-  else check_one(b, j, ct.test, err, &out);
+  else {
+    if (b->o->herd && ct.read && lt_herd_hash(ct.src.text, ct.src.len, j->herd_hash) < 0) j->herd_hash[0] = '\0';
+    check_one(b, j, ct.test, err, &out);
+  }
   if (both) {
     if (rc == 0 && source_status == LC_EXIT_OK && !b->o->json)
       via_compare(&out, source_end, src_ct.test, b->search, &b->o->check);

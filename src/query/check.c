@@ -347,6 +347,23 @@ static lc_engine auto_engine(const lx_program *p) {
 
 lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }
 
+/* The model's cost too: a model that redefines co (or sc) as a closure
+ * (Dartagnan's PTX models: `let co = co+`) leaves the explicit engine no
+ * way to settle the model while it chooses co, and a test with more than
+ * about ten coherence orders goes to Z3.  On the spin tests of
+ * `litmus-gen --family spin --seed 7` under Dat3M's ptx-v7.5.cat, the
+ * explicit engine ran past 10 s on 8 of the 30 tests, each with 15 or
+ * more orders (co_log2 3.9 to 12; past 30 s on tests 0 and 1, where Z3
+ * takes 0.6 to 0.7 s); Dat3M's Ticketlock tests (8 orders) take it 0.2 s
+ * under Dat3M's ptx-v6.0.cat against Z3's 96 s and more, so they stay. */
+#define AUTO_CO_CLOSED_LOG2 3.5   /* ~11 coherence orders */
+static lc_engine auto_engine_for(const lx_program *p, const cat_model *m) {
+  lc_engine e = auto_engine(p);
+  if (e == LC_ENGINE_ENUM && cat_model_closes_order(m) && measure(p).co_log2 >= AUTO_CO_CLOSED_LOG2)
+    return LC_ENGINE_SMT;
+  return e;
+}
+
 /* The engines name the time they were given, which is what lowering left
  * of the user's --timeout: name the user's. */
 static void name_user_timeout(lc_result *r, double timeout) {
@@ -369,7 +386,7 @@ lc_result *lc_check_program_hooked(const lx_program *p, const cat_model *m, cons
   assert(p && m && o && o->engine <= LC_ENGINE_AUTO);
   double left = o->timeout > 0 ? o->timeout - (lc_now() - start) : 0;
   if (o->timeout > 0 && left < 1e-3) left = 1e-3;
-  lc_engine engine = o->engine == LC_ENGINE_AUTO ? auto_engine(p) : o->engine;
+  lc_engine engine = o->engine == LC_ENGINE_AUTO ? auto_engine_for(p, m) : o->engine;
   lc_result *r;
   if (engine == LC_ENGINE_ENUM) {
     enum_options eo = {left, o->races, false, o->cut_loops};

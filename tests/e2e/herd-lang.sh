@@ -13,7 +13,24 @@
 #       fences): its checks against dartagnan-ptx.checks, and the
 #       Observation lines of SB with fence.sc at GPU scope (forbidden), at
 #       CTA scope in two CTAs and without fences (allowed), both engines,
-#       against dartagnan-ptx.expected.
+#       against dartagnan-ptx.expected;
+#   tests/e2e/herd-lang/herd-more.cat   `#` and `/* */` comments, `^ -1`,
+#       `let rec ... when CHECK`, a check
+#       name used twice (both apply), negated checks (~empty, ~acyclic,
+#       ~irreflexive), herd's and Dartagnan's names that are empty or
+#       simple here (rf-reg, iico_*, X, sm, si, amo, NAL, ...): its checks
+#       against herd-more.checks, and SB (SC less the outcome in which no
+#       read sees an initial write: 0:1 and 1:0) and MP-na (the NAL flag
+#       raised for the int* location) against herd-more.expected.
+#   tests/e2e/herd-lang/orders.cat   generate_orders(W & (A | IW), co0)
+#       includes co0's pairs within its set only: MP-na (a non-atomic x)
+#       has executions (none when the initial write of x had to precede
+#       its non-atomic write in mo), and FAA2 (two fetch_adds: y=2 only,
+#       as the check rmw-atomicity added to a model that generates co and
+#       never reads rmw holds), against orders.expected.
+#   tests/e2e/herd-lang/co-closure.cat   `let co = co+`: the default
+#       engine on litmus/spin/SL-cas+rlx.litmus (loops, coherence choices)
+#       is Z3 with it and the explicit engine without it.
 # PROMOTE=1 rewrites the expected files.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -38,4 +55,27 @@ for t in SB+fence.sc-gpu SB+fence.sc-cta+diff-cta SB; do
   done
 done
 check_whole "$dir/dartagnan-ptx.expected" "$tmp/obs" "SB and fence.sc under dartagnan-ptx.cat"
+"$abs_top_builddir/tests/cat-load-check" "$dir/herd-more.cat" >"$tmp/out" 2>&1
+check_whole "$dir/herd-more.checks" "$tmp/out" "herd-more.cat loads"
+: >"$tmp/more"
+for t in SB MP-na; do
+  for e in enum smt; do
+    "$lc" -e "$e" --model "$dir/herd-more.cat" "$dir/$t.litmus" 2>&1 | grep -v '^Time ' >>"$tmp/more"
+  done
+done
+check_whole "$dir/herd-more.expected" "$tmp/more" "SB and MP-na under herd-more.cat"
+: >"$tmp/orders"
+for e in enum smt; do
+  for t in MP-na FAA2; do
+    "$lc" -e "$e" --model "$dir/orders.cat" "$dir/$t.litmus" 2>&1 | grep -v '^Time ' >>"$tmp/orders"
+  done
+done
+check_whole "$dir/orders.expected" "$tmp/orders" "MP-na under orders.cat"
+engine_of() {   # MODEL: the engine --engine auto chose
+  "$lc" --json --model "$1" "$top_srcdir/litmus/spin/SL-cas+rlx.litmus" 2>/dev/null |
+    sed -n 's/.*"engine":"\([a-z]*\)".*/\1/p'
+}
+grep -v '^let co = co+$' "$dir/co-closure.cat" >"$tmp/co-plain.cat"
+got="$(engine_of "$dir/co-closure.cat") $(engine_of "$tmp/co-plain.cat")"
+if [ "$got" = "smt enum" ]; then ok "let co = co+ sends a spin test to Z3"; else bad "engines chosen with and without co+: $got (want smt enum)"; fi
 finish herd-lang

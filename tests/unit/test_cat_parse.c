@@ -215,7 +215,7 @@ static const struct {
   {"syntax-1", "let x = po ;", "t.cat:1:13: error: syntax error: unexpected end of file; expected an expression"},
   {"syntax-2", "let = po", "t.cat:1:5: error: syntax error: unexpected '='; expected a name or 'rec'"},
   {"syntax-3", "let x po", "t.cat:1:7: error: syntax error: unexpected 'po'; expected '=' or '('"},
-  {"syntax-4", "~acyclic po", "t.cat:1:1: error: negated checks (herd's '~acyclic', '~empty', ...) are not supported; only flags are written 'flag ~empty E as name'"},
+  {"syntax-4", "~ let x = po", "t.cat:1:3: error: syntax error: unexpected 'let'; expected 'acyclic', 'irreflexive' or 'empty' after '~' (a negated check)"},
   {"syntax-5", "acyclic po as", "t.cat:1:14: error: syntax error: unexpected end of file; expected the check's name"},
   {"syntax-6", "flag empty po as r", "t.cat:1:6: error: syntax error: unexpected 'empty'; expected '~' (flags are written 'flag ~empty E as name')"},
   {"syntax-7", "let x = (po |\n rf", "t.cat:2:4: error: syntax error: unexpected end of file; expected ')' (to close '(' at line 1)"},
@@ -264,7 +264,6 @@ static const struct {
   {"arity-1", "let f(a) = a\nlet x = f(po, rf)", "t.cat:2:9: error: wrong number of arguments: 'f' takes 1, given 2"},
   {"arity-2", "let x = range(po, rf)", "t.cat:1:9: error: wrong number of arguments: 'range' takes 1, given 2"},
   {"arity-3", "let f(a, b) = a\nlet x = f()", "t.cat:2:9: error: wrong number of arguments: 'f' takes 2, given 0"},
-  {"dup-1", "empty po as A\nacyclic rf as A", "t.cat:2:15: error: duplicate check name 'A' (the first is at t.cat:1:1)"},
   {"dup-2", "let rec a = po and b = a and a = rf", "t.cat:1:30: error: 'a' is defined twice in this let rec"},
   {"dup-3", "let f(x, x) = x", "t.cat:1:10: error: parameter 'x' appears twice"},
   {"include-1", "include \"nope-not-there.cat\"", "t.cat:1:9: error: cannot find included file \"nope-not-there.cat\""},
@@ -372,6 +371,25 @@ static void test_cat_herd_check_names(void **state) {
     assert_string_equal(cat_model_check_name(m, i), names[i]);
     assert_int_equal(cat_model_check_is_flag(m, i), i == 5);
     assert_int_equal(cat_model_check_is_undef(m, i), i == 5);
+  }
+  cat_model_free(m);
+  lc_diag_fini(&d);
+}
+
+/* herd lets two checks share a name (c11_base.cat's NaRf): both apply,
+ * the second named NAME-2; a negated check (`~empty E`) is a check. */
+static void test_cat_herd_repeated_and_negated(void **state) {
+  (void)state;
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  cat_model *m = cat_load_string("t.cat", "C T\nempty po as A\nacyclic rf as A\n~empty rf as A\n~acyclic po\n",
+                                 NULL, &d);
+  assert_non_null(m);
+  static const char *const names[] = {"A", "A-2", "A-3", "acyclic"};
+  assert_int_equal(cat_model_nchecks(m), LC_ARRAY_LEN(names));
+  for (size_t i = 0; i < LC_ARRAY_LEN(names); i++) {
+    assert_string_equal(cat_model_check_name(m, i), names[i]);
+    assert_false(cat_model_check_is_flag(m, i));
   }
   cat_model_free(m);
   lc_diag_fini(&d);
@@ -623,6 +641,7 @@ int main(void) {
     cmocka_unit_test(test_cat_load_error_in_expansion_notes_call),
     cmocka_unit_test(test_cat_load_accepts),
     cmocka_unit_test(test_cat_herd_check_names),
+      cmocka_unit_test(test_cat_herd_repeated_and_negated),
     cmocka_unit_test(test_cat_nesting_is_bounded),
     cmocka_unit_test(test_cat_many_unnamed_checks),
     cmocka_unit_test(test_cat_include_beside_then_search),

@@ -1,0 +1,77 @@
+#!/bin/sh
+# foreign-models.sh - herd's and Dartagnan's own cat files, read unchanged,
+# where they are at hand (skipped otherwise):
+#   herd's libdir (HERD_LIBDIR, else herdtools7's installed one under
+#   HERDTOOLS7, default /work/tools/herdtools7): at least 59 of its cat
+#   files load (scripts/load-foreign-models; 59 of 96 at herdtools7
+#   61e77ef), and rc11.cat, c11_partialSC.cat and c11_simp.cat give on
+#   SB, MP-na, FAA2 (tests/e2e/herd-lang) and MP+volatile (tests/e2e/herd-c11)
+#   the states herd7 61e77ef gives (foreign-models/herd-c11.expected,
+#   recorded from herd7);
+#   Dat3M's cat/ (DAT3M_CAT, else extracted from the git directory
+#   DAT3M_GIT, default /work/.mirror/hernanponcedeleon+Dat3M/repo): at
+#   least 11 of its files load, and rc11.cat, c11.cat, ptx-v7.5.cat and
+#   ptx-v6.0.cat give Dartagnan's verdicts on a few tests of
+#   ../shared/dat3m-c11 and ../shared/dat3m-ptx (the lines of its CSVs
+#   listed in foreign-models/dat3m.tests): the tests co totality and
+#   herd's reflexive loc decide.
+set -u
+. "$(dirname "$0")/lib.sh"
+dir="$top_srcdir/tests/e2e/foreign-models"
+make_tmp
+ran=0
+
+ht=${HERDTOOLS7:-/work/tools/herdtools7}
+lib=${HERD_LIBDIR:-$ht/share/herdtools7/herd}
+[ -f "$lib/rc11.cat" ] || lib=$ht/herd/libdir
+if [ -f "$lib/rc11.cat" ]; then
+  ran=1
+  n=$("$top_srcdir/scripts/load-foreign-models" -q "$lib" | sed -n 's/.*: \([0-9]*\) of [0-9]* loaded$/\1/p')
+  if [ "${n:-0}" -ge 59 ]; then ok "herd's libdir: $n cat files load"; else bad "herd's libdir: ${n:-no} cat files load (want 59 or more)"; fi
+  : >"$tmp/herd"
+  for m in rc11 c11_partialSC c11_simp; do
+    for t in herd-lang/SB.litmus herd-lang/MP-na.litmus herd-c11/MP+volatile.litmus herd-lang/FAA2.litmus; do
+      printf '%s %s: ' "$m" "${t#*/}" >>"$tmp/herd"
+      LITMUS_MODELS=$lib "$lc" --format herd --model "$lib/$m.cat" "$top_srcdir/tests/e2e/$t" 2>&1 |
+        awk '/^States/ { n = $2; next } n > 0 { n--; gsub(/\[|\]/, ""); printf "%s ", $0 } END { print "" }' >>"$tmp/herd"
+    done
+  done
+  check_whole "$dir/herd-c11.expected" "$tmp/herd" "herd's C11 models give herd7's states"
+else
+  echo "SKIP: no herd libdir (set HERD_LIBDIR)"
+fi
+
+cat_dir=${DAT3M_CAT:-}
+git_dir=${DAT3M_GIT:-/work/.mirror/hernanponcedeleon+Dat3M/repo}
+if [ -z "$cat_dir" ] && [ -d "$git_dir" ] && command -v git >/dev/null 2>&1; then
+  mkdir -p "$tmp/dat3m"
+  git --git-dir="$git_dir" archive HEAD cat 2>/dev/null | tar -x -C "$tmp/dat3m" 2>/dev/null && cat_dir=$tmp/dat3m/cat
+fi
+shared="$top_srcdir/../shared"
+if [ -n "$cat_dir" ] && [ -f "$cat_dir/rc11.cat" ] && [ -f "$shared/dat3m-c11/expected-C11.csv" ]; then
+  ran=1
+  n=$("$top_srcdir/scripts/load-foreign-models" -q "$cat_dir" | sed -n 's/.*: \([0-9]*\) of [0-9]* loaded$/\1/p')
+  if [ "${n:-0}" -ge 11 ]; then ok "Dat3M's cat/: $n files load"; else bad "Dat3M's cat/: ${n:-no} files load (want 11 or more)"; fi
+  while read -r model corpus csv; do
+    case $model in '#'*|'') continue ;; esac
+    grep -F -f "$dir/dat3m.tests" "$shared/$corpus/$csv" >"$tmp/want.csv"
+    want=$(wc -l <"$tmp/want.csv")
+    # shellcheck disable=SC2046
+    (cd "$shared/$corpus" && LITMUS_MODELS=$cat_dir "$lc" -q --model "$cat_dir/$model" --expect "$tmp/want.csv" \
+      $(sed 's/,.*//' "$tmp/want.csv")) >"$tmp/out" 2>&1
+    if grep -q "^expect: $want tests compared, 0 mismatches" "$tmp/out"; then
+      ok "Dat3M's $model: Dartagnan's verdicts on $want tests"
+    else
+      bad "Dat3M's $model: $(grep -E '^(mismatch|expect)' "$tmp/out" | tr '\n' ' ')"
+    fi
+  done <<'MODELS'
+rc11.cat dat3m-c11 expected-RC11.csv
+c11.cat dat3m-c11 expected-C11.csv
+ptx-v7.5.cat dat3m-ptx expected-v7.5.csv
+ptx-v6.0.cat dat3m-ptx expected-v6.0.csv
+MODELS
+else
+  echo "SKIP: no Dat3M cat/ (set DAT3M_CAT or DAT3M_GIT) or no ../shared corpora"
+fi
+[ $ran = 1 ] || skip "neither herd's libdir nor Dat3M's cat/ at hand"
+finish foreign-models

@@ -1,0 +1,65 @@
+#!/bin/sh
+# herd-tools.sh - `--format herd` output as herdtools7's log tools read it.
+#   Always: SB and MP (tests/e2e/herd-cli) under the default C++ model
+#   (RC11 at system scope for a C test), in herd's format, against
+#   herd-tools/ours.expected; every line of that output has the form
+#   herd7 writes (Test, States and N:reg=v; state lines, Ok/No,
+#   Witnesses, Positive/Negative, Flag, Condition, Observation, Time,
+#   Hash=32 hex digits); and each test's Hash equals the one herd7
+#   (herdtools7 61e77ef, -model rc11.cat) wrote in herd-tools/herd7.log.
+#   With mcompare7 and msum7 (MCOMPARE7/MSUM7, else on PATH, else
+#   /work/tools/bin; skipped without them): mcompare7 puts our log beside
+#   herd7's with every state set equal (herd-tools/mcompare.expected),
+#   and shows SB's difference when ours is checked under SC; msum7 sums
+#   both logs into one (herd-tools/msum.expected).
+# PROMOTE=1 rewrites the expected files.
+set -u
+. "$(dirname "$0")/lib.sh"
+dir="$top_srcdir/tests/e2e/herd-tools"
+tests="$top_srcdir/tests/e2e/herd-cli"
+make_tmp
+
+(cd "$tests" && "$lc" --format herd SB.litmus MP.litmus) 2>&1 | sed 's/^Time \([^ ]*\) .*/Time \1 T/' >"$tmp/ours"
+check_whole "$dir/ours.expected" "$tmp/ours" "SB and MP in herd's format"
+
+# the form of every line, as herd7 writes it
+bad_lines=$(awk '
+  /^Test [^ ]+ (Allowed|Forbidden|Required)$/ { st = 0; next }
+  /^States [0-9]+$/ { st = $2; next }
+  st > 0 { st--; if ($0 !~ /^(([0-9]+:[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_.]*(\[[0-9]+\])?)=[^; ]+; )*([0-9]+:[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_.]*(\[[0-9]+\])?)=[^; ]+;$/) print; next }
+  /^(Ok|No)$/ || /^Witnesses$/ || /^Positive: [0-9]+ Negative: [0-9]+$/ || /^Flag / || /^Condition / { next }
+  /^Observation [^ ]+ (Always|Sometimes|Never) [0-9]+ [0-9]+$/ || /^Time [^ ]+ / || (/^Hash=[0-9a-f]+$/ && length($0) == 37) || /^$/ { next }
+  { print }' "$tmp/ours")
+if [ -z "$bad_lines" ]; then ok "every line has herd7's form"; else bad "lines herd7 does not write: $bad_lines"; fi
+
+grep '^Hash=' "$dir/herd7.log" >"$tmp/herd-hashes"
+grep '^Hash=' "$tmp/ours" >"$tmp/our-hashes"
+if cmp -s "$tmp/herd-hashes" "$tmp/our-hashes"; then ok "hashes are herd7's"; else bad "hashes differ from herd7's: $(cat "$tmp/our-hashes")"; fi
+
+find_tool() {   # VAR NAME
+  eval "_t=\${$1:-}"
+  [ -n "$_t" ] || _t=$(command -v "$2" 2>/dev/null || true)
+  [ -n "$_t" ] || { [ -x "/work/tools/bin/$2" ] && _t=/work/tools/bin/$2; }
+  echo "$_t"
+}
+mcompare=$(find_tool MCOMPARE7 mcompare7)
+msum=$(find_tool MSUM7 msum7)
+if [ -z "$mcompare" ] || [ -z "$msum" ]; then
+  echo "SKIP: mcompare7 or msum7 not found (set MCOMPARE7 and MSUM7)"
+  finish herd-tools
+fi
+(cd "$tests" && "$lc" --format herd SB.litmus MP.litmus) >"$tmp/ours.log" 2>&1
+cp "$dir/herd7.log" "$tmp/herd7.log"
+(cd "$tmp" && "$mcompare" ours.log herd7.log) >"$tmp/out" 2>&1
+echo "exit $?" >>"$tmp/out"
+check_whole "$dir/mcompare.expected" "$tmp/out" "mcompare7 reads our log beside herd7's: same states"
+(cd "$tests" && "$lc" --format herd --model sc SB.litmus MP.litmus) >"$tmp/sc.log" 2>&1
+(cd "$tmp" && "$mcompare" sc.log herd7.log) >"$tmp/out" 2>&1
+if grep -q '^SB|' "$tmp/out" && grep -q 'Warning positive differences in:.* +SB' "$tmp/out"; then
+  ok "mcompare7 shows the outcomes SC forbids"
+else
+  bad "mcompare7 does not show SB's difference under SC: $(cat "$tmp/out")"
+fi
+(cd "$tmp" && "$msum" ours.log herd7.log) 2>&1 | sed 's/^Time \([^ ]*\) .*/Time \1 T/' >"$tmp/out"
+check_whole "$dir/msum.expected" "$tmp/out" "msum7 sums our log and herd7's"
+finish herd-tools
