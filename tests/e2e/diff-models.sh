@@ -28,12 +28,12 @@ has() {
 
 # ---- tests from files -------------------------------------------------------------
 # Alias-LB: 7.5 lets a read return a later write through another virtual
-# address; 6.0's SC-per-Location forbids it.  The fenced twin, MP and CoRR
+# address; 6.0 forbids it by SC-per-Location, and by Coherence too (its cause is a cycle through the write, and loc, as herd defines it, relates the write to itself).  The fenced twin, MP and CoRR
 # (no alias) are the same under both; the C++ test is of another dialect.
 lit=$abs_top_srcdir/litmus
 run files 1 --diff-models ptx-v6.0 ptx-v7.5 tests/ "$lit/MP+rel-acq-gpu.litmus" "$lit/CoRR.litmus" \
   "$lit/cuda-cpp/MP+rlx.litmus"
-has files "  P0:r0=1;  allowed by ptx-v7.5, forbidden by ptx-v6.0: SC-per-Location"
+has files "  P0:r0=1;  allowed by ptx-v7.5, forbidden by ptx-v6.0: Coherence or SC-per-Location"
 run files-json 1 --json --diff-models ptx-v6.0 ptx-v7.5 tests/
 run files-same 0 --diff-models ptx-v7.5 ptx-v7.5 tests/ "$lit/MP+rel-acq-gpu.litmus"
 # usage: two models, one source, models of one dialect
@@ -56,7 +56,7 @@ run count 0 --diff-models ptx-v6.0 ptx-v7.5 --exhaustive --count-only
 # address, 6.0's one location)
 run v6-v75 1 --diff-models ptx-v6.0 ptx-v7.5 --exhaustive -j 2 --max 0
 has v6-v75 "Differ Rweak-x.Wweak-xa: 1 thread, 2 instructions; 1 state under ptx-v6.0, 2 under ptx-v7.5"
-has v6-v75 "  P0:r0=1; x=1;  allowed by ptx-v7.5, forbidden by ptx-v6.0: SC-per-Location"
+has v6-v75 "  P0:r0=1; x=1;  allowed by ptx-v7.5, forbidden by ptx-v6.0: Coherence or SC-per-Location"
 run v6-v75-json 1 --json --diff-models ptx-v6.0 ptx-v7.5 --exhaustive -j 2 --max 1
 
 # held-out models: PTX 7.5 with one axiom dropped (and its include beside it)
