@@ -177,13 +177,7 @@ void lx_print_float(lc_buf *b, lx_val v) {
     lc_buf_puts(b, f < 0 ? "-inf" : "inf");
     return;
   }
-  char s[48];
-  for (int prec = 1; prec <= 9; prec++) {
-    snprintf(s, sizeof s, "%.*g", prec, (double)f);
-    if (strtof(s, NULL) == f) break;
-  }
-  lc_buf_puts(b, s);
-  if (!strpbrk(s, ".e")) lc_buf_puts(b, ".0");
+  lt_float_digits(b, f);
 }
 
 void lx_print_obs(lc_buf *b, const lx_program *p, size_t k, lx_val v) {

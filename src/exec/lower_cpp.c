@@ -332,12 +332,7 @@ static lt_ctype loc_ctype(const cc *c, const lt_cexpr *p) {
   const lt_cpp *cpp = c->t->cpp;
   for (size_t i = 0; i < cpp->ninits && !type; i++)
     if (cpp->inits[i].type && strcmp(c->t->inits[cpp->inits[i].first].loc, p->loc) == 0) type = cpp->inits[i].type;
-  if (!type) return LT_CT_INT;
-  char head[160];   /* the pointee: what stands before the first `*` */
-  const char *star = strchr(type, '*');
-  size_t n = star ? (size_t)(star - type) : strlen(type);
-  snprintf(head, sizeof head, "%.*s", (int)(n < sizeof head ? n : sizeof head - 1), type);
-  return lt_cpp_ctype(head);
+  return type ? lt_cpp_pointee_ctype(type) : LT_CT_INT;
 }
 
 /* A non-atomic access through p: volatile when p is a volatile int* of a

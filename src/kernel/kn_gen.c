@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "kernel/kn_int.h"
+#include "litmus/cpp_ast.h"
 
 #define MAX_THREADS 1024    /* threads of a launch */
 #define MAX_INLINE 32       /* device functions inlined inside one another */
@@ -1119,12 +1120,7 @@ static void read_inputs(gen *g, const char *text, int line, int col) {
 }
 
 /* Whether a parameter's type is float (or a pointer to floats). */
-static bool float_type(const char *type) {
-  for (const char *s = strstr(type, "float"); s; s = strstr(s + 1, "float"))
-    if ((s == type || !(isalnum((unsigned char)s[-1]) || s[-1] == '_')) && !(isalnum((unsigned char)s[5]) || s[5] == '_'))
-      return true;
-  return false;
-}
+static bool float_type(const char *type) { return lt_cpp_pointee_ctype(type) == LT_CT_FLOAT; }
 
 /* The values of in as the parameter's type has them: an integer given for
  * a float becomes that float's bits; a float given for an integer is an

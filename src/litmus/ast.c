@@ -73,6 +73,16 @@ const char *lt_branch_name(lt_cmp c) {
 }
 
 /* A float's bits (C++) as a literal that reads back the same: 2.5f. */
+void lt_float_digits(lc_buf *b, float f) {
+  char s[48];
+  for (int prec = 1; prec <= 9; prec++) {   /* 9 significant digits always read back */
+    snprintf(s, sizeof s, "%.*g", prec, (double)f);
+    if (strtof(s, NULL) == f) break;
+  }
+  lc_buf_puts(b, s);
+  if (!strpbrk(s, ".e")) lc_buf_puts(b, ".0");
+}
+
 void lt_print_float(lc_buf *b, int64_t bits) {
   uint32_t u = (uint32_t)bits;
   float f;
@@ -81,13 +91,8 @@ void lt_print_float(lc_buf *b, int64_t bits) {
     lc_buf_puts(b, isnan(f) ? "(0.0f / 0.0f)" : f < 0 ? "(-1.0f / 0.0f)" : "(1.0f / 0.0f)");
     return;
   }
-  char s[48];
-  for (int prec = 1; prec <= 9; prec++) {
-    snprintf(s, sizeof s, "%.*g", prec, (double)f);
-    if (strtof(s, NULL) == f) break;
-  }
-  lc_buf_puts(b, s);
-  lc_buf_puts(b, strpbrk(s, ".e") ? "f" : ".0f");
+  lt_float_digits(b, f);
+  lc_buf_putc(b, 'f');
 }
 
 /* A term's text: the PTX and the C++ printers and the reports share it. */

@@ -277,6 +277,9 @@ typedef struct lt_term {
   lc_loc at;
 } lt_term;
 
+/* A finite float as the shortest decimal that reads back as it, with a
+ * point: 10.0, 2.5, 0.1, 1e+30. */
+void lt_float_digits(lc_buf *b, float f);
 void lt_print_float(lc_buf *b, int64_t bits);   /* a float's bits as a literal: 2.5f */
 
 typedef enum { LT_PROP_TRUE, LT_PROP_FALSE, LT_PROP_CMP, LT_PROP_NOT,

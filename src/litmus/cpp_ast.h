@@ -88,6 +88,10 @@ typedef enum {
  * "cuda::atomic<unsigned, S>*" names its value's: unsigned; "int*" a
  * pointer: LT_CT_LLONG); int when none is recognised. */
 lt_ctype lt_cpp_ctype(const char *type);
+/* The type of the values a declaration's type points to (what stands
+ * before its first `*`: "float*" float, "cuda::atomic<int, S>*" int), or
+ * of the declaration itself when it has no `*`. */
+lt_ctype lt_cpp_pointee_ctype(const char *type);
 
 /* Operators of LT_CE_UNARY and LT_CE_BINARY. */
 typedef enum {

@@ -121,19 +121,21 @@ static const char *param_of(const lt_cpp_thread *th, const char *loc) {
   return i < 0 ? NULL : th->params[i].type;
 }
 
+lt_ctype lt_cpp_pointee_ctype(const char *type) {
+  char head[160];
+  const char *star = strchr(type, '*');
+  size_t n = star ? (size_t)(star - type) : strlen(type);
+  snprintf(head, sizeof head, "%.*s", (int)(n < sizeof head ? n : sizeof head - 1), type);
+  return lt_cpp_ctype(head);
+}
+
 bool lt_cpp_loc_is_float(const lt_test *t, const char *loc) {
   if (!t || !t->cpp || !loc) return false;
   for (size_t i = 0; i < t->nthreads; i++) {
     const lt_cpp_thread *th = &t->cpp->threads[i];
     for (size_t k = 0; k < th->nparams; k++)
-      if (strcmp(th->params[k].name, loc) == 0) {
-        const char *ty = th->params[k].type;
-        const char *star = strchr(ty, '*');
-        char head[160];
-        size_t n = star ? (size_t)(star - ty) : strlen(ty);
-        snprintf(head, sizeof head, "%.*s", (int)(n < sizeof head ? n : sizeof head - 1), ty);
-        if (lt_cpp_ctype(head) == LT_CT_FLOAT) return true;
-      }
+      if (strcmp(th->params[k].name, loc) == 0 && lt_cpp_pointee_ctype(th->params[k].type) == LT_CT_FLOAT)
+        return true;
   }
   for (size_t i = 0; i < t->cpp->ninits; i++) {
     const lt_cinit *ci = &t->cpp->inits[i];

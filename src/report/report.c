@@ -243,6 +243,12 @@ json_t *report_value_json(const lx_program *p, lx_val v) {
   return s;
 }
 
+json_t *report_obs_json(const lx_program *p, size_t k, lx_val v) {
+  assert(p);
+  if (k < p->nobs && p->obs[k].fp) return json_real((double)lx_float_of(v));
+  return report_value_json(p, v);
+}
+
 static json_t *event_json(const lx_program *p, int ev) {
   const lx_event *e = &p->events[ev];
   json_t *o = json_object();
@@ -274,9 +280,7 @@ static json_t *states_json(const lc_result *r) {
     const lx_val *vals = lc_result_state(r, i);
     json_t *values = json_object();
     for (size_t k = 0; k < r->nshown; k++)
-      json_object_set_new(values, r->prog->obs[k].label,
-                          r->prog->obs[k].fp ? json_real((double)lx_float_of(vals[k]))
-                                             : report_value_json(r->prog, vals[k]));
+      json_object_set_new(values, r->prog->obs[k].label, report_obs_json(r->prog, k, vals[k]));
     json_object_set_new(s, "values", values);
     json_object_set_new(s, "positive", json_boolean(lc_result_state_positive(r, i)));
     json_array_append_new(a, s);

@@ -32,6 +32,8 @@ void report_herd(lc_buf *out, const lc_result *r);
 json_t *report_json(const lc_result *r);
 /* A value in JSON: a number, or "&x" for the address of x. */
 json_t *report_value_json(const lx_program *p, lx_val v);
+/* The value v of observable k as JSON: a float as a number. */
+json_t *report_obs_json(const lx_program *p, size_t k, lx_val v);
 
 /* "Allowed" (exists), "Forbidden" (~exists), "Required" (forall). */
 const char *report_kind(lt_quant q);

@@ -197,8 +197,7 @@ void run_report_text(lc_buf *out, const run_result *r) {
 static json_t *values_json(const run_result *r, const lx_val *v) {
   json_t *o = json_object();
   for (size_t k = 0; k < r->nshown; k++)
-    json_object_set_new(o, r->prog->obs[k].label, r->prog->obs[k].fp ? json_real((double)lx_float_of(v[k]))
-                                                                      : report_value_json(r->prog, v[k]));
+    json_object_set_new(o, r->prog->obs[k].label, report_obs_json(r->prog, k, v[k]));
   return o;
 }
 
