@@ -41,7 +41,14 @@ typedef enum {
   CAT_OP_STAR,       /* a*              relation: reflexive-transitive closure */
   CAT_OP_OPT,        /* a?              relation: a | id */
   CAT_OP_DOMAIN,     /* domain(a)       relation -> set */
-  CAT_OP_RANGE       /* range(a)        relation -> set */
+  CAT_OP_RANGE,      /* range(a)        relation -> set */
+  CAT_OP_LINEAR      /* herd's `with x from linearisations(a, b)`: a is a set,
+                        b a relation, `type` CAT_TY_SET; the value is one strict
+                        total order of a that includes (b+) & (a * a), the
+                        backend's choice: the exact backend enumerates them
+                        (cat_rel_eval tries each), may/must bounds them, the
+                        SMT backend makes it a fresh order the solver picks.
+                        The loader adds a check that fails when there is none */
 } cat_op;
 
 /* The type of op's result for operands of type `operand` (for

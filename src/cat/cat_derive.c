@@ -113,7 +113,8 @@ static bool dynamic_val(dctx *x, size_t v) {
     return x->dyn[v];
   }
   x->dyn[v] = 1;   /* a recursive definition: say yes while it is being looked at */
-  x->dyn[v] = val->group != CAT_NONE || dynamic(x, val->body);
+  x->dyn[v] = val->group != CAT_NONE || (val->body->kind == CAT_N_OP && val->body->op == CAT_OP_LINEAR) ||
+              dynamic(x, val->body);
   return x->dyn[v];
 }
 
@@ -165,6 +166,13 @@ static void print_node(lc_buf *b, const cat_model *m, const cat_node *k, int wan
     case CAT_OP_DOMAIN: lc_buf_puts(b, "domain("); print_node(b, m, k->a, 0); lc_buf_putc(b, ')'); break;
     case CAT_OP_RANGE: lc_buf_puts(b, "range("); print_node(b, m, k->a, 0); lc_buf_putc(b, ')'); break;
     case CAT_OP_EMPTY: lc_buf_putc(b, '0'); break;
+    case CAT_OP_LINEAR:
+      lc_buf_puts(b, "linearisations(");
+      print_node(b, m, k->a, 0);
+      lc_buf_puts(b, ", ");
+      print_node(b, m, k->b, 0);
+      lc_buf_putc(b, ')');
+      break;
     }
   }
   if (paren) lc_buf_putc(b, ')');
@@ -298,7 +306,9 @@ static int derive(dctx *x, const cat_node *k, size_t a, size_t b, step_vec *out)
     if (v->kind == CAT_V_DEF && v->group == CAT_NONE && unnamed)
       return derive(x, v->body, a, b, out);   /* a function's argument: its expression */
     const char *base = alias_of(x->m, k->ref);
-    bool expand = !base && v->group == CAT_NONE;
+    /* a choice of herd's `with x from linearisations(...)` is a leaf */
+    bool choice = v->kind == CAT_V_DEF && v->body->kind == CAT_N_OP && v->body->op == CAT_OP_LINEAR;
+    bool expand = !base && v->group == CAT_NONE && !choice;
     push_step(out, a, b, v->name ? v->name : "?", base, expand ? line_of(x, k->ref, a, b) : CAT_DERIV_LEAF);
     return 1;
   }

@@ -66,6 +66,8 @@ cat_type cat_op_result_type(cat_op op, cat_type operand) {
     return operand;
   case CAT_OP_DOMAIN: case CAT_OP_RANGE:
     return CAT_TY_SET;
+  case CAT_OP_LINEAR:
+    return CAT_TY_REL;
   default:
     return CAT_TY_REL;
   }

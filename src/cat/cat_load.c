@@ -1036,13 +1036,66 @@ static bool only_lock_sets(const loader *ld, const cat_expr *e) {
   return false;
 }
 
+/* A node as a value of its own (a reference stays one), so that it is
+ * evaluated once. */
+static size_t val_of(loader *ld, cat_node *n, const char *name, lc_loc at) {
+  if (n->kind == CAT_N_REF) return n->ref;
+  size_t v = val_new(ld, CAT_V_DEF, name, at, n->tv);
+  ld->m->vals.v[v].body = n;
+  return v;
+}
+
+/* with NAME from linearisations(S, R): in herd (lib/interpreter.ml,
+ * `linearisations` and `WithFrom`; innerRel.ml's all_topos over R's
+ * transitive closure), NAME ranges over the strict total orders of S that
+ * include R+ & (S * S), and the rest of the model is evaluated once per
+ * order, each a candidate of its own: an execution is allowed when one
+ * order passes every check, and none is when R+ has a cycle within S.
+ * Here NAME is a CAT_OP_LINEAR node (its backend's choice), and the check
+ * NAME-exists (`irreflexive [S]; R+; [S]`) fails when there is no order. */
+static void stmt_with_lin(loader *ld, const cat_stmt *s) {
+  const cat_expr *e = s->e;
+  lc_loc at = e->loc;
+  cat_node *set = resolve(ld, ld->sc, e->args[0], CAT_NONE);
+  if (!set || !need(ld, set, CAT_TY_SET, e->args[0]->loc, "linearisations needs a set", "its first argument"))
+    return;
+  cat_node *r = resolve(ld, ld->sc, e->args[1], CAT_NONE);
+  if (!r || !need(ld, r, CAT_TY_REL, e->args[1]->loc, "linearisations needs a relation", "its second argument"))
+    return;
+  size_t sv = val_of(ld, set, "linearisations(S)", e->args[0]->loc);
+  size_t rv = val_of(ld, r, "linearisations(r)", e->args[1]->loc);
+  int rel = tv_new(ld, CAT_TY_REL);
+  lc_buf nm;
+  lc_buf_init(&nm);
+  lc_buf_printf(&nm, "%s-exists", s->name);
+  const char *check = fresh_check_name(ld, lc_arena_strdup(ld->m->arena, nm.s));
+  lc_buf_fini(&nm);
+  cat_node *ids1 = node_op(ld, CAT_OP_IDSET, at, node_ref(ld, sv, at, CAT_NONE), NULL, CAT_NONE, rel);
+  cat_node *ids2 = node_op(ld, CAT_OP_IDSET, at, node_ref(ld, sv, at, CAT_NONE), NULL, CAT_NONE, rel);
+  cat_node *plus = node_op(ld, CAT_OP_PLUS, at, node_ref(ld, rv, at, CAT_NONE), NULL, CAT_NONE, rel);
+  cat_node *within = node_op(ld, CAT_OP_SEQ, at, node_op(ld, CAT_OP_SEQ, at, ids1, plus, CAT_NONE, rel), ids2,
+                             CAT_NONE, rel);
+  add_check(ld, CAT_CHECK_IRREFLEXIVE, false, false, check, within, s->loc);
+  size_t ord = val_new(ld, CAT_V_DEF, s->name, s->loc, rel);
+  ld->m->vals.v[ord].body = node_op(ld, CAT_OP_LINEAR, at, node_ref(ld, sv, at, CAT_NONE),
+                                    node_ref(ld, rv, at, CAT_NONE), CAT_NONE, rel);
+  scope *b = (scope *)bind(ld, ld->sc, s->name, B_VAL);
+  b->val = ord;
+  set_sc(ld, b);
+}
+
 static void stmt_with(loader *ld, const cat_stmt *s) {
   const cat_expr *e = s->e;
+  if (e->kind == CAT_X_CALL && strcmp(e->name, "linearisations") == 0 && e->nargs == 2 &&
+      !lookup(ld, ld->sc, e->name)) {
+    stmt_with_lin(ld, s);
+    return;
+  }
   bool cos = e->kind == CAT_X_CALL && strcmp(e->name, "generate_cos") == 0 && e->nargs == 1;
   bool orders = e->kind == CAT_X_CALL && strcmp(e->name, "generate_orders") == 0 && e->nargs == 2;
   if (!cos && !orders) {
-    err(ld, e->loc, "'with %s from E' is supported for E = generate_cos(R) or generate_orders(S, R) "
-        "(herd's cross.cat: the coherence orders that include R) only", s->name);
+    err(ld, e->loc, "'with %s from E' is supported for E = linearisations(S, R), generate_cos(R) or "
+        "generate_orders(S, R) (herd's cross.cat: the coherence orders that include R) only", s->name);
     return;
   }
   if (orders && only_lock_sets(ld, e->args[0])) {
@@ -1236,7 +1289,7 @@ static cat_type operand_type(const cat_node *n) {
   switch (n->op) {
   case CAT_OP_EMPTY: case CAT_OP_UNION: case CAT_OP_INTER: case CAT_OP_DIFF: case CAT_OP_COMPL:
     return n->rtype;
-  case CAT_OP_PRODUCT: case CAT_OP_IDSET:
+  case CAT_OP_PRODUCT: case CAT_OP_IDSET: case CAT_OP_LINEAR:
     return CAT_TY_SET;
   default:
     return CAT_TY_REL;
@@ -1310,6 +1363,11 @@ static const char herd_prelude[] =
   "let NA = M & WEAK\n"
   "let FW = W \\ domain(co)\n"
   "let co0 = loc & ((IW * (W \\ IW)) | ((W \\ FW) * FW))\n"
+  /* herd's pco, the pairs of co known before co is chosen (herd/mem.ml):
+   * the initial write before the other writes, and every write before the
+   * final one, to each location; herd adds the pairs uniproc forces only
+   * under -optace true, and a model that reads pco checks uniproc itself */
+  "let pco = co0\n"
   /* herd's stdlib.cat and Dartagnan's: the external and internal parts of
    * co and fr */
   "let coe = co & ext\n"
@@ -1406,7 +1464,16 @@ static const char other_prelude[] =
    * declares non-atomic (int* rather than atomic_int*).  The C front end
    * here keeps no declared types, so a location counts as non-atomic when
    * some access to it is non-atomic (docs/model-language.md) */
-  "let NAL = IW & domain(loc; [M & WEAK \\ IW])\n";
+  "let NAL = IW & domain(loc; [M & WEAK \\ IW])\n"
+  /* Dartagnan's casdep (its imm.cat): from the read of a compare-
+   * exchange's expected value to the exchange (CASDependency, which
+   * VisitorIMM tags on that read).  Here the expected value is a
+   * register the exchange reads, not a memory event: none */
+  "let casdep = id \\ id\n"
+  /* Dartagnan's STRONG (its imm.cat): the write of a strong exclusive
+   * read-modify-write, which its compilations make of LLVM IR's atomics
+   * only (VisitorIMM, VisitorC11); a C test's atomics are not: none */
+  "let STRONG = _ \\ _\n";
 
 /* Other tools' names for builtins: Dartagnan's syncbar relates barrier
  * events of one barrier instance, which here is sync_bar (an arrive to the

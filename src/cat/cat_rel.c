@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: MIT
  */
 #include "cat/cat_rel.h"
+#include "cat/cat_int.h"
+#include "cat/cat_lin.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -106,12 +108,23 @@ static size_t rec_limit(size_t n) { return n * n + 1; }
 
 /* ---- exact backend --------------------------------------------------------------- */
 
+/* A `with x from linearisations(S, r)` met in an evaluation: the orders
+ * of the S and r it was last met with, kept while they stay the same. */
+typedef struct choice {
+  rel_set *s;
+  rel_rel *r;
+  cat_lin lin;
+} choice;
+
 typedef struct exact {
   size_t n;
   cat_rel_builtin_fn builtin;
   void *uctx;
   lc_diag *d;
   LC_VEC(cat_rel_check) checks;
+  LC_VEC(choice) ch;         /* per choice point, in the order met */
+  LC_VEC(size_t) pick;       /* per choice point: the order this evaluation takes */
+  size_t met;                /* choice points met in this evaluation */
 } exact;
 
 static cat_value ex_builtin(void *ctx, const char *name, cat_type *type) {
@@ -126,7 +139,41 @@ static cat_value ex_builtin(void *ctx, const char *name, cat_type *type) {
   return v;
 }
 
+/* The order the evaluation takes at its next choice point. */
+static cat_value ex_linear(exact *x, const rel_set *s, const rel_rel *r) {
+  size_t k = x->met++;
+  if (k == x->ch.n) {
+    choice c = {0};
+    lc_vec_push(&x->ch, c);
+  }
+  while (x->pick.n <= k) lc_vec_push(&x->pick, (size_t)0);
+  choice *c = &x->ch.v[k];
+  if (!c->s || !rel_set_equal(c->s, s) || !rel_equal(c->r, r)) {
+    rel_set_free(c->s);
+    rel_free(c->r);
+    cat_lin_fini(&c->lin);
+    c->s = rel_set_copy(s);
+    c->r = rel_copy(r);
+    if (cat_lin_orders(s, r, CAT_MAX_LINEARISATIONS, &c->lin) < 0) {
+      lc_error(x->d, (lc_loc){0}, "'with ... from linearisations(S, r)': more than %d orders of the %zu events "
+               "of S (their number grows as the factorial of the events r leaves unordered)",
+               CAT_MAX_LINEARISATIONS, c->lin.k);
+      rel_set_free(c->s);
+      rel_free(c->r);
+      c->s = NULL;
+      c->r = NULL;
+      return NULL;
+    }
+  }
+  /* no order (r+ has a cycle within S): the model's NAME-exists check
+   * fails, whatever this value */
+  if (c->lin.n == 0) return rel_new(x->n);
+  if (x->pick.v[k] >= c->lin.n) x->pick.v[k] = 0;
+  return cat_lin_order(&c->lin, x->pick.v[k], x->n);
+}
+
 static cat_value ex_op(void *ctx, cat_op op, cat_type type, cat_value a, cat_value b) {
+  if (op == CAT_OP_LINEAR) return ex_linear(ctx, a, b);
   return cat_rel_op(((exact *)ctx)->n, op, type, a, b);
 }
 
@@ -180,31 +227,119 @@ static void free_checks(cat_rel_check *c, size_t n) {
   free(c);
 }
 
+static void exact_fini(exact *x) {
+  free_checks(x->checks.v, x->checks.n);
+  for (size_t i = 0; i < x->ch.n; i++) {
+    rel_set_free(x->ch.v[i].s);
+    rel_free(x->ch.v[i].r);
+    cat_lin_fini(&x->ch.v[i].lin);
+  }
+  lc_vec_free(&x->ch);
+  lc_vec_free(&x->pick);
+}
+
+/* The next combination of choices, the last point met moving fastest (a
+ * point met later may depend on an earlier choice, so its count is the
+ * one this evaluation saw); false after the last. */
+static bool next_pick(exact *x) {
+  x->pick.n = x->met;
+  for (size_t i = x->met; i-- > 0;) {
+    size_t count = x->ch.v[i].lin.n ? x->ch.v[i].lin.n : 1;
+    if (++x->pick.v[i] < count) {
+      x->pick.n = i + 1;
+      return true;
+    }
+    x->pick.v[i] = 0;
+  }
+  x->pick.n = 0;
+  return false;
+}
+
+static bool consistent(const cat_rel_check *c, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!c[i].flag && !c[i].holds) return false;
+  return true;
+}
+
+/* herd's `with x from E` evaluates the rest of the model once per choice:
+ * an execution is allowed when one choice passes every check.  The
+ * choices are tried in turn until one does; the result is that one's, or
+ * the first choice's when none does, and x->pick is left at it. */
+static int eval_choices(const cat_model *m, exact *x, const cat_backend *be, cat_rel_result *res, lc_diag *d) {
+  cat_rel_result first = {0};
+  bool have_first = false;
+  for (size_t tries = 1;; tries++) {
+    x->met = 0;
+    x->checks.n = 0;
+    if (cat_eval(m, be, d) < 0) {
+      free_checks(first.checks, first.n);
+      return -1;
+    }
+    bool ok = consistent(x->checks.v, x->checks.n);
+    if (ok || x->met == 0) {
+      free_checks(first.checks, first.n);
+      break;
+    }
+    if (!have_first) {
+      first.checks = x->checks.v;
+      first.n = x->checks.n;
+      memset(&x->checks, 0, sizeof x->checks);
+      have_first = true;
+    } else {
+      free_checks(x->checks.v, x->checks.n);
+      memset(&x->checks, 0, sizeof x->checks);
+    }
+    if (!next_pick(x)) {
+      x->checks.v = first.checks;
+      x->checks.n = first.n;
+      x->checks.cap = first.n;
+      break;
+    }
+    if (tries >= CAT_MAX_LINEARISATIONS) {
+      free_checks(first.checks, first.n);
+      lc_error(d, (lc_loc){0}, "'with ... from linearisations': more than %d choices tried for one execution",
+               CAT_MAX_LINEARISATIONS);
+      return -1;
+    }
+  }
+  if (res) {
+    res->checks = x->checks.v;
+    res->n = x->checks.n;
+    res->consistent = consistent(res->checks, res->n);
+    memset(&x->checks, 0, sizeof x->checks);
+  }
+  return 0;
+}
+
 int cat_rel_eval(const cat_model *m, size_t n, cat_rel_builtin_fn builtin, void *uctx,
                  cat_rel_result *res, lc_diag *d) {
   assert(m && builtin && res && d);
-  exact x = {n, builtin, uctx, d, {0}};
+  exact x = {.n = n, .builtin = builtin, .uctx = uctx, .d = d};
   cat_backend be = {ex_builtin, ex_op, ex_same, rec_limit(n), ex_check, ex_release, &x, NULL};
   memset(res, 0, sizeof *res);
-  if (cat_eval(m, &be, d) < 0) {
-    free_checks(x.checks.v, x.checks.n);
-    return -1;
+  int rc = eval_choices(m, &x, &be, res, d);
+  exact_fini(&x);
+  return rc;
+}
+
+static bool has_choice(const cat_model *m) {
+  for (size_t i = 0; i < m->vals.n; i++) {
+    const cat_node *b = m->vals.v[i].body;
+    if (m->vals.v[i].kind == CAT_V_DEF && b && b->kind == CAT_N_OP && b->op == CAT_OP_LINEAR) return true;
   }
-  res->checks = x.checks.v;
-  res->n = x.checks.n;
-  res->consistent = true;
-  for (size_t i = 0; i < res->n; i++)
-    if (!res->checks[i].flag && !res->checks[i].holds) res->consistent = false;
-  return 0;
+  return false;
 }
 
 int cat_rel_eval_values(const cat_model *m, size_t n, cat_rel_builtin_fn builtin, void *uctx, const size_t *vals,
                         size_t nvals, void **out, lc_diag *d) {
   assert(m && builtin && d);
-  exact x = {n, builtin, uctx, d, {0}};
+  exact x = {.n = n, .builtin = builtin, .uctx = uctx, .d = d};
   cat_backend be = {ex_builtin, ex_op, ex_same, rec_limit(n), ex_check, ex_release, &x, NULL};
-  int rc = cat_eval_values(m, &be, vals, nvals, out, d);
-  free_checks(x.checks.v, x.checks.n);
+  /* the values under the choices cat_rel_eval answers with */
+  int rc = has_choice(m) ? eval_choices(m, &x, &be, NULL, d) : 0;
+  x.met = 0;
+  if (rc == 0) rc = cat_eval_values(m, &be, vals, nvals, out, d);
+  exact_fini(&x);
   return rc;
 }
 
@@ -257,6 +392,9 @@ bool cat_mm_same(const cat_mm *a, const cat_mm *b) {
 void cat_mm_op_into(size_t n, cat_op op, cat_type type, const cat_mm *a, const cat_mm *b, cat_mm *d) {
   assert(d && (a || op == CAT_OP_EMPTY) && d != a && d != b);
   switch (op) {
+  case CAT_OP_LINEAR:
+    cat_lin_bounds(a->may, a->must, b->must, d->may, d->must);
+    return;
   case CAT_OP_EMPTY:
     rel_op_into(n, op, type, NULL, NULL, d->may);
     rel_op_into(n, op, type, NULL, NULL, d->must);
@@ -278,6 +416,11 @@ void cat_mm_op_into(size_t n, cat_op op, cat_type type, const cat_mm *a, const c
 cat_mm *cat_mm_op(size_t n, cat_op op, cat_type type, const cat_mm *a, const cat_mm *b) {
   cat_type rt = cat_op_result_type(op, type);
   switch (op) {
+  case CAT_OP_LINEAR: {
+    cat_mm *r = cat_mm_new(rt, rel_new(n), rel_new(n));
+    cat_lin_bounds(a->may, a->must, b->must, r->may, r->must);
+    return r;
+  }
   case CAT_OP_EMPTY:
     return cat_mm_new(rt, cat_rel_op(n, op, type, NULL, NULL), cat_rel_op(n, op, type, NULL, NULL));
   case CAT_OP_DIFF:

@@ -223,6 +223,44 @@ static smt_val *project(smt_enc *e, const smt_val *a, bool domain) {
   return v;
 }
 
+/* herd's `with x from linearisations(S, r)`: herd evaluates the rest of
+ * the model once per strict total order of S that includes r+ & (S * S);
+ * here the order is fresh, the solver's choice, so an execution is allowed
+ * when some order passes every check, as in herd.  The order is required
+ * to extend r+ and be total only when r+ has no cycle within S: else
+ * there is none, and the model's NAME-exists check fails. */
+static smt_val *linear(smt_enc *e, const smt_val *s, const smt_val *r) {
+  smt_val *rp = closure(e, r, false);
+  smt_val *v = new_val(e, CAT_TY_REL);
+  Z3_ast acyclic = e->T;
+  for (size_t x = 0; x < e->n; x++)
+    if (AT(rp, x, x) && s->t[x])
+      acyclic = smt_and(e, acyclic, smt_not(e, smt_and(e, e->exec[x], smt_and(e, s->t[x], AT(rp, x, x)))));
+  for (size_t x = 0; x < e->n; x++)
+    for (size_t y = 0; y < e->n; y++) {
+      if (x == y || !s->t[x] || !s->t[y] || !possible2(e, x, y)) continue;
+      AT(v, x, y) = Z3_mk_fresh_const(e->z, "lin", e->bool_sort);
+      smt_assert(e, smt_implies(e, AT(v, x, y), smt_and(e, smt_exec2(e, x, y), smt_and(e, s->t[x], s->t[y]))));
+    }
+  for (size_t x = 0; x < e->n; x++)
+    for (size_t y = 0; y < e->n; y++) {
+      Z3_ast xy = AT(v, x, y);
+      if (!xy) continue;
+      Z3_ast both = smt_and(e, acyclic, smt_and(e, smt_exec2(e, x, y), smt_and(e, s->t[x], s->t[y])));
+      if (x < y) {
+        smt_assert(e, smt_not(e, smt_and(e, xy, AT(v, y, x))));
+        smt_assert(e, smt_implies(e, both, smt_or(e, xy, AT(v, y, x))));
+      }
+      if (AT(rp, x, y)) smt_assert(e, smt_implies(e, smt_and(e, both, AT(rp, x, y)), xy));
+      for (size_t z = 0; z < e->n; z++) {
+        Z3_ast yz = AT(v, y, z);
+        if (z == x || z == y || !yz) continue;
+        smt_assert(e, smt_implies(e, smt_and(e, xy, yz), AT(v, x, z)));
+      }
+    }
+  return v;
+}
+
 static cat_value op(void *ctx, cat_op o, cat_type type, cat_value va, cat_value vb) {
   smt_enc *e = ctx;
   const smt_val *a = va, *b = vb;
@@ -259,6 +297,7 @@ static cat_value op(void *ctx, cat_op o, cat_type type, cat_value va, cat_value 
     return v;
   case CAT_OP_DOMAIN: return project(e, a, true);
   case CAT_OP_RANGE: return project(e, a, false);
+  case CAT_OP_LINEAR: return linear(e, a, b);
   }
   return NULL;
 }
