@@ -13,8 +13,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +22,7 @@
 #include "cli/cli.h"
 #include "cli/memory.h"
 #include "diff.h"
+#include "isolate.h"
 #include "gen/gen.h"
 #include "gen/gen_cycle.h"
 #include "litmus/cpp_ast.h"
@@ -43,6 +42,8 @@ typedef struct dopts {
   bool count_only;
   bool explain;             /* name the checks that forbid each state */
   size_t max_memory;        /* --max-memory, bytes, for the whole run (default: half the memory) */
+  size_t child_memory;      /* each test's process: --max-memory (default: half the memory shared
+                               among the jobs) */
   lc_paths files;
 } dopts;
 
@@ -227,7 +228,6 @@ typedef struct run {
   const ex_prog *progs;     /* --exhaustive: item i is program i, built by the worker that
                                checks it and freed unless it differs */
   bool ptx;                 /* ... a PTX program, else C++ */
-  atomic_size_t next;
 } run;
 
 /* Item i of an exhaustive round: program p, parsed from its text. */
@@ -248,42 +248,154 @@ static bool of_dialect(const run *r, const lt_test *t) {
   return r->dialect == CLI_DIALECT_ANY || (r->dialect == CLI_DIALECT_CPP) == (t->cpp != NULL);
 }
 
-static void *worker(void *arg) {
-  run *r = arg;
-  for (;;) {
-    size_t i = atomic_fetch_add(&r->next, 1);
-    if (i >= r->n) break;
-    item *it = &r->items[i];
-    if (r->progs) build_program(it, &r->progs[i], r->ptx, i);
-    if (it->t && !of_dialect(r, it->t)) it->skipped = true;
-    else if (it->t) lc_diff_test(it->t, r->m, &r->o->check, r->explain, 0, &it->d);
-    it->done = true;
-    /* a program the models agree on is kept as its verdict only: rounds
-     * of 10^5 programs must not hold 10^5 parsed tests */
-    if (r->progs && it->t && it->d.kind == LC_DIFF_SAME) {
-      lt_test_free(it->t);
-      it->t = NULL;
-      lc_source_fini(&it->src);
-      it->has_src = false;
-    }
-  }
-  return NULL;
+/* ---- each test in a child process (isolate.h) ------------------------------------ */
+
+/* One round of tests checked apart: its[i] is task i. */
+typedef struct batch {
+  run *r;
+  item **its;
+  size_t n;
+  bool explain;
+  size_t memory;            /* each child's --max-memory, bytes (0: none) */
+  int fd;                   /* in a child: the pipe to the parent */
+} batch;
+
+static size_t item_index(const run *r, const item *it) { return (size_t)(it - r->items); }
+
+/* Each explanation is a part with a --timeout of its own: the parent's
+ * kill moves with it. */
+static void new_phase(void *ctx) {
+  batch *b = ctx;
+  double timeout = b->r->o->check.timeout;
+  if (timeout <= 0 || b->fd < 0) return;
+  char s[32];
+  snprintf(s, sizeof s, "%.3f", lc_iso_hard_limit(timeout));
+  const char *in[] = {s};
+  lc_iso_send(b->fd, LC_ISO_DEADLINE, in, 1);
 }
 
-/* Checks items [0, n) with o->jobs threads (each with its own engines; the
- * library keeps no global state). */
+/* In a child: the test's comparison, sent as fields: skipped, error,
+ * kind, message, the two state counts, seconds, then per differing state
+ * its text, model, checks and message. */
+static void child_run(void *ctx, size_t i, int fd) {
+  batch *b = ctx;
+  run *r = b->r;
+  item *it = b->its[i];
+  b->fd = fd;
+  if (b->memory) mem_limit_self(b->memory);
+  if (r->progs && !it->label) build_program(it, &r->progs[item_index(r, it)], r->ptx, item_index(r, it));
+  bool skipped = it->t && !of_dialect(r, it->t);
+  lc_diff d = {0};
+  if (it->t && !skipped) lc_diff_test_phases(it->t, r->m, &r->o->check, b->explain, 0, new_phase, b, &d);
+  size_t nf = 7 + 4 * d.n;
+  char **f = lc_xcalloc(nf, sizeof *f);
+  char num[4][32];
+  snprintf(num[0], sizeof num[0], "%d", (int)d.kind);
+  snprintf(num[1], sizeof num[1], "%zu", d.nstates[0]);
+  snprintf(num[2], sizeof num[2], "%zu", d.nstates[1]);
+  snprintf(num[3], sizeof num[3], "%.17g", d.seconds);
+  f[0] = skipped ? "1" : "0";
+  f[1] = it->error;
+  f[2] = num[0];
+  f[3] = d.message;
+  f[4] = num[1];
+  f[5] = num[2];
+  f[6] = num[3];
+  for (size_t k = 0; k < d.n; k++) {
+    f[7 + 4 * k] = d.v[k].state;
+    f[8 + 4 * k] = d.v[k].allowed_by ? "1" : "0";
+    f[9 + 4 * k] = d.v[k].why;
+    f[10 + 4 * k] = d.v[k].message;
+  }
+  lc_iso_send(fd, LC_ISO_RESULT, (const char *const *)f, nf);
+  free(f);
+  lc_diff_fini(&d);
+}
+
+static char *dup_or_null(const char *s) { return s ? lc_xstrdup(s) : NULL; }
+
+/* The comparison a child sent, or why none came. */
+static void outcome_diff(const batch *b, const lc_iso_outcome *x, lc_diff *d, bool *skipped, char **error) {
+  memset(d, 0, sizeof *d);
+  *skipped = false;
+  *error = NULL;
+  if (x->end == LC_ISO_DONE && x->nfields >= 7 && (x->nfields - 7) % 4 == 0) {
+    *skipped = x->fields[0] && !strcmp(x->fields[0], "1");
+    *error = dup_or_null(x->fields[1]);
+    d->kind = (lc_diff_kind)atoi(x->fields[2] ? x->fields[2] : "2");
+    d->message = dup_or_null(x->fields[3]);
+    d->nstates[0] = strtoul(x->fields[4] ? x->fields[4] : "0", NULL, 10);
+    d->nstates[1] = strtoul(x->fields[5] ? x->fields[5] : "0", NULL, 10);
+    d->seconds = strtod(x->fields[6] ? x->fields[6] : "0", NULL);
+    d->n = (x->nfields - 7) / 4;
+    d->v = lc_xcalloc(d->n + 1, sizeof *d->v);
+    for (size_t k = 0; k < d->n; k++) {
+      d->v[k].state = lc_xstrdup(x->fields[7 + 4 * k] ? x->fields[7 + 4 * k] : "");
+      d->v[k].allowed_by = x->fields[8 + 4 * k] && !strcmp(x->fields[8 + 4 * k], "1");
+      d->v[k].why = dup_or_null(x->fields[9 + 4 * k]);
+      d->v[k].message = dup_or_null(x->fields[10 + 4 * k]);
+    }
+    return;
+  }
+  lc_buf why;
+  lc_buf_init(&why);
+  if (x->end == LC_ISO_KILLED) {
+    lc_buf_printf(&why, "out of time (--timeout %g s)", b->r->o->check.timeout);
+  } else if (x->end == LC_ISO_CRASHED && !x->signal && x->code == LC_EXIT_NO_MEMORY && b->memory) {
+    char size[32];
+    mem_format_size(size, sizeof size, b->memory);
+    lc_buf_printf(&why, "out of memory (--max-memory %s)", size);
+  } else if (x->end == LC_ISO_NOT_RUN) {
+    lc_buf_printf(&why, "cannot start a process for the test: %s", strerror(x->error));
+  } else if (x->signal) {
+    lc_buf_printf(&why, "the comparison crashed (signal %d)", x->signal);
+  } else {
+    lc_buf_printf(&why, "the comparison ended without an answer (exit status %d)", x->code);
+  }
+  d->kind = LC_DIFF_UNKNOWN;
+  d->message = lc_buf_take(&why);
+  lc_buf_fini(&why);
+}
+
+/* In the parent, as each child ends.  A program of --exhaustive is built
+ * here again only when the models do not agree on it (it is printed). */
+static void child_done(void *ctx, size_t i, const lc_iso_outcome *x) {
+  batch *b = ctx;
+  run *r = b->r;
+  item *it = b->its[i];
+  lc_diff d;
+  bool skipped;
+  char *error;
+  outcome_diff(b, x, &d, &skipped, &error);
+  if (r->progs && !it->label && (error || d.kind != LC_DIFF_SAME))
+    build_program(it, &r->progs[item_index(r, it)], r->ptx, item_index(r, it));
+  if (error && !it->error) it->error = error;
+  else free(error);
+  lc_diff_fini(&it->d);
+  it->d = d;
+  it->skipped = skipped;
+  it->done = true;
+}
+
+/* Checks the items its[0, n), each in a child process of its own, o->jobs
+ * at a time: a test past --timeout is killed and one past --max-memory
+ * ends, each costing itself only (its comparison is unknown).  The parent
+ * stays single-threaded and never runs an engine, so forking it is safe. */
+static void check_items(run *r, item **its, size_t n, bool explain) {
+  const dopts *o = r->o;
+  size_t jobs = o->jobs > 0 ? (size_t)o->jobs : 1;
+  batch b = {r, its, n, explain, o->child_memory, -1};
+  lc_iso_ops ops = {child_run, child_done};
+  double timeout = o->check.timeout;
+  lc_isolate_run(n, (unsigned)jobs, timeout > 0 ? lc_iso_hard_limit(timeout) : 0, &ops, &b);
+}
+
+/* Checks every item of r. */
 static void check_all(run *r) {
-  size_t jobs = r->o->jobs > 0 ? (size_t)r->o->jobs : 1;
-  if (jobs > r->n) jobs = r->n ? r->n : 1;
-  atomic_store(&r->next, 0);
-  pthread_t *th = lc_xcalloc(jobs, sizeof *th);
-  size_t started = 0;
-  for (size_t j = 1; j < jobs; j++)
-    if (pthread_create(&th[j], NULL, worker, r) == 0) started = j;
-    else break;
-  worker(r);
-  for (size_t j = 1; j <= started; j++) pthread_join(th[j], NULL);
-  free(th);
+  item **its = lc_xcalloc(r->n + 1, sizeof *its);
+  for (size_t i = 0; i < r->n; i++) its[i] = &r->items[i];
+  check_items(r, its, r->n, r->explain);
+  free(its);
 }
 
 /* Smallest first: threads, then instructions, then the order given. */
@@ -661,11 +773,10 @@ static int exhaustive(run *r) {
     qsort(sorted, m, sizeof *sorted, size_cmp);
     size_t limit = o->max && (size_t)o->max < m ? (size_t)o->max : m;
     if (!o->json && m) printf("\n");
+    check_items(&rk, sorted, limit, o->explain);
     for (size_t i = 0; i < limit; i++) {
       item *it = sorted[i];
-      lc_diff_fini(&it->d);
-      lc_diff_test(it->t, r->m, &o->check, o->explain, 0, &it->d);
-      if (it->d.kind != LC_DIFF_DIFFER) continue;   /* cannot happen: the engines are deterministic */
+      if (it->d.kind != LC_DIFF_DIFFER) continue;   /* out of time or memory this time */
       const ex_prog *p = &progs[it->order];
       it->text = ptx ? ex_prog_ptx_text(p, it->d.v[0].state, "A smallest test on which the two models differ.")
                      : ex_prog_text(p, it->d.v[0].state, "A smallest test on which the two models differ.");
@@ -709,7 +820,8 @@ typedef struct whole {
 } whole;
 
 /* The run, in a child process under --max-memory (mem_run_bounded); each
- * test's engines under --timeout. */
+ * test in a child of its own, under --timeout and --max-memory
+ * (check_items). */
 static int whole_run(void *ctx, int fd) {
   (void)fd;
   whole *w = ctx;
@@ -764,6 +876,7 @@ int diff_cli_main(int argc, char **argv) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = n < 1 ? 1 : n > 64 ? 64 : n;
   }
+  o.child_memory = o.max_memory ? o.max_memory : mem_default_limit((unsigned)o.jobs);
   if (!o.max_memory) o.max_memory = mem_default_limit(1);
   if (status < 0) {
     whole w = {&o, argv[0]};

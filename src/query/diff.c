@@ -52,8 +52,14 @@ static void explain_state(const lx_program *p, const cat_model *m, const lc_chec
 
 void lc_diff_test(const lt_test *t, const cat_model *const m[2], const lc_check_options *o, bool explain,
                   size_t max_explained, lc_diff *out) {
+  lc_diff_test_phases(t, m, o, explain, max_explained, NULL, NULL, out);
+}
+
+void lc_diff_test_phases(const lt_test *t, const cat_model *const m[2], const lc_check_options *o, bool explain,
+                         size_t max_explained, void (*phase)(void *ctx), void *ctx, lc_diff *out) {
   assert(t && m && m[0] && m[1] && o && out);
   memset(out, 0, sizeof *out);
+  if (phase) phase(ctx);
   double start = lc_now();
   lc_check_options co = *o;
   co.termination = false;
@@ -103,6 +109,7 @@ void lc_diff_test(const lt_test *t, const cat_model *const m[2], const lc_check_
       lc_buf_fini(&b);
       lc_state_fini(&st);
       if (explain && (!max_explained || explained < max_explained)) {
+        if (phase) phase(ctx);
         explain_state(p, m[1 - i], &co, v, ds);
         explained++;
       }

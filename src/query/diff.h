@@ -46,6 +46,12 @@ typedef struct lc_diff {
  * Fills *out (lc_diff_fini frees it). */
 void lc_diff_test(const lt_test *t, const cat_model *const m[2], const lc_check_options *o, bool explain,
                   size_t max_explained, lc_diff *out);
+/* The same, calling phase(ctx) (when not NULL) as each part with a
+ * deadline of its own begins: the lowering and both models' checks (one
+ * o->timeout together), then each explanation (one each); a process that
+ * runs the test apart resets its deadline there. */
+void lc_diff_test_phases(const lt_test *t, const cat_model *const m[2], const lc_check_options *o, bool explain,
+                         size_t max_explained, void (*phase)(void *ctx), void *ctx, lc_diff *out);
 void lc_diff_fini(lc_diff *d);
 
 #endif
