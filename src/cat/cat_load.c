@@ -228,10 +228,26 @@ static const char *suggest(const loader *ld, const char *name) {
   return best;
 }
 
+/* The architecture whose events herd names `name` (or `name.OPTION`),
+ * for a model that does not say its architecture (herd's ifetch-cos.cat
+ * reads AArch64's cache maintenance IC and DC), or NULL. */
+static const char *event_arch(const char *name) {
+  static const char *const names[][2] = {
+    {"IC", "AArch64"}, {"DC", "AArch64"}, {"TLBI", "AArch64"}, {"DMB", "AArch64"}, {"DSB", "AArch64"},
+    {"ISB", "AArch64"}, {"MFENCE", "x86"}, {"SFENCE", "x86"}, {"LFENCE", "x86"}, {"sync", "Power"},
+    {"lwsync", "Power"}, {"isync", "Power"}, {"eieio", "Power"}};
+  for (size_t i = 0; i < LC_ARRAY_LEN(names); i++) {
+    size_t n = strlen(names[i][0]);
+    if (strncmp(name, names[i][0], n) == 0 && (name[n] == '\0' || name[n] == '.')) return names[i][1];
+  }
+  return NULL;
+}
+
 static void unknown(loader *ld, lc_loc at, const char *what, const char *name) {
-  if (ld->arch) {
+  const char *arch = ld->arch ? ld->arch : event_arch(name);
+  if (arch) {
     err(ld, at, "unknown %s '%s': the model is for %s, whose events (and the sets and relations "
-        "naming them) litmus-check does not have; it checks PTX and C/C++ tests", what, name, ld->arch);
+        "naming them) litmus-check does not have; it checks PTX and C/C++ tests", what, name, arch);
     return;
   }
   const char *s = suggest(ld, name);

@@ -718,6 +718,7 @@ static const cat_tok *let_extent(parser *p, size_t *end) {
       i++;         /* {}: the empty set, read (primary) */
     } else if (t->kind == CAT_T_LPAREN || t->kind == CAT_T_LBRACK || (t->kind == CAT_T_OTHER && strcmp(x, "{") == 0)) {
       depth++;
+      if (!odd && t->kind == CAT_T_OTHER) odd = t;   /* { e }: a set of sets */
     } else if (t->kind == CAT_T_RPAREN || t->kind == CAT_T_RBRACK || (t->kind == CAT_T_OTHER && strcmp(x, "}") == 0)) {
       if (depth > 0) depth--;
     } else if (t->kind == CAT_T_LET && i > p->pos + 1) {
@@ -981,6 +982,39 @@ static cat_stmt *with_stmt(parser *p) {
     return NULL;
   }
   next(p);
+  /* herd's functional language after `from` (aarch64.cat: `with
+   * TLBI-after from (all-TLBI-Imp_TTD_R-enums local-hw-reqs)`, an
+   * application by juxtaposition): the name is opaque, an error where a
+   * check needs it */
+  if (peek(p)->kind == CAT_T_LPAREN) {
+    int depth = 0;
+    for (size_t i = p->pos; p->toks[i].kind != CAT_T_EOF; i++) {
+      const cat_tok *t = &p->toks[i];
+      if (t->kind == CAT_T_LPAREN) depth++;
+      else if (t->kind == CAT_T_RPAREN && --depth == 0) break;
+      else if (i > p->pos && ends_operand(t - 1) && starts_operand(t)) {
+        while (p->toks[i].kind != CAT_T_EOF && depth > 0) {
+          if (p->toks[i].kind == CAT_T_LPAREN) depth++;
+          else if (p->toks[i].kind == CAT_T_RPAREN) depth--;
+          i++;
+        }
+        s->kind = CAT_S_OPAQUE;
+        s->nparams = 1;
+        s->params = lc_arena_alloc(p->arena, sizeof *s->params);
+        s->param_locs = lc_arena_alloc(p->arena, sizeof *s->param_locs);
+        s->params[0] = name->text;
+        s->param_locs[0] = name->loc;
+        lc_buf b;
+        lc_buf_init(&b);
+        lc_buf_printf(&b, "%s %s", t[-1].text, t->text);
+        s->name = lc_arena_strdup(p->arena, b.s);
+        lc_buf_fini(&b);
+        s->name_loc = t->loc;
+        p->pos = i;
+        return s;
+      }
+    }
+  }
   return (s->e = expr(p)) ? s : NULL;
 }
 
