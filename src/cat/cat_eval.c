@@ -133,8 +133,20 @@ static cat_value apply(ev *E, const cat_node *n, cat_op op, cat_type t, cat_valu
   int before = E->d->nerrors;
   cat_value v = E->be->op(E->be->ctx, op, t, a, b);
   if (!v) {
-    if (E->d->nerrors == before) error(E, n->loc, "the engine could not evaluate this expression");
-    else E->failed = true;
+    lc_message *last = E->d->msgs.n ? &E->d->msgs.v[E->d->msgs.n - 1] : NULL;
+    if (E->d->nerrors == before) {
+      error(E, n->loc, "the engine could not evaluate this expression");
+    } else if (last && last->sev == LC_SEV_ERROR && !last->loc.file && n->loc.file) {
+      /* the backend's message, at the expression it could not evaluate */
+      char *msg = last->msg;
+      free(last->text);
+      E->d->msgs.n--;
+      E->d->nerrors--;
+      error(E, n->loc, "%s", msg);
+      free(msg);
+    } else {
+      E->failed = true;
+    }
   }
   return v;
 }

@@ -185,6 +185,31 @@ static void test_with_nested(void **state) {
   rel_free(f.x);
 }
 
+/* Nine events and no order between them: 9! orders, past the cap, an
+ * error at the with's expression. */
+static void *nine(void *u, const char *name, cat_type *type) {
+  (void)u;
+  if (strcmp(name, "M") != 0 || *type != CAT_TY_SET) return NULL;
+  rel_set *s = rel_set_new(9);
+  for (size_t i = 0; i < 9; i++) rel_set_add(s, i);
+  return s;
+}
+
+static void test_with_too_many(void **state) {
+  (void)state;
+  cat_model *m = load("with s from linearisations(M, 0)\nacyclic s as A\n");
+  lc_diag d;
+  lc_diag_init(&d, NULL, NULL);
+  cat_rel_result res;
+  assert_int_equal(cat_rel_eval(m, 9, nine, NULL, &res, &d), -1);
+  const char *e = lc_diag_first_error(&d);
+  assert_non_null(e);
+  if (!strstr(e, "t.cat:1:13: error: ") || !strstr(e, "more than 100000 orders of the 9 events"))
+    fail_msg("%s", e);
+  lc_diag_fini(&d);
+  cat_model_free(m);
+}
+
 /* may: every pair of two possible members; must: r's closure within the
  * certain members */
 static void test_lin_bounds(void **state) {
@@ -204,6 +229,7 @@ int main(void) {
     cmocka_unit_test(test_lin_orders),
     cmocka_unit_test(test_with_linearisations),
     cmocka_unit_test(test_with_nested),
+    cmocka_unit_test(test_with_too_many),
     cmocka_unit_test(test_lin_bounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
