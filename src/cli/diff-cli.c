@@ -310,6 +310,12 @@ static void child_run(void *ctx, size_t i, int fd) {
   lc_iso_send(fd, LC_ISO_RESULT, (const char *const *)f, nf);
   free(f);
   lc_diff_fini(&d);
+  /* a child takes task after task: a program it built goes with its
+   * task (rounds of --exhaustive hold 10^5 of them) */
+  if (r->progs) {
+    item_fini(it);
+    memset(it, 0, sizeof *it);
+  }
 }
 
 static char *dup_or_null(const char *s) { return s ? lc_xstrdup(s) : NULL; }
