@@ -632,6 +632,11 @@ static cat_node *resolve_call(loader *ld, const scope *sc, const cat_expr *e, si
     err(ld, e->loc, "'%s' is not a function", e->name);
     return NULL;
   }
+  if (strcmp(e->name, "linearisations") == 0) {
+    err(ld, e->loc, "herd's linearisations(S, r) is read only as 'with NAME from linearisations(S, r)' "
+        "(herd's sets of relations are not values here)");
+    return NULL;
+  }
   const scope *saved = ld->sc;
   ld->sc = sc;   /* for the suggestions only */
   unknown(ld, e->loc, "function", e->name);

@@ -998,6 +998,7 @@ static cat_stmt *with_stmt(parser *p) {
           else if (p->toks[i].kind == CAT_T_RPAREN) depth--;
           i++;
         }
+        if (depth > 0) break;   /* never closed: the expression's syntax error */
         s->kind = CAT_S_OPAQUE;
         s->nparams = 1;
         s->params = lc_arena_alloc(p->arena, sizeof *s->params);

@@ -281,6 +281,8 @@ static const struct {
   {"herd-10", "undefined_unless acyclic po", "t.cat:1:18: error: syntax error: unexpected 'acyclic'; expected 'empty' (only 'undefined_unless empty E' is supported)"},
   {"herd-12", "with x from (f y)\nacyclic x as A", "t.cat:2:9: error: 'x' (t.cat:1) is defined with herd's functional language ('f y' at line 1: match, fun, sets of sets, curried or recursive functions), which models here cannot evaluate"},
   {"herd-13", "let x = IC.IVAU", "t.cat:1:9: error: unknown name 'IC.IVAU': the model is for AArch64, whose events (and the sets and relations naming them) litmus-check does not have; it checks PTX and C/C++ tests"},
+  {"herd-14", "with x from (f y", "t.cat:1:16: error: syntax error: unexpected 'y'; expected ')' (to close '(' at line 1)"},
+  {"herd-15", "let f(x) = linearisations(x, po)", "t.cat:1:12: error: herd's linearisations(S, r) is read only as 'with NAME from linearisations(S, r)' (herd's sets of relations are not values here)"},
   {"herd-11", "enum x = 'a || 'b", "t.cat:1:1: error: herd's 'enum' statement is not supported (docs/model-language.md lists herd's constructs that are)"},
   {"herd-12", "let x = po end", "t.cat:1:12: error: syntax error: unexpected 'end'; expected a statement ('end' or 'else' without 'if' or 'procedure')"},
   {"herd-13", "procedure p(a) = let b = a end\nlet y = b", "t.cat:2:9: error: unknown name 'b' (neither defined above nor a builtin; see docs/model-language.md)"},
