@@ -129,4 +129,20 @@ END
 grep -q '^Models differ: the compiled kernel allows r=1; r\[1\]=1, which cuda-cpp forbids by its no-thin-air axiom' "$tmp/out" &&
   grep -qx 'Compiled: 0 compilation findings, 1 outcome of load buffering' "$tmp/out" &&
   ok "--via both: load buffering named as the models' difference" || { bad "--via both (load buffering)"; cat "$tmp/out"; }
+
+# --via both on the libcu++ kernels the source-level reader reads too: the
+# same verdict; a counter at block scope used by two blocks is undefined
+# behaviour at source level, and what the compiled kernel adds to it (both
+# fetch_adds reading 0: out=-1) is the behaviour's, not a compilation finding
+for k in atomic-device-mp.cu atomic-ref-last-block.cu; do
+  (cd "$kdir/nvcc" && "$lc" --via both "$k" 2>/dev/null) >"$tmp/out"
+  [ "$(grep -cx Ok "$tmp/out")" = 2 ] && grep -qx "Compiled: no outcome beyond the source's" "$tmp/out" &&
+    ok "$k --via both: Ok at both levels" || { bad "$k --via both"; cat "$tmp/out"; }
+done
+(cd "$kdir/nvcc" && "$lc" --via both -D BLOCK_SCOPE atomic-ref-last-block.cu 2>/dev/null) >"$tmp/out"
+grep -q '^Undefined behaviour: the compiled kernel allows out=-1, which the source.s outcomes do not include' "$tmp/out" &&
+  grep -qx 'Compiled: 0 compilation findings, 0 outcomes of load buffering, 1 of the source.s undefined behaviour' "$tmp/out" &&
+  ! grep -q '^Compilation finding' "$tmp/out" &&
+  ok "--via both: a block-scope counter's extra outcome is the source's undefined behaviour" ||
+  { bad "--via both (undefined behaviour)"; cat "$tmp/out"; }
 finish via
