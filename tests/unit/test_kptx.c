@@ -159,11 +159,34 @@ static void test_kptx_refused(void **state) {
   free(bad);
 }
 
+/* libcu++'s polling backoff: the spin reads %globaltimer to choose between
+ * polling again and nanosleep; the clocks read 0, so the loop is followed
+ * (it was one error, "the special register %globaltimer is not modelled") */
+static void test_kptx_clock(void **state) {
+  (void)state;
+  char *backoff = replace(ptx, " @%p3 bra $L__BB0_3;\n",
+                          " @!%p3 bra $L__BB0_9;\n mov.u64 %rd4, %globaltimer;\n setp.lt.s64 %p2, %rd4, 40000;\n"
+                          " @%p2 bra $L__BB0_3;\n nanosleep.u32 1000;\n bra.uni $L__BB0_3;\n$L__BB0_9:\n");
+  lc_diag d;
+  lc_source src;
+  char *t = translate(backoff, &d, &src);
+  assert_non_null(t);
+  /* one poll, in a loop of the test: the clock's branch taken while reading */
+  assert_int_equal(count(t, "ld.acquire.gpu.b32.global r"), 1);
+  assert_null(strstr(t, "nanosleep"));
+  assert_non_null(strstr(t, "st.global.u32 [data[1]], r"));
+  free(t);
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+  free(backoff);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kptx_threads),
       cmocka_unit_test(test_kptx_lines),
       cmocka_unit_test(test_kptx_refused),
+      cmocka_unit_test(test_kptx_clock),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
