@@ -1175,6 +1175,30 @@ static void mapa(thr *T) {
   set(T, d, a);
 }
 
+/* elect.sync d|p, membermask (PTX ISA, elect.sync): one leader among the
+ * threads of the warp in membermask, every one of which executes it (.sync);
+ * d the leader's lane (or _), p true in the leader only.  The ISA does not
+ * say which thread leads: the lowest lane is taken, as CUTLASS's
+ * elect_one_sync() assumes where elect.sync is missing ((threadIdx.x % 32)
+ * == 0), and the other choices are not explored. */
+static void elect(thr *T) {
+  const kp_ins *in = T->in;
+  if (in->nops != 2) ifail(T, "%s with %d operands", in->op, in->nops);
+  const char *bar = strchr(in->ops[0], '|');
+  if (!bar) ifail(T, "%s without its predicate destination (d|p)", in->op);
+  val m = eval(T, in->ops[1]);
+  if (m.k != V_C) ifail(T, "%s with a member mask that is not a constant", in->op);
+  uint32_t mask = (uint32_t)m.v;
+  int base = T->t / 32 * 32, lane = T->t % 32, leader = -1;
+  for (int l = 0; l < 32 && leader < 0; l++)
+    if ((mask >> l & 1) && base + l < T->g->nthreads) leader = l;
+  if (!(mask >> lane & 1)) ifail(T, "%s by a thread (lane %d) outside its member mask 0x%x", in->op, lane, mask);
+  char d[256];
+  snprintf(d, sizeof d, "%.*s", (int)(bar - in->ops[0]), in->ops[0]);
+  if (strcmp(d, "_")) set(T, dst(T, d), (val){.k = V_C, .v = leader});
+  set(T, dst(T, bar + 1), (val){.k = V_P, .v = lane == leader});
+}
+
 /* ---- a thread --------------------------------------------------------------------------------------- */
 
 static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p, bool neg) {
@@ -1331,8 +1355,10 @@ static void run_node(thr *T, int id) {
     } else if (head_is(op, "nanosleep") || head_is(op, "prefetch") || head_is(op, "pmevent") ||
                head_is(op, "discard") || head_is(op, "applypriority") || head_is(op, "createpolicy")) {
       /* no memory effect here */
+    } else if (head_is(op, "elect")) {
+      elect(T);
     } else if (head_is(op, "vote") || head_is(op, "shfl") || head_is(op, "match") || head_is(op, "redux") ||
-               head_is(op, "activemask") || head_is(op, "elect")) {
+               head_is(op, "activemask")) {
       ifail(T, "the warp-level %s is not modelled", op);
     } else {
       ifail(T, "%s is not followed by this route", op);
@@ -1361,7 +1387,7 @@ static void run_thread(thr *T) {
 static bool writes_first(const char *op) {
   static const char *const w[] = {"ld", "atom", "mov", "add", "sub", "mul", "mad", "div", "rem", "and", "or", "xor",
                                   "not", "neg", "shl", "shr", "cvt", "min", "max", "abs", "setp", "selp", "cvta",
-                                  "mapa", "kp.mov"};
+                                  "mapa", "kp.mov", "elect"};
   for (size_t i = 0; i < LC_ARRAY_LEN(w); i++)
     if (head_is(op, w[i])) return true;
   return head_is(op, "mbarrier") && (has_part(op, "arrive") || has_part(op, "try_wait") || has_part(op, "test_wait") ||

@@ -181,12 +181,38 @@ static void test_kptx_clock(void **state) {
   free(backoff);
 }
 
+/* elect.sync (CUTLASS's elect_one_sync): the lowest lane of the member mask
+ * leads; two threads of one CTA, the leader the writer (it was one error,
+ * "the warp-level elect.sync is not modelled") */
+static void test_kptx_elect(void **state) {
+  (void)state;
+  char *el = replace(ptx, " mov.u32 %r1, %ctaid.x;\n setp.ne.s32 %p1, %r1, 0;\n @%p1 bra $L__BB0_3;\n",
+                     " elect.sync %r1|%p1, -1;\n @!%p1 bra $L__BB0_3;\n");
+  lc_diag d;
+  lc_source src;
+  lc_source_from_string(&src, "k.cu", cu, strlen(cu));
+  lc_diag_init(&d, &src, NULL);
+  kp_options o = {NULL, "<<<1, 2>>>", NULL, NULL, "nvcc", 90, "nvcc's PTX"};
+  char *t = kp_translate(&src, el, &o, NULL, NULL, &d);
+  assert_non_null(t);
+  assert_non_null(strstr(t, "P0@cta 0,gpu 0 | P1@cta 0,gpu 0"));
+  /* one writer (lane 0), one reader (lane 1) */
+  assert_int_equal(count(t, "st.release.gpu.b32.global [flag], 1"), 1);
+  assert_int_equal(count(t, "ld.acquire.gpu.b32.global r"), 1);
+  assert_non_null(strstr(t, " st.release.gpu.b32.global [flag], 1 |"));
+  free(t);
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+  free(el);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kptx_threads),
       cmocka_unit_test(test_kptx_lines),
       cmocka_unit_test(test_kptx_refused),
       cmocka_unit_test(test_kptx_clock),
+      cmocka_unit_test(test_kptx_elect),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
