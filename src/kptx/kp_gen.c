@@ -841,6 +841,23 @@ static bool cmp_eval(int ci, int64_t a, int64_t b, bool uns) {
 
 static int cmp_base(int ci) { return ci >= 6 ? ci - 6 + C_LT : ci; }
 
+/* r<rd> of the test brought to a PTX type's width, as PTX keeps a value of
+ * that type: the test's .u32/.s32 arithmetic wraps at 32 bits, narrower
+ * widths are masked (and sign-extended by xor and sub) */
+static void narrow(thr *T, int line, int rd, int bits, bool sgn) {
+  if (bits >= 64) return;
+  if (bits == 32) {
+    emit(T, line, "add%s r%d, r%d, 0", sgn ? ".s32" : ".u32", rd, rd);
+    return;
+  }
+  long long half = 1ll << (bits - 1);
+  emit(T, line, "and r%d, r%d, %lld", rd, rd, 2 * half - 1);
+  if (sgn) {
+    emit(T, line, "xor r%d, r%d, %lld", rd, rd, half);
+    emit(T, line, "sub r%d, r%d, %lld", rd, rd, half);
+  }
+}
+
 /* arithmetic with constants, or the test's register arithmetic */
 static void alu(thr *T) {
   gen *g = T->g;
@@ -884,7 +901,7 @@ static void alu(thr *T) {
       int b2 = second ? type_bits(second, &s2) : 64;
       bool s1;
       char first[16];
-      snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 3, ".") + 1, op + 3);   /* ".u64" */
+      snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 4, ".") + 1, op + 3);   /* ".u64" */
       int b1 = type_bits(first, &s1);
       if (is_float_op(op)) ifail(T, "a conversion between integers and floating point (%s) is not followed", op);
       set(T, d, (val){.k = V_C, .v = norm(norm(x, b2, s2), b1, s1)});
@@ -927,6 +944,16 @@ static void alu(thr *T) {
   if (!strcmp(name, "mov") || !strcmp(name, "cvt")) {
     if (is_float_op(op)) ifail(T, "a conversion of a value read from memory to or from floating point (%s) is not modelled", op);
     emit(T, line, "mov r%d, %s", rd, A);
+    if (!strcmp(name, "cvt")) {   /* cvt.dst.src: the source's width, then the destination's (as for constants) */
+      const char *second = strchr(op + 4, '.');
+      bool s1, s2;
+      char first[16];
+      snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 4, ".") + 1, op + 3);
+      int b1 = type_bits(first, &s1), b2 = second ? type_bits(second, &s2) : 64;
+      if (!second) s2 = s1;
+      if (b2 < b1 || (b2 == b1 && s2 != s1)) narrow(T, line, rd, b2, s2);
+      if (b1 < 64) narrow(T, line, rd, b1, s1);
+    }
   } else if (!strcmp(name, "add") || !strcmp(name, "sub") || (!strcmp(name, "mul") && !hi) || !strcmp(name, "div") ||
              !strcmp(name, "rem") || !strcmp(name, "and") || !strcmp(name, "or") || !strcmp(name, "xor")) {
     emit(T, line, "%s%s r%d, %s, %s", name, ty, rd, A, B);
@@ -937,8 +964,10 @@ static void alu(thr *T) {
     emit(T, line, "xor%s r%d, %s, -1", ty, rd, A);
   } else if (!strcmp(name, "neg")) {
     emit(T, line, "sub%s r%d, 0, %s", ty, rd, A);
-  } else if ((!strcmp(name, "shl") || !strcmp(name, "shr")) && b.k == V_C && b.v >= 0 && b.v < 62) {
-    emit(T, line, "%s%s r%d, %s, %lld", name[2] == 'l' ? "mul" : "div", ty, rd, A, (long long)(1ll << b.v));
+  } else if (!strcmp(name, "shl") || !strcmp(name, "shr")) {
+    /* the test's shifts: shr of a signed type is arithmetic (a division would round toward zero) */
+    emit(T, line, "%s%s r%d, %s, %s", name, rbits == 32 ? ty : sgn ? ".s64" : ".u64", rd, A, B);
+    if (rbits < 32) narrow(T, line, rd, rbits, sgn);
   } else {
     ifail(T, "%s on a value read from memory is not modelled", op);
   }

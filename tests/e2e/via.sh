@@ -118,7 +118,8 @@ grep -q '"level": *"PTX as compiled by nvcc [0-9.]* for sm_90, checked under PTX
 grep -q '^Compiled: no outcome beyond the source.s (the compiled kernel allows fewer' "$tmp/out" &&
   ok "--via both: a strengthened kernel" || { bad "--via both (strengthened)"; cat "$tmp/out"; }
 # .func bodies called with call.uni, inlined; a TMA store ordered by
-# fence.proxy.async (without it the copy's read races with the store)
+# fence.proxy.async (without it the copy's read races with the store);
+# loaded values at PTX's widths (an arithmetic shift, cvt to 32 bits)
 while IFS=, read -r f opts want race; do
   (cd "$vdir" && "$lc" --via nvcc $opts "$f" 2>/dev/null) >"$tmp/out"
   got=$(verdict "$tmp/out")
@@ -129,6 +130,7 @@ done <<'END'
 noinline-calls.cu,,1,0
 tma-store.cu,,1,0
 tma-store.cu,-D NO_FENCE,0,1
+narrowing.cu,,1,0
 END
 
 # load buffering: allowed by PTX, forbidden by cuda-cpp's no-thin-air axiom alone
