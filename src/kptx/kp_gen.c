@@ -30,6 +30,7 @@
 
 #define MAX_THREADS 64       /* as the source-level reader */
 #define WIDEN 40             /* states at one label before it is widened */
+#define WIDEN_SPIN 3         /* ... at the head of a spin loop (below) */
 #define MAX_ROWS 8000        /* instructions of one thread of the test */
 #define MAX_ARRAY 1024
 
@@ -84,6 +85,7 @@ typedef struct gen {
   lc_names regs;
   size_t nregs;
   LC_VEC(int) asserts;   /* source lines of the asserts */
+  bool spin_widen;       /* widen at spin loops' heads after WIDEN_SPIN states */
   /* the test's text */
   lc_buf out;
   LC_VEC(int) line_of;
@@ -432,6 +434,7 @@ typedef struct thr {
   LC_VEC(row) rows;
   int nlabels;
   const kp_ins *in;         /* the instruction evaluated */
+  bool *spin;               /* per instruction: a label a branch on memory goes back to */
 } thr;
 
 static size_t st_bytes(gen *g) { return (g->nregs + 1) * sizeof(val); }
@@ -790,7 +793,7 @@ static int node_for(thr *T, size_t pc, const val *st0, bool *fresh, val **need) 
     }
   val *w = lc_arena_alloc(g->a, bytes);
   memcpy(w, st, bytes);
-  if (count >= WIDEN && last >= 0) {
+  if (count >= (g->spin_widen && T->spin[pc] ? WIDEN_SPIN : WIDEN) && last >= 0) {
     for (size_t r = 0; r < g->nregs; r++) w[r] = join(w[r], T->nodes.v[last].st[r]);
     *need = w;
     for (size_t i = 0; i < T->nodes.n; i++)
@@ -1233,6 +1236,7 @@ static void elect(thr *T) {
 static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p, bool neg) {
   bool fresh;
   val *need;
+  if (cond_fmt_pred) T->spin[pc] = true;
   int id = node_for(T, pc, T->st, &fresh, &need);
   char label[32];
   snprintf(label, sizeof label, "N%d", id);
@@ -1400,6 +1404,7 @@ static void run_thread(thr *T) {
   gen *g = T->g;
   size_t bytes = st_bytes(g);
   T->st = lc_arena_alloc(g->a, bytes);
+  T->spin = lc_arena_alloc(g->a, g->m.code.n + 1);
   val *init = lc_arena_alloc(g->a, bytes);
   lc_vec_push(&T->nodes, ((node){(size_t)-1, init, 0, false}));
   lc_vec_push(&T->work, 0);
@@ -1738,9 +1743,10 @@ static void job_fini(job *J) {
   lc_arena_free(g->a);
 }
 
-static bool translate(job *J, const lc_source *src, const char *ptx, const kp_options *o, lc_diag *d) {
+static bool translate(job *J, const lc_source *src, const char *ptx, const kp_options *o, lc_diag *d, bool spin_widen) {
   memset(J, 0, sizeof *J);
   gen *g = &J->g;
+  g->spin_widen = spin_widen;
   g->e = &J->e;
   J->e.d = d;
   J->e.ptx_name = o->ptx_name ? o->ptx_name : "the PTX";
@@ -1769,12 +1775,31 @@ static bool translate(job *J, const lc_source *src, const char *ptx, const kp_op
   return true;
 }
 
+/* A spin loop whose head a thread reaches with a constant that keeps
+ * changing - libcu++'s waits count 16 polls before they back off on the
+ * clock (cuda::barrier::wait, memcpy_async's) - is widened after
+ * WIDEN_SPIN states, not WIDEN: the counter becomes the test's and the
+ * polls a loop bounded by --unroll, instead of 16 copies of the poll in
+ * every waiting thread (a block-scope barrier's two waiters took minutes).
+ * Widening loses nothing the test can express, but a constant the kernel
+ * needs (an index: while (flag[i] == 0) in a loop over i) then cannot be
+ * followed; such a kernel is read again with the plain bound. */
+static bool translate_widening(job *J, const lc_source *src, const char *ptx, const kp_options *o, lc_diag *d) {
+  lc_diag quiet;
+  lc_diag_init(&quiet, src, NULL);
+  bool ok = translate(J, src, ptx, o, &quiet, true);
+  lc_diag_fini(&quiet);
+  if (ok) return true;
+  job_fini(J);
+  return translate(J, src, ptx, o, d, false);
+}
+
 char *kp_translate(const lc_source *src, const char *ptx, const kp_options *o, int **line_of, size_t *nlines,
                    lc_diag *d) {
   assert(src && src->text && ptx && o && d);
   job J;
   char *text = NULL;
-  if (translate(&J, src, ptx, o, d)) {
+  if (translate_widening(&J, src, ptx, o, d)) {
     text = lc_xstrdup(J.g.out.s);
     if (line_of) {
       *line_of = lc_xmalloc((J.g.line_of.n + 1) * sizeof **line_of);
@@ -1790,7 +1815,7 @@ lt_test *kp_read(const lc_source *src, const char *ptx, const kp_options *o, lc_
   assert(src && src->text && src->name && ptx && o && d);
   job J;
   lt_test *t = NULL;
-  if (translate(&J, src, ptx, o, d)) {
+  if (translate_widening(&J, src, ptx, o, d)) {
     gen *g = &J.g;
     lc_source made = {src->name, g->out.s, g->out.n, g->line_of.v, g->line_of.n};
     t = lt_parse(&made, d);

@@ -119,7 +119,8 @@ grep -q '^Compiled: no outcome beyond the source.s (the compiled kernel allows f
   ok "--via both: a strengthened kernel" || { bad "--via both (strengthened)"; cat "$tmp/out"; }
 # .func bodies called with call.uni, inlined; a TMA store ordered by
 # fence.proxy.async (without it the copy's read races with the store);
-# loaded values at PTX's widths (an arithmetic shift, cvt to 32 bits)
+# loaded values at PTX's widths (an arithmetic shift, cvt to 32 bits); a
+# spin loop on flag[i] in a loop over i (read with the plain widening bound)
 while IFS=, read -r f opts want race; do
   (cd "$vdir" && "$lc" --via nvcc $opts "$f" 2>/dev/null) >"$tmp/out"
   got=$(verdict "$tmp/out")
@@ -131,6 +132,7 @@ noinline-calls.cu,,1,0
 tma-store.cu,,1,0
 tma-store.cu,-D NO_FENCE,0,1
 narrowing.cu,,1,0
+spin-per-index.cu,,1,0
 END
 
 # load buffering: allowed by PTX, forbidden by cuda-cpp's no-thin-air axiom alone

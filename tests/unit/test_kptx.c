@@ -206,6 +206,28 @@ static void test_kptx_elect(void **state) {
   free(el);
 }
 
+/* libcu++'s wait (cuda::barrier): a counter of polls before backing off,
+ * the poll at the loop's foot branching back on memory.  The counter
+ * keeps changing, so the head is widened after a few states, not after
+ * 40: a few copies of the poll, not one per count */
+static void test_kptx_spin_widen(void **state) {
+  (void)state;
+  char *w = replace(ptx, "$L__BB0_3:\n .loc 1 6 10\n ld.acquire.gpu.b32 %r5, [%rd1];\n",
+                    " mov.u32 %r7, 0;\n$L__BB0_3:\n .loc 1 6 10\n setp.lt.s32 %p2, %r7, 16;\n add.s32 %r7, %r7, 1;\n"
+                    " @%p2 bra $L__BB0_7;\n nanosleep.u32 100;\n$L__BB0_7:\n ld.acquire.gpu.b32 %r5, [%rd1];\n");
+  lc_diag d;
+  lc_source src;
+  char *t = translate(w, &d, &src);
+  assert_non_null(t);
+  size_t polls = count(t, "ld.acquire.gpu.b32.global r");
+  assert_true(polls >= 1 && polls <= 4);
+  assert_non_null(strstr(t, "st.global.u32 [data[1]], r"));
+  free(t);
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+  free(w);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kptx_threads),
@@ -213,6 +235,7 @@ int main(void) {
       cmocka_unit_test(test_kptx_refused),
       cmocka_unit_test(test_kptx_clock),
       cmocka_unit_test(test_kptx_elect),
+      cmocka_unit_test(test_kptx_spin_widen),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
