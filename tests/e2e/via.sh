@@ -79,6 +79,18 @@ done
 (cd "$kdir/nvcc" && "$lc" --via nvcc --termination semaphore-atomic-ref.cu 2>/dev/null) >"$tmp/out"
 grep -qx 'Termination: may not terminate (obe)' "$tmp/out" && ok "semaphore: may not terminate (obe)" ||
   bad "semaphore: $(grep Termination "$tmp/out")"
+# the termination answers the kernels' comments derive: a waiting block
+# may wait for ever for one that never starts (obe); a spinlock's holder
+# and a one-CTA pipeline run on
+while IFS=, read -r f want; do
+  (cd "$kdir/nvcc" && "$lc" --via nvcc --termination "$f" 2>/dev/null) >"$tmp/out"
+  grep -qx "Termination: $want" "$tmp/out" && ok "$f: $want" || bad "$f: $(grep Termination "$tmp/out"), expected $want"
+done <<'END'
+atomic-device-mp.cu,may not terminate (obe)
+lookback-policy.cu,may not terminate (obe)
+atomic-flag-spinlock.cu,terminates (obe)
+cutlass-pipeline.cu,terminates (obe)
+END
 
 # what cannot be followed: one error, naming the PTX line and the source line
 check_error() {   # FILE LINE WHAT

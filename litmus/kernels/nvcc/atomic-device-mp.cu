@@ -9,7 +9,9 @@
 // in the other's scope - device scope holds both blocks): the write of
 // data happens before its read, out = {42}, no race.  -D RELAXED uses
 // memory_order_relaxed for both: no synchronisation, the accesses of data
-// race and out may be 0.
+// race and out may be 0.  Under --termination block 1 may spin for ever
+// on a block 0 that never starts (CUDA does not promise that the blocks
+// of a grid run at once: obe).
 //
 // @Launch: <<<2, 1>>>
 // @Input: flag = {0}; data = {0}; out = {-1}

@@ -9,7 +9,9 @@
 // second increment reads the first's write: out = {2}, no race.
 // -D RELAXED takes and releases the lock relaxed: the read-modify-writes
 // still exclude each other, but nothing orders the counter's accesses,
-// which race: an increment may read 0 and the count end at 1.
+// which race: an increment may read 0 and the count end at 1.  Under
+// --termination it terminates (obe): the lock's holder has started, so it
+// runs on to its clear().
 //
 // @Launch: <<<2, 1>>>
 // @Input: lock = {0}; counter = {0}

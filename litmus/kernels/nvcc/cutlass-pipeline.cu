@@ -23,7 +23,8 @@
 // the read, the producer's try_wait acquires).  out = {42, 43}, no race.
 // -D NO_EMPTY_WAIT drops the producer's wait on "empty": copy 1 may land
 // before the consumer's first read (out[0] may be 43), and it races with
-// that read.
+// that read.  Under --termination it terminates (obe): one CTA, each wait
+// completed by the other thread's arrival or the copy.
 //
 // The consumer's fence_view_async_shared() (fence.proxy.async.shared::cta)
 // before it releases the buffer: the ISA ("Async proxy" under

@@ -14,7 +14,10 @@
 // value happens before tile 1's read of it: the prefixes are {5, 12}, no
 // race.  -D NO_FENCE drops both __threadfence() calls: the value and the
 // status are then unordered, tile 1 may read the value before it is
-// written (out[1] = 7), and the value's accesses race.
+// written (out[1] = 7), and the value's accesses race.  Under
+// --termination tile 1 may wait for ever for a tile 0 that never starts
+// (obe): this is why CUB takes tile numbers from an atomic counter in the
+// order blocks start, not from blockIdx.x as written here.
 //
 // @Launch: <<<2, 1>>>
 // @Input: status = {0, 0}; value = {0, 0}; out = {-1, -1}
