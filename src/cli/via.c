@@ -156,8 +156,12 @@ void via_compare(lc_buf *out, size_t source_end, const lt_test *src, char *const
   str_vec a = {0}, b = {0}, lb = {0};
   block_states(text, &a);
   block_states(out->s + source_end, &b);
-  size_t findings = 0, by_design = 0, strengthened = 0;
+  size_t findings = 0, by_design = 0, strengthened = 0, undefined = 0;
   bool lb_read = false;
+  /* a source with undefined behaviour (a data race at the C++ level) has
+   * no outcomes C++ promises: what the compiled kernel adds is the
+   * behaviour's, not the compiler's */
+  bool ub = strstr(text, "\nFlag undefined-behaviour") != NULL;
   for (size_t i = 0; i < b.n; i++) {
     if (in_vec(&a, b.v[i]) || !b.v[i][0]) continue;
     bool dup = false;
@@ -169,6 +173,11 @@ void via_compare(lc_buf *out, size_t source_end, const lt_test *src, char *const
                          "axiom alone (load buffering: PTX allows it by design, --set no-thin-air=off allows it "
                          "in C++); not a compiler fault\n", b.v[i]);
       by_design++;
+    } else if (ub) {
+      lc_buf_printf(out, "Undefined behaviour: the compiled kernel allows %s, which the source's outcomes do not "
+                         "include; the source's undefined behaviour (flagged above) allows anything, so this is "
+                         "no compiler fault\n", b.v[i]);
+      undefined++;
     } else {
       lc_buf_printf(out, "Compilation finding: the compiled kernel allows %s, which the source (cuda-cpp) does "
                          "not\n", b.v[i]);
@@ -177,9 +186,13 @@ void via_compare(lc_buf *out, size_t source_end, const lt_test *src, char *const
   }
   for (size_t i = 0; i < a.n; i++)
     if (!in_vec(&b, a.v[i]) && a.v[i][0]) strengthened++;
-  if (!findings && !by_design)
+  if (!findings && !by_design && !undefined)
     lc_buf_printf(out, "Compiled: no outcome beyond the source's%s\n",
                   strengthened ? " (the compiled kernel allows fewer: the compiler strengthened it)" : "");
+  else if (undefined)
+    lc_buf_printf(out, "Compiled: %zu compilation finding%s, %zu outcome%s of load buffering, %zu of the source's "
+                       "undefined behaviour\n", findings, findings == 1 ? "" : "s", by_design,
+                  by_design == 1 ? "" : "s", undefined);
   else
     lc_buf_printf(out, "Compiled: %zu compilation finding%s, %zu outcome%s of load buffering\n", findings,
                   findings == 1 ? "" : "s", by_design, by_design == 1 ? "" : "s");

@@ -30,6 +30,7 @@
 
 #define MAX_THREADS 64       /* as the source-level reader */
 #define WIDEN 40             /* states at one label before it is widened */
+#define WIDEN_SPIN 3         /* ... at the head of a spin loop (below) */
 #define MAX_ROWS 8000        /* instructions of one thread of the test */
 #define MAX_ARRAY 1024
 
@@ -84,6 +85,7 @@ typedef struct gen {
   lc_names regs;
   size_t nregs;
   LC_VEC(int) asserts;   /* source lines of the asserts */
+  bool spin_widen;       /* widen at spin loops' heads after WIDEN_SPIN states */
   /* the test's text */
   lc_buf out;
   LC_VEC(int) line_of;
@@ -432,6 +434,7 @@ typedef struct thr {
   LC_VEC(row) rows;
   int nlabels;
   const kp_ins *in;         /* the instruction evaluated */
+  bool *spin;               /* per instruction: a label a branch on memory goes back to */
 } thr;
 
 static size_t st_bytes(gen *g) { return (g->nregs + 1) * sizeof(val); }
@@ -504,6 +507,14 @@ static bool special_value(thr *T, const char *s, int64_t *v) {
   else if (IS("%laneid")) *v = T->t % 32;
   else if (IS("%warpid")) *v = T->t / 32;
   else if (IS("%nwarpid")) *v = (g->nthreads + 31) / 32;
+  /* The clocks: a test's executions have no time, so they read 0 and never
+   * advance.  libcu++ reads %globaltimer only to pick how long to back off
+   * between polls (cuda::barrier's wait, a semaphore's acquire: nanosleep
+   * or poll again), which changes no access; a wait with a time limit
+   * (try_acquire_for) is followed as one whose limit never passes. */
+  else if (IS("%globaltimer") || IS("%globaltimer_lo") || IS("%globaltimer_hi") || IS("%clock") || IS("%clock64") ||
+           IS("%clock_hi"))
+    *v = 0;
   else return false;
 #undef IS
   return true;
@@ -782,7 +793,7 @@ static int node_for(thr *T, size_t pc, const val *st0, bool *fresh, val **need) 
     }
   val *w = lc_arena_alloc(g->a, bytes);
   memcpy(w, st, bytes);
-  if (count >= WIDEN && last >= 0) {
+  if (count >= (g->spin_widen && T->spin[pc] ? WIDEN_SPIN : WIDEN) && last >= 0) {
     for (size_t r = 0; r < g->nregs; r++) w[r] = join(w[r], T->nodes.v[last].st[r]);
     *need = w;
     for (size_t i = 0; i < T->nodes.n; i++)
@@ -833,6 +844,23 @@ static bool cmp_eval(int ci, int64_t a, int64_t b, bool uns) {
 
 static int cmp_base(int ci) { return ci >= 6 ? ci - 6 + C_LT : ci; }
 
+/* r<rd> of the test brought to a PTX type's width, as PTX keeps a value of
+ * that type: the test's .u32/.s32 arithmetic wraps at 32 bits, narrower
+ * widths are masked (and sign-extended by xor and sub) */
+static void narrow(thr *T, int line, int rd, int bits, bool sgn) {
+  if (bits >= 64) return;
+  if (bits == 32) {
+    emit(T, line, "add%s r%d, r%d, 0", sgn ? ".s32" : ".u32", rd, rd);
+    return;
+  }
+  long long half = 1ll << (bits - 1);
+  emit(T, line, "and r%d, r%d, %lld", rd, rd, 2 * half - 1);
+  if (sgn) {
+    emit(T, line, "xor r%d, r%d, %lld", rd, rd, half);
+    emit(T, line, "sub r%d, r%d, %lld", rd, rd, half);
+  }
+}
+
 /* arithmetic with constants, or the test's register arithmetic */
 static void alu(thr *T) {
   gen *g = T->g;
@@ -876,7 +904,7 @@ static void alu(thr *T) {
       int b2 = second ? type_bits(second, &s2) : 64;
       bool s1;
       char first[16];
-      snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 3, ".") + 1, op + 3);   /* ".u64" */
+      snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 4, ".") + 1, op + 3);   /* ".u64" */
       int b1 = type_bits(first, &s1);
       if (is_float_op(op)) ifail(T, "a conversion between integers and floating point (%s) is not followed", op);
       set(T, d, (val){.k = V_C, .v = norm(norm(x, b2, s2), b1, s1)});
@@ -919,6 +947,16 @@ static void alu(thr *T) {
   if (!strcmp(name, "mov") || !strcmp(name, "cvt")) {
     if (is_float_op(op)) ifail(T, "a conversion of a value read from memory to or from floating point (%s) is not modelled", op);
     emit(T, line, "mov r%d, %s", rd, A);
+    if (!strcmp(name, "cvt")) {   /* cvt.dst.src: the source's width, then the destination's (as for constants) */
+      const char *second = strchr(op + 4, '.');
+      bool s1, s2;
+      char first[16];
+      snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 4, ".") + 1, op + 3);
+      int b1 = type_bits(first, &s1), b2 = second ? type_bits(second, &s2) : 64;
+      if (!second) s2 = s1;
+      if (b2 < b1 || (b2 == b1 && s2 != s1)) narrow(T, line, rd, b2, s2);
+      if (b1 < 64) narrow(T, line, rd, b1, s1);
+    }
   } else if (!strcmp(name, "add") || !strcmp(name, "sub") || (!strcmp(name, "mul") && !hi) || !strcmp(name, "div") ||
              !strcmp(name, "rem") || !strcmp(name, "and") || !strcmp(name, "or") || !strcmp(name, "xor")) {
     emit(T, line, "%s%s r%d, %s, %s", name, ty, rd, A, B);
@@ -929,8 +967,10 @@ static void alu(thr *T) {
     emit(T, line, "xor%s r%d, %s, -1", ty, rd, A);
   } else if (!strcmp(name, "neg")) {
     emit(T, line, "sub%s r%d, 0, %s", ty, rd, A);
-  } else if ((!strcmp(name, "shl") || !strcmp(name, "shr")) && b.k == V_C && b.v >= 0 && b.v < 62) {
-    emit(T, line, "%s%s r%d, %s, %lld", name[2] == 'l' ? "mul" : "div", ty, rd, A, (long long)(1ll << b.v));
+  } else if (!strcmp(name, "shl") || !strcmp(name, "shr")) {
+    /* the test's shifts: shr of a signed type is arithmetic (a division would round toward zero) */
+    emit(T, line, "%s%s r%d, %s, %s", name, rbits == 32 ? ty : sgn ? ".s64" : ".u64", rd, A, B);
+    if (rbits < 32) narrow(T, line, rd, rbits, sgn);
   } else {
     ifail(T, "%s on a value read from memory is not modelled", op);
   }
@@ -1167,11 +1207,36 @@ static void mapa(thr *T) {
   set(T, d, a);
 }
 
+/* elect.sync d|p, membermask (PTX ISA, elect.sync): one leader among the
+ * threads of the warp in membermask, every one of which executes it (.sync);
+ * d the leader's lane (or _), p true in the leader only.  The ISA does not
+ * say which thread leads: the lowest lane is taken, as CUTLASS's
+ * elect_one_sync() assumes where elect.sync is missing ((threadIdx.x % 32)
+ * == 0), and the other choices are not explored. */
+static void elect(thr *T) {
+  const kp_ins *in = T->in;
+  if (in->nops != 2) ifail(T, "%s with %d operands", in->op, in->nops);
+  const char *bar = strchr(in->ops[0], '|');
+  if (!bar) ifail(T, "%s without its predicate destination (d|p)", in->op);
+  val m = eval(T, in->ops[1]);
+  if (m.k != V_C) ifail(T, "%s with a member mask that is not a constant", in->op);
+  uint32_t mask = (uint32_t)m.v;
+  int base = T->t / 32 * 32, lane = T->t % 32, leader = -1;
+  for (int l = 0; l < 32 && leader < 0; l++)
+    if ((mask >> l & 1) && base + l < T->g->nthreads) leader = l;
+  if (!(mask >> lane & 1)) ifail(T, "%s by a thread (lane %d) outside its member mask 0x%x", in->op, lane, mask);
+  char d[256];
+  snprintf(d, sizeof d, "%.*s", (int)(bar - in->ops[0]), in->ops[0]);
+  if (strcmp(d, "_")) set(T, dst(T, d), (val){.k = V_C, .v = leader});
+  set(T, dst(T, bar + 1), (val){.k = V_P, .v = lane == leader});
+}
+
 /* ---- a thread --------------------------------------------------------------------------------------- */
 
 static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p, bool neg) {
   bool fresh;
   val *need;
+  if (cond_fmt_pred) T->spin[pc] = true;
   int id = node_for(T, pc, T->st, &fresh, &need);
   char label[32];
   snprintf(label, sizeof label, "N%d", id);
@@ -1323,8 +1388,10 @@ static void run_node(thr *T, int id) {
     } else if (head_is(op, "nanosleep") || head_is(op, "prefetch") || head_is(op, "pmevent") ||
                head_is(op, "discard") || head_is(op, "applypriority") || head_is(op, "createpolicy")) {
       /* no memory effect here */
+    } else if (head_is(op, "elect")) {
+      elect(T);
     } else if (head_is(op, "vote") || head_is(op, "shfl") || head_is(op, "match") || head_is(op, "redux") ||
-               head_is(op, "activemask") || head_is(op, "elect")) {
+               head_is(op, "activemask")) {
       ifail(T, "the warp-level %s is not modelled", op);
     } else {
       ifail(T, "%s is not followed by this route", op);
@@ -1337,6 +1404,7 @@ static void run_thread(thr *T) {
   gen *g = T->g;
   size_t bytes = st_bytes(g);
   T->st = lc_arena_alloc(g->a, bytes);
+  T->spin = lc_arena_alloc(g->a, g->m.code.n + 1);
   val *init = lc_arena_alloc(g->a, bytes);
   lc_vec_push(&T->nodes, ((node){(size_t)-1, init, 0, false}));
   lc_vec_push(&T->work, 0);
@@ -1353,7 +1421,7 @@ static void run_thread(thr *T) {
 static bool writes_first(const char *op) {
   static const char *const w[] = {"ld", "atom", "mov", "add", "sub", "mul", "mad", "div", "rem", "and", "or", "xor",
                                   "not", "neg", "shl", "shr", "cvt", "min", "max", "abs", "setp", "selp", "cvta",
-                                  "mapa", "kp.mov"};
+                                  "mapa", "kp.mov", "elect"};
   for (size_t i = 0; i < LC_ARRAY_LEN(w); i++)
     if (head_is(op, w[i])) return true;
   return head_is(op, "mbarrier") && (has_part(op, "arrive") || has_part(op, "try_wait") || has_part(op, "test_wait") ||
@@ -1675,9 +1743,10 @@ static void job_fini(job *J) {
   lc_arena_free(g->a);
 }
 
-static bool translate(job *J, const lc_source *src, const char *ptx, const kp_options *o, lc_diag *d) {
+static bool translate(job *J, const lc_source *src, const char *ptx, const kp_options *o, lc_diag *d, bool spin_widen) {
   memset(J, 0, sizeof *J);
   gen *g = &J->g;
+  g->spin_widen = spin_widen;
   g->e = &J->e;
   J->e.d = d;
   J->e.ptx_name = o->ptx_name ? o->ptx_name : "the PTX";
@@ -1706,12 +1775,31 @@ static bool translate(job *J, const lc_source *src, const char *ptx, const kp_op
   return true;
 }
 
+/* A spin loop whose head a thread reaches with a constant that keeps
+ * changing - libcu++'s waits count 16 polls before they back off on the
+ * clock (cuda::barrier::wait, memcpy_async's) - is widened after
+ * WIDEN_SPIN states, not WIDEN: the counter becomes the test's and the
+ * polls a loop bounded by --unroll, instead of 16 copies of the poll in
+ * every waiting thread (a block-scope barrier's two waiters took minutes).
+ * Widening loses nothing the test can express, but a constant the kernel
+ * needs (an index: while (flag[i] == 0) in a loop over i) then cannot be
+ * followed; such a kernel is read again with the plain bound. */
+static bool translate_widening(job *J, const lc_source *src, const char *ptx, const kp_options *o, lc_diag *d) {
+  lc_diag quiet;
+  lc_diag_init(&quiet, src, NULL);
+  bool ok = translate(J, src, ptx, o, &quiet, true);
+  lc_diag_fini(&quiet);
+  if (ok) return true;
+  job_fini(J);
+  return translate(J, src, ptx, o, d, false);
+}
+
 char *kp_translate(const lc_source *src, const char *ptx, const kp_options *o, int **line_of, size_t *nlines,
                    lc_diag *d) {
   assert(src && src->text && ptx && o && d);
   job J;
   char *text = NULL;
-  if (translate(&J, src, ptx, o, d)) {
+  if (translate_widening(&J, src, ptx, o, d)) {
     text = lc_xstrdup(J.g.out.s);
     if (line_of) {
       *line_of = lc_xmalloc((J.g.line_of.n + 1) * sizeof **line_of);
@@ -1727,7 +1815,7 @@ lt_test *kp_read(const lc_source *src, const char *ptx, const kp_options *o, lc_
   assert(src && src->text && src->name && ptx && o && d);
   job J;
   lt_test *t = NULL;
-  if (translate(&J, src, ptx, o, d)) {
+  if (translate_widening(&J, src, ptx, o, d)) {
     gen *g = &J.g;
     lc_source made = {src->name, g->out.s, g->out.n, g->line_of.v, g->line_of.n};
     t = lt_parse(&made, d);

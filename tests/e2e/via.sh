@@ -79,6 +79,18 @@ done
 (cd "$kdir/nvcc" && "$lc" --via nvcc --termination semaphore-atomic-ref.cu 2>/dev/null) >"$tmp/out"
 grep -qx 'Termination: may not terminate (obe)' "$tmp/out" && ok "semaphore: may not terminate (obe)" ||
   bad "semaphore: $(grep Termination "$tmp/out")"
+# the termination answers the kernels' comments derive: a waiting block
+# may wait for ever for one that never starts (obe); a spinlock's holder
+# and a one-CTA pipeline run on
+while IFS=, read -r f want; do
+  (cd "$kdir/nvcc" && "$lc" --via nvcc --termination "$f" 2>/dev/null) >"$tmp/out"
+  grep -qx "Termination: $want" "$tmp/out" && ok "$f: $want" || bad "$f: $(grep Termination "$tmp/out"), expected $want"
+done <<'END'
+atomic-device-mp.cu,may not terminate (obe)
+lookback-policy.cu,may not terminate (obe)
+atomic-flag-spinlock.cu,terminates (obe)
+cutlass-pipeline.cu,terminates (obe)
+END
 
 # what cannot be followed: one error, naming the PTX line and the source line
 check_error() {   # FILE LINE WHAT
@@ -93,6 +105,13 @@ check_error() {   # FILE LINE WHAT
 }
 check_error indirect-call.cu 16 'an indirect call'
 check_error unresolvable-address.cu 8 'a value read from memory'
+# libcu++'s semaphore acquire(): 16 polls unrolled, then a backoff loop on
+# %globaltimer: more paths than the checker follows, said as one error
+(cd "$kdir/nvcc" && "$lc" --via nvcc -D ACQUIRE binary-semaphore.cu) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(grep -c 'error:' "$tmp/err")" = 1 ] && grep -q 'more than 4096 paths' "$tmp/err" &&
+  ok "binary-semaphore -D ACQUIRE: one error ($(grep error: "$tmp/err" | sed 's/.*error: //'))" ||
+  { bad "binary-semaphore -D ACQUIRE: exit status $rc"; cat "$tmp/err"; }
 
 # the answer's level in JSON, and with -D the variant compiled
 (cd "$kdir" && "$lc" --via nvcc --json mp-acq-rel.cu 2>/dev/null) >"$tmp/out"
@@ -111,7 +130,9 @@ grep -q '"level": *"PTX as compiled by nvcc [0-9.]* for sm_90, checked under PTX
 grep -q '^Compiled: no outcome beyond the source.s (the compiled kernel allows fewer' "$tmp/out" &&
   ok "--via both: a strengthened kernel" || { bad "--via both (strengthened)"; cat "$tmp/out"; }
 # .func bodies called with call.uni, inlined; a TMA store ordered by
-# fence.proxy.async (without it the copy's read races with the store)
+# fence.proxy.async (without it the copy's read races with the store);
+# loaded values at PTX's widths (an arithmetic shift, cvt to 32 bits); a
+# spin loop on flag[i] in a loop over i (read with the plain widening bound)
 while IFS=, read -r f opts want race; do
   (cd "$vdir" && "$lc" --via nvcc $opts "$f" 2>/dev/null) >"$tmp/out"
   got=$(verdict "$tmp/out")
@@ -122,6 +143,8 @@ done <<'END'
 noinline-calls.cu,,1,0
 tma-store.cu,,1,0
 tma-store.cu,-D NO_FENCE,0,1
+narrowing.cu,,1,0
+spin-per-index.cu,,1,0
 END
 
 # load buffering: allowed by PTX, forbidden by cuda-cpp's no-thin-air axiom alone
@@ -129,4 +152,20 @@ END
 grep -q '^Models differ: the compiled kernel allows r=1; r\[1\]=1, which cuda-cpp forbids by its no-thin-air axiom' "$tmp/out" &&
   grep -qx 'Compiled: 0 compilation findings, 1 outcome of load buffering' "$tmp/out" &&
   ok "--via both: load buffering named as the models' difference" || { bad "--via both (load buffering)"; cat "$tmp/out"; }
+
+# --via both on the libcu++ kernels the source-level reader reads too: the
+# same verdict; a counter at block scope used by two blocks is undefined
+# behaviour at source level, and what the compiled kernel adds to it (both
+# fetch_adds reading 0: out=-1) is the behaviour's, not a compilation finding
+for k in atomic-device-mp.cu atomic-ref-last-block.cu; do
+  (cd "$kdir/nvcc" && "$lc" --via both "$k" 2>/dev/null) >"$tmp/out"
+  [ "$(grep -cx Ok "$tmp/out")" = 2 ] && grep -qx "Compiled: no outcome beyond the source's" "$tmp/out" &&
+    ok "$k --via both: Ok at both levels" || { bad "$k --via both"; cat "$tmp/out"; }
+done
+(cd "$kdir/nvcc" && "$lc" --via both -D BLOCK_SCOPE atomic-ref-last-block.cu 2>/dev/null) >"$tmp/out"
+grep -q '^Undefined behaviour: the compiled kernel allows out=-1, which the source.s outcomes do not include' "$tmp/out" &&
+  grep -qx 'Compiled: 0 compilation findings, 0 outcomes of load buffering, 1 of the source.s undefined behaviour' "$tmp/out" &&
+  ! grep -q '^Compilation finding' "$tmp/out" &&
+  ok "--via both: a block-scope counter's extra outcome is the source's undefined behaviour" ||
+  { bad "--via both (undefined behaviour)"; cat "$tmp/out"; }
 finish via

@@ -159,11 +159,83 @@ static void test_kptx_refused(void **state) {
   free(bad);
 }
 
+/* libcu++'s polling backoff: the spin reads %globaltimer to choose between
+ * polling again and nanosleep; the clocks read 0, so the loop is followed
+ * (it was one error, "the special register %globaltimer is not modelled") */
+static void test_kptx_clock(void **state) {
+  (void)state;
+  char *backoff = replace(ptx, " @%p3 bra $L__BB0_3;\n",
+                          " @!%p3 bra $L__BB0_9;\n mov.u64 %rd4, %globaltimer;\n setp.lt.s64 %p2, %rd4, 40000;\n"
+                          " @%p2 bra $L__BB0_3;\n nanosleep.u32 1000;\n bra.uni $L__BB0_3;\n$L__BB0_9:\n");
+  lc_diag d;
+  lc_source src;
+  char *t = translate(backoff, &d, &src);
+  assert_non_null(t);
+  /* one poll, in a loop of the test: the clock's branch taken while reading */
+  assert_int_equal(count(t, "ld.acquire.gpu.b32.global r"), 1);
+  assert_null(strstr(t, "nanosleep"));
+  assert_non_null(strstr(t, "st.global.u32 [data[1]], r"));
+  free(t);
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+  free(backoff);
+}
+
+/* elect.sync (CUTLASS's elect_one_sync): the lowest lane of the member mask
+ * leads; two threads of one CTA, the leader the writer (it was one error,
+ * "the warp-level elect.sync is not modelled") */
+static void test_kptx_elect(void **state) {
+  (void)state;
+  char *el = replace(ptx, " mov.u32 %r1, %ctaid.x;\n setp.ne.s32 %p1, %r1, 0;\n @%p1 bra $L__BB0_3;\n",
+                     " elect.sync %r1|%p1, -1;\n @!%p1 bra $L__BB0_3;\n");
+  lc_diag d;
+  lc_source src;
+  lc_source_from_string(&src, "k.cu", cu, strlen(cu));
+  lc_diag_init(&d, &src, NULL);
+  kp_options o = {NULL, "<<<1, 2>>>", NULL, NULL, "nvcc", 90, "nvcc's PTX"};
+  char *t = kp_translate(&src, el, &o, NULL, NULL, &d);
+  assert_non_null(t);
+  assert_non_null(strstr(t, "P0@cta 0,gpu 0 | P1@cta 0,gpu 0"));
+  /* one writer (lane 0), one reader (lane 1) */
+  assert_int_equal(count(t, "st.release.gpu.b32.global [flag], 1"), 1);
+  assert_int_equal(count(t, "ld.acquire.gpu.b32.global r"), 1);
+  assert_non_null(strstr(t, " st.release.gpu.b32.global [flag], 1 |"));
+  free(t);
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+  free(el);
+}
+
+/* libcu++'s wait (cuda::barrier): a counter of polls before backing off,
+ * the poll at the loop's foot branching back on memory.  The counter
+ * keeps changing, so the head is widened after a few states, not after
+ * 40: a few copies of the poll, not one per count */
+static void test_kptx_spin_widen(void **state) {
+  (void)state;
+  char *w = replace(ptx, "$L__BB0_3:\n .loc 1 6 10\n ld.acquire.gpu.b32 %r5, [%rd1];\n",
+                    " mov.u32 %r7, 0;\n$L__BB0_3:\n .loc 1 6 10\n setp.lt.s32 %p2, %r7, 16;\n add.s32 %r7, %r7, 1;\n"
+                    " @%p2 bra $L__BB0_7;\n nanosleep.u32 100;\n$L__BB0_7:\n ld.acquire.gpu.b32 %r5, [%rd1];\n");
+  lc_diag d;
+  lc_source src;
+  char *t = translate(w, &d, &src);
+  assert_non_null(t);
+  size_t polls = count(t, "ld.acquire.gpu.b32.global r");
+  assert_true(polls >= 1 && polls <= 4);
+  assert_non_null(strstr(t, "st.global.u32 [data[1]], r"));
+  free(t);
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+  free(w);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kptx_threads),
       cmocka_unit_test(test_kptx_lines),
       cmocka_unit_test(test_kptx_refused),
+      cmocka_unit_test(test_kptx_clock),
+      cmocka_unit_test(test_kptx_elect),
+      cmocka_unit_test(test_kptx_spin_widen),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
