@@ -30,6 +30,10 @@ typedef struct enum_options {
  * and registers, one CTA (or twin CTAs), which the explicit engine
  * searches once (docs/explicit-engine.md, "Twin threads"); 1 when none. */
 size_t enum_twins_largest(const lx_program *p);
+/* log2 of the swaps of twins the explicit engine searches up to: the sum
+ * of log2(k!) over the classes of k twin threads and of k twin CTAs; 0
+ * when none. */
+double enum_twins_log2(const lx_program *p);
 
 /* Never returns NULL: failures are in the result's status and message. */
 lc_result *enum_check(const lx_program *p, const cat_model *m, const enum_options *o);

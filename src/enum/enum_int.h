@@ -61,6 +61,7 @@ static inline const lx_event *enum_frame_event(const enum_frame *f, size_t i) {
 typedef struct enum_sym_gen {
   int *ev;                  /* per event id */
   int *obs;                 /* per observable */
+  int *th;                  /* per thread */
 } enum_sym_gen;
 
 typedef struct enum_sym {
@@ -82,6 +83,25 @@ bool enum_sym_canonical(const enum_sym *s, const size_t *k, size_t nthreads, con
 /* The path that generator g maps path pi to (pi itself when g leaves its
  * thread alone). */
 size_t enum_sym_image(const enum_sym *s, size_t g, const lx_program *p, size_t pi);
+
+/* The swaps that map a frame onto itself (each twin takes the path its
+ * twin takes), as maps of the frame's writes and reads, for choosing rf
+ * up to symmetry: among the choices of rf that such swaps map onto each
+ * other, only the least one read by read is searched. */
+typedef struct enum_sym_rf {
+  size_t ngens;
+  int **wmap;               /* per swap: frame index -> frame index */
+  size_t **rmap;            /* per swap: read (index in f->reads) -> read */
+} enum_sym_rf;
+
+/* NULL when no swap maps the frame onto itself (or s is NULL). */
+enum_sym_rf *enum_sym_rf_new(const enum_sym *s, const enum_frame *f);
+void enum_sym_rf_free(enum_sym_rf *r);
+/* Is the partial choice rf (per read: a frame index, -1 open) at most
+ * its image under each swap, compared read by read in `order` over the
+ * first k reads of it that both choices have decided?  False when some
+ * swap maps it to a smaller choice: the search has that one, or will. */
+bool enum_sym_rf_least(const enum_sym_rf *r, const int *rf, const size_t *order, size_t k);
 
 /* ---- orders ------------------------------------------------------------------ */
 

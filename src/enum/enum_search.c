@@ -113,6 +113,7 @@ typedef struct search {
 
   state_set found;
   enum_sym *sym;            /* twin threads (enum_sym.c), or NULL */
+  enum_sym_rf *sym_rf;      /* the swaps mapping this frame onto itself, or NULL */
   const lc_state_hook *hook;  /* judges new states as they are found, or NULL */
   size_t *flag_check;       /* per flag: its index among the model's checks */
   rel_rel **listed;         /* per flag: the pairs listed, in event ids, both ways */
@@ -1402,6 +1403,8 @@ static void search_rf(search *s, size_t k) {
     rel_assign(s->co.apart, apart);
     changed(s, ENUM_CO);
     s->rf[i] = (int)f->cands[i][c];
+    /* a choice some swap of twins maps onto a smaller one: that one is searched */
+    if (!enum_sym_rf_least(s->sym_rf, s->rf, s->rf_order, k + 1)) continue;
     changed(s, ENUM_RF);
     reset_values(s);
     propagate(s);
@@ -1585,7 +1588,13 @@ static void search_frame(search *s, const int *paths) {
   keep_within(s);
   if (!some_read_sourceless(f) && worth(s)) {
     note_frame_flags(s);
-    if (s->o->no_prune || (probe_sources(s) && probe_co(s) && probe_sc(s))) search_rf(s, 0);
+    if (s->o->no_prune || (probe_sources(s) && probe_co(s) && probe_sc(s))) {
+      /* after probe_sources, which fixes the order of the reads */
+      s->sym_rf = enum_sym_rf_new(s->sym, f);
+      search_rf(s, 0);
+      enum_sym_rf_free(s->sym_rf);
+      s->sym_rf = NULL;
+    }
   }
   clear_frame_flags(s);
   rel_free(s->bar_may);

@@ -33,6 +33,7 @@
  * (their own __shared__ copies, data[blockIdx.x]) are no twins.
  */
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,8 +240,12 @@ static void add_gen(enum_sym *s, const lx_program *p, const int *ev, const int *
   enum_sym_gen *g = &s->gens[s->ngens++];
   g->ev = lc_xcalloc(p->nevents + 1, sizeof(int));
   g->obs = lc_xcalloc(p->nobs + 1, sizeof(int));
+  g->th = lc_xcalloc(p->nthreads + 1, sizeof(int));
   memcpy(g->ev, ev, p->nevents * sizeof(int));
   memcpy(g->obs, obs, p->nobs * sizeof(int));
+  for (size_t t = 0; t < p->nthreads; t++) g->th[t] = (int)t;
+  for (size_t e = 0; e < p->nevents; e++)
+    if (p->events[e].thread >= 0 && p->events[ev[e]].thread >= 0) g->th[p->events[e].thread] = p->events[ev[e]].thread;
 }
 
 /* The threads of CTA c, in column order; their number. */
@@ -333,6 +338,7 @@ void enum_sym_free(enum_sym *s) {
   for (size_t i = 0; i < s->ngens; i++) {
     free(s->gens[i].ev);
     free(s->gens[i].obs);
+    free(s->gens[i].th);
   }
   free(s->gens);
   free(s->before);
@@ -378,19 +384,121 @@ size_t enum_sym_image(const enum_sym *s, size_t g, const lx_program *p, size_t p
   return pi;
 }
 
-size_t enum_twins_largest(const lx_program *p) {
-  assert(p);
+/* The length of the longest class of twins; with bits, the sum of
+ * log2(k!) over the classes too. */
+static size_t twin_classes(const lx_program *p, double *bits) {
   enum_sym *s = enum_sym_new(p);
   size_t most = 1, nt = p->nthreads;
   size_t *len = lc_xcalloc(nt + 1, sizeof(size_t));
+  *bits = 0;
   for (int pass = 0; s && pass < 2; pass++) {
     const int *before = pass ? s->cta_before : s->before;
     for (size_t t = 0; before && t < nt; t++) {
       len[t] = before[t] >= 0 ? len[before[t]] + 1 : 1;
       if (len[t] > most) most = len[t];
+      *bits += log2((double)len[t]);   /* k! = 1 * 2 * ... * k along the chain */
     }
   }
   free(len);
   enum_sym_free(s);
   return most;
+}
+
+size_t enum_twins_largest(const lx_program *p) {
+  assert(p);
+  double bits;
+  return twin_classes(p, &bits);
+}
+
+double enum_twins_log2(const lx_program *p) {
+  assert(p);
+  double bits;
+  twin_classes(p, &bits);
+  return bits;
+}
+
+/* The position of path pi among its thread's paths. */
+static size_t path_pos(const lx_program *p, int pi) {
+  const lx_thread *th = &p->threads[p->paths[pi].thread];
+  for (size_t k = 0; k < th->npaths; k++)
+    if (th->paths[k] == pi) return k;
+  return th->npaths;
+}
+
+/* Choosing rf up to symmetry.  Frames are searched up to the swaps of
+ * twins (enum_sym_canonical); within a frame, a swap that maps the frame
+ * onto itself (twins at the same path position) still maps each choice
+ * of rf onto another of the same frame, with the same verdicts and the
+ * swapped states.  Order the frame's choices of rf lexicographically,
+ * read by read in the search's order, each source by frame index: the
+ * least choice of every orbit under the swaps is at most its image under
+ * each of them, so a choice greater than one of its images can be left
+ * out - the least of its orbit is searched (or cut only where nothing new
+ * lies below it: the states and racy pairs found are kept closed under
+ * the swaps), and its states bring the whole orbit's.  Comparing with the
+ * images of the generating swaps alone, not of the whole group, leaves
+ * out fewer choices, never one that is the least.  IRIW's readers, twin
+ * by twin: 4^8 choices of rf for eight readers in two classes of four, of
+ * which 35^2 are left (each class's sources sorted). */
+enum_sym_rf *enum_sym_rf_new(const enum_sym *s, const enum_frame *f) {
+  if (!s) return NULL;
+  const lx_program *p = f->p;
+  size_t *read_of = lc_xcalloc(f->n + 1, sizeof(size_t)), *pos = lc_xcalloc(p->nthreads + 1, sizeof(size_t));
+  for (size_t i = 0; i < f->nreads; i++) read_of[f->reads[i]] = i;
+  for (size_t t = 0; t < p->nthreads; t++) pos[t] = path_pos(p, f->paths[t]);
+  enum_sym_rf *r = lc_xcalloc(1, sizeof *r);
+  r->wmap = lc_xcalloc(s->ngens + 1, sizeof(int *));
+  r->rmap = lc_xcalloc(s->ngens + 1, sizeof(size_t *));
+  for (size_t g = 0; g < s->ngens; g++) {
+    const enum_sym_gen *gen = &s->gens[g];
+    bool fixes = true;
+    for (size_t t = 0; t < p->nthreads && fixes; t++) fixes = pos[t] == pos[gen->th[t]];
+    int *wmap = fixes ? lc_xcalloc(f->n + 1, sizeof(int)) : NULL;
+    for (size_t i = 0; fixes && i < f->n; i++) {
+      wmap[i] = f->idx[gen->ev[f->orig[i]]];
+      fixes = wmap[i] >= 0;
+    }
+    if (!fixes) {
+      free(wmap);
+      continue;
+    }
+    size_t *rmap = lc_xcalloc(f->nreads + 1, sizeof(size_t));
+    for (size_t i = 0; i < f->nreads; i++) rmap[i] = read_of[wmap[f->reads[i]]];
+    r->wmap[r->ngens] = wmap;
+    r->rmap[r->ngens++] = rmap;
+  }
+  free(read_of);
+  free(pos);
+  if (!r->ngens) {
+    enum_sym_rf_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+void enum_sym_rf_free(enum_sym_rf *r) {
+  if (!r) return;
+  for (size_t g = 0; g < r->ngens; g++) {
+    free(r->wmap[g]);
+    free(r->rmap[g]);
+  }
+  free(r->wmap);
+  free(r->rmap);
+  free(r);
+}
+
+bool enum_sym_rf_least(const enum_sym_rf *r, const int *rf, const size_t *order, size_t k) {
+  for (size_t g = 0; r && g < r->ngens; g++) {
+    const int *wmap = r->wmap[g];
+    const size_t *rmap = r->rmap[g];
+    for (size_t j = 0; j < k; j++) {
+      size_t i = order[j];
+      int other = rf[rmap[i]];
+      if (rf[i] < 0 || other < 0) break;   /* undecided so far */
+      int mine = rf[i], image = wmap[other];   /* the image's source for read i */
+      if (mine < image) break;
+      if (mine > image) return false;
+    }
+  }
+  return true;
 }

@@ -326,7 +326,13 @@ static test_shape measure(const lx_program *p) {
  *    explicit engine 0.93 s against Z3's 3.6 s at fourteen.  Fences count
  *    together only where they may be ordered, each in the other's scope
  *    (sc_orders_log2): iriw-sc-8 at cta scope, a CTA per thread, has no
- *    order to choose, enum 0.72 s, smt 7.5 s.
+ *    order to choose, enum 0.72 s, smt 7.5 s.  But where readers are
+ *    twins, the explicit engine chooses their sources up to
+ *    symmetry (docs/explicit-engine.md, "Twin threads"), and the orders
+ *    to settle fall with the choices of rf: what the swaps of twins
+ *    divide (enum_twins_log2: log2(4!) twice for iriw-sc-8's two classes
+ *    of four readers) is taken off the orders' count.  iriw-sc-8
+ *    0.23/4.2, iriw-sc-9 0.7/33, iriw-sc-10 2.1 against over 60 s.
  *  - Many coherence orders stay with the explicit engine when three
  *    threads or more are twins (docs/explicit-engine.md): each state it
  *    finds comes with its images, which cut the search of the others
@@ -340,9 +346,19 @@ static lc_engine auto_engine(const lx_program *p) {
   test_shape z = measure(p);
   if (z.sc_log2 >= AUTO_SC_LOG2) return LC_ENGINE_SMT;
   if (z.combos >= 4) return LC_ENGINE_ENUM;
-  if (z.sc_read_log2 >= AUTO_SC_READ_LOG2) return LC_ENGINE_SMT;
+  if (z.sc_read_log2 - enum_twins_log2(p) >= AUTO_SC_READ_LOG2) return LC_ENGINE_SMT;
   if (z.co_log2 < AUTO_CO_LOG2) return LC_ENGINE_ENUM;
-  return enum_twins_largest(p) >= AUTO_TWINS ? LC_ENGINE_ENUM : LC_ENGINE_SMT;
+  /* Twins divide the choices the explicit engine meets by what their
+   * swaps do (enum_twins_log2), but only through the sources of reads,
+   * which settle the orders of what follows them: the orders of twin
+   * writers' writes, and of fence.sc that no read comes before, are all
+   * searched (2+2W with three twin writers of each kind and fence.sc:
+   * enum 1.8 s, smt 0.01 s; four: over 60 s against 0.02 s), while WRC
+   * with five twin writers of y reading x, fence.sc after the read, and
+   * five twin readers, takes it 0.37 s against Z3's 30 s and more. */
+  if (enum_twins_largest(p) < AUTO_TWINS) return LC_ENGINE_SMT;
+  double orders = z.co_log2 + (z.sc_log2 - z.sc_read_log2) - enum_twins_log2(p);
+  return orders < AUTO_CO_LOG2 ? LC_ENGINE_ENUM : LC_ENGINE_SMT;
 }
 
 lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }

@@ -2,7 +2,9 @@
  * where a swap maps the program onto itself, refused where it does not
  * (observed differently, placed apart, different locations, values or
  * scopes), and never changing an answer (the search with it against the
- * search without, and against the SMT engine).
+ * search without, and against the SMT engine): also where the sources of
+ * reads are chosen up to it, on random tests of twins and on the shapes
+ * it is for.
  * SPDX-License-Identifier: MIT
  */
 #include <setjmp.h>
@@ -219,6 +221,189 @@ static void test_ptx_observed_differently(void **state) {
   assert_int_equal(z.gens, 0);
 }
 
+/* ---- sources of reads chosen up to symmetry --------------------------------- */
+
+static bool no_state(void *ctx, const lx_val *obs) {
+  (void)ctx, (void)obs;
+  return false;
+}
+
+/* The explicit engine's answer with the swaps of twins (the sources of
+ * reads chosen up to them, states and racy pairs added with their images)
+ * and without any (a state hook turns them off and nothing else), on the
+ * test of `text`: the same states, racy pairs and bound.  Returns the
+ * number of swaps found, for the caller to know symmetry was exercised. */
+static size_t same_with_and_without(const char *text, const char *model) {
+  fx_test x;
+  if (!fx_parse(&x, text)) fail_msg("does not parse:\n%s", text);
+  cat_model *m = fx_model(model);
+  assert_non_null(m);
+  enum_sym *s = enum_sym_new(x.p);
+  size_t gens = s ? s->ngens : 0;
+  enum_sym_free(s);
+  enum_options o = {0, true, false, true};
+  lc_state_hook hook;
+  memset(&hook, 0, sizeof hook);
+  hook.state = no_state;
+  lc_result *a = enum_check(x.p, m, &o), *b = enum_check_hooked(x.p, m, &o, &hook);
+  assert_int_equal(a->status, LC_RESULT_OK);
+  if (!fx_same(a, b)) fail_msg("%zu states with the swaps, %zu without, for:\n%s", a->nstates, b->nstates, text);
+  for (size_t f = 0; f < a->nflags; f++) assert_int_equal(a->flags[f].npairs, b->flags[f].npairs);
+  lc_result_free(a);
+  lc_result_free(b);
+  cat_model_free(m);
+  fx_free(&x);
+  return gens;
+}
+
+typedef struct rng {
+  uint64_t v;
+} rng;
+
+static unsigned pick(rng *r, unsigned n) {
+  r->v = r->v * 6364136223846793005u + 1442695040888963407u;
+  return (unsigned)(r->v >> 33) % n;
+}
+
+/* A random test whose threads come in classes of copies: 2 to 3 kinds of
+ * thread of 1 to 3 instructions (loads, stores, an atomic add, fences of
+ * any scope) over x and y, each kind copied 1 to 3 times; each copy in a
+ * CTA of its own or all of a kind in one; every register and location
+ * observed, or (one test in four) a single copy's first register, which
+ * breaks its class's symmetry. */
+static void random_twins(rng *r, lc_buf *b) {
+  static const char *const scopes[] = {"cta", "gpu", "sys"};
+  static const char *const locs[] = {"x", "y"};
+  char code[3][3][64];
+  unsigned nkinds = 2 + pick(r, 2), len[3], copies[3], nregs[3], nt = 0, nevents = 0;
+  for (unsigned k = 0; k < nkinds; k++) {
+    /* at most 10 instructions in all: the search without the swaps
+     * stays under a second */
+    do {
+      len[k] = 1 + pick(r, 3);
+      copies[k] = 1 + pick(r, k == 0 ? 3 : 2);
+    } while (nevents + len[k] * copies[k] > 10 - (nkinds - 1 - k));
+    nevents += len[k] * copies[k];
+    nregs[k] = 0;
+    for (unsigned i = 0; i < len[k]; i++) {
+      const char *sc = scopes[pick(r, 3)], *l = locs[pick(r, 2)];
+      switch (pick(r, 6)) {
+      case 0: snprintf(code[k][i], sizeof code[k][i], "st.%s.%s %s, %u", pick(r, 2) ? "relaxed" : "release", sc, l, 1 + pick(r, 2)); break;
+      case 1:
+      case 2: snprintf(code[k][i], sizeof code[k][i], "ld.%s.%s r%u, %s", pick(r, 2) ? "relaxed" : "acquire", sc, nregs[k]++, l); break;
+      case 3: snprintf(code[k][i], sizeof code[k][i], "atom.relaxed.%s.add r%u, %s, 1", sc, nregs[k]++, l); break;
+      case 4: snprintf(code[k][i], sizeof code[k][i], "fence.sc.%s", sc); break;
+      default: snprintf(code[k][i], sizeof code[k][i], "fence.acq_rel.%s", sc); break;
+      }
+    }
+    nt += copies[k];
+  }
+  bool shared_cta = pick(r, 2), one_observed = pick(r, 4) == 0;
+  lc_buf_printf(b, "PTX T\n{ x=0; y=0; }\n");
+  unsigned t = 0, rows = 0;
+  for (unsigned k = 0; k < nkinds; k++) {
+    rows = len[k] > rows ? len[k] : rows;
+    for (unsigned c = 0; c < copies[k]; c++, t++)
+      lc_buf_printf(b, "%s P%u@cta %u,gpu 0", t ? " |" : "", t, shared_cta ? k : t);
+  }
+  lc_buf_printf(b, " ;\n");
+  for (unsigned i = 0; i < rows; i++) {
+    t = 0;
+    for (unsigned k = 0; k < nkinds; k++)
+      for (unsigned c = 0; c < copies[k]; c++, t++) lc_buf_printf(b, "%s %s", t ? " |" : "", i < len[k] ? code[k][i] : "");
+    lc_buf_printf(b, " ;\n");
+  }
+  lc_buf_printf(b, "locations [x; y;");
+  t = 0;
+  bool named = false;
+  for (unsigned k = 0; k < nkinds; k++)
+    for (unsigned c = 0; c < copies[k]; c++, t++)
+      for (unsigned g = 0; g < nregs[k]; g++) {
+        if (one_observed && (named || g)) continue;
+        lc_buf_printf(b, " P%u:r%u;", t, g);
+        named = true;
+      }
+  lc_buf_printf(b, "]\nexists (x == 1)\n");
+}
+
+/* Many random tests of twins: the same answers with the swaps as without
+ * them, under the PTX model and under SC. */
+static void test_random_twins(void **state) {
+  (void)state;
+  rng r = {20261127};
+  size_t with_swaps = 0;
+  for (int i = 0; i < 120; i++) {
+    lc_buf b;
+    lc_buf_init(&b);
+    random_twins(&r, &b);
+    with_swaps += same_with_and_without(b.s, i % 4 == 3 ? "sc" : "ptx-v7.5") > 0;
+    lc_buf_fini(&b);
+  }
+  assert_true(with_swaps > 60);
+}
+
+/* The shapes the symmetry is for, each with its readers (or writers)
+ * twins, at every scope: IRIW with and without fence.sc, WRC with twin
+ * middles and twin readers, 2+2W with twin writers, CoRR with twin
+ * readers. */
+static void test_twin_shapes(void **state) {
+  (void)state;
+  static const char *const scopes[] = {"cta", "gpu", "sys"};
+  static const char *const shapes[] = {
+    /* IRIW+fence.sc, 2 readers of each order */
+    "PTX T\n{ x=0; y=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 | P4@cta 4,gpu 0 | P5@cta 5,gpu 0 ;\n"
+    " st.relaxed.S x, 1 | st.relaxed.S y, 1 | ld.relaxed.S r0, x | ld.relaxed.S r0, y | ld.relaxed.S r0, x | ld.relaxed.S r0, y ;\n"
+    " | | fence.sc.S | fence.sc.S | fence.sc.S | fence.sc.S ;\n"
+    " | | ld.relaxed.S r1, y | ld.relaxed.S r1, x | ld.relaxed.S r1, y | ld.relaxed.S r1, x ;\n"
+    "locations [P2:r0; P2:r1; P3:r0; P3:r1; P4:r0; P4:r1; P5:r0; P5:r1;]\n"
+    "exists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r0 == 1 /\\ P3:r1 == 0)\n",
+    /* IRIW, acquire loads, 3 readers of one order */
+    "PTX T\n{ x=0; y=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 | P4@cta 4,gpu 0 ;\n"
+    " st.relaxed.S x, 1 | st.relaxed.S y, 1 | ld.acquire.S r0, x | ld.acquire.S r0, x | ld.acquire.S r0, x ;\n"
+    " | | ld.acquire.S r1, y | ld.acquire.S r1, y | ld.acquire.S r1, y ;\n"
+    "exists (P2:r0 == 1 /\\ P2:r1 == 0 /\\ P3:r0 == 1 /\\ P3:r1 == 0 /\\ P4:r0 == 1 /\\ P4:r1 == 0)\n",
+    /* WRC+fence.sc: twin middles writing y, twin readers */
+    "PTX T\n{ x=0; y=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 | P4@cta 4,gpu 0 ;\n"
+    " st.relaxed.S x, 1 | ld.relaxed.S r0, x | ld.relaxed.S r0, x | ld.relaxed.S r0, y | ld.relaxed.S r0, y ;\n"
+    " | fence.sc.S | fence.sc.S | fence.sc.S | fence.sc.S ;\n"
+    " | st.relaxed.S y, 1 | st.relaxed.S y, 1 | ld.relaxed.S r1, x | ld.relaxed.S r1, x ;\n"
+    "locations [P1:r0; P2:r0; P3:r0; P3:r1; P4:r0; P4:r1;]\n"
+    "exists (P1:r0 == 1 /\\ P3:r0 == 1 /\\ P3:r1 == 0)\n",
+    /* 2+2W+fence.sc, two writers of each kind, the final values observed */
+    "PTX T\n{ x=0; y=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 3,gpu 0 ;\n"
+    " st.relaxed.S x, 1 | st.relaxed.S x, 1 | st.relaxed.S y, 1 | st.relaxed.S y, 1 ;\n"
+    " fence.sc.S | fence.sc.S | fence.sc.S | fence.sc.S ;\n"
+    " st.relaxed.S y, 2 | st.relaxed.S y, 2 | st.relaxed.S x, 2 | st.relaxed.S x, 2 ;\n"
+    "exists (x == 2 /\\ y == 2)\n",
+    /* CoRR: two writers, three twin readers in one CTA */
+    "PTX T\n{ x=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 | P3@cta 2,gpu 0 | P4@cta 2,gpu 0 ;\n"
+    " st.relaxed.S x, 1 | st.relaxed.S x, 2 | ld.relaxed.S r0, x | ld.relaxed.S r0, x | ld.relaxed.S r0, x ;\n"
+    " | | ld.relaxed.S r1, x | ld.relaxed.S r1, x | ld.relaxed.S r1, x ;\n"
+    "locations [P2:r0; P2:r1; P3:r0; P3:r1; P4:r0; P4:r1;]\n"
+    "exists (P2:r0 == 2 /\\ P2:r1 == 1)\n",
+  };
+  for (size_t i = 0; i < LC_ARRAY_LEN(shapes); i++)
+    for (size_t k = 0; k < LC_ARRAY_LEN(scopes); k++) {
+      lc_buf b;
+      lc_buf_init(&b);
+      for (const char *c = shapes[i]; *c; c++) {
+        if (c[0] == '.' && c[1] == 'S' && (c[2] == ' ' || c[2] == '\n')) {
+          lc_buf_printf(&b, ".%s", scopes[k]);
+          c++;
+        } else {
+          lc_buf_printf(&b, "%c", *c);
+        }
+      }
+      assert_true(same_with_and_without(b.s, "ptx-v7.5") > 0);
+      lc_buf_fini(&b);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cpp_twins),
@@ -234,6 +419,8 @@ int main(void) {
     cmocka_unit_test(test_kernel_block_scope),
     cmocka_unit_test(test_kernel_racy_twins),
     cmocka_unit_test(test_ptx_observed_differently),
+    cmocka_unit_test(test_random_twins),
+    cmocka_unit_test(test_twin_shapes),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   Z3_finalize_memory();   /* Z3's global tables, so valgrind sees no leak */
