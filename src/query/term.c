@@ -42,6 +42,8 @@ typedef struct term_ctx {
   size_t *reach;            /* per thread and bar_ns[j]: reach_init */
   int *pids;                /* scratch: per thread, the path of a state */
   size_t *cta_first;        /* per CTA rank: its first thread */
+  int *clu;                 /* per thread: its cluster's rank (co-scheduled CTAs) */
+  bool *clu_ran;            /* scratch: per cluster rank, one of its CTAs started */
 } term_ctx;
 
 static const lx_path *state_path(const term_ctx *c, const lx_val *st, size_t t) {
@@ -461,6 +463,22 @@ static bool suffix_may_count(const term_ctx *c, const int *pids, size_t from, bo
   return true;
 }
 
+/* The CTAs of a cluster are scheduled together (CUDA C++ Programming
+ * Guide, "Thread Block Clusters": a cluster's blocks are guaranteed to be
+ * co-scheduled on one GPC), so one of them started makes all of them
+ * resident, and owed progress under OBE as a started CTA is.  A test that
+ * places no CTAs in clusters has a cluster per CTA, and this changes
+ * nothing. */
+static void coscheduled(const term_ctx *c, lc_thread_run *th) {
+  const lx_program *p = c->p;
+  if (!c->clu) return;
+  memset(c->clu_ran, 0, p->nthreads * sizeof *c->clu_ran);
+  for (size_t t = 0; t < p->nthreads; t++)
+    if (th[t].ran) c->clu_ran[c->clu[t]] = true;
+  for (size_t t = 0; t < p->nthreads; t++)
+    if (c->clu_ran[c->clu[t]]) th[t].ran = true;
+}
+
 /* Could a state of the frame `pids` be a hang under model m, or one but
  * for side-effectful spinning (LC_RUN_EFFECTS)?  Everything
  * lc_progress_judge reads is the frame's but what a spinning path's last
@@ -484,6 +502,7 @@ static bool frame_may_count(const term_ctx *c, const int *pids, lc_progress m, l
     case LX_TERM_SPIN: th[t].state = LC_TS_STUCK, spins = true; break;
     }
   }
+  coscheduled(c, th);
   if (lc_progress_judge(m, th, p->nthreads, c->nctas, NULL) != LC_RUN_NONE) return true;
   if (!spins) return false;
   for (size_t t = 0; t < p->nthreads; t++)
@@ -491,7 +510,7 @@ static bool frame_may_count(const term_ctx *c, const int *pids, lc_progress m, l
   return lc_progress_judge(m, th, p->nthreads, c->nctas, NULL) != LC_RUN_NONE;
 }
 
-/* Whether thread t's CTA counts as started: it made an event, or the
+/* Whether thread t's CTA counts as started (before coscheduled): it made an event, or the
  * launch is cooperative, which makes every CTA resident from the start
  * (CUDA C++ Programming Guide, "Grid Synchronization":
  * cudaLaunchCooperativeKernel launches only as many blocks as can be
@@ -514,6 +533,7 @@ static void judge(const term_ctx *c, const lc_result *r, lc_term_answer *ans, si
       th[t].ran = started(c, st, t);
       th[t].cta = c->cta[t];
     }
+    coscheduled(c, th);
     for (size_t a = 0; a < nans; a++) {
       if (ans[a].verdict == LC_TERM_MAY_HANG) continue;
       lc_run_kind k = lc_progress_judge((lc_progress)ans[a].progress, th, c->p->nthreads, c->nctas, owed);
@@ -557,6 +577,25 @@ static size_t rank_ctas(const lx_program *p, int *rank) {
   }
   free(keys);
   return n;
+}
+
+/* Ranks the clusters by (gpu, cluster) into rank; NULL when no cluster
+ * holds two CTAs (then coscheduled has nothing to do). */
+static int *rank_clusters(const lx_program *p, size_t nctas) {
+  cta_key *keys = lc_xcalloc(p->nthreads, sizeof *keys);
+  for (size_t t = 0; t < p->nthreads; t++) keys[t] = (cta_key){p->threads[t].gpu, p->threads[t].cluster};
+  qsort(keys, p->nthreads, sizeof *keys, cta_cmp);
+  size_t n = 0;
+  for (size_t t = 0; t < p->nthreads; t++)
+    if (!n || cta_cmp(&keys[n - 1], &keys[t])) keys[n++] = keys[t];
+  int *rank = lc_xcalloc(p->nthreads, sizeof *rank);
+  for (size_t t = 0; t < p->nthreads; t++) {
+    cta_key k = {p->threads[t].gpu, p->threads[t].cluster};
+    rank[t] = (int)((cta_key *)bsearch(&k, keys, n, sizeof *keys, cta_cmp) - keys);
+  }
+  free(keys);
+  if (n >= nctas) free(rank), rank = NULL;   /* a cluster per CTA */
+  return rank;
 }
 
 /* Per CTA rank, the index of its first thread. */
@@ -624,7 +663,9 @@ size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_op
   size_t nctas = rank_ctas(p, cta);
   int *pids = lc_xcalloc(p->nthreads, sizeof *pids);
   size_t *first = cta_firsts(p, cta, nctas);
-  term_ctx c = {p, slots, lx_term_prepare(p, slots), cta, nctas, NULL, 0, NULL, pids, first};
+  term_ctx c = {p, slots, lx_term_prepare(p, slots), cta, nctas, NULL, 0, NULL, pids, first, NULL, NULL};
+  c.clu = rank_clusters(p, nctas);
+  if (c.clu) c.clu_ran = lc_xcalloc(p->nthreads, sizeof *c.clu_ran);
   reach_init(&c);
   lc_check_options qo = *o;
   qo.races = false;
@@ -639,6 +680,8 @@ size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_op
   if (r->status == LC_RESULT_OK) judge(&c, r, ans, nans);
   lc_result_free(r);
   free(lc.th);
+  free(c.clu);
+  free(c.clu_ran);
   reach_fini(&c);
   free(pids);
   free(first);
@@ -734,7 +777,7 @@ void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_o
   size_t nctas = rank_ctas(p, cta);
   int *pids = lc_xcalloc(p->nthreads, sizeof *pids);
   size_t *first = cta_firsts(p, cta, nctas);
-  fair_ctx f = {{p, slots, lx_term_prepare(p, slots), cta, nctas, NULL, 0, NULL, pids, first}, NULL, NULL, false, NULL};
+  fair_ctx f = {{p, slots, lx_term_prepare(p, slots), cta, nctas, NULL, 0, NULL, pids, first, NULL, NULL}, NULL, NULL, false, NULL};
   reach_init(&f.c);
   f.th = lc_xcalloc(p->nthreads, sizeof *f.th);
   f.owed = lc_xcalloc(nctas, sizeof *f.owed);

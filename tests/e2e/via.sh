@@ -81,7 +81,9 @@ grep -qx 'Termination: may not terminate (obe)' "$tmp/out" && ok "semaphore: may
   bad "semaphore: $(grep Termination "$tmp/out")"
 # the termination answers the kernels' comments derive: a waiting block
 # may wait for ever for one that never starts (obe); a spinlock's holder
-# and a one-CTA pipeline run on
+# and a one-CTA pipeline run on; a cluster's CTAs are co-scheduled (CUDA
+# C++ Programming Guide, Thread Block Clusters), so one waiting for another
+# of its cluster is waiting for a resident CTA
 while IFS=, read -r f want; do
   (cd "$kdir/nvcc" && "$lc" --via nvcc --termination "$f" 2>/dev/null) >"$tmp/out"
   grep -qx "Termination: $want" "$tmp/out" && ok "$f: $want" || bad "$f: $(grep Termination "$tmp/out"), expected $want"
@@ -90,6 +92,9 @@ atomic-device-mp.cu,may not terminate (obe)
 lookback-policy.cu,may not terminate (obe)
 atomic-flag-spinlock.cu,terminates (obe)
 cutlass-pipeline.cu,terminates (obe)
+cluster-barrier-exchange.cu,terminates (obe)
+cluster-remote-arrive.cu,terminates (obe)
+dsmem-cluster.cu,terminates (obe)
 END
 
 # what cannot be followed: one error, naming the PTX line and the source line
