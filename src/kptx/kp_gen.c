@@ -28,7 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_THREADS 64       /* as the source-level reader */
+#define MAX_THREADS 1024     /* as the source-level reader */
+#define MAX_CELLS 4000000    /* the test's rows times its threads (the layout of write_test) */
 #define WIDEN 40             /* states at one label before it is widened */
 #define MAX_ROWS 8000        /* instructions of one thread of the test */
 #define MAX_ARRAY 1024
@@ -74,6 +75,8 @@ typedef struct gen {
   lc_arena *a;
   kp_module m;
   int grid[3], block[3], cluster[3], nblocks, nthreads;
+  long shmem;            /* the launch's dynamic shared memory in bytes (-1: not given) */
+  bool cooperative;      /* launched cooperatively: said by the launch, or the grid's barrier used */
   int kline;             /* the kernel's name's line */
   char *kname;
   LC_VEC(param) params;
@@ -134,8 +137,15 @@ static void read_launch(gen *g, const hdr *h) {
   h_dim(g, &p, h, g->grid, "the grid (blocks)");
   if (!h_lit(&p, ",")) FAIL(g, h->line, "expected ',' between the grid and the block in '%s'", h->text);
   h_dim(g, &p, h, g->block, "the block (threads)");
-  while (h_lit(&p, ",")) (void)h_int(g, &p, h, "the shared memory size or stream");
+  g->shmem = -1;
+  if (h_lit(&p, ",")) {   /* the dynamic shared memory's size in bytes, then a stream (ignored) */
+    int64_t bytes = h_int(g, &p, h, "the shared memory size");
+    if (bytes < 0 || bytes > (1 << 20)) FAIL(g, h->line, "the shared memory size is a number of bytes, from 0 to 1048576");
+    g->shmem = (long)bytes;
+    if (h_lit(&p, ",")) (void)h_int(g, &p, h, "the stream");
+  }
   if (!h_lit(&p, ">>>")) FAIL(g, h->line, "expected '>>>' closing the launch '%s'", h->text);
+  g->cooperative = h_lit(&p, "cooperative");
   g->cluster[0] = g->cluster[1] = g->cluster[2] = 1;
   if (h_lit(&p, "cluster")) {
     if (!h_lit(&p, "(")) FAIL(g, h->line, "expected '(' after cluster in '%s'", h->text);
@@ -1553,14 +1563,20 @@ static void write_test(gen *g, thr *th, int nthr) {
     lc_buf_puts(&g->out, "gpu 0");
   }
   lc_buf_puts(&g->out, " ;");
+  /* row r holds each thread's r-th instruction, a cell a line (a row may
+   * span lines), so that each line of the test stands at its instruction's
+   * source line while the text grows with the threads times the longest
+   * thread, not with its square */
+  size_t nrows = 0;
   for (int k = 0; k < nthr; k++)
-    for (size_t r = 0; r < th[k].rows.n; r++) {
-      new_line(g, th[k].rows.v[r].line);
-      for (int j = 0; j < nthr; j++) {
-        if (j) lc_buf_puts(&g->out, " |");
-        if (j == k) lc_buf_printf(&g->out, " %s", th[k].rows.v[r].text);
-      }
-      lc_buf_puts(&g->out, " ;");
+    if (th[k].rows.n > nrows) nrows = th[k].rows.n;
+  if (nrows * (size_t)nthr > MAX_CELLS)
+    FAIL(g, g->kline, "the test would have %zu rows of %d threads: more than %d cells", nrows, nthr, MAX_CELLS);
+  for (size_t r = 0; r < nrows; r++)
+    for (int k = 0; k < nthr; k++) {
+      const row *w = r < th[k].rows.n ? &th[k].rows.v[r] : NULL;
+      new_line(g, w ? w->line : g->kline);
+      lc_buf_printf(&g->out, " %s %s", w ? w->text : "", k + 1 < nthr ? "|" : ";");
     }
   /* the memory map: every block's __shared__ variables */
   bool first = true;
@@ -1740,6 +1756,7 @@ lt_test *kp_read(const lc_source *src, const char *ptx, const kp_options *o, lc_
       }
       t->thread_label = labels;
     }
+    if (t) t->cooperative = g->cooperative;
   }
   job_fini(&J);
   return t;
