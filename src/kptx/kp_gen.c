@@ -68,6 +68,16 @@ typedef struct mem {
   long bytes;            /* a module variable's size */
 } mem;
 
+/* A finite set of values (a selp between constants, arithmetic on one): a
+ * value read from memory is any value, but one the kernel chose among
+ * constants is one of them, so an address computed from it can be followed
+ * per value. */
+#define MAX_SET 16
+typedef struct vset {
+  int n;
+  int64_t v[MAX_SET];
+} vset;
+
 typedef struct gen {
   kp_err *e;
   const lc_source *src;
@@ -83,6 +93,7 @@ typedef struct gen {
   LC_VEC(input) inputs;
   hdr launch, output, filter;
   LC_VEC(mem) mems;
+  LC_VEC(vset) sets;     /* val.set, interned: equal sets, equal ids (states compare as bytes) */
   /* registers */
   lc_names regs;
   size_t nregs;
@@ -406,8 +417,12 @@ typedef struct val {
   int32_t sym, cta;
   int32_t cmp;
   int32_t ra, rb;
+  int32_t set;     /* V_D: the values it may hold, when few and known (gen.sets[set - 1]); 0: any */
+  int32_t pa, pb;  /* V_PD: the registers compared (index + 1; 0: a constant), */
+  int32_t at;      /* and the setp's place in the code + 1, for the branch to narrow their sets */
   int64_t v, vb;
 } val;
+
 
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 static const char *const bnames[] = {"beq", "bne", "blt", "ble", "bgt", "bge"};
@@ -421,6 +436,7 @@ typedef struct node {
   val *st;
   int id;
   bool done;
+  bool at_ins;     /* starts at the instruction at pc (split), not after the label there */
 } node;
 
 typedef struct row {
@@ -807,7 +823,7 @@ static int node_for(thr *T, size_t pc, const val *st0, bool *fresh, val **need) 
         return (int)i;
       }
   }
-  lc_vec_push(&T->nodes, ((node){pc, w, (int)T->nodes.n, false}));
+  lc_vec_push(&T->nodes, ((node){pc, w, (int)T->nodes.n, false, false}));
   *fresh = true;
   return (int)T->nodes.n - 1;
 }
@@ -849,6 +865,162 @@ static bool cmp_eval(int ci, int64_t a, int64_t b, bool uns) {
 
 static int cmp_base(int ci) { return ci >= 6 ? ci - 6 + C_LT : ci; }
 
+static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p, bool neg, bool at_ins);
+static bool writes_first(const char *op);
+
+/* ---- finite sets of values ------------------------------------------------------------------- */
+
+static int cmp64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* the id of the set of the n values v (sorted, made unique here); 0 when more than MAX_SET */
+static int32_t set_id(gen *g, int64_t *v, int n) {
+  if (n < 1 || n > MAX_SET) return 0;
+  qsort(v, (size_t)n, sizeof *v, cmp64);
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (!m || v[m - 1] != v[i]) v[m++] = v[i];
+  for (size_t i = 0; i < g->sets.n; i++)
+    if (g->sets.v[i].n == m && !memcmp(g->sets.v[i].v, v, (size_t)m * sizeof *v)) return (int32_t)i + 1;
+  vset w = {m, {0}};
+  memcpy(w.v, v, (size_t)m * sizeof *v);
+  lc_vec_push(&g->sets, w);
+  return (int32_t)g->sets.n;
+}
+
+/* a register's value with the values vs[0..n) it may hold: a constant when one */
+static val of_set(gen *g, int64_t *vs, int n) {
+  if (n == 1) return (val){.k = V_C, .v = vs[0]};
+  return (val){.k = V_D, .set = set_id(g, vs, n)};
+}
+
+/* ---- arithmetic ------------------------------------------------------------------------------- */
+
+/* bfi's, bfe's and prmt's fields: PTX ISA, "Integer Arithmetic Instructions: bfe, bfi" and
+ * "Data Movement: prmt" (default mode) */
+static int64_t bfe(int64_t a, int64_t pos, int64_t len, int bits, bool sgn) {
+  pos &= 0xff, len &= 0xff;
+  if (len == 0) return 0;
+  uint64_t u = (uint64_t)norm(a, bits, false);
+  int64_t msb = pos + len - 1;
+  if (msb > bits - 1) msb = bits - 1;
+  bool sbit = sgn && (pos < bits ? ((u >> msb) & 1) : ((u >> (bits - 1)) & 1));
+  uint64_t r = 0;
+  for (int i = 0; i < bits; i++) {
+    uint64_t bit = (i < len && pos + i <= msb) ? (u >> (pos + i)) & 1 : sbit;
+    r |= bit << i;
+  }
+  return norm((int64_t)r, bits, sgn);
+}
+
+static int64_t bfi(int64_t a, int64_t b, int64_t pos, int64_t len, int bits) {
+  pos &= 0xff, len &= 0xff;
+  uint64_t r = (uint64_t)b;
+  for (int64_t i = 0; i < len && pos + i < bits; i++) {
+    uint64_t m = 1ull << (pos + i);
+    r = (r & ~m) | ((((uint64_t)a >> i) & 1) << (pos + i));
+  }
+  return norm((int64_t)r, bits, false);
+}
+
+static int64_t prmt(int64_t a, int64_t b, int64_t c) {
+  uint64_t bytes = ((uint64_t)b & 0xffffffffu) << 32 | ((uint64_t)a & 0xffffffffu);
+  uint64_t r = 0;
+  for (int i = 0; i < 4; i++) {
+    int sel = (int)((c >> (4 * i)) & 0xf);
+    uint64_t byte = (bytes >> (8 * (sel & 7))) & 0xff;
+    if (sel & 8) byte = (byte & 0x80) ? 0xff : 0;
+    r |= byte << (8 * i);
+  }
+  return (int64_t)r;
+}
+
+/* op on constants: the result, normalised to the destination's width */
+static int64_t fold(thr *T, const char *op, int64_t x, int64_t y, int64_t z, int64_t w) {
+  bool sgn;
+  int bits = type_bits(op, &sgn);
+  char name[16];
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(op, "."), op);
+  bool wide = has_part(op, "wide"), hi = has_part(op, "hi");
+  int rbits = wide ? 64 : bits;
+  int64_t r = 0;
+  if (!strcmp(name, "cvt")) {   /* cvt.dst.src: the source's width, then the destination's */
+    const char *second = strchr(op + 4, '.');
+    bool s2;
+    int b2 = second ? type_bits(second, &s2) : 64;
+    bool s1;
+    char first[16];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 3, ".") + 1, op + 3);   /* ".u64" */
+    int b1 = type_bits(first, &s1);
+    if (is_float_op(op)) ifail(T, "a conversion between integers and floating point (%s) is not followed", op);
+    return norm(norm(x, b2, s2), b1, s1);
+  }
+  if (!strcmp(name, "bfe")) return bfe(x, y, z, bits, sgn);
+  if (!strcmp(name, "bfi")) return bfi(x, y, z, w, bits);
+  if (!strcmp(name, "prmt")) {
+    if (strcmp(op, "prmt.b32")) ifail(T, "%s (a mode of prmt other than the default) is not followed", op);
+    return prmt(x, y, z);
+  }
+  if (bits < 64 && strcmp(name, "shl") && strcmp(name, "shr")) x = norm(x, bits, sgn), y = norm(y, bits, sgn);
+  if (!strcmp(name, "add")) r = x + y;
+  else if (!strcmp(name, "sub")) r = x - y;
+  else if (!strcmp(name, "mul")) r = hi ? (int64_t)(((__int128)x * y) >> bits) : x * y;
+  else if (!strcmp(name, "mad")) r = x * y + norm(z, rbits, sgn);
+  else if (!strcmp(name, "div")) r = y ? (sgn ? x / y : (int64_t)((uint64_t)x / (uint64_t)y)) : 0;
+  else if (!strcmp(name, "rem")) r = y ? (sgn ? x % y : (int64_t)((uint64_t)x % (uint64_t)y)) : 0;
+  else if (!strcmp(name, "and")) r = x & y;
+  else if (!strcmp(name, "or")) r = x | y;
+  else if (!strcmp(name, "xor")) r = x ^ y;
+  else if (!strcmp(name, "not")) r = ~x;
+  else if (!strcmp(name, "neg")) r = -x;
+  else if (!strcmp(name, "abs")) r = x < 0 ? -x : x;
+  else if (!strcmp(name, "min")) r = sgn ? (x < y ? x : y) : ((uint64_t)x < (uint64_t)y ? x : y);
+  else if (!strcmp(name, "max")) r = sgn ? (x > y ? x : y) : ((uint64_t)x > (uint64_t)y ? x : y);
+  else if (!strcmp(name, "shl")) r = y >= bits ? 0 : (int64_t)((uint64_t)norm(x, bits, sgn) << y);
+  else if (!strcmp(name, "shr"))
+    r = sgn ? (y >= bits ? (norm(x, bits, true) < 0 ? -1 : 0) : norm(x, bits, true) >> y)
+            : (y >= bits ? 0 : (int64_t)((uint64_t)norm(x, bits, false) >> y));
+  else if (!strcmp(name, "mov")) r = x;
+  else ifail(T, "%s is not followed", op);
+  return norm(r, rbits, sgn);
+}
+
+/* The values an operand may hold: *n of them in vs, or false when not known. */
+static bool values_of(gen *g, val v, int64_t *vs, int *n) {
+  if (v.k == V_C || v.k == V_P) { vs[0] = v.v; *n = 1; return true; }
+  if (v.k == V_D && v.set > 0) {
+    const vset *s = &g->sets.v[v.set - 1];
+    memcpy(vs, s->v, (size_t)s->n * sizeof *vs);
+    *n = s->n;
+    return true;
+  }
+  return false;
+}
+
+/* Thread T's test goes on with the register of operand s holding, in turn, each value
+ * of its finite set: a branch per value but the last to a block where it holds that
+ * value (that block evaluates the instruction at T->in again), the last kept here.
+ * The value it has here is returned. */
+static val split(thr *T, const char *s, val v) {
+  gen *g = T->g;
+  size_t i = lc_names_get(&g->regs, s, strlen(s));
+  const vset *vs = &g->sets.v[v.set - 1];
+  size_t pc = (size_t)(T->in - g->m.code.v);
+  int n = vs->n;
+  int64_t last = vs->v[n - 1];
+  for (int k = 0; k < n - 1; k++) {
+    val keep = T->st[i];
+    T->st[i] = (val){.k = V_C, .v = vs->v[k]};
+    val p = {.k = V_PD, .cmp = C_EQ, .ra = rnum(g, i), .rb = -1, .vb = vs->v[k]};
+    goto_node(T, pc, "b", &p, false, true);
+    T->st[i] = keep;
+  }
+  T->st[i] = (val){.k = V_C, .v = last};
+  return T->st[i];
+}
+
 /* arithmetic with constants, or the test's register arithmetic */
 static void alu(thr *T) {
   gen *g = T->g;
@@ -861,11 +1033,15 @@ static void alu(thr *T) {
   val a = eval(T, in->ops[1]);
   val b = in->nops > 2 ? eval(T, in->ops[2]) : (val){.k = V_C};
   val c = in->nops > 3 ? eval(T, in->ops[3]) : (val){.k = V_C};
+  val e = in->nops > 4 ? eval(T, in->ops[4]) : (val){.k = V_C};
   char name[16];
   snprintf(name, sizeof name, "%.*s", (int)strcspn(op, "."), op);
   bool wide = has_part(op, "wide");
   bool hi = has_part(op, "hi");
   int rbits = wide ? 64 : bits;
+  /* an address plus a value of a finite set: followed per value */
+  if (a.k == V_A && b.k == V_D && b.set > 0) b = split(T, in->ops[2], b);
+  if (b.k == V_A && a.k == V_D && a.set > 0) a = split(T, in->ops[1], a);
   /* addresses: an offset added or subtracted */
   if (a.k == V_A || b.k == V_A) {
     if (!strcmp(name, "add") && a.k == V_A && b.k == V_C) { a.v += b.v; set(T, d, a); return; }
@@ -876,57 +1052,26 @@ static void alu(thr *T) {
       return;
     }
     if ((!strcmp(name, "cvt") || !strcmp(name, "mov")) && a.k == V_A) { set(T, d, a); return; }
+    /* a pointer's halves put together (the grid's workspace, %envreg1:%envreg2): the
+     * address in the low half, no high bits */
+    if (!strcmp(name, "bfi") && b.k == V_A && a.k == V_C && a.v == 0 && c.k == V_C && c.v >= 32) { set(T, d, b); return; }
     if (a.k == V_D || b.k == V_D)
-      ifail(T, "an address plus a value read from memory (%s %s, %s): the element cannot be followed", op,
-            in->ops[1], in->ops[2]);
+      ifail(T, "an address plus a value read from memory (%s %s, %s): the element cannot be followed (only a "
+            "value the kernel chose among a few constants is)", op, in->ops[1], in->ops[2]);
     ifail(T, "%s on an address is not followed", op);
   }
-  if (a.k == V_X || b.k == V_X || c.k == V_X)
+  if (a.k == V_X || b.k == V_X || c.k == V_X || e.k == V_X)
     ifail(T, "%s uses a value that differs between iterations of a loop and cannot be followed", op);
-  bool dyn = a.k == V_D || b.k == V_D || c.k == V_D;
+  bool dyn = a.k == V_D || b.k == V_D || c.k == V_D || e.k == V_D;
   if (!dyn) {
-    int64_t x = a.v, y = b.v, z = c.v, r = 0;
-    if (!strcmp(name, "cvt")) {   /* cvt.dst.src: the source's width, then the destination's */
-      const char *second = strchr(op + 4, '.');
-      bool s2;
-      int b2 = second ? type_bits(second, &s2) : 64;
-      bool s1;
-      char first[16];
-      snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 3, ".") + 1, op + 3);   /* ".u64" */
-      int b1 = type_bits(first, &s1);
-      if (is_float_op(op)) ifail(T, "a conversion between integers and floating point (%s) is not followed", op);
-      set(T, d, (val){.k = V_C, .v = norm(norm(x, b2, s2), b1, s1)});
-      return;
-    }
-    if (bits < 64 && strcmp(name, "shl") && strcmp(name, "shr")) x = norm(x, bits, sgn), y = norm(y, bits, sgn);
-    if (!strcmp(name, "add")) r = x + y;
-    else if (!strcmp(name, "sub")) r = x - y;
-    else if (!strcmp(name, "mul")) r = hi ? (int64_t)(((__int128)x * y) >> bits) : x * y;
-    else if (!strcmp(name, "mad")) r = x * y + norm(z, rbits, sgn);
-    else if (!strcmp(name, "div")) r = y ? (sgn ? x / y : (int64_t)((uint64_t)x / (uint64_t)y)) : 0;
-    else if (!strcmp(name, "rem")) r = y ? (sgn ? x % y : (int64_t)((uint64_t)x % (uint64_t)y)) : 0;
-    else if (!strcmp(name, "and")) r = x & y;
-    else if (!strcmp(name, "or")) r = x | y;
-    else if (!strcmp(name, "xor")) r = x ^ y;
-    else if (!strcmp(name, "not")) r = ~x;
-    else if (!strcmp(name, "neg")) r = -x;
-    else if (!strcmp(name, "abs")) r = x < 0 ? -x : x;
-    else if (!strcmp(name, "min")) r = sgn ? (x < y ? x : y) : ((uint64_t)x < (uint64_t)y ? x : y);
-    else if (!strcmp(name, "max")) r = sgn ? (x > y ? x : y) : ((uint64_t)x > (uint64_t)y ? x : y);
-    else if (!strcmp(name, "shl")) r = y >= bits ? 0 : (int64_t)((uint64_t)norm(x, bits, sgn) << y);
-    else if (!strcmp(name, "shr"))
-      r = sgn ? (y >= bits ? (norm(x, bits, true) < 0 ? -1 : 0) : norm(x, bits, true) >> y)
-              : (y >= bits ? 0 : (int64_t)((uint64_t)norm(x, bits, false) >> y));
-    else if (!strcmp(name, "mov")) r = x;
-    else ifail(T, "%s is not followed", op);
-    set(T, d, (val){.k = V_C, .v = norm(r, rbits, sgn)});
+    set(T, d, (val){.k = V_C, .v = fold(T, op, a.v, b.v, c.v, e.v)});
     return;
   }
   /* a value read from memory: the test computes it */
   if (is_float_op(op) && strcmp(name, "mov"))
     ifail(T, "floating-point arithmetic on a value read from memory (%s) is not modelled", op);
   char A[32], B[32], Cc[32];
-  int rd = rnum(g, d);
+  int rd = rnum(g, d), tr = temp_reg(g);
   opnd(T, in->ops[1], A, sizeof A);
   if (in->nops > 2) opnd(T, in->ops[2], B, sizeof B);
   if (in->nops > 3) opnd(T, in->ops[3], Cc, sizeof Cc);
@@ -934,21 +1079,79 @@ static void alu(thr *T) {
   int line = line_here(T);
   if (!strcmp(name, "mov") || !strcmp(name, "cvt")) {
     if (is_float_op(op)) ifail(T, "a conversion of a value read from memory to or from floating point (%s) is not modelled", op);
-    emit(T, line, "mov r%d, %s", rd, A);
+    if (!strcmp(name, "cvt")) {   /* the source's width, then the destination's (cvt.u32.u64: the low half) */
+      bool s2 = false, s1 = false;
+      const char *second = strchr(op + 4, '.');
+      int b2 = second ? type_bits(second, &s2) : 64;
+      char first[16];
+      snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 3, ".") + 1, op + 3);
+      int b1 = type_bits(first, &s1);
+      int w = b2 < b1 ? b2 : b1;
+      bool ws = b2 < b1 ? s2 : s1;
+      if (w == 32) emit(T, line, "add%s r%d, %s, 0", ws ? ".s32" : ".u32", rd, A);
+      if (w < 32) {   /* cvt.u8, cvt.s16...: the low bits, their sign if signed */
+        emit(T, line, "and r%d, %s, %lld", rd, A, (1ll << w) - 1);
+        if (ws) {
+          char lab[32];
+          snprintf(lab, sizeof lab, "S%d", ++T->nlabels);
+          emit(T, line, "blt r%d, %lld, %s", rd, 1ll << (w - 1), lab);
+          emit(T, line, "sub r%d, r%d, %lld", rd, rd, 1ll << w);
+          emit(T, line, "%s:", lab);
+        }
+      }
+      if (w >= 64) emit(T, line, "mov r%d, %s", rd, A);
+    } else {
+      emit(T, line, "mov r%d, %s", rd, A);
+    }
   } else if (!strcmp(name, "add") || !strcmp(name, "sub") || (!strcmp(name, "mul") && !hi) || !strcmp(name, "div") ||
              !strcmp(name, "rem") || !strcmp(name, "and") || !strcmp(name, "or") || !strcmp(name, "xor")) {
     emit(T, line, "%s%s r%d, %s, %s", name, ty, rd, A, B);
   } else if (!strcmp(name, "mad") && !hi) {
-    emit(T, line, "mul%s r%d, %s, %s", ty, temp_reg(g), A, B);
-    emit(T, line, "add%s r%d, r%d, %s", ty, rd, temp_reg(g), Cc);
+    emit(T, line, "mul%s r%d, %s, %s", ty, tr, A, B);
+    emit(T, line, "add%s r%d, r%d, %s", ty, rd, tr, Cc);
   } else if (!strcmp(name, "not")) {
     emit(T, line, "xor%s r%d, %s, -1", ty, rd, A);
   } else if (!strcmp(name, "neg")) {
     emit(T, line, "sub%s r%d, 0, %s", ty, rd, A);
   } else if ((!strcmp(name, "shl") || !strcmp(name, "shr")) && b.k == V_C && b.v >= 0 && b.v < 62) {
     emit(T, line, "%s%s r%d, %s, %lld", name[2] == 'l' ? "mul" : "div", ty, rd, A, (long long)(1ll << b.v));
+  } else if ((!strcmp(name, "min") || !strcmp(name, "max")) && in->nops == 3) {
+    /* a branch picks one (the test compares its registers as signed 64-bit numbers, which
+     * they are for every 32-bit type and for 64-bit values below 2^63) */
+    char lab[32];
+    snprintf(lab, sizeof lab, "S%d", ++T->nlabels);
+    emit(T, line, "mov r%d, %s", tr, A);
+    emit(T, line, "%s %s, %s, %s", name[1] == 'i' ? "ble" : "bge", A, B, lab);
+    emit(T, line, "mov r%d, %s", tr, B);
+    emit(T, line, "%s:", lab);
+    emit(T, line, "mov r%d, r%d", rd, tr);
+  } else if (!strcmp(name, "bfe") && !sgn && b.k == V_C && c.k == V_C && (b.v & 0xff) < bits) {
+    long long len = c.v & 0xff, pos = b.v & 0xff;
+    emit(T, line, "div r%d, %s, %lld", rd, A, 1ll << pos);
+    if (len < 63) emit(T, line, "and r%d, r%d, %lld", rd, rd, (1ll << len) - 1);
+  } else if (!strcmp(name, "bfi") && c.k == V_C && e.k == V_C && (c.v & 0xff) + (e.v & 0xff) <= bits &&
+             (e.v & 0xff) < 63) {
+    long long pos = c.v & 0xff, len = e.v & 0xff, m = ((1ll << len) - 1) << pos;
+    emit(T, line, "mul r%d, %s, %lld", tr, A, 1ll << pos);
+    emit(T, line, "and r%d, r%d, %lld", tr, tr, m);
+    emit(T, line, "and r%d, %s, %lld", rd, B, ~m & (bits >= 64 ? -1ll : (1ll << bits) - 1));
+    emit(T, line, "or r%d, r%d, r%d", rd, rd, tr);
   } else {
     ifail(T, "%s on a value read from memory is not modelled", op);
+  }
+  /* the values it may hold, when its operands' are known */
+  int64_t va[MAX_SET], vb[MAX_SET], vc[MAX_SET], ve[MAX_SET], out[MAX_SET * MAX_SET];
+  int na = 1, nb = 1, nc = 1, ne = 1, no = 0;
+  vb[0] = vc[0] = ve[0] = 0;
+  bool known = values_of(g, a, va, &na) && (in->nops <= 2 || values_of(g, b, vb, &nb)) &&
+               (in->nops <= 3 || values_of(g, c, vc, &nc)) && (in->nops <= 4 || values_of(g, e, ve, &ne));
+  if (known && (long)na * nb * nc * ne <= MAX_SET * MAX_SET) {
+    for (int i = 0; i < na; i++)
+      for (int j = 0; j < nb; j++)
+        for (int k = 0; k < nc; k++)
+          for (int l = 0; l < ne; l++) out[no++] = fold(T, op, va[i], vb[j], vc[k], ve[l]);
+    set(T, d, of_set(g, out, no));
+    return;
   }
   set(T, d, (val){.k = V_D});
 }
@@ -980,7 +1183,9 @@ static void setp(thr *T) {
     set(T, d, (val){.k = V_P, .v = cmp_eval(ci, norm(a.v, bits, sgn), norm(b.v, bits, sgn), !sgn)});
     return;
   }
-  val p = {.k = V_PD, .cmp = cmp_base(ci), .ra = -1, .rb = -1};
+  val p = {.k = V_PD, .cmp = cmp_base(ci), .ra = -1, .rb = -1, .at = (int32_t)(in - g->m.code.v) + 1};
+  if (a.k == V_D) p.pa = (int32_t)lc_names_get(&g->regs, in->ops[1], strlen(in->ops[1])) + 1;
+  if (b.k == V_D) p.pb = (int32_t)lc_names_get(&g->regs, in->ops[2], strlen(in->ops[2])) + 1;
   if (a.k == V_D) {
     p.ra = slot(g, d, 0);
     emit(T, line_here(T), "mov r%d, r%d", p.ra, rnum(g, lc_names_get(&g->regs, in->ops[1], strlen(in->ops[1]))));
@@ -1057,6 +1262,13 @@ static void selp(thr *T) {
   emit(T, line, "%s", br);
   emit(T, line, "mov r%d, %s", rnum(g, d), B);
   emit(T, line, "%s:", lab);
+  /* one of the two: the values of each */
+  int64_t va[2 * MAX_SET];
+  int na = 0, nb = 0;
+  if (values_of(g, eval(T, in->ops[1]), va, &na) && values_of(g, eval(T, in->ops[2]), va + na, &nb)) {
+    val r = of_set(g, va, na + nb);
+    if (r.k == V_D && r.set) { set(T, d, r); return; }
+  }
   set(T, d, (val){.k = V_D});
 }
 
@@ -1207,10 +1419,11 @@ static void mapa(thr *T) {
 
 /* ---- a thread --------------------------------------------------------------------------------------- */
 
-static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p, bool neg) {
+static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p, bool neg, bool at_ins) {
   bool fresh;
   val *need;
   int id = node_for(T, pc, T->st, &fresh, &need);
+  if (fresh) T->nodes.v[id].at_ins = at_ins;
   char label[32];
   snprintf(label, sizeof label, "N%d", id);
   if (fresh) lc_vec_push(&T->work, (size_t)id);
@@ -1237,6 +1450,35 @@ static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p
   } else {
     emit(T, line_here(T), "goto %s", label);
   }
+}
+
+/* The registers the predicate p compares, narrowed in T->st to the values for which it
+ * is truth (true when the way is taken by some value).  Only when the branch at pc reads
+ * p as its setp made it, the registers unchanged since (the setp just before, no label
+ * between), and a register against a constant. */
+static bool narrow_way(thr *T, const val *p, bool truth, size_t pc) {
+  gen *g = T->g;
+  if (!p->at || (p->pa ? 1 : 0) + (p->pb ? 1 : 0) != 1) return true;
+  size_t reg = (size_t)(p->pa ? p->pa : p->pb) - 1;
+  const kp_code *c = &g->m.code;
+  for (size_t i = (size_t)p->at; i < pc; i++) {   /* code[at - 1] is the setp */
+    const kp_ins *in = &c->v[i];
+    if (in->label) return true;
+    if (in->nops > 0 && writes_first(in->op) && lc_names_get(&g->regs, in->ops[0], strlen(in->ops[0])) == reg)
+      return true;
+  }
+  val v = T->st[reg];
+  int64_t vs[MAX_SET], out[MAX_SET];
+  int n, m = 0;
+  if (!values_of(g, v, vs, &n)) return true;
+  int cmp = truth ? p->cmp : cmp_not(p->cmp);
+  for (int k = 0; k < n; k++) {
+    bool ok = p->pa ? cmp_eval(cmp, vs[k], p->vb, false) : cmp_eval(cmp, p->v, vs[k], false);
+    if (ok) out[m++] = vs[k];
+  }
+  if (!m) return false;
+  T->st[reg] = of_set(g, out, m);
+  return true;
 }
 
 /* At the label at *pc: a state met first here goes on in the same block
@@ -1269,7 +1511,7 @@ static void run_node(thr *T, int id) {
   } else {
     T->in = &c->v[pc];
     emit(T, line_here(T), "N%d:", id);
-    pc++;
+    if (!T->nodes.v[id].at_ins) pc++;
   }
   for (;;) {
     if (pc >= c->n) {
@@ -1280,7 +1522,7 @@ static void run_node(thr *T, int id) {
     T->in = in;
     if (in->label) {
       if (enter(T, &pc)) continue;
-      goto_node(T, pc, NULL, NULL, false);
+      goto_node(T, pc, NULL, NULL, false, false);
       return;
     }
     const char *op = in->op;
@@ -1300,14 +1542,38 @@ static void run_node(thr *T, int id) {
         if ((p.v != 0) != (in->guard && in->neg)) {
           pc = to;
           if (enter(T, &pc)) continue;
-          goto_node(T, to, NULL, NULL, false);
+          goto_node(T, to, NULL, NULL, false, false);
           return;
         }
         pc++;
         continue;
       }
       if (p.k != V_PD) ifail(T, "a branch on a predicate that is not known here");
-      goto_node(T, to, "b", &p, in->neg);
+      /* each way with the compared registers' sets narrowed to the values that go
+       * that way: a way no value goes is not taken */
+      size_t nb = (g->nregs + 1);
+      val *keep = lc_arena_alloc(g->a, nb * sizeof *keep);
+      memcpy(keep, T->st, nb * sizeof *keep);
+      bool taken = narrow_way(T, &p, !in->neg, pc);
+      val *st_taken = lc_arena_alloc(g->a, nb * sizeof *keep);
+      memcpy(st_taken, T->st, nb * sizeof *keep);
+      memcpy(T->st, keep, nb * sizeof *keep);
+      bool fall = narrow_way(T, &p, in->neg, pc);
+      if (taken && !fall) {
+        memcpy(T->st, st_taken, nb * sizeof *keep);
+        pc = to;
+        if (enter(T, &pc)) continue;
+        goto_node(T, to, NULL, NULL, false, false);
+        return;
+      }
+      if (!taken && !fall) ifail(T, "a branch that no value takes either way");
+      if (taken) {
+        val *fall_st = lc_arena_alloc(g->a, nb * sizeof *keep);
+        memcpy(fall_st, T->st, nb * sizeof *keep);
+        memcpy(T->st, st_taken, nb * sizeof *keep);
+        goto_node(T, to, "b", &p, in->neg, false);
+        memcpy(T->st, fall_st, nb * sizeof *keep);
+      }
       pc++;
       continue;
     }
@@ -1376,7 +1642,7 @@ static void run_thread(thr *T) {
   size_t bytes = st_bytes(g);
   T->st = lc_arena_alloc(g->a, bytes);
   val *init = lc_arena_alloc(g->a, bytes);
-  lc_vec_push(&T->nodes, ((node){(size_t)-1, init, 0, false}));
+  lc_vec_push(&T->nodes, ((node){(size_t)-1, init, 0, false, false}));
   lc_vec_push(&T->work, 0);
   while (T->work.n) {
     int id = (int)T->work.v[--T->work.n];
@@ -1712,6 +1978,7 @@ static void job_fini(job *J) {
   free(g->inputs.v);
   free(g->params.v);
   free(g->mems.v);
+  free(g->sets.v);
   free(g->asserts.v);
   lc_names_fini(&g->regs);
   kp_module_fini(&g->m);
