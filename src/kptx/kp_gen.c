@@ -33,6 +33,7 @@
 #define WIDEN 40             /* states at one label before it is widened */
 #define MAX_ROWS 8000        /* instructions of one thread of the test */
 #define MAX_ARRAY 1024
+#define MAX_GRID_SYNCS 2     /* the grid's barrier (grid_workspace) per thread */
 
 /* ---- the header --------------------------------------------------------------------------- */
 
@@ -457,6 +458,7 @@ typedef struct thr {
   LC_VEC(size_t) work;
   LC_VEC(row) rows;
   int nlabels;
+  int grid_syncs;           /* arrivals at the grid's barrier word */
   const kp_ins *in;         /* the instruction evaluated */
 } thr;
 
@@ -503,7 +505,8 @@ static bool is_special(const char *s) { return s[0] == '%' && !isdigit((unsigned
                                                (strchr(s, '.') || !strncmp(s, "%laneid", 7) ||
                                                 !strncmp(s, "%warpid", 7) || !strncmp(s, "%cluster_", 9) ||
                                                 !strncmp(s, "%is_explicit", 12) || !strncmp(s, "%clock", 6) ||
-                                                !strncmp(s, "%globaltimer", 12) || !strncmp(s, "%nwarpid", 8)); }
+                                                !strncmp(s, "%globaltimer", 12) || !strncmp(s, "%nwarpid", 8) ||
+                                                !strcmp(s, "%envreg1")); }
 
 static int dim_of(const char *s) {
   const char *d = strrchr(s, '.');
@@ -530,6 +533,7 @@ static bool special_value(thr *T, const char *s, int64_t *v) {
   else if (IS("%laneid")) *v = T->t % 32;
   else if (IS("%warpid")) *v = T->t / 32;
   else if (IS("%nwarpid")) *v = (g->nthreads + 31) / 32;
+  else if (IS("%envreg1")) *v = 0;   /* the grid workspace's address's high half (grid_workspace()) */
   else return false;
 #undef IS
   return true;
@@ -868,6 +872,25 @@ static int cmp_base(int ci) { return ci >= 6 ? ci - 6 + C_LT : ci; }
 static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p, bool neg, bool at_ins);
 static bool writes_first(const char *op);
 
+/* r<rd> = the value src (a register or a constant) at the width bits, signed or not:
+ * the test's registers are 64-bit, its add.s32/.u32 wrap to 32 bits */
+static void emit_width(thr *T, int line, int rd, const char *src, int bits, bool sgn) {
+  if (bits == 32) {
+    emit(T, line, "add%s r%d, %s, 0", sgn ? ".s32" : ".u32", rd, src);
+  } else if (bits < 32) {
+    emit(T, line, "and r%d, %s, %lld", rd, src, (1ll << bits) - 1);
+    if (sgn) {
+      char lab[32];
+      snprintf(lab, sizeof lab, "S%d", ++T->nlabels);
+      emit(T, line, "blt r%d, %lld, %s", rd, 1ll << (bits - 1), lab);
+      emit(T, line, "sub r%d, r%d, %lld", rd, rd, 1ll << bits);
+      emit(T, line, "%s:", lab);
+    }
+  } else {
+    emit(T, line, "mov r%d, %s", rd, src);
+  }
+}
+
 /* ---- finite sets of values ------------------------------------------------------------------- */
 
 static int cmp64(const void *a, const void *b) {
@@ -1087,19 +1110,7 @@ static void alu(thr *T) {
       snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 3, ".") + 1, op + 3);
       int b1 = type_bits(first, &s1);
       int w = b2 < b1 ? b2 : b1;
-      bool ws = b2 < b1 ? s2 : s1;
-      if (w == 32) emit(T, line, "add%s r%d, %s, 0", ws ? ".s32" : ".u32", rd, A);
-      if (w < 32) {   /* cvt.u8, cvt.s16...: the low bits, their sign if signed */
-        emit(T, line, "and r%d, %s, %lld", rd, A, (1ll << w) - 1);
-        if (ws) {
-          char lab[32];
-          snprintf(lab, sizeof lab, "S%d", ++T->nlabels);
-          emit(T, line, "blt r%d, %lld, %s", rd, 1ll << (w - 1), lab);
-          emit(T, line, "sub r%d, r%d, %lld", rd, rd, 1ll << w);
-          emit(T, line, "%s:", lab);
-        }
-      }
-      if (w >= 64) emit(T, line, "mov r%d, %s", rd, A);
+      emit_width(T, line, rd, A, w, b2 < b1 ? s2 : s1);
     } else {
       emit(T, line, "mov r%d, %s", rd, A);
     }
@@ -1186,17 +1197,22 @@ static void setp(thr *T) {
   val p = {.k = V_PD, .cmp = cmp_base(ci), .ra = -1, .rb = -1, .at = (int32_t)(in - g->m.code.v) + 1};
   if (a.k == V_D) p.pa = (int32_t)lc_names_get(&g->regs, in->ops[1], strlen(in->ops[1])) + 1;
   if (b.k == V_D) p.pb = (int32_t)lc_names_get(&g->regs, in->ops[2], strlen(in->ops[2])) + 1;
+  /* the operands at the comparison's width and signedness (setp.gt.s32 of a value
+   * the test holds as an unsigned 32-bit number: its sign) */
+  char R[32];
   if (a.k == V_D) {
     p.ra = slot(g, d, 0);
-    emit(T, line_here(T), "mov r%d, r%d", p.ra, rnum(g, lc_names_get(&g->regs, in->ops[1], strlen(in->ops[1]))));
+    snprintf(R, sizeof R, "r%d", rnum(g, lc_names_get(&g->regs, in->ops[1], strlen(in->ops[1]))));
+    emit_width(T, line_here(T), p.ra, R, bits, sgn);
   } else {
-    p.v = a.v;
+    p.v = norm(a.v, bits, sgn);
   }
   if (b.k == V_D) {
     p.rb = slot(g, d, 1);
-    emit(T, line_here(T), "mov r%d, r%d", p.rb, rnum(g, lc_names_get(&g->regs, in->ops[2], strlen(in->ops[2]))));
+    snprintf(R, sizeof R, "r%d", rnum(g, lc_names_get(&g->regs, in->ops[2], strlen(in->ops[2]))));
+    emit_width(T, line_here(T), p.rb, R, bits, sgn);
   } else {
-    p.vb = b.v;
+    p.vb = norm(b.v, bits, sgn);
   }
   set(T, d, p);
 }
@@ -1323,6 +1339,10 @@ static void access(thr *T) {
   if (!is_ld && !is_st && !is_red && in->nops < 3) ifail(T, "%s with %d operands", op, in->nops);
   int cta = 0;
   const char *loc = location(T, addr, size, &shared, &cta);
+  if (!is_ld && !strncmp(loc, "__grid_workspace", 16) && ++T->grid_syncs > MAX_GRID_SYNCS)
+    ifail(T, "the grid's barrier reached more than %d times by one thread: in PTX each is a spin loop on the "
+          "barrier word, and the check of more grows beyond bounds (the source-level check reads it as a barrier)",
+          MAX_GRID_SYNCS);
   const char *mop = mem_op(T, op, shared, cta < 0);
   char A[32], B[32];
   bool sgn;
@@ -1472,8 +1492,11 @@ static bool narrow_way(thr *T, const val *p, bool truth, size_t pc) {
   int n, m = 0;
   if (!values_of(g, v, vs, &n)) return true;
   int cmp = truth ? p->cmp : cmp_not(p->cmp);
+  bool sgn;
+  int bits = type_bits(c->v[p->at - 1].op, &sgn);   /* as setp() compares them */
   for (int k = 0; k < n; k++) {
-    bool ok = p->pa ? cmp_eval(cmp, vs[k], p->vb, false) : cmp_eval(cmp, p->v, vs[k], false);
+    int64_t x = norm(vs[k], bits, sgn);
+    bool ok = p->pa ? cmp_eval(cmp, x, p->vb, false) : cmp_eval(cmp, p->v, x, false);
     if (ok) out[m++] = vs[k];
   }
   if (!m) return false;
@@ -1616,7 +1639,8 @@ static void run_node(thr *T, int id) {
                head_is(op, "mad") || head_is(op, "div") || head_is(op, "rem") || head_is(op, "and") ||
                head_is(op, "or") || head_is(op, "xor") || head_is(op, "not") || head_is(op, "neg") ||
                head_is(op, "shl") || head_is(op, "shr") || head_is(op, "cvt") || head_is(op, "min") ||
-               head_is(op, "max") || head_is(op, "abs")) {
+               head_is(op, "max") || head_is(op, "abs") || head_is(op, "bfi") || head_is(op, "bfe") ||
+               head_is(op, "prmt")) {
       if (head_is(op, "mov") && in->nops == 2 && in->ops[1][0] == '{')
         ifail(T, "a vector move (%s) is not followed", op);
       alu(T);
@@ -1657,7 +1681,7 @@ static void run_thread(thr *T) {
 static bool writes_first(const char *op) {
   static const char *const w[] = {"ld", "atom", "mov", "add", "sub", "mul", "mad", "div", "rem", "and", "or", "xor",
                                   "not", "neg", "shl", "shr", "cvt", "min", "max", "abs", "setp", "selp", "cvta",
-                                  "mapa", "kp.mov"};
+                                  "mapa", "kp.mov", "bfi", "bfe", "prmt", "bar.red", "barrier.red"};
   for (size_t i = 0; i < LC_ARRAY_LEN(w); i++)
     if (head_is(op, w[i])) return true;
   return head_is(op, "mbarrier") && (has_part(op, "arrive") || has_part(op, "try_wait") || has_part(op, "test_wait") ||
@@ -1935,6 +1959,27 @@ static void write_test(gen *g, thr *th, int nthr) {
   lc_buf_putc(&g->out, '\n');
 }
 
+/* The grid's barrier (cooperative_groups' this_grid().sync(), CUDA's
+ * cooperative_groups/details/sync.h and driver_abi.h) is PTX like any other:
+ * the CTA's master thread adds to a barrier word with atom.add.release.gpu
+ * and polls it with ld.acquire.gpu until its top bit flips, between two
+ * bar.sync.  The word is in the driver's grid workspace, whose address
+ * %envreg1:%envreg2 give (high, low), null unless the launch is cooperative
+ * (then the kernel traps).  So %envreg2 is the address of an array of the
+ * test, __grid_workspace = {wsSize, barrier}, %envreg1 its high half, 0; and
+ * a kernel that reads them is taken to be launched cooperatively, as the
+ * source-level reader takes a kernel that calls this_grid().sync()
+ * (docs/kernels.md): every CTA resident from the start. */
+static void grid_workspace(gen *g) {
+  bool used = false;
+  for (size_t i = 0; i < g->m.code.n && !used; i++)
+    for (int k = 0; k < g->m.code.v[i].nops && !used; k++) used = strstr(g->m.code.v[i].ops[k], "%envreg") != NULL;
+  if (!used) return;
+  kp_sym w = {.name = "%envreg2", .shown = "__grid_workspace", .shared = false, .elem = 4, .size = 8};
+  lc_vec_push(&g->m.syms, w);
+  g->cooperative = true;
+}
+
 /* ---- entry points ------------------------------------------------------------------------------------ */
 
 static void place(gen *g, thr *T, int k) {
@@ -2003,6 +2048,7 @@ static bool translate(job *J, const lc_source *src, const char *ptx, const kp_op
   read_header(g);
   read_params(g);
   kp_ptx_read(&J->e, ptx, o->kernel ? o->kernel : g->kname, src->name, &g->m);
+  grid_workspace(g);
   make_mems(g);
   collect_regs(g);
   J->nth = g->nblocks * g->nthreads;
