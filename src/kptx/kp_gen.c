@@ -1420,6 +1420,96 @@ static void sync_op(thr *T) {
   if (pdst != (size_t)-1) set(T, pdst, (val){.k = V_PD, .cmp = C_NE, .ra = slot(g, pdst, 0), .rb = -1, .vb = 0});
 }
 
+/* The name of element e of module symbol y's copy in T's CTA, marked used. */
+static const char *sym_elem(thr *T, int y, long e) {
+  gen *g = T->g;
+  for (size_t i = 0; i < g->mems.n; i++) {
+    mem *m = &g->mems.v[i];
+    if (m->sym != y || (m->shared && m->cta != T->b)) continue;
+    m->used[e] = true;
+    char buf[300];
+    if (e == 0) snprintf(buf, sizeof buf, "%s", m->name);
+    else snprintf(buf, sizeof buf, "%s[%ld]", m->name, e);
+    return lc_arena_strdup(g->a, buf);
+  }
+  ifail(T, "no array for the votes of bar.red");
+}
+
+/* bar.red.popc.u32 d, a{, b}, {!}c and bar.red.{and,or}.pred p, a{, b}, {!}c: bar.sync a
+ * that also gives every thread of the CTA the number of its threads whose c is true
+ * (popc), whether all (and) or any (or) is (PTX ISA, "bar.red").  The event model has no
+ * barrier that carries values, so the votes go through memory of the test's own, as the
+ * source-level reader's __syncthreads_count (src/kernel/kn_coll.c): one shared slot per
+ * thread of the CTA per bar.red of the code (votes_of), written before the barrier, all
+ * read after it, and a second barrier after the reads, so that the next vote's writes
+ * come after them.  The barrier orders what bar.sync orders, no more: between the two
+ * barriers a thread only reads the slots. */
+static void bar_red(thr *T) {
+  gen *g = T->g;
+  const kp_ins *in = T->in;
+  const char *op = in->op;
+  bool popc = has_part(op, "popc"), all = has_part(op, "and"), any = has_part(op, "or");
+  if ((popc ? 1 : 0) + (all ? 1 : 0) + (any ? 1 : 0) != 1 || in->nops < 3 || in->nops > 4)
+    ifail(T, "%s is not followed", op);
+  char A[32];
+  opnd(T, in->ops[1], A, sizeof A);
+  if (in->nops == 4) {
+    val n = eval(T, in->ops[2]);
+    if (n.k != V_C || n.v != g->nthreads)
+      ifail(T, "%s with a thread count other than the CTA's (%d) is not followed", op, g->nthreads);
+  }
+  const char *c = in->ops[in->nops - 1];
+  bool neg = c[0] == '!';
+  val p = eval(T, neg ? c + 1 : c);
+  int line = line_here(T), tr = temp_reg(g);
+  int y = -1;
+  char key[32];
+  snprintf(key, sizeof key, "%%votes%d", in->ptx_line);
+  y = find_sym(g, key, strlen(key));
+  if (y < 0) ifail(T, "no array for the votes of %s", op);
+  const char *mine = sym_elem(T, y, T->t);
+  if (p.k == V_P) {
+    emit(T, line, "st.shared [%s], %d", mine, (p.v != 0) != neg);
+  } else if (p.k == V_PD) {
+    char lab[32], br[96];
+    snprintf(lab, sizeof lab, "S%d", ++T->nlabels);
+    emit(T, line, "mov r%d, 1", tr);
+    pred_text(&p, neg, br, sizeof br, lab);
+    emit(T, line, "%s", br);
+    emit(T, line, "mov r%d, 0", tr);
+    emit(T, line, "%s:", lab);
+    emit(T, line, "st.shared [%s], r%d", mine, tr);
+  } else {
+    ifail(T, "%s of a predicate that is not known here", op);
+  }
+  emit(T, line, "bar.sync %s", A);
+  size_t d = dst(T, in->ops[0]);
+  int sum = popc ? rnum(g, d) : slot(g, d, 0);
+  emit(T, line, "mov r%d, 0", sum);
+  for (int k = 0; k < g->nthreads; k++) {
+    emit(T, line, "ld.shared r%d, [%s]", tr, sym_elem(T, y, k));
+    emit(T, line, "add r%d, r%d, r%d", sum, sum, tr);
+  }
+  emit(T, line, "bar.sync %s", A);
+  if (popc) set(T, d, (val){.k = V_D});
+  else set(T, d, (val){.k = V_PD, .cmp = all ? C_EQ : C_NE, .ra = sum, .rb = -1, .vb = all ? g->nthreads : 0});
+}
+
+/* each bar.red of the code: a __shared__ array of the test for its votes (bar_red) */
+static void votes_of(gen *g) {
+  for (size_t i = 0; i < g->m.code.n; i++) {
+    const kp_ins *in = &g->m.code.v[i];
+    if (in->label || !(head_is(in->op, "bar.red") || head_is(in->op, "barrier.red"))) continue;
+    char key[32], shown[48];
+    snprintf(key, sizeof key, "%%votes%d", in->ptx_line);
+    if (find_sym(g, key, strlen(key)) >= 0) continue;
+    snprintf(shown, sizeof shown, "__votes_p%d", in->ptx_line);
+    kp_sym v = {.name = lc_arena_strdup(g->a, key), .shown = lc_arena_strdup(g->a, shown), .shared = true,
+                .elem = 4, .size = 4L * g->nthreads, .ptx_line = in->ptx_line};
+    lc_vec_push(&g->m.syms, v);
+  }
+}
+
 /* mapa.shared::cluster d, a, cta: the same variable in CTA cta of the cluster */
 static void mapa(thr *T) {
   const kp_ins *in = T->in;
@@ -1644,6 +1734,8 @@ static void run_node(thr *T, int id) {
       if (head_is(op, "mov") && in->nops == 2 && in->ops[1][0] == '{')
         ifail(T, "a vector move (%s) is not followed", op);
       alu(T);
+    } else if (head_is(op, "bar.red") || head_is(op, "barrier.red")) {
+      bar_red(T);
     } else if (head_is(op, "bar") || head_is(op, "barrier") || head_is(op, "membar") || head_is(op, "fence") ||
                head_is(op, "mbarrier") || head_is(op, "cp")) {
       if (head_is(op, "cp") && !has_part(op, "bulk")) ifail(T, "%s (not a bulk copy) is not modelled", op);
@@ -2049,6 +2141,7 @@ static bool translate(job *J, const lc_source *src, const char *ptx, const kp_op
   read_params(g);
   kp_ptx_read(&J->e, ptx, o->kernel ? o->kernel : g->kname, src->name, &g->m);
   grid_workspace(g);
+  votes_of(g);
   make_mems(g);
   collect_regs(g);
   J->nth = g->nblocks * g->nthreads;
