@@ -391,6 +391,19 @@ static void make_mems(gen *g) {
     add_mem(g, (mem){y->shown, y->elem, n, in ? in->values.v : y->init.v, in ? in->values.n : y->init.n, false,
                      (int)s, 0, NULL, 0});
   }
+  /* extern __shared__ arrays: the launch's dynamic shared memory, every one at its start */
+  int ndyn = 0;
+  for (size_t s = 0; s < g->m.syms.n; s++) {
+    kp_sym *y = &g->m.syms.v[s];
+    if (!y->dynamic) continue;
+    if (++ndyn > 1)
+      FAIL(g, g->kline, "several extern __shared__ arrays (%s among them): they share the dynamic shared memory, "
+           "which is not modelled", y->shown);
+    if (g->shmem <= 0)
+      FAIL(g, g->launch.line, "extern __shared__ %s is sized by the launch's dynamic shared memory: give it as "
+           "the launch's third parameter, in bytes (<<<grid, block, bytes>>>)", y->shown);
+    y->size = g->shmem;
+  }
   for (int b = 0; b < g->nblocks; b++)
     for (size_t s = 0; s < g->m.syms.n; s++) {
       kp_sym *y = &g->m.syms.v[s];

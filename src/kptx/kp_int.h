@@ -38,6 +38,7 @@ typedef struct kp_sym {
   LC_VEC(int64_t) init;  /* initial values of its elements (a .global's `= {...}`); of its
                             bytes while elem is 0 */
   int ptx_line;
+  bool dynamic;          /* `.extern .shared` (extern __shared__ x[]): sized by the launch */
 } kp_sym;
 
 /* The kernel's entry, flattened. */

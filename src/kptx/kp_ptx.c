@@ -623,13 +623,13 @@ void kp_ptx_read(kp_err *e, const char *ptx, const char *want, const char *src_p
                !has_word(s->s, ".extern")) {
       read_var(e, a, s, m);
     } else if (has_word(s->s, ".shared") && has_word(s->s, ".extern")) {
-      kp_sym v = {.name = "", .shown = "", .shared = true, .elem = 4, .size = 0, .ptx_line = s->line};
+      kp_sym v = {.name = "", .shown = "", .shared = true, .elem = 0, .size = 0, .ptx_line = s->line, .dynamic = true};
       const char *nb = s->s + strcspn(s->s, "[");
       const char *ne = nb;
       while (nb > s->s && id_char((unsigned char)nb[-1])) nb--;
       v.name = lc_arena_strndup(a, nb, (size_t)(ne - nb));
       v.shown = v.name;
-      lc_vec_push(&m->syms, v);   /* size 0: any access to it is refused */
+      lc_vec_push(&m->syms, v);   /* bytes, as many as the launch gives (kp_gen.c) */
     }
   }
   func_vec funcs = x->funcs;
