@@ -53,6 +53,7 @@ typedef struct param {
   char *name;
   bool pointer;
   int elem;
+  bool sgn;              /* a signed char or short */
 } param;
 
 /* an array of the test: a parameter's, a __device__ variable's, a __shared__ one's (per CTA) */
@@ -67,6 +68,8 @@ typedef struct mem {
   int cta;               /* a shared one's CTA */
   bool *used;            /* n flags: accessed by some thread */
   long bytes;            /* a module variable's size */
+  bool sgn;              /* a byte's or a half-word's value signed (char, short; .s8): how the
+                            test keeps it, as the source names it */
 } mem;
 
 /* A finite set of values (a selp between constants, arithmetic on one): a
@@ -339,9 +342,12 @@ static void read_params(gen *g) {
       const char *b = e;
       while (b > part && (isalnum((unsigned char)b[-1]) || b[-1] == '_')) b--;
       if (b < e && !(e - b == 4 && !strncmp(b, "void", 4))) {
-        param pr = {lc_arena_strndup(g->a, b, (size_t)(e - b)), false, 4};
+        param pr = {lc_arena_strndup(g->a, b, (size_t)(e - b)), false, 4, false};
         pr.pointer = memchr(part, '*', (size_t)(p - part)) || memchr(part, '[', (size_t)(p - part));
         pr.elem = elem_of(part, (size_t)(b - part));
+        char *ty = lc_xstrndup(part, (size_t)(b - part));
+        pr.sgn = pr.elem < 4 && !strstr(ty, "unsigned") && !strstr(ty, "uint") && !strstr(ty, "bool");
+        free(ty);
         lc_vec_push(&g->params, pr);
       }
       part = p + 1;
@@ -378,7 +384,8 @@ static void make_mems(gen *g) {
       if (in->values.n != 1 || in->braces) FAIL(g, in->line, "%s is a scalar parameter: give one value (%s = 1)", in->name, in->name);
       continue;
     }
-    add_mem(g, (mem){in->name, p->elem, (long)in->values.n, in->values.v, in->values.n, false, -1, 0, NULL, 0});
+    add_mem(g, (mem){in->name, p->elem, (long)in->values.n, in->values.v, in->values.n, false, -1, 0, NULL, 0,
+                     p->sgn});
   }
   for (size_t s = 0; s < g->m.syms.n; s++) {
     kp_sym *y = &g->m.syms.v[s];
@@ -389,7 +396,7 @@ static void make_mems(gen *g) {
     if (in && !y->elem) FAIL(g, in->line, "%s is an array of bytes in the PTX: its @Input values are not read", in->name);
     if (in && (long)in->values.n > n) FAIL(g, in->line, "%s has %ld elements, given %zu values", in->name, n, in->values.n);
     add_mem(g, (mem){y->shown, y->elem, n, in ? in->values.v : y->init.v, in ? in->values.n : y->init.n, false,
-                     (int)s, 0, NULL, 0});
+                     (int)s, 0, NULL, 0, false});
   }
   /* extern __shared__ arrays: the launch's dynamic shared memory, every one at its start */
   int ndyn = 0;
@@ -410,7 +417,8 @@ static void make_mems(gen *g) {
       if (!y->shared) continue;
       char name[256];
       snprintf(name, sizeof name, "%s_b%d", y->shown, b);
-      add_mem(g, (mem){lc_arena_strdup(g->a, name), y->elem, y->elem ? y->size / y->elem : 0, NULL, 0, true, (int)s, b, NULL, 0});
+      add_mem(g, (mem){lc_arena_strdup(g->a, name), y->elem, y->elem ? y->size / y->elem : 0, NULL, 0, true, (int)s, b, NULL, 0,
+                       false});
     }
   for (size_t k = 0; k < g->inputs.n; k++)
     if (!g->inputs.v[k].used)
@@ -472,6 +480,7 @@ typedef struct thr {
   LC_VEC(row) rows;
   int nlabels;
   int grid_syncs;           /* arrivals at the grid's barrier word */
+  bool loc_sgn;             /* the array location() last named keeps signed narrow values */
   const kp_ins *in;         /* the instruction evaluated */
 } thr;
 
@@ -728,6 +737,7 @@ static const char *location(thr *T, const char *s, int size, bool *shared, int *
             "misaligned", s, (long long)off, m->name, m->n, m->n == 1 ? "" : "s", m->elem);
     long e = (long)(off / m->elem);
     m->used[e] = true;
+    T->loc_sgn = m->sgn;
     *shared = m->shared;
     if (cta_out) *cta_out = cta;
     char buf[300];
@@ -1352,6 +1362,7 @@ static void access(thr *T) {
   if (!is_ld && !is_st && !is_red && in->nops < 3) ifail(T, "%s with %d operands", op, in->nops);
   int cta = 0;
   const char *loc = location(T, addr, size, &shared, &cta);
+  bool loc_sgn = T->loc_sgn;
   if (!is_ld && !strncmp(loc, "__grid_workspace", 16) && ++T->grid_syncs > MAX_GRID_SYNCS)
     ifail(T, "the grid's barrier reached more than %d times by one thread: in PTX each is a spin loop on the "
           "barrier word, and the check of more grows beyond bounds (the source-level check reads it as a barrier)",
@@ -1366,22 +1377,19 @@ static void access(thr *T) {
   if (is_ld) {
     size_t d = dst(T, in->ops[0]);
     emit(T, line, "%s r%d, [%s]", mop, rnum(g, d), loc);
-    if (narrow && sgn) {   /* memory holds the narrow value unsigned: ld.s8/.s16 extends its sign */
-      int r = rnum(g, d);
-      char lab[32];
-      snprintf(lab, sizeof lab, "S%d", ++T->nlabels);
-      emit(T, line, "blt r%d, %lld, %s", r, 1ll << (bits - 1), lab);
-      emit(T, line, "sub r%d, r%d, %lld", r, r, 1ll << bits);
-      emit(T, line, "%s:", lab);
+    if (narrow && sgn != loc_sgn) {   /* ld.s8 of a value kept unsigned, ld.u8 of one kept signed */
+      char R[32];
+      snprintf(R, sizeof R, "r%d", rnum(g, d));
+      emit_width(T, line, rnum(g, d), R, bits, sgn);
     }
     set(T, d, (val){.k = V_D});
-  } else if (narrow) {   /* st.u8/.u16: the value's low bits */
+  } else if (narrow) {   /* st.u8/.u16: the value's low bits, as the array keeps them */
     val v = eval(T, in->ops[1]);
     if (v.k == V_C || v.k == V_P) {
-      emit(T, line, "%s [%s], %lld", mop, loc, (long long)norm(v.v, bits, false));
+      emit(T, line, "%s [%s], %lld", mop, loc, (long long)norm(v.v, bits, loc_sgn));
     } else {
       opnd(T, in->ops[1], A, sizeof A);
-      emit(T, line, "and r%d, %s, %lld", temp_reg(g), A, (1ll << bits) - 1);
+      emit_width(T, line, temp_reg(g), A, bits, loc_sgn);
       emit(T, line, "%s [%s], r%d", mop, loc, temp_reg(g));
     }
   } else if (is_st || is_red) {
@@ -1963,7 +1971,7 @@ static void write_test(gen *g, thr *th, int nthr) {
     mem *m = &g->mems.v[i];
     for (long e = 0; e < m->n; e++) {
       int64_t v = (size_t)e < m->ninit ? m->init[e] : 0;
-      if (m->elem == 1 || m->elem == 2) v = norm(v, 8 * m->elem, false);   /* as access() keeps a narrow value */
+      if (m->elem == 1 || m->elem == 2) v = norm(v, 8 * m->elem, m->sgn);   /* as access() keeps a narrow value */
       /* the compiler's own (assert's strings: $str, __unnamed_1) only when read */
       bool own = m->name[0] == '$' || !strncmp(m->name, "__unnamed", 9);
       if (!m->used[e] && (v == 0 || own)) continue;
