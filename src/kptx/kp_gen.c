@@ -2072,6 +2072,26 @@ static void write_test(gen *g, thr *th, int nthr) {
   lc_buf_putc(&g->out, '\n');
 }
 
+/* The clusters of the launch: the kernel's __cluster_dims__ (.reqnctapercluster)
+ * when the launch names none, as a <<<>>> launch of such a kernel runs in them; the
+ * launch's `cluster(x, y, z)` when the kernel declares none, as the launch attribute
+ * cudaLaunchAttributeClusterDimension gives them (the PTX is the same: what depends
+ * on the cluster reads %cluster_* at run time); both must agree when both are given. */
+static void cluster_dims(gen *g) {
+  const int *rc = g->m.reqcluster;
+  if (!rc[0]) return;
+  bool launch = g->cluster[0] * g->cluster[1] * g->cluster[2] > 1;
+  if (launch && (rc[0] != g->cluster[0] || rc[1] != g->cluster[1] || rc[2] != g->cluster[2]))
+    FAIL(g, g->launch.line, "the launch's cluster (%d, %d, %d) is not the kernel's __cluster_dims__(%d, %d, %d)",
+         g->cluster[0], g->cluster[1], g->cluster[2], rc[0], rc[1], rc[2]);
+  for (int k = 0; k < 3; k++) {
+    if (rc[k] < 1 || rc[k] > 16 || g->grid[k] % rc[k])
+      FAIL(g, g->launch.line, "the grid (%d, %d, %d) is no multiple of the kernel's __cluster_dims__(%d, %d, %d)",
+           g->grid[0], g->grid[1], g->grid[2], rc[0], rc[1], rc[2]);
+    g->cluster[k] = rc[k];
+  }
+}
+
 /* The grid's barrier (cooperative_groups' this_grid().sync(), CUDA's
  * cooperative_groups/details/sync.h and driver_abi.h) is PTX like any other:
  * the CTA's master thread adds to a barrier word with atom.add.release.gpu
@@ -2161,6 +2181,7 @@ static bool translate(job *J, const lc_source *src, const char *ptx, const kp_op
   read_header(g);
   read_params(g);
   kp_ptx_read(&J->e, ptx, o->kernel ? o->kernel : g->kname, src->name, &g->m);
+  cluster_dims(g);
   grid_workspace(g);
   votes_of(g);
   make_mems(g);

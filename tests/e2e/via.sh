@@ -130,7 +130,17 @@ tma-store.cu,-D NO_FENCE,0,1
 narrow.cu,,1,0
 select-slot.cu,,1,0
 launch-4x256.cu,,1,0
+cluster-no-dims.cu,,1,0
 END
+# the clusters: the launch's for a kernel without __cluster_dims__ (above:
+# cluster-no-dims), the kernel's for a launch that names none, an error
+# when the two differ
+(cd "$kdir/nvcc" && "$lc" --via nvcc --launch '<<<2, 1>>>' dsmem-cluster.cu 2>/dev/null) >"$tmp/out"
+[ "$(verdict "$tmp/out")" = 1 ] &&
+  ok "dsmem-cluster launched without cluster(): the kernel's __cluster_dims__" || bad "dsmem-cluster <<<2, 1>>>: $(verdict "$tmp/out")"
+(cd "$kdir/nvcc" && "$lc" --via nvcc --launch '<<<4, 1>>> cluster(4)' dsmem-cluster.cu) >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "is not the kernel's __cluster_dims__(2, 1, 1)" "$tmp/err" &&
+  ok "a launch's cluster other than the kernel's: an error" || { bad "cluster mismatch"; cat "$tmp/err"; }
 # the same kernels at source level (select-slot, launch-4x256: the same
 # states; narrow's pointer cast the source-level reader refuses)
 for f in select-slot.cu launch-4x256.cu; do
