@@ -153,6 +153,21 @@ done
 [ $? = 2 ] && [ "$(grep -c 'error:' "$tmp/err")" = 1 ] && grep -q "sized by the launch's dynamic shared memory" "$tmp/err" &&
   ok "extern __shared__ without the launch's size: one error" || { bad "extern __shared__ without a size"; cat "$tmp/err"; }
 
+# NVRTC with the C library's headers it lacks (<cassert>, <cstdio>,
+# <cstdint>): an assert that holds, one that fails; and the kernels with
+# assert() of litmus/kernels/ through NVRTC
+for v in nvrtc nvcc; do
+  (cd "$vdir" && "$lc" --via $v c-headers.cu 2>/dev/null) >"$tmp/out"
+  (cd "$vdir" && "$lc" --via $v --input 'in = {4}; out = {0}' c-headers.cu 2>/dev/null) >"$tmp/out2"
+  [ "$(verdict "$tmp/out")" = 1 ] && [ "$(verdict "$tmp/out2")" = 0 ] && ok "c-headers.cu --via $v: Ok, and No when the assert fails" ||
+    bad "c-headers.cu --via $v: $(verdict "$tmp/out"), $(verdict "$tmp/out2")"
+done
+for f in assert-mp.cu assert-mp-relaxed.cu; do
+  want=$(grep "^$f," "$top_srcdir/tests/e2e/kernels/verdicts.csv" | cut -d, -f2)
+  (cd "$kdir" && "$lc" --via nvrtc "$f" 2>/dev/null) >"$tmp/out"
+  [ "$(verdict "$tmp/out")" = "$want" ] && ok "$f --via nvrtc: verdict $want" || bad "$f --via nvrtc: $(verdict "$tmp/out"), expected $want"
+done
+
 # load buffering: allowed by PTX, forbidden by cuda-cpp's no-thin-air axiom alone
 (cd "$vdir" && "$lc" --via both lb-relaxed.cu 2>/dev/null) >"$tmp/out"
 grep -q '^Models differ: the compiled kernel allows r=1; r\[1\]=1, which cuda-cpp forbids by its no-thin-air axiom' "$tmp/out" &&
