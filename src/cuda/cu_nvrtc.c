@@ -131,8 +131,19 @@ static int take_image(cu_nvrtc *n, nvrtc_program prog, bool ptx, char **image, s
   return 0;
 }
 
+static int compile_headers(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx, const char *const *extra,
+                           size_t nextra, int nh, const char *const *hsrc, const char *const *hname, char **image,
+                           size_t *size, lc_diag *d);
+
 int cu_nvrtc_compile_with(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx,
                           const char *const *extra, size_t nextra, char **image, size_t *size, lc_diag *d) {
+  return compile_headers(n, src, name, sm, ptx, extra, nextra, 0, NULL, NULL, image, size, d);
+}
+
+/* ... with headers given by name and text (nvrtcCreateProgram's headers) */
+static int compile_headers(cu_nvrtc *n, const char *src, const char *name, int sm, bool ptx, const char *const *extra,
+                           size_t nextra, int nh, const char *const *hsrc, const char *const *hname, char **image,
+                           size_t *size, lc_diag *d) {
   assert(n && src && name && (extra || nextra == 0) && image && size && d);
   char arch[64];
   bool cubin = !ptx && n->GetCUBIN;
@@ -143,7 +154,7 @@ int cu_nvrtc_compile_with(cu_nvrtc *n, const char *src, const char *name, int sm
   nvrtc_program prog = NULL;
   *image = NULL;
   *size = 0;
-  nvrtc_result r = n->CreateProgram(&prog, src, name, 0, NULL, NULL);
+  nvrtc_result r = n->CreateProgram(&prog, src, name, nh, hsrc, hname);
   if (r != 0) {
     lc_error(d, (lc_loc){0}, "nvrtcCreateProgram: %s", n->GetErrorString(r));
     return -1;
@@ -241,7 +252,30 @@ int cu_nvrtc_kernel_ptx(const char *src, const char *name, int sm, const char *c
   if (find_includes(n, inc, &tried)) opts[nopts++] = inc[0], opts[nopts++] = inc[1];
   for (size_t i = 0; i < nextra; i++) opts[nopts++] = extra[i];
   size_t size = 0;
-  int rc = cu_nvrtc_compile_with(n, src, name, sm, true, opts, nopts, ptx, &size, d);
+  /* NVRTC has no C library headers: the ones a kernel includes for assert(),
+   * printf and the fixed-width integers, small, as the CUDA headers declare
+   * what they use (__assertfail, crt/common_functions.h; printf, which NVRTC
+   * declares itself) */
+  static const char assert_h[] =
+      "#pragma once\n"
+      "extern \"C\" __device__ void __assertfail(const char *, const char *, unsigned int, const char *,"
+      " decltype(sizeof(0)));\n"
+      "#undef assert\n"
+      "#ifdef NDEBUG\n#define assert(e) ((void)0)\n#else\n"
+      "#define assert(e) ((e) ? (void)0 : __assertfail(#e, __FILE__, __LINE__, __func__, sizeof(char)))\n"
+      "#endif\n";
+  static const char stdio_h[] = "#pragma once\nextern \"C\" __device__ int printf(const char *, ...);\n";
+  static const char stdint_h[] =
+      "#pragma once\n#include <cuda/std/cstdint>\n"
+      "using cuda::std::int8_t; using cuda::std::int16_t; using cuda::std::int32_t; using cuda::std::int64_t;\n"
+      "using cuda::std::uint8_t; using cuda::std::uint16_t; using cuda::std::uint32_t; using cuda::std::uint64_t;\n"
+      "using cuda::std::intptr_t; using cuda::std::uintptr_t;\n"
+      "namespace std { using cuda::std::int8_t; using cuda::std::int16_t; using cuda::std::int32_t;"
+      " using cuda::std::int64_t; using cuda::std::uint8_t; using cuda::std::uint16_t; using cuda::std::uint32_t;"
+      " using cuda::std::uint64_t; using cuda::std::intptr_t; using cuda::std::uintptr_t; }\n";
+  const char *const hname[] = {"cassert", "assert.h", "cstdio", "stdio.h", "cstdint", "stdint.h"};
+  const char *const hsrc[] = {assert_h, assert_h, stdio_h, stdio_h, stdint_h, stdint_h};
+  int rc = compile_headers(n, src, name, sm, true, opts, nopts, (int)LC_ARRAY_LEN(hname), hsrc, hname, ptx, &size, d);
   lc_buf_fini(&tried);
   cu_nvrtc_close(n);
   return rc;

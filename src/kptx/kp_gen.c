@@ -28,11 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_THREADS 64       /* as the source-level reader */
+#define MAX_THREADS 1024     /* as the source-level reader */
+#define MAX_CELLS 4000000    /* the test's rows times its threads (the layout of write_test) */
 #define WIDEN 40             /* states at one label before it is widened */
 #define WIDEN_SPIN 3         /* ... at the head of a spin loop (below) */
 #define MAX_ROWS 8000        /* instructions of one thread of the test */
 #define MAX_ARRAY 1024
+#define MAX_GRID_SYNCS 2     /* the grid's barrier (grid_workspace) per thread */
 
 /* ---- the header --------------------------------------------------------------------------- */
 
@@ -52,6 +54,7 @@ typedef struct param {
   char *name;
   bool pointer;
   int elem;
+  bool sgn;              /* a signed char or short */
 } param;
 
 /* an array of the test: a parameter's, a __device__ variable's, a __shared__ one's (per CTA) */
@@ -66,7 +69,19 @@ typedef struct mem {
   int cta;               /* a shared one's CTA */
   bool *used;            /* n flags: accessed by some thread */
   long bytes;            /* a module variable's size */
+  bool sgn;              /* a byte's or a half-word's value signed (char, short; .s8): how the
+                            test keeps it, as the source names it */
 } mem;
+
+/* A finite set of values (a selp between constants, arithmetic on one): a
+ * value read from memory is any value, but one the kernel chose among
+ * constants is one of them, so an address computed from it can be followed
+ * per value. */
+#define MAX_SET 16
+typedef struct vset {
+  int n;
+  int64_t v[MAX_SET];
+} vset;
 
 typedef struct gen {
   kp_err *e;
@@ -75,12 +90,15 @@ typedef struct gen {
   lc_arena *a;
   kp_module m;
   int grid[3], block[3], cluster[3], nblocks, nthreads;
+  long shmem;            /* the launch's dynamic shared memory in bytes (-1: not given) */
+  bool cooperative;      /* launched cooperatively: said by the launch, or the grid's barrier used */
   int kline;             /* the kernel's name's line */
   char *kname;
   LC_VEC(param) params;
   LC_VEC(input) inputs;
   hdr launch, output, filter;
   LC_VEC(mem) mems;
+  LC_VEC(vset) sets;     /* val.set, interned: equal sets, equal ids (states compare as bytes) */
   /* registers */
   lc_names regs;
   size_t nregs;
@@ -136,8 +154,15 @@ static void read_launch(gen *g, const hdr *h) {
   h_dim(g, &p, h, g->grid, "the grid (blocks)");
   if (!h_lit(&p, ",")) FAIL(g, h->line, "expected ',' between the grid and the block in '%s'", h->text);
   h_dim(g, &p, h, g->block, "the block (threads)");
-  while (h_lit(&p, ",")) (void)h_int(g, &p, h, "the shared memory size or stream");
+  g->shmem = -1;
+  if (h_lit(&p, ",")) {   /* the dynamic shared memory's size in bytes, then a stream (ignored) */
+    int64_t bytes = h_int(g, &p, h, "the shared memory size");
+    if (bytes < 0 || bytes > (1 << 20)) FAIL(g, h->line, "the shared memory size is a number of bytes, from 0 to 1048576");
+    g->shmem = (long)bytes;
+    if (h_lit(&p, ",")) (void)h_int(g, &p, h, "the stream");
+  }
   if (!h_lit(&p, ">>>")) FAIL(g, h->line, "expected '>>>' closing the launch '%s'", h->text);
+  g->cooperative = h_lit(&p, "cooperative");
   g->cluster[0] = g->cluster[1] = g->cluster[2] = 1;
   if (h_lit(&p, "cluster")) {
     if (!h_lit(&p, "(")) FAIL(g, h->line, "expected '(' after cluster in '%s'", h->text);
@@ -319,9 +344,12 @@ static void read_params(gen *g) {
       const char *b = e;
       while (b > part && (isalnum((unsigned char)b[-1]) || b[-1] == '_')) b--;
       if (b < e && !(e - b == 4 && !strncmp(b, "void", 4))) {
-        param pr = {lc_arena_strndup(g->a, b, (size_t)(e - b)), false, 4};
+        param pr = {lc_arena_strndup(g->a, b, (size_t)(e - b)), false, 4, false};
         pr.pointer = memchr(part, '*', (size_t)(p - part)) || memchr(part, '[', (size_t)(p - part));
         pr.elem = elem_of(part, (size_t)(b - part));
+        char *ty = lc_xstrndup(part, (size_t)(b - part));
+        pr.sgn = pr.elem < 4 && !strstr(ty, "unsigned") && !strstr(ty, "uint") && !strstr(ty, "bool");
+        free(ty);
         lc_vec_push(&g->params, pr);
       }
       part = p + 1;
@@ -358,7 +386,8 @@ static void make_mems(gen *g) {
       if (in->values.n != 1 || in->braces) FAIL(g, in->line, "%s is a scalar parameter: give one value (%s = 1)", in->name, in->name);
       continue;
     }
-    add_mem(g, (mem){in->name, p->elem, (long)in->values.n, in->values.v, in->values.n, false, -1, 0, NULL, 0});
+    add_mem(g, (mem){in->name, p->elem, (long)in->values.n, in->values.v, in->values.n, false, -1, 0, NULL, 0,
+                     p->sgn});
   }
   for (size_t s = 0; s < g->m.syms.n; s++) {
     kp_sym *y = &g->m.syms.v[s];
@@ -369,7 +398,20 @@ static void make_mems(gen *g) {
     if (in && !y->elem) FAIL(g, in->line, "%s is an array of bytes in the PTX: its @Input values are not read", in->name);
     if (in && (long)in->values.n > n) FAIL(g, in->line, "%s has %ld elements, given %zu values", in->name, n, in->values.n);
     add_mem(g, (mem){y->shown, y->elem, n, in ? in->values.v : y->init.v, in ? in->values.n : y->init.n, false,
-                     (int)s, 0, NULL, 0});
+                     (int)s, 0, NULL, 0, false});
+  }
+  /* extern __shared__ arrays: the launch's dynamic shared memory, every one at its start */
+  int ndyn = 0;
+  for (size_t s = 0; s < g->m.syms.n; s++) {
+    kp_sym *y = &g->m.syms.v[s];
+    if (!y->dynamic) continue;
+    if (++ndyn > 1)
+      FAIL(g, g->kline, "several extern __shared__ arrays (%s among them): they share the dynamic shared memory, "
+           "which is not modelled", y->shown);
+    if (g->shmem <= 0)
+      FAIL(g, g->launch.line, "extern __shared__ %s is sized by the launch's dynamic shared memory: give it as "
+           "the launch's third parameter, in bytes (<<<grid, block, bytes>>>)", y->shown);
+    y->size = g->shmem;
   }
   for (int b = 0; b < g->nblocks; b++)
     for (size_t s = 0; s < g->m.syms.n; s++) {
@@ -377,7 +419,8 @@ static void make_mems(gen *g) {
       if (!y->shared) continue;
       char name[256];
       snprintf(name, sizeof name, "%s_b%d", y->shown, b);
-      add_mem(g, (mem){lc_arena_strdup(g->a, name), y->elem, y->elem ? y->size / y->elem : 0, NULL, 0, true, (int)s, b, NULL, 0});
+      add_mem(g, (mem){lc_arena_strdup(g->a, name), y->elem, y->elem ? y->size / y->elem : 0, NULL, 0, true, (int)s, b, NULL, 0,
+                       false});
     }
   for (size_t k = 0; k < g->inputs.n; k++)
     if (!g->inputs.v[k].used)
@@ -398,8 +441,12 @@ typedef struct val {
   int32_t sym, cta;
   int32_t cmp;
   int32_t ra, rb;
+  int32_t set;     /* V_D: the values it may hold, when few and known (gen.sets[set - 1]); 0: any */
+  int32_t pa, pb;  /* V_PD: the registers compared (index + 1; 0: a constant), */
+  int32_t at;      /* and the setp's place in the code + 1, for the branch to narrow their sets */
   int64_t v, vb;
 } val;
+
 
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 static const char *const bnames[] = {"beq", "bne", "blt", "ble", "bgt", "bge"};
@@ -413,6 +460,7 @@ typedef struct node {
   val *st;
   int id;
   bool done;
+  bool at_ins;     /* starts at the instruction at pc (split), not after the label there */
 } node;
 
 typedef struct row {
@@ -433,6 +481,8 @@ typedef struct thr {
   LC_VEC(size_t) work;
   LC_VEC(row) rows;
   int nlabels;
+  int grid_syncs;           /* arrivals at the grid's barrier word */
+  bool loc_sgn;             /* the array location() last named keeps signed narrow values */
   const kp_ins *in;         /* the instruction evaluated */
   bool *spin;               /* per instruction: a label a branch on memory goes back to */
 } thr;
@@ -480,7 +530,8 @@ static bool is_special(const char *s) { return s[0] == '%' && !isdigit((unsigned
                                                (strchr(s, '.') || !strncmp(s, "%laneid", 7) ||
                                                 !strncmp(s, "%warpid", 7) || !strncmp(s, "%cluster_", 9) ||
                                                 !strncmp(s, "%is_explicit", 12) || !strncmp(s, "%clock", 6) ||
-                                                !strncmp(s, "%globaltimer", 12) || !strncmp(s, "%nwarpid", 8)); }
+                                                !strncmp(s, "%globaltimer", 12) || !strncmp(s, "%nwarpid", 8) ||
+                                                !strcmp(s, "%envreg1")); }
 
 static int dim_of(const char *s) {
   const char *d = strrchr(s, '.');
@@ -515,6 +566,7 @@ static bool special_value(thr *T, const char *s, int64_t *v) {
   else if (IS("%globaltimer") || IS("%globaltimer_lo") || IS("%globaltimer_hi") || IS("%clock") || IS("%clock64") ||
            IS("%clock_hi"))
     *v = 0;
+  else if (IS("%envreg1")) *v = 0;   /* the grid workspace's address's high half (grid_workspace()) */
   else return false;
 #undef IS
   return true;
@@ -696,6 +748,7 @@ static const char *location(thr *T, const char *s, int size, bool *shared, int *
             "misaligned", s, (long long)off, m->name, m->n, m->n == 1 ? "" : "s", m->elem);
     long e = (long)(off / m->elem);
     m->used[e] = true;
+    T->loc_sgn = m->sgn;
     *shared = m->shared;
     if (cta_out) *cta_out = cta;
     char buf[300];
@@ -735,6 +788,12 @@ static const char *mem_op(thr *T, const char *op, bool shared, bool remote) {
     }
     if ((n == 2 && (!strncmp(p, "v2", 2) || !strncmp(p, "v4", 2))) || (n == 2 && !strncmp(p, "v8", 2)))
       ifail(T, "a vector access (%s) is not modelled", op);
+    /* a byte's or a half-word's width: the test's location is the element, the
+     * value made that wide by access() (the dialect's types are 32 and 64 bits) */
+    if ((n == 2 && p[1] == '8' && strchr("usb", p[0])) || (n == 3 && !strncmp(p + 1, "16", 2) && strchr("usb", p[0]))) {
+      p += n;
+      continue;
+    }
     lc_buf_putc(&b, '.');
     lc_buf_putn(&b, p, n);
     p += n;
@@ -802,7 +861,7 @@ static int node_for(thr *T, size_t pc, const val *st0, bool *fresh, val **need) 
         return (int)i;
       }
   }
-  lc_vec_push(&T->nodes, ((node){pc, w, (int)T->nodes.n, false}));
+  lc_vec_push(&T->nodes, ((node){pc, w, (int)T->nodes.n, false, false}));
   *fresh = true;
   return (int)T->nodes.n - 1;
 }
@@ -844,21 +903,186 @@ static bool cmp_eval(int ci, int64_t a, int64_t b, bool uns) {
 
 static int cmp_base(int ci) { return ci >= 6 ? ci - 6 + C_LT : ci; }
 
-/* r<rd> of the test brought to a PTX type's width, as PTX keeps a value of
- * that type: the test's .u32/.s32 arithmetic wraps at 32 bits, narrower
- * widths are masked (and sign-extended by xor and sub) */
-static void narrow(thr *T, int line, int rd, int bits, bool sgn) {
-  if (bits >= 64) return;
+static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p, bool neg, bool at_ins);
+static bool writes_first(const char *op);
+
+/* r<rd> = the value src (a register or a constant) at the width bits, signed or not,
+ * as PTX keeps a value of that type: the test's registers are 64-bit, its add.s32/.u32
+ * wrap to 32 bits, narrower widths are masked (and sign-extended by xor and sub, without
+ * a branch, so that the test has no more paths) */
+static void emit_width(thr *T, int line, int rd, const char *src, int bits, bool sgn) {
   if (bits == 32) {
-    emit(T, line, "add%s r%d, r%d, 0", sgn ? ".s32" : ".u32", rd, rd);
-    return;
+    emit(T, line, "add%s r%d, %s, 0", sgn ? ".s32" : ".u32", rd, src);
+  } else if (bits < 32) {
+    long long half = 1ll << (bits - 1);
+    emit(T, line, "and r%d, %s, %lld", rd, src, 2 * half - 1);
+    if (sgn) {
+      emit(T, line, "xor r%d, r%d, %lld", rd, rd, half);
+      emit(T, line, "sub r%d, r%d, %lld", rd, rd, half);
+    }
+  } else {
+    emit(T, line, "mov r%d, %s", rd, src);
   }
-  long long half = 1ll << (bits - 1);
-  emit(T, line, "and r%d, r%d, %lld", rd, rd, 2 * half - 1);
-  if (sgn) {
-    emit(T, line, "xor r%d, r%d, %lld", rd, rd, half);
-    emit(T, line, "sub r%d, r%d, %lld", rd, rd, half);
+}
+
+/* r<rd> brought to a width in place */
+static void narrow(thr *T, int line, int rd, int bits, bool sgn) {
+  char r[24];
+  snprintf(r, sizeof r, "r%d", rd);
+  if (bits < 64) emit_width(T, line, rd, r, bits, sgn);
+}
+
+/* ---- finite sets of values ------------------------------------------------------------------- */
+
+static int cmp64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* the id of the set of the n values v (sorted, made unique here); 0 when more than MAX_SET */
+static int32_t set_id(gen *g, int64_t *v, int n) {
+  if (n < 1 || n > MAX_SET) return 0;
+  qsort(v, (size_t)n, sizeof *v, cmp64);
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (!m || v[m - 1] != v[i]) v[m++] = v[i];
+  for (size_t i = 0; i < g->sets.n; i++)
+    if (g->sets.v[i].n == m && !memcmp(g->sets.v[i].v, v, (size_t)m * sizeof *v)) return (int32_t)i + 1;
+  vset w = {m, {0}};
+  memcpy(w.v, v, (size_t)m * sizeof *v);
+  lc_vec_push(&g->sets, w);
+  return (int32_t)g->sets.n;
+}
+
+/* a register's value with the values vs[0..n) it may hold: a constant when one */
+static val of_set(gen *g, int64_t *vs, int n) {
+  if (n == 1) return (val){.k = V_C, .v = vs[0]};
+  return (val){.k = V_D, .set = set_id(g, vs, n)};
+}
+
+/* ---- arithmetic ------------------------------------------------------------------------------- */
+
+/* bfi's, bfe's and prmt's fields: PTX ISA, "Integer Arithmetic Instructions: bfe, bfi" and
+ * "Data Movement: prmt" (default mode) */
+static int64_t bfe(int64_t a, int64_t pos, int64_t len, int bits, bool sgn) {
+  pos &= 0xff, len &= 0xff;
+  if (len == 0) return 0;
+  uint64_t u = (uint64_t)norm(a, bits, false);
+  int64_t msb = pos + len - 1;
+  if (msb > bits - 1) msb = bits - 1;
+  bool sbit = sgn && (pos < bits ? ((u >> msb) & 1) : ((u >> (bits - 1)) & 1));
+  uint64_t r = 0;
+  for (int i = 0; i < bits; i++) {
+    uint64_t bit = (i < len && pos + i <= msb) ? (u >> (pos + i)) & 1 : sbit;
+    r |= bit << i;
   }
+  return norm((int64_t)r, bits, sgn);
+}
+
+static int64_t bfi(int64_t a, int64_t b, int64_t pos, int64_t len, int bits) {
+  pos &= 0xff, len &= 0xff;
+  uint64_t r = (uint64_t)b;
+  for (int64_t i = 0; i < len && pos + i < bits; i++) {
+    uint64_t m = 1ull << (pos + i);
+    r = (r & ~m) | ((((uint64_t)a >> i) & 1) << (pos + i));
+  }
+  return norm((int64_t)r, bits, false);
+}
+
+static int64_t prmt(int64_t a, int64_t b, int64_t c) {
+  uint64_t bytes = ((uint64_t)b & 0xffffffffu) << 32 | ((uint64_t)a & 0xffffffffu);
+  uint64_t r = 0;
+  for (int i = 0; i < 4; i++) {
+    int sel = (int)((c >> (4 * i)) & 0xf);
+    uint64_t byte = (bytes >> (8 * (sel & 7))) & 0xff;
+    if (sel & 8) byte = (byte & 0x80) ? 0xff : 0;
+    r |= byte << (8 * i);
+  }
+  return (int64_t)r;
+}
+
+/* op on constants: the result, normalised to the destination's width */
+static int64_t fold(thr *T, const char *op, int64_t x, int64_t y, int64_t z, int64_t w) {
+  bool sgn;
+  int bits = type_bits(op, &sgn);
+  char name[16];
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(op, "."), op);
+  bool wide = has_part(op, "wide"), hi = has_part(op, "hi");
+  int rbits = wide ? 64 : bits;
+  int64_t r = 0;
+  if (!strcmp(name, "cvt")) {   /* cvt.dst.src: the source's width, then the destination's */
+    const char *second = strchr(op + 4, '.');
+    bool s2;
+    int b2 = second ? type_bits(second, &s2) : 64;
+    bool s1;
+    char first[16];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 4, ".") + 1, op + 3);   /* ".u64" */
+    int b1 = type_bits(first, &s1);
+    if (is_float_op(op)) ifail(T, "a conversion between integers and floating point (%s) is not followed", op);
+    return norm(norm(x, b2, s2), b1, s1);
+  }
+  if (!strcmp(name, "bfe")) return bfe(x, y, z, bits, sgn);
+  if (!strcmp(name, "bfi")) return bfi(x, y, z, w, bits);
+  if (!strcmp(name, "prmt")) {
+    if (strcmp(op, "prmt.b32")) ifail(T, "%s (a mode of prmt other than the default) is not followed", op);
+    return prmt(x, y, z);
+  }
+  if (bits < 64 && strcmp(name, "shl") && strcmp(name, "shr")) x = norm(x, bits, sgn), y = norm(y, bits, sgn);
+  if (!strcmp(name, "add")) r = x + y;
+  else if (!strcmp(name, "sub")) r = x - y;
+  else if (!strcmp(name, "mul")) r = hi ? (int64_t)(((__int128)x * y) >> bits) : x * y;
+  else if (!strcmp(name, "mad")) r = x * y + norm(z, rbits, sgn);
+  else if (!strcmp(name, "div")) r = y ? (sgn ? x / y : (int64_t)((uint64_t)x / (uint64_t)y)) : 0;
+  else if (!strcmp(name, "rem")) r = y ? (sgn ? x % y : (int64_t)((uint64_t)x % (uint64_t)y)) : 0;
+  else if (!strcmp(name, "and")) r = x & y;
+  else if (!strcmp(name, "or")) r = x | y;
+  else if (!strcmp(name, "xor")) r = x ^ y;
+  else if (!strcmp(name, "not")) r = ~x;
+  else if (!strcmp(name, "neg")) r = -x;
+  else if (!strcmp(name, "abs")) r = x < 0 ? -x : x;
+  else if (!strcmp(name, "min")) r = sgn ? (x < y ? x : y) : ((uint64_t)x < (uint64_t)y ? x : y);
+  else if (!strcmp(name, "max")) r = sgn ? (x > y ? x : y) : ((uint64_t)x > (uint64_t)y ? x : y);
+  else if (!strcmp(name, "shl")) r = y >= bits ? 0 : (int64_t)((uint64_t)norm(x, bits, sgn) << y);
+  else if (!strcmp(name, "shr"))
+    r = sgn ? (y >= bits ? (norm(x, bits, true) < 0 ? -1 : 0) : norm(x, bits, true) >> y)
+            : (y >= bits ? 0 : (int64_t)((uint64_t)norm(x, bits, false) >> y));
+  else if (!strcmp(name, "mov")) r = x;
+  else ifail(T, "%s is not followed", op);
+  return norm(r, rbits, sgn);
+}
+
+/* The values an operand may hold: *n of them in vs, or false when not known. */
+static bool values_of(gen *g, val v, int64_t *vs, int *n) {
+  if (v.k == V_C || v.k == V_P) { vs[0] = v.v; *n = 1; return true; }
+  if (v.k == V_D && v.set > 0) {
+    const vset *s = &g->sets.v[v.set - 1];
+    memcpy(vs, s->v, (size_t)s->n * sizeof *vs);
+    *n = s->n;
+    return true;
+  }
+  return false;
+}
+
+/* Thread T's test goes on with the register of operand s holding, in turn, each value
+ * of its finite set: a branch per value but the last to a block where it holds that
+ * value (that block evaluates the instruction at T->in again), the last kept here.
+ * The value it has here is returned. */
+static val split(thr *T, const char *s, val v) {
+  gen *g = T->g;
+  size_t i = lc_names_get(&g->regs, s, strlen(s));
+  const vset *vs = &g->sets.v[v.set - 1];
+  size_t pc = (size_t)(T->in - g->m.code.v);
+  int n = vs->n;
+  int64_t last = vs->v[n - 1];
+  for (int k = 0; k < n - 1; k++) {
+    val keep = T->st[i];
+    T->st[i] = (val){.k = V_C, .v = vs->v[k]};
+    val p = {.k = V_PD, .cmp = C_EQ, .ra = rnum(g, i), .rb = -1, .vb = vs->v[k]};
+    goto_node(T, pc, "b", &p, false, true);
+    T->st[i] = keep;
+  }
+  T->st[i] = (val){.k = V_C, .v = last};
+  return T->st[i];
 }
 
 /* arithmetic with constants, or the test's register arithmetic */
@@ -873,11 +1097,15 @@ static void alu(thr *T) {
   val a = eval(T, in->ops[1]);
   val b = in->nops > 2 ? eval(T, in->ops[2]) : (val){.k = V_C};
   val c = in->nops > 3 ? eval(T, in->ops[3]) : (val){.k = V_C};
+  val e = in->nops > 4 ? eval(T, in->ops[4]) : (val){.k = V_C};
   char name[16];
   snprintf(name, sizeof name, "%.*s", (int)strcspn(op, "."), op);
   bool wide = has_part(op, "wide");
   bool hi = has_part(op, "hi");
   int rbits = wide ? 64 : bits;
+  /* an address plus a value of a finite set: followed per value */
+  if (a.k == V_A && b.k == V_D && b.set > 0) b = split(T, in->ops[2], b);
+  if (b.k == V_A && a.k == V_D && a.set > 0) a = split(T, in->ops[1], a);
   /* addresses: an offset added or subtracted */
   if (a.k == V_A || b.k == V_A) {
     if (!strcmp(name, "add") && a.k == V_A && b.k == V_C) { a.v += b.v; set(T, d, a); return; }
@@ -888,57 +1116,26 @@ static void alu(thr *T) {
       return;
     }
     if ((!strcmp(name, "cvt") || !strcmp(name, "mov")) && a.k == V_A) { set(T, d, a); return; }
+    /* a pointer's halves put together (the grid's workspace, %envreg1:%envreg2): the
+     * address in the low half, no high bits */
+    if (!strcmp(name, "bfi") && b.k == V_A && a.k == V_C && a.v == 0 && c.k == V_C && c.v >= 32) { set(T, d, b); return; }
     if (a.k == V_D || b.k == V_D)
-      ifail(T, "an address plus a value read from memory (%s %s, %s): the element cannot be followed", op,
-            in->ops[1], in->ops[2]);
+      ifail(T, "an address plus a value read from memory (%s %s, %s): the element cannot be followed (only a "
+            "value the kernel chose among a few constants is)", op, in->ops[1], in->ops[2]);
     ifail(T, "%s on an address is not followed", op);
   }
-  if (a.k == V_X || b.k == V_X || c.k == V_X)
+  if (a.k == V_X || b.k == V_X || c.k == V_X || e.k == V_X)
     ifail(T, "%s uses a value that differs between iterations of a loop and cannot be followed", op);
-  bool dyn = a.k == V_D || b.k == V_D || c.k == V_D;
+  bool dyn = a.k == V_D || b.k == V_D || c.k == V_D || e.k == V_D;
   if (!dyn) {
-    int64_t x = a.v, y = b.v, z = c.v, r = 0;
-    if (!strcmp(name, "cvt")) {   /* cvt.dst.src: the source's width, then the destination's */
-      const char *second = strchr(op + 4, '.');
-      bool s2;
-      int b2 = second ? type_bits(second, &s2) : 64;
-      bool s1;
-      char first[16];
-      snprintf(first, sizeof first, "%.*s", (int)strcspn(op + 4, ".") + 1, op + 3);   /* ".u64" */
-      int b1 = type_bits(first, &s1);
-      if (is_float_op(op)) ifail(T, "a conversion between integers and floating point (%s) is not followed", op);
-      set(T, d, (val){.k = V_C, .v = norm(norm(x, b2, s2), b1, s1)});
-      return;
-    }
-    if (bits < 64 && strcmp(name, "shl") && strcmp(name, "shr")) x = norm(x, bits, sgn), y = norm(y, bits, sgn);
-    if (!strcmp(name, "add")) r = x + y;
-    else if (!strcmp(name, "sub")) r = x - y;
-    else if (!strcmp(name, "mul")) r = hi ? (int64_t)(((__int128)x * y) >> bits) : x * y;
-    else if (!strcmp(name, "mad")) r = x * y + norm(z, rbits, sgn);
-    else if (!strcmp(name, "div")) r = y ? (sgn ? x / y : (int64_t)((uint64_t)x / (uint64_t)y)) : 0;
-    else if (!strcmp(name, "rem")) r = y ? (sgn ? x % y : (int64_t)((uint64_t)x % (uint64_t)y)) : 0;
-    else if (!strcmp(name, "and")) r = x & y;
-    else if (!strcmp(name, "or")) r = x | y;
-    else if (!strcmp(name, "xor")) r = x ^ y;
-    else if (!strcmp(name, "not")) r = ~x;
-    else if (!strcmp(name, "neg")) r = -x;
-    else if (!strcmp(name, "abs")) r = x < 0 ? -x : x;
-    else if (!strcmp(name, "min")) r = sgn ? (x < y ? x : y) : ((uint64_t)x < (uint64_t)y ? x : y);
-    else if (!strcmp(name, "max")) r = sgn ? (x > y ? x : y) : ((uint64_t)x > (uint64_t)y ? x : y);
-    else if (!strcmp(name, "shl")) r = y >= bits ? 0 : (int64_t)((uint64_t)norm(x, bits, sgn) << y);
-    else if (!strcmp(name, "shr"))
-      r = sgn ? (y >= bits ? (norm(x, bits, true) < 0 ? -1 : 0) : norm(x, bits, true) >> y)
-              : (y >= bits ? 0 : (int64_t)((uint64_t)norm(x, bits, false) >> y));
-    else if (!strcmp(name, "mov")) r = x;
-    else ifail(T, "%s is not followed", op);
-    set(T, d, (val){.k = V_C, .v = norm(r, rbits, sgn)});
+    set(T, d, (val){.k = V_C, .v = fold(T, op, a.v, b.v, c.v, e.v)});
     return;
   }
   /* a value read from memory: the test computes it */
   if (is_float_op(op) && strcmp(name, "mov"))
     ifail(T, "floating-point arithmetic on a value read from memory (%s) is not modelled", op);
   char A[32], B[32], Cc[32];
-  int rd = rnum(g, d);
+  int rd = rnum(g, d), tr = temp_reg(g);
   opnd(T, in->ops[1], A, sizeof A);
   if (in->nops > 2) opnd(T, in->ops[2], B, sizeof B);
   if (in->nops > 3) opnd(T, in->ops[3], Cc, sizeof Cc);
@@ -961,8 +1158,8 @@ static void alu(thr *T) {
              !strcmp(name, "rem") || !strcmp(name, "and") || !strcmp(name, "or") || !strcmp(name, "xor")) {
     emit(T, line, "%s%s r%d, %s, %s", name, ty, rd, A, B);
   } else if (!strcmp(name, "mad") && !hi) {
-    emit(T, line, "mul%s r%d, %s, %s", ty, temp_reg(g), A, B);
-    emit(T, line, "add%s r%d, r%d, %s", ty, rd, temp_reg(g), Cc);
+    emit(T, line, "mul%s r%d, %s, %s", ty, tr, A, B);
+    emit(T, line, "add%s r%d, r%d, %s", ty, rd, tr, Cc);
   } else if (!strcmp(name, "not")) {
     emit(T, line, "xor%s r%d, %s, -1", ty, rd, A);
   } else if (!strcmp(name, "neg")) {
@@ -971,8 +1168,43 @@ static void alu(thr *T) {
     /* the test's shifts: shr of a signed type is arithmetic (a division would round toward zero) */
     emit(T, line, "%s%s r%d, %s, %s", name, rbits == 32 ? ty : sgn ? ".s64" : ".u64", rd, A, B);
     if (rbits < 32) narrow(T, line, rd, rbits, sgn);
+  } else if ((!strcmp(name, "min") || !strcmp(name, "max")) && in->nops == 3) {
+    /* a branch picks one (the test compares its registers as signed 64-bit numbers, which
+     * they are for every 32-bit type and for 64-bit values below 2^63) */
+    char lab[32];
+    snprintf(lab, sizeof lab, "S%d", ++T->nlabels);
+    emit(T, line, "mov r%d, %s", tr, A);
+    emit(T, line, "%s %s, %s, %s", name[1] == 'i' ? "ble" : "bge", A, B, lab);
+    emit(T, line, "mov r%d, %s", tr, B);
+    emit(T, line, "%s:", lab);
+    emit(T, line, "mov r%d, r%d", rd, tr);
+  } else if (!strcmp(name, "bfe") && !sgn && b.k == V_C && c.k == V_C && (b.v & 0xff) < bits) {
+    long long len = c.v & 0xff, pos = b.v & 0xff;
+    emit(T, line, "div r%d, %s, %lld", rd, A, 1ll << pos);
+    if (len < 63) emit(T, line, "and r%d, r%d, %lld", rd, rd, (1ll << len) - 1);
+  } else if (!strcmp(name, "bfi") && c.k == V_C && e.k == V_C && (c.v & 0xff) + (e.v & 0xff) <= bits &&
+             (e.v & 0xff) < 63) {
+    long long pos = c.v & 0xff, len = e.v & 0xff, m = ((1ll << len) - 1) << pos;
+    emit(T, line, "mul r%d, %s, %lld", tr, A, 1ll << pos);
+    emit(T, line, "and r%d, r%d, %lld", tr, tr, m);
+    emit(T, line, "and r%d, %s, %lld", rd, B, ~m & (bits >= 64 ? -1ll : (1ll << bits) - 1));
+    emit(T, line, "or r%d, r%d, r%d", rd, rd, tr);
   } else {
     ifail(T, "%s on a value read from memory is not modelled", op);
+  }
+  /* the values it may hold, when its operands' are known */
+  int64_t va[MAX_SET], vb[MAX_SET], vc[MAX_SET], ve[MAX_SET], out[MAX_SET * MAX_SET];
+  int na = 1, nb = 1, nc = 1, ne = 1, no = 0;
+  vb[0] = vc[0] = ve[0] = 0;
+  bool known = values_of(g, a, va, &na) && (in->nops <= 2 || values_of(g, b, vb, &nb)) &&
+               (in->nops <= 3 || values_of(g, c, vc, &nc)) && (in->nops <= 4 || values_of(g, e, ve, &ne));
+  if (known && (long)na * nb * nc * ne <= MAX_SET * MAX_SET) {
+    for (int i = 0; i < na; i++)
+      for (int j = 0; j < nb; j++)
+        for (int k = 0; k < nc; k++)
+          for (int l = 0; l < ne; l++) out[no++] = fold(T, op, va[i], vb[j], vc[k], ve[l]);
+    set(T, d, of_set(g, out, no));
+    return;
   }
   set(T, d, (val){.k = V_D});
 }
@@ -1004,18 +1236,25 @@ static void setp(thr *T) {
     set(T, d, (val){.k = V_P, .v = cmp_eval(ci, norm(a.v, bits, sgn), norm(b.v, bits, sgn), !sgn)});
     return;
   }
-  val p = {.k = V_PD, .cmp = cmp_base(ci), .ra = -1, .rb = -1};
+  val p = {.k = V_PD, .cmp = cmp_base(ci), .ra = -1, .rb = -1, .at = (int32_t)(in - g->m.code.v) + 1};
+  if (a.k == V_D) p.pa = (int32_t)lc_names_get(&g->regs, in->ops[1], strlen(in->ops[1])) + 1;
+  if (b.k == V_D) p.pb = (int32_t)lc_names_get(&g->regs, in->ops[2], strlen(in->ops[2])) + 1;
+  /* the operands at the comparison's width and signedness (setp.gt.s32 of a value
+   * the test holds as an unsigned 32-bit number: its sign) */
+  char R[32];
   if (a.k == V_D) {
     p.ra = slot(g, d, 0);
-    emit(T, line_here(T), "mov r%d, r%d", p.ra, rnum(g, lc_names_get(&g->regs, in->ops[1], strlen(in->ops[1]))));
+    snprintf(R, sizeof R, "r%d", rnum(g, lc_names_get(&g->regs, in->ops[1], strlen(in->ops[1]))));
+    emit_width(T, line_here(T), p.ra, R, bits, sgn);
   } else {
-    p.v = a.v;
+    p.v = norm(a.v, bits, sgn);
   }
   if (b.k == V_D) {
     p.rb = slot(g, d, 1);
-    emit(T, line_here(T), "mov r%d, r%d", p.rb, rnum(g, lc_names_get(&g->regs, in->ops[2], strlen(in->ops[2]))));
+    snprintf(R, sizeof R, "r%d", rnum(g, lc_names_get(&g->regs, in->ops[2], strlen(in->ops[2]))));
+    emit_width(T, line_here(T), p.rb, R, bits, sgn);
   } else {
-    p.vb = b.v;
+    p.vb = norm(b.v, bits, sgn);
   }
   set(T, d, p);
 }
@@ -1081,6 +1320,13 @@ static void selp(thr *T) {
   emit(T, line, "%s", br);
   emit(T, line, "mov r%d, %s", rnum(g, d), B);
   emit(T, line, "%s:", lab);
+  /* one of the two: the values of each */
+  int64_t va[2 * MAX_SET];
+  int na = 0, nb = 0;
+  if (values_of(g, eval(T, in->ops[1]), va, &na) && values_of(g, eval(T, in->ops[2]), va + na, &nb)) {
+    val r = of_set(g, va, na + nb);
+    if (r.k == V_D && r.set) { set(T, d, r); return; }
+  }
   set(T, d, (val){.k = V_D});
 }
 
@@ -1135,12 +1381,36 @@ static void access(thr *T) {
   if (!is_ld && !is_st && !is_red && in->nops < 3) ifail(T, "%s with %d operands", op, in->nops);
   int cta = 0;
   const char *loc = location(T, addr, size, &shared, &cta);
+  bool loc_sgn = T->loc_sgn;
+  if (!is_ld && !strncmp(loc, "__grid_workspace", 16) && ++T->grid_syncs > MAX_GRID_SYNCS)
+    ifail(T, "the grid's barrier reached more than %d times by one thread: in PTX each is a spin loop on the "
+          "barrier word, and the check of more grows beyond bounds (the source-level check reads it as a barrier)",
+          MAX_GRID_SYNCS);
   const char *mop = mem_op(T, op, shared, cta < 0);
   char A[32], B[32];
+  bool sgn;
+  int bits = type_bits(op, &sgn);
+  bool narrow = bits == 8 || bits == 16;
+  if (narrow && !is_ld && !is_st)
+    ifail(T, "an atomic operation on %d bits (%s) is not modelled", bits, op);
   if (is_ld) {
     size_t d = dst(T, in->ops[0]);
     emit(T, line, "%s r%d, [%s]", mop, rnum(g, d), loc);
+    if (narrow && sgn != loc_sgn) {   /* ld.s8 of a value kept unsigned, ld.u8 of one kept signed */
+      char R[32];
+      snprintf(R, sizeof R, "r%d", rnum(g, d));
+      emit_width(T, line, rnum(g, d), R, bits, sgn);
+    }
     set(T, d, (val){.k = V_D});
+  } else if (narrow) {   /* st.u8/.u16: the value's low bits, as the array keeps them */
+    val v = eval(T, in->ops[1]);
+    if (v.k == V_C || v.k == V_P) {
+      emit(T, line, "%s [%s], %lld", mop, loc, (long long)norm(v.v, bits, loc_sgn));
+    } else {
+      opnd(T, in->ops[1], A, sizeof A);
+      emit_width(T, line, temp_reg(g), A, bits, loc_sgn);
+      emit(T, line, "%s [%s], r%d", mop, loc, temp_reg(g));
+    }
   } else if (is_st || is_red) {
     emit(T, line, "%s [%s], %s", mop, loc, opnd(T, in->ops[1], A, sizeof A));
   } else {   /* atom d, [a], b [, c] */
@@ -1190,6 +1460,96 @@ static void sync_op(thr *T) {
   if (pdst != (size_t)-1) set(T, pdst, (val){.k = V_PD, .cmp = C_NE, .ra = slot(g, pdst, 0), .rb = -1, .vb = 0});
 }
 
+/* The name of element e of module symbol y's copy in T's CTA, marked used. */
+static const char *sym_elem(thr *T, int y, long e) {
+  gen *g = T->g;
+  for (size_t i = 0; i < g->mems.n; i++) {
+    mem *m = &g->mems.v[i];
+    if (m->sym != y || (m->shared && m->cta != T->b)) continue;
+    m->used[e] = true;
+    char buf[300];
+    if (e == 0) snprintf(buf, sizeof buf, "%s", m->name);
+    else snprintf(buf, sizeof buf, "%s[%ld]", m->name, e);
+    return lc_arena_strdup(g->a, buf);
+  }
+  ifail(T, "no array for the votes of bar.red");
+}
+
+/* bar.red.popc.u32 d, a{, b}, {!}c and bar.red.{and,or}.pred p, a{, b}, {!}c: bar.sync a
+ * that also gives every thread of the CTA the number of its threads whose c is true
+ * (popc), whether all (and) or any (or) is (PTX ISA, "bar.red").  The event model has no
+ * barrier that carries values, so the votes go through memory of the test's own, as the
+ * source-level reader's __syncthreads_count (src/kernel/kn_coll.c): one shared slot per
+ * thread of the CTA per bar.red of the code (votes_of), written before the barrier, all
+ * read after it, and a second barrier after the reads, so that the next vote's writes
+ * come after them.  The barrier orders what bar.sync orders, no more: between the two
+ * barriers a thread only reads the slots. */
+static void bar_red(thr *T) {
+  gen *g = T->g;
+  const kp_ins *in = T->in;
+  const char *op = in->op;
+  bool popc = has_part(op, "popc"), all = has_part(op, "and"), any = has_part(op, "or");
+  if ((popc ? 1 : 0) + (all ? 1 : 0) + (any ? 1 : 0) != 1 || in->nops < 3 || in->nops > 4)
+    ifail(T, "%s is not followed", op);
+  char A[32];
+  opnd(T, in->ops[1], A, sizeof A);
+  if (in->nops == 4) {
+    val n = eval(T, in->ops[2]);
+    if (n.k != V_C || n.v != g->nthreads)
+      ifail(T, "%s with a thread count other than the CTA's (%d) is not followed", op, g->nthreads);
+  }
+  const char *c = in->ops[in->nops - 1];
+  bool neg = c[0] == '!';
+  val p = eval(T, neg ? c + 1 : c);
+  int line = line_here(T), tr = temp_reg(g);
+  int y = -1;
+  char key[32];
+  snprintf(key, sizeof key, "%%votes%d", in->ptx_line);
+  y = find_sym(g, key, strlen(key));
+  if (y < 0) ifail(T, "no array for the votes of %s", op);
+  const char *mine = sym_elem(T, y, T->t);
+  if (p.k == V_P) {
+    emit(T, line, "st.shared [%s], %d", mine, (p.v != 0) != neg);
+  } else if (p.k == V_PD) {
+    char lab[32], br[96];
+    snprintf(lab, sizeof lab, "S%d", ++T->nlabels);
+    emit(T, line, "mov r%d, 1", tr);
+    pred_text(&p, neg, br, sizeof br, lab);
+    emit(T, line, "%s", br);
+    emit(T, line, "mov r%d, 0", tr);
+    emit(T, line, "%s:", lab);
+    emit(T, line, "st.shared [%s], r%d", mine, tr);
+  } else {
+    ifail(T, "%s of a predicate that is not known here", op);
+  }
+  emit(T, line, "bar.sync %s", A);
+  size_t d = dst(T, in->ops[0]);
+  int sum = popc ? rnum(g, d) : slot(g, d, 0);
+  emit(T, line, "mov r%d, 0", sum);
+  for (int k = 0; k < g->nthreads; k++) {
+    emit(T, line, "ld.shared r%d, [%s]", tr, sym_elem(T, y, k));
+    emit(T, line, "add r%d, r%d, r%d", sum, sum, tr);
+  }
+  emit(T, line, "bar.sync %s", A);
+  if (popc) set(T, d, (val){.k = V_D});
+  else set(T, d, (val){.k = V_PD, .cmp = all ? C_EQ : C_NE, .ra = sum, .rb = -1, .vb = all ? g->nthreads : 0});
+}
+
+/* each bar.red of the code: a __shared__ array of the test for its votes (bar_red) */
+static void votes_of(gen *g) {
+  for (size_t i = 0; i < g->m.code.n; i++) {
+    const kp_ins *in = &g->m.code.v[i];
+    if (in->label || !(head_is(in->op, "bar.red") || head_is(in->op, "barrier.red"))) continue;
+    char key[32], shown[48];
+    snprintf(key, sizeof key, "%%votes%d", in->ptx_line);
+    if (find_sym(g, key, strlen(key)) >= 0) continue;
+    snprintf(shown, sizeof shown, "__votes_p%d", in->ptx_line);
+    kp_sym v = {.name = lc_arena_strdup(g->a, key), .shown = lc_arena_strdup(g->a, shown), .shared = true,
+                .elem = 4, .size = 4L * g->nthreads, .ptx_line = in->ptx_line};
+    lc_vec_push(&g->m.syms, v);
+  }
+}
+
 /* mapa.shared::cluster d, a, cta: the same variable in CTA cta of the cluster */
 static void mapa(thr *T) {
   const kp_ins *in = T->in;
@@ -1233,11 +1593,12 @@ static void elect(thr *T) {
 
 /* ---- a thread --------------------------------------------------------------------------------------- */
 
-static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p, bool neg) {
+static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p, bool neg, bool at_ins) {
   bool fresh;
   val *need;
   if (cond_fmt_pred) T->spin[pc] = true;
   int id = node_for(T, pc, T->st, &fresh, &need);
+  if (fresh) T->nodes.v[id].at_ins = at_ins;
   char label[32];
   snprintf(label, sizeof label, "N%d", id);
   if (fresh) lc_vec_push(&T->work, (size_t)id);
@@ -1264,6 +1625,38 @@ static void goto_node(thr *T, size_t pc, const char *cond_fmt_pred, const val *p
   } else {
     emit(T, line_here(T), "goto %s", label);
   }
+}
+
+/* The registers the predicate p compares, narrowed in T->st to the values for which it
+ * is truth (true when the way is taken by some value).  Only when the branch at pc reads
+ * p as its setp made it, the registers unchanged since (the setp just before, no label
+ * between), and a register against a constant. */
+static bool narrow_way(thr *T, const val *p, bool truth, size_t pc) {
+  gen *g = T->g;
+  if (!p->at || (p->pa ? 1 : 0) + (p->pb ? 1 : 0) != 1) return true;
+  size_t reg = (size_t)(p->pa ? p->pa : p->pb) - 1;
+  const kp_code *c = &g->m.code;
+  for (size_t i = (size_t)p->at; i < pc; i++) {   /* code[at - 1] is the setp */
+    const kp_ins *in = &c->v[i];
+    if (in->label) return true;
+    if (in->nops > 0 && writes_first(in->op) && lc_names_get(&g->regs, in->ops[0], strlen(in->ops[0])) == reg)
+      return true;
+  }
+  val v = T->st[reg];
+  int64_t vs[MAX_SET], out[MAX_SET];
+  int n, m = 0;
+  if (!values_of(g, v, vs, &n)) return true;
+  int cmp = truth ? p->cmp : cmp_not(p->cmp);
+  bool sgn;
+  int bits = type_bits(c->v[p->at - 1].op, &sgn);   /* as setp() compares them */
+  for (int k = 0; k < n; k++) {
+    int64_t x = norm(vs[k], bits, sgn);
+    bool ok = p->pa ? cmp_eval(cmp, x, p->vb, false) : cmp_eval(cmp, p->v, x, false);
+    if (ok) out[m++] = vs[k];
+  }
+  if (!m) return false;
+  T->st[reg] = of_set(g, out, m);
+  return true;
 }
 
 /* At the label at *pc: a state met first here goes on in the same block
@@ -1296,7 +1689,7 @@ static void run_node(thr *T, int id) {
   } else {
     T->in = &c->v[pc];
     emit(T, line_here(T), "N%d:", id);
-    pc++;
+    if (!T->nodes.v[id].at_ins) pc++;
   }
   for (;;) {
     if (pc >= c->n) {
@@ -1307,7 +1700,7 @@ static void run_node(thr *T, int id) {
     T->in = in;
     if (in->label) {
       if (enter(T, &pc)) continue;
-      goto_node(T, pc, NULL, NULL, false);
+      goto_node(T, pc, NULL, NULL, false, false);
       return;
     }
     const char *op = in->op;
@@ -1327,14 +1720,38 @@ static void run_node(thr *T, int id) {
         if ((p.v != 0) != (in->guard && in->neg)) {
           pc = to;
           if (enter(T, &pc)) continue;
-          goto_node(T, to, NULL, NULL, false);
+          goto_node(T, to, NULL, NULL, false, false);
           return;
         }
         pc++;
         continue;
       }
       if (p.k != V_PD) ifail(T, "a branch on a predicate that is not known here");
-      goto_node(T, to, "b", &p, in->neg);
+      /* each way with the compared registers' sets narrowed to the values that go
+       * that way: a way no value goes is not taken */
+      size_t nb = (g->nregs + 1);
+      val *keep = lc_arena_alloc(g->a, nb * sizeof *keep);
+      memcpy(keep, T->st, nb * sizeof *keep);
+      bool taken = narrow_way(T, &p, !in->neg, pc);
+      val *st_taken = lc_arena_alloc(g->a, nb * sizeof *keep);
+      memcpy(st_taken, T->st, nb * sizeof *keep);
+      memcpy(T->st, keep, nb * sizeof *keep);
+      bool fall = narrow_way(T, &p, in->neg, pc);
+      if (taken && !fall) {
+        memcpy(T->st, st_taken, nb * sizeof *keep);
+        pc = to;
+        if (enter(T, &pc)) continue;
+        goto_node(T, to, NULL, NULL, false, false);
+        return;
+      }
+      if (!taken && !fall) ifail(T, "a branch that no value takes either way");
+      if (taken) {
+        val *fall_st = lc_arena_alloc(g->a, nb * sizeof *keep);
+        memcpy(fall_st, T->st, nb * sizeof *keep);
+        memcpy(T->st, st_taken, nb * sizeof *keep);
+        goto_node(T, to, "b", &p, in->neg, false);
+        memcpy(T->st, fall_st, nb * sizeof *keep);
+      }
       pc++;
       continue;
     }
@@ -1377,10 +1794,13 @@ static void run_node(thr *T, int id) {
                head_is(op, "mad") || head_is(op, "div") || head_is(op, "rem") || head_is(op, "and") ||
                head_is(op, "or") || head_is(op, "xor") || head_is(op, "not") || head_is(op, "neg") ||
                head_is(op, "shl") || head_is(op, "shr") || head_is(op, "cvt") || head_is(op, "min") ||
-               head_is(op, "max") || head_is(op, "abs")) {
+               head_is(op, "max") || head_is(op, "abs") || head_is(op, "bfi") || head_is(op, "bfe") ||
+               head_is(op, "prmt")) {
       if (head_is(op, "mov") && in->nops == 2 && in->ops[1][0] == '{')
         ifail(T, "a vector move (%s) is not followed", op);
       alu(T);
+    } else if (head_is(op, "bar.red") || head_is(op, "barrier.red")) {
+      bar_red(T);
     } else if (head_is(op, "bar") || head_is(op, "barrier") || head_is(op, "membar") || head_is(op, "fence") ||
                head_is(op, "mbarrier") || head_is(op, "cp")) {
       if (head_is(op, "cp") && !has_part(op, "bulk")) ifail(T, "%s (not a bulk copy) is not modelled", op);
@@ -1406,7 +1826,7 @@ static void run_thread(thr *T) {
   T->st = lc_arena_alloc(g->a, bytes);
   T->spin = lc_arena_alloc(g->a, g->m.code.n + 1);
   val *init = lc_arena_alloc(g->a, bytes);
-  lc_vec_push(&T->nodes, ((node){(size_t)-1, init, 0, false}));
+  lc_vec_push(&T->nodes, ((node){(size_t)-1, init, 0, false, false}));
   lc_vec_push(&T->work, 0);
   while (T->work.n) {
     int id = (int)T->work.v[--T->work.n];
@@ -1421,7 +1841,7 @@ static void run_thread(thr *T) {
 static bool writes_first(const char *op) {
   static const char *const w[] = {"ld", "atom", "mov", "add", "sub", "mul", "mad", "div", "rem", "and", "or", "xor",
                                   "not", "neg", "shl", "shr", "cvt", "min", "max", "abs", "setp", "selp", "cvta",
-                                  "mapa", "kp.mov", "elect"};
+                                  "mapa", "kp.mov", "elect", "bfi", "bfe", "prmt", "bar.red", "barrier.red"};
   for (size_t i = 0; i < LC_ARRAY_LEN(w); i++)
     if (head_is(op, w[i])) return true;
   return head_is(op, "mbarrier") && (has_part(op, "arrive") || has_part(op, "try_wait") || has_part(op, "test_wait") ||
@@ -1598,6 +2018,7 @@ static void write_test(gen *g, thr *th, int nthr) {
     mem *m = &g->mems.v[i];
     for (long e = 0; e < m->n; e++) {
       int64_t v = (size_t)e < m->ninit ? m->init[e] : 0;
+      if (m->elem == 1 || m->elem == 2) v = norm(v, 8 * m->elem, m->sgn);   /* as access() keeps a narrow value */
       /* the compiler's own (assert's strings: $str, __unnamed_1) only when read */
       bool own = m->name[0] == '$' || !strncmp(m->name, "__unnamed", 9);
       if (!m->used[e] && (v == 0 || own)) continue;
@@ -1621,14 +2042,20 @@ static void write_test(gen *g, thr *th, int nthr) {
     lc_buf_puts(&g->out, "gpu 0");
   }
   lc_buf_puts(&g->out, " ;");
+  /* row r holds each thread's r-th instruction, a cell a line (a row may
+   * span lines), so that each line of the test stands at its instruction's
+   * source line while the text grows with the threads times the longest
+   * thread, not with its square */
+  size_t nrows = 0;
   for (int k = 0; k < nthr; k++)
-    for (size_t r = 0; r < th[k].rows.n; r++) {
-      new_line(g, th[k].rows.v[r].line);
-      for (int j = 0; j < nthr; j++) {
-        if (j) lc_buf_puts(&g->out, " |");
-        if (j == k) lc_buf_printf(&g->out, " %s", th[k].rows.v[r].text);
-      }
-      lc_buf_puts(&g->out, " ;");
+    if (th[k].rows.n > nrows) nrows = th[k].rows.n;
+  if (nrows * (size_t)nthr > MAX_CELLS)
+    FAIL(g, g->kline, "the test would have %zu rows of %d threads: more than %d cells", nrows, nthr, MAX_CELLS);
+  for (size_t r = 0; r < nrows; r++)
+    for (int k = 0; k < nthr; k++) {
+      const row *w = r < th[k].rows.n ? &th[k].rows.v[r] : NULL;
+      new_line(g, w ? w->line : g->kline);
+      lc_buf_printf(&g->out, " %s %s", w ? w->text : "", k + 1 < nthr ? "|" : ";");
     }
   /* the memory map: every block's __shared__ variables */
   bool first = true;
@@ -1692,6 +2119,47 @@ static void write_test(gen *g, thr *th, int nthr) {
   lc_buf_putc(&g->out, '\n');
 }
 
+/* The clusters of the launch: the kernel's __cluster_dims__ (.reqnctapercluster)
+ * when the launch names none, as a <<<>>> launch of such a kernel runs in them; the
+ * launch's `cluster(x, y, z)` when the kernel declares none, as the launch attribute
+ * cudaLaunchAttributeClusterDimension gives them (the PTX is the same: what depends
+ * on the cluster reads %cluster_* at run time); both must agree when both are given. */
+static void cluster_dims(gen *g) {
+  const int *rc = g->m.reqcluster;
+  if (!rc[0]) return;
+  bool launch = g->cluster[0] * g->cluster[1] * g->cluster[2] > 1;
+  if (launch && (rc[0] != g->cluster[0] || rc[1] != g->cluster[1] || rc[2] != g->cluster[2]))
+    FAIL(g, g->launch.line, "the launch's cluster (%d, %d, %d) is not the kernel's __cluster_dims__(%d, %d, %d)",
+         g->cluster[0], g->cluster[1], g->cluster[2], rc[0], rc[1], rc[2]);
+  for (int k = 0; k < 3; k++) {
+    if (rc[k] < 1 || rc[k] > 16 || g->grid[k] % rc[k])
+      FAIL(g, g->launch.line, "the grid (%d, %d, %d) is no multiple of the kernel's __cluster_dims__(%d, %d, %d)",
+           g->grid[0], g->grid[1], g->grid[2], rc[0], rc[1], rc[2]);
+    g->cluster[k] = rc[k];
+  }
+}
+
+/* The grid's barrier (cooperative_groups' this_grid().sync(), CUDA's
+ * cooperative_groups/details/sync.h and driver_abi.h) is PTX like any other:
+ * the CTA's master thread adds to a barrier word with atom.add.release.gpu
+ * and polls it with ld.acquire.gpu until its top bit flips, between two
+ * bar.sync.  The word is in the driver's grid workspace, whose address
+ * %envreg1:%envreg2 give (high, low), null unless the launch is cooperative
+ * (then the kernel traps).  So %envreg2 is the address of an array of the
+ * test, __grid_workspace = {wsSize, barrier}, %envreg1 its high half, 0; and
+ * a kernel that reads them is taken to be launched cooperatively, as the
+ * source-level reader takes a kernel that calls this_grid().sync()
+ * (docs/kernels.md): every CTA resident from the start. */
+static void grid_workspace(gen *g) {
+  bool used = false;
+  for (size_t i = 0; i < g->m.code.n && !used; i++)
+    for (int k = 0; k < g->m.code.v[i].nops && !used; k++) used = strstr(g->m.code.v[i].ops[k], "%envreg") != NULL;
+  if (!used) return;
+  kp_sym w = {.name = "%envreg2", .shown = "__grid_workspace", .shared = false, .elem = 4, .size = 8};
+  lc_vec_push(&g->m.syms, w);
+  g->cooperative = true;
+}
+
 /* ---- entry points ------------------------------------------------------------------------------------ */
 
 static void place(gen *g, thr *T, int k) {
@@ -1735,6 +2203,7 @@ static void job_fini(job *J) {
   free(g->inputs.v);
   free(g->params.v);
   free(g->mems.v);
+  free(g->sets.v);
   free(g->asserts.v);
   lc_names_fini(&g->regs);
   kp_module_fini(&g->m);
@@ -1760,6 +2229,9 @@ static bool translate(job *J, const lc_source *src, const char *ptx, const kp_op
   read_header(g);
   read_params(g);
   kp_ptx_read(&J->e, ptx, o->kernel ? o->kernel : g->kname, src->name, &g->m);
+  cluster_dims(g);
+  grid_workspace(g);
+  votes_of(g);
   make_mems(g);
   collect_regs(g);
   J->nth = g->nblocks * g->nthreads;
@@ -1828,6 +2300,7 @@ lt_test *kp_read(const lc_source *src, const char *ptx, const kp_options *o, lc_
       }
       t->thread_label = labels;
     }
+    if (t) t->cooperative = g->cooperative;
   }
   job_fini(&J);
   return t;

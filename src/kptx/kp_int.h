@@ -38,6 +38,7 @@ typedef struct kp_sym {
   LC_VEC(int64_t) init;  /* initial values of its elements (a .global's `= {...}`); of its
                             bytes while elem is 0 */
   int ptx_line;
+  bool dynamic;          /* `.extern .shared` (extern __shared__ x[]): sized by the launch */
 } kp_sym;
 
 /* The kernel's entry, flattened. */
@@ -47,6 +48,7 @@ typedef struct kp_module {
   LC_VEC(const char *) params;   /* the entry's parameter names, in order */
   LC_VEC(kp_sym) syms;
   kp_code code;
+  int reqcluster[3];     /* the entry's .reqnctapercluster (__cluster_dims__); 0 when none */
   int version_major, version_minor;   /* from the `Cuda compilation tools, release X.Y` comment; 0 if none */
   void *scratch;         /* the reader's own (kp_ptx.c) */
 } kp_module;

@@ -127,6 +127,7 @@ typedef struct func {
   LC_VEC(const char *) params;   /* formal names, then the return names (rets of them) */
   LC_VEC(const char *) rets;
   size_t body, end;              /* statements (body) .. (end): inside the outer braces */
+  const char *text;              /* the header, its directives (.reqnctapercluster) with it */
 } func;
 
 typedef LC_VEC(func) func_vec;
@@ -592,6 +593,7 @@ void kp_ptx_read(kp_err *e, const char *ptx, const char *want, const char *src_p
     if (fn) {
       func f = {0};
       f.entry = has_word(s->s, ".entry");
+      f.text = s->s;
       read_header(a, s->s, &f);
       if (i + 1 < st.n && st.v[i + 1].kind == ST_OPEN) {
         size_t j = i + 2;
@@ -623,13 +625,13 @@ void kp_ptx_read(kp_err *e, const char *ptx, const char *want, const char *src_p
                !has_word(s->s, ".extern")) {
       read_var(e, a, s, m);
     } else if (has_word(s->s, ".shared") && has_word(s->s, ".extern")) {
-      kp_sym v = {.name = "", .shown = "", .shared = true, .elem = 4, .size = 0, .ptx_line = s->line};
+      kp_sym v = {.name = "", .shown = "", .shared = true, .elem = 0, .size = 0, .ptx_line = s->line, .dynamic = true};
       const char *nb = s->s + strcspn(s->s, "[");
       const char *ne = nb;
       while (nb > s->s && id_char((unsigned char)nb[-1])) nb--;
       v.name = lc_arena_strndup(a, nb, (size_t)(ne - nb));
       v.shown = v.name;
-      lc_vec_push(&m->syms, v);   /* size 0: any access to it is refused */
+      lc_vec_push(&m->syms, v);   /* bytes, as many as the launch gives (kp_gen.c) */
     }
   }
   func_vec funcs = x->funcs;
@@ -666,6 +668,11 @@ void kp_ptx_read(kp_err *e, const char *ptx, const char *want, const char *src_p
     kp_fail(e, 0, "%s has no kernel%s%s (a template kernel is compiled only where it is instantiated: "
             "`template __global__ void k<2>(int *);`)", e->ptx_name, want ? " named " : "", want ? want : "");
   m->entry = entry->name;
+  const char *rc = strstr(entry->text, ".reqnctapercluster");
+  if (rc) {
+    m->reqcluster[0] = m->reqcluster[1] = m->reqcluster[2] = 1;
+    sscanf(rc + 18, " %d , %d , %d", &m->reqcluster[0], &m->reqcluster[1], &m->reqcluster[2]);
+  }
   for (size_t k = 0; k < entry->params.n; k++) lc_vec_push(&m->params, entry->params.v[k]);
   flat f = {e, a, st.v, st.n, &x->funcs, m, file, 0, 0, x};
   expand(&f, entry, "", 0, 0);

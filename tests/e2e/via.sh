@@ -21,9 +21,9 @@ verdict() { if grep -qx Ok "$1"; then echo 1; elif grep -qx No "$1"; then echo 0
 
 # the race-free kernels: the source-level verdict
 # (tests/e2e/via/not-lifted: kernels whose PTX this route does not follow
-# yet - byte stores, a grid barrier's bfi, the votes' loop-carried
-# predicates, dynamic shared memory, a cooperative launch's header, more
-# than 64 threads: each must end with one error, exit status 2, never a
+# - grid-sync-loop reaches the grid's barrier four times per thread, each a
+# spin loop on the barrier word in PTX, more than the route checks in
+# bounded time: each must end with one error, exit status 2, never a
 # verdict)
 while IFS=, read -r f want; do
   grep -qx "$f" "$top_srcdir/tests/e2e/kernels/races" && continue
@@ -48,7 +48,12 @@ done <"$top_srcdir/tests/e2e/kernels/verdicts.csv"
 # termination: the same answer at both levels (barrier-2x2 under fair
 # progress only, as kernels.sh; reduce-2x4's question does not answer in
 # a minute at either level)
-for name in assert-mp caslock corr deadlock mp-acq-rel syncthreads ticketlock barrier-2x2; do
+# (the grid's barrier and the cooperative launch: every block resident, as
+# at source level; bar.red's votes; a ticket lock whose slot index is a
+# value chosen among constants)
+for name in assert-mp caslock corr deadlock mp-acq-rel syncthreads ticketlock barrier-2x2 grid-sync-mp \
+    grid-sync-divergent barrier-2x1-cooperative ticketlock-class reduce-last-block syncthreads-count \
+    syncthreads-and-or extern-shared; do
   progress=; [ $name = barrier-2x2 ] && progress="--progress fair"
   (cd "$kdir" && "$lc" --termination $progress "$name.cu" 2>/dev/null) | grep '^Termination' >"$tmp/src"
   (cd "$kdir" && "$lc" --via nvcc --termination $progress "$name.cu" 2>/dev/null) | grep '^Termination' >"$tmp/ptx"
@@ -150,7 +155,46 @@ tma-store.cu,,1,0
 tma-store.cu,-D NO_FENCE,0,1
 narrowing.cu,,1,0
 spin-per-index.cu,,1,0
+narrow.cu,,1,0
+select-slot.cu,,1,0
+launch-4x256.cu,,1,0
+cluster-no-dims.cu,,1,0
 END
+# the clusters: the launch's for a kernel without __cluster_dims__ (above:
+# cluster-no-dims), the kernel's for a launch that names none, an error
+# when the two differ
+(cd "$kdir/nvcc" && "$lc" --via nvcc --launch '<<<2, 1>>>' dsmem-cluster.cu 2>/dev/null) >"$tmp/out"
+[ "$(verdict "$tmp/out")" = 1 ] &&
+  ok "dsmem-cluster launched without cluster(): the kernel's __cluster_dims__" || bad "dsmem-cluster <<<2, 1>>>: $(verdict "$tmp/out")"
+(cd "$kdir/nvcc" && "$lc" --via nvcc --launch '<<<4, 1>>> cluster(4)' dsmem-cluster.cu) >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "is not the kernel's __cluster_dims__(2, 1, 1)" "$tmp/err" &&
+  ok "a launch's cluster other than the kernel's: an error" || { bad "cluster mismatch"; cat "$tmp/err"; }
+# the same kernels at source level (select-slot, launch-4x256: the same
+# states; narrow's pointer cast the source-level reader refuses)
+for f in select-slot.cu launch-4x256.cu; do
+  (cd "$vdir" && "$lc" "$f" 2>/dev/null) | grep -v '^Time' | sed 's/\[0\]//g' >"$tmp/src"
+  (cd "$vdir" && "$lc" --via nvcc "$f" 2>/dev/null) | grep -v '^Time\|^Level' >"$tmp/ptx"
+  cmp -s "$tmp/src" "$tmp/ptx" && ok "$f: the same block at both levels" || { bad "$f: the levels differ"; diff "$tmp/src" "$tmp/ptx"; }
+done
+# a launch without the dynamic shared memory an extern __shared__ array needs: one error
+(cd "$kdir" && "$lc" --via nvcc --launch '<<<2, 2>>>' extern-shared.cu) >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(grep -c 'error:' "$tmp/err")" = 1 ] && grep -q "sized by the launch's dynamic shared memory" "$tmp/err" &&
+  ok "extern __shared__ without the launch's size: one error" || { bad "extern __shared__ without a size"; cat "$tmp/err"; }
+
+# NVRTC with the C library's headers it lacks (<cassert>, <cstdio>,
+# <cstdint>): an assert that holds, one that fails; and the kernels with
+# assert() of litmus/kernels/ through NVRTC
+for v in nvrtc nvcc; do
+  (cd "$vdir" && "$lc" --via $v c-headers.cu 2>/dev/null) >"$tmp/out"
+  (cd "$vdir" && "$lc" --via $v --input 'in = {4}; out = {0}' c-headers.cu 2>/dev/null) >"$tmp/out2"
+  [ "$(verdict "$tmp/out")" = 1 ] && [ "$(verdict "$tmp/out2")" = 0 ] && ok "c-headers.cu --via $v: Ok, and No when the assert fails" ||
+    bad "c-headers.cu --via $v: $(verdict "$tmp/out"), $(verdict "$tmp/out2")"
+done
+for f in assert-mp.cu assert-mp-relaxed.cu; do
+  want=$(grep "^$f," "$top_srcdir/tests/e2e/kernels/verdicts.csv" | cut -d, -f2)
+  (cd "$kdir" && "$lc" --via nvrtc "$f" 2>/dev/null) >"$tmp/out"
+  [ "$(verdict "$tmp/out")" = "$want" ] && ok "$f --via nvrtc: verdict $want" || bad "$f --via nvrtc: $(verdict "$tmp/out"), expected $want"
+done
 
 # load buffering: allowed by PTX, forbidden by cuda-cpp's no-thin-air axiom alone
 (cd "$vdir" && "$lc" --via both lb-relaxed.cu 2>/dev/null) >"$tmp/out"

@@ -89,12 +89,25 @@ static void test_kptx_threads(void **state) {
   /* thread 0's loop over constants unrolled: three increments, no branch back */
   assert_int_equal(count(t, "ld.global.u32 r"), 4);   /* 3 in thread 0, 1 in thread 1 */
   assert_int_equal(count(t, "st.global.u32 [data], r"), 3);
-  assert_int_equal(count(t, "add.s32 r"), 3);
+  /* add.s32 rX, rY, 1 three times (and thread 1's setp.s32 an add of 0: the comparison's width) */
+  size_t incs = 0;
+  for (const char *p = strstr(t, "add.s32 r"); p; p = strstr(p + 1, "add.s32 r")) {
+    const char *e = strchr(p, '\n');
+    const char *one = strstr(p, ", 1 ");
+    incs += e && one && one < e ? 1 : 0;
+  }
+  assert_int_equal(incs, 3);
+  assert_int_equal(count(t, "add.s32 r"), 4);
   /* the flag through the parameter's generic address: a global access */
   assert_non_null(strstr(t, "st.release.gpu.b32.global [flag], 1"));
   /* thread 1's spin loop a loop of the test (one copy, a branch back to its head) */
   assert_int_equal(count(t, "ld.acquire.gpu.b32.global r"), 1);
-  assert_non_null(strstr(t, "| N1: ;\n | ld.acquire"));
+  /* its head: thread 1's cell of one row, its load the cell of the next (thread 0's cell between) */
+  const char *head = strstr(t, "\n N1: ;\n");
+  assert_non_null(head);
+  const char *next = strchr(head + 9, '\n');
+  assert_non_null(next);
+  assert_true(!strncmp(next, "\n ld.acquire", 12));
   assert_non_null(strstr(t, ", 0, N1 ;"));
   assert_non_null(strstr(t, "st.global.u32 [data[1]], r"));
   free(t);
