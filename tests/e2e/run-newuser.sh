@@ -26,10 +26,10 @@ else
   bad "interrupted run: exit $rc; $(cat "$tmp/err") $(head -c 200 "$tmp/mp.json")"
 fi
 
-# first Ctrl-C during a model check that takes long (iriw-sc-8, explicit engine:
-# some seconds; iriw-8 now takes well under one)
-"$gen" --family iriw-sc --size 8 -o "$tmp" || bad "litmus-gen --family iriw-sc"
-"$run" -q -b host -e enum "$tmp/iriw-sc-8.litmus" >/dev/null 2>"$tmp/err" &
+# first Ctrl-C during a model check that takes long (iriw-sc-12, explicit engine:
+# over a minute; iriw-sc-8, whose twin readers the engine now merges, well under one)
+"$gen" --family iriw-sc --size 12 -o "$tmp" || bad "litmus-gen --family iriw-sc"
+"$run" -q -b host -e enum "$tmp/iriw-sc-12.litmus" >/dev/null 2>"$tmp/err" &
 pid=$!
 sleep 1
 start=$(date +%s)
@@ -44,9 +44,9 @@ else
 fi
 
 # --engine and --timeout
-"$run" -q -b host -n 1 -e enum --timeout 0.3 "$tmp/iriw-sc-8.litmus" >/dev/null 2>"$tmp/err"
+"$run" -q -b host -n 1 -e enum --timeout 0.3 "$tmp/iriw-sc-12.litmus" >/dev/null 2>"$tmp/err"
 rc=$?
-want="litmus-run: $tmp/iriw-sc-8.litmus: the model check failed: out of time (--timeout 0.3 s) while enumerating candidate executions; no verdict"
+want="litmus-run: $tmp/iriw-sc-12.litmus: the model check failed: out of time (--timeout 0.3 s) while enumerating candidate executions; no verdict"
 [ $rc -eq 3 ] && [ "$(cat "$tmp/err")" = "$want" ] && ok "--timeout stops the model check (exit 3)" ||
   bad "--timeout: exit $rc: $(cat "$tmp/err")"
 "$run" -q -b host -n 1 --engine smt --json "$lit/SB.litmus" >"$tmp/sb.json" 2>/dev/null
