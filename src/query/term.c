@@ -724,7 +724,7 @@ void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_o
   into->termination = LC_TERM_UNKNOWN;
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
                    o->timeout > 0 ? start + o->timeout : 0, 1, o->timeout, o->max_memory};
-  lx_program *p = lx_lower(t, &lo, d);
+  lx_program *p = lx_lower_spin(t, &lo, lc_spin_reduce(m, o), d);
   if (!p) {   /* lowering said why (out of time, too many paths) */
     lc_result_fail(into, LC_RESULT_UNKNOWN, "no answer to --termination; no verdict");
     return;
