@@ -336,8 +336,9 @@ lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d);
  * in lx_program.spun), or with opt->termination cut there (its last
  * iteration is the spin a hang is made of).  For a model closed under
  * deleting reads (cat_model_deletion_closed) the final states, flags and
- * hangs are those of the run without it, at any bound; nothing is left
- * out with LX_LOWER_PAUSES or --unroll 0. */
+ * hangs are those of the run without it, at any bound (a thread that
+ * pauses, LX_LOWER_PAUSES, does so before or after a retry as it would
+ * have in a later one); nothing is left out at --unroll 0. */
 lx_program *lx_lower_spin(const lt_test *t, const lx_options *opt, bool spin_reduce, lc_diag *d);
 void lx_program_free(lx_program *p);
 

@@ -1132,8 +1132,7 @@ static int explore_thread(lowerer *L, int tidx) {
   lc_vec_push(&stack, empty);
   int_vec paths = {0};
   int rc = 0;
-  bool *spin = L->spin_reduce && L->opt->unroll > 0 && L->opt->termination != LX_LOWER_PAUSES
-                   ? lx_spin_loops(th, xt->regs, xt->nregs) : NULL;
+  bool *spin = L->spin_reduce && L->opt->unroll > 0 ? lx_spin_loops(th, xt->regs, xt->nregs) : NULL;
   while (stack.n && rc == 0) {
     byte_vec dec = stack.v[--stack.n];
     run *R = new_run(L, tidx, &dec, spin);
