@@ -140,8 +140,12 @@ static bool memoryless(const lt_thread *th, size_t t, size_t j, const int *regs,
 bool *lx_spin_loops(const lt_thread *th, const int *regs, size_t nregs) {
   bool *spin = lc_xcalloc(th->ncells ? th->ncells : 1, sizeof *spin);
   for (size_t j = 0; j < th->ncells; j++) {
-    int t = target_of(th, th->cells[j].instr);
-    if (t >= 0 && (size_t)t <= j) spin[j] = memoryless(th, (size_t)t, j, regs, nregs);
+    const lt_instr *in = th->cells[j].instr;
+    int t = target_of(th, in);
+    /* the loops lower_cpp.c puts where behaviour is undefined are cut on
+     * purpose: the cut is the answer (lx_path.ub) */
+    bool ub = in && in->label && strncmp(in->label, LX_UB_LABEL, strlen(LX_UB_LABEL)) == 0;
+    if (t >= 0 && (size_t)t <= j && !ub) spin[j] = memoryless(th, (size_t)t, j, regs, nregs);
   }
   return spin;
 }
