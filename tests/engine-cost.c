@@ -37,12 +37,22 @@ static int one(const char *path, unsigned unroll, const cat_model *ptx, const ca
   lx_options lo = {unroll, LX_DEFAULT_MAX_PATHS, 0, false, 0, 0};
   cli_test t;
   int rc = 2;
-  if (cli_test_read(&t, "engine-cost", path, &lo, &d) == 0) {
+  /* --work lowers as litmus-check does: spin retries left out where the
+   * model allows it (lc_spin_reduce) */
+  if (cli_test_read(&t, "engine-cost", path, ptx ? NULL : &lo, &d) == 0) {
     if (ptx) {
       const cat_model *m = t.test->cpp ? cpp : ptx;
       lc_check_options o;
       lc_check_options_init(&o);
       o.engine = engine;
+      o.no_spin_reduce = getenv("LC_ALL_RETRIES") != NULL;
+      t.prog = lx_lower_spin(t.test, &lo, lc_spin_reduce(m, &o), &d);
+      if (!t.prog) {
+        cli_print_messages(stderr, "engine-cost", path, &d);
+        cli_test_fini(&t);
+        lc_diag_fini(&d);
+        return 2;
+      }
       o.termination = term;
       if (term && t.test->thread_label) o.progress = 1u << LC_PROGRESS_OBE;
       lc_result *r = lc_check_lowered(t.test, t.prog, m, &o, lc_now(), &d);

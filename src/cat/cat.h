@@ -143,6 +143,14 @@ bool cat_model_co_total(const cat_model *m, bool ptx_test);
 /* A flag from herd's `undefined_unless`: raised, it means undefined behaviour. */
 bool cat_model_check_is_undef(const cat_model *m, size_t i);
 
+/* May lowering leave out read events that only spin (a side-effect-free
+ * loop's failed iterations, exec/lower_spin.c)?  True when the model's
+ * checks are monotone and, when `flags` (its flags are evaluated), its
+ * flags anti-monotone under deleting reads from an execution: an allowed
+ * execution less such reads is then allowed, with the same final state,
+ * and every flagged pair of events left is still flagged (cat_mono.c). */
+bool cat_model_deletion_closed(const cat_model *m, bool flags);
+
 /* Does the model redefine co or sc (the orders an engine chooses) as a
  * closure or a `let rec` (Dartagnan's `let co = co+`)?  The engine choice
  * weighs it (lc_check_program). */

@@ -107,6 +107,8 @@ static void usage(FILE *out) {
         "                         condition holds); print mismatches (on stdout, with\n"
         "                         --json on stderr), exit 1 on any\n"
         "      --no-races         do not evaluate the model's flags (data races)\n"
+        "      --all-retries      unroll every retry of a spin loop up to --unroll (by\n"
+        "                         default a retry that only read is kept once)\n"
         "      --explain[=STATE]  why each state of the condition (or STATE, written\n"
         "                         'P1:r0=1; P1:r1=0;') is forbidden or allowed;\n"
         "                         --explain=race (or --explain race): an execution\n"
@@ -174,7 +176,7 @@ static void usage(FILE *out) {
 enum { OPT_JSON = 256, OPT_ANY_DIALECT, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
        OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
        OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY, OPT_FORMAT, OPT_VARIANT,
-       OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT, OPT_VIA, OPT_SM };
+       OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT, OPT_VIA, OPT_SM, OPT_ALL_RETRIES };
 
 /* A finite number (strtod also reads "nan" and "inf"); -1 when s is none. */
 static int read_number(const char *s, double *out) {
@@ -336,6 +338,7 @@ static int parse_options(int argc, char **argv, options *o) {
     {"unroll", required_argument, NULL, 'u'}, {"json", no_argument, NULL, OPT_JSON},
     {"unroll-search", no_argument, NULL, OPT_UNROLL_SEARCH}, {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"expect", required_argument, NULL, OPT_EXPECT}, {"no-races", no_argument, NULL, OPT_NO_RACES},
+    {"all-retries", no_argument, NULL, OPT_ALL_RETRIES},
     {"quiet", no_argument, NULL, 'q'},       {"print", no_argument, NULL, 'p'},
     {"events", no_argument, NULL, OPT_EVENTS}, {"help", no_argument, NULL, 'h'},
     {"explain", optional_argument, NULL, OPT_EXPLAIN}, {"graph", required_argument, NULL, OPT_GRAPH},
@@ -426,6 +429,7 @@ static int parse_options(int argc, char **argv, options *o) {
       break;
     case OPT_EXPECT: o->expect = optarg; break;
     case OPT_NO_RACES: o->check.races = false; break;
+    case OPT_ALL_RETRIES: o->check.no_spin_reduce = true; break;
     case OPT_TERMINATION: o->check.termination = true; break;
     case OPT_PROGRESS:
       o->check.termination = true;

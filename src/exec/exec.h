@@ -171,6 +171,7 @@ typedef struct lx_event {
                                (a wait_group that waits for it), or INT_MAX */
   const lt_instr *instr;    /* source; NULL for initial writes */
   lc_loc at;
+  bool retry;               /* a read of a spin loop's read-only retry (lx_path.retry) */
 } lx_event;
 
 static inline bool lx_has(const lx_event *e, lx_tag t) { return (e->tags >> t) & 1u; }
@@ -213,6 +214,9 @@ typedef struct lx_path {
   bool blocked;             /* ends waiting at a barrier never released (--termination) */
   bool paused;              /* the thread stops here for good: a scheduler that owes it
                                nothing never runs it further (--progress, progress.c) */
+  bool retry;               /* took a spin loop's read-only retry (lx_lower_spin): its
+                               states are those of the path without it; only its
+                               flagged pairs and hangs can be new */
 } lx_path;
 
 typedef struct lx_thread {
@@ -284,6 +288,7 @@ typedef struct lx_program {
   lx_obs *obs;              /* shown observables first, in print order */
   size_t nobs, nshown;
   bool has_cut;             /* some path was cut by the unroll bound */
+  size_t spun;              /* paths left out or cut as spin retries (spin_reduce) */
 
   /* Static relations over events (docs/model-language.md). */
   rel_rel *po, *intra, *ext, *exclusive;   /* exclusive: never in one execution */
@@ -324,6 +329,17 @@ enum { LX_LOWER_PAUSES = 2 };
 /* Lowers a validated test.  Returns NULL after reporting an error (e.g. an
  * address that depends on a read, too many paths, out of time) to d. */
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d);
+/* The same, leaving out the failed iterations of spin loops past the
+ * first when spin_reduce (lower_spin.c): a backward jump closing a
+ * memoryless loop, after an iteration that made only reads, is taken at
+ * most once per path; a path that would take it again is dropped (counted
+ * in lx_program.spun), or with opt->termination cut there (its last
+ * iteration is the spin a hang is made of).  For a model closed under
+ * deleting reads (cat_model_deletion_closed) the final states, flags and
+ * hangs are those of the run without it, at any bound (a thread that
+ * pauses, LX_LOWER_PAUSES, does so before or after a retry as it would
+ * have in a later one); nothing is left out at --unroll 0. */
+lx_program *lx_lower_spin(const lt_test *t, const lx_options *opt, bool spin_reduce, lc_diag *d);
 void lx_program_free(lx_program *p);
 
 /* ---- termination (lower_term.c) ------------------------------------------------ */

@@ -32,4 +32,10 @@ int lx_pause_point(const lx_options *opt, const lt_instr *in, const uint8_t *dec
  * paths they cut (lx_path.ub). */
 #define LX_UB_LABEL "!ub"
 
+/* Per cell of th: true for a backward jump closing a memoryless loop, one
+ * whose iterations that make only reads lowering may leave out
+ * (lower_spin.c; regs: the thread's register numbers, slot = index).
+ * New array, one entry per cell. */
+bool *lx_spin_loops(const lt_thread *th, const int *regs, size_t nregs);
+
 #endif

@@ -36,6 +36,7 @@ typedef struct lowerer {
   loc_vec locs;
   ploc_vec plocs;
   bool failed;
+  bool spin_reduce;         /* lx_lower_spin */
   /* by name, the first of each: a search down the init block for every
    * location made a chain of 30,000 aliases quadratic */
   lc_names inits;           /* t->inits (locations and aliases) */
@@ -282,7 +283,9 @@ static int place_threads(lowerer *L) {
 
 /* ---- replaying a thread's code ---------------------------------------------------- */
 
-typedef enum { RUN_DONE, RUN_CUT, RUN_CHOICE, RUN_ERROR, RUN_BLOCKED, RUN_PAUSED } run_status;
+/* RUN_SPUN: a spin loop's read-only retry past the first, left out
+ * (lx_options.spin_reduce) */
+typedef enum { RUN_DONE, RUN_CUT, RUN_CHOICE, RUN_ERROR, RUN_BLOCKED, RUN_PAUSED, RUN_SPUN } run_status;
 
 /* A bulk copy with bulk_group completion, in flight on the path: its first
  * event, how many, and its bulk async-group (-1 until commit_group). */
@@ -308,6 +311,10 @@ typedef struct run {
   const lx_expr **back_regs;  /* per cell: registers then (ncells x nregs) */
   lc_loc cut_at;
   int cut_cell;               /* the cell whose jump was cut, or -1 */
+  const bool *spin;           /* per cell: a backward jump closing a memoryless loop, or NULL */
+  int *pure_backs;            /* per cell: its jumps taken after an iteration of reads only */
+  size_t *arrive;             /* per cell: events made when the run last reached it */
+  bool spun;                  /* the last jump refused was a spin retry's */
   bulk_vec bulk;              /* bulk_group copies issued so far */
   int groups;                 /* bulk async-groups committed so far */
 } run;
@@ -869,8 +876,34 @@ static void lower_alu(run *R, const lt_instr *in) {
 
 /* Takes the jump from cell `from` to `to`, counting backward jumps; false
  * when that would exceed the unroll bound. */
+/* Did the iteration of the loop headed by cell `to` that ends here make
+ * reads only, none of them an mbarrier's or the async proxy's? */
+static bool reads_only(run *R, int to) {
+  if (R->arrive[to] == SIZE_MAX) return false;   /* entered past its head */
+  for (size_t i = R->first_event + R->arrive[to]; i < R->L->events.n; i++) {
+    const lx_event *e = &R->L->events.v[i];
+    if (e->kind != LX_EV_READ || e->rmw >= 0 || e->aop >= 0 ||
+        (e->tags & (bit(LX_T_MB) | bit(LX_T_ASYNC) | bit(LX_T_AO))))
+      return false;
+  }
+  return true;
+}
+
 static bool jump(run *R, int from, int to, int *pc, lc_loc at) {
   if (to <= from) {
+    R->spun = false;
+    if (R->spin && R->spin[from] && reads_only(R, to)) {
+      /* a retry that read only: the first is kept (its reads may race,
+       * and a hang is made of it), later ones add nothing (lower_spin.c) */
+      if (R->pure_backs[from] >= 1) {
+        R->spun = true;
+        R->cut_at = at;
+        R->cut_cell = from;
+        return false;
+      }
+      R->pure_backs[from]++;
+      for (size_t i = R->first_event + R->arrive[to]; i < R->L->events.n; i++) R->L->events.v[i].retry = true;
+    }
     if ((unsigned)R->backs[from] >= R->L->opt->unroll) {
       R->cut_at = at;
       R->cut_cell = from;
@@ -913,7 +946,8 @@ static run_status lower_branch(run *R, const lt_instr *in, int cell, int *pc) {
     *pc = cell + 1;
     return RUN_DONE;
   }
-  return jump(R, cell, target, pc, in->at) ? RUN_DONE : RUN_CUT;
+  if (jump(R, cell, target, pc, in->at)) return RUN_DONE;
+  return R->spun && !R->L->opt->termination ? RUN_SPUN : RUN_CUT;
 }
 
 static run_status step(run *R, int cell, int *pc) {
@@ -957,11 +991,16 @@ static const lx_expr *initial_reg(lowerer *L, const lt_thread *th, int reg) {
 static run_status replay(run *R) {
   for (size_t s = 0; s < R->xt->nregs; s++) R->regs[s] = initial_reg(R->L, R->th, R->xt->regs[s]);
   memset(R->backs, 0, R->th->ncells * sizeof(int));
+  if (R->spin) {
+    memset(R->pure_backs, 0, R->th->ncells * sizeof(int));
+    for (size_t c = 0; c < R->th->ncells; c++) R->arrive[c] = SIZE_MAX;
+  }
   R->bulk.n = 0;
   R->groups = 0;
   int pc = 0;
   while (pc < (int)R->th->ncells) {
     int next;
+    if (R->spin) R->arrive[pc] = R->L->events.n - R->first_event;
     int pause = lx_pause_point(R->L->opt, R->th->cells[pc].instr, R->dec, R->ndec, &R->used);
     if (pause) return pause == 1 ? RUN_CHOICE : RUN_PAUSED;
     run_status st = step(R, pc, &next);
@@ -985,6 +1024,7 @@ static void commit_path(run *R, bool cut) {
   memcpy(path.regs, R->regs, R->xt->nregs * sizeof(lx_expr *));
   path.cut = cut;
   path.cut_at = R->cut_at;
+  for (size_t c = 0; R->spin && c < R->th->ncells; c++) path.retry |= R->pure_backs[c] > 0;
   path.iter_pos = -1;
   if (cut && R->cut_cell >= 0) {
     size_t nregs = R->xt->nregs;
@@ -1006,7 +1046,7 @@ static void commit_path(run *R, bool cut) {
 
 typedef LC_VEC(byte_vec) prefix_stack;
 
-static run *new_run(lowerer *L, int tidx, const byte_vec *dec) {
+static run *new_run(lowerer *L, int tidx, const byte_vec *dec, const bool *spin) {
   run *R = lc_xcalloc(1, sizeof *R);
   R->L = L;
   R->tidx = tidx;
@@ -1022,6 +1062,11 @@ static run *new_run(lowerer *L, int tidx, const byte_vec *dec) {
   R->back_regs = lc_xcalloc((R->th->ncells ? R->th->ncells : 1) * (R->xt->nregs ? R->xt->nregs : 1),
                             sizeof(lx_expr *));
   R->cut_cell = -1;
+  if (spin) {
+    R->spin = spin;
+    R->pure_backs = lc_xcalloc(R->th->ncells ? R->th->ncells : 1, sizeof(int));
+    R->arrive = lc_xcalloc(R->th->ncells ? R->th->ncells : 1, sizeof(size_t));
+  }
   return R;
 }
 
@@ -1030,6 +1075,8 @@ static void free_run(run *R) {
   free(R->backs);
   free(R->back_pos);
   free(R->back_regs);
+  free(R->pure_backs);
+  free(R->arrive);
   lc_vec_free(&R->conds);
   lc_vec_free(&R->bulk);
   free(R);
@@ -1085,9 +1132,10 @@ static int explore_thread(lowerer *L, int tidx) {
   lc_vec_push(&stack, empty);
   int_vec paths = {0};
   int rc = 0;
+  bool *spin = L->spin_reduce && L->opt->unroll > 0 ? lx_spin_loops(th, xt->regs, xt->nregs) : NULL;
   while (stack.n && rc == 0) {
     byte_vec dec = stack.v[--stack.n];
-    run *R = new_run(L, tidx, &dec);
+    run *R = new_run(L, tidx, &dec, spin);
     run_status st = replay(R);
     if (out_of_time(L)) st = RUN_ERROR;
     bool ends = st == RUN_DONE || st == RUN_CUT || st == RUN_BLOCKED || st == RUN_PAUSED;
@@ -1097,6 +1145,7 @@ static int explore_thread(lowerer *L, int tidx) {
       ends = false;   /* stop here: going on repeated the error for every further path */
       st = RUN_ERROR;
     }
+    if (st == RUN_SPUN || (st == RUN_CUT && R->spun)) L->p->spun++;
     if (ends) {
       commit_path(R, st == RUN_CUT);
       L->paths.v[L->paths.n - 1].blocked = st == RUN_BLOCKED;
@@ -1105,13 +1154,14 @@ static int explore_thread(lowerer *L, int tidx) {
     } else {
       L->events.n = R->first_event;   /* drop a partial replay */
       if (st == RUN_CHOICE) push_choices(&stack, &dec);
-      else rc = -1;
+      else if (st != RUN_SPUN) rc = -1;
     }
     free_run(R);
     lc_vec_free(&dec);
   }
   for (size_t i = 0; i < stack.n; i++) lc_vec_free(&stack.v[i]);
   lc_vec_free(&stack);
+  free(spin);
   xt->npaths = paths.n;
   xt->paths = lc_arena_alloc(L->p->arena, (paths.n ? paths.n : 1) * sizeof(int));
   if (paths.n) memcpy(xt->paths, paths.v, paths.n * sizeof(int));
@@ -1315,11 +1365,16 @@ static int build(lowerer *L) {
 }
 
 lx_program *lx_lower(const lt_test *t, const lx_options *opt, lc_diag *d) {
+  return lx_lower_spin(t, opt, false, d);
+}
+
+lx_program *lx_lower_spin(const lt_test *t, const lx_options *opt, bool spin_reduce, lc_diag *d) {
   assert(t && d);
   lx_options defaults = {LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS, 0, false, 0, 0};
   lowerer L = {0};
   L.t = t;
   L.opt = opt ? opt : &defaults;
+  L.spin_reduce = spin_reduce;
   L.d = d;
   L.p = lc_xcalloc(1, sizeof(lx_program));
   L.p->arena = lc_arena_new();

@@ -24,6 +24,13 @@ void lc_check_options_init(lc_check_options *o) {
   o->cut_loops = true;
 }
 
+/* Spin loops' read-only retries past the first add no final state and
+ * no flagged pair under a model closed under deleting reads (cat_mono.c,
+ * exec/lower_spin.c); without --no-races its flags must be too. */
+bool lc_spin_reduce(const cat_model *m, const lc_check_options *o) {
+  return !o->no_spin_reduce && cat_model_deletion_closed(m, o->races);
+}
+
 const char *lc_engine_name(lc_engine e) {
   switch (e) {
   case LC_ENGINE_SMT: return "smt";

@@ -29,6 +29,8 @@ typedef struct lc_check_options {
   void *lowered_ctx;
   size_t max_memory;       /* --max-memory, bytes (0: none): lowering refuses a program whose
                               static relations alone would take more */
+  bool no_spin_reduce;     /* keep every retry of a spin loop up to the bound
+                              (lx_options.spin_reduce; tests compare both) */
 } lc_check_options;
 
 void lc_check_options_init(lc_check_options *o);
@@ -47,10 +49,14 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
                          lx_program **prog, lc_diag *d);
 
 /* lc_check_test in two steps, for a caller that lowers in one process and
- * runs the engine in another (src/run/run_model.c): lowering with the
+ * runs the engine in another (src/run/run_model.c): lowering (spin_reduce:
+ * lc_spin_reduce of every model the program will be checked under) with the
  * deadline o->timeout after `start`, then the engine and the termination
  * question with what is left of it.  seconds_lower is the caller's. */
-lx_program *lc_lower_test(const lt_test *t, const lc_check_options *o, double start, lc_diag *d);
+/* Whether lowering may leave out spin loops' read-only retries for model
+ * m under options o (lx_options.spin_reduce). */
+bool lc_spin_reduce(const cat_model *m, const lc_check_options *o);
+lx_program *lc_lower_test(const lt_test *t, const lc_check_options *o, bool spin_reduce, double start, lc_diag *d);
 lc_result *lc_check_lowered(const lt_test *t, const lx_program *p, const cat_model *m, const lc_check_options *o,
                             double start, lc_diag *d);
 

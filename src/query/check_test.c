@@ -11,11 +11,11 @@
 
 #include "term.h"
 
-lx_program *lc_lower_test(const lt_test *t, const lc_check_options *o, double start, lc_diag *d) {
+lx_program *lc_lower_test(const lt_test *t, const lc_check_options *o, bool spin_reduce, double start, lc_diag *d) {
   assert(t && o && d);
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
                    o->timeout > 0 ? start + o->timeout : 0, false, o->timeout, o->max_memory};
-  return lx_lower(t, &lo, d);
+  return lx_lower_spin(t, &lo, spin_reduce, d);
 }
 
 lc_result *lc_check_lowered(const lt_test *t, const lx_program *p, const cat_model *m, const lc_check_options *o,
@@ -45,7 +45,7 @@ lc_result *lc_check_test(const lt_test *t, const cat_model *m, const lc_check_op
                          lx_program **prog, lc_diag *d) {
   assert(t && m && o && prog && d);
   double start = lc_now();
-  lx_program *p = lc_lower_test(t, o, start, d);
+  lx_program *p = lc_lower_test(t, o, lc_spin_reduce(m, o), start, d);
   *prog = p;
   if (!p) return NULL;
   if (o->lowered) o->lowered(o->lowered_ctx, p);

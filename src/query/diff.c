@@ -67,7 +67,7 @@ void lc_diff_test_phases(const lt_test *t, const cat_model *const m[2], const lc
   co.lowered = NULL;
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);
-  lx_program *p = lc_lower_test(t, &co, start, &d);
+  lx_program *p = lc_lower_test(t, &co, lc_spin_reduce(m[0], &co) && lc_spin_reduce(m[1], &co), start, &d);
   lc_result *r[2] = {NULL, NULL};
   if (!p) {
     const char *e = lc_diag_first_error(&d);

@@ -442,8 +442,23 @@ static bool waits_consistent(const term_ctx *c, const int *pids) {
  * HSA-OBE), a CTA started with a thread paused, which that model owes and
  * which is neither still nor settled, so that no state of the frame is a
  * hang or one but for effects (lc_progress_judge). */
+/* A thread that runs to its end (or pauses) after a spin loop's read-only
+ * retry (lx_path.retry) makes no state the same path without the retry
+ * does not: the retry's reads deleted, the execution is one of the model's
+ * with the same final memory and the same other threads (exec/lower_spin.c).
+ * A spinning thread keeps its retry: its cut path always has one. */
+static bool retry_ends(const lx_program *p, const int *pids, size_t from) {
+  for (size_t t = from; t < p->nthreads; t++) {
+    const lx_path *path = &p->paths[pids[t]];
+    lx_term_kind k = path->retry ? lx_term_path_kind(p, path) : LX_TERM_SPIN;
+    if (k != LX_TERM_SPIN && k != LX_TERM_EFFECTS) return true;   /* lx_term_prepare made cut paths final */
+  }
+  return false;
+}
+
 static bool suffix_may_count(const term_ctx *c, const int *pids, size_t from, bool paused_kills) {
   const lx_program *p = c->p;
+  if (retry_ends(p, pids, from)) return false;
   for (size_t t = from; t < p->nthreads; t++) {
     if (c->cta_first[c->cta[t]] < from) continue;   /* its CTA is not whole here */
     const lx_path *path = &p->paths[pids[t]];
@@ -635,7 +650,7 @@ static bool listed_suffix(void *ctx, const int *paths, size_t from) {
 
 static bool listed_frame(void *ctx, const int *paths) {
   const list_ctx *l = ctx;
-  if (!waits_consistent(l->c, paths)) return false;
+  if (retry_ends(l->c->p, paths, 0) || !waits_consistent(l->c, paths)) return false;
   for (int k = 0; k < LC_NPROGRESS; k++)
     if ((l->models & (1u << k)) && frame_may_count(l->c, paths, (lc_progress)k, l->th)) return true;
   return false;
@@ -656,7 +671,7 @@ size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_op
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
                    o->timeout > 0 ? start + o->timeout : 0, pauses ? LX_LOWER_PAUSES : 1, o->timeout,
                    o->max_memory};
-  lx_program *p = lx_lower(t, &lo, d);
+  lx_program *p = lx_lower_spin(t, &lo, lc_spin_reduce(m, o), d);
   if (!p) return nans;
   lx_term_slots *slots = lc_xcalloc(p->nthreads, sizeof *slots);
   int *cta = lc_xcalloc(p->nthreads, sizeof *cta);
@@ -729,6 +744,7 @@ static bool on_state(void *ctx, const lx_val *st) {
 
 static bool frame_matters(void *ctx, const int *paths) {
   const fair_ctx *f = ctx;
+  if (retry_ends(f->c.p, paths, 0)) return false;
   if (!waits_consistent(&f->c, paths)) return false;   /* on_state passes its states over */
   bool open = false;
   for (size_t t = 0; t < f->c.p->nthreads; t++) {
@@ -767,7 +783,7 @@ void lc_check_termination(const lt_test *t, const cat_model *m, const lc_check_o
   into->termination = LC_TERM_UNKNOWN;
   lx_options lo = {o->unroll ? o->unroll : LX_DEFAULT_UNROLL, LX_DEFAULT_MAX_PATHS,
                    o->timeout > 0 ? start + o->timeout : 0, 1, o->timeout, o->max_memory};
-  lx_program *p = lx_lower(t, &lo, d);
+  lx_program *p = lx_lower_spin(t, &lo, lc_spin_reduce(m, o), d);
   if (!p) {   /* lowering said why (out of time, too many paths) */
     lc_result_fail(into, LC_RESULT_UNKNOWN, "no answer to --termination; no verdict");
     return;

@@ -299,7 +299,7 @@ lc_result *run_model_check(const lt_test *t, const cat_model *m, const lc_check_
     if (r && wants_hint(hint, r)) *hint = lc_unroll_cover(t, m, o, (*prog)->unroll, lc_now());
     return r;
   }
-  lx_program *p = lc_lower_test(t, o, start, d);
+  lx_program *p = lc_lower_test(t, o, lc_spin_reduce(m, o), start, d);
   *prog = p;
   if (!p) return NULL;
   if (o->lowered) o->lowered(o->lowered_ctx, p);

@@ -16,8 +16,10 @@ for t in "$dir"/*.litmus; do
   name=$(basename "$t")
   model=ptx-v7.5
   [ -f "$t.model" ] && model=$(cat "$t.model")
+  args=   # TEST.args: options of its own (the bound's warning of a spin loop needs --all-retries)
+  [ -f "$t.args" ] && args=$(cat "$t.args")
   for engine in smt enum; do
-    (cd "$dir" && "$lc" --model "$model" --engine "$engine" --unroll-search "$name") > "$tmp/out" 2> "$tmp/err"
+    (cd "$dir" && "$lc" --model "$model" --engine "$engine" --unroll-search $args "$name") > "$tmp/out" 2> "$tmp/err"
     rc=$?
     { grep -v '^Time ' "$tmp/out"; grep 'warning: some executions' "$tmp/err"; } > "$tmp/got"
     if [ $rc -ne 0 ]; then cat "$tmp/err"; bad "$name ($engine): exit $rc"; continue; fi

@@ -54,6 +54,9 @@ static lc_result *check_hint(const world *w, double timeout, lc_unroll_hint *hin
   o.engine = LC_ENGINE_SMT;
   o.termination = true;
   o.races = true;
+  /* every retry unrolled, so that the bound is reached and its hint asked
+   * for (a spin retry kept once reaches none: test_spin_reduce) */
+  o.no_spin_reduce = true;
   o.timeout = timeout;
   lc_diag d;
   lc_diag_init(&d, NULL, NULL);

@@ -34,6 +34,9 @@ static lc_unroll_hint hint(const char *text, unsigned unroll, double timeout) {
   lc_check_options_init(&o);
   o.engine = LC_ENGINE_SMT;   /* the search asks auto's engine anyway */
   o.timeout = timeout;
+  /* every retry unrolled: `spin` left as it is would keep one retry of its
+   * read-only loop, and no bound would be reached (test_spin_reduce) */
+  o.no_spin_reduce = true;
   lc_unroll_hint h = lc_unroll_cover(x.t, m, &o, unroll, lc_now());
   fx_free(&x);
   cat_model_free(m);
