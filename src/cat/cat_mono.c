@@ -71,6 +71,8 @@ static polarity node_polarity(const cat_node *n, const polarity *vals, const cat
     if (a.empty) return STABLE;   /* id */
     r.mono = a.mono;
     break;
+  case CAT_OP_LINEAR:   /* a chosen order (herd's `with`): not analysed, so a check that reads it refuses the model */
+    break;
   }
   return r;
 }

@@ -249,6 +249,11 @@ static void test_models(void **state) {
   assert_false(cat_model_deletion_closed(m, true));
   assert_true(cat_model_deletion_closed(m, false));
   cat_model_free(m);
+  /* a check over an order herd's `with` chooses is not analysed: refused */
+  m = cat_load_string("t.cat", "\"t\"\nwith s from linearisations(W, po)\nacyclic s | rf\n", NULL, &d);
+  assert_non_null(m);
+  assert_false(cat_model_deletion_closed(m, true));
+  cat_model_free(m);
   lc_diag_fini(&d);
 }
 
