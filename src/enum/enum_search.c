@@ -245,14 +245,18 @@ static unsigned builtin_deps(void *uctx, const char *name) {
   return 0;
 }
 
+/* The choices first: they are rebuilt at every node that moves them,
+ * the static relations once a frame (and the names of the static ones
+ * are many to compare). */
 static cat_mm *bounds_builtin(void *uctx, const char *name, cat_type *type) {
   const search *s = uctx;
-  void *v = enum_frame_static(s->f, name, type);
-  if (v) return cat_mm_new(*type, v, cat_rel_copy(*type, v));
   rel_rel *may, *must;
-  if (!choice_bounds(s, name, &may, &must)) return NULL;
-  *type = CAT_TY_REL;
-  return cat_mm_new(CAT_TY_REL, may, must);
+  if (choice_bounds(s, name, &may, &must)) {
+    *type = CAT_TY_REL;
+    return cat_mm_new(CAT_TY_REL, may, must);
+  }
+  void *v = enum_frame_static(s->f, name, type);
+  return v ? cat_mm_new(*type, v, cat_rel_copy(*type, v)) : NULL;
 }
 
 /* ---- values and path conditions ---------------------------------------------------- */
