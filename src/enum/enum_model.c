@@ -52,6 +52,7 @@ typedef struct entry {
   cat_mm_verdict verdict[3];/* per check kind, valid when vat[kind] == moved */
   uint64_t vat[3];
   uint64_t taped;           /* the recording that taped it (tape_id), or 0 */
+  bool dyn;                 /* depends on a choice (else built once a frame) */
 } entry;
 
 /* One step of a tape: bring an entry up to date, give a check's verdict,
@@ -93,7 +94,9 @@ struct enum_model {
   const bool *skip;         /* per check: leave it unevaluated (NULL: none) */
   /* the tape of the model's walk */
   LC_VEC(step) tape;
+  LC_VEC(step) dtape;       /* the same less the entries that depend on no choice */
   bool taped;               /* tape is whole and valid */
+  bool static_built;        /* every entry of the tape has a value in this frame */
   bool recording;           /* this walk records it */
   uint64_t tape_id;         /* counts recordings, for entry.taped */
   size_t decided_at;        /* recording: the check that decided the node, or NONE */
@@ -118,6 +121,7 @@ void enum_model_reset(enum_model *em, size_t n) {
     x->at = x->moved = 0;
     memset(x->vat, 0, sizeof x->vat);
   }
+  em->static_built = false;
   if (em->check_ent)
     for (size_t i = 0; i < cat_model_nchecks(em->m); i++) em->check_ent[i] = NONE;
   em->n = n;
@@ -129,6 +133,7 @@ void enum_model_free(enum_model *em) {
   lc_vec_free(&em->ents);
   lc_vec_free(&em->trace);
   lc_vec_free(&em->tape);
+  lc_vec_free(&em->dtape);
   free(em->slot);
   free(em->check_ent);
   free(em);
@@ -172,7 +177,9 @@ static size_t lookup(enum_model *em, int op, cat_type type, size_t a, size_t b, 
   if ((em->ents.n + 1) * 2 > em->nslots) grow(em);
   size_t *slot = slot_of(em, op, type, a, b, name);
   if (*slot) return *slot - 1;
-  entry x = {op, type, a, b, name, deps, NULL, NULL, 0, 0, {0}, {0}, 0};
+  bool dyn = op == OP_BUILTIN ? deps != 0
+             : (a != NONE && em->ents.v[a].dyn) || (b != NONE && em->ents.v[b].dyn);
+  entry x = {op, type, a, b, name, deps, NULL, NULL, 0, 0, {0}, {0}, 0, dyn};
   lc_vec_push(&em->ents, x);
   *slot = em->ents.n;
   return em->ents.n - 1;
@@ -330,10 +337,15 @@ static void be_check(void *ctx, cat_check_kind kind, bool flag, cat_value v, con
 }
 
 /* Replays the tape; false when a convergence test came out otherwise
- * than recorded, or a builtin failed (the walk then says why). */
+ * than recorded, or a builtin failed (the walk then says why).  Once
+ * every entry has its value in this frame, those that depend on no
+ * choice are up to date for good, and only the rest are replayed (on
+ * the PTX models, half of the tape). */
 static bool replay(enum_model *em) {
-  for (size_t k = 0; k < em->tape.n; k++) {
-    const step *st = &em->tape.v[k];
+  const step *tape = em->static_built ? em->dtape.v : em->tape.v;
+  size_t n = em->static_built ? em->dtape.n : em->tape.n;
+  for (size_t k = 0; k < n; k++) {
+    const step *st = &tape[k];
     if (st->kind == ST_ENTRY) {
       entry *x = &em->ents.v[st->a];
       if (x->op == OP_BUILTIN) {
@@ -361,6 +373,7 @@ static bool replay(enum_model *em) {
       if (!st->flag && v == CAT_MM_FAILS && !em->every_check) return true;
     }
   }
+  em->static_built = true;
   return true;
 }
 
@@ -396,6 +409,10 @@ int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_f
   int rc = cat_eval(em->m, &be, d);
   em->recording = false;
   em->taped = rc == 0;
+  em->static_built = rc == 0;
+  em->dtape.n = 0;
+  for (size_t k = 0; k < em->tape.n; k++)
+    if (em->tape.v[k].kind != ST_ENTRY || em->ents.v[em->tape.v[k].a].dyn) lc_vec_push(&em->dtape, em->tape.v[k]);
   /* the verdicts a walk that stopped at the deciding check gives */
   for (size_t i = em->decided_at == NONE ? cat_model_nchecks(em->m) : em->decided_at + 1;
        i < cat_model_nchecks(em->m); i++) {
