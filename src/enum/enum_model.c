@@ -100,6 +100,7 @@ struct enum_model {
   bool recording;           /* this walk records it */
   uint64_t tape_id;         /* counts recordings, for entry.taped */
   size_t decided_at;        /* recording: the check that decided the node, or NONE */
+  size_t work;              /* enum_model_work */
 };
 
 enum_model *enum_model_new(const cat_model *m) {
@@ -215,6 +216,7 @@ static bool fresh(const enum_model *em, const entry *x) {
  * rarely every relation made from it, and what did not move is neither
  * rebuilt nor checked again. */
 static void store(enum_model *em, entry *x, cat_mm *v) {
+  em->work++;
   x->at = em->clock;
   if (x->val && cat_mm_same(x->val, v)) {
     if (!x->spare) x->spare = v;
@@ -236,6 +238,7 @@ static void rebuild(enum_model *em, entry *x, cat_op op, cat_type type, const ca
     return;
   }
   cat_mm_op_into(em->n, op, type, a, b, x->spare);
+  em->work++;
   x->at = em->clock;
   if (cat_mm_same(x->val, x->spare)) return;
   cat_mm *t = x->val;
@@ -257,6 +260,7 @@ static bool op_fresh(const enum_model *em, const entry *x, size_t ea, size_t eb)
 /* Recording: an entry's first visit in the walk.  Later visits in the
  * same walk find it up to date, so they are left off the tape. */
 static void tape_entry(enum_model *em, size_t e) {
+  em->work++;   /* a walk's visit */
   if (!em->recording || em->ents.v[e].taped == em->tape_id) return;
   em->ents.v[e].taped = em->tape_id;
   step st = {ST_ENTRY, 0, false, 0, e, NONE};
@@ -432,6 +436,8 @@ void enum_model_skip(enum_model *em, const bool *skip) {
   em->skip = skip;
   em->taped = false;
 }
+
+size_t enum_model_work(const enum_model *em) { return em ? em->work : 0; }
 
 const rel_rel *enum_model_check_may(const enum_model *em, size_t i) {
   assert(em && i < cat_model_nchecks(em->m));

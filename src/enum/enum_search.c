@@ -1750,6 +1750,7 @@ static void search_init(search *s, const lx_program *p, const cat_model *m, cons
 }
 
 static void search_fini(search *s) {
+  if (s->r) s->r->solver_work += (double)enum_model_work(s->em);
   free(s->found.v);
   free(s->found.slot);
   for (size_t k = 0; k < s->r->nflags; k++) {

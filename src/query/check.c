@@ -98,28 +98,20 @@ typedef struct test_shape {
   double co_log2;           /* log2 of the coherence orders program order leaves
                                open, summed over locations */
   double sc_log2;           /* the same for the order of the fence.sc (and membar) */
-  double sc_read_log2;      /* ... of those with a read before them in their thread */
 } test_shape;
 
-enum { FENCE_AFTER_READ = -2 };   /* a kind for thread_max: the SC fences after a read */
-
 static bool counts(const lx_event *e, int kind, int ploc) {
-  if (kind == LX_EV_FENCE || kind == FENCE_AFTER_READ) return e->kind == LX_EV_FENCE && lx_has(e, LX_T_SC);
+  if (kind == LX_EV_FENCE) return e->kind == LX_EV_FENCE && lx_has(e, LX_T_SC);
   return (int)e->kind == kind && (ploc < 0 || e->ploc == ploc);
 }
 
-/* kind: an lx_ev_kind (LX_EV_FENCE: the SC ones), or FENCE_AFTER_READ. */
+/* kind: an lx_ev_kind (LX_EV_FENCE: the SC ones). */
 static size_t thread_max(const lx_program *p, const lx_thread *th, int kind, int ploc) {
   size_t most = 0;
   for (size_t k = 0; k < th->npaths; k++) {
     const lx_path *path = &p->paths[th->paths[k]];
     size_t n = 0;
-    bool read = false;
-    for (size_t i = 0; i < path->nevents; i++) {
-      const lx_event *e = &p->events[path->events[i]];
-      n += counts(e, kind, ploc) && (kind != FENCE_AFTER_READ || read);
-      read |= e->kind == LX_EV_READ;
-    }
+    for (size_t i = 0; i < path->nevents; i++) n += counts(&p->events[path->events[i]], kind, ploc);
     if (n > most) most = n;
   }
   return most;
@@ -208,14 +200,15 @@ static size_t root(size_t *up, size_t x) {
   return x;
 }
 
-/* orders_log2 for the SC fences (kind LX_EV_FENCE or FENCE_AFTER_READ),
+/* orders_log2 for the SC fences,
  * summed over the groups of threads whose fences may be ordered: the
  * Fence-SC order relates morally strong fences only, each in the other's
  * scope, so fence.sc.cta in eight CTAs leave no order to choose (IRIW
  * with such fences between each reader's loads, iriw-sc-8 at cta scope:
  * enum 0.72 s, smt 7.5 s).  A thread's widest fence stands for all its
  * fences. */
-static double sc_orders_log2(const lx_program *p, int kind) {
+static double sc_orders_log2(const lx_program *p) {
+  const int kind = LX_EV_FENCE;
   size_t nt = p->nthreads;
   size_t *up = lc_xcalloc(nt ? nt : 1, sizeof(size_t)), *k = lc_xcalloc(nt ? nt : 1, sizeof(size_t));
   lt_scope *wide = lc_xcalloc(nt ? nt : 1, sizeof(lt_scope));
@@ -253,7 +246,7 @@ static double sc_orders_log2(const lx_program *p, int kind) {
 }
 
 static test_shape measure(const lx_program *p) {
-  test_shape z = {1, 0, sc_orders_log2(p, LX_EV_FENCE), sc_orders_log2(p, FENCE_AFTER_READ)};
+  test_shape z = {1, 0, sc_orders_log2(p)};
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_thread *th = &p->threads[t];
     z.combos = z.combos > 1000 ? z.combos : z.combos * (th->npaths ? th->npaths : 1);
@@ -314,19 +307,17 @@ static test_shape measure(const lx_program *p) {
  *    orders (the CADP spin tests' exchanges: 6 + 3 + 3 writes to one
  *    location, 18,480 orders), which the rmw's atomicity cuts for the
  *    explicit engine (1.2 s) and not for Z3 (over 20 s).
- *  - fence.sc after a read, in seven threads or more, go to Z3.  Which
+ *  - fence.sc after a read stay with the explicit engine too.  Which
  *    orders of such fences are allowed depends on what each thread read
- *    before its fence, so the orders remembered from the last allowed
- *    execution seldom serve the next choice of rf, and the explicit engine
- *    settles the Fence-SC pairs anew for each (docs/explicit-engine.md):
- *    IRIW with fence.sc between each reader's loads (scripts/bench-auto
- *    --families, CPU s, enum against smt) iriw-sc-6 0.26/0.18, iriw-sc-7
- *    1.36/0.79, iriw-sc-8 7.9/4.2 (566 s before the pairs were settled),
- *    where an SB ring, whose fences come before the reads, takes the
- *    explicit engine 0.93 s against Z3's 3.6 s at fourteen.  Fences count
- *    together only where they may be ordered, each in the other's scope
- *    (sc_orders_log2): iriw-sc-8 at cta scope, a CTA per thread, has no
- *    order to choose, enum 0.72 s, smt 7.5 s.
+ *    before its fence, so the explicit engine settles the Fence-SC pairs
+ *    anew for each choice of rf (docs/explicit-engine.md), and until its
+ *    nodes cost a third of what they did (the model's walk replayed,
+ *    enum_model.c) Z3 was the faster from seven such threads: IRIW with
+ *    fence.sc between each reader's loads (CPU s, enum against smt)
+ *    iriw-sc-8 7.9/4.2 then, and now iriw-sc-6 0.10/0.20, iriw-sc-7
+ *    0.57/0.91, iriw-sc-8 3.6/5.3, iriw-sc-9 21/34; message passing
+ *    through N threads with a fence.sc in each (scripts/herd/hunt.awk
+ *    mpsc) mpsc-13 0.57/2.15, mpsc-15 2.1/10.4.
  *  - Many coherence orders stay with the explicit engine when three
  *    threads or more are twins (docs/explicit-engine.md): each state it
  *    finds comes with its images, which cut the search of the others
@@ -334,13 +325,11 @@ static test_shape measure(const lx_program *p) {
  *    0.08 s, smt 0.44 s; wr-6 1.3 s against 24 s). */
 #define AUTO_CO_LOG2 5.6        /* ~48 coherence orders, or fewer with readers */
 #define AUTO_SC_LOG2 44.2       /* 16! orders of the fence.sc: 16 threads of one */
-#define AUTO_SC_READ_LOG2 12.2  /* 7! orders of fence.sc after reads: 7 threads of one */
 #define AUTO_TWINS 3            /* twins searched once: a class of 3 cuts frames and states by 6 */
 static lc_engine auto_engine(const lx_program *p) {
   test_shape z = measure(p);
   if (z.sc_log2 >= AUTO_SC_LOG2) return LC_ENGINE_SMT;
   if (z.combos >= 4) return LC_ENGINE_ENUM;
-  if (z.sc_read_log2 >= AUTO_SC_READ_LOG2) return LC_ENGINE_SMT;
   if (z.co_log2 < AUTO_CO_LOG2) return LC_ENGINE_ENUM;
   return enum_twins_largest(p) >= AUTO_TWINS ? LC_ENGINE_ENUM : LC_ENGINE_SMT;
 }
