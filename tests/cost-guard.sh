@@ -8,10 +8,15 @@
 # choice), Z3's satisfiability checks and Z3's own resource count
 # ("rlimit count"), which is the same on every run of one Z3 version; a
 # line pinned under another Z3 version has its resource count skipped
-# (said), its checks still compared.  The states are compared exactly.
+# (said), its checks still compared.  An enum line may pin the explicit
+# engine's work per node too: the model's values it built and the
+# expressions its walks of the model visited (WORK, then "values"), which
+# grow when a change makes each node costlier (a replay of the model's
+# walk lost, values rebuilt that did not move).  The states are compared
+# exactly.
 #
 # tests/cost/pins lists the cases, one a line:
-#   ENGINE TEST STATES CHECKS [WORK Z3-VERSION]
+#   ENGINE TEST STATES CHECKS [WORK Z3-VERSION|values]
 # TEST is FAMILY-SIZE (written by litmus-gen --family), a path in the
 # source tree, or corpus/PATH under $CORPUS_DIR (skipped without it);
 # TEST:termination asks the termination question too (engine-cost
@@ -64,9 +69,10 @@ while IFS= read -r line; do
       msg = sprintf("%s %s: checks %d (pinned %d, x%.2f)", e, t, gc, c, gc / c)
       bad = gs != s ? sprintf("; states %d, pinned %d", gs, s) : ""
       if (gc > m * c) bad = bad sprintf("; checks over %g times the pin", m)
+      what = z == "values" ? "values" : "Z3 work"
       if (w != "" && z == gz) {
-        msg = msg sprintf(", Z3 work %d (pinned %d, x%.2f)", gw, w, gw / w)
-        if (gw > m * w) bad = bad sprintf("; Z3 work over %g times the pin", m)
+        msg = msg sprintf(", %s %d (pinned %d, x%.2f)", what, gw, w, gw / w)
+        if (gw > m * w) bad = bad sprintf("; %s over %g times the pin", what, m)
       } else if (w != "") msg = msg sprintf(", Z3 work not compared (pinned under %s, this is %s)", z, gz)
       note = gc * m < c || (w != "" && z == gz && gw * m < w) ? " - cheaper: pin it again (PROMOTE=1)" : ""
       print (bad == "" ? "ok " : "bad ") msg bad note

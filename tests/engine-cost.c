@@ -14,7 +14,9 @@
  * listed, no time limit) and prints: the file, the engine, the states,
  * the engine's checks (the explicit engine's nodes: every evaluation of
  * the model on a partial or complete choice; Z3's satisfiability checks)
- * and, for smt, Z3's resource count ("rlimit count") and its version.
+ * and the engine's work: for smt, Z3's resource count ("rlimit count")
+ * and its version; for enum, the values its evaluation of the model built
+ * and the expressions its walks of the model visited, and "values".
  * None of these depends on the machine or its load: tests/cost-guard.sh
  * pins them.  A C++ test or kernel is checked under cuda-cpp.  With
  * --termination the termination question is asked too, as litmus-check
@@ -61,6 +63,7 @@ static int one(const char *path, unsigned unroll, const cat_model *ptx, const ca
         Z3_get_version(&major, &minor, &build, &rev);
         printf("%s %s %zu %zu", path, lc_engine_name(engine), r->nstates, r->solver_checks + r->termination_checks);
         if (engine == LC_ENGINE_SMT) printf(" %.0f z3-%u.%u.%u", r->solver_work, major, minor, build);
+        else printf(" %.0f values", r->solver_work);
         printf("\n");
         rc = 0;
       } else {

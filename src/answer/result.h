@@ -74,7 +74,8 @@ typedef struct lc_result {
   double seconds_termination; /* the termination question (lowering and engine) */
   size_t solver_checks;     /* satisfiability checks made (SMT) or candidates tried (enum) */
   double solver_work;       /* SMT: Z3's resource count ("rlimit count"), summed over its
-                               solvers: the same on every run of one Z3 version (0: enum) */
+                               solvers: the same on every run of one Z3 version; enum: the
+                               model's values built and expressions walked (enum_model_work) */
   size_t termination_checks; /* the termination question's engine: its solver_checks
                                (tests/cost-guard.sh pins them) */
 } lc_result;

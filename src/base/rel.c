@@ -299,10 +299,16 @@ bool rel_irreflexive(const rel_rel *r) {
 bool rel_acyclic(const rel_rel *r, size_t *cycle, size_t *ncycle) {
   assert(r);
   size_t n = r->n;
-  unsigned char *colour = lc_xcalloc(n, 1);   /* 0 new, 1 open, 2 done */
-  size_t *parent = lc_xmalloc(n * sizeof(size_t));
-  size_t *stack = lc_xmalloc(n * sizeof(size_t));
-  size_t *next = lc_xmalloc(n * sizeof(size_t));
+  /* Asked at nearly every node of the explicit engine's search, mostly
+   * of small relations: their scratch is on the stack. */
+  enum { SMALL = 64 };
+  unsigned char small_colour[SMALL];
+  size_t small[3 * SMALL];
+  bool big = n > SMALL;
+  unsigned char *colour = big ? lc_xcalloc(n, 1) : memset(small_colour, 0, n);   /* 0 new, 1 open, 2 done */
+  size_t *parent = big ? lc_xmalloc(n * sizeof(size_t)) : small;
+  size_t *stack = big ? lc_xmalloc(n * sizeof(size_t)) : small + SMALL;
+  size_t *next = big ? lc_xmalloc(n * sizeof(size_t)) : small + 2 * SMALL;
   bool ok = true;
   for (size_t root = 0; root < n && ok; root++) {
     if (colour[root]) continue;
@@ -341,10 +347,12 @@ bool rel_acyclic(const rel_rel *r, size_t *cycle, size_t *ncycle) {
       }
     }
   }
-  free(colour);
-  free(parent);
-  free(stack);
-  free(next);
+  if (big) {
+    free(colour);
+    free(parent);
+    free(stack);
+    free(next);
+  }
   return ok;
 }
 

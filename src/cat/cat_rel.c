@@ -78,6 +78,41 @@ static void rel_op_into(size_t n, cat_op op, cat_type type, const void *a, const
     default: break;
     }
   }
+  /* the operations between sets and relations: [S], S * T, domain and
+   * range, built by every model's definitions (each through a new value
+   * and a copy, they were a fifth of the explicit engine's allocations) */
+  switch (op) {
+  case CAT_OP_IDSET: {
+    rel_rel *r = d;
+    rel_clear(r);
+    REL_SET_FOREACH(i, (const rel_set *)a) rel_add(r, i, i);
+    return;
+  }
+  case CAT_OP_PRODUCT: {
+    rel_rel *r = d;
+    const rel_set *sb = b;
+    rel_clear(r);
+    REL_SET_FOREACH(i, (const rel_set *)a) memcpy(rel_row(r, i), sb->w, r->words * sizeof(uint64_t));
+    return;
+  }
+  case CAT_OP_DOMAIN: case CAT_OP_RANGE: {
+    const rel_rel *r = a;
+    rel_set *o = d;
+    memset(o->w, 0, o->words * sizeof(uint64_t));
+    for (size_t x = 0; x < r->n; x++) {
+      const uint64_t *row = rel_row(r, x);
+      for (size_t i = 0; i < r->words; i++) {
+        if (op == CAT_OP_RANGE) o->w[i] |= row[i];
+        else if (row[i]) {
+          rel_set_add(o, x);
+          break;
+        }
+      }
+    }
+    return;
+  }
+  default: break;
+  }
   cat_type rt = cat_op_result_type(op, type);
   void *v = cat_rel_op(n, op, type, a, b);
   if (rt == CAT_TY_SET) set_assign(d, v);

@@ -163,6 +163,10 @@ void enum_model_skip(enum_model *em, const bool *skip);
 /* The may bound of check i's relation in the last evaluation, or NULL
  * when the evaluation stopped before it (borrowed until the next one). */
 const rel_rel *enum_model_check_may(const enum_model *em, size_t i);
+/* The values built so far (operations and builtins built or rebuilt)
+ * and the expressions visited by walks of the model (a replay visits
+ * none): the engine's work per node, the same on every machine. */
+size_t enum_model_work(const enum_model *em);
 
 /* ---- what cut a search (enum.h) ------------------------------------------------- */
 

@@ -16,6 +16,18 @@
  *
  * Nothing here knows a model: dependencies come from the engine's
  * builtins (enum_model_deps_fn) and flow through the operations' values.
+ *
+ * Walking the model's expressions to find each value's entry again cost
+ * more than the values themselves: nine in ten operations asked are up
+ * to date, and on small tests (cycles of 6 to 8 edges) the walk - the
+ * evaluator's recursion and scheduling, the lookups, their allocations -
+ * was three fifths of the engine's time.  So one evaluation walks the
+ * model and records the entries it visits, in order, with the checks and
+ * the `let rec` convergence tests between them (a tape); the next ones,
+ * in this frame and the next, replay the tape, rebuilding what is stale.
+ * The walk's path depends on values only through the convergence tests:
+ * a replay that sees one come out otherwise than recorded walks the
+ * model again and records anew.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -39,7 +51,20 @@ typedef struct entry {
   uint64_t moved;           /* clock when val last became different */
   cat_mm_verdict verdict[3];/* per check kind, valid when vat[kind] == moved */
   uint64_t vat[3];
+  uint64_t taped;           /* the recording that taped it (tape_id), or 0 */
+  bool dyn;                 /* depends on a choice (else built once a frame) */
 } entry;
+
+/* One step of a tape: bring an entry up to date, give a check's verdict,
+ * or compare two values as a `let rec` group's convergence test did. */
+enum { ST_ENTRY, ST_CHECK, ST_SAME };
+typedef struct step {
+  unsigned char kind;
+  unsigned char check_kind; /* ST_CHECK: cat_check_kind */
+  bool flag;                /* ST_CHECK: a flag; ST_SAME: the answer recorded */
+  size_t i;                 /* ST_CHECK: the check's index */
+  size_t a, b;              /* ST_ENTRY: a; ST_CHECK: a (or NONE); ST_SAME: both */
+} step;
 
 /* What the evaluator holds is an entry's index, tagged so that it is
  * never NULL: 1 stands for "not computed" (after the node is decided,
@@ -67,6 +92,15 @@ struct enum_model {
   bool decided;             /* some check fails in every completion */
   bool every_check;         /* evaluate every check even so */
   const bool *skip;         /* per check: leave it unevaluated (NULL: none) */
+  /* the tape of the model's walk */
+  LC_VEC(step) tape;
+  LC_VEC(step) dtape;       /* the same less the entries that depend on no choice */
+  bool taped;               /* tape is whole and valid */
+  bool static_built;        /* every entry of the tape has a value in this frame */
+  bool recording;           /* this walk records it */
+  uint64_t tape_id;         /* counts recordings, for entry.taped */
+  size_t decided_at;        /* recording: the check that decided the node, or NONE */
+  size_t work;              /* enum_model_work */
 };
 
 enum_model *enum_model_new(const cat_model *m) {
@@ -76,15 +110,19 @@ enum_model *enum_model_new(const cat_model *m) {
   return em;
 }
 
+/* A new frame's values are new, but its walk is the last frame's: the
+ * entries (what each is made of) and the tape stay, their values go. */
 void enum_model_reset(enum_model *em, size_t n) {
   assert(em);
   for (size_t i = 0; i < em->ents.n; i++) {
-    cat_mm_free(em->ents.v[i].val);
-    cat_mm_free(em->ents.v[i].spare);
+    entry *x = &em->ents.v[i];
+    cat_mm_free(x->val);
+    cat_mm_free(x->spare);
+    x->val = x->spare = NULL;
+    x->at = x->moved = 0;
+    memset(x->vat, 0, sizeof x->vat);
   }
-  em->ents.n = 0;
-  em->trace.n = 0;
-  if (em->nslots) memset(em->slot, 0, em->nslots * sizeof(size_t));   /* slot is NULL before the first frame */
+  em->static_built = false;
   if (em->check_ent)
     for (size_t i = 0; i < cat_model_nchecks(em->m); i++) em->check_ent[i] = NONE;
   em->n = n;
@@ -95,6 +133,8 @@ void enum_model_free(enum_model *em) {
   enum_model_reset(em, 0);
   lc_vec_free(&em->ents);
   lc_vec_free(&em->trace);
+  lc_vec_free(&em->tape);
+  lc_vec_free(&em->dtape);
   free(em->slot);
   free(em->check_ent);
   free(em);
@@ -138,7 +178,9 @@ static size_t lookup(enum_model *em, int op, cat_type type, size_t a, size_t b, 
   if ((em->ents.n + 1) * 2 > em->nslots) grow(em);
   size_t *slot = slot_of(em, op, type, a, b, name);
   if (*slot) return *slot - 1;
-  entry x = {op, type, a, b, name, deps, NULL, NULL, 0, 0, {0}, {0}};
+  bool dyn = op == OP_BUILTIN ? deps != 0
+             : (a != NONE && em->ents.v[a].dyn) || (b != NONE && em->ents.v[b].dyn);
+  entry x = {op, type, a, b, name, deps, NULL, NULL, 0, 0, {0}, {0}, 0, dyn};
   lc_vec_push(&em->ents, x);
   *slot = em->ents.n;
   return em->ents.n - 1;
@@ -174,6 +216,7 @@ static bool fresh(const enum_model *em, const entry *x) {
  * rarely every relation made from it, and what did not move is neither
  * rebuilt nor checked again. */
 static void store(enum_model *em, entry *x, cat_mm *v) {
+  em->work++;
   x->at = em->clock;
   if (x->val && cat_mm_same(x->val, v)) {
     if (!x->spare) x->spare = v;
@@ -195,6 +238,7 @@ static void rebuild(enum_model *em, entry *x, cat_op op, cat_type type, const ca
     return;
   }
   cat_mm_op_into(em->n, op, type, a, b, x->spare);
+  em->work++;
   x->at = em->clock;
   if (cat_mm_same(x->val, x->spare)) return;
   cat_mm *t = x->val;
@@ -213,10 +257,21 @@ static bool op_fresh(const enum_model *em, const entry *x, size_t ea, size_t eb)
 
 /* ---- the backend ----------------------------------------------------------------- */
 
+/* Recording: an entry's first visit in the walk.  Later visits in the
+ * same walk find it up to date, so they are left off the tape. */
+static void tape_entry(enum_model *em, size_t e) {
+  em->work++;   /* a walk's visit */
+  if (!em->recording || em->ents.v[e].taped == em->tape_id) return;
+  em->ents.v[e].taped = em->tape_id;
+  step st = {ST_ENTRY, 0, false, 0, e, NONE};
+  lc_vec_push(&em->tape, st);
+}
+
 static cat_value be_builtin(void *ctx, const char *name, cat_type *type) {
   enum_model *em = ctx;
   if (em->decided) return enc(NONE);
   size_t e = find(em, OP_BUILTIN, *type, NONE, NONE, name, em->deps(em->uctx, name));
+  tape_entry(em, e);
   if (fresh(em, &em->ents.v[e])) return enc(e);
   cat_mm *v = em->builtin(em->uctx, name, type);
   if (!v) return NULL;
@@ -233,6 +288,7 @@ static cat_value be_op(void *ctx, cat_op op, cat_type type, cat_value va, cat_va
   size_t ea = va ? dec(va) : NONE, eb = vb ? dec(vb) : NONE;
   if (em->decided || (va && ea == NONE) || (vb && eb == NONE)) return enc(NONE);
   size_t e = find(em, (int)op, type, ea, eb, NULL, 0);
+  tape_entry(em, e);
   if (op_fresh(em, &em->ents.v[e], ea, eb)) return enc(e);
   rebuild(em, &em->ents.v[e], op, type, va ? em->ents.v[ea].val : NULL, vb ? em->ents.v[eb].val : NULL);
   return enc(e);
@@ -242,8 +298,12 @@ static bool be_same(void *ctx, cat_type type, cat_value va, cat_value vb) {
   enum_model *em = ctx;
   size_t a = dec(va), b = dec(vb);
   (void)type;
-  if (a == NONE || b == NONE || a == b) return true;
-  return cat_mm_same(em->ents.v[a].val, em->ents.v[b].val);
+  bool same = a == NONE || b == NONE || a == b || cat_mm_same(em->ents.v[a].val, em->ents.v[b].val);
+  if (em->recording) {
+    step st = {ST_SAME, 0, same, 0, a, b};
+    lc_vec_push(&em->tape, st);
+  }
+  return same;
 }
 
 static bool holds(cat_check_kind kind, const rel_rel *r) {
@@ -267,9 +327,58 @@ static void be_check(void *ctx, cat_check_kind kind, bool flag, cat_value v, con
   (void)name;
   (void)at;
   em->check_ent[i] = e;
+  if (em->recording) {
+    step st = {ST_CHECK, (unsigned char)kind, flag, i, e, NONE};
+    lc_vec_push(&em->tape, st);
+  }
   if (!v || e == NONE) return;
   em->out[i] = verdict(&em->ents.v[e], kind);
-  if (!flag && em->out[i] == CAT_MM_FAILS && !em->every_check) em->decided = true;
+  if (flag || em->out[i] != CAT_MM_FAILS || em->every_check) return;
+  /* A recording walks on, to tape the checks after this one too; their
+   * verdicts are dropped at the end, as a walk that stopped here gives. */
+  if (!em->recording) em->decided = true;
+  else if (em->decided_at == NONE) em->decided_at = i;
+}
+
+/* Replays the tape; false when a convergence test came out otherwise
+ * than recorded, or a builtin failed (the walk then says why).  Once
+ * every entry has its value in this frame, those that depend on no
+ * choice are up to date for good, and only the rest are replayed (on
+ * the PTX models, half of the tape). */
+static bool replay(enum_model *em) {
+  const step *tape = em->static_built ? em->dtape.v : em->tape.v;
+  size_t n = em->static_built ? em->dtape.n : em->tape.n;
+  for (size_t k = 0; k < n; k++) {
+    const step *st = &tape[k];
+    if (st->kind == ST_ENTRY) {
+      entry *x = &em->ents.v[st->a];
+      if (x->op == OP_BUILTIN) {
+        if (fresh(em, x)) continue;
+        cat_type t = x->type;
+        cat_mm *v = em->builtin(em->uctx, x->name, &t);
+        if (!v || v->type != x->type) {
+          cat_mm_free(v);
+          return false;
+        }
+        store(em, x, v);
+      } else if (!op_fresh(em, x, x->a, x->b)) {
+        rebuild(em, x, (cat_op)x->op, x->type, x->a != NONE ? em->ents.v[x->a].val : NULL,
+                x->b != NONE ? em->ents.v[x->b].val : NULL);
+      }
+    } else if (st->kind == ST_SAME) {
+      bool same = st->a == NONE || st->b == NONE || st->a == st->b ||
+                  cat_mm_same(em->ents.v[st->a].val, em->ents.v[st->b].val);
+      if (same != st->flag) return false;
+    } else {
+      em->check_ent[st->i] = st->a;
+      if (st->a == NONE) continue;
+      cat_mm_verdict v = verdict(&em->ents.v[st->a], (cat_check_kind)st->check_kind);
+      em->out[st->i] = v;
+      if (!st->flag && v == CAT_MM_FAILS && !em->every_check) return true;
+    }
+  }
+  em->static_built = true;
+  return true;
 }
 
 int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_fn deps, void *uctx,
@@ -289,8 +398,32 @@ int enum_model_eval(enum_model *em, cat_mm_builtin_fn builtin, enum_model_deps_f
     out[i] = CAT_MM_UNKNOWN;
     em->check_ent[i] = NONE;
   }
+  if (em->taped && replay(em)) return 0;
+  if (em->taped)   /* start again: what the replay brought up to date stays so */
+    for (size_t i = 0; i < cat_model_nchecks(em->m); i++) {
+      out[i] = CAT_MM_UNKNOWN;
+      em->check_ent[i] = NONE;
+    }
+  em->tape.n = 0;
+  em->taped = false;
+  em->recording = true;
+  em->tape_id++;
+  em->decided_at = NONE;
   cat_backend be = {be_builtin, be_op, be_same, em->n * em->n + 1, be_check, NULL, em, em->skip};
-  return cat_eval(em->m, &be, d);
+  int rc = cat_eval(em->m, &be, d);
+  em->recording = false;
+  em->taped = rc == 0;
+  em->static_built = rc == 0;
+  em->dtape.n = 0;
+  for (size_t k = 0; k < em->tape.n; k++)
+    if (em->tape.v[k].kind != ST_ENTRY || em->ents.v[em->tape.v[k].a].dyn) lc_vec_push(&em->dtape, em->tape.v[k]);
+  /* the verdicts a walk that stopped at the deciding check gives */
+  for (size_t i = em->decided_at == NONE ? cat_model_nchecks(em->m) : em->decided_at + 1;
+       i < cat_model_nchecks(em->m); i++) {
+    out[i] = CAT_MM_UNKNOWN;
+    em->check_ent[i] = NONE;
+  }
+  return rc;
 }
 
 void enum_model_every_check(enum_model *em, bool on) {
@@ -301,7 +434,10 @@ void enum_model_every_check(enum_model *em, bool on) {
 void enum_model_skip(enum_model *em, const bool *skip) {
   assert(em);
   em->skip = skip;
+  em->taped = false;
 }
+
+size_t enum_model_work(const enum_model *em) { return em ? em->work : 0; }
 
 const rel_rel *enum_model_check_may(const enum_model *em, size_t i) {
   assert(em && i < cat_model_nchecks(em->m));

@@ -66,10 +66,15 @@ rel_rel *enum_order_may(const enum_order *o) {
   assert(o && o->dom);
   rel_rel *may = rel_copy(o->dom);
   rel_diff_into(may, o->apart);
-  size_t n = may->n;
-  for (size_t a = 0; a < n; a++)
-    for (size_t b = 0; b < n; b++)
-      if (rel_has(o->before, b, a)) rel_del(may, a, b);
+  /* less the inverse of before, pair by pair of before (asked at every
+   * node that moves the order: the n * n tests were a tenth of the
+   * explicit engine's time on small tests) */
+  const rel_rel *bf = o->before;
+  for (size_t b = 0; b < bf->n; b++) {
+    const uint64_t *row = rel_row(bf, b);
+    for (size_t w = 0; w < bf->words; w++)
+      for (uint64_t bits = row[w]; bits; bits &= bits - 1) rel_del(may, w * 64 + (size_t)__builtin_ctzll(bits), b);
+  }
   return may;
 }
 

@@ -195,15 +195,34 @@ static void order_bounds(const enum_order *o, const rel_rel *first, rel_rel **ma
   rel_union_into(*must, first);
 }
 
+/* fr = rf^-1; co, row by row: a read's row is the co rows of its
+ * sources (may: of every source it may still read from; must: of the
+ * one it reads from, once chosen).  Built straight, not as the inverse
+ * and two products of new relations: fr is rebuilt at every node that
+ * moves rf or co. */
+static void or_row(rel_rel *d, size_t a, const rel_rel *s, size_t b) {
+  uint64_t *to = rel_row(d, a);
+  const uint64_t *from = rel_row(s, b);
+  for (size_t k = 0; k < d->words; k++) to[k] |= from[k];
+}
+
 static void fr_bounds(const search *s, rel_rel **may, rel_rel **must) {
-  size_t n = s->f->n;
-  rel_rel *rfmay = rel_new(n), *rfmust = rel_new(n), *comay, *comust;
-  rf_bounds(s, rfmay, rfmust);
-  order_bounds(&s->co, s->f->iwco, &comay, &comust);
-  rel_rel *imay = rel_inverse(rfmay), *imust = rel_inverse(rfmust);
-  *may = rel_seq(imay, comay);
-  *must = rel_seq(imust, comust);
-  rel_free(rfmay), rel_free(rfmust), rel_free(comay), rel_free(comust), rel_free(imay), rel_free(imust);
+  const enum_frame *f = s->f;
+  rel_rel *comay, *comust;
+  order_bounds(&s->co, f->iwco, &comay, &comust);
+  *may = rel_new(f->n);
+  *must = rel_new(f->n);
+  for (size_t i = 0; i < f->nreads; i++) {
+    size_t r = f->reads[i];
+    if (s->rf[i] >= 0) {
+      or_row(*may, r, comay, (size_t)s->rf[i]);
+      or_row(*must, r, comust, (size_t)s->rf[i]);
+      continue;
+    }
+    for (size_t c = 0; c < f->ncands[i]; c++) or_row(*may, r, comay, f->cands[i][c]);
+  }
+  rel_free(comay);
+  rel_free(comust);
 }
 
 /* The bounds of a chosen builtin; false when `name` is not one. */
@@ -247,14 +266,18 @@ static unsigned builtin_deps(void *uctx, const char *name) {
   return 0;
 }
 
+/* The choices first: they are rebuilt at every node that moves them,
+ * the static relations once a frame (and the names of the static ones
+ * are many to compare). */
 static cat_mm *bounds_builtin(void *uctx, const char *name, cat_type *type) {
   const search *s = uctx;
-  void *v = enum_frame_static(s->f, name, type);
-  if (v) return cat_mm_new(*type, v, cat_rel_copy(*type, v));
   rel_rel *may, *must;
-  if (!choice_bounds(s, name, &may, &must)) return NULL;
-  *type = CAT_TY_REL;
-  return cat_mm_new(CAT_TY_REL, may, must);
+  if (choice_bounds(s, name, &may, &must)) {
+    *type = CAT_TY_REL;
+    return cat_mm_new(CAT_TY_REL, may, must);
+  }
+  void *v = enum_frame_static(s->f, name, type);
+  return v ? cat_mm_new(*type, v, cat_rel_copy(*type, v)) : NULL;
 }
 
 /* ---- values and path conditions ---------------------------------------------------- */
@@ -1778,6 +1801,7 @@ static void search_init(search *s, const lx_program *p, const cat_model *m, cons
 }
 
 static void search_fini(search *s) {
+  if (s->r) s->r->solver_work += (double)enum_model_work(s->em);
   free(s->found.v);
   free(s->found.slot);
   for (size_t k = 0; k < s->r->nflags; k++) {

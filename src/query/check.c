@@ -106,7 +106,18 @@ typedef struct test_shape {
                                open, summed over locations */
   double sc_log2;           /* the same for the order of the fence.sc (and membar) */
   double sc_read_log2;      /* ... of those with a read before them in their thread */
+  double co_plain_log2;     /* co_log2 less the locations only RMWs write */
 } test_shape;
+
+/* Is every write to ploc an RMW's?  The explicit engine settles their
+ * coherence with each read's source (docs/explicit-engine.md). */
+static bool rmw_only(const lx_program *p, int ploc) {
+  for (size_t e = 0; e < p->nevents; e++) {
+    const lx_event *x = &p->events[e];
+    if (x->kind == LX_EV_WRITE && x->thread >= 0 && x->ploc == ploc && x->rmw < 0) return false;
+  }
+  return true;
+}
 
 enum { FENCE_AFTER_READ = -2 };   /* a kind for thread_max: the SC fences after a read */
 
@@ -260,7 +271,7 @@ static double sc_orders_log2(const lx_program *p, int kind) {
 }
 
 static test_shape measure(const lx_program *p) {
-  test_shape z = {1, 0, sc_orders_log2(p, LX_EV_FENCE), sc_orders_log2(p, FENCE_AFTER_READ)};
+  test_shape z = {1, 0, sc_orders_log2(p, LX_EV_FENCE), sc_orders_log2(p, FENCE_AFTER_READ), 0};
   for (size_t t = 0; t < p->nthreads; t++) {
     const lx_thread *th = &p->threads[t];
     z.combos = z.combos > 1000 ? z.combos : z.combos * (th->npaths ? th->npaths : 1);
@@ -276,6 +287,7 @@ static test_shape measure(const lx_program *p) {
       if (!thread_max(p, &p->threads[t], LX_EV_WRITE, (int)l))
         readers += (double)thread_max(p, &p->threads[t], LX_EV_READ, (int)l);
     z.co_log2 += co > 0 ? co + log2(1 + readers) : 0;
+    if (co > 0 && !rmw_only(p, (int)l)) z.co_plain_log2 += co + log2(1 + readers);
   }
   return z;
 }
@@ -321,25 +333,28 @@ static test_shape measure(const lx_program *p) {
  *    orders (the CADP spin tests' exchanges: 6 + 3 + 3 writes to one
  *    location, 18,480 orders), which the rmw's atomicity cuts for the
  *    explicit engine (1.2 s) and not for Z3 (over 20 s).
- *  - fence.sc after a read, in seven threads or more, go to Z3.  Which
+ *  - fence.sc after a read stay with the explicit engine too.  Which
  *    orders of such fences are allowed depends on what each thread read
- *    before its fence, so the orders remembered from the last allowed
- *    execution seldom serve the next choice of rf, and the explicit engine
- *    settles the Fence-SC pairs anew for each (docs/explicit-engine.md):
- *    IRIW with fence.sc between each reader's loads (scripts/bench-auto
- *    --families, CPU s, enum against smt) iriw-sc-6 0.26/0.18, iriw-sc-7
- *    1.36/0.79, iriw-sc-8 7.9/4.2 (566 s before the pairs were settled),
- *    where an SB ring, whose fences come before the reads, takes the
- *    explicit engine 0.93 s against Z3's 3.6 s at fourteen.  Fences count
- *    together only where they may be ordered, each in the other's scope
+ *    before its fence, so the explicit engine settles the Fence-SC pairs
+ *    anew for each choice of rf (docs/explicit-engine.md), and until its
+ *    nodes cost a third of what they did (the model's walk replayed,
+ *    enum_model.c) Z3 was the faster from seven such threads: IRIW with
+ *    fence.sc between each reader's loads (CPU s, enum against smt)
+ *    iriw-sc-8 7.9/4.2 then, and now iriw-sc-6 0.10/0.20, iriw-sc-7
+ *    0.57/0.91, iriw-sc-8 3.6/5.3, iriw-sc-9 21/34; message passing
+ *    through N threads with a fence.sc in each (scripts/herd/hunt.awk
+ *    mpsc) mpsc-13 0.57/2.15, mpsc-15 2.1/10.4.  Fences count together
+ *    only where they may be ordered, each in the other's scope
  *    (sc_orders_log2): iriw-sc-8 at cta scope, a CTA per thread, has no
- *    order to choose, enum 0.72 s, smt 7.5 s.  But where readers are
- *    twins, the explicit engine chooses their sources up to
- *    symmetry (docs/explicit-engine.md, "Twin threads"), and the orders
- *    to settle fall with the choices of rf: what the swaps of twins
- *    divide (enum_twins_log2: log2(4!) twice for iriw-sc-8's two classes
- *    of four readers) is taken off the orders' count.  iriw-sc-8
- *    0.23/4.2, iriw-sc-9 0.7/33, iriw-sc-10 2.1 against over 60 s.
+ *    order to choose.  Where readers are twins, the explicit engine
+ *    chooses their sources up to symmetry (docs/explicit-engine.md, "Twin
+ *    threads"): iriw-sc-8 0.23/4.2, iriw-sc-9 0.7/33, iriw-sc-10 2.1
+ *    against over 60 s.
+ *  - Coherence orders of a location only RMWs write do not count: the
+ *    explicit engine settles them with each exchange's source, Z3 does
+ *    not (N exchanges on x and a reader of x twice, scripts/herd/hunt.awk
+ *    rmw: rmw-5 0.03/0.14, rmw-6 0.22/1.33, rmw-7 2.2 s against over
+ *    60 s).
  *  - Many coherence orders stay with the explicit engine when three
  *    threads or more are twins (docs/explicit-engine.md): each state it
  *    finds comes with its images, which cut the search of the others
@@ -347,14 +362,12 @@ static test_shape measure(const lx_program *p) {
  *    0.08 s, smt 0.44 s; wr-6 1.3 s against 24 s). */
 #define AUTO_CO_LOG2 5.6        /* ~48 coherence orders, or fewer with readers */
 #define AUTO_SC_LOG2 44.2       /* 16! orders of the fence.sc: 16 threads of one */
-#define AUTO_SC_READ_LOG2 12.2  /* 7! orders of fence.sc after reads: 7 threads of one */
 #define AUTO_TWINS 3            /* twins searched once: a class of 3 cuts frames and states by 6 */
 static lc_engine auto_engine(const lx_program *p) {
   test_shape z = measure(p);
   if (z.sc_log2 >= AUTO_SC_LOG2) return LC_ENGINE_SMT;
   if (z.combos >= 4) return LC_ENGINE_ENUM;
-  if (z.sc_read_log2 - enum_twins_log2(p) >= AUTO_SC_READ_LOG2) return LC_ENGINE_SMT;
-  if (z.co_log2 < AUTO_CO_LOG2) return LC_ENGINE_ENUM;
+  if (z.co_plain_log2 < AUTO_CO_LOG2) return LC_ENGINE_ENUM;
   /* Twins divide the choices the explicit engine meets by what their
    * swaps do (enum_twins_log2), but only through the sources of reads,
    * which settle the orders of what follows them: the orders of twin
@@ -364,7 +377,7 @@ static lc_engine auto_engine(const lx_program *p) {
    * with five twin writers of y reading x, fence.sc after the read, and
    * five twin readers, takes it 0.37 s against Z3's 30 s and more. */
   if (enum_twins_largest(p) < AUTO_TWINS) return LC_ENGINE_SMT;
-  double orders = z.co_log2 + (z.sc_log2 - z.sc_read_log2) - enum_twins_log2(p);
+  double orders = z.co_plain_log2 + (z.sc_log2 - z.sc_read_log2) - enum_twins_log2(p);
   return orders < AUTO_CO_LOG2 ? LC_ENGINE_ENUM : LC_ENGINE_SMT;
 }
 
