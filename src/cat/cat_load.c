@@ -1507,6 +1507,27 @@ static const char *builtin_alias(const char *name) {
   return NULL;
 }
 
+/* How many references to value `target` the expression n holds (an
+ * explicit stack: expressions nest as deep as the model writes them). */
+static size_t refs_to(const cat_node *n, size_t target) {
+  size_t count = 0, cap = 16, top = 0;
+  const cat_node **stack = lc_xmalloc(cap * sizeof *stack);
+  stack[top++] = n;
+  while (top) {
+    const cat_node *x = stack[--top];
+    if (!x) continue;
+    if (x->kind == CAT_N_REF) {
+      count += x->ref == target;
+      continue;
+    }
+    if (top + 2 > cap) stack = lc_xrealloc(stack, (cap *= 2) * sizeof *stack);
+    stack[top++] = x->a;
+    stack[top++] = x->b;
+  }
+  free(stack);
+  return count;
+}
+
 /* herd's C read-modify-write is one event that reads and writes (its
  * c11_base.cat states atomicity as irreflexive (mo; mo; rf^-1)); here it
  * is two events that rmw relates, so a model of herd's (one that
@@ -1516,13 +1537,33 @@ static const char *builtin_alias(const char *name) {
  * guarantees. */
 static void herd_rmw(loader *ld) {
   size_t *uses = cat_count_uses(ld->m);
-  bool reads = false;
-  for (size_t i = 0; i < ld->m->vals.n; i++)
-    if (ld->m->vals.v[i].kind == CAT_V_BUILTIN && strcmp(ld->m->vals.v[i].name, "rmw") == 0 && uses[i] > 0)
-      reads = true;
+  size_t rmw = CAT_NONE, from_names = 0;
+  bool events = false;
+  for (size_t i = 0; i < ld->m->vals.n; i++) {
+    const cat_val *v = &ld->m->vals.v[i];
+    if (v->kind == CAT_V_BUILTIN && strcmp(v->name, "rmw") == 0) rmw = i;
+    if (strcmp(v->name, "RMW") == 0 && uses[i] > 0) events = true;
+  }
+  /* the model's own reads of rmw, not those of the standard names it
+   * uses (RMW is domain(rmw) | range(rmw)) */
+  for (size_t i = 0; i < ld->m->vals.n && rmw != CAT_NONE; i++) {
+    const cat_val *v = &ld->m->vals.v[i];
+    if (v->kind == CAT_V_DEF && v->body && uses[i] > 0 && v->loc.file && v->loc.file[0] == '(')
+      from_names += refs_to(v->body, rmw);
+  }
+  bool reads = rmw != CAT_NONE && uses[rmw] > from_names;
   free(uses);
   if (reads) return;
   lc_loc at = ld->m->checks.n ? ld->m->checks.v[0].loc : (lc_loc){ld->m->path, 1, 1};
+  /* A model that takes an RMW event for both the read and the write
+   * (simple-c11.cat: `empty (rf; [RMW]) \ cosucc`, the write rf reaches
+   * immediately co-before the same event) forbids every execution with a
+   * read-modify-write here; said, not answered silently. */
+  if (events)
+    lc_warning(ld->d, at,
+               "this model uses herd's RMW events without rmw: herd's C read-modify-write is one event that reads "
+               "and writes, here it is two (a read and a write that rmw relates), so a check that takes an RMW "
+               "event for both may forbid executions herd allows (docs/model-language.md, Read-modify-writes)");
   int rel = tv_new(ld, CAT_TY_REL);
   cat_node *frco = node_op(ld, CAT_OP_SEQ, at, ref_builtin(ld, "fr", CAT_TY_REL, at),
                            ref_builtin(ld, "co", CAT_TY_REL, at), CAT_NONE, rel);

@@ -31,6 +31,8 @@
 #   tests/e2e/herd-lang/co-closure.cat   `let co = co+`: the default
 #       engine on litmus/spin/SL-cas+rlx.litmus (loops, coherence choices)
 #       is Z3 with it and the explicit engine without it.
+#   tests/e2e/herd-lang/rmw-event.cat   a check that takes an RMW event
+#       for both a read and a write (simple-c11.cat's AtRMW): a warning.
 # PROMOTE=1 rewrites the expected files.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -71,6 +73,13 @@ for e in enum smt; do
   done
 done
 check_whole "$dir/orders.expected" "$tmp/orders" "MP-na under orders.cat"
+# a herd model that takes an RMW event for both its read and its write
+# (simple-c11.cat's AtRMW): one warning at load, naming why
+"$lc" --model "$dir/rmw-event.cat" "$dir/FAA2.litmus" >/dev/null 2>"$tmp/err"
+n=$(grep -c "warning: this model uses herd's RMW events without rmw" "$tmp/err")
+[ "$n" = 1 ] && ok "rmw-event.cat: the one-event RMW said" || { bad "rmw-event.cat: $n warnings"; cat "$tmp/err"; }
+"$lc" --model "$dir/orders.cat" "$dir/FAA2.litmus" >/dev/null 2>"$tmp/err"
+grep -q "RMW events" "$tmp/err" && bad "orders.cat (no RMW): warned" || ok "orders.cat (no RMW): no warning"
 engine_of() {   # MODEL: the engine --engine auto chose
   "$lc" --json --model "$1" "$top_srcdir/litmus/spin/SL-cas+rlx.litmus" 2>/dev/null |
     sed -n 's/.*"engine":"\([a-z]*\)".*/\1/p'
