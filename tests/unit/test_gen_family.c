@@ -120,20 +120,10 @@ static void test_gen_family_auto(void **state) {
   cat_model_free(m);
 }
 
-/* The engine auto picks for `writers` threads of `each` weak stores to x. */
-static lc_engine chain_engine(unsigned writers, unsigned each) {
-  lc_buf b;
-  lc_buf_init(&b);
-  lc_buf_puts(&b, "PTX W\n{ x=0; }\n");
-  for (unsigned t = 0; t < writers; t++) lc_buf_printf(&b, "%s P%u@cta %u,gpu 0", t ? " |" : "", t, t);
-  lc_buf_puts(&b, " ;\n");
-  for (unsigned i = 0; i < each; i++) {
-    for (unsigned t = 0; t < writers; t++) lc_buf_printf(&b, "%s st.weak x, %u", t ? " |" : "", t * 1000 + i + 1);
-    lc_buf_puts(&b, " ;\n");
-  }
-  lc_buf_puts(&b, "exists (x == 1)\n");
+/* The engine auto picks for the test text in b (freed here), named name. */
+static lc_engine text_engine(lc_buf *b, const char *name) {
   lc_source src;
-  lc_source_from_string(&src, "W.litmus", b.s, b.n);
+  lc_source_from_string(&src, name, b->s, b->n);
   lc_diag d;
   lc_diag_init(&d, &src, stderr);
   lt_test *t = lt_parse(&src, &d);
@@ -146,8 +136,23 @@ static lc_engine chain_engine(unsigned writers, unsigned each) {
   lt_test_free(t);
   lc_diag_fini(&d);
   lc_source_fini(&src);
-  lc_buf_fini(&b);
+  lc_buf_fini(b);
   return e;
+}
+
+/* The engine auto picks for `writers` threads of `each` weak stores to x. */
+static lc_engine chain_engine(unsigned writers, unsigned each) {
+  lc_buf b;
+  lc_buf_init(&b);
+  lc_buf_puts(&b, "PTX W\n{ x=0; }\n");
+  for (unsigned t = 0; t < writers; t++) lc_buf_printf(&b, "%s P%u@cta %u,gpu 0", t ? " |" : "", t, t);
+  lc_buf_puts(&b, " ;\n");
+  for (unsigned i = 0; i < each; i++) {
+    for (unsigned t = 0; t < writers; t++) lc_buf_printf(&b, "%s st.weak x, %u", t ? " |" : "", t * 1000 + i + 1);
+    lc_buf_puts(&b, " ;\n");
+  }
+  lc_buf_puts(&b, "exists (x == 1)\n");
+  return text_engine(&b, "W.litmus");
 }
 
 /* The engine auto picks for IRIW with N fence.sc readers, every scope
@@ -165,22 +170,7 @@ static lc_engine iriw_sc_engine(unsigned n, const char *scope) {
   lc_buf_puts(&b, " ;\n |");
   for (unsigned t = 0; t < n; t++) lc_buf_printf(&b, " | ld.relaxed.%s r1, %s", scope, t % 2 ? "x" : "y");
   lc_buf_puts(&b, " ;\nexists (P2:r0 == 1)\n");
-  lc_source src;
-  lc_source_from_string(&src, "I.litmus", b.s, b.n);
-  lc_diag d;
-  lc_diag_init(&d, &src, stderr);
-  lt_test *t = lt_parse(&src, &d);
-  assert_non_null(t);
-  lx_options lo = {2, LX_DEFAULT_MAX_PATHS, 0, 0, 0, 0};
-  lx_program *p = lx_lower(t, &lo, &d);
-  assert_non_null(p);
-  lc_engine e = lc_engine_choose(p);
-  lx_program_free(p);
-  lt_test_free(t);
-  lc_diag_fini(&d);
-  lc_source_fini(&src);
-  lc_buf_fini(&b);
-  return e;
+  return text_engine(&b, "I.litmus");
 }
 
 /* Eight fence.sc readers of x and y, no two alike (each reads x, then
@@ -201,22 +191,7 @@ static lc_engine readers_sc_engine(unsigned n) {
     lc_buf_puts(&b, " ;\n");
   }
   lc_buf_puts(&b, "exists (P2:r0 == 1)\n");
-  lc_source src;
-  lc_source_from_string(&src, "R.litmus", b.s, b.n);
-  lc_diag d;
-  lc_diag_init(&d, &src, stderr);
-  lt_test *t = lt_parse(&src, &d);
-  assert_non_null(t);
-  lx_options lo = {2, LX_DEFAULT_MAX_PATHS, 0, 0, 0, 0};
-  lx_program *p = lx_lower(t, &lo, &d);
-  assert_non_null(p);
-  lc_engine e = lc_engine_choose(p);
-  lx_program_free(p);
-  lt_test_free(t);
-  lc_diag_fini(&d);
-  lc_source_fini(&src);
-  lc_buf_fini(&b);
-  return e;
+  return text_engine(&b, "R.litmus");
 }
 
 /* The Fence-SC order relates fences each in the other's scope only:
