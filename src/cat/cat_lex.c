@@ -176,7 +176,9 @@ static int lex_punct(lexer *lx, lc_loc at) {
   const char *hit = c ? strchr(chars, c) : NULL;
   if (!hit) {
     unsigned char u = (unsigned char)c;
-    if (u >= 0x21 && u < 0x7f) lc_error(lx->d, at, "unexpected character '%c'", c);
+    if (c == '-' && lx->end - lx->p >= 2 && lx->p[1] == '1')   /* herd's uniproc-normw-cat.cat */
+      lc_error(lx->d, at, "unexpected '-1': an inverse is written r^-1 (herd7 rejects this '-1' too)");
+    else if (u >= 0x21 && u < 0x7f) lc_error(lx->d, at, "unexpected character '%c'", c);
     else lc_error(lx->d, at, "unexpected byte 0x%02x", u);
     return -1;
   }

@@ -243,6 +243,108 @@ static const char *event_arch(const char *name) {
   return NULL;
 }
 
+/* Does the line define `name` at its start (`let [rec] name`, `and name`)? */
+static bool line_defines(const char *l, const char *name) {
+  size_t n = strlen(name);
+  while (*l == ' ' || *l == '\t') l++;
+  if (strncmp(l, "let", 3) == 0 && (l[3] == ' ' || l[3] == '\t')) l += 3;
+  else if (strncmp(l, "and", 3) == 0 && (l[3] == ' ' || l[3] == '\t')) l += 3;
+  else return false;
+  while (*l == ' ' || *l == '\t') l++;
+  if (strncmp(l, "rec", 3) == 0 && (l[3] == ' ' || l[3] == '\t'))
+    for (l += 3; *l == ' ' || *l == '\t'; l++) {}
+  char c = l[n];   /* the name ends there (cat_lex.c's name characters) */
+  return strncmp(l, name, n) == 0 && !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.');
+}
+
+/* An unknown name that another cat file of the same folder defines: herd's
+ * library holds fragments and helpers that a model must include (LL.cat
+ * uses WW of filters.cat without including it; ppo.cat reads ci0, which
+ * pretty.cat defines before including ppo.cat).  herd7 rejects such a file
+ * too ("unbound var"); the message says which file to load or include.
+ * Only on this error path, and bounded: the folder's first 1,000 files,
+ * each file's first 1 MiB. */
+static bool defined_beside(loader *ld, lc_loc at, const char *what, const char *name) {
+  const char *slash = strrchr(at.file, '/');
+  const char *base = slash ? slash + 1 : at.file;
+  lc_buf dir, path, inc;
+  lc_buf_init(&dir);
+  lc_buf_init(&path);
+  lc_buf_init(&inc);
+  if (slash) lc_buf_printf(&dir, "%.*s", (int)(slash - at.file), at.file);
+  else lc_buf_puts(&dir, ".");
+  lc_buf_printf(&inc, "include \"%s\"", base);
+  DIR *d = opendir(dir.s);
+  /* the fragment's includers (up to three, in name order), else the
+   * smallest file defining the name: a helper like filters.cat */
+  char *incl[3] = {NULL, NULL, NULL}, *best = NULL;
+  size_t nincl = 0;
+  LC_VEC(char *) definers = {0};   /* the other files defining name */
+  LC_VEC(char *) included = {0};   /* every file an include of the folder names */
+  char *line = NULL;
+  size_t cap = 0;
+  for (int files = 0; d && files < 1000; files++) {
+    struct dirent *de = readdir(d);
+    if (!de) break;
+    size_t len = strlen(de->d_name);
+    if (len < 5 || strcmp(de->d_name + len - 4, ".cat") != 0 || strcmp(de->d_name, base) == 0) continue;
+    path.n = 0;
+    lc_buf_printf(&path, "%s/%s", dir.s, de->d_name);
+    FILE *f = fopen(path.s, "r");
+    if (!f) continue;
+    bool defines = false, includes = false;
+    size_t read = 0;
+    ssize_t got;
+    while (read < (1u << 20) && (got = getline(&line, &cap, f)) > 0) {
+      read += (size_t)got;
+      if (!defines && line_defines(line, name)) defines = true;
+      if (defines && !includes && strstr(line, inc.s)) includes = true;   /* defined first */
+      const char *q = strstr(line, "include \""), *e = q ? strchr(q + 9, '"') : NULL;
+      if (e && included.n < 100000) lc_vec_push(&included, lc_xstrndup(q + 9, (size_t)(e - q - 9)));
+    }
+    fclose(f);
+    if (defines && includes) {
+      size_t k = nincl < 3 ? nincl++ : 3;
+      if (k == 3 && strcmp(de->d_name, incl[2]) > 0) continue;
+      if (k == 3) free(incl[--k]);
+      for (; k > 0 && strcmp(de->d_name, incl[k - 1]) < 0; k--) incl[k] = incl[k - 1];
+      incl[k] = lc_xstrdup(de->d_name);
+    } else if (defines && definers.n < 1000) {
+      lc_vec_push(&definers, lc_xstrdup(de->d_name));
+    }
+  }
+  /* the definer most files include: a helper like filters.cat, not a model */
+  size_t best_n = 0;
+  for (size_t k = 0; k < definers.n && !nincl; k++) {
+    size_t n = 0;
+    for (size_t j = 0; j < included.n; j++) n += strcmp(included.v[j], definers.v[k]) == 0;
+    if (!best || n > best_n || (n == best_n && strcmp(definers.v[k], best) < 0)) best = definers.v[k], best_n = n;
+  }
+  if (d) closedir(d);
+  free(line);
+  if (nincl) {
+    lc_buf who;
+    lc_buf_init(&who);
+    for (size_t k = 0; k < nincl; k++) lc_buf_printf(&who, "%s%s", k ? (k + 1 == nincl ? " and " : ", ") : "", incl[k]);
+    err(ld, at, "unknown %s '%s': %s is a fragment that %s %s after defining '%s' (herd7 rejects "
+        "this file alone too)", what, name, base, who.s, nincl > 1 ? "include" : "includes", name);
+    lc_buf_fini(&who);
+  } else if (best)
+    err(ld, at, "unknown %s '%s': %s defines it, and this model does not include it (herd7 rejects "
+        "the model too)", what, name, best);
+  bool found = best != NULL || nincl;
+  for (size_t k = 0; k < nincl; k++) free(incl[k]);
+  for (size_t k = 0; k < definers.n; k++) free(definers.v[k]);
+  for (size_t k = 0; k < included.n; k++) free(included.v[k]);
+  lc_vec_free(&definers);
+  lc_vec_free(&included);
+  lc_buf_fini(&dir);
+  lc_buf_fini(&path);
+  lc_buf_fini(&inc);
+  return found;
+}
+
 static void unknown(loader *ld, lc_loc at, const char *what, const char *name) {
   const char *arch = ld->arch ? ld->arch : event_arch(name);
   if (arch) {
@@ -250,6 +352,7 @@ static void unknown(loader *ld, lc_loc at, const char *what, const char *name) {
         "naming them) litmus-check does not have; it checks PTX and C/C++ tests", what, name, arch);
     return;
   }
+  if (at.file && defined_beside(ld, at, what, name)) return;
   const char *s = suggest(ld, name);
   if (s) err(ld, at, "unknown %s '%s'; did you mean '%s'?", what, name, s);
   else err(ld, at, "unknown %s '%s' (neither defined above nor a builtin; see docs/model-language.md)", what, name);
@@ -595,6 +698,36 @@ static bool too_big(loader *ld, const cat_expr *call) {
   return true;
 }
 
+/* Argument i of call e has the wrong type.  Where it is a name, says
+ * where that name got its type: herd's pretty.cat passes dmb.st to WW
+ * after including armfences.cat, where dmb.st is a relation, and then
+ * aarch64fences.cat, which redefines it as a set (herd7 stops there
+ * too). */
+static void arg_type_error(loader *ld, const scope *sc, const cat_expr *e, size_t i, int want, int got) {
+  const cat_expr *a = e->args[i];
+  const scope *b = a->kind == CAT_X_NAME ? lookup(ld, sc, a->name) : NULL;
+  if (!b || b->kind != B_VAL || ld->m->vals.v[b->val].kind != CAT_V_DEF) {
+    err(ld, a->loc, "type error: argument %zu of '%s' must be %s, but it is %s", i + 1, e->name,
+        type_name(want), type_name(got));
+    return;
+  }
+  lc_loc at = ld->m->vals.v[b->val].loc;
+  /* an earlier definition of the name with the wanted type, on the chain */
+  const cat_val *before = NULL;
+  for (long k = b->chain >= 0 ? b->prev_same : -1; k >= 0 && !before; k = ld->chain.v[k]->prev_same) {
+    const scope *x = ld->chain.v[k];
+    if (x->kind == B_VAL && tv_type(ld, ld->m->vals.v[x->val].tv) == want) before = &ld->m->vals.v[x->val];
+  }
+  lc_buf why;
+  lc_buf_init(&why);
+  if (before)
+    lc_buf_printf(&why, ", which replaced %s defined at %s:%d", type_name(want), before->loc.file,
+                  before->loc.line);
+  err(ld, a->loc, "type error: argument %zu of '%s' must be %s, but '%s' is %s: the one defined at %s:%d%s",
+      i + 1, e->name, type_name(want), a->name, type_name(got), at.file, at.line, why.s ? why.s : "");
+  lc_buf_fini(&why);
+}
+
 static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const scope *fb,
                            size_t group) {
   const cat_stmt *f = fb->fun;
@@ -608,8 +741,7 @@ static cat_node *call_user(loader *ld, const scope *sc, const cat_expr *e, const
     if (!a) return NULL;
     int want = tv_type(ld, fb->param_tvs[i]), got = tv_type(ld, a->tv);
     if (want >= 0 && got >= 0 && want != got) {
-      err(ld, e->args[i]->loc, "type error: argument %zu of '%s' must be %s, but it is %s", i + 1,
-          e->name, type_name(want), type_name(got));
+      arg_type_error(ld, sc, e, i, want, got);
       return NULL;
     }
     body_sc = bind_arg(ld, body_sc, e, f, i, a, group);
@@ -922,6 +1054,22 @@ static void stmt_include(loader *ld, const cat_stmt *s) {
     p.n = 0;
     lc_buf_printf(&p, "%s/%s", *dir, s->path);
     found = access(p.s, R_OK) == 0;
+  }
+  /* A model in a subfolder of herd's libdir (arm-models/mixed/ec.cat)
+   * includes the libdir's files by name, which herd7 finds in its libdir:
+   * the nearest folder above the including file that holds herd's
+   * stdlib.cat stands for it (a fixed number of levels, not the input's). */
+  const char *end = slash;
+  for (int up = 0; !found && s->path[0] != '/' && end && end > from && up < 8; up++) {
+    do end--; while (end > from && *end != '/');
+    if (*end != '/') break;
+    p.n = 0;
+    lc_buf_printf(&p, "%.*s/stdlib.cat", (int)(end - from), from);
+    if (access(p.s, R_OK) != 0) continue;
+    p.n = 0;
+    lc_buf_printf(&p, "%.*s/%s", (int)(end - from), from, s->path);
+    found = access(p.s, R_OK) == 0;
+    break;
   }
   if (!found) err(ld, s->name_loc, "cannot find included file \"%s\"", s->path);
   else load_file(ld, p.s, NULL, s->name_loc);
