@@ -156,6 +156,16 @@ bool cat_model_deletion_closed(const cat_model *m, bool flags);
  * weighs it (lc_check_program). */
 bool cat_model_closes_order(const cat_model *m);
 
+/* herd's `with x from linearisations(S, r)`: the explicit engine tries
+ * every total order of S that r allows, for each execution, so the engine
+ * choice counts S's events (cat_cost.c).  cat_model_nlinear: how many the
+ * model has; cat_model_linear_may: may an event belong to the i-th S?
+ * has(ctx, NAME) says whether the event is in the builtin set NAME: 1,
+ * 0, or -1 when unknown (then it may be). */
+typedef int (*cat_set_member_fn)(void *ctx, const char *name);
+size_t cat_model_nlinear(const cat_model *m);
+bool cat_model_linear_may(const cat_model *m, size_t i, cat_set_member_fn has, void *ctx);
+
 /* The model's named relations (definitions by `let` or `let rec` of a
  * relation), in file order, a name bound twice by its last definition:
  * all of them, or (direct_only) those a check's expression names itself.

@@ -682,7 +682,7 @@ static char *unknown_record(const batch *b, const lt_test *t, const lx_program *
   lx_program stub = {0};
   stub.test = t;
   lc_engine e = b->o->check.engine;
-  if (p && e == LC_ENGINE_AUTO) e = lc_engine_choose(p);
+  if (p && e == LC_ENGINE_AUTO) e = lc_engine_choose_for(p, model_for(b, t));
   lc_result r = {0};
   r.prog = p ? p : &stub, r.status = LC_RESULT_UNKNOWN, r.message = (char *)message;
   r.engine = lc_engine_name(e), r.model = cat_model_name(model_for(b, t));

@@ -393,12 +393,85 @@ lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }
  * takes 0.6 to 0.7 s); Dat3M's Ticketlock tests (8 orders) take it 0.2 s
  * under Dat3M's ptx-v6.0.cat against Z3's 96 s and more, so they stay. */
 #define AUTO_CO_CLOSED_LOG2 3.5   /* ~11 coherence orders */
+/* Nor can it prune the rest of its search (lc_engine_costs: every
+ * combination of paths, each read's sources, each location's orders):
+ * on Dat3M's CADP spin tests under its ptx-v7.5.cat, with fewer orders
+ * than the above, a search space from 2^30 takes it seconds where Z3
+ * takes a fraction of one (2_threads_4_instructions/94_simple, 2^41:
+ * 4.7 s against 0.19 s), while below it stays the faster (71_simple,
+ * 2^27: 0.003 s against 0.058 s; Dat3M's Ticketlock tests, 2^23, the
+ * most of its PTX corpus). */
+#define AUTO_CLOSED_SPACE_LOG2 30.0
+
+/* Is event e (a callback of cat_model_linear_may) in the builtin set
+ * `name`?  The sets of events' tags, as the engines define them
+ * (enum_frame_static); -1 for any other name. */
+static int event_in(void *ctx, const char *name) {
+  const lx_event *e = ctx;
+  lx_tag t;
+  if (strcmp(name, "_") == 0) return 1;
+  if (strcmp(name, "M") == 0) return lx_has(e, LX_T_R) || lx_has(e, LX_T_W);
+  if (lx_tag_lookup(name, &t)) return lx_has(e, t);
+  return -1;
+}
+
+/* log2 of the orders herd's `with x from linearisations(S, r)` leaves the
+ * explicit engine to try for each execution (cat_rel.c enumerates them
+ * all): the interleavings of the threads' events that may be in S, as
+ * orders_log2 counts them (n! / (n_1! ... n_k!), a thread's own events in
+ * program order, which r includes in herd's C models: hb in c11_orig.cat,
+ * scp in simple-c11.cat), summed over the model's linearisations. */
+static double lin_log2(const lx_program *p, const cat_model *m) {
+  size_t nlin = cat_model_nlinear(m);
+  double bits = 0;
+  for (size_t i = 0; i < nlin; i++) {
+    double n = 0, part = 0;
+    for (size_t t = 0; t < p->nthreads; t++) {
+      const lx_thread *th = &p->threads[t];
+      size_t most = 0;
+      for (size_t k = 0; k < th->npaths; k++) {
+        const lx_path *path = &p->paths[th->paths[k]];
+        size_t c = 0;
+        for (size_t j = 0; j < path->nevents; j++)
+          c += cat_model_linear_may(m, i, event_in, (void *)&p->events[path->events[j]]);
+        if (c > most) most = c;
+      }
+      n += (double)most;
+      part -= lgamma((double)most + 1);
+    }
+    bits += (part + lgamma(n + 1)) / log(2);
+  }
+  return bits;
+}
+
+/* The linearisations' orders: the explicit engine tries each for every
+ * execution it reaches, Z3 chooses one as it chooses co.  herd's C11
+ * models under both engines (CPU s, enum against smt; scripts/bench-
+ * foreign-models has the corpora), two threads of k seq_cst stores and a
+ * load, n threads of one (orders of S in parentheses): c11_orig k=2 (20)
+ * 0.003/0.012, k=3 (70) 0.018/0.016, k=4 (252) 0.11/0.019, k=5 (924)
+ * 0.78/0.024; n=3 (90) 0.004/0.012, n=4 (2,520) 0.14/0.015, n=5
+ * (113,400) no answer (more orders than the explicit engine tries,
+ * cat_lin.h) against 0.022; simple-c11 about half the explicit engine's
+ * times.  From ~128 orders a test goes to Z3, loops and branches too
+ * where the explicit engine could not try them all. */
+#define AUTO_LIN_LOG2 7.0          /* 128 orders of S */
+#define AUTO_LIN_CAP_LOG2 16.6     /* log2 of CAT_MAX_LINEARISATIONS, 100,000 */
 static lc_engine auto_engine_for(const lx_program *p, const cat_model *m) {
   lc_engine e = auto_engine(p);
-  if (e == LC_ENGINE_ENUM && cat_model_closes_order(m) && measure(p).co_log2 >= AUTO_CO_CLOSED_LOG2)
-    return LC_ENGINE_SMT;
+  if (e == LC_ENGINE_ENUM && cat_model_closes_order(m)) {
+    double enum_log2, smt_log2;
+    lc_engine_costs(p, &enum_log2, &smt_log2);
+    if (measure(p).co_log2 >= AUTO_CO_CLOSED_LOG2 || enum_log2 >= AUTO_CLOSED_SPACE_LOG2) return LC_ENGINE_SMT;
+  }
+  if (e == LC_ENGINE_ENUM && cat_model_nlinear(m)) {
+    double lin = lin_log2(p, m);
+    if (lin >= AUTO_LIN_CAP_LOG2 || (lin >= AUTO_LIN_LOG2 && measure(p).combos < 4)) return LC_ENGINE_SMT;
+  }
   return e;
 }
+
+lc_engine lc_engine_choose_for(const lx_program *p, const cat_model *m) { return auto_engine_for(p, m); }
 
 /* The engines name the time they were given, which is what lowering left
  * of the user's --timeout: name the user's. */

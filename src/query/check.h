@@ -70,6 +70,9 @@ lc_result *lc_check_program_hooked(const lx_program *p, const cat_model *m, cons
 const char *lc_engine_name(lc_engine e);
 /* The engine --engine auto picks for p. */
 lc_engine lc_engine_choose(const lx_program *p);
+/* The same with the model's cost counted too (lc_check_program's choice):
+ * an order it redefines as a closure, the orders of its linearisations. */
+lc_engine lc_engine_choose_for(const lx_program *p, const cat_model *m);
 /* Rough sizes of each engine's work, as log2: the explicit engine's
  * search space before pruning (every combination of paths, each read's
  * possible sources, each location's coherence orders) and the SMT
