@@ -110,6 +110,11 @@ sed -e '/ as Coherence$/d' -e '1s/.*/"CUDA C++ without Coherence"/' "$abs_top_sr
 run cpp-no-coherence 1 --diff-models cuda-cpp "$tmp/cpp-no-coherence.cat" --exhaustive --bound events=2 -j 2 --max 0
 has cpp-no-coherence "Differ Wrlx-x.Rrlx-x: 1 thread, 2 instructions; 1 state under cuda-cpp, 2 under cpp-no-coherence.cat"
 has cpp-no-coherence "Differ Wrlx-x.Wrlx-x: 1 thread, 2 instructions; 1 state under cuda-cpp, 2 under cpp-no-coherence.cat"
+# --gen cycles for two C++ models writes C++ tests (they were PTX ones,
+# all of another dialect): SB with SC accesses, forbidden by SC alone
+sed -e '/ as SC$/d' -e '1s/.*/"CUDA C++ without SC"/' "$abs_top_srcdir/models/cuda-cpp.cat" >"$tmp/cpp-no-sc.cat"
+run gen-cpp-cycles 1 --diff-models cuda-cpp "$tmp/cpp-no-sc.cat" --gen 'cycles=FreScSc,PodWRScSc;size=4'
+has gen-cpp-cycles "  P0:r0=0; P1:r0=0;  allowed by cpp-no-sc.cat, forbidden by cuda-cpp: SC"
 # equal models (a relation renamed): no test within the bound
 sed -e 's/cause_base/cbase/g' -e '1s/.*/"PTX v7.5 renamed"/' "$abs_top_srcdir/models/ptx-v7.5.cat" >"$tmp/renamed.cat"
 run renamed 0 --diff-models ptx-v7.5 "$tmp/renamed.cat" --exhaustive --bound events=3 -j 2
