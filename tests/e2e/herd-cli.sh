@@ -34,7 +34,7 @@ run herd-cfg -conf herd.cfg -q --format herd @all
   grep -v '^Time ' >"$tmp/out"
 check_whole "$dir/variant.expected" "$tmp/out" "-I DIR -model NAME.cat: the model in DIR"
 # options that change the states and are not honoured are refused, exit 2
-for o in "-through invalid" "-skipchecks SC" "-bell x.bell" "-restrict observed" "-gv"; do
+for o in "-through invalid" "-skipchecks SC" "-bell x.bell" "-restrict observed" "-throughflag x"; do
   # shellcheck disable=SC2086
   (cd "$dir" && "$lc" -model variant.cat $o SB.litmus) >"$tmp/out" 2>&1
   st=$?
@@ -62,4 +62,12 @@ fi
 (cd "$dir" && "$lc" -model variant.cat -o "$tmp/dots3" -show neg SB.litmus) >/dev/null 2>&1
 n=$(ls "$tmp/dots3" | grep -c '^SB-[0-9]*\.dot$')
 if [ "$n" = 3 ]; then ok "-o DIR -show neg: SB's three other executions, a file each"; else bad "-show neg: $(ls "$tmp/dots3")"; fi
+# herd's documentation's own line (-show prop -gv): the states, the viewer
+# left out with a notice
+(cd "$dir" && "$lc" -model variant.cat -show prop -gv SB.litmus) >"$tmp/out" 2>&1
+if [ $? = 0 ] && grep -q '^Observation SB' "$tmp/out" && grep -q "herd7's -gv is ignored" "$tmp/out"; then
+  ok "-show prop -gv: the states, no viewer"
+else
+  bad "-show prop -gv: $(cat "$tmp/out")"
+fi
 finish herd-cli
