@@ -36,6 +36,7 @@
 #include "lc.h"
 #include "litmus/ast.h"
 #include "litmus/herd_hash.h"
+#include "cli/herd-cli.h"
 #include "report/report.h"
 #include "report/show.h"
 #include "report/why.h"
@@ -57,6 +58,9 @@ typedef struct options {
   const char *explain_state;  /* NULL: the condition's states; "race": the races */
   const char *graph, *html;
   const char *show;           /* --show all|STATE */
+  const char *herd_dir;       /* herd7's -o DIR: DIR/TEST.dot, the executions herd_show selects */
+  const char *herd_show;      /* herd7's -show: prop, all, neg, cond, wit or none */
+  const char *herd_suffix;    /* herd7's -suffix: added to the .dot files' names */
   const char *show_rels;      /* --show-rel LIST|all; NULL: the checks' own */
   size_t show_limit;          /* --show-limit N (default 100) */
   unsigned jobs;
@@ -142,10 +146,12 @@ static void usage(FILE *out) {
         "                         --merge FILE...: the report of the parts)\n"
         "                         within a bound\n"
         "      --diff-models A B  the tests (FILEs, --gen SPEC, or with --exhaustive\n"
-        "                         [--bound SPEC] every program within a bound) on\n"
-        "                         which models A and B allow different states,\n"
-        "                         smallest first, with the checks that forbid each\n"
-        "                         (docs/diff-models.md); exit 1 when they differ\n"
+        "                         [--bound SPEC] every program within a bound, then\n"
+        "                         if none differs litmus-gen's cycles past it, unless\n"
+        "                         --no-cycles) on which models A and B allow\n"
+        "                         different states, smallest first, with the checks\n"
+        "                         that forbid each (docs/diff-models.md); exit 1 when\n"
+        "                         they differ\n"
         "      --kernel NAME      in a .cu file, check kernel NAME (docs/kernels.md)\n"
         "      --launch '<<<G, B>>>'  the launch, instead of the file's // @Launch:\n"
         "      --input 'x = {0}; ...'  the parameters' values, instead of // @Input:\n"
@@ -176,7 +182,8 @@ static void usage(FILE *out) {
 enum { OPT_JSON = 256, OPT_ANY_DIALECT, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OPT_EXPLAIN, OPT_GRAPH, OPT_HTML, OPT_SET,
        OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
        OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY, OPT_FORMAT, OPT_VARIANT,
-       OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT, OPT_VIA, OPT_SM, OPT_ALL_RETRIES };
+       OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT, OPT_VIA, OPT_SM, OPT_ALL_RETRIES,
+       OPT_HERD_O, OPT_HERD_SHOW, OPT_HERD_SUFFIX, OPT_HERD_LIBDIR };
 
 /* A finite number (strtod also reads "nan" and "inf"); -1 when s is none. */
 static int read_number(const char *s, double *out) {
@@ -196,139 +203,7 @@ static bool explain_word(const char *s) {
 
 /* ---- herd7's command line ------------------------------------------------------ */
 
-/* herd7's options are single-dash words (`-model x.cat`), which getopt
- * would read as clusters of letters (`-m odel`).  Before getopt, each is
- * rewritten to ours: -model, -timeout, -unroll, -jobs, -variant to their
- * --forms; -set-libdir DIR puts DIR first in LITMUS_MODELS (herd's libdir
- * is where its models include from); -conf FILE reads FILE's lines
- * (`OPTION VALUE`, herd's configuration files, `#` comments) as options;
- * @FILE reads an index file, a test path a line (relative to the index's
- * folder, as herd reads them); herd's picture options (-show, -through,
- * -o, -graph, -showevents, -squished, -view, -dumpes, -doshow, -unshow)
- * take their value and are ignored with a notice (--graph and --show
- * draw and list executions here).  `owned` keeps the strings made. */
-typedef LC_VEC(char *) str_vec;
-
-static int herd_arg(const char *word, str_vec *out, str_vec *owned, int depth);
-
-static int herd_file_lines(const char *path, bool index, str_vec *out, str_vec *owned, int depth) {
-  if (depth > 8) {
-    fprintf(stderr, "litmus-check: %s: configuration or index files nested too deeply\n", path);
-    return -1;
-  }
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "litmus-check: cannot read '%s': %s\n", path, strerror(errno));
-    return -1;
-  }
-  const char *slash = strrchr(path, '/');
-  int dirlen = slash ? (int)(slash - path) : 0;
-  char line[4096];
-  int rc = 0;
-  while (rc == 0 && fgets(line, sizeof line, f)) {
-    char *p = line;
-    while (*p == ' ' || *p == '\t') p++;
-    size_t n = strcspn(p, "\r\n");
-    p[n] = '\0';
-    while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) p[--n] = '\0';
-    if (!*p || *p == '#') continue;
-    if (index) {
-      char *path_of = lc_xmalloc((size_t)dirlen + n + 2);
-      if (*p != '/' && dirlen) snprintf(path_of, (size_t)dirlen + n + 2, "%.*s/%s", dirlen, path, p);
-      else memcpy(path_of, p, n + 1);
-      lc_vec_push(owned, path_of);
-      rc = herd_arg(path_of, out, owned, depth + 1);
-      continue;
-    }
-    /* OPTION [VALUE]: herd writes the option without its dash */
-    char *val = p + strcspn(p, " \t");
-    if (*val) {
-      *val++ = '\0';
-      while (*val == ' ' || *val == '\t') val++;
-    }
-    size_t klen = strlen(p);
-    char *key = lc_xmalloc(klen + 2);
-    snprintf(key, klen + 2, "%s%s", p[0] == '-' ? "" : "-", p);
-    lc_vec_push(owned, key);
-    rc = herd_arg(key, out, owned, depth + 1);
-    if (rc == 0 && *val) {
-      char *v = lc_xstrdup(val);
-      lc_vec_push(owned, v);
-      lc_vec_push(out, v);
-    }
-  }
-  fclose(f);
-  return rc;
-}
-
-/* One word of the command line (or of a -conf file) into out. */
-static int herd_arg(const char *word, str_vec *out, str_vec *owned, int depth) {
-  static const char *const renamed[] = {"-model", "-timeout", "-unroll", "-jobs", "-variant"};
-  if (word[0] == '@' && word[1]) return herd_file_lines(word + 1, true, out, owned, depth);
-  for (size_t i = 0; i < LC_ARRAY_LEN(renamed); i++)
-    if (strcmp(word, renamed[i]) == 0) {
-      size_t n = strlen(word) + 2;
-      char *w = lc_xmalloc(n);
-      snprintf(w, n, "-%s", word);
-      lc_vec_push(owned, w);
-      lc_vec_push(out, w);
-      return 0;
-    }
-  lc_vec_push(out, (char *)word);
-  return 0;
-}
-
-/* herd's options that take a value and mean pictures: ignored. */
-static bool herd_picture_option(const char *w) {
-  static const char *const pics[] = {"-show", "-through", "-o", "-graph", "-showevents", "-squished",
-                                     "-view", "-dumpes", "-doshow", "-unshow", "-gv", "-evince"};
-  for (size_t i = 0; i < LC_ARRAY_LEN(pics); i++)
-    if (strcmp(w, pics[i]) == 0) return true;
-  return false;
-}
-
-/* argv with herd7's options rewritten (see above); NULL on an error. */
-static char **herd_argv(int argc, char **argv, int *nargc, str_vec *owned) {
-  str_vec in = {0}, out = {0};
-  lc_vec_push(&in, argv[0]);
-  int rc = 0;
-  for (int i = 1; i < argc && rc == 0; i++) {
-    if (strcmp(argv[i], "-conf") == 0 && i + 1 < argc) {
-      rc = herd_file_lines(argv[++i], false, &in, owned, 0);
-    } else {
-      rc = herd_arg(argv[i], &in, owned, 0);
-    }
-  }
-  for (size_t i = 0; i < in.n && rc == 0; i++) {
-    const char *w = in.v[i];
-    if (i > 0 && strcmp(w, "-set-libdir") == 0 && i + 1 < in.n) {
-      const char *dir = in.v[++i], *old = getenv("LITMUS_MODELS");
-      size_t n = strlen(dir) + (old ? strlen(old) : 0) + 2;
-      char *v = lc_xmalloc(n);
-      snprintf(v, n, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
-      setenv("LITMUS_MODELS", v, 1);
-      free(v);
-    } else if (i > 0 && herd_picture_option(w) && i + 1 < in.n) {
-      if (strcmp(w, "-through") == 0)
-        fprintf(stderr, "litmus-check: herd7's -through %s is ignored: every check of the model applies\n", in.v[i + 1]);
-      else
-        fprintf(stderr, "litmus-check: herd7's %s %s (pictures) is ignored; --show and --graph list and draw executions\n",
-                w, in.v[i + 1]);
-      i++;
-    } else {
-      lc_vec_push(&out, in.v[i]);
-    }
-  }
-  lc_vec_free(&in);
-  if (rc != 0) {
-    lc_vec_free(&out);
-    return NULL;
-  }
-  lc_vec_push(&out, NULL);
-  *nargc = (int)out.n - 1;
-  lc_vec_push(owned, (char *)out.v);   /* the array itself */
-  return out.v;
-}
+typedef herd_strs str_vec;
 
 /* Returns -1 to go on, or the exit status when the options say to stop. */
 static int parse_options(int argc, char **argv, options *o) {
@@ -352,7 +227,11 @@ static int parse_options(int argc, char **argv, options *o) {
     {"kernel", required_argument, NULL, OPT_KERNEL}, {"launch", required_argument, NULL, OPT_LAUNCH},
     {"input", required_argument, NULL, OPT_INPUT}, {"output", required_argument, NULL, OPT_OUTPUT},
     {"via", required_argument, NULL, OPT_VIA}, {"sm", required_argument, NULL, OPT_SM},
-    {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
+    {"version", no_argument, NULL, 'V'},
+    /* herd7's -o DIR, -show, -suffix and -libdir, as herd-cli.c rewrites them */
+    {"herd-o", required_argument, NULL, OPT_HERD_O}, {"herd-show", required_argument, NULL, OPT_HERD_SHOW},
+    {"herd-suffix", required_argument, NULL, OPT_HERD_SUFFIX}, {"herd-libdir", no_argument, NULL, OPT_HERD_LIBDIR},
+    {NULL, 0, NULL, 0},
   };
   int c;
   double num;
@@ -484,6 +363,15 @@ static int parse_options(int argc, char **argv, options *o) {
       }
       o->show_limit = (size_t)num;
       break;
+    case OPT_HERD_O: o->herd_dir = optarg; break;
+    case OPT_HERD_SHOW: o->herd_show = optarg; break;
+    case OPT_HERD_SUFFIX: o->herd_suffix = optarg; break;
+    case OPT_HERD_LIBDIR: {
+      char **dirs = lc_model_search(argv[0]);
+      if (dirs && dirs[0]) printf("%s\n", dirs[0]);
+      lc_model_search_free(dirs);
+      return LC_EXIT_OK;
+    }
     case 'q': o->quiet = true; break;
     case 'p': o->mode = MODE_PRINT; break;
     case 'h': usage(stdout); return LC_EXIT_OK;
@@ -666,6 +554,60 @@ static lc_show_result *show_test(const batch *b, job *j, const lc_result *r, FIL
   return s;
 }
 
+/* herd7's -o DIR: DIR/TEST.dot (TEST the file's name less .litmus, then
+ * -suffix) with the executions -show selects, as herd's top_herd.ml
+ * chooses them: prop, those whose final state satisfies the condition's
+ * proposition; neg, the others; cond, those of prop (of neg for ~exists);
+ * wit, those of prop (of neg for forall); all.  No execution: an empty
+ * file, as herd7 leaves. */
+static void herd_dot(const batch *b, job *j, const lc_result *r, FILE *err) {
+  const lx_program *p = r->prog;
+  const char *sh = b->o->herd_show;
+  const lt_prop *prop = NULL;
+  bool holds = true;
+  lt_quant q = p->test->quant;
+  if (strcmp(sh, "all") != 0) {
+    prop = p->test->cond;
+    if (strcmp(sh, "neg") == 0) holds = false;
+    else if (strcmp(sh, "cond") == 0) holds = q != LT_COND_NOT_EXISTS;
+    else if (strcmp(sh, "wit") == 0) holds = q != LT_COND_FORALL;
+  }
+  char *msg = NULL;
+  lc_show_result *s = lc_show_where(p, model_for(b, p->test), NULL, prop, holds, b->o->show_limit,
+                                    b->o->show_rels, b->o->check.timeout, &msg);
+  if (!s) {
+    fprintf(err, "%s: error: -show: %s\n", j->path, msg);
+    free(msg);
+    j->status = LC_EXIT_INPUT;
+    return;
+  }
+  const char *base = strrchr(j->path, '/');
+  base = base ? base + 1 : j->path;
+  size_t blen = strlen(base);
+  if (blen > 7 && strcmp(base + blen - 7, ".litmus") == 0) blen -= 7;
+  lc_buf path;
+  lc_buf_init(&path);
+  lc_buf_printf(&path, "%s/%.*s%s.dot", b->o->herd_dir, (int)blen, base, b->o->herd_suffix ? b->o->herd_suffix : "");
+  if (s->stopped) j->status = LC_EXIT_INTERNAL;
+  if (s->n) {
+    if (report_show_graph(s, path.s, &msg) < 0) {
+      fprintf(err, "%s: error: -o: %s\n", j->path, msg);
+      j->status = LC_EXIT_INTERNAL;
+    } else if (msg) {
+      fprintf(err, "%s: warning: -o: %s\n", j->path, msg);
+    }
+    free(msg);
+  } else {
+    FILE *f = fopen(path.s, "w");
+    if (!f || fclose(f) != 0) {
+      fprintf(err, "%s: error: -o: cannot write '%s': %s\n", j->path, path.s, strerror(errno));
+      j->status = LC_EXIT_INTERNAL;
+    }
+  }
+  lc_buf_fini(&path);
+  lc_show_free(s);
+}
+
 /* ---- in an isolated child (--timeout) ---------------------------------------- */
 
 typedef struct fallback_ctx {
@@ -820,9 +762,10 @@ static void check_one(const batch *b, job *j, lt_test *t, FILE *err, lc_buf *out
   bool show = r->status == LC_RESULT_OK && b->o->show;
   /* the explanations' questions have timeouts of their own: the deadline
    * bounds the check only */
-  if ((explain || show) && b->fd >= 0) lc_iso_send(b->fd, LC_ISO_RELAX, NULL, 0);
+  if ((explain || show || b->o->herd_dir) && b->fd >= 0) lc_iso_send(b->fd, LC_ISO_RELAX, NULL, 0);
   if (explain) x = explain_test(b, j, r, err);
   lc_show_result *shown = show ? show_test(b, j, r, err) : NULL;
+  if (r->status == LC_RESULT_OK && b->o->herd_dir && strcmp(b->o->herd_show, "none") != 0) herd_dot(b, j, r, err);
   if (b->o->json) {
     json_t *js = report_json(r);
     if (t->thread_label && !t->cpp) {
@@ -937,7 +880,18 @@ static void run_job(const batch *b, job *j) {
   else if (b->o->mode == MODE_EVENTS) lx_program_print(&out, ct.prog);
   else if (b->o->mode == MODE_LINT) j->status = lint_one(b->o, j->path, ct.prog, &out);
   else {
-    if (b->o->herd && ct.read && lt_herd_hash(ct.src.text, ct.src.len, j->herd_hash) < 0) j->herd_hash[0] = '\0';
+    if (b->o->herd && ct.read && lt_herd_hash(ct.src.text, ct.src.len, j->herd_hash) < 0) {
+      j->herd_hash[0] = '\0';
+      /* a test herd7 does not read (PTX, GPU_PTX, CUDA) gets the MD5 of
+       * its text: msum7 refuses a log without hashes, and no herd7 log can
+       * hold another hash for it.  A C test whose hash is not reproduced
+       * gets none rather than one herd's would contradict. */
+      if (ct.test && !ct.test->cpp) {
+        uint8_t md[16];
+        lt_md5(ct.src.text, ct.src.len, md);
+        for (int k = 0; k < 16; k++) snprintf(j->herd_hash + 2 * k, 3, "%02x", md[k]);
+      }
+    }
     check_one(b, j, ct.test, err, &out);
   }
   if (both) {
@@ -1277,6 +1231,10 @@ int main(int argc, char **argv) {
     status = LC_EXIT_INPUT;
   /* Jobs a batch of few tests leaves idle split the states of each test. */
   if (jobs_given && o.files.n && o.jobs > o.files.n) o.check.threads = o.jobs / (unsigned)o.files.n;
+  if (status < 0 && o.herd_dir && mkdir(o.herd_dir, 0777) < 0 && errno != EEXIST) {
+    fprintf(stderr, "litmus-check: -o: cannot make '%s': %s\n", o.herd_dir, strerror(errno));
+    status = LC_EXIT_INPUT;
+  }
   if (status < 0 && o.html && mkdir(o.html, 0777) < 0 && errno != EEXIST) {
     fprintf(stderr, "litmus-check: cannot make '%s': %s\n", o.html, strerror(errno));
     status = LC_EXIT_INPUT;

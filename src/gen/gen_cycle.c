@@ -338,6 +338,13 @@ static int conditions(layout *L, char **err) {
       L->final[v->loc] = L->writes[v->loc] >= 2;
     if (out->kind == GEN_E_RMW && nx->value > 1) L->final[v->loc] = L->writes[v->loc] >= 2;
   }
+  /* diy7 names the final value of every location the cycle writes twice
+   * or more, also when no coherence edge orders the writes (PosWW, or a
+   * read then a write of the location: Rfe PosRW, Rfe DpDatasW); the
+   * condition then says which write is last (top_gen.ml, check_writes,
+   * Cycle mode without optimised conditions) */
+  for (int l = 0; l < L->nlocs; l++)
+    if (L->writes[l] >= 2) L->final[l] = true;
   /* Hat: the target reads what the source reads (diy: no chains of reads
    * without a write's value at their head) */
   for (size_t round = 0; round < n; round++)

@@ -18,10 +18,14 @@
 
 typedef struct collect {
   lc_show_result *s;
+  const lt_prop *prop;      /* NULL, or only executions where it is `holds` */
+  bool holds;
 } collect;
 
 static bool keep(void *ctx, const lc_witness *w) {
-  lc_show_result *s = ((collect *)ctx)->s;
+  collect *c = ctx;
+  lc_show_result *s = c->s;
+  if (c->prop && lx_prop_eval(s->prog, c->prop, w->obs) != c->holds) return true;
   if (s->n < s->limit) {
     s->ex = lc_xrealloc(s->ex, (s->n + 1) * sizeof *s->ex);
     s->ex[s->n].w = lc_witness_copy(s->prog, w);
@@ -71,6 +75,11 @@ static int pick_relations(const cat_model *m, const char *rels, size_t **vals, s
 
 lc_show_result *lc_show(const lx_program *p, const cat_model *m, const lc_state *state, size_t limit,
                         const char *rels, double timeout, char **msg) {
+  return lc_show_where(p, m, state, NULL, false, limit, rels, timeout, msg);
+}
+
+lc_show_result *lc_show_where(const lx_program *p, const cat_model *m, const lc_state *state, const lt_prop *prop,
+                              bool holds, size_t limit, const char *rels, double timeout, char **msg) {
   assert(p && m && msg);
   size_t *vals = NULL, nvals = 0;
   if (pick_relations(m, rels, &vals, &nvals, msg) < 0) return NULL;
@@ -88,7 +97,7 @@ lc_show_result *lc_show(const lx_program *p, const cat_model *m, const lc_state 
     lc_state_copy(state, &s->state);
   }
   enum_options o = {timeout, false, false, false};
-  collect c = {s};
+  collect c = {s, prop, holds};
   char *why = NULL;
   if (enum_each_execution(p, m, &o, state, keep, &c, &s->incomplete, &why) < 0) {
     s->stopped = true;

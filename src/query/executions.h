@@ -46,6 +46,10 @@ enum { LC_SHOW_COUNT_CAP = 10000 };
  * Returns NULL with *msg when a relation named is not the model's. */
 lc_show_result *lc_show(const lx_program *p, const cat_model *m, const lc_state *state, size_t limit,
                         const char *rels, double timeout, char **msg);
+/* The same, of the executions whose final state makes prop (the test's
+ * condition or filter; NULL: any) `holds` (herd7's -show prop and neg). */
+lc_show_result *lc_show_where(const lx_program *p, const cat_model *m, const lc_state *state, const lt_prop *prop,
+                              bool holds, size_t limit, const char *rels, double timeout, char **msg);
 void lc_show_free(lc_show_result *s);
 
 #endif

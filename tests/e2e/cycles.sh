@@ -100,6 +100,10 @@ check_run "annotations and placement" 0 "$exp/IRIW+annotated.out" \
 check_run "dependencies and membar" 0 "$exp/LB+deps.out" "$lgen" --cycle "Rfe DpDatadW Rfe DpCtrldW Membard.sysWW Wse"
 check_run "C++" 0 "$exp/MP+cpp.out" "$lgen" --cycle "RfeRelAcq DpCtrldR Fre Fenced.sc.gpuWW" --dialect cpp
 check_run "one location (CoWR)" 0 "$exp/CoWR.out" "$lgen" --cycle "PosWR Fre Wse"
+# a location written twice without a coherence edge between the writes
+# (a read of y, then a write of y under its control): diy7 names y's final
+# value all the same, `exists ([y]=2 /\ 1:r0=1 /\ 2:r0=2 /\ 2:r1=0)`
+check_run "two writes, no Ws edge" 0 "$exp/ISA2+ctrls.out" "$lgen" --cycle "PodWW Rfe DpCtrlsW Rfe PodRR Fre" --dialect c
 check_run "clusters" 0 "$exp/SB+clusters.out" "$lgen" --cycle "PodWR Fre@cluster PodWR Fre@cluster" --scope cluster
 
 # bad cycles: an error naming the edge, exit status 2, nothing written

@@ -110,7 +110,36 @@ sed -e '/ as Coherence$/d' -e '1s/.*/"CUDA C++ without Coherence"/' "$abs_top_sr
 run cpp-no-coherence 1 --diff-models cuda-cpp "$tmp/cpp-no-coherence.cat" --exhaustive --bound events=2 -j 2 --max 0
 has cpp-no-coherence "Differ Wrlx-x.Rrlx-x: 1 thread, 2 instructions; 1 state under cuda-cpp, 2 under cpp-no-coherence.cat"
 has cpp-no-coherence "Differ Wrlx-x.Wrlx-x: 1 thread, 2 instructions; 1 state under cuda-cpp, 2 under cpp-no-coherence.cat"
+# --gen cycles for two C++ models writes C++ tests (they were PTX ones,
+# all of another dialect): SB with SC accesses, forbidden by SC alone
+sed -e '/ as SC$/d' -e '1s/.*/"CUDA C++ without SC"/' "$abs_top_srcdir/models/cuda-cpp.cat" >"$tmp/cpp-no-sc.cat"
+run gen-cpp-cycles 1 --diff-models cuda-cpp "$tmp/cpp-no-sc.cat" --gen 'cycles=FreScSc,PodWRScSc;size=4'
+has gen-cpp-cycles "  P0:r0=0; P1:r0=0;  allowed by cpp-no-sc.cat, forbidden by cuda-cpp: SC"
 # equal models (a relation renamed): no test within the bound
 sed -e 's/cause_base/cbase/g' -e '1s/.*/"PTX v7.5 renamed"/' "$abs_top_srcdir/models/ptx-v7.5.cat" >"$tmp/renamed.cat"
 run renamed 0 --diff-models ptx-v7.5 "$tmp/renamed.cat" --exhaustive --bound events=3 -j 2
+# Past the bound.  WF-sc needs two fence.sc in two threads (6
+# instructions: SB with fence.sc, which without WF-sc may leave the fences
+# unordered by sc, so no causality; with it Causality forbids both reads
+# of 0 whichever way sc goes) and NoThinAir a dependency (LB with control
+# dependencies, no cycle in rf | dep); neither is within --bound events=3,
+# so the critical cycles of litmus-gen find them.
+for ax in WF-sc NoThinAir; do drop $ax; done
+run no-wf-sc 1 --diff-models ptx-v7.5 "$tmp/no-WF-sc.cat" --exhaustive --bound events=3 -j 2 --max 1
+has no-wf-sc "Differ SB+fence.sc.gpus: 2 threads, 6 instructions; 3 states under ptx-v7.5, 4 under no-WF-sc.cat"
+has no-wf-sc "  P0:r0=0; P1:r0=0;  allowed by no-WF-sc.cat, forbidden by ptx-v7.5: WF-sc + Causality"
+run no-thin-air 1 --diff-models ptx-v7.5 "$tmp/no-NoThinAir.cat" --exhaustive --bound events=2 -j 2 --max 1
+has no-thin-air "  P0:r0=1; P1:r0=1;  allowed by no-NoThinAir.cat, forbidden by ptx-v7.5: NoThinAir"
+# equal models get no test, within the bound or past it: a copy with its
+# lets reordered (G and same-proxy swapped, po_loc before ms), and SC with
+# an axiom its SC axiom implies (co | fr is in po | rf | co | fr)
+awk 'NR == 1 { print "\"PTX v7.5 reordered\""; next }
+     /^let G = / { g = $0; next }
+     /^let same-proxy = / { print; print g; next }
+     /^let ms = / { ms = $0; next }
+     /^let po_loc = / { print; print ms; next }
+     { print }' "$abs_top_srcdir/models/ptx-v7.5.cat" >"$tmp/reordered.cat"
+run reordered 0 --diff-models ptx-v7.5 "$tmp/reordered.cat" --exhaustive --bound events=3 -j 2
+{ cat "$abs_top_srcdir/models/sc.cat"; echo 'acyclic co | fr as CoFr'; } >"$tmp/sc-implied.cat"
+run sc-implied 0 --diff-models sc "$tmp/sc-implied.cat" --exhaustive --bound events=3 -j 2
 finish diff-models

@@ -62,4 +62,14 @@ else
 fi
 (cd "$tmp" && "$msum" ours.log herd7.log) 2>&1 | sed 's/^Time \([^ ]*\) .*/Time \1 T/' >"$tmp/out"
 check_whole "$dir/msum.expected" "$tmp/out" "msum7 sums our log and herd7's"
+# a PTX test, which herd7 does not read, gets a hash all the same (the
+# MD5 of its text): msum7 refuses a log with a test without one
+"$lc" --format herd "$top_srcdir/litmus/MP.litmus" "$top_srcdir/litmus/SB.litmus" >"$tmp/ptx.log" 2>&1
+if [ "$(grep -c '^Hash=[0-9a-f]\{32\}$' "$tmp/ptx.log")" = 2 ]; then ok "PTX tests have a Hash line"; else bad "PTX hashes: $(cat "$tmp/ptx.log")"; fi
+(cd "$tmp" && "$msum" ptx.log ptx.log) >"$tmp/out" 2>&1
+if grep -q '^Test MP ' "$tmp/out" && ! grep -q 'Hash missing\|Fatal' "$tmp/out"; then
+  ok "msum7 reads PTX tests' herd-format log"
+else
+  bad "msum7 on PTX tests: $(cat "$tmp/out")"
+fi
 finish herd-tools
