@@ -1026,6 +1026,8 @@ static int64_t fold(thr *T, const char *op, int64_t x, int64_t y, int64_t z, int
     if (is_float_op(op)) ifail(T, "a conversion between integers and floating point (%s) is not followed", op);
     return norm(norm(x, b2, s2), b1, s1);
   }
+  /* the integer arithmetic below on a float's bits would be a wrong value, silently */
+  if (is_float_op(op) && strcmp(name, "mov")) ifail(T, "floating-point arithmetic (%s) is not followed", op);
   if (!strcmp(name, "bfe")) return bfe(x, y, z, bits, sgn);
   if (!strcmp(name, "bfi")) return bfi(x, y, z, w, bits);
   if (!strcmp(name, "prmt")) {
@@ -1377,8 +1379,11 @@ static void access(thr *T) {
     set(T, i, v);
     return;
   }
-  if (has_part(op, "local") || has_part(op, "const") || has_part(op, "tex"))
-    ifail(T, "%s: this state space is not modelled", op);
+  if (has_part(op, "local"))
+    ifail(T, "local memory (%s: a local array or a spilled variable) is not modelled", op);
+  if (has_part(op, "const") || has_part(op, "tex")) ifail(T, "%s: this state space is not modelled", op);
+  if (has_part(op, "f16") || has_part(op, "f32") || has_part(op, "f64") || has_part(op, "bf16"))
+    ifail(T, "a floating-point access (%s) is not modelled: the test's values are integers", op);
   int size = access_size(op);
   bool shared = false;
   bool is_ld = head_is(op, "ld"), is_st = head_is(op, "st"), is_red = head_is(op, "red");

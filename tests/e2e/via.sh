@@ -103,6 +103,21 @@ check_error() {   # FILE LINE WHAT
 }
 check_error indirect-call.cu 16 'an indirect call'
 check_error unresolvable-address.cu 8 'a value read from memory'
+check_error number-address.cu 8 'it is a number, not an address'
+check_error local-array.cu 9 'local memory \(st\.local'
+check_error vector-access.cu 7 'a vector access'
+check_error float-access.cu 8 'a floating-point access \(ld\.global\.f32\)'
+check_error float-param.cu 9 'floating-point arithmetic \(add\.f32\)'
+check_error warp-vote.cu 8 'the warp-level vote\.sync\.ballot'
+check_error trap.cu 8 'trap is not modelled'
+check_error recursion.cu 9 'calls nested more than 8 deep'
+check_error long-unroll.cu 9 'more than 8000 instructions'
+# more threads than a test has: one error at the launch, before the PTX
+(cd "$vdir/errors" && "$lc" --via nvcc too-many-threads.cu) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ "$(grep -c ': error: ' "$tmp/err")" = 1 ] &&
+  grep -q '^too-many-threads.cu:3:1: error: a launch of 2048 threads: at most 1024 are checked' "$tmp/err" &&
+  ok "too-many-threads.cu: one error at the launch" || { bad "too-many-threads.cu: exit status $rc"; cat "$tmp/err"; }
 # libcu++'s semaphore acquire(): 16 polls unrolled, then a backoff loop on
 # %globaltimer: more paths than the checker follows, said as one error
 (cd "$kdir/nvcc" && "$lc" --via nvcc -D ACQUIRE binary-semaphore.cu) >"$tmp/out" 2>"$tmp/err"
