@@ -1730,7 +1730,7 @@ static size_t grid_barrier(thr *T, size_t pc) {
     size_t n = strcspn(w, "+]");
     snprintf(base, sizeof base, "%.*s", (int)(n < 255 ? n : 255), w);
     int64_t off = 0;
-    if (w[n] == '+' && !parse_int(lc_arena_strdup(g->a, w + n + 1), &off)) {
+    if (w[n] == '+') {
       char *o = lc_arena_strdup(g->a, w + n + 1);
       o[strcspn(o, "]")] = 0;
       if (!parse_int(o, &off)) not_grid_barrier(T, "the barrier word's offset is not a constant");
