@@ -34,7 +34,8 @@
 #define WIDEN_SPIN 3         /* ... at the head of a spin loop (below) */
 #define MAX_ROWS 8000        /* instructions of one thread of the test */
 #define MAX_ARRAY 1024
-#define MAX_GRID_SYNCS 2     /* the grid's barrier (grid_workspace) per thread */
+#define MAX_GRID_SYNCS 2     /* arrivals on the grid's barrier word per thread, where the PTX is not
+                                cooperative groups' barrier (grid_barrier) */
 
 /* ---- the header --------------------------------------------------------------------------- */
 
@@ -104,6 +105,10 @@ typedef struct gen {
   size_t nregs;
   LC_VEC(int) asserts;   /* source lines of the asserts */
   bool spin_widen;       /* widen at spin loops' heads after WIDEN_SPIN states */
+  bool lift_grid;        /* cooperative groups' grid barrier read as the test's grid.sync */
+  bool unlift;           /* ... and a thread met one that is not (translate again without) */
+  int ws_sym;            /* the grid workspace's symbol; -1 when the kernel has none */
+  kp_grid_seq *gseq;     /* per instruction: the grid barrier starting there (b2 0: none) */
   /* the test's text */
   lc_buf out;
   LC_VEC(int) line_of;
@@ -1021,6 +1026,8 @@ static int64_t fold(thr *T, const char *op, int64_t x, int64_t y, int64_t z, int
     if (is_float_op(op)) ifail(T, "a conversion between integers and floating point (%s) is not followed", op);
     return norm(norm(x, b2, s2), b1, s1);
   }
+  /* the integer arithmetic below on a float's bits would be a wrong value, silently */
+  if (is_float_op(op) && strcmp(name, "mov")) ifail(T, "floating-point arithmetic (%s) is not followed", op);
   if (!strcmp(name, "bfe")) return bfe(x, y, z, bits, sgn);
   if (!strcmp(name, "bfi")) return bfi(x, y, z, w, bits);
   if (!strcmp(name, "prmt")) {
@@ -1372,8 +1379,11 @@ static void access(thr *T) {
     set(T, i, v);
     return;
   }
-  if (has_part(op, "local") || has_part(op, "const") || has_part(op, "tex"))
-    ifail(T, "%s: this state space is not modelled", op);
+  if (has_part(op, "local"))
+    ifail(T, "local memory (%s: a local array or a spilled variable) is not modelled", op);
+  if (has_part(op, "const") || has_part(op, "tex")) ifail(T, "%s: this state space is not modelled", op);
+  if (has_part(op, "f16") || has_part(op, "f32") || has_part(op, "f64") || has_part(op, "bf16"))
+    ifail(T, "a floating-point access (%s) is not modelled: the test's values are integers", op);
   int size = access_size(op);
   bool shared = false;
   bool is_ld = head_is(op, "ld"), is_st = head_is(op, "st"), is_red = head_is(op, "red");
@@ -1383,9 +1393,9 @@ static void access(thr *T) {
   const char *loc = location(T, addr, size, &shared, &cta);
   bool loc_sgn = T->loc_sgn;
   if (!is_ld && !strncmp(loc, "__grid_workspace", 16) && ++T->grid_syncs > MAX_GRID_SYNCS)
-    ifail(T, "the grid's barrier reached more than %d times by one thread: in PTX each is a spin loop on the "
-          "barrier word, and the check of more grows beyond bounds (the source-level check reads it as a barrier)",
-          MAX_GRID_SYNCS);
+    ifail(T, "the grid's barrier word written more than %d times by one thread, in PTX that is not cooperative "
+          "groups' grid barrier as nvcc emits it (which is read as the grid's barrier): each is a spin loop on "
+          "the word, and the check of more grows beyond bounds", MAX_GRID_SYNCS);
   const char *mop = mem_op(T, op, shared, cta < 0);
   char A[32], B[32];
   bool sgn;
@@ -1676,6 +1686,71 @@ static bool enter(thr *T, size_t *pc) {
   return false;
 }
 
+/* Cooperative groups' grid barrier, whose sequence kp_grid.c found at pc:
+ * the thread's part of it checked against sync_grids (sync.h) - the CTA's
+ * thread 0 is the master, and adds to the grid workspace's barrier word
+ * 0x80000000 - (blocks - 1) in block 0, 1 in the others, so that the
+ * word's top bit flips when every block has arrived and not before - and
+ * the whole written as the test's grid.sync, the barrier of every thread
+ * of the grid at gpu scope that the source-level reader reads
+ * this_grid().sync() as (docs/via-nvcc.md says why that is sound).  The
+ * register arithmetic inside is evaluated as written.  A thread whose part
+ * is not that: the kernel is read again with the PTX as it is.  Returns
+ * the pc after the second barrier.sync. */
+static LC_NORETURN void not_grid_barrier(thr *T, const char *why) {
+  T->g->unlift = true;
+  ifail(T, "not cooperative groups' grid barrier: %s", why);
+}
+
+static void arith_step(thr *T) {
+  const char *op = T->in->op;
+  if (head_is(op, "setp")) setp(T);
+  else if (head_is(op, "selp")) selp(T);
+  else if (head_is(op, "cvta")) set(T, dst(T, T->in->ops[0]), eval(T, T->in->ops[1]));
+  else alu(T);
+}
+
+static size_t grid_barrier(thr *T, size_t pc) {
+  gen *g = T->g;
+  const kp_ins *c = g->m.code.v;
+  const kp_grid_seq *s = &g->gseq[pc];
+  T->in = &c[s->skip];
+  val p = eval(T, T->in->guard);
+  if (p.k != V_P) not_grid_barrier(T, "who is the CTA's master depends on memory");
+  bool master = (p.v != 0) == T->in->neg;   /* the branch around the arrival not taken */
+  if (master != (T->t == 0)) not_grid_barrier(T, "the CTA's master is not its thread 0");
+  if (master) {
+    for (size_t i = s->skip + 1; i < s->atom; i++) {
+      T->in = &c[i];
+      arith_step(T);
+    }
+    T->in = &c[s->atom];
+    const char *w = T->in->ops[1] + (T->in->ops[1][0] == '[');
+    char base[256];
+    size_t n = strcspn(w, "+]");
+    snprintf(base, sizeof base, "%.*s", (int)(n < 255 ? n : 255), w);
+    int64_t off = 0;
+    if (w[n] == '+') {
+      char *o = lc_arena_strdup(g->a, w + n + 1);
+      o[strcspn(o, "]")] = 0;
+      if (!parse_int(o, &off)) not_grid_barrier(T, "the barrier word's offset is not a constant");
+    }
+    val a = eval(T, base), nb = eval(T, T->in->ops[2]);
+    if (a.k != V_A || a.sym != g->ws_sym || a.v + off != 4)
+      not_grid_barrier(T, "the arrival is not on the grid workspace's barrier word");
+    int64_t want = T->b == 0 ? (int64_t)(0x80000000u - (uint32_t)(g->nblocks - 1)) : 1;
+    if (nb.k != V_C || norm(nb.v, 32, false) != want)
+      not_grid_barrier(T, "the arrival adds other than sync_grids does");
+  }
+  T->in = &c[pc];
+  emit(T, line_here(T), "grid.sync");
+  for (size_t i = s->end + 1; i < s->b2; i++) {
+    T->in = &c[i];
+    arith_step(T);
+  }
+  return s->b2 + 1;
+}
+
 static void run_node(thr *T, int id) {
   gen *g = T->g;
   const kp_code *c = &g->m.code;
@@ -1698,6 +1773,10 @@ static void run_node(thr *T, int id) {
     }
     const kp_ins *in = &c->v[pc];
     T->in = in;
+    if (g->gseq && g->gseq[pc].b2) {
+      pc = grid_barrier(T, pc);
+      continue;
+    }
     if (in->label) {
       if (enter(T, &pc)) continue;
       goto_node(T, pc, NULL, NULL, false, false);
@@ -2157,7 +2236,18 @@ static void grid_workspace(gen *g) {
   if (!used) return;
   kp_sym w = {.name = "%envreg2", .shown = "__grid_workspace", .shared = false, .elem = 4, .size = 8};
   lc_vec_push(&g->m.syms, w);
+  g->ws_sym = (int)g->m.syms.n - 1;
   g->cooperative = true;
+}
+
+/* where cooperative groups' grid barrier is (kp_grid.c), when the kernel uses the workspace */
+static void grid_barriers(gen *g) {
+  if (!g->lift_grid || g->ws_sym < 0) return;
+  g->gseq = lc_arena_alloc(g->a, (g->m.code.n + 1) * sizeof *g->gseq);
+  for (size_t i = 0; i < g->m.code.n; i++) {
+    kp_grid_seq s;
+    if (kp_grid_barrier_at(&g->m.code, i, &s)) g->gseq[i] = s;
+  }
 }
 
 /* ---- entry points ------------------------------------------------------------------------------------ */
@@ -2212,10 +2302,13 @@ static void job_fini(job *J) {
   lc_arena_free(g->a);
 }
 
-static bool translate(job *J, const lc_source *src, const char *ptx, const kp_options *o, lc_diag *d, bool spin_widen) {
+static bool translate(job *J, const lc_source *src, const char *ptx, const kp_options *o, lc_diag *d, bool spin_widen,
+                      bool lift_grid) {
   memset(J, 0, sizeof *J);
   gen *g = &J->g;
   g->spin_widen = spin_widen;
+  g->lift_grid = lift_grid;
+  g->ws_sym = -1;
   g->e = &J->e;
   J->e.d = d;
   J->e.ptx_name = o->ptx_name ? o->ptx_name : "the PTX";
@@ -2234,6 +2327,7 @@ static bool translate(job *J, const lc_source *src, const char *ptx, const kp_op
   votes_of(g);
   make_mems(g);
   collect_regs(g);
+  grid_barriers(g);
   J->nth = g->nblocks * g->nthreads;
   J->th = lc_xcalloc((size_t)J->nth, sizeof *J->th);
   live L;
@@ -2255,15 +2349,23 @@ static bool translate(job *J, const lc_source *src, const char *ptx, const kp_op
  * every waiting thread (a block-scope barrier's two waiters took minutes).
  * Widening loses nothing the test can express, but a constant the kernel
  * needs (an index: while (flag[i] == 0) in a loop over i) then cannot be
- * followed; such a kernel is read again with the plain bound. */
+ * followed; such a kernel is read again with the plain bound.  And a
+ * kernel with what looks like cooperative groups' grid barrier but is not
+ * it in some thread (grid_barrier) is read again with its PTX as it is. */
 static bool translate_widening(job *J, const lc_source *src, const char *ptx, const kp_options *o, lc_diag *d) {
-  lc_diag quiet;
-  lc_diag_init(&quiet, src, NULL);
-  bool ok = translate(J, src, ptx, o, &quiet, true);
-  lc_diag_fini(&quiet);
-  if (ok) return true;
-  job_fini(J);
-  return translate(J, src, ptx, o, d, false);
+  for (bool lift = true;; lift = false) {
+    bool unlift = false;
+    for (int widen = 1; widen >= 0 && !unlift; widen--) {
+      lc_diag quiet;
+      lc_diag_init(&quiet, src, NULL);
+      bool ok = translate(J, src, ptx, o, &quiet, widen, lift);
+      lc_diag_fini(&quiet);
+      if (ok) return true;
+      unlift = J->g.unlift;
+      job_fini(J);
+    }
+    if (!unlift) return translate(J, src, ptx, o, d, false, lift);   /* the same error, said */
+  }
 }
 
 char *kp_translate(const lc_source *src, const char *ptx, const kp_options *o, int **line_of, size_t *nlines,

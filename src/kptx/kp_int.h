@@ -67,4 +67,16 @@ LC_NORETURN void kp_fail(kp_err *e, int src_line, const char *fmt, ...) LC_PRINT
 void kp_ptx_read(kp_err *e, const char *ptx, const char *want, const char *src_path, kp_module *m);
 void kp_module_fini(kp_module *m);
 
+/* Cooperative groups' grid barrier as nvcc emits it (kp_grid.c): the
+ * indices of its parts in the code, the first barrier.sync 0 at b1. */
+typedef struct kp_grid_seq {
+  size_t skip;           /* @%p bra L_END: the threads but the CTA's master */
+  size_t atom;           /* atom.add.release.gpu.u32 on the barrier word; the poll loop after it */
+  size_t end;            /* L_END */
+  size_t b2;             /* the second barrier.sync 0 */
+} kp_grid_seq;
+
+/* Whether the code at b1 is that sequence, exactly (kp_grid.c says which). */
+bool kp_grid_barrier_at(const kp_code *c, size_t b1, kp_grid_seq *s);
+
 #endif

@@ -294,7 +294,9 @@ static void split_ops(lc_arena *a, const char *s, kp_ins *in, kp_err *e, int lin
     }
     const char *ee = c;
     while (ee > p && isspace((unsigned char)ee[-1])) ee--;
-    if (in->nops == KP_MAX_OPS) kp_fail(e, in->src_line, "%s line %d: more than %d operands", e->ptx_name, line, KP_MAX_OPS);
+    if (in->nops == KP_MAX_OPS)
+      kp_fail(e, in->src_line, "%s line %d (source line %d): more than %d operands", e->ptx_name, line, in->src_line,
+              KP_MAX_OPS);
     in->ops[in->nops++] = lc_arena_strndup(a, p, (size_t)(ee - p));
     p = *c ? c + 1 : c;
   }
@@ -516,8 +518,8 @@ static void expand(flat *f, const func *fn, const char *sfx, int depth, int line
     }
     if (st->s[0] == '.') {
       if (!strncmp(st->s, ".local", 6))
-        kp_fail(f->e, f->src_line, "%s line %d: local memory (a local array or a spilled variable) is not modelled",
-                f->e->ptx_name, st->line);
+        kp_fail(f->e, f->src_line, "%s line %d (source line %d): local memory (a local array or a spilled variable) "
+                "is not modelled", f->e->ptx_name, st->line, f->src_line);
       continue;   /* .reg, .param, .pragma, ... */
     }
     kp_ins in = {.ptx_line = st->line, .src_line = f->src_line};
@@ -535,7 +537,9 @@ static void expand(flat *f, const func *fn, const char *sfx, int depth, int line
     in.op = lc_arena_strndup(f->a, o, (size_t)(p - o));
     split_ops(f->a, p, &in, f->e, st->line);
     if (!strncmp(in.op, "call", 4)) {
-      if (in.guard) kp_fail(f->e, in.src_line, "%s line %d: a predicated call is not followed", f->e->ptx_name, st->line);
+      if (in.guard)
+        kp_fail(f->e, in.src_line, "%s line %d (source line %d): a predicated call is not followed", f->e->ptx_name,
+                st->line, in.src_line);
       call(f, &in, first, cur, fn, sfx, depth);
       continue;
     }

@@ -135,6 +135,10 @@ void lt_print_instr(lc_buf *b, const lt_instr *in) {
   case LT_I_FENCE_ALIAS: lc_buf_puts(b, "fence.proxy.alias"); break;
   case LT_I_MBAR: case LT_I_BULK: case LT_I_MAPA: hopper(b, in); break;
   case LT_I_BAR:
+    if (in->bar_grid) {
+      lc_buf_puts(b, "grid.sync");
+      break;
+    }
     if (in->bar_cluster) {
       lc_buf_printf(b, "barrier.cluster.%s", in->bar_wait ? "wait" : "arrive");
       if (in->bar_arrive && in->sem == LT_SEM_RELAXED) lc_buf_puts(b, ".relaxed");

@@ -20,20 +20,8 @@ vdir="$top_srcdir/tests/e2e/via"
 verdict() { if grep -qx Ok "$1"; then echo 1; elif grep -qx No "$1"; then echo 0; else echo x; fi; }
 
 # the race-free kernels: the source-level verdict
-# (tests/e2e/via/not-lifted: kernels whose PTX this route does not follow
-# - grid-sync-loop reaches the grid's barrier four times per thread, each a
-# spin loop on the barrier word in PTX, more than the route checks in
-# bounded time: each must end with one error, exit status 2, never a
-# verdict)
 while IFS=, read -r f want; do
   grep -qx "$f" "$top_srcdir/tests/e2e/kernels/races" && continue
-  if grep -qx "$f" "$vdir/not-lifted"; then
-    (cd "$kdir" && "$lc" --via nvcc "$f" >"$tmp/out" 2>"$tmp/err"); rc=$?
-    if [ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(grep -c 'error:' "$tmp/err")" = 1 ]; then
-      ok "$f --via nvcc: one error ($(sed -n 1p "$tmp/err" | sed 's/.*error: //' | cut -c1-60))"
-    else bad "$f --via nvcc: exit status $rc, expected one error"; fi
-    continue
-  fi
   (cd "$kdir" && "$lc" --via nvcc "$f" 2>/dev/null) >"$tmp/out"
   got=$(verdict "$tmp/out")
   if grep -qx "$f" "$top_srcdir/tests/e2e/kernels/unfinished"; then
@@ -52,7 +40,7 @@ done <"$top_srcdir/tests/e2e/kernels/verdicts.csv"
 # at source level; bar.red's votes; a ticket lock whose slot index is a
 # value chosen among constants)
 for name in assert-mp caslock corr deadlock mp-acq-rel syncthreads ticketlock barrier-2x2 grid-sync-mp \
-    grid-sync-divergent barrier-2x1-cooperative ticketlock-class reduce-last-block syncthreads-count \
+    grid-sync-divergent grid-sync-loop barrier-2x1-cooperative ticketlock-class reduce-last-block syncthreads-count \
     syncthreads-and-or extern-shared; do
   progress=; [ $name = barrier-2x2 ] && progress="--progress fair"
   (cd "$kdir" && "$lc" --termination $progress "$name.cu" 2>/dev/null) | grep '^Termination' >"$tmp/src"
@@ -115,6 +103,21 @@ check_error() {   # FILE LINE WHAT
 }
 check_error indirect-call.cu 16 'an indirect call'
 check_error unresolvable-address.cu 8 'a value read from memory'
+check_error number-address.cu 8 'it is a number, not an address'
+check_error local-array.cu 9 'local memory \(st\.local'
+check_error vector-access.cu 7 'a vector access'
+check_error float-access.cu 8 'a floating-point access \(ld\.global\.f32\)'
+check_error float-param.cu 9 'floating-point arithmetic \(add\.f32\)'
+check_error warp-vote.cu 8 'the warp-level vote\.sync\.ballot'
+check_error trap.cu 8 'trap is not modelled'
+check_error recursion.cu 9 'calls nested more than 8 deep'
+check_error long-unroll.cu 9 'more than 8000 instructions'
+# more threads than a test has: one error at the launch, before the PTX
+(cd "$vdir/errors" && "$lc" --via nvcc too-many-threads.cu) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ "$(grep -c ': error: ' "$tmp/err")" = 1 ] &&
+  grep -q '^too-many-threads.cu:3:1: error: a launch of 2048 threads: at most 1024 are checked' "$tmp/err" &&
+  ok "too-many-threads.cu: one error at the launch" || { bad "too-many-threads.cu: exit status $rc"; cat "$tmp/err"; }
 # libcu++'s semaphore acquire(): 16 polls unrolled, then a backoff loop on
 # %globaltimer: more paths than the checker follows, said as one error
 (cd "$kdir/nvcc" && "$lc" --via nvcc -D ACQUIRE binary-semaphore.cu) >"$tmp/out" 2>"$tmp/err"
@@ -159,7 +162,19 @@ narrow.cu,,1,0
 select-slot.cu,,1,0
 launch-4x256.cu,,1,0
 cluster-no-dims.cu,,1,0
+grid-sync-rounds.cu,,1,0
+grid-sync-rounds.cu,-D NO_SECOND_SYNC,0,1
 END
+# cooperative groups' grid barrier read as the test's grid.sync, the
+# barrier word's spin loops gone (grid-sync-loop: four per thread, six in
+# grid-sync-rounds)
+for f in "$kdir/grid-sync-loop.cu" "$vdir/grid-sync-rounds.cu"; do
+  "$lc" --via nvcc --print "$f" >"$tmp/out" 2>&1
+  n=$(grep -o 'grid\.sync' "$tmp/out" | wc -l)
+  if [ "$n" -gt 0 ] && ! grep -q '__grid_workspace\|bar\.sync\|barrier\.sync' "$tmp/out"; then
+    ok "$(basename "$f"): $n grid.sync in the test, no spin loop on the barrier word"
+  else bad "$(basename "$f"): the grid's barrier not read as grid.sync"; fi
+done
 # the clusters: the launch's for a kernel without __cluster_dims__ (above:
 # cluster-no-dims), the kernel's for a launch that names none, an error
 # when the two differ

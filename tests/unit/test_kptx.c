@@ -241,6 +241,90 @@ static void test_kptx_spin_widen(void **state) {
   free(w);
 }
 
+/* cooperative groups' grid barrier as nvcc emits it for sm_90 (sync.h,
+ * sync_grids): read as the test's grid.sync in every thread; PTX that
+ * differs from it in a constant, statically or per thread, is kept as it
+ * is (the barrier word's atom and poll in the test) */
+static const char *const grid_ptx =
+    "// Cuda compilation tools, release 13.0, V13.0.88\n"
+    ".version 9.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry _Z1kPiS_(\n .param .u64 _Z1kPiS__param_0,\n .param .u64 _Z1kPiS__param_1\n)\n{\n"
+    " .reg .pred %p<8>;\n .reg .b32 %r<40>;\n .reg .b64 %rd<20>;\n"
+    " .loc 1 4 0\n"
+    " ld.param.u64 %rd11, [_Z1kPiS__param_1];\n"
+    " .loc 1 5 3\n"
+    " mov.u32 %r13, %tid.y;\n mov.u32 %r14, %tid.x;\n add.s32 %r1, %r14, %r13;\n"
+    " mov.u32 %r15, %tid.z;\n neg.s32 %r2, %r15;\n mov.u32 %r3, %ctaid.x;\n"
+    " mov.u32 %r16, %nctaid.y;\n mov.u32 %r17, %nctaid.x;\n mul.lo.s32 %r18, %r17, %r16;\n"
+    " mov.u32 %r19, %nctaid.z;\n mul.lo.s32 %r20, %r18, %r19;\n mov.u32 %r21, %ctaid.y;\n"
+    " add.s32 %r22, %r3, %r21;\n mov.u32 %r23, %ctaid.z;\n neg.s32 %r24, %r23;\n"
+    " setp.eq.s32 %p1, %r22, %r24;\n mov.u32 %r25, -2147483647;\n sub.s32 %r26, %r25, %r20;\n"
+    " selp.b32 %r4, %r26, 1, %p1;\n"
+    " cvta.to.global.u64 %rd16, %rd11;\n mul.wide.s32 %rd17, %r3, 4;\n add.s64 %rd4, %rd16, %rd17;\n"
+    " st.global.u32 [%rd4], 1;\n"
+    " mov.u32 %r11, %envreg2;\n cvt.u64.u32 %rd12, %r11;\n mov.u32 %r12, %envreg1;\n cvt.u64.u32 %rd13, %r12;\n"
+    " bfi.b64 %rd1, %rd13, %rd12, 32, 32;\n setp.ne.s64 %p2, %rd1, 0;\n @%p2 bra $L__BB0_2;\n trap;\n"
+    "$L__BB0_2:\n"
+    " setp.ne.s32 %p3, %r1, %r2;\n"
+    " barrier.sync 0;\n"
+    " @%p3 bra $L__BB0_5;\n"
+    " add.s64 %rd14, %rd1, 4;\n"
+    " atom.add.release.gpu.u32 %r27,[%rd14],%r4;\n"
+    "$L__BB0_4:\n"
+    " ld.acquire.gpu.u32 %r29,[%rd14];\n"
+    " xor.b32 %r30, %r29, %r27;\n"
+    " setp.gt.s32 %p4, %r30, -1;\n"
+    " @%p4 bra $L__BB0_4;\n"
+    "$L__BB0_5:\n"
+    " mov.u32 %r33, 1;\n sub.s32 %r34, %r33, %r3;\n mul.wide.s32 %rd18, %r34, 4;\n add.s64 %rd3, %rd16, %rd18;\n"
+    " barrier.sync 0;\n"
+    " .loc 1 6 3\n"
+    " ld.global.u32 %r6, [%rd3];\n"
+    " ret;\n"
+    "}\n"
+    " .file 1 \"/tmp/k.cu\"\n";
+
+static char *grid_translate(const char *text) {
+  lc_diag d;
+  lc_source src;
+  lc_source_from_string(&src, "k.cu", cu, strlen(cu));
+  lc_diag_init(&d, &src, NULL);
+  kp_options o = {NULL, "<<<2, 2>>>", "flag = {0}; data = {0, 0}", "exists (data[0] == 1)", "nvcc", 90, "nvcc's PTX"};
+  char *t = kp_translate(&src, text, &o, NULL, NULL, &d);
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+  return t;
+}
+
+static void test_kptx_grid_barrier(void **state) {
+  (void)state;
+  char *t = grid_translate(grid_ptx);
+  assert_non_null(t);
+  assert_int_equal(count(t, "grid.sync"), 4);   /* each of the 4 threads once */
+  assert_null(strstr(t, "__grid_workspace"));
+  assert_null(strstr(t, "barrier.sync"));
+  assert_int_equal(count(t, "ld.global.u32 r"), 4);   /* the address computed between the barriers followed */
+  assert_non_null(strstr(t, "[data[1]]"));
+  free(t);
+  /* what is not sync_grids' sequence: a poll until another value (statically), block 0
+   * adding 1 (the word flips never), thread 1 the master (per thread): the PTX as it is */
+  static const char *const not_it[][2] = {
+      {"setp.gt.s32 %p4, %r30, -1;", "setp.gt.s32 %p4, %r30, 0;"},
+      {"mov.u32 %r25, -2147483647;", "mov.u32 %r25, 3;"},
+      {"setp.ne.s32 %p3, %r1, %r2;", "setp.ne.s32 %p3, %r1, 1;"},
+  };
+  for (size_t k = 0; k < sizeof not_it / sizeof *not_it; k++) {
+    char *v = replace(grid_ptx, not_it[k][0], not_it[k][1]);
+    t = grid_translate(v);
+    assert_non_null(t);
+    assert_null(strstr(t, "grid.sync"));
+    assert_int_equal(count(t, "atom.add.release.gpu.u32.global r"), 2);   /* one master per CTA */
+    assert_int_equal(count(t, "barrier.sync 0"), 8);
+    free(t);
+    free(v);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kptx_threads),
@@ -249,6 +333,7 @@ int main(void) {
       cmocka_unit_test(test_kptx_clock),
       cmocka_unit_test(test_kptx_elect),
       cmocka_unit_test(test_kptx_spin_widen),
+      cmocka_unit_test(test_kptx_grid_barrier),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
