@@ -71,4 +71,9 @@ struct cat_model {
  * counted once at load, as it depends on the model only (new array). */
 size_t *cat_count_uses(const cat_model *m);
 
+/* Evaluates a model written for herd's C read-modify-write, one event that
+ * reads and writes, over that view of our two events (cat_onevent.c);
+ * adds the check rmw-own-write, at `at`. */
+void cat_one_event_view(cat_model *m, lc_loc at);
+
 #endif

@@ -1676,21 +1676,19 @@ static size_t refs_to(const cat_node *n, size_t target) {
   return count;
 }
 
-/* herd's C read-modify-write is one event that reads and writes (its
- * c11_base.cat states atomicity as irreflexive (mo; mo; rf^-1)); here it
- * is two events that rmw relates, so a model of herd's (one that
- * generates co with `with ... from`) whose checks never read rmw would
- * let a write fall between the halves.  Such a model gets the check
- * rmw-atomicity: empty rmw & (fr; co), which herd's single event
- * guarantees. */
-static void herd_rmw(loader *ld) {
+/* herd's C read-modify-write is one event that reads and writes; here it
+ * is two events that rmw relates.  A model of herd's (one that generates
+ * co with `with ... from`) whose checks never read rmw is written for
+ * herd's one event (c11_base.cat's atomicity irreflexive (mo; mo; rf^-1),
+ * simple-c11.cat's `empty (rf; [RMW]) \ cosucc`): it is evaluated over
+ * that view (cat_onevent.c).  True for such a model; *at is where its
+ * added check is placed. */
+static bool herd_rmw(loader *ld, lc_loc *at) {
   size_t *uses = cat_count_uses(ld->m);
   size_t rmw = CAT_NONE, from_names = 0;
-  bool events = false;
   for (size_t i = 0; i < ld->m->vals.n; i++) {
     const cat_val *v = &ld->m->vals.v[i];
     if (v->kind == CAT_V_BUILTIN && strcmp(v->name, "rmw") == 0) rmw = i;
-    if (strcmp(v->name, "RMW") == 0 && uses[i] > 0) events = true;
   }
   /* the model's own reads of rmw, not those of the standard names it
    * uses (RMW is domain(rmw) | range(rmw)) */
@@ -1701,22 +1699,8 @@ static void herd_rmw(loader *ld) {
   }
   bool reads = rmw != CAT_NONE && uses[rmw] > from_names;
   free(uses);
-  if (reads) return;
-  lc_loc at = ld->m->checks.n ? ld->m->checks.v[0].loc : (lc_loc){ld->m->path, 1, 1};
-  /* A model that takes an RMW event for both the read and the write
-   * (simple-c11.cat: `empty (rf; [RMW]) \ cosucc`, the write rf reaches
-   * immediately co-before the same event) forbids every execution with a
-   * read-modify-write here; said, not answered silently. */
-  if (events)
-    lc_warning(ld->d, at,
-               "this model uses herd's RMW events without rmw: herd's C read-modify-write is one event that reads "
-               "and writes, here it is two (a read and a write that rmw relates), so a check that takes an RMW "
-               "event for both may forbid executions herd allows (docs/model-language.md, Read-modify-writes)");
-  int rel = tv_new(ld, CAT_TY_REL);
-  cat_node *frco = node_op(ld, CAT_OP_SEQ, at, ref_builtin(ld, "fr", CAT_TY_REL, at),
-                           ref_builtin(ld, "co", CAT_TY_REL, at), CAT_NONE, rel);
-  add_check(ld, CAT_CHECK_EMPTY, false, false, fresh_check_name(ld, "rmw-atomicity"),
-            node_op(ld, CAT_OP_INTER, at, ref_builtin(ld, "rmw", CAT_TY_REL, at), frco, CAT_NONE, rel), at);
+  *at = ld->m->checks.n ? ld->m->checks.v[0].loc : (lc_loc){ld->m->path, 1, 1};
+  return !reads;
 }
 
 /* used: NULL, or where to mark the settings the model took; then a
@@ -1753,8 +1737,10 @@ static cat_model *load(const char *path, const lc_source *given, const char *con
   if (used) memcpy(used, ld.settings_used, nsettings * sizeof *used);
   free(ld.settings_used);
   free(ld.variants);
-  if (rc == 0 && ld.with_co) herd_rmw(&ld);
+  lc_loc one_at = {0};
+  bool one_event = rc == 0 && ld.with_co && herd_rmw(&ld, &one_at);
   if (rc == 0) finish_types(&ld);
+  if (rc == 0 && one_event) cat_one_event_view(m, one_at);
   else forget_files(m, d, first_msg);
   lc_vec_free(&ld.reading);
   lc_vec_free(&ld.reading_names);
