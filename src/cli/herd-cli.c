@@ -18,8 +18,10 @@
  *   - no effect on what is printed: taken and ignored (the picture
  *     options without -o, diagnostics, optimisations), with one notice
  *     for those that would change what herd7 writes;
- *   - refused, with the reason: options that change the states (-through
- *     invalid, -skipchecks, -bell, -macros, ...) and that we cannot honour.
+ *   - -skipcheck(s) and -through invalid: the model without those checks
+ *     (herd_skip_checks; litmus-check.c writes the copy);
+ *   - refused, with the reason: options that change the states (-bell,
+ *     -restrict, ...) and that we cannot honour.
  * `-q` is herd's (quiet diagnostics, herd's default: no effect) when the
  * output is herd's (--format herd), else ours (--quiet).
  * SPDX-License-Identifier: MIT
@@ -59,6 +61,8 @@ typedef enum {
   H_QUIET_IGNORE,  /* no effect on states or output: ignored silently (pictures, ...) */
   H_NOTE,       /* no effect on states; ignored with a notice (`what`: why) */
   H_REFUSE,     /* refused (`what`: why) */
+  H_SKIP,       /* -skipcheck(s) NAME,...: the model without those checks */
+  H_THROUGH,    /* -through none|invalid|all: invalid, all: without any check */
 } herd_kind;
 
 typedef struct herd_opt {
@@ -102,12 +106,10 @@ static const herd_opt herd_opts[] = {
   {"-morefences", 1, H_QUIET_IGNORE, NULL},
   {"-model", 1, H_MODEL, NULL},
   {"-cat", 1, H_MODEL, NULL},
-  {"-through", 1, H_VALUE_OK, "none"},
+  {"-through", 1, H_THROUGH, NULL},
   {"-throughflag", 1, H_VALUE_OK, "none"},
-  {"-skipcheck", 1, H_REFUSE, "checks are not skipped; a copy of the model without them, compared with "
-                              "--diff-models, shows what they forbid"},
-  {"-skipchecks", 1, H_REFUSE, "checks are not skipped; a copy of the model without them, compared with "
-                               "--diff-models, shows what they forbid"},
+  {"-skipcheck", 1, H_SKIP, NULL},
+  {"-skipchecks", 1, H_SKIP, NULL},
   {"-strictskip", 1, H_BOOL_OK, "false"},
   {"-cycles", 1, H_REFUSE, "failing checks are not shown as cycles; --explain names the checks that forbid a state"},
   {"-variant", 1, H_VARIANT, NULL},
@@ -222,6 +224,7 @@ typedef struct herd_state {
   bool herd_libdir_asked;
   const char *herd_libdir;  /* `herd7 -libdir`, or NULL */
   const char *show, *outdir, *suffix;
+  lc_buf skip;              /* -skipcheck names, comma-separated; "*" for -through invalid */
 } herd_state;
 
 static char *own(herd_state *s, char *str) {
@@ -493,12 +496,24 @@ static int herd_word(herd_state *s, char **words, size_t n, size_t *i, bool from
   case H_REFUSE:
     fprintf(stderr, "litmus-check: herd7's %s is not supported: %s\n", w, o->what);
     return -1;
+  case H_SKIP:
+    lc_buf_printf(&s->skip, "%s%s", s->skip.n ? "," : "", v);
+    return 0;
+  case H_THROUGH:
+    if (strcmp(v, "invalid") == 0 || strcmp(v, "all") == 0) {
+      lc_buf_printf(&s->skip, "%s*", s->skip.n ? "," : "");
+    } else if (strcmp(v, "none") != 0) {
+      fprintf(stderr, "litmus-check: herd7's -through: '%s' is not all, invalid or none\n", v);
+      return -1;
+    }
+    return 0;
   }
   return 0;
 }
 
 char **herd_argv(int argc, char **argv, int *nargc, herd_strs *owned) {
   herd_state s = {.owned = owned};
+  lc_buf_init(&s.skip);
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--") == 0) break;
     if (strcmp(argv[i], "--format=herd") == 0 || (strcmp(argv[i], "--format") == 0 && i + 1 < argc &&
@@ -528,6 +543,11 @@ char **herd_argv(int argc, char **argv, int *nargc, herd_strs *owned) {
       fprintf(stderr, "litmus-check: herd7's -o %s with -show none (herd's default) draws no execution; "
                       "-show prop (or all, neg) selects them\n", s.outdir);
   }
+  if (rc == 0 && s.skip.n) {
+    push(&s, "--herd-skip");
+    push(&s, own(&s, lc_xstrdup(s.skip.s)));
+  }
+  lc_buf_fini(&s.skip);
   lc_vec_free(&s.dirs);
   if (rc != 0) {
     lc_vec_free(&s.out);
@@ -537,4 +557,133 @@ char **herd_argv(int argc, char **argv, int *nargc, herd_strs *owned) {
   *nargc = (int)s.out.n - 1;
   lc_vec_push(owned, (char *)s.out.v);   /* the array itself */
   return s.out.v;
+}
+
+/* ---- -skipcheck and -through invalid ----------------------------------------------- */
+
+/* The model's text with the checks named in `skip` (comma-separated; "*":
+ * every check, herd's -through invalid) blanked out, so that they do not
+ * apply, as herd7 leaves them out.  The statements are found as herd's
+ * models write them: a line starting with acyclic, irreflexive or empty
+ * (not a flag), up to its `as NAME`, or for an unnamed one up to the next
+ * line that starts a statement.  Blanks keep every line and column.  The
+ * checks of included files are not touched: *missing names those asked
+ * for that the file itself does not hold. */
+static bool is_ident(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+         c == '.';
+}
+
+static bool word_at(const char *t, size_t i, size_t n, const char *w) {
+  size_t k = strlen(w);
+  return i + k <= n && !memcmp(t + i, w, k) && (i + k == n || !is_ident(t[i + k])) && (i == 0 || !is_ident(t[i - 1]));
+}
+
+static bool starts_statement(const char *t, size_t i, size_t n) {
+  static const char *const kw[] = {"let", "acyclic", "irreflexive", "empty", "flag", "include", "show", "unshow",
+                                   "procedure", "call", "with", "undefined_unless", "enum", "instructions", "(*"};
+  for (size_t k = 0; k < LC_ARRAY_LEN(kw); k++)
+    if (kw[k][0] == '(' ? (i + 1 < n && t[i] == '(' && t[i + 1] == '*') : word_at(t, i, n, kw[k])) return true;
+  return false;
+}
+
+static bool name_listed(const char *skip, const char *name, size_t len) {
+  for (const char *p = skip; *p;) {
+    size_t l = strcspn(p, ",");
+    if ((l == 1 && *p == '*') || (l == len && !memcmp(p, name, len))) return true;
+    p += l + (p[l] == ',');
+  }
+  return false;
+}
+
+char *herd_skip_checks(const char *text, size_t n, const char *skip, lc_buf *missing) {
+  char *out = lc_xmalloc(n + 1);
+  memcpy(out, text, n);
+  out[n] = '\0';
+  bool all = false;
+  for (const char *p = skip; *p;) {
+    size_t l = strcspn(p, ",");
+    if (l == 1 && *p == '*') all = true;
+    p += l + (p[l] == ',');
+  }
+  lc_buf found;
+  lc_buf_init(&found);
+  int depth = 0;            /* of (* comments *) */
+  bool in_string = false, line_start = true;
+  for (size_t i = 0; i < n; i++) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '(' && i + 1 < n && text[i + 1] == '*') {
+      depth++, i++;
+      continue;
+    }
+    if (depth) {
+      if (c == '*' && i + 1 < n && text[i + 1] == ')') depth--, i++;
+      if (c == '\n') line_start = true;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      continue;
+    }
+    if (c == '\n') {
+      line_start = true;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') continue;
+    bool at_start = line_start;
+    line_start = false;
+    if (!at_start || !(word_at(text, i, n, "acyclic") || word_at(text, i, n, "irreflexive") ||
+                       word_at(text, i, n, "empty")))
+      continue;
+    /* its extent: to `as NAME`, or to the next statement's line */
+    size_t end = n, name = 0, nlen = 0;
+    bool nl = false, by_line = false;
+    for (size_t k = i; k < n; k++) {
+      if (text[k] == '\n') {
+        nl = true;
+        continue;
+      }
+      if (nl && text[k] != ' ' && text[k] != '\t' && text[k] != '\r') {
+        if (starts_statement(text, k, n)) {
+          end = k;
+          by_line = true;
+          break;
+        }
+        nl = false;
+      }
+      if (word_at(text, k, n, "as")) {
+        size_t q = k + 2;
+        while (q < n && (text[q] == ' ' || text[q] == '\t')) q++;
+        name = q;
+        while (q < n && is_ident(text[q])) q++;
+        nlen = q - name;
+        end = q;
+        break;
+      }
+    }
+    bool drop = nlen ? name_listed(skip, text + name, nlen) : all;
+    if (drop) {
+      for (size_t k = i; k < end; k++)
+        if (out[k] != '\n') out[k] = ' ';
+      if (nlen) lc_buf_printf(&found, ",%.*s,", (int)nlen, text + name);
+    }
+    i = end - 1;
+    line_start = by_line;
+  }
+  for (const char *p = skip; *p;) {
+    size_t l = strcspn(p, ",");
+    if (!(l == 1 && *p == '*')) {
+      char *want = lc_xmalloc(l + 3);
+      snprintf(want, l + 3, ",%.*s,", (int)l, p);
+      if (!found.s || !strstr(found.s, want)) lc_buf_printf(missing, "%s%.*s", missing->n ? ", " : "", (int)l, p);
+      free(want);
+    }
+    p += l + (p[l] == ',');
+  }
+  lc_buf_fini(&found);
+  return out;
 }

@@ -17,4 +17,10 @@ typedef LC_VEC(char *) herd_strs;
  * array returned, go into `owned` (free each, then the vector). */
 char **herd_argv(int argc, char **argv, int *nargc, herd_strs *owned);
 
+/* herd7's -skipcheck and -through invalid: the model text[0..n) with the
+ * checks named in `skip` (comma-separated; "*": every check) blanked
+ * out, lines and columns kept (new, NUL-terminated).  The names asked
+ * for that the text holds no check of are appended to `missing`. */
+char *herd_skip_checks(const char *text, size_t n, const char *skip, lc_buf *missing);
+
 #endif

@@ -61,6 +61,7 @@ typedef struct options {
   const char *herd_dir;       /* herd7's -o DIR: DIR/TEST.dot, the executions herd_show selects */
   const char *herd_show;      /* herd7's -show: prop, all, neg, cond, wit or none */
   const char *herd_suffix;    /* herd7's -suffix: added to the .dot files' names */
+  const char *herd_skip;      /* herd7's -skipcheck names (comma-separated), "*" for -through invalid */
   const char *show_rels;      /* --show-rel LIST|all; NULL: the checks' own */
   size_t show_limit;          /* --show-limit N (default 100) */
   unsigned jobs;
@@ -183,7 +184,7 @@ enum { OPT_JSON = 256, OPT_ANY_DIALECT, OPT_EXPECT, OPT_NO_RACES, OPT_EVENTS, OP
        OPT_SHOW, OPT_SHOW_LIMIT, OPT_SHOW_REL,
        OPT_TERMINATION, OPT_PROGRESS, OPT_LINT, OPT_UNROLL_SEARCH, OPT_MAX_MEMORY, OPT_FORMAT, OPT_VARIANT,
        OPT_KERNEL, OPT_LAUNCH, OPT_INPUT, OPT_OUTPUT, OPT_VIA, OPT_SM, OPT_ALL_RETRIES,
-       OPT_HERD_O, OPT_HERD_SHOW, OPT_HERD_SUFFIX, OPT_HERD_LIBDIR };
+       OPT_HERD_O, OPT_HERD_SHOW, OPT_HERD_SUFFIX, OPT_HERD_LIBDIR, OPT_HERD_SKIP };
 
 /* A finite number (strtod also reads "nan" and "inf"); -1 when s is none. */
 static int read_number(const char *s, double *out) {
@@ -231,6 +232,7 @@ static int parse_options(int argc, char **argv, options *o) {
     /* herd7's -o DIR, -show, -suffix and -libdir, as herd-cli.c rewrites them */
     {"herd-o", required_argument, NULL, OPT_HERD_O}, {"herd-show", required_argument, NULL, OPT_HERD_SHOW},
     {"herd-suffix", required_argument, NULL, OPT_HERD_SUFFIX}, {"herd-libdir", no_argument, NULL, OPT_HERD_LIBDIR},
+    {"herd-skip", required_argument, NULL, OPT_HERD_SKIP},
     {NULL, 0, NULL, 0},
   };
   int c;
@@ -366,6 +368,7 @@ static int parse_options(int argc, char **argv, options *o) {
     case OPT_HERD_O: o->herd_dir = optarg; break;
     case OPT_HERD_SHOW: o->herd_show = optarg; break;
     case OPT_HERD_SUFFIX: o->herd_suffix = optarg; break;
+    case OPT_HERD_SKIP: o->herd_skip = optarg; break;
     case OPT_HERD_LIBDIR: {
       char **dirs = lc_model_search(argv[0]);
       if (dirs && dirs[0]) printf("%s\n", dirs[0]);
@@ -1196,6 +1199,104 @@ static int probe_model(void *ctx, int fd) {
   return rc < 0 ? LC_EXIT_INPUT : LC_EXIT_OK;
 }
 
+/* herd7's -skipcheck NAME and -through invalid: -model's file with those
+ * checks (every one) blanked out (herd_skip_checks), written to a folder
+ * of its own under $TMPDIR with the file's name, its folder first among
+ * those includes are looked up in; o->model then names the copy, *dir and
+ * *copy (removed at the end) what was made.  Returns -1 to go on, or the
+ * exit status. */
+static int herd_skip_model(options *o, const char *argv0, char **dir, char **copy) {
+  if (!o->model_given) {
+    fputs("litmus-check: herd7's -skipcheck and -through invalid need -model (the checks are the model's)\n", stderr);
+    return LC_EXIT_INPUT;
+  }
+  const char *m = o->model;
+  size_t ml = strlen(m);
+  char *path = NULL;
+  if (strchr(m, '/') || (ml > 4 && !strcmp(m + ml - 4, ".cat"))) {
+    path = lc_xstrdup(m);
+  } else {
+    char **dirs = lc_model_search(argv0);
+    for (char **d = dirs; d && *d && !path; d++) {
+      size_t n = strlen(*d) + ml + 6;
+      char *p = lc_xmalloc(n);
+      snprintf(p, n, "%s/%s.cat", *d, m);
+      if (access(p, R_OK) == 0) path = p;
+      else free(p);
+    }
+    lc_model_search_free(dirs);
+  }
+  FILE *f = path ? fopen(path, "rb") : NULL;
+  if (!f) {
+    fprintf(stderr, "litmus-check: herd7's -skipcheck: cannot read the model '%s'\n", m);
+    free(path);
+    return LC_EXIT_INPUT;
+  }
+  lc_buf text;
+  lc_buf_init(&text);
+  char chunk[4096];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) lc_buf_printf(&text, "%.*s", (int)got, chunk);
+  fclose(f);
+  lc_buf missing;
+  lc_buf_init(&missing);
+  char *out = herd_skip_checks(text.s ? text.s : "", text.n, o->herd_skip, &missing);
+  int status = -1;
+  if (missing.n) {
+    fprintf(stderr, "litmus-check: herd7's -skipcheck: %s has no check named %s (the checks of the files it "
+                    "includes are not skipped)\n", path, missing.s);
+    status = LC_EXIT_INPUT;
+  }
+  const char *tmpdir = getenv("TMPDIR");
+  lc_buf d;
+  lc_buf_init(&d);
+  lc_buf_printf(&d, "%s/litmus-check-skip-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+  if (status < 0 && !mkdtemp(d.s)) {
+    fprintf(stderr, "litmus-check: cannot make a folder for the model without its checks: %s\n", strerror(errno));
+    status = LC_EXIT_INTERNAL;
+  }
+  if (status < 0) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    lc_buf c;
+    lc_buf_init(&c);
+    lc_buf_printf(&c, "%s/%s", d.s, base);
+    FILE *w = fopen(c.s, "w");
+    bool ok = w && fputs(out, w) >= 0;
+    if (w && fclose(w) != 0) ok = false;
+    *dir = lc_buf_take(&d);
+    *copy = lc_buf_take(&c);
+    lc_buf_fini(&c);
+    if (!ok) {
+      fprintf(stderr, "litmus-check: cannot write '%s': %s\n", *copy, strerror(errno));
+      status = LC_EXIT_INTERNAL;
+    } else {
+      /* the model's includes, beside it */
+      char *slash = strrchr(path, '/');
+      const char *old = getenv("LITMUS_MODELS");
+      lc_buf env;
+      lc_buf_init(&env);
+      if (slash) lc_buf_printf(&env, "%.*s", (int)(slash - path), path);
+      else lc_buf_puts(&env, ".");
+      if (old && *old) lc_buf_printf(&env, ":%s", old);
+      setenv("LITMUS_MODELS", env.s, 1);
+      lc_buf_fini(&env);
+      o->model = *copy;
+      if (strcmp(o->herd_skip, "*") == 0 || strstr(o->herd_skip, "*"))
+        fprintf(stderr, "litmus-check: herd7's -through invalid: no check of %s applies (those of the files it "
+                        "includes still do)\n", path);
+      else
+        fprintf(stderr, "litmus-check: herd7's -skipcheck: %s's checks %s do not apply\n", path, o->herd_skip);
+    }
+  }
+  lc_buf_fini(&d);
+  lc_buf_fini(&missing);
+  lc_buf_fini(&text);
+  free(out);
+  free(path);
+  return status;
+}
+
 int main(int argc, char **argv) {
   if (map_cli_wanted(argc, argv)) return map_cli_main(argc, argv);
   if (diff_cli_wanted(argc, argv)) return diff_cli_main(argc, argv);
@@ -1221,6 +1322,8 @@ int main(int argc, char **argv) {
   expect_vec ex = {0};
   cli_models models = {0};
   if (status < 0 && o.expect && load_expect(o.expect, &ex) < 0) status = LC_EXIT_INPUT;
+  char *skip_dir = NULL, *skip_copy = NULL;
+  if (status < 0 && o.herd_skip) status = herd_skip_model(&o, nargv[0], &skip_dir, &skip_copy);
   if (status < 0 && o.mode == MODE_CHECK && o.model_given) {
     model_probe mp = {&o, nargv[0]};
     int s = mem_run_bounded("litmus-check", o.check.timeout, o.max_memory, probe_model, &mp);
@@ -1241,6 +1344,10 @@ int main(int argc, char **argv) {
   }
   if (status < 0) status = run_batch(&o, &models, &ex);
   status = cli_finish("litmus-check", status);
+  if (skip_copy) unlink(skip_copy);
+  if (skip_dir) rmdir(skip_dir);
+  free(skip_copy);
+  free(skip_dir);
   cli_models_fini(&models);
   lc_paths_free(&o.files);
   for (size_t i = 0; i < owned.n; i++) free(owned.v[i]);
