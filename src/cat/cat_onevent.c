@@ -28,7 +28,8 @@
  * The values the engines choose (rf, co) are unchanged, so are the final
  * states; only what the model sees is herd's.  One thing herd cannot
  * have: an RMW that reads its own write; the check rmw-own-write
- * (empty rf & rmw^-1) rules it out.  The loader decides when a model gets
+ * (empty rf & rmw^-1) rules it out, and the flag thin-air marks the
+ * values herd would leave symbolic (below).  The loader decides when a model gets
  * this view (cat_load.c, herd_rmw).
  */
 #include "cat/cat_int.h"
@@ -225,5 +226,21 @@ void cat_one_event_view(cat_model *m, lc_loc at) {
                      rop(&x, CAT_OP_INVERSE, ref(&x, x.rmw), NULL)),
                  at};
   lc_vec_push(&m->checks, c);
+  /* A value out of thin air: a read whose value comes, through data
+   * dependencies and rf, from itself.  herd leaves such a value symbolic
+   * (its state shows S1, S2, ...; herdtools7's C13); here it takes each
+   * value of the location's domain (docs/model-language.md) that the
+   * cycle reproduces, so the states of such an execution are not herd7's:
+   * the flag thin-air says so.  Over our events (an RMW's write depends
+   * on its read). */
+  size_t data = builtin(&x, "data", CAT_TY_REL);
+  cat_node *cyc = rop(&x, CAT_OP_PLUS,
+                      rop(&x, CAT_OP_SEQ, ref(&x, data), ref(&x, builtin(&x, "rf", CAT_TY_REL))), NULL);
+  cat_node *self = rop(&x, CAT_OP_INTER, cyc, ref(&x, builtin(&x, "id", CAT_TY_REL)));
+  const char *flag = "thin-air";
+  for (size_t i = 0; i < m->checks.n; i++)
+    if (m->checks.v[i].name && strcmp(m->checks.v[i].name, flag) == 0) flag = "thin-air (one-event view)";
+  cat_check f = {CAT_CHECK_EMPTY, true, false, flag, self, at};
+  lc_vec_push(&m->checks, f);
   free(x.raw);
 }

@@ -120,9 +120,12 @@ static void print_flag(lc_buf *out, const lc_result *r, const lc_flag *fl) {
     if (a >= 0) {
       lc_buf_puts(out, ": ");
       report_event(out, r->prog, a);
-      lc_buf_puts(out, " and ");
-      report_event(out, r->prog, b);
-      if (r->prog->test->cpp) report_cpp_race_reason(out, r->prog, a, b);
+      /* a pair of one event (a cycle through it: thin-air) is no race */
+      if (b != a) {
+        lc_buf_puts(out, " and ");
+        report_event(out, r->prog, b);
+        if (r->prog->test->cpp) report_cpp_race_reason(out, r->prog, a, b);
+      }
     }
     lc_buf_putc(out, '\n');
   }
