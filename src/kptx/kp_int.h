@@ -67,4 +67,11 @@ LC_NORETURN void kp_fail(kp_err *e, int src_line, const char *fmt, ...) LC_PRINT
 void kp_ptx_read(kp_err *e, const char *ptx, const char *want, const char *src_path, kp_module *m);
 void kp_module_fini(kp_module *m);
 
+/* Makes each of libcu++'s blocking waits in m's code (a poll, then more
+ * polls of the same word and a back-off loop) one spin loop on its first
+ * poll, where that is exact under a model closed under deleting reads
+ * (kp_wait.c); the number of waits so folded.  note (may be NULL) gets the
+ * first poll that looks like a wait and is left as written, and why. */
+int kp_fold_waits(kp_module *m, kp_unfolded *note);
+
 #endif
