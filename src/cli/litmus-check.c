@@ -868,8 +868,11 @@ static void run_job(const batch *b, job *j) {
     src_ct = ct;
     via = "nvcc";
   }
+  /* libcu++'s blocking waits are folded only under a model closed under deleting reads */
+  const cat_model *via_model = b->hopper_model ? b->hopper_model : b->model;
+  bool fold_waits = !via_model || cat_model_deletion_closed(via_model, b->o->check.races);
   int rc = via ? cli_via_read(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, via,
-                              b->o->sm ? b->o->sm : 90, &d)
+                              b->o->sm ? b->o->sm : 90, fold_waits, &lo, &d)
                : cli_test_read_with(&ct, "litmus-check", j->path, lower ? &lo : NULL, &b->o->kernel, &d);
   if (rc < 0 && b->o->json && (b->o->mode == MODE_CHECK || b->o->mode == MODE_LINT))
     json_error(&out, j->path, ct.test, lc_diag_first_error(&d));

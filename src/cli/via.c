@@ -38,8 +38,30 @@ static void options_free(const char **v, size_t n) {
   free(v);
 }
 
+/* A wait of libcu++ left as written (kp_wait.c says why) may make a thread
+ * more paths than lowering follows; that error names the test's thread,
+ * this one the wait's PTX and source lines, as every error of the route
+ * does.  True when it was so (the error given in d). */
+static bool unfolded_too_many(const lt_test *t, const lx_options *trial, const kp_unfolded *u, const char *ptx_name,
+                              lc_diag *d) {
+  lc_diag quiet;
+  lc_diag_init(&quiet, d->src, NULL);
+  lx_program *p = lx_lower(t, trial, &quiet);
+  const char *e = p ? NULL : lc_diag_first_error(&quiet);
+  bool paths = e && strstr(e, "paths through its branches and loops");
+  if (paths)
+    lc_error(d, (lc_loc){d->src ? d->src->name : NULL, u->src_line > 0 ? u->src_line : 1, 1},
+             "%s line %d (source line %d): a blocking wait (libcu++'s polls of one word) is read poll by poll, not as "
+             "one spin loop (%s, PTX line %d): more than %zu paths through a thread's branches and loops; lower "
+             "--unroll (docs/via-nvcc.md, \"Blocking waits\")",
+             ptx_name, u->ptx_line, u->src_line, u->why, u->at_ptx_line, trial->max_paths);
+  lx_program_free(p);
+  lc_diag_fini(&quiet);
+  return paths;
+}
+
 int cli_via_read(cli_test *t, const char *program, const char *path, const lx_options *lo, const kn_options *ko,
-                 const char *via, int sm, lc_diag *d) {
+                 const char *via, int sm, bool fold_waits, const lx_options *trial, lc_diag *d) {
   memset(t, 0, sizeof *t);
   if (lc_source_read(&t->src, path) < 0) {
     const char *why = strerror(errno);
@@ -66,8 +88,14 @@ int cli_via_read(cli_test *t, const char *program, const char *path, const lx_op
   options_free(opts, nopts);
   if (rc == 0) {
     kp_options o = {ko ? ko->kernel : NULL, ko ? ko->launch : NULL, ko ? ko->input : NULL, ko ? ko->output : NULL,
-                    nvcc ? "nvcc" : "NVRTC", sm, nvcc ? "nvcc's PTX" : "NVRTC's PTX"};
+                    nvcc ? "nvcc" : "NVRTC", sm, nvcc ? "nvcc's PTX" : "NVRTC's PTX", fold_waits, NULL};
+    kp_unfolded left = {0};
+    o.unfolded = &left;
     t->test = kp_read(&t->src, ptx, &o, d);
+    if (t->test && left.ptx_line && trial && unfolded_too_many(t->test, trial, &left, o.ptx_name, d)) {
+      lt_test_free(t->test);
+      t->test = NULL;
+    }
   }
   free(ptx);
   if (t->test && lo) t->prog = lx_lower(t->test, lo, d);

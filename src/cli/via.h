@@ -10,9 +10,13 @@
 
 /* Compiles the kernel file at path with nvcc (via "nvcc"; NVRTC when there
  * is no nvcc) or NVRTC (via "nvrtc") for sm_<sm> and reads its PTX as the
- * test of the launch, as cli_test_read_with reads the source. */
+ * test of the launch, as cli_test_read_with reads the source;
+ * fold_waits: libcu++'s blocking waits made one spin loop each (for a
+ * model closed under deleting reads: kp_options.fold_waits); trial (may
+ * be NULL): the options the test will be lowered with, to name the wait a
+ * thread's paths outgrow when one is left as written. */
 int cli_via_read(cli_test *t, const char *program, const char *path, const lx_options *lo, const kn_options *ko,
-                 const char *via, int sm, lc_diag *d);
+                 const char *via, int sm, bool fold_waits, const lx_options *trial, lc_diag *d);
 
 /* The line naming the level a compiled kernel was checked at ("Level: PTX
  * as compiled by nvcc 13.0 for sm_90, checked under ptx-v8"). */

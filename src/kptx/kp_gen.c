@@ -271,6 +271,10 @@ static int elem_of(const char *type, size_t n) {
   if (strstr(t, "long long") || strstr(t, "int64") || strstr(t, "size_t") || strstr(t, "double") ||
       strstr(t, "unsigned long") || strstr(t, "uint64") || strstr(t, "long int") || strstr(t, "ptrdiff"))
     e = 8;
+  /* libcu++'s latch and a counting_semaphore (but one of least max value 1, the
+   * binary one, which counts in an int) count in a ptrdiff_t */
+  else if (strstr(t, "latch") || (strstr(t, "counting_semaphore") && !strstr(t, ", 1>") && !strstr(t, ",1>")))
+    e = 8;
   else if (strstr(t, "short") || strstr(t, "int16")) e = 2;
   else if (strstr(t, "char") || strstr(t, "int8") || strstr(t, "bool")) e = 1;
   free(t);
@@ -2322,6 +2326,7 @@ static bool translate(job *J, const lc_source *src, const char *ptx, const kp_op
   read_header(g);
   read_params(g);
   kp_ptx_read(&J->e, ptx, o->kernel ? o->kernel : g->kname, src->name, &g->m);
+  if (o->fold_waits) kp_fold_waits(&g->m, o->unfolded);
   cluster_dims(g);
   grid_workspace(g);
   votes_of(g);

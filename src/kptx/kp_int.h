@@ -79,4 +79,11 @@ typedef struct kp_grid_seq {
 /* Whether the code at b1 is that sequence, exactly (kp_grid.c says which). */
 bool kp_grid_barrier_at(const kp_code *c, size_t b1, kp_grid_seq *s);
 
+/* Makes each of libcu++'s blocking waits in m's code (a poll, then more
+ * polls of the same word and a back-off loop) one spin loop on its first
+ * poll, where that is exact under a model closed under deleting reads
+ * (kp_wait.c); the number of waits so folded.  note (may be NULL) gets the
+ * first poll that looks like a wait and is left as written, and why. */
+int kp_fold_waits(kp_module *m, kp_unfolded *note);
+
 #endif

@@ -24,6 +24,14 @@
 
 #include "litmus/ast.h"
 
+/* A poll that looks like one of libcu++'s blocking waits, left as written:
+ * its PTX and source lines, the PTX line that stops it from being one spin
+ * loop and why (kp_options.unfolded). */
+typedef struct kp_unfolded {
+  int ptx_line, src_line, at_ptx_line;
+  char why[120];
+} kp_unfolded;
+
 typedef struct kp_options {
   /* --kernel, --launch, --input, --output (NULL: the file's header), as
    * for the source-level reader (kn_options) */
@@ -31,6 +39,11 @@ typedef struct kp_options {
   const char *compiler;  /* what made the PTX, for the test's description: "nvcc 13.0" */
   int sm;                /* the target it was made for */
   const char *ptx_name;  /* what to call the PTX text in messages ("nvcc's PTX") */
+  /* libcu++'s blocking waits (atomic::wait, latch::wait, a semaphore's
+   * acquire) made one spin loop each: only for a model closed under
+   * deleting reads (cat_model_deletion_closed; docs/via-nvcc.md) */
+  bool fold_waits;
+  kp_unfolded *unfolded;   /* when not NULL: the first wait left as written (ptx_line 0: none) */
 } kp_options;
 
 /* Reads ptx, the compiler's PTX for kernel file src, as the PTX litmus

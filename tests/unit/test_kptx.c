@@ -66,7 +66,7 @@ static const char *const ptx =
 static char *translate(const char *ptx_text, lc_diag *d, lc_source *src) {
   lc_source_from_string(src, "k.cu", cu, strlen(cu));
   lc_diag_init(d, src, NULL);
-  kp_options o = {NULL, NULL, NULL, NULL, "nvcc", 90, "nvcc's PTX"};
+  kp_options o = {NULL, NULL, NULL, NULL, "nvcc", 90, "nvcc's PTX", false, NULL};
   return kp_translate(src, ptx_text, &o, NULL, NULL, d);
 }
 
@@ -121,7 +121,7 @@ static void test_kptx_lines(void **state) {
   lc_source src;
   lc_source_from_string(&src, "k.cu", cu, strlen(cu));
   lc_diag_init(&d, &src, NULL);
-  kp_options o = {NULL, NULL, NULL, NULL, "nvcc", 90, "nvcc's PTX"};
+  kp_options o = {NULL, NULL, NULL, NULL, "nvcc", 90, "nvcc's PTX", false, NULL};
   lt_test *t = kp_read(&src, ptx, &o, &d);
   assert_non_null(t);
   assert_int_equal(t->nthreads, 2);
@@ -205,7 +205,7 @@ static void test_kptx_elect(void **state) {
   lc_source src;
   lc_source_from_string(&src, "k.cu", cu, strlen(cu));
   lc_diag_init(&d, &src, NULL);
-  kp_options o = {NULL, "<<<1, 2>>>", NULL, NULL, "nvcc", 90, "nvcc's PTX"};
+  kp_options o = {NULL, "<<<1, 2>>>", NULL, NULL, "nvcc", 90, "nvcc's PTX", false, NULL};
   char *t = kp_translate(&src, el, &o, NULL, NULL, &d);
   assert_non_null(t);
   assert_non_null(strstr(t, "P0@cta 0,gpu 0 | P1@cta 0,gpu 0"));
@@ -323,6 +323,53 @@ static void test_kptx_grid_barrier(void **state) {
     free(t);
     free(v);
   }
+/* libcu++'s blocking wait (atomic::wait, latch::wait, a semaphore's
+ * acquire): polls unrolled, the second through a copy of the pointer, then
+ * a back-off loop on the clock; with fold_waits one spin loop of the test on
+ * the first poll.  A back-off that writes is left as written, and named */
+static const char *const wait_shape =
+    "$L__BB0_3:\n .loc 1 6 10\n ld.acquire.gpu.b32 %r5, [%rd1];\n setp.ne.s32 %p3, %r5, 0;\n @%p3 bra $L__BB0_8;\n"
+    " mov.u64 %rd4, %rd1;\n ld.acquire.gpu.b32 %r7, [%rd4];\n setp.ne.s32 %p2, %r7, 0;\n @%p2 bra $L__BB0_8;\n"
+    "$L__BB0_6:\n mov.u64 %rd5, %globaltimer;\n nanosleep.u32 100;\n ld.acquire.gpu.b32 %r8, [%rd1];\n"
+    " setp.eq.s32 %p1, %r8, 0;\n @%p1 bra $L__BB0_6;\n$L__BB0_8:\n";
+
+static char *translate_waits(const char *ptx_text, lc_diag *d, lc_source *src, kp_unfolded *left) {
+  lc_source_from_string(src, "k.cu", cu, strlen(cu));
+  lc_diag_init(d, src, NULL);
+  kp_options o = {NULL, NULL, NULL, NULL, "nvcc", 90, "nvcc's PTX", true, left};
+  return kp_translate(src, ptx_text, &o, NULL, NULL, d);
+}
+
+static void test_kptx_fold_wait(void **state) {
+  (void)state;
+  char *w = replace(ptx, "$L__BB0_3:\n .loc 1 6 10\n ld.acquire.gpu.b32 %r5, [%rd1];\n setp.eq.s32 %p3, %r5, 0;\n"
+                    " @%p3 bra $L__BB0_3;\n", wait_shape);
+  lc_diag d;
+  lc_source src;
+  kp_unfolded left = {0};
+  char *t = translate_waits(w, &d, &src, &left);
+  assert_non_null(t);
+  assert_int_equal(count(t, "ld.acquire.gpu.b32.global r"), 1);
+  assert_null(strstr(t, "nanosleep"));
+  assert_int_equal(left.ptx_line, 0);
+  assert_non_null(strstr(t, "st.global.u32 [data[1]], r"));
+  free(t);
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+  /* a back-off that writes: read as written, the wait named */
+  char *st = replace(w, " nanosleep.u32 100;\n", " st.global.u32 [%rd3], 0;\n");
+  left = (kp_unfolded){0};
+  t = translate_waits(st, &d, &src, &left);
+  assert_non_null(t);
+  assert_true(count(t, "ld.acquire.gpu.b32.global r") > 1);
+  assert_true(left.ptx_line > 0);
+  assert_int_equal(left.src_line, 6);
+  assert_non_null(strstr(left.why, "no load of the word"));
+  free(t);
+  lc_source_fini(&src);
+  lc_diag_fini(&d);
+  free(st);
+  free(w);
 }
 
 int main(void) {
@@ -334,6 +381,7 @@ int main(void) {
       cmocka_unit_test(test_kptx_elect),
       cmocka_unit_test(test_kptx_spin_widen),
       cmocka_unit_test(test_kptx_grid_barrier),
+      cmocka_unit_test(test_kptx_fold_wait),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,10 +5,12 @@
 // BLOCK_SCOPE makes it cuda::thread_scope_block, one block's scope for a
 // semaphore two blocks share.
 //
-// The lock is taken with a try_acquire() loop.  -D ACQUIRE calls
-// acquire(), whose libcu++ body polls 16 times unrolled, then backs off on
-// %globaltimer in a second loop: through nvcc that is more paths than the
-// checker follows (one error, "more than 4096 paths"), whatever --unroll.
+// The lock is taken with a try_acquire() loop.  -D ACQUIRE calls the
+// blocking acquire(), whose libcu++ body polls 16 times unrolled, then
+// backs off on %globaltimer in a second loop: read as one spin loop
+// (docs/via-nvcc.md, "Blocking waits"), with the same verdicts.  Under
+// --termination the lock terminates (obe): the block that holds it has
+// started and runs on.
 //
 // Why it holds (libcu++ counting_semaphore: "release ... strongly
 // happens before ... an acquire that observes its effect"; the count's
