@@ -150,6 +150,7 @@ typedef struct loader {
   LC_VEC(scope *) fresh;        /* set_sc's scratch */
   lc_names check_names;         /* the checks' names, to their index in m->checks */
   lc_names next_suffix;         /* a base name to the k of NAME-k to try next */
+  int trying;                   /* inside the a of `try a with b` (resolve_try) */
 } loader;
 
 /* ---- diagnostics ----------------------------------------------------------- */
@@ -263,8 +264,8 @@ static bool line_defines(const char *l, const char *name) {
  * uses WW of filters.cat without including it; ppo.cat reads ci0, which
  * pretty.cat defines before including ppo.cat).  herd7 rejects such a file
  * too ("unbound var"); the message says which file to load or include.
- * Only on this error path, and bounded: the folder's first 1,000 files,
- * each file's first 1 MiB. */
+ * Only on this error path (not for the a of `try a with b`, which may
+ * fail), and bounded: the folder's first 1,000 files, 8 MiB read in all. */
 static bool defined_beside(loader *ld, lc_loc at, const char *what, const char *name) {
   const char *slash = strrchr(at.file, '/');
   const char *base = slash ? slash + 1 : at.file;
@@ -277,14 +278,14 @@ static bool defined_beside(loader *ld, lc_loc at, const char *what, const char *
   lc_buf_printf(&inc, "include \"%s\"", base);
   DIR *d = opendir(dir.s);
   /* the fragment's includers (up to three, in name order), else the
-   * smallest file defining the name: a helper like filters.cat */
+   * file defining the name that most files here include */
   char *incl[3] = {NULL, NULL, NULL}, *best = NULL;
   size_t nincl = 0;
   LC_VEC(char *) definers = {0};   /* the other files defining name */
   LC_VEC(char *) included = {0};   /* every file an include of the folder names */
   char *line = NULL;
-  size_t cap = 0;
-  for (int files = 0; d && files < 1000; files++) {
+  size_t cap = 0, read = 0;
+  for (int files = 0; d && files < 1000 && read < (8u << 20); files++) {
     struct dirent *de = readdir(d);
     if (!de) break;
     size_t len = strlen(de->d_name);
@@ -294,9 +295,8 @@ static bool defined_beside(loader *ld, lc_loc at, const char *what, const char *
     FILE *f = fopen(path.s, "r");
     if (!f) continue;
     bool defines = false, includes = false;
-    size_t read = 0;
     ssize_t got;
-    while (read < (1u << 20) && (got = getline(&line, &cap, f)) > 0) {
+    while (read < (8u << 20) && (got = getline(&line, &cap, f)) > 0) {
       read += (size_t)got;
       if (!defines && line_defines(line, name)) defines = true;
       if (defines && !includes && strstr(line, inc.s)) includes = true;   /* defined first */
@@ -352,7 +352,7 @@ static void unknown(loader *ld, lc_loc at, const char *what, const char *name) {
         "naming them) litmus-check does not have; it checks PTX and C/C++ tests", what, name, arch);
     return;
   }
-  if (at.file && defined_beside(ld, at, what, name)) return;
+  if (at.file && !ld->trying && !ld->failed && defined_beside(ld, at, what, name)) return;
   const char *s = suggest(ld, name);
   if (s) err(ld, at, "unknown %s '%s'; did you mean '%s'?", what, name, s);
   else err(ld, at, "unknown %s '%s' (neither defined above nor a builtin; see docs/model-language.md)", what, name);
@@ -815,7 +815,9 @@ static cat_node *resolve_try(loader *ld, const scope *sc, const cat_expr *e, siz
   lc_diag_init(&scratch, NULL, NULL);
   ld->d = &scratch;
   ld->opaque_seen = NULL;
+  ld->trying++;
   cat_node *a = resolve(ld, sc, e->a, group);
+  ld->trying--;
   bool ok = a && !ld->failed && !ld->opaque_seen;
   ld->d = saved_d;
   ld->failed = false;

@@ -394,13 +394,14 @@ lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }
  * under Dat3M's ptx-v6.0.cat against Z3's 96 s and more, so they stay. */
 #define AUTO_CO_CLOSED_LOG2 3.5   /* ~11 coherence orders */
 /* Nor can it prune the rest of its search (lc_engine_costs: every
- * combination of paths, each read's sources, each location's orders):
- * on Dat3M's CADP spin tests under its ptx-v7.5.cat, with fewer orders
- * than the above, a search space from 2^30 takes it seconds where Z3
- * takes a fraction of one (2_threads_4_instructions/94_simple, 2^41:
- * 4.7 s against 0.19 s), while below it stays the faster (71_simple,
- * 2^27: 0.003 s against 0.058 s; Dat3M's Ticketlock tests, 2^23, the
- * most of its PTX corpus). */
+ * combination of paths, each read's sources, each location's orders).
+ * On Dat3M's CADP spin tests (litmus/PTX/CADP) under its ptx-v7.5.cat,
+ * those with fewer orders than the above and a search space up to 2^28
+ * take it at most 0.022 s, Z3 0.07 s and more; the next, from 2^36.9,
+ * take it 0.1 s to over 10 s (2_threads_4_instructions/95_simple, 2^41:
+ * 7.6 s against Z3's 0.25 s; 122_simple, 2^51: over 10 s against 2.3 s;
+ * at worst 2_threads_3_instructions/148_simple, 0.10 s against 0.15 s).
+ * Dat3M's Ticketlock tests (2^23, the most of its PTX corpus) stay. */
 #define AUTO_CLOSED_SPACE_LOG2 30.0
 
 /* Is event e (a callback of cat_model_linear_may) in the builtin set

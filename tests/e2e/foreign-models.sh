@@ -142,7 +142,7 @@ if [ -n "$cat_dir" ] && [ -f "$cat_dir/rc11.cat" ] && { [ -n "$tests_dir" ] || [
     grep '^mismatch: ' "$tmp/out" | sed 's/^mismatch: \([^:]*\):.*/\1/' | sort >"$tmp/mism"
     grep "^$model " "$dir/dat3m.known" | cut -d' ' -f2 | sort >"$tmp/known"
     unknown=$(comm -23 "$tmp/mism" "$tmp/known" | tr '\n' ' ')
-    known=$(comm -12 "$tmp/mism" "$tmp/known" | tr '\n' ' ')
+    known=$(comm -12 "$tmp/mism" "$tmp/known" | tr '\n' ' ' | sed 's/ $//')
     if [ "${compared:-0}" -ne "$want" ]; then bad "Dat3M's $model: ${compared:-no} of $want tests compared: $(grep -v '^mismatch' "$tmp/out" | head -3 | tr '\n' ' ')"
     elif [ -n "$unknown" ]; then bad "Dat3M's $model: verdicts other than Dartagnan's on $unknown"
     else ok "Dat3M's $model: Dartagnan's verdicts on $((want - $(grep -c . "$tmp/mism"))) of $want tests${known:+ (known difference: $known)}"; fi
