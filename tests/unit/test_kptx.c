@@ -323,6 +323,8 @@ static void test_kptx_grid_barrier(void **state) {
     free(t);
     free(v);
   }
+}
+
 /* libcu++'s blocking wait (atomic::wait, latch::wait, a semaphore's
  * acquire): polls unrolled, the second through a copy of the pointer, then
  * a back-off loop on the clock; with fold_waits one spin loop of the test on
