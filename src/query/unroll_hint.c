@@ -90,6 +90,22 @@ void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h, int termination) {
   }
 }
 
+/* p has something to wait at: a loop (cut by the bound, or a spin's
+ * retry), a barrier, an mbarrier's test, or a thread stopped for a
+ * scheduler.  Without one, no execution is one that waits: an empty set
+ * of states is the model's checks forbidding every execution (a foreign
+ * model, or one forbidding an RMW, does so). */
+bool lc_some_path_waits(const lx_program *p) {
+  if (p->spun) return true;
+  for (size_t i = 0; i < p->npaths; i++)
+    if (p->paths[i].cut || p->paths[i].blocked || p->paths[i].paused || p->paths[i].retry) return true;
+  for (size_t i = 0; i < p->nevents; i++) {
+    const lx_event *e = &p->events[i];
+    if (e->kind == LX_EV_BAR_ARRIVE || e->kind == LX_EV_BAR_WAIT || lx_has(e, LX_T_MB)) return true;
+  }
+  return false;
+}
+
 void lc_unfinished_text(lc_buf *b, const lc_result *r) {
   assert(b && r && r->prog);
   if (r->bound_reached) {
@@ -97,6 +113,10 @@ void lc_unfinished_text(lc_buf *b, const lc_result *r) {
     lc_unroll_cut_loops(b, r->prog, r);
     lc_buf_printf(b, "); %s whether a loop may spin for ever, a larger --unroll explores longer executions",
                   r->termination == LC_TERM_NOT_ASKED ? "--termination asks" : "the Termination line says");
+  } else if (!lc_some_path_waits(r->prog)) {
+    /* every path runs to its end: nothing waits, the model forbids them */
+    lc_buf_printf(b, "no execution is allowed: every candidate execution fails one of the model's checks%s",
+                  r->prog->test->filter ? " or the test's filter" : "");
   } else {
     lc_buf_printf(b, "no execution finishes, whatever the bound: every one waits for ever (%s)",
                   r->termination == LC_TERM_NOT_ASKED ? "--termination says where" : "the Hang line says where");

@@ -43,6 +43,9 @@ void lc_unroll_hint_text(lc_buf *b, const lc_unroll_hint *h, int termination);
  * iterations (P0 loop L0 (line 10)); ..." or, when no bound was reached,
  * "no execution finishes: every one waits for ever ...". */
 void lc_unfinished_text(lc_buf *b, const lc_result *r);
+/* p has a loop, a barrier or an mbarrier test to wait at: without one,
+ * no state means the model forbids every execution, not that all wait. */
+bool lc_some_path_waits(const lx_program *p);
 
 /* The loops the unroll bound cut in p that an allowed execution of r
  * needs more iterations of (r->cut_reached; every cut loop when r is NULL

@@ -154,7 +154,9 @@ void report_text(lc_buf *out, const lc_result *r) {
   lc_buf_printf(out, "States %zu\n", r->nstates);
   for (size_t i = 0; i < r->nstates; i++) print_state(out, r, i);
   /* no state: no verdict, not an ordinary No (or a vacuous Ok) */
-  lc_buf_puts(out, v.unfinished ? "No verdict: no execution finishes\n" : v.ok ? "Ok\n" : "No\n");
+  lc_buf_puts(out, !v.unfinished                  ? (v.ok ? "Ok\n" : "No\n")
+                  : lc_some_path_waits(r->prog) ? "No verdict: no execution finishes\n"
+                                                : "No verdict: the model allows no execution\n");
   lc_buf_puts(out, "Witnesses\n");
   lc_buf_printf(out, "Positive: %zu Negative: %zu\n", v.positive, v.negative);
   for (size_t f = 0; f < r->nflags; f++) print_flag(out, r, &r->flags[f]);
@@ -208,7 +210,10 @@ void report_herd(lc_buf *out, const lc_result *r) {
   }
   lc_buf_puts(out, v.ok ? "Ok\n" : "No\n");
   lc_buf_puts(out, "Witnesses\n");
-  lc_buf_printf(out, "Positive: %zu Negative: %zu\n", v.positive, v.negative);
+  /* herd counts witnesses of the test's condition, ~exists p's those of
+   * ~p, while its Observation line counts p's (as ours does both) */
+  bool neg = t->quant == LT_COND_NOT_EXISTS;
+  lc_buf_printf(out, "Positive: %zu Negative: %zu\n", neg ? v.negative : v.positive, neg ? v.positive : v.negative);
   for (size_t f = 0; f < r->nflags; f++)
     if (r->flags[f].raised) lc_buf_printf(out, "Flag %s\n", r->flags[f].name);
   /* the condition with herd's `=` and thread numbers */

@@ -32,6 +32,14 @@ bad_lines=$(awk '
   { print }' "$tmp/ours")
 if [ -z "$bad_lines" ]; then ok "every line has herd7's form"; else bad "lines herd7 does not write: $bad_lines"; fi
 
+# herd counts the witnesses of the test's condition: for ~exists p those
+# of ~p (herd7 61e77ef -model rc11.cat on SB-forbidden: Positive: 3
+# Negative: 0), while its Observation line counts p's (Never 0 3)
+(cd "$dir" && "$lc" --format herd SB-forbidden.litmus) >"$tmp/forb" 2>&1
+if grep -qx 'Positive: 3 Negative: 0' "$tmp/forb" && grep -qx 'Observation SB-forbidden Never 0 3' "$tmp/forb"; then
+  ok "~exists: herd's witness counts"
+else bad "~exists: $(grep -E '^(Positive|Observation)' "$tmp/forb" | tr '\n' ' ')"; fi
+
 grep '^Hash=' "$dir/herd7.log" >"$tmp/herd-hashes"
 grep '^Hash=' "$tmp/ours" >"$tmp/our-hashes"
 if cmp -s "$tmp/herd-hashes" "$tmp/our-hashes"; then ok "hashes are herd7's"; else bad "hashes differ from herd7's: $(cat "$tmp/our-hashes")"; fi
