@@ -70,7 +70,6 @@ static lc_thread_state classify(const term_ctx *c, const lx_val *st, size_t t) {
   case LX_TERM_SPIN: break;
   }
   if (st[c->slots[t].obs + 2] != 0) return LC_TS_EFFECTS;   /* an atom changed memory */
-  if (st[c->slots[t].obs + 1] != 0) return LC_TS_PROGRESS;
   int reads[256];
   size_t n = lx_term_iter_reads(c->p, path, NULL);
   if (n > LC_ARRAY_LEN(reads)) return LC_TS_EFFECTS;   /* too long to inspect: no claim either way */
@@ -79,6 +78,11 @@ static lc_thread_state classify(const term_ctx *c, const lx_val *st, size_t t) {
     const lx_event *r = &c->p->events[reads[i]];
     if (iter_reads(c, st, t)[i] != st[c->loc_obs + (size_t)r->ploc]) return LC_TS_PROGRESS;
   }
+  /* Memory has settled, but the iteration changed a register (a counter,
+   * a back-off doubling): that is no progress towards the exit, which may
+   * wait on memory alone (`while (flag == 0) i++;` with flag never
+   * written spins for ever), and no repeat either: no claim either way. */
+  if (st[c->slots[t].obs + 1] != 0) return LC_TS_EFFECTS;
   return LC_TS_STUCK;
 }
 
@@ -355,25 +359,35 @@ static bool retries_with_effects(const lx_program *p, const lx_path *path) {
 
 /* Why "unknown": the loops that may go on changing memory, per thread (the
  * first such loop of each), from the program alone, so that both engines
- * give the same words whatever order they search in. */
+ * give the same words whatever order they search in; without one, the
+ * loops whose retries change only registers. */
 static char *unknown_reason(const lx_program *p) {
   lc_buf b;
   lc_buf_init(&b);
   size_t named = 0;
-  for (size_t t = 0; t < p->nthreads; t++) {
-    const lx_thread *th = &p->threads[t];
-    for (size_t i = 0; i < th->npaths; i++) {
-      const lx_path *path = &p->paths[th->paths[i]];
-      if (path->ub || !retries_with_effects(p, path)) continue;
-      lc_buf_printf(&b, "%sP%d's loop back to %s (line %d)", named++ ? ", " : "", th->id,
-                    path->loop_label ? path->loop_label : "?", path->cut_at.line);
-      break;
+  for (int regs = 0; regs < 2 && !named; regs++)
+    for (size_t t = 0; t < p->nthreads; t++) {
+      const lx_thread *th = &p->threads[t];
+      for (size_t i = 0; i < th->npaths; i++) {
+        const lx_path *path = &p->paths[th->paths[i]];
+        if (path->ub || path->iter_pos < 0) continue;
+        if (regs ? lx_term_path_kind(p, path) != LX_TERM_SPIN : !retries_with_effects(p, path)) continue;
+        lc_buf_printf(&b, "%sP%d's loop back to %s (line %d)", named++ ? ", " : "", th->id,
+                      path->loop_label ? path->loop_label : "?", path->cut_at.line);
+        break;
+      }
     }
-  }
+  bool effects = false;
+  for (size_t i = 0; i < p->npaths && !effects; i++) effects = !p->paths[i].ub && retries_with_effects(p, &p->paths[i]);
   if (!named) lc_buf_puts(&b, "a loop");
-  lc_buf_printf(&b, " may retry for ever, changing memory in every iteration (a store, a barrier, or an atom "
-                "that writes a value it did not read); this check does not decide whether such retrying ends "
-                "(docs/termination.md)");
+  if (effects)
+    lc_buf_printf(&b, " may retry for ever, changing memory in every iteration (a store, a barrier, or an atom "
+                  "that writes a value it did not read); this check does not decide whether such retrying ends "
+                  "(docs/termination.md)");
+  else
+    lc_buf_printf(&b, " may retry for ever once memory has settled, changing a register in every iteration (a "
+                  "counter, a back-off); this check does not decide whether such retrying ends "
+                  "(docs/termination.md)");
   char *s = lc_buf_take(&b);
   lc_buf_fini(&b);
   return s;
@@ -713,10 +727,10 @@ size_t lc_check_progress(const lt_test *t, const cat_model *m, const lc_check_op
  * theirs may differ; their verdicts may not).  The hook's hints let the
  * explicit engine skip what cannot matter: frame_matters, combinations of
  * paths where every thread finished (or, once a side-effectful spin was
- * seen, one spinning so); partial_matters, choices of sources under which
- * a spinning thread's last iteration changed a register and no memory
- * (lc_progress_judge under fair calls such a state no hang, whatever the
- * rest).  --progress lists the states and judges them all (judge), since
+ * seen, one spinning so); partial_matters, once such a spin was seen,
+ * choices of sources under which a spinning thread's last iteration
+ * changed a register or memory (classify makes that thread's state
+ * effects at most, so no state below hangs).  --progress lists the states and judges them all (judge), since
  * it answers several models at once. */
 typedef struct fair_ctx {
   term_ctx c;
@@ -771,8 +785,9 @@ static bool partial_matters(void *ctx, const lx_val *st, const bool *known) {
     lx_term_kind k = lx_term_path_kind(c->p, &c->p->paths[st[o]]);
     if (k == LX_TERM_EFFECTS && f->effects) return false;
     if (k != LX_TERM_SPIN || !known[o + 1] || !known[o + 2]) continue;
-    if (st[o + 2] == 0 && st[o + 1] != 0) return false;   /* progress */
-    if (st[o + 2] != 0 && f->effects) return false;         /* effects, already seen */
+    /* an atom that changed memory or a register changed: effects at most,
+     * never a hang (classify) */
+    if ((st[o + 2] != 0 || st[o + 1] != 0) && f->effects) return false;
   }
   return true;
 }
