@@ -72,6 +72,9 @@ typedef struct herd_opt {
   const char *what;
 } herd_opt;
 
+/* herd's viewer options: the pictures are -o's .dot files */
+#define NO_VIEWER "no viewer is started; -o DIR writes the .dot files (or --graph FILE.svg)"
+
 /* herd7's options (61e77ef), in `herd7 -help`'s order. */
 static const herd_opt herd_opts[] = {
   {"-version", 0, H_VERSION, NULL},
@@ -93,10 +96,10 @@ static const herd_opt herd_opts[] = {
   {"-o", 1, H_OUTDIR, NULL},
   {"-suffix", 1, H_SUFFIX, NULL},
   {"-dumpes", 1, H_BOOL_OK, "false"},
-  {"-view", 1, H_NOTE, "no viewer is started; -o DIR writes the .dot files (or --graph FILE.svg)"},
-  {"-gv", 0, H_NOTE, "no viewer is started; -o DIR writes the .dot files (or --graph FILE.svg)"},
-  {"-evince", 0, H_NOTE, "no viewer is started; -o DIR writes the .dot files (or --graph FILE.svg)"},
-  {"-preview", 0, H_NOTE, "no viewer is started; -o DIR writes the .dot files (or --graph FILE.svg)"},
+  {"-view", 1, H_NOTE, NO_VIEWER},
+  {"-gv", 0, H_NOTE, NO_VIEWER},
+  {"-evince", 0, H_NOTE, NO_VIEWER},
+  {"-preview", 0, H_NOTE, NO_VIEWER},
   {"-unroll", 1, H_RENAME, "--unroll"},
   {"-hexa", 1, H_NOTE, "values are printed in decimal (mcompare7 and msum7 read both)"},
   {"-switch", 0, H_REFUSE, "it has no meaning here"},
