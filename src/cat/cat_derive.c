@@ -336,11 +336,12 @@ static int derive(dctx *x, const cat_node *k, size_t a, size_t b, step_vec *out)
     int rc = derive(x, k->a, b, a, out);
     if (rc == 0) push_step(out, b, a, text_of(x, k->a), NULL, CAT_DERIV_LEAF), rc = 1;
     if (rc < 0) return rc;
-    /* the steps b ... a, reversed: a ... b, each against its relation */
-    for (size_t i = at, j = out->n - 1; i < j; i++, j--) {
+    /* the steps b ... a, reversed: a ... b, each against its relation
+     * (none when the pair is an identity part: [S]^-1, r?^-1) */
+    for (size_t i = at, j = out->n; i + 1 < j; i++, j--) {
       cat_step t = out->v[i];
-      out->v[i] = out->v[j];
-      out->v[j] = t;
+      out->v[i] = out->v[j - 1];
+      out->v[j - 1] = t;
     }
     for (size_t i = at; i < out->n; i++) {
       size_t t = out->v[i].from;
@@ -395,6 +396,9 @@ int cat_rel_derive(const cat_model *m, size_t check, size_t n, cat_rel_builtin_f
         steps_of(&x, c->e, failed->cycle[i], failed->cycle[(i + 1) % failed->ncycle], &top);
     } else {
       steps_of(&x, c->e, failed->a, failed->b, &top);
+      /* a pair of the identity part alone ([S]^-1, r?): the step is the
+       * check's expression */
+      if (!x.failed && top.n == 0) push_step(&top, failed->a, failed->b, text_of(&x, c->e), NULL, CAT_DERIV_LEAF);
       if (c->kind == CAT_CHECK_EMPTY && c->e->kind == CAT_N_OP && c->e->op == CAT_OP_DIFF)
         out->unless = text_of(&x, c->e->b);
     }
