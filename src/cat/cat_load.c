@@ -793,10 +793,31 @@ static const scope *bind_node(loader *ld, const scope *next, const char *name, l
   return b;
 }
 
+/* `let f = g` where g is a function: herd's functions are values, and
+ * the c11popl15 models name one again (`let imm = singlestep`).  Returns
+ * the new binding of f to g's definition, or NULL when e is not the bare
+ * name of a function in scope sc. */
+static const scope *bind_fun_alias(loader *ld, const scope *next, const scope *sc, const char *name,
+                                   const cat_expr *e) {
+  if (e->kind != CAT_X_NAME) return NULL;
+  const scope *g = lookup(ld, sc, e->name);
+  if (!g || g->kind != B_FUN) return NULL;
+  scope *f = (scope *)bind(ld, next, name, B_FUN);
+  f->fun = g->fun;
+  f->fun_scope = g->fun_scope;
+  f->param_tvs = g->param_tvs;
+  return f;
+}
+
 /* let b1 and b2 ... in e: each binding sees the scope outside the let. */
 static cat_node *resolve_let(loader *ld, const scope *sc, const cat_expr *e, size_t group) {
   const scope *body = sc;
   for (size_t i = 0; i < e->nbinds; i++) {
+    const scope *f = bind_fun_alias(ld, body, sc, e->binds[i].name, e->binds[i].e);
+    if (f) {
+      body = f;
+      continue;
+    }
     cat_node *n = resolve(ld, sc, e->binds[i].e, group);
     if (!n) return NULL;
     body = bind_node(ld, body, e->binds[i].name, e->binds[i].loc, n, group);
@@ -883,6 +904,11 @@ static void stmt_let(loader *ld, const cat_stmt *s) {
   const scope *outer = ld->sc;
   for (size_t i = 0; i < s->nbinds && !ld->failed; i++) {
     const cat_binding *b = &s->binds[i];
+    const scope *f = bind_fun_alias(ld, ld->sc, outer, b->name, b->e);
+    if (f) {
+      set_sc(ld, f);
+      continue;
+    }
     cat_node *n = resolve_def(ld, outer, b->e, b->name);
     if (!n) continue;   /* an error, or made opaque */
     scope *e = (scope *)bind(ld, ld->sc, b->name, B_VAL);
@@ -1183,7 +1209,10 @@ static void stmt_call(loader *ld, const cat_stmt *s) {
   const char *saved_name = ld->call_name;
   ld->calls = &fr;
   set_sc(ld, body);
-  ld->call_name = s->as ? s->as : s->name;
+  /* an unnamed check is named after the outermost call without `as`:
+   * c11popl15's `call AtRMW()` states its axiom with herd's stdlib
+   * `call subseteq(...)`, and the check is AtRMW */
+  ld->call_name = s->as ? s->as : saved_name ? saved_name : s->name;
   for (size_t i = 0; i < f->nbody && !ld->failed; i++) statement(ld, f->body[i]);
   set_sc(ld, saved);
   ld->calls = fr.up;
@@ -1545,8 +1574,13 @@ static const char herd_prelude[] =
   "let coi = co & int\n"
   "let fre = fr & ext\n"
   "let fri = fr & int\n"
-  /* herd's stdlib.cat */
+  /* herd's stdlib.cat: its functions and procedures over relations (the
+   * c11popl15 models call subseteq without defining it) */
   "let toid(s) = [s]\n"
+  "let ctrlcfence(ctrl, CFENCE) = (ctrl & (_ * CFENCE)); po\n"
+  "procedure subseteq(A, B) = empty (A \\ B) end\n"
+  "procedure inclusion(r1, r2) = empty r1 \\ r2 end\n"
+  "procedure total(r, E) = let rt = (r | r^-1) call inclusion((E * E), rt) end\n"
   /* herd's C lock events (lock, successful lock, unlock): the C dialect
    * read here has no lock calls, so they are empty in every test */
   "let LK = _ \\ _\n"
@@ -1576,6 +1610,11 @@ static const char other_prelude[] =
    * writes); no exclusives (EX), page-table entries (PTE), speculation,
    * branches or register events here; every memory event is explicit */
   "let X = RMW\n"
+  /* herd's I: the initial writes, as IW.  herd7 dropped the name in 2022
+   * (herdtools7 9076daa, "Remove binding I of initial writes"), but the
+   * models its catalogue/c11popl15 generates from c11.cat7-template still
+   * use it (`let asw = I * (M \ I)`) */
+  "let I = IW\n"
   "let EX = _ \\ _\n"
   "let PTE = _ \\ _\n"
   "let Exp = M\n"
