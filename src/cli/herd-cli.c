@@ -228,6 +228,7 @@ typedef struct herd_state {
   const char *herd_libdir;  /* `herd7 -libdir`, or NULL */
   const char *show, *outdir, *suffix;
   lc_buf skip;              /* -skipcheck names, comma-separated; "*" for -through invalid */
+  size_t model_at;          /* where in out the model's name is (after --model), or 0 */
 } herd_state;
 
 static char *own(herd_state *s, char *str) {
@@ -429,10 +430,15 @@ static int herd_word(herd_state *s, char **words, size_t n, size_t *i, bool from
     }
     return 0;
   case H_MODEL:
+    /* the last one given wins (a configuration file's `model gen.cat`,
+     * then -model on the command line): looked up at the end, once */
+    if (s->model_at) {
+      s->out.v[s->model_at] = (char *)v;
+      return 0;
+    }
     push(s, "--model");
-    /* a name herd reads as a file (x.cat): looked up as herd does; other
-     * names are ours (ptx-v7.5) */
-    push(s, strlen(v) > 4 && !strcmp(v + strlen(v) - 4, ".cat") ? herd_lookup(s, v) : v);
+    s->model_at = s->out.n;
+    push(s, v);
     return 0;
   case H_CONF:
     return herd_file(s, v, false, depth + 1);
@@ -532,6 +538,12 @@ char **herd_argv(int argc, char **argv, int *nargc, herd_strs *owned) {
       break;
     }
     rc = herd_word(&s, argv, n, &i, false, 0);
+  }
+  if (rc == 0 && s.model_at) {
+    /* a name herd reads as a file (x.cat): looked up as herd does; other
+     * names are ours (ptx-v7.5) */
+    const char *v = s.out.v[s.model_at];
+    if (strlen(v) > 4 && !strcmp(v + strlen(v) - 4, ".cat")) s.out.v[s.model_at] = (char *)herd_lookup(&s, v);
   }
   if (rc == 0 && s.outdir) {
     push(&s, "--herd-o");

@@ -4,7 +4,8 @@
 #   -model and --format herd on SB and MP given by an @index file, without
 #   a variant (no check: every outcome) and with -variant strong
 #   (sequential consistency: SB's and MP's weak outcomes forbidden), and
-#   the same through -conf strong.cfg, and through herd.cfg (herd's own
+#   the same through -conf strong.cfg, and through -conf gen.cfg (its
+#   model, not there, overridden by -model), and through herd.cfg (herd's own
 #   lines: hexa, pictures, a nested conf) on the index @all; -I DIR for
 #   the model; -skipcheck and -through invalid; the options that change
 #   states and are not honoured refused (-bell, -restrict, ...); -o DIR -show
@@ -25,6 +26,9 @@ run() {   # NAME ARGS...
 run plain -model variant.cat --format herd @tests.index
 run variant -model variant.cat -variant strong --format herd @tests.index
 run conf -conf strong.cfg -show prop -through none --format herd @tests.index
+# a configuration's model overridden by -model after it: the last wins,
+# and the overridden one (gen.cat, not there) is not looked up
+run variant -conf gen.cfg -model variant.cat --format herd @tests.index
 # herd's own configuration lines (hexa, pictures, a nested conf: -hexa
 # once read as -h, the help), an index named as herd names them (@all),
 # -q with herd's meaning beside --format herd (its default: no effect)
