@@ -208,14 +208,20 @@ void report_herd(lc_buf *out, const lc_result *r) {
     if (r->nshown) out->s[--out->n] = '\0';   /* herd: `0:r0=0; 1:r0=1;` */
     lc_buf_putc(out, '\n');
   }
-  lc_buf_puts(out, v.ok ? "Ok\n" : "No\n");
+  /* herd names a failed undefined_unless `*undef*` (its Flag.Undef),
+   * once, whatever the check's name, and then says Undef for Ok or No
+   * (top_herd.ml, has_bad_execs); a flag statement by its name */
+  bool undef = false;
+  for (size_t f = 0; f < r->nflags; f++) undef = undef || (r->flags[f].raised && r->flags[f].undef);
+  lc_buf_puts(out, undef ? "Undef\n" : v.ok ? "Ok\n" : "No\n");
   lc_buf_puts(out, "Witnesses\n");
   /* herd counts witnesses of the test's condition, ~exists p's those of
    * ~p, while its Observation line counts p's (as ours does both) */
   bool neg = t->quant == LT_COND_NOT_EXISTS;
   lc_buf_printf(out, "Positive: %zu Negative: %zu\n", neg ? v.negative : v.positive, neg ? v.positive : v.negative);
+  if (undef) lc_buf_puts(out, "Flag *undef*\n");
   for (size_t f = 0; f < r->nflags; f++)
-    if (r->flags[f].raised) lc_buf_printf(out, "Flag %s\n", r->flags[f].name);
+    if (r->flags[f].raised && !r->flags[f].undef) lc_buf_printf(out, "Flag %s\n", r->flags[f].name);
   /* the condition with herd's `=` and thread numbers */
   lc_buf c;
   lc_buf_init(&c);

@@ -5,7 +5,9 @@
 #   herd-tools/ours.expected; every line of that output has the form
 #   herd7 writes (Test, States and N:reg=v; state lines, Ok/No,
 #   Witnesses, Positive/Negative, Flag, Condition, Observation, Time,
-#   Hash=32 hex digits); and each test's Hash equals the one herd7
+#   Hash=32 hex digits); a failed undefined_unless printed as herd7
+#   prints it (Undef, Flag *undef*; herd-tools/flags.cat and
+#   flags.expected, herd7's output); and each test's Hash equals the one herd7
 #   (herdtools7 61e77ef, -model rc11.cat) wrote in herd-tools/herd7.log.
 #   With mcompare7 and msum7 (MCOMPARE7/MSUM7, else on PATH, else
 #   /work/tools/bin; skipped without them): mcompare7 puts our log beside
@@ -27,7 +29,7 @@ bad_lines=$(awk '
   /^Test [^ ]+ (Allowed|Forbidden|Required)$/ { st = 0; next }
   /^States [0-9]+$/ { st = $2; next }
   st > 0 { st--; if ($0 !~ /^(([0-9]+:[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_.]*(\[[0-9]+\])?)=[^; ]+; )*([0-9]+:[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_.]*(\[[0-9]+\])?)=[^; ]+;$/) print; next }
-  /^(Ok|No)$/ || /^Witnesses$/ || /^Positive: [0-9]+ Negative: [0-9]+$/ || /^Flag / || /^Condition / { next }
+  /^(Ok|No|Undef)$/ || /^Witnesses$/ || /^Positive: [0-9]+ Negative: [0-9]+$/ || /^Flag / || /^Condition / { next }
   /^Observation [^ ]+ (Always|Sometimes|Never) [0-9]+ [0-9]+$/ || /^Time [^ ]+ / || (/^Hash=[0-9a-f]+$/ && length($0) == 37) || /^$/ { next }
   { print }' "$tmp/ours")
 if [ -z "$bad_lines" ]; then ok "every line has herd7's form"; else bad "lines herd7 does not write: $bad_lines"; fi
@@ -39,6 +41,12 @@ if [ -z "$bad_lines" ]; then ok "every line has herd7's form"; else bad "lines h
 if grep -qx 'Positive: 3 Negative: 0' "$tmp/forb" && grep -qx 'Observation SB-forbidden Never 0 3' "$tmp/forb"; then
   ok "~exists: herd's witness counts"
 else bad "~exists: $(grep -E '^(Positive|Observation)' "$tmp/forb" | tr '\n' ' ')"; fi
+
+# a failed undefined_unless is herd's `Flag *undef*`, once, and its
+# verdict line Undef; a flag statement is named (herd7 61e77ef's output
+# on SB under flags.cat: herd-tools/flags.expected)
+(cd "$tests" && "$lc" --format herd --model "$dir/flags.cat" SB.litmus) 2>&1 | sed 's/^Time \([^ ]*\) .*/Time \1 T/' >"$tmp/flags"
+check_whole "$dir/flags.expected" "$tmp/flags" "flags and Undef as herd7 prints them"
 
 grep '^Hash=' "$dir/herd7.log" >"$tmp/herd-hashes"
 grep '^Hash=' "$tmp/ours" >"$tmp/our-hashes"
