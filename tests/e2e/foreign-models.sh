@@ -31,7 +31,7 @@
 #   C11 and PTX tests and dartagnan/src/test/resources/*-expected.csv:
 #   136, 136, 264, 135 tests), else of ../shared/dat3m-c11 and
 #   ../shared/dat3m-ptx, but the differences foreign-models/dat3m.known
-#   explains (one: C's unsequenced operands of +).
+#   explains (none today).
 set -u
 . "$(dirname "$0")/lib.sh"
 dir="$top_srcdir/tests/e2e/foreign-models"
