@@ -274,8 +274,16 @@ static void print_path(lc_buf *b, const lx_program *p, size_t pi) {
     lc_buf_putc(b, '\n');
   }
   for (size_t i = 0; i < path->nevents; i++) {
+    const lx_event *e = &p->events[path->events[i]];
     lc_buf_puts(b, "    ");
-    lx_event_print(b, p, &p->events[path->events[i]]);
+    lx_event_print(b, p, e);
+    /* the earlier events po leaves unordered with it (C++ operands) */
+    bool first = true;
+    for (size_t k = 0; k < i; k++)
+      if (lx_unsequenced(&p->events[path->events[k]], e)) {
+        lc_buf_printf(b, "%se%d", first ? " unseq " : " ", path->events[k]);
+        first = false;
+      }
     lc_buf_putc(b, '\n');
   }
   const struct lt_cpp_thread *ct = p->test->cpp ? &p->test->cpp->threads[path->thread] : NULL;
