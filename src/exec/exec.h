@@ -172,8 +172,14 @@ typedef struct lx_event {
   const lt_instr *instr;    /* source; NULL for initial writes */
   lc_loc at;
   bool retry;               /* a read of a spin loop's read-only retry (lx_path.retry) */
+  int seq_inst;             /* C++: which evaluation of its full-expression on the path
+                               (instr->seq), counted from 1; 0 outside one */
 } lx_event;
 
+/* Whether a and b are unsequenced in one evaluation of a C++
+ * full-expression (lt_seq): then not in po (docs/litmus-format.md,
+ * "Evaluation order"). */
+bool lx_unsequenced(const lx_event *a, const lx_event *b);
 static inline bool lx_has(const lx_event *e, lx_tag t) { return (e->tags >> t) & 1u; }
 /* A test_wait/try_wait's read (an arrive's read half is an rmw's). */
 static inline bool lx_is_mbar_wait(const lx_event *e) {

@@ -317,6 +317,8 @@ typedef struct run {
   bool spun;                  /* the last jump refused was a spin retry's */
   bulk_vec bulk;              /* bulk_group copies issued so far */
   int groups;                 /* bulk async-groups committed so far */
+  int seq_stmt, seq_inst;     /* C++: the full-expression being run and its evaluation
+                                 count on the path (lx_event.seq_inst) */
 } run;
 
 static int label_cell(const lt_thread *th, const char *label) {
@@ -377,6 +379,7 @@ static lx_event *new_event(run *R, lx_ev_kind kind, const lt_instr *in) {
   ev.done_pos = INT_MAX;
   ev.instr = in;
   ev.at = in->at;
+  ev.seq_inst = in->seq ? R->seq_inst : 0;
   lc_vec_push(&R->L->events, ev);
   return &R->L->events.v[R->L->events.n - 1];
 }
@@ -997,9 +1000,19 @@ static run_status replay(run *R) {
   }
   R->bulk.n = 0;
   R->groups = 0;
+  R->seq_stmt = R->seq_inst = 0;
   int pc = 0;
   while (pc < (int)R->th->ncells) {
     int next;
+    /* A new evaluation of a full-expression starts where the path enters
+     * its instructions from another's (or none's): a loop passes through
+     * its own jump, which is in no full-expression, before it comes back,
+     * so each iteration's evaluation is counted apart. */
+    const lt_instr *cur = R->th->cells[pc].instr;
+    if (cur && (cur->seq ? cur->seq->stmt : 0) != R->seq_stmt) {
+      R->seq_stmt = cur->seq ? cur->seq->stmt : 0;
+      R->seq_inst++;
+    }
     if (R->spin) R->arrive[pc] = R->L->events.n - R->first_event;
     int pause = lx_pause_point(R->L->opt, R->th->cells[pc].instr, R->dec, R->ndec, &R->used);
     if (pause) return pause == 1 ? RUN_CHOICE : RUN_PAUSED;

@@ -45,6 +45,12 @@ typedef struct cc {
   LC_VEC(const char *) continues; /* the top label of each loop the statement is in */
   lt_ctype *ltype;               /* each local's type, from its declaration */
   const char *ret;               /* the end of the thread (`return;`), once needed */
+  /* The full-expression being compiled (lt_seq): its number (0 between
+   * them) and the operand slots from its root down to the node compiled
+   * now; seq caches them for the instructions made there. */
+  int stmt, nstmts;
+  LC_VEC(uint8_t) slots;
+  const lt_seq *seq;
 } cc;
 
 /* ---- cells, instructions, operands ---------------------------------------------- */
@@ -74,6 +80,45 @@ static void place(cc *c, const char *label, lc_loc at) {
   c->pending = label;
 }
 
+/* ---- sequencing (lt_seq): where in its full-expression an instruction is made */
+
+static void full_expr(cc *c) {
+  c->stmt = ++c->nstmts;
+  c->slots.n = 0;
+  c->seq = NULL;
+}
+
+static void end_full_expr(cc *c) {
+  c->stmt = 0;
+  c->seq = NULL;
+}
+
+/* Down into operand `slot` of the node compiled now; unseq: that node's
+ * operands are unsequenced (C11 6.5p2-3).  Paired with up(). */
+static void down(cc *c, int slot, bool unseq) {
+  lc_vec_push(&c->slots, (uint8_t)(slot | (unseq ? LT_SEQ_UNSEQ : 0)));
+  c->seq = NULL;
+}
+
+static void up(cc *c) {
+  c->slots.n--;
+  c->seq = NULL;
+}
+
+static const lt_seq *here(cc *c) {
+  if (!c->stmt) return NULL;
+  if (!c->seq) {
+    lt_seq *q = lc_arena_alloc(c->a, sizeof *q);
+    uint8_t *path = lc_arena_alloc(c->a, c->slots.n ? c->slots.n : 1);
+    if (c->slots.n) memcpy(path, c->slots.v, c->slots.n);
+    q->stmt = c->stmt;
+    q->depth = (int)c->slots.n;
+    q->path = path;
+    c->seq = q;
+  }
+  return c->seq;
+}
+
 /* An instruction not yet in a cell (put places accesses). */
 static lt_instr *mk(cc *c, lt_instr_kind kind, lc_loc at) {
   lt_instr *in = lc_arena_alloc(c->a, sizeof *in);
@@ -81,6 +126,7 @@ static lt_instr *mk(cc *c, lt_instr_kind kind, lc_loc at) {
   in->at = in->sem_at = in->scope_at = at;
   in->cpp = true;
   in->type = LT_TYPE_S32;
+  in->seq = here(c);
   return in;
 }
 
@@ -221,6 +267,27 @@ static lt_operand expr(cc *c, const lt_cexpr *e);
 static void cond_false(cc *c, const lt_cexpr *e, const char *lfalse);
 static void cond_true(cc *c, const lt_cexpr *e, const char *ltrue);
 
+/* expr, cond_false and cond_true on operand `slot` of the node compiled
+ * now (down) */
+static lt_operand sub(cc *c, const lt_cexpr *e, int slot, bool unseq) {
+  down(c, slot, unseq);
+  lt_operand o = expr(c, e);
+  up(c);
+  return o;
+}
+
+static void sub_false(cc *c, const lt_cexpr *e, int slot, const char *lfalse) {
+  down(c, slot, false);
+  cond_false(c, e, lfalse);
+  up(c);
+}
+
+static void sub_true(cc *c, const lt_cexpr *e, int slot, const char *ltrue) {
+  down(c, slot, false);
+  cond_true(c, e, ltrue);
+  up(c);
+}
+
 static const lt_cinit *array_of(const cc *c, const char *name) {
   const lt_cpp *cpp = c->t->cpp;
   for (size_t i = 0; i < cpp->ninits; i++)
@@ -294,7 +361,9 @@ static void put(cc *c, const lt_cexpr *p, lt_instr *in) {
     push_cell(c, in, in->at);
     return;
   }
+  down(c, 1, true);   /* the index: operand b of p's + (its a, the array, reads nothing) */
   lt_operand idx = expr(c, p->b);
+  up(c);
   const char *lend = new_label(c);
   for (long k = 0; k < len; k++) {
     const char *lnext = new_label(c);
@@ -369,9 +438,21 @@ static lt_ctype obj_ctype(const cc *c, const lt_catomic *a) {
   return loc_ctype(c, a->obj);
 }
 
-/* An operand of the atomic a, converted to its object's type. */
-static lt_operand atomic_operand(cc *c, const lt_catomic *a, const lt_cexpr *v) {
-  return convert(c, expr(c, v), etype(c, v), obj_ctype(c, a), v->at);
+/* Operand `slot` of the atomic a (1 val, 2 expected, 3 desired; 0 is the
+ * object), converted to its object's type.  The arguments of one call
+ * are unsequenced (C11 6.5.2.2p10). */
+static lt_operand atomic_operand(cc *c, const lt_catomic *a, const lt_cexpr *v, int slot) {
+  down(c, slot, true);
+  lt_operand o = convert(c, expr(c, v), etype(c, v), obj_ctype(c, a), v->at);
+  up(c);
+  return o;
+}
+
+/* The access `in` of an atomic operation placed at its object (slot 0). */
+static void put_obj(cc *c, const lt_catomic *a, lt_instr *in) {
+  down(c, 0, true);
+  put(c, a->obj, in);
+  up(c);
 }
 
 static lt_operand atomic(cc *c, const lt_cexpr *e) {
@@ -385,14 +466,14 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
     }
     return imm(0, at);
   }
-  lt_operand val = a->val ? atomic_operand(c, a, a->val) : imm(0, at);
+  lt_operand val = a->val ? atomic_operand(c, a, a->val, 1) : imm(0, at);
   if (a->kind == LT_CA_STORE) {
     lt_instr *in = mk(c, LT_I_ST, at);
     in->a = val;
     in->sem = mo_sem(a->mo);
     set_scope(in, a);
     set_form(c, in, a);
-    put(c, a->obj, in);
+    put_obj(c, a, in);
     return imm(0, at);
   }
   lt_operand dst = temp(c, at);
@@ -402,7 +483,7 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
     in->sem = mo_sem(a->mo);
     set_scope(in, a);
     set_form(c, in, a);
-    put(c, a->obj, in);
+    put_obj(c, a, in);
     return dst;
   }
   if (a->kind != LT_CA_CAS) {
@@ -415,13 +496,13 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
     in->sem = mo_sem(a->mo);
     set_scope(in, a);
     set_form(c, in, a);
-    put(c, a->obj, in);
+    put_obj(c, a, in);
     return dst;
   }
   if (a->cuda_fn) {   /* atomicCAS(p, compare, val): the old value */
     lt_operand cmp = temp(c, at);   /* a copy: a failed cas writes the old value to `a` */
-    mov_typed(c, cmp, atomic_operand(c, a, a->expected), obj_ctype(c, a), at);
-    lt_operand desired = atomic_operand(c, a, a->desired);
+    mov_typed(c, cmp, atomic_operand(c, a, a->expected, 2), obj_ctype(c, a), at);
+    lt_operand desired = atomic_operand(c, a, a->desired, 3);
     lt_instr *in = mk(c, LT_I_ATOM, at);
     in->rmw = LT_RMW_CAS;
     in->dst = dst;
@@ -431,10 +512,13 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
     in->mo_fail = a->mo_fail;
     set_scope(in, a);
     set_form(c, in, a);
-    put(c, a->obj, in);
+    put_obj(c, a, in);
     return dst;
   }
   lt_operand addr = address(c, a->obj);
+  /* the arguments first: the call reads *expected (C11 6.5.2.2p10, a
+   * sequence point before the call) */
+  lt_operand desired = atomic_operand(c, a, a->desired, 3);
   /* compare-exchange: the expected value is a local (&r) or in memory */
   lt_operand expected;
   bool in_memory = a->expected->kind != LT_CE_ADDR;
@@ -449,7 +533,6 @@ static lt_operand atomic(cc *c, const lt_cexpr *e) {
   } else {
     expected = reg(a->expected->local, at);
   }
-  lt_operand desired = atomic_operand(c, a, a->desired);
   lt_operand ok = temp(c, at);
   lt_instr *in = emit(c, LT_I_ATOM, at);
   in->rmw = LT_RMW_CAS;
@@ -542,8 +625,8 @@ static lt_ctype etype(const cc *c, const lt_cexpr *e) {
  * only != holds: IEEE 754, C11 F.3), else the constant 0. */
 static lt_ctype cmp_operands(cc *c, const lt_cexpr *e, lt_cmp cmp, lt_operand *a, lt_operand *b, lt_operand *unord) {
   lt_ctype ta = etype(c, e->a), tb = etype(c, e->b), t = common(ta, tb);
-  *a = convert(c, expr(c, e->a), ta, t, e->at);
-  *b = convert(c, expr(c, e->b), tb, t, e->at);
+  *a = convert(c, sub(c, e->a, 0, true), ta, t, e->at);
+  *b = convert(c, sub(c, e->b, 1, true), tb, t, e->at);
   *unord = imm(0, e->at);
   if (t == LT_CT_FLOAT) {
     *unord = alu(c, LT_ALU_FUNORD, *a, *b, LT_CT_INT, e->at);
@@ -587,7 +670,9 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
     lt_instr *in = mk(c, LT_I_LD, at);
     in->dst = dst;
     plain_access(c, in, e->a);
+    down(c, 0, false);
     put(c, e->a, in);
+    up(c);
     return dst;
   }
   case LT_CE_ATOMIC: return atomic(c, e);
@@ -595,18 +680,18 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
     lt_operand dst = temp(c, at);
     lt_ctype t = etype(c, e);
     const char *lelse = new_label(c), *lend = new_label(c);
-    cond_false(c, e->a, lelse);
-    mov_typed(c, dst, convert(c, expr(c, e->b), etype(c, e->b), t, at), t, at);
+    sub_false(c, e->a, 0, lelse);
+    mov_typed(c, dst, convert(c, sub(c, e->b, 1, false), etype(c, e->b), t, at), t, at);
     go(c, lend, at);
     place(c, lelse, at);
-    mov_typed(c, dst, convert(c, expr(c, e->c), etype(c, e->c), t, at), t, at);
+    mov_typed(c, dst, convert(c, sub(c, e->c, 2, false), etype(c, e->c), t, at), t, at);
     place(c, lend, at);
     return dst;
   }
-  case LT_CE_CAST: return convert(c, expr(c, e->a), etype(c, e->a), e->ctype, at);
+  case LT_CE_CAST: return convert(c, sub(c, e->a, 0, false), etype(c, e->a), e->ctype, at);
   case LT_CE_UNARY: {
     lt_ctype t = etype(c, e);
-    lt_operand a = expr(c, e->a);
+    lt_operand a = sub(c, e->a, 0, false);
     if (t == LT_CT_FLOAT) {   /* -x flips the sign bit (0 - x would make -0.0 of 0.0 wrongly 0.0) */
       if (e->op != LT_COP_NEG) fail(c, at, "~ of a float: C++ defines it on integers only");
       return alu(c, LT_ALU_XOR, a, imm(0x80000000, at), LT_CT_UINT, at);
@@ -631,7 +716,7 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
        * amount or one of its width or more is undefined.  A left shift of a
        * negative int is too in C++17 but defined (two's complement) from
        * C++20, and nvcc's code does that: not flagged. */
-      lt_operand a = expr(c, e->a), b = expr(c, e->b);
+      lt_operand a = sub(c, e->a, 0, true), b = sub(c, e->b, 1, true);
       long width = ta == LT_CT_INT || ta == LT_CT_UINT ? 32 : 64;
       if (b.kind != LT_OPND_IMM || b.imm < 0 || b.imm >= width) {
         const char *lbad = new_label(c), *lok = new_label(c);
@@ -643,8 +728,8 @@ static lt_operand expr(cc *c, const lt_cexpr *e) {
       }
       return alu(c, ops[e->op], a, b, ta, at);
     }
-    lt_operand a = convert(c, expr(c, e->a), ta, t, at);
-    lt_operand b = convert(c, expr(c, e->b), tb, t, at);
+    lt_operand a = convert(c, sub(c, e->a, 0, true), ta, t, at);
+    lt_operand b = convert(c, sub(c, e->b, 1, true), tb, t, at);
     if ((e->op == LT_COP_DIV || e->op == LT_COP_REM) && t != LT_CT_FLOAT) {   /* by zero: undefined in C (a float's is inf or NaN) */
       const char *lok = new_label(c);
       branch(c, LT_CMP_NE, b, imm(0, at), lok, at);
@@ -678,16 +763,16 @@ static void cond_false(cc *c, const lt_cexpr *e, const char *lfalse) {
     }
     branch(c, negate(cmp), a, b, lfalse, e->at)->type = ptx_type(t);   /* (the CUDA backend's casts) */
     if (lskip) place(c, lskip, e->at);
-  } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LAND) {
-    cond_false(c, e->a, lfalse);
-    cond_false(c, e->b, lfalse);
-  } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LOR) {
+  } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LAND) {   /* sequenced: C11 6.5.13p4 */
+    sub_false(c, e->a, 0, lfalse);
+    sub_false(c, e->b, 1, lfalse);
+  } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LOR) {    /* C11 6.5.14p4 */
     const char *ltrue = new_label(c);
-    cond_true(c, e->a, ltrue);
-    cond_false(c, e->b, lfalse);
+    sub_true(c, e->a, 0, ltrue);
+    sub_false(c, e->b, 1, lfalse);
     place(c, ltrue, e->at);
   } else if (e->kind == LT_CE_UNARY && e->op == LT_COP_NOT) {
-    cond_true(c, e->a, lfalse);
+    sub_true(c, e->a, 0, lfalse);
   } else {
     branch(c, LT_CMP_EQ, truth(c, e), imm(0, e->at), lfalse, e->at);
   }
@@ -708,14 +793,14 @@ static void cond_true(cc *c, const lt_cexpr *e, const char *ltrue) {
     if (lskip) place(c, lskip, e->at);
   } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LAND) {
     const char *lfalse = new_label(c);
-    cond_false(c, e->a, lfalse);
-    cond_true(c, e->b, ltrue);
+    sub_false(c, e->a, 0, lfalse);
+    sub_true(c, e->b, 1, ltrue);
     place(c, lfalse, e->at);
   } else if (e->kind == LT_CE_BINARY && e->op == LT_COP_LOR) {
-    cond_true(c, e->a, ltrue);
-    cond_true(c, e->b, ltrue);
+    sub_true(c, e->a, 0, ltrue);
+    sub_true(c, e->b, 1, ltrue);
   } else if (e->kind == LT_CE_UNARY && e->op == LT_COP_NOT) {
-    cond_false(c, e->a, ltrue);
+    sub_false(c, e->a, 0, ltrue);
   } else {
     branch(c, LT_CMP_NE, truth(c, e), imm(0, e->at), ltrue, e->at);
   }
@@ -732,18 +817,28 @@ static void stmt(cc *c, const lt_cstmt *s) {
   case LT_CS_ASSIGN: {   /* the value converted to the local's type */
     if (s->kind == LT_CS_DECL) c->ltype[s->local] = lt_cpp_ctype(s->type);
     lt_ctype t = c->ltype[s->local];
+    full_expr(c);
     mov_typed(c, reg(s->local, at), s->e ? convert(c, expr(c, s->e), etype(c, s->e), t, at) : imm(0, at), t, at);
+    end_full_expr(c);
     break;
   }
-  case LT_CS_STORE: {
-    lt_operand v = convert(c, expr(c, s->e), etype(c, s->e), loc_ctype(c, s->ptr), at);
+  case LT_CS_STORE: {   /* *ptr = e: the operands unsequenced, the write after them (C11 6.5.16p3) */
+    full_expr(c);
+    lt_operand v = convert(c, sub(c, s->e, 1, true), etype(c, s->e), loc_ctype(c, s->ptr), at);
     lt_instr *in = mk(c, LT_I_ST, at);
     in->a = v;
     plain_access(c, in, s->ptr);
+    down(c, 0, true);
     put(c, s->ptr, in);
+    up(c);
+    end_full_expr(c);
     break;
   }
-  case LT_CS_EXPR: expr(c, s->e); break;
+  case LT_CS_EXPR:
+    full_expr(c);
+    expr(c, s->e);
+    end_full_expr(c);
+    break;
   case LT_CS_SYNC: {
     lt_instr *in = emit(c, LT_I_BAR, at);
     in->a = imm(0, at);
@@ -760,7 +855,9 @@ static void stmt(cc *c, const lt_cstmt *s) {
   case LT_CS_BLOCK: block(c, &s->body); break;
   case LT_CS_IF: {
     const char *lelse = new_label(c);
+    full_expr(c);
     cond_false(c, s->e, lelse);
+    end_full_expr(c);
     block(c, &s->body);
     if (!s->has_else) {
       place(c, lelse, at);
@@ -776,7 +873,9 @@ static void stmt(cc *c, const lt_cstmt *s) {
   case LT_CS_WHILE: {
     const char *ltop = new_label(c), *lend = new_label(c);
     place(c, ltop, at);
+    full_expr(c);
     cond_false(c, s->e, lend);
+    end_full_expr(c);
     lc_vec_push(&c->breaks, lend);
     lc_vec_push(&c->continues, ltop);
     block(c, &s->body);
@@ -828,6 +927,7 @@ const lt_test *lx_cpp_compile(const lt_test *t, lc_arena *a, lc_diag *d) {
     lc_vec_free(&c.cells);
     lc_vec_free(&c.breaks);
     lc_vec_free(&c.continues);
+    lc_vec_free(&c.slots);
     free(c.ltype);
     if (c.failed) return NULL;
     if (th->ncells > out->nrows) out->nrows = th->ncells;

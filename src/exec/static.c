@@ -75,6 +75,11 @@ static void path_order(lx_program *p, const lx_event *a, const lx_event *b) {
   else if (b->aop >= 0 && mine) rel_add(p->iss, i, j);
 }
 
+bool lx_unsequenced(const lx_event *a, const lx_event *b) {
+  return a->path == b->path && a->path >= 0 && a->seq_inst && a->seq_inst == b->seq_inst &&
+         lt_seq_unsequenced(a->instr->seq, b->instr->seq);
+}
+
 static void thread_relations(lx_program *p, const lx_event *a, const lx_event *b) {
   size_t i = (size_t)a->id, j = (size_t)b->id;
   const lx_thread *ta = &p->threads[a->thread], *tb = &p->threads[b->thread];
@@ -84,7 +89,10 @@ static void thread_relations(lx_program *p, const lx_event *a, const lx_event *b
   if (a->thread == b->thread) {
     rel_add(p->intra, i, j);
     if (a->path != b->path) rel_add(p->exclusive, i, j);
-    else if (a->pos < b->pos) path_order(p, a, b);
+    /* unsequenced events of one evaluation of a C++ full-expression are
+     * not in po (herd's po for C is iico+ | po-strict, and an operator's
+     * operands share no iico: herd/CSem.ml, memUtils.ml po_iico) */
+    else if (a->pos < b->pos && !lx_unsequenced(a, b)) path_order(p, a, b);
   }
 }
 
@@ -92,6 +100,9 @@ static void thread_relations(lx_program *p, const lx_event *a, const lx_event *b
  * read returned; ctrl: the read feeds a branch that comes before b. */
 static void dependencies(lx_program *p, const lx_event *a, const lx_event *b) {
   if (a->kind != LX_EV_READ || a->path != b->path || a->pos >= b->pos) return;
+  /* neither operand of an operator feeds the other, nor does a branch
+   * inside one (&&, ?:) decide whether the other runs */
+  if (lx_unsequenced(a, b)) return;
   if (b->kind == LX_EV_WRITE && expr_uses(b->value, a->id)) rel_add(p->data, (size_t)a->id, (size_t)b->id);
   const lx_path *path = &p->paths[a->path];
   for (size_t c = 0; c < path->nconds; c++) {
@@ -263,8 +274,16 @@ static void print_path(lc_buf *b, const lx_program *p, size_t pi) {
     lc_buf_putc(b, '\n');
   }
   for (size_t i = 0; i < path->nevents; i++) {
+    const lx_event *e = &p->events[path->events[i]];
     lc_buf_puts(b, "    ");
-    lx_event_print(b, p, &p->events[path->events[i]]);
+    lx_event_print(b, p, e);
+    /* the earlier events po leaves unordered with it (C++ operands) */
+    bool first = true;
+    for (size_t k = 0; k < i; k++)
+      if (lx_unsequenced(&p->events[path->events[k]], e)) {
+        lc_buf_printf(b, "%se%d", first ? " unseq " : " ", path->events[k]);
+        first = false;
+      }
     lc_buf_putc(b, '\n');
   }
   const struct lt_cpp_thread *ct = p->test->cpp ? &p->test->cpp->threads[path->thread] : NULL;

@@ -218,7 +218,38 @@ typedef struct lt_instr {
    * LT_CF_CUDA_FN a CUDA atomic function (atomicAdd, ...) or fence
    * (__threadfence, ...).  `type` is u32 for an unsigned location. */
   enum { LT_CF_REF, LT_CF_OBJECT, LT_CF_CUDA_FN } cpp_form;
+  /* Where a C++ instruction stands in its full-expression, for program
+   * order (docs/litmus-format.md, "Evaluation order"); NULL outside one
+   * and in PTX. */
+  const struct lt_seq *seq;
 } lt_instr;
+
+/* A C++ instruction's place in the tree of its full-expression (a
+ * statement's expression, an if's or while's condition): the operand
+ * slots taken from the root down to the node that made it.  Two
+ * instructions of one full-expression are unsequenced (C11 6.5p2-3,
+ * C++ [intro.execution]) when their paths part at a node whose operands
+ * are unsequenced (a binary operator other than && and ||, the operands
+ * of a store, the arguments of an atomic operation); when they part at
+ * another node (&&, ||, ?:) or one path is a prefix of the other (an
+ * operator's own access after its operands) they are sequenced, in the
+ * order they appear. */
+typedef struct lt_seq {
+  int stmt;              /* the full-expression, numbered per thread from 1 */
+  int depth;
+  const uint8_t *path;   /* per level: the slot (LT_SEQ_SLOT bits), | LT_SEQ_UNSEQ
+                            when that node's operands are unsequenced */
+} lt_seq;
+enum { LT_SEQ_SLOT = 0x7f, LT_SEQ_UNSEQ = 0x80 };
+
+/* Whether a and b (either may be NULL) are unsequenced in one evaluation
+ * of their full-expression. */
+static inline bool lt_seq_unsequenced(const lt_seq *a, const lt_seq *b) {
+  if (!a || !b || a->stmt != b->stmt) return false;
+  for (int k = 0; k < a->depth && k < b->depth; k++)
+    if (a->path[k] != b->path[k]) return (a->path[k] & LT_SEQ_UNSEQ) != 0;
+  return false;
+}
 
 /* One cell of the code table: an optional label and an optional instruction. */
 typedef struct lt_cell {

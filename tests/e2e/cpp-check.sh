@@ -4,7 +4,8 @@
 # (the engines must agree state for state, flag for flag); LB+rlx also with
 # --set no-thin-air=off, MP+release-sequence with --set release-sequence=c20,
 # MP+volatile with --set volatile=iso;
-# one race in JSON; tests/e2e/cpp/*.litmus; round trips of all of them.  `Time` lines are dropped.
+# one race in JSON; tests/e2e/cpp/*.litmus; --events of unsequenced
+# operands; round trips of all of them.  `Time` lines are dropped.
 # PROMOTE=1 rewrites the expected files from the SMT engine's output.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -46,6 +47,12 @@ for t in "$dir"/*.litmus; do
     compare "$t.expected" "$tmp/out" "$(basename "$t") (--engine $engine)" "$engine"
   done
 done
+
+# --events writes after an event the earlier ones po leaves unordered
+# with it: a failed compare-exchange's write-back of *y and the other
+# operand's read of *y (docs/litmus-format.md, "Evaluation order")
+(cd "$top_srcdir" && "$lc" --events tests/e2e/herd-c11/CAS+unseq-na.litmus 2>&1) >"$tmp/out"
+check_whole "$dir/CAS+unseq-na.events.expected" "$tmp/out" "CAS+unseq-na --events"
 
 # every C++ test here round-trips through --print to an equal AST
 for t in "$top_srcdir"/litmus/cuda-cpp/*.litmus "$dir"/*.litmus; do round_trips "$t"; done

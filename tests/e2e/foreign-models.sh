@@ -14,7 +14,8 @@
 #   herd.cat, pretty.cat: WW of dmb.st, which aarch64fences.cat
 #   redefines as a set); rc11.cat, c11_partialSC.cat and
 #   c11_simp.cat give on SB, MP-na, FAA2 (tests/e2e/herd-lang) and
-#   MP+volatile (tests/e2e/herd-c11) the states herd7 61e77ef gives
+#   MP+volatile, MP+unseq, CAS+unseq-na (tests/e2e/herd-c11: unsequenced
+#   operands) the states herd7 61e77ef gives
 #   (foreign-models/herd-c11.expected, recorded from herd7); c11_orig.cat
 #   and simple-c11.cat (`with S from linearisations(SC, ...)`) give under
 #   both engines herd7's states on SB, MP-na, MP+volatile and the
@@ -31,7 +32,7 @@
 #   C11 and PTX tests and dartagnan/src/test/resources/*-expected.csv:
 #   136, 136, 264, 135 tests), else of ../shared/dat3m-c11 and
 #   ../shared/dat3m-ptx, but the differences foreign-models/dat3m.known
-#   explains (one: C's unsequenced operands of +).
+#   explains (none today).
 set -u
 . "$(dirname "$0")/lib.sh"
 dir="$top_srcdir/tests/e2e/foreign-models"
@@ -74,7 +75,8 @@ if [ -f "$lib/rc11.cat" ]; then
   fi
   : >"$tmp/herd"
   for m in rc11 c11_partialSC c11_simp; do
-    for t in herd-lang/SB.litmus herd-lang/MP-na.litmus herd-c11/MP+volatile.litmus herd-lang/FAA2.litmus; do
+    for t in herd-lang/SB.litmus herd-lang/MP-na.litmus herd-c11/MP+volatile.litmus herd-lang/FAA2.litmus \
+             herd-c11/MP+unseq.litmus herd-c11/CAS+unseq-na.litmus; do
       printf '%s %s: ' "$m" "${t#*/}" >>"$tmp/herd"
       LITMUS_MODELS=$lib "$lc" --format herd --model "$lib/$m.cat" "$top_srcdir/tests/e2e/$t" 2>&1 |
         awk '/^States/ { n = $2; next } n > 0 { n--; gsub(/\[|\]/, ""); printf "%s ", $0 } END { print "" }' >>"$tmp/herd"

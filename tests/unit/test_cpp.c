@@ -500,6 +500,95 @@ static void test_cpp_print_index(void **state) {
   }
 }
 
+/* The path of thread 0 with n events. */
+static const lx_path *path_with(const lx_program *p, size_t n) {
+  for (size_t k = 0; k < p->threads[0].npaths; k++) {
+    const lx_path *path = &p->paths[p->threads[0].paths[k]];
+    if (path->nevents == n) return path;
+  }
+  return NULL;
+}
+
+/* po on a path's events k < l is exactly the pairs `order` lists (the
+ * rest unordered), and po is transitive. */
+static void assert_po(const lx_program *p, const lx_path *path, const char *const *order) {
+  for (size_t k = 0; k < path->nevents; k++)
+    for (size_t l = 0; l < path->nevents; l++) {
+      bool want = false;
+      for (size_t i = 0; order[i]; i += 2)
+        want |= (size_t)(order[i][0] - 'a') == k && (size_t)(order[i + 1][0] - 'a') == l;
+      if (rel_has(p->po, (size_t)path->events[k], (size_t)path->events[l]) != want)
+        fail_msg("po(%c, %c) is %d, want %d", (char)('a' + k), (char)('a' + l), !want, want);
+    }
+  rel_rel *plus = rel_copy(p->po);
+  rel_plus_into(plus);
+  assert_true(rel_equal(plus, p->po));
+  rel_free(plus);
+}
+
+/* The operands of an operator, and the arguments of one call, are
+ * unsequenced (C11 6.5p2-3, 6.5.2.2p10): po orders the events of one
+ * full-expression as its tree does, series-parallel, and orders every
+ * full-expression's events before the next one's (or the next
+ * iteration's). */
+static void test_cpp_unsequenced_po(void **state) {
+  (void)state;
+  parsed p;
+  const lt_test *t = parse_text(&p,
+      "C unseq\n"
+      "{ [x] = 0; [y] = 0; [z] = 0; [w] = 0; }\n"
+      "P0 (atomic_int* x, int* y, int* z, int* w) {\n"
+      "  int a = (atomic_load_explicit(x, memory_order_relaxed) + *y) * (*z - *w);\n"
+      "  *w = *y + atomic_fetch_add_explicit(x, *z, memory_order_relaxed);\n"
+      "  int b = (*y || *z) + *w;\n"
+      "}\n"
+      "exists (0:a == 1)\n");
+  assert_non_null(t);
+  lx_program *prog = lx_lower(t, NULL, &p.d);
+  assert_non_null(prog);
+  /* a..d: x y z w of the first statement, unordered; e y, f z, g h the
+   * fetch_add's halves, i the store to w: f before the fetch_add (its
+   * argument), all before the store; j y, k z (|| sequences them), l w */
+  const lx_path *path = path_with(prog, 12);
+  assert_non_null(path);
+  static const char *const order[] = {
+    "a", "e", "a", "f", "a", "g", "a", "h", "a", "i", "a", "j", "a", "k", "a", "l",
+    "b", "e", "b", "f", "b", "g", "b", "h", "b", "i", "b", "j", "b", "k", "b", "l",
+    "c", "e", "c", "f", "c", "g", "c", "h", "c", "i", "c", "j", "c", "k", "c", "l",
+    "d", "e", "d", "f", "d", "g", "d", "h", "d", "i", "d", "j", "d", "k", "d", "l",
+    "e", "i", "e", "j", "e", "k", "e", "l",
+    "f", "g", "f", "h", "f", "i", "f", "j", "f", "k", "f", "l",
+    "g", "h", "g", "i", "g", "j", "g", "k", "g", "l",
+    "h", "i", "h", "j", "h", "k", "h", "l",
+    "i", "j", "i", "k", "i", "l",
+    "j", "k",
+    NULL};
+  assert_po(prog, path, order);
+  /* no dependency between unsequenced events: y's || does not control w */
+  assert_false(rel_has(prog->ctrl, (size_t)path->events[9], (size_t)path->events[11]));
+  assert_true(rel_has(prog->ctrl, (size_t)path->events[9], (size_t)path->events[10]));
+  lx_program_free(prog);
+  parsed_fini(&p);
+
+  /* each iteration of a loop is an evaluation of its own */
+  t = parse_text(&p,
+      "C unseq-loop\n"
+      "{ [x] = 0; [y] = 0; }\n"
+      "P0 (atomic_int* x, int* y) {\n"
+      "  while (atomic_load_explicit(x, memory_order_relaxed) + *y != 2) {}\n"
+      "}\n"
+      "exists (x == 0)\n");
+  assert_non_null(t);
+  prog = lx_lower(t, NULL, &p.d);
+  assert_non_null(prog);
+  path = path_with(prog, 4);
+  assert_non_null(path);
+  static const char *const loop[] = {"a", "c", "a", "d", "b", "c", "b", "d", NULL};
+  assert_po(prog, path, loop);
+  lx_program_free(prog);
+  parsed_fini(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cpp_ast),
@@ -515,6 +604,7 @@ int main(void) {
     cmocka_unit_test(test_cpp_errors),
     cmocka_unit_test(test_cpp_tilde_statement),
     cmocka_unit_test(test_cpp_print_index),
+    cmocka_unit_test(test_cpp_unsequenced_po),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
