@@ -325,9 +325,12 @@ static bool encode_read_sources(smt_enc *e, size_t r, Z3_ast *cands) {
      * explicit engine guesses them around a cycle of value dependencies:
      * left free, a cycle that a model allows (herd's C models read from
      * thin air) takes every bit-vector, and the states never end (LB with
-     * data dependencies under c11_cos.cat). */
+     * data dependencies under c11_cos.cat).  Not for an explanation
+     * (defer_checks): the state it explains may hold a value out of thin
+     * air, which it shows in the execution a check forbids, as the
+     * explicit engine's explainer guesses the state's values too. */
     const lx_ploc *pl = &p->plocs[p->events[r].ploc];
-    if (!pl->values_unbounded && pl->nvalues && pl->nvalues <= SMT_DOMAIN_MAX) {
+    if (!e->defer_checks && !pl->values_unbounded && pl->nvalues && pl->nvalues <= SMT_DOMAIN_MAX) {
       Z3_ast in = NULL;
       for (size_t i = 0; i < pl->nvalues; i++) in = smt_or(e, in, Z3_mk_eq(e->z, e->val[r], bv(e, pl->values[i])));
       smt_assert(e, smt_implies(e, e->exec[r], in));
