@@ -2,12 +2,14 @@
  * work an engine does.
  * SPDX-License-Identifier: MIT
  *
- *   engine-cost [--unroll N] FILE...
+ *   engine-cost [--unroll N] [--model M] FILE...
  *   engine-cost --work smt|enum [--unroll N] [--termination] FILE...
  *
  * The first form prints one line per test: the file, log2 of the explicit
  * engine's search space, log2 of the SMT encoding's size and the engine
- * auto picks (lc_engine_costs, lc_engine_choose).  scripts/calibrate-auto
+ * auto picks (lc_engine_costs, lc_engine_choose); with --model M, then
+ * the engine auto picks under model M (a name or a file), which counts
+ * the model's cost too (lc_engine_choose_for).  scripts/calibrate-auto
  * sets these beside both engines' times.
  *
  * With --work it runs the engine on each test (ptx-v7.5, racy pairs
@@ -33,7 +35,7 @@
 #include "cli/cli.h"
 
 static int one(const char *path, unsigned unroll, const cat_model *ptx, const cat_model *cpp, lc_engine engine,
-               bool term) {
+               bool term, const cat_model *pick) {
   lc_diag d;
   lc_diag_init(&d, NULL, stderr);
   lx_options lo = {unroll, LX_DEFAULT_MAX_PATHS, 0, false, 0, 0};
@@ -73,7 +75,9 @@ static int one(const char *path, unsigned unroll, const cat_model *ptx, const ca
     } else {
       double e, s;
       lc_engine_costs(t.prog, &e, &s);
-      printf("%s %.2f %.2f %s\n", path, e, s, lc_engine_name(lc_engine_choose(t.prog)));
+      printf("%s %.2f %.2f %s", path, e, s, lc_engine_name(lc_engine_choose(t.prog)));
+      if (pick) printf(" %s", lc_engine_name(lc_engine_choose_for(t.prog, pick)));
+      printf("\n");
       rc = 0;
     }
   } else {
@@ -89,6 +93,7 @@ int main(int argc, char **argv) {
   int i = 1, rc = 0;
   lc_engine engine = LC_ENGINE_AUTO;
   bool work = false, term = false;
+  const char *model = NULL;
   for (; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--termination") == 0) {
       term = true;
@@ -96,13 +101,14 @@ int main(int argc, char **argv) {
       continue;
     }
     if (strcmp(argv[i], "--unroll") == 0) unroll = (unsigned)atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--model") == 0) model = argv[i + 1];
     else if (strcmp(argv[i], "--work") == 0 && lc_engine_parse(argv[i + 1], &engine) == 0 &&
              engine != LC_ENGINE_AUTO)
       work = true;
     else break;
   }
   if (i >= argc || argv[i][0] == '-') {
-    fprintf(stderr, "usage: engine-cost [--work smt|enum] [--unroll N] [--termination] FILE...\n");
+    fprintf(stderr, "usage: engine-cost [--work smt|enum] [--unroll N] [--termination] [--model M] FILE...\n");
     return 2;
   }
   char **search = NULL;
@@ -117,10 +123,20 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  cat_model *pick = NULL;
+  if (model && !work) {
+    search = lc_model_search(argv[0]);
+    pick = cli_model_load("engine-cost", search, model, NULL);
+    if (!pick) {
+      lc_model_search_free(search);
+      return 2;
+    }
+  }
   for (; i < argc; i++)
-    if (one(argv[i], unroll, m, cpp, engine, term)) rc = 2;
+    if (one(argv[i], unroll, m, cpp, engine, term, pick)) rc = 2;
   cat_model_free(m);
   cat_model_free(cpp);
+  cat_model_free(pick);
   lc_model_search_free(search);
   return rc;
 }

@@ -156,6 +156,12 @@ bool cat_model_deletion_closed(const cat_model *m, bool flags);
  * weighs it (lc_check_program). */
 bool cat_model_closes_order(const cat_model *m);
 
+/* Does a check (not a flag) of the model read a `let rec` definition?
+ * Z3 gets such a fixpoint as rounds of its body (cat_eval.c, rec_limit),
+ * the explicit engine iterates it on bitsets; the engine choice weighs
+ * it (cat_cost.c, lc_check_program). */
+bool cat_model_checks_fixpoint(const cat_model *m);
+
 /* herd's `with x from linearisations(S, r)`: the explicit engine tries
  * every total order of S that r allows, for each execution, so the engine
  * choice counts S's events (cat_cost.c).  cat_model_nlinear: how many the

@@ -1,12 +1,14 @@
 /* cat_cost.c - what a model costs an engine, read from the model alone:
  * the sets herd's `with x from linearisations(S, r)` orders, as a test of
  * one event's membership, so the engine choice can count the orders the
- * explicit engine enumerates (lc_check_program).
+ * explicit engine enumerates (lc_check_program); and whether its checks
+ * read a `let rec` fixpoint, which costs Z3 more than the explicit engine.
  * SPDX-License-Identifier: MIT
  */
 #include "cat/cat_int.h"
 
 #include <assert.h>
+#include <stdlib.h>
 
 /* Deeper definitions than this count as unknown: the walk recurses over
  * the model's nodes, so it is bounded here, not by the input. */
@@ -71,4 +73,29 @@ bool cat_model_linear_may(const cat_model *m, size_t i, cat_set_member_fn has, v
     return may;
   }
   return false;
+}
+
+bool cat_model_checks_fixpoint(const cat_model *m) {
+  assert(m);
+  bool *seen = lc_xcalloc(m->vals.n + 1, sizeof(bool)), found = false;
+  LC_VEC(const cat_node *) todo = {0};
+  for (size_t i = 0; i < m->checks.n; i++)
+    if (!m->checks.v[i].flag) lc_vec_push(&todo, m->checks.v[i].e);
+  while (todo.n && !found) {
+    const cat_node *x = todo.v[--todo.n];
+    if (!x) continue;
+    if (x->kind == CAT_N_REF) {
+      if (x->ref >= m->vals.n || seen[x->ref]) continue;
+      seen[x->ref] = true;
+      const cat_val *v = &m->vals.v[x->ref];
+      found = v->kind == CAT_V_DEF && v->group != CAT_NONE;
+      if (v->kind == CAT_V_DEF) lc_vec_push(&todo, v->body);
+      continue;
+    }
+    lc_vec_push(&todo, x->a);
+    lc_vec_push(&todo, x->b);
+  }
+  lc_vec_free(&todo);
+  free(seen);
+  return found;
 }

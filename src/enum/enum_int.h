@@ -103,6 +103,24 @@ void enum_sym_rf_free(enum_sym_rf *r);
  * swap maps it to a smaller choice: the search has that one, or will. */
 bool enum_sym_rf_least(const enum_sym_rf *r, const int *rf, const size_t *order, size_t k);
 
+/* ---- values (enum_values.c) ------------------------------------------------ */
+
+/* Per location, every value a read of it can return in a candidate
+ * execution the engine builds (guesses around thin-air cycles included),
+ * or `over` when there may be more than ENUM_VALUES_MAX. */
+enum { ENUM_VALUES_MAX = 64 };
+typedef struct enum_values {
+  lx_val **v;               /* per location: its values */
+  size_t *n;
+  bool *over;
+} enum_values;
+
+enum_values *enum_values_new(const lx_program *p);
+void enum_values_free(enum_values *d, const lx_program *p);
+/* The distinct reads (event ids) expression e reads, in reads[0..max);
+ * max + 1 when there are more. */
+size_t enum_values_reads(const lx_expr *e, int *reads, size_t max);
+
 /* ---- orders ------------------------------------------------------------------ */
 
 typedef struct enum_order {

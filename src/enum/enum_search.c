@@ -112,6 +112,7 @@ typedef struct search {
   size_t nbars;
 
   state_set found;
+  enum_values *values;      /* what each location's reads can return, for states_open */
   enum_sym *sym;            /* twin threads (enum_sym.c), or NULL */
   enum_sym_rf *sym_rf;      /* the swaps mapping this frame onto itself, or NULL */
   const lc_state_hook *hook;  /* judges new states as they are found, or NULL */
@@ -402,11 +403,71 @@ static bool target_known(const search *s) {
   return true;
 }
 
+static bool each_possible(search *s, size_t o, size_t *budget, obs_fn fn, void *ctx);
+
+/* each_possible for observable o, whose value is expression x: x over
+ * every value its unknown reads can return (enum_values).  False as
+ * each_final, and when those values are not bounded. */
+static bool each_value(search *s, const lx_expr *x, size_t o, size_t *budget, obs_fn fn, void *ctx) {
+  enum { MAX_UNKNOWN = 4 };
+  int reads[MAX_UNKNOWN + 1];
+  size_t n = enum_values_reads(x, reads, MAX_UNKNOWN + 1), k[MAX_UNKNOWN] = {0}, u = 0;
+  if (n > MAX_UNKNOWN + 1) return false;
+  for (size_t i = 0; i < n; i++)
+    if (!s->known[reads[i]]) reads[u++] = reads[i];
+  if (u > MAX_UNKNOWN) return false;
+  const lx_val *dom[MAX_UNKNOWN];
+  size_t ndom[MAX_UNKNOWN];
+  lx_val saved[MAX_UNKNOWN];
+  for (size_t i = 0; i < u; i++) {
+    int l = s->p->events[reads[i]].ploc;
+    if (l < 0 || s->values->over[l] || !s->values->n[l]) return false;
+    dom[i] = s->values->v[l], ndom[i] = s->values->n[l], saved[i] = s->val[reads[i]];
+  }
+  bool more = true;
+  for (;;) {
+    for (size_t i = 0; i < u; i++) s->val[reads[i]] = dom[i][k[i]];
+    s->obs[o] = lx_expr_eval(x, s->val);
+    if (!each_possible(s, o + 1, budget, fn, ctx)) {
+      more = false;
+      break;
+    }
+    size_t i = 0;
+    while (i < u && ++k[i] == ndom[i]) k[i++] = 0;
+    if (i == u) break;
+  }
+  for (size_t i = 0; i < u; i++) s->val[reads[i]] = saved[i];
+  return more;
+}
+
+/* each_final before the values are known: a value not known yet takes
+ * each value its reads can return, so fn sees every valuation a
+ * completion of the choice can give (and more).  A model with no check
+ * that cuts (herd's c11_cos.cat alone) leaves "nothing new below" the
+ * only cut: waiting for the values, a CAS loop's every source of a plain
+ * read was tried once every state was found (a three-thread test of two
+ * CAS loops, Dat3M's C11/manual/TSan.litmus: minutes, not one answer). */
+static bool each_possible(search *s, size_t o, size_t *budget, obs_fn fn, void *ctx) {
+  const lx_program *p = s->p;
+  if (o == p->nobs) {
+    if (*budget && --*budget == 0) return false;
+    return fn(s, ctx);
+  }
+  const lx_obs *ob = &p->obs[o];
+  if (ob->kind == LX_OBS_REG) return each_value(s, p->paths[s->f->paths[ob->thread]].regs[ob->slot], o, budget, fn, ctx);
+  for (size_t w = 0; w < s->f->n; w++) {
+    const lx_event *e = enum_frame_event(s->f, w);
+    if (e->kind != LX_EV_WRITE || e->ploc != ob->ploc || !co_maximal(s, w)) continue;
+    if (!each_value(s, e->value, o, budget, fn, ctx)) return false;
+  }
+  return true;
+}
+
 /* Could the current partial choice still reach a state not found yet? */
 static bool states_open(search *s) {
-  if (!obs_known(s)) return true;
   size_t budget = 257;
-  return !each_final(s, 0, &budget, stop_if_new, NULL);
+  if (obs_known(s)) return !each_final(s, 0, &budget, stop_if_new, NULL);
+  return !each_possible(s, 0, &budget, stop_if_new, NULL);
 }
 
 /* Adds the images of state x, just recorded, under the swaps of twin
@@ -1680,16 +1741,21 @@ static void search_frame(search *s, const int *paths) {
   s->f = NULL;
 }
 
-/* A thread's paths in the order their frames are searched: as lowered,
- * or, looking for one execution (enum_find), shortest first, where the
- * executions are found soonest and are the simplest to show (the
- * corpus's Ticketlock tests: the lock taken at the first try). */
+/* A thread's paths in the order their frames are searched: shortest
+ * first, where the executions are found soonest and are the simplest to
+ * show (the corpus's Ticketlock tests: the lock taken at the first try).
+ * Listing states, the states found early let "nothing new below" cut the
+ * longer frames (each_possible): a CAS loop whose every source and value
+ * is open under a model with no check (Dat3M's C11/manual/TSan.litmus
+ * under herd's c11_cos.cat) spent minutes guessing values in the frame of
+ * the third try before any state was known; its first try gives every
+ * state at once. */
 static int *path_order(const search *s, size_t t) {
   const lx_thread *th = &s->p->threads[t];
   int *order = lc_xcalloc(th->npaths + 1, sizeof(int));
   for (size_t i = 0; i < th->npaths; i++) {
     size_t j = i, len = s->p->paths[th->paths[i]].nevents;
-    for (; s->target && j > 0 && s->p->paths[order[j - 1]].nevents > len; j--) order[j] = order[j - 1];
+    for (; j > 0 && s->p->paths[order[j - 1]].nevents > len; j--) order[j] = order[j - 1];
     order[j] = th->paths[i];
   }
   return order;
@@ -1794,6 +1860,7 @@ static void search_init(search *s, const lx_program *p, const cat_model *m, cons
   s->obs = lc_xcalloc(p->nobs ? p->nobs : 1, sizeof(lx_val));
   s->obs_known = lc_xcalloc(p->nobs, sizeof(bool));
   s->found.w = p->nshown;
+  s->values = enum_values_new(p);
   s->em = enum_model_new(m);
   s->clock = 1;
   s->verdicts = lc_xcalloc(cat_model_nchecks(m) + 1, sizeof(cat_mm_verdict));
@@ -1804,6 +1871,7 @@ static void search_fini(search *s) {
   if (s->r) s->r->solver_work += (double)enum_model_work(s->em);
   free(s->found.v);
   free(s->found.slot);
+  enum_values_free(s->values, s->p);
   for (size_t k = 0; k < s->r->nflags; k++) {
     rel_free(s->listed[k]);
     rel_free(s->frame_may[k]);

@@ -403,6 +403,18 @@ lc_engine lc_engine_choose(const lx_program *p) { return auto_engine(p); }
  * at worst 2_threads_3_instructions/148_simple, 0.10 s against 0.15 s).
  * Dat3M's Ticketlock tests (2^23, the most of its PTX corpus) stay. */
 #define AUTO_CLOSED_SPACE_LOG2 30.0
+/* Unless a check reads a `let rec` fixpoint: Z3 gets it as rounds of its
+ * body (cat_eval.c, rec_limit), the explicit engine as a loop on bitsets.
+ * Dat3M's ptx-v6.0.cat closes co and defines `let rec observation`, and
+ * its SC-per-location check (acyclic over co, rf, fr and po-loc) cuts the
+ * explicit engine's search early: on every 10th CADP test (49), the
+ * explicit engine is the faster on each (CPU s, 20 s per test: 415
+ * against 821; 2_threads_3_instructions/24_simple 0.0009 against over
+ * 20, 0.08 with the fixpoint unrolled by hand; the explicit engine
+ * without the SC-per-location check, 110_simple, over 10 s against 3.7),
+ * and on the four Memalloy tests of Dat3M's PTX v6.0 corpus the rule
+ * above sent to Z3 (IRRWIW_uniproc 0.0007 against 0.018).  ptx-v7.5.cat
+ * has neither, and Z3 stays the faster there. */
 
 /* Is event e (a callback of cat_model_linear_may) in the builtin set
  * `name`?  The sets of events' tags, as the engines define them
@@ -460,7 +472,7 @@ static double lin_log2(const lx_program *p, const cat_model *m) {
 #define AUTO_LIN_CAP_LOG2 16.6     /* log2 of CAT_MAX_LINEARISATIONS, 100,000 */
 static lc_engine auto_engine_for(const lx_program *p, const cat_model *m) {
   lc_engine e = auto_engine(p);
-  if (e == LC_ENGINE_ENUM && cat_model_closes_order(m)) {
+  if (e == LC_ENGINE_ENUM && cat_model_closes_order(m) && !cat_model_checks_fixpoint(m)) {
     double enum_log2, smt_log2;
     lc_engine_costs(p, &enum_log2, &smt_log2);
     if (measure(p).co_log2 >= AUTO_CO_CLOSED_LOG2 || enum_log2 >= AUTO_CLOSED_SPACE_LOG2) return LC_ENGINE_SMT;

@@ -296,6 +296,8 @@ static bool rf_possible(const smt_enc *e, size_t w, size_t r) {
          !rel_has(e->p->exclusive, w, r);
 }
 
+enum { SMT_DOMAIN_MAX = 64 };   /* larger domains stay free: the disjunction costs */
+
 /* A read whose possible sources all write constants gets its value as an
  * if-then-else over its rf choices instead of a bit-vector variable: the
  * common case, and it keeps most tests purely Boolean. */
@@ -319,6 +321,20 @@ static bool encode_read_sources(smt_enc *e, size_t r, Z3_ast *cands) {
     char name[32];
     snprintf(name, sizeof name, "v_e%zu", r);
     e->val[r] = Z3_mk_const(e->z, Z3_mk_string_symbol(e->z, name), e->bv_sort);
+    /* Values lie in what the location can hold (lx_domains), as the
+     * explicit engine guesses them around a cycle of value dependencies:
+     * left free, a cycle that a model allows (herd's C models read from
+     * thin air) takes every bit-vector, and the states never end (LB with
+     * data dependencies under c11_cos.cat).  Not for an explanation
+     * (defer_checks): the state it explains may hold a value out of thin
+     * air, which it shows in the execution a check forbids, as the
+     * explicit engine's explainer guesses the state's values too. */
+    const lx_ploc *pl = &p->plocs[p->events[r].ploc];
+    if (!e->defer_checks && !pl->values_unbounded && pl->nvalues && pl->nvalues <= SMT_DOMAIN_MAX) {
+      Z3_ast in = NULL;
+      for (size_t i = 0; i < pl->nvalues; i++) in = smt_or(e, in, Z3_mk_eq(e->z, e->val[r], bv(e, pl->values[i])));
+      smt_assert(e, smt_implies(e, e->exec[r], in));
+    }
     return true;
   }
   Z3_ast v = bv(e, 0);

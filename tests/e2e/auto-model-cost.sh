@@ -12,7 +12,13 @@
 #   a coherence order closed transitively (Dartagnan's `let co = co+`,
 #   auto-model-cost/closed-co.cat over ptx-v7.5) on a spin loop whose
 #   search space is 2^41 goes to Z3; under ptx-v7.5 itself it stays with
-#   the explicit engine.
+#   the explicit engine; so does three writers' six coherence orders with
+#   a reader of two loads (w3, co_log2 4.2) under ptx-v7.5 and goes to Z3
+#   under closed-co.cat;
+#   unless a check reads a `let rec` fixpoint (auto-model-cost/
+#   closed-co-rec.cat, the shape of Dartagnan's ptx-v6.0.cat: closed co
+#   and `let rec observation`), which Z3 gets as rounds of its body: w3
+#   stays with the explicit engine, and both engines give the same states.
 # Each line of the table: MODEL TEST ENGINE-WANTED [same] (same: compare
 # the states of both engines).
 set -u
@@ -49,5 +55,8 @@ lin-sc.cat sc-5x1 smt
 lin-sc.cat rlx-5x1 enum same
 closed-co.cat spin-exch smt
 ptx-v7.5 spin-exch enum
+ptx-v7.5 w3 enum same
+closed-co.cat w3 smt same
+closed-co-rec.cat w3 enum same
 TABLE
 finish auto-model-cost
