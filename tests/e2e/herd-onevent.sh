@@ -40,8 +40,8 @@ for e in enum smt; do
       echo >>"$tmp/out"
     done
   done
-  # the explicit engine only: -e smt does not finish on a value out of
-  # thin air (nor on herdtools7's C13 before this view)
+  # the explicit engine only here (both engines on a model with no
+  # check: no-check-model.sh)
   [ "$e" = enum ] && printf '%s bare LB+datas: ' "$e" >>"$tmp/out" &&
   "$lc" -e "$e" --model "$dir/bare.cat" "$dir/LB+datas.litmus" 2>&1 |
     sed -n '/^States/,/^\(Ok\|No\)/p;/^Flag/p;/error\|warning/p' | tr '\n' ' ' >>"$tmp/out" &&
