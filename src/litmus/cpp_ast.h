@@ -117,6 +117,7 @@ typedef struct lt_catomic {
   lt_mo mo_fail;         /* CAS: the failure order */
   lt_ts scope;
   lc_loc mo_at, scope_at;
+  lc_loc mo_fail_at;     /* CAS: where the failure order is written (line 0: derived from mo) */
   /* Written as a CUDA atomic function (CUDA C++ Programming Guide,
    * "Atomic Functions" and "Memory Fence Functions"), printed as written:
    *   atomicAdd/Sub/Exch/Min/Max/And/Or/Xor[_block|_system](p, v): FETCH

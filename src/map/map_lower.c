@@ -19,9 +19,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An order C and C++ leave undefined on this access (a store acquire, a
+ * load release, a compare-exchange failing with release): the checker
+ * reads it as herd7 does (litmus/cpp_parse.c), but no code is compiled
+ * for it - CUDA C++ code with it would be undefined, and a PTX mapping
+ * would have to invent a meaning the standard does not give.  NULL if
+ * the order is defined. */
+static const char *undefined_order(const lt_instr *in) {
+  if (!in->cpp) return NULL;
+  if (in->kind == LT_I_ST && (in->sem == LT_SEM_ACQUIRE || in->sem == LT_SEM_ACQ_REL))
+    return "a store with an acquire, consume or acq_rel order (C11 7.17.7.1p2)";
+  if (in->kind == LT_I_LD && (in->sem == LT_SEM_RELEASE || in->sem == LT_SEM_ACQ_REL))
+    return "a load with a release or acq_rel order (C11 7.17.7.2p2)";
+  if (in->kind == LT_I_ATOM && in->rmw == LT_RMW_CAS &&
+      (in->mo_fail == LT_MO_RELEASE || in->mo_fail == LT_MO_ACQ_REL))
+    return "a compare-exchange with a release or acq_rel failure order (C11 7.17.7.4p2)";
+  return NULL;
+}
+
 const lt_test *map_cpp_cells(const lt_test *t, lc_arena *a, lc_diag *d) {
   assert(t && t->cpp);
-  return lx_cpp_compile(t, a, d);
+  const lt_test *ct = lx_cpp_compile(t, a, d);
+  for (size_t i = 0; ct && i < ct->nthreads; i++)
+    for (size_t j = 0; j < ct->threads[i].ncells; j++) {
+      const lt_instr *in = ct->threads[i].cells[j].instr;
+      const char *why = in ? undefined_order(in) : NULL;
+      if (!why) continue;
+      lc_error(d, in->sem_at.line ? in->sem_at : in->at,
+               "%s is undefined in C and C++ (C++ [atomics.types.operations]): no code is compiled for it "
+               "(litmus-check reads it as herd7 does; docs/cpp-model.md)", why);
+      return NULL;
+    }
+  return ct;
 }
 
 map_order map_order_of(const lt_instr *in) {
