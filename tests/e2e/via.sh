@@ -260,4 +260,21 @@ grep -q '^Undefined behaviour: the compiled kernel allows out=-1, which the sour
   ! grep -q '^Compilation finding' "$tmp/out" &&
   ok "--via both: a block-scope counter's extra outcome is the source's undefined behaviour" ||
   { bad "--via both (undefined behaviour)"; cat "$tmp/out"; }
+# a flag's line is printed once: nvcc's PTX of a block-scope latch has the
+# same instructions at two places of one source line, whose pairs printed
+# alike twice; the pairs that differ (each thread's atom against the
+# other's ld.acquire) stay, in the text and in JSON
+(cd "$kdir/nvcc" && "$lc" --via nvcc -D BLOCK_SCOPE latch-device.cu 2>/dev/null) | grep '^Flag ' >"$tmp/out"
+acq='ld.acquire.cta.global.b64 r11, \[bar\]' atom='atom.release.cta.global.add.u64 r10, \[bar\], -1'
+[ -z "$(sort "$tmp/out" | uniq -d)" ] &&
+  grep -q "^Flag data-race: P0 line 38: $atom and P1 line 38: $acq\$" "$tmp/out" &&
+  grep -q "^Flag data-race: P0 line 38: $acq and P1 line 38: $atom\$" "$tmp/out" &&
+  ok "latch-device.cu -D BLOCK_SCOPE --via nvcc: each flag line once, the differing pairs kept" ||
+  { bad "latch-device.cu -D BLOCK_SCOPE --via nvcc: flag lines"; cat "$tmp/out"; }
+(cd "$kdir/nvcc" && "$lc" --via nvcc --json -D BLOCK_SCOPE latch-device.cu 2>/dev/null) |
+  jq -c '.flags[] | .pairs[]? | map([.thread, .line, .instruction])' >"$tmp/json"
+[ -s "$tmp/json" ] && [ -z "$(sort "$tmp/json" | uniq -d)" ] &&
+  [ "$(wc -l <"$tmp/json")" = "$(wc -l <"$tmp/out")" ] &&
+  ok "latch-device.cu -D BLOCK_SCOPE --via nvcc --json: the pairs of the text, once each" ||
+  { bad "latch-device.cu -D BLOCK_SCOPE --via nvcc --json: pairs"; cat "$tmp/json"; }
 finish via
