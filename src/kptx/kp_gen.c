@@ -2407,6 +2407,18 @@ lt_test *kp_read(const lc_source *src, const char *ptx, const kp_options *o, lc_
       }
       t->thread_label = labels;
     }
+    if (t) {   /* the arrays as the source-level reader declares them (kn_gen.c's init_entry) */
+      const char **heads = lc_arena_alloc(t->arena, (g->mems.n + 1) * sizeof *heads);
+      size_t nheads = 0;
+      for (size_t i = 0; i < g->mems.n; i++) {
+        const mem *m = &g->mems.v[i];
+        const input *in = m->sym < 0 ? find_input(g, m->name) : NULL;
+        if (m->shared || (m->sym < 0 ? !(in && (in->values.n > 1 || in->braces)) : m->n <= 1)) continue;
+        heads[nheads++] = lc_arena_strdup(t->arena, m->name);   /* the job's arena goes */
+      }
+      t->array_heads = heads;
+      t->narray_heads = nheads;
+    }
     if (t) t->cooperative = g->cooperative;
   }
   job_fini(&J);

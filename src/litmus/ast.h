@@ -361,6 +361,11 @@ typedef struct lt_test {
   /* A CUDA kernel's test (src/kernel/): thread i's place in the launch,
    * " (block 1, thread 0)", for reports to name; NULL otherwise. */
   const char *const *thread_label;
+  /* A kernel's PTX test (src/kptx/): the arrays the source declares, whose
+   * element 0 (the location x) reports name x[0] as the source-level test
+   * does (lt_cpp_array_head); NULL otherwise. */
+  const char *const *array_heads;
+  size_t narray_heads;
   /* Launched cooperatively (cudaLaunchCooperativeKernel): every CTA is
    * resident from the start, so every CTA has started (docs/termination.md). */
   bool cooperative;

@@ -147,7 +147,10 @@ bool lt_cpp_loc_is_float(const lt_test *t, const char *loc) {
 }
 
 bool lt_cpp_array_head(const lt_test *t, const char *loc) {
-  if (!t || !t->cpp || !loc) return false;
+  if (!t || !loc) return false;
+  for (size_t i = 0; i < t->narray_heads; i++)
+    if (strcmp(t->array_heads[i], loc) == 0) return true;
+  if (!t->cpp) return false;
   for (size_t i = 0; i < t->cpp->ninits; i++) {
     const lt_cinit *ci = &t->cpp->inits[i];
     if (ci->array_len >= 0 && ci->first < t->ninits && strcmp(t->inits[ci->first].loc, loc) == 0) return true;
@@ -477,7 +480,7 @@ static void thread(lc_buf *b, const lt_test *t, size_t i) {
 
 /* A term of the tail with the local's name for a register. */
 static void term(lc_buf *b, const lt_test *t, const lt_term *x) {
-  if (x->kind != LT_TERM_REG) {
+  if (x->kind != LT_TERM_REG || !t->cpp) {   /* !cpp: a kernel's PTX test (array_heads) */
     lt_print_term(b, x);
     if (x->kind == LT_TERM_LOC && lt_cpp_array_head(t, x->loc)) lc_buf_puts(b, "[0]");
     return;

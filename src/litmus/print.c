@@ -302,7 +302,7 @@ static void tail(lc_buf *b, const lt_test *t) {
 
 void lt_print_test_prop(lc_buf *b, const lt_test *t, const lt_prop *p) {
   assert(b && t && p);
-  if (t->cpp)
+  if (t->cpp || t->narray_heads)   /* x[0] as the source names it */
     lt_cpp_print_prop(b, t, p);
   else
     lt_print_prop(b, p);

@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 #include "progress.h"
 #include "term.h"
 #include "unroll_hint.h"
@@ -107,15 +108,75 @@ static bool repeated_pair(const lx_program *p, const lc_flag *fl, size_t i) {
   return false;
 }
 
+/* The pairs of a raised flag worth a line: one per pair of instructions
+ * (repeated_pair), and of those each whose two events, as report_event
+ * writes them (in either order), no earlier listed pair has: distinct
+ * instructions can print alike (nvcc's PTX has a helper's instructions
+ * twice on one source line), and a listing that repeats itself hides the
+ * pairs that differ.  Returns the indices; the caller frees them. */
+static size_t listed_pairs(const lx_program *p, const lc_flag *fl, size_t **out) {
+  size_t n = flag_npairs(fl), nlisted = 0;
+  *out = NULL;
+  if (!n) return 0;
+  size_t *keep = lc_xmalloc(n * sizeof *keep);
+  char **text = lc_xmalloc(2 * n * sizeof *text);   /* of the listed pairs: a's, b's */
+  for (size_t i = 0; i < n; i++) {
+    int a, b;
+    flag_pair(fl, i, &a, &b);
+    if (repeated_pair(p, fl, i)) continue;
+    lc_buf ta, tb;
+    lc_buf_init(&ta);
+    lc_buf_init(&tb);
+    report_event(&ta, p, a);
+    report_event(&tb, p, b);
+    bool seen = false;
+    for (size_t j = 0; j < nlisted && !seen; j++) {
+      const char *c = text[2 * j], *d = text[2 * j + 1];
+      seen = (strcmp(ta.s, c) == 0 && strcmp(tb.s, d) == 0) || (strcmp(ta.s, d) == 0 && strcmp(tb.s, c) == 0);
+    }
+    if (seen) {
+      lc_buf_fini(&ta);
+      lc_buf_fini(&tb);
+      continue;
+    }
+    text[2 * nlisted] = lc_buf_take(&ta);
+    text[2 * nlisted + 1] = lc_buf_take(&tb);
+    lc_buf_fini(&ta);
+    lc_buf_fini(&tb);
+    keep[nlisted++] = i;
+  }
+  for (size_t j = 0; j < 2 * nlisted; j++) free(text[j]);
+  free(text);
+  *out = keep;
+  return nlisted;
+}
+
+/* Is a flag a data race, whose pairs a C++ report explains with
+ * report_cpp_race_reason?  Known by name, as the models write it:
+ * cuda-cpp.cat's `undefined-behaviour` (its relation `race`), the PTX
+ * models' `data-race`, herd's `Dr` and `dataRace`, Dat3M's `data_race`,
+ * `racy`, `w-data-race`.  An unsequenced race is within one thread, and any
+ * other flag (`rmw-own-write`, `thin-air`, a user's) makes no such claim. */
+static bool flag_is_race(const lc_flag *fl) {
+  const char *n = fl->name;
+  if (strcmp(n, "undefined-behaviour") == 0 || strcmp(n, "Dr") == 0) return true;
+  bool race = false, unseq = false;
+  for (const char *q = n; *q; q++) {
+    if (strncasecmp(q, "race", 4) == 0 || strncasecmp(q, "racy", 4) == 0) race = true;
+    if (strncasecmp(q, "unsequenced", 11) == 0) unseq = true;
+  }
+  return race && !unseq;
+}
+
 /* One line per racy pair of instructions (or per raised flag when the
  * engine gave no pair). */
 static void print_flag(lc_buf *out, const lc_result *r, const lc_flag *fl) {
   if (!fl->raised) return;
-  size_t n = flag_npairs(fl) ? flag_npairs(fl) : 1;
-  for (size_t i = 0; i < n; i++) {
-    int a, b;
-    flag_pair(fl, i, &a, &b);
-    if (a >= 0 && repeated_pair(r->prog, fl, i)) continue;
+  size_t *listed;
+  size_t n = listed_pairs(r->prog, fl, &listed);
+  for (size_t k = 0; k < (n ? n : 1); k++) {
+    int a = -1, b = -1;
+    if (n) flag_pair(fl, listed[k], &a, &b);
     lc_buf_printf(out, "Flag %s", fl->name);
     if (a >= 0) {
       lc_buf_puts(out, ": ");
@@ -124,11 +185,12 @@ static void print_flag(lc_buf *out, const lc_result *r, const lc_flag *fl) {
       if (b != a) {
         lc_buf_puts(out, " and ");
         report_event(out, r->prog, b);
-        if (r->prog->test->cpp) report_cpp_race_reason(out, r->prog, a, b);
+        if (r->prog->test->cpp && flag_is_race(fl)) report_cpp_race_reason(out, r->prog, a, b);
       }
     }
     lc_buf_putc(out, '\n');
   }
+  free(listed);
 }
 
 /* --progress: a line per model, naming it unless it is the default alone. */
@@ -325,11 +387,13 @@ static json_t *flags_json(const lc_result *r, bool *race) {
     json_object_set_new(o, "raised", json_boolean(fl->raised));
     if (fl->raised) {
       json_t *pairs = json_array();
-      json_t *reasons = r->prog->test->cpp ? json_array() : NULL;   /* per pair, C++ only */
-      for (size_t i = 0; i < flag_npairs(fl); i++) {
+      /* per pair, for a C++ test's data race only */
+      json_t *reasons = r->prog->test->cpp && flag_is_race(fl) ? json_array() : NULL;
+      size_t *listed;
+      size_t n = listed_pairs(r->prog, fl, &listed);
+      for (size_t k = 0; k < n; k++) {
         int a, b;
-        flag_pair(fl, i, &a, &b);
-        if (repeated_pair(r->prog, fl, i)) continue;
+        flag_pair(fl, listed[k], &a, &b);
         json_t *pair = json_array();
         json_array_append_new(pair, event_json(r->prog, a));
         json_array_append_new(pair, event_json(r->prog, b));
@@ -342,6 +406,7 @@ static json_t *flags_json(const lc_result *r, bool *race) {
         }
         json_array_append_new(pairs, pair);
       }
+      free(listed);
       json_object_set_new(o, "pairs", pairs);
       if (reasons) json_object_set_new(o, "reasons", reasons);
     }

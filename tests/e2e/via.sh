@@ -201,7 +201,7 @@ done
 # the same kernels at source level (select-slot, launch-4x256: the same
 # states; narrow's pointer cast the source-level reader refuses)
 for f in select-slot.cu launch-4x256.cu; do
-  (cd "$vdir" && "$lc" "$f" 2>/dev/null) | grep -v '^Time' | sed 's/\[0\]//g' >"$tmp/src"
+  (cd "$vdir" && "$lc" "$f" 2>/dev/null) | grep -v '^Time' >"$tmp/src"
   (cd "$vdir" && "$lc" --via nvcc "$f" 2>/dev/null) | grep -v '^Time\|^Level' >"$tmp/ptx"
   cmp -s "$tmp/src" "$tmp/ptx" && ok "$f: the same block at both levels" || { bad "$f: the levels differ"; diff "$tmp/src" "$tmp/ptx"; }
 done
@@ -260,4 +260,30 @@ grep -q '^Undefined behaviour: the compiled kernel allows out=-1, which the sour
   ! grep -q '^Compilation finding' "$tmp/out" &&
   ok "--via both: a block-scope counter's extra outcome is the source's undefined behaviour" ||
   { bad "--via both (undefined behaviour)"; cat "$tmp/out"; }
+# a flag's line is printed once: nvcc's PTX of a block-scope latch has the
+# same instructions at two places of one source line, whose pairs printed
+# alike twice; the pairs that differ (each thread's atom against the
+# other's ld.acquire) stay, in the text and in JSON
+(cd "$kdir/nvcc" && "$lc" --via nvcc -D BLOCK_SCOPE latch-device.cu 2>/dev/null) | grep '^Flag ' >"$tmp/out"
+acq='ld.acquire.cta.global.b64 r11, \[bar\]' atom='atom.release.cta.global.add.u64 r10, \[bar\], -1'
+[ -z "$(sort "$tmp/out" | uniq -d)" ] &&
+  grep -q "^Flag data-race: P0 line 38: $atom and P1 line 38: $acq\$" "$tmp/out" &&
+  grep -q "^Flag data-race: P0 line 38: $acq and P1 line 38: $atom\$" "$tmp/out" &&
+  ok "latch-device.cu -D BLOCK_SCOPE --via nvcc: each flag line once, the differing pairs kept" ||
+  { bad "latch-device.cu -D BLOCK_SCOPE --via nvcc: flag lines"; cat "$tmp/out"; }
+(cd "$kdir/nvcc" && "$lc" --via nvcc --json -D BLOCK_SCOPE latch-device.cu 2>/dev/null) |
+  jq -c '.flags[] | .pairs[]? | map([.thread, .line, .instruction])' >"$tmp/json"
+[ -s "$tmp/json" ] && [ -z "$(sort "$tmp/json" | uniq -d)" ] &&
+  [ "$(wc -l <"$tmp/json")" = "$(wc -l <"$tmp/out")" ] &&
+  ok "latch-device.cu -D BLOCK_SCOPE --via nvcc --json: the pairs of the text, once each" ||
+  { bad "latch-device.cu -D BLOCK_SCOPE --via nvcc --json: pairs"; cat "$tmp/json"; }
+# an array's element 0 is x[0] at both levels (it was `out` in PTX), so
+# that the two answers diff: the states and the condition of a kernel
+# whose every location is an array
+(cd "$kdir" && "$lc" grid-sync-mp.cu 2>/dev/null) | sed -n '/^States/,/^Condition/p' >"$tmp/src"
+(cd "$kdir" && "$lc" --via nvcc grid-sync-mp.cu 2>/dev/null) | sed -n '/^States/,/^Condition/p' >"$tmp/out"
+grep -qx 'out\[0\]=2; out\[1\]=1;' "$tmp/out" && grep -qx 'Condition forall (out\[0\] == 2 /\\ out\[1\] == 1)' "$tmp/out" &&
+  diff "$tmp/src" "$tmp/out" >/dev/null &&
+  ok "grid-sync-mp.cu --via nvcc: out[0] as the source-level check names it" ||
+  { bad "grid-sync-mp.cu --via nvcc: element names"; diff "$tmp/src" "$tmp/out"; }
 finish via
