@@ -138,6 +138,29 @@ static host_order rmw_order(lt_sem s) {
   }
 }
 
+/* A failed compare-exchange reads only: a C++ test's failure order (its
+ * own, or the one C derives from the success order, cpp_parse.c), else
+ * the atom's read half.  A release failure order, which C leaves
+ * undefined, reads as herd7 and the model read it: relaxed (acq_rel:
+ * acquire); docs/cpp-model.md, "Orders C leaves undefined". */
+static host_order cas_fail_order(const lt_instr *in) {
+  if (in->cpp) {
+    switch (in->mo_fail) {
+    case LT_MO_CONSUME:
+    case LT_MO_ACQUIRE:
+    case LT_MO_ACQ_REL: return HOST_ACQ;
+    case LT_MO_SEQ_CST: return HOST_SC;
+    default: return HOST_RLX;
+    }
+  }
+  switch (in->sem) {
+  case LT_SEM_ACQUIRE:
+  case LT_SEM_ACQ_REL: return HOST_ACQ;
+  case LT_SEM_SC: return HOST_SC;
+  default: return HOST_RLX;
+  }
+}
+
 static host_order fence_order(const lt_instr *in) {
   if (in->membar) return HOST_SC;
   if (in->fence_no_sem) return HOST_ACQ_REL;
@@ -165,6 +188,7 @@ static int compile_rmw(compiler *C, const lt_instr *in, host_op *op) {
   op->dst = in->kind == LT_I_ATOM ? dst_slot(C, in) : -1;
   if (in->rmw == LT_RMW_CAS) {
     op->code = HOST_CAS;
+    op->fail_order = cas_fail_order(in);
     if (in->cpp && in->c.kind == LT_OPND_REG) op->cas_ok = reg_slot(C->xt, in->c.reg);
     return value_opnd(C, in, &in->b, &op->b);
   }

@@ -47,6 +47,7 @@ typedef struct host_opnd {
 typedef struct host_op {
   host_opcode code;
   host_order order;
+  host_order fail_order; /* CAS: the order of a failed compare, a read alone (RLX, ACQ or SC) */
   lx_op op;            /* RMW, ALU */
   bool mov;            /* ALU: a move */
   bool wrap;           /* ALU, RMW of a 32-bit type: the result wraps (wrap_op) */

@@ -317,12 +317,34 @@ static inline lx_val do_exchange(_Atomic lx_val *a, lx_val v, host_order o) {
 }
 
 /* Returns the old value; writes only when it equals `expected` (a failed
- * cas is a read alone, as in the model). */
-static inline lx_val do_cas(_Atomic lx_val *a, lx_val expected, lx_val desired, host_order o) {
+ * cas is a read alone, as in the model), with the failure order f (RLX,
+ * ACQ or SC).  C11 7.17.7.4p2 wants f no stronger than the success order:
+ * where the test's is weaker (relaxed success, acquire failure), the
+ * success order is raised to cover f, stronger than the test but never
+ * weaker (a host run may miss an outcome, never show a forbidden one). */
+static inline lx_val do_cas(_Atomic lx_val *a, lx_val expected, lx_val desired, host_order o,
+                            host_order f) {
+  if (f == HOST_SC) o = HOST_SC;
+  else if (f == HOST_ACQ && o == HOST_RLX) o = HOST_ACQ;
+  else if (f == HOST_ACQ && o == HOST_REL) o = HOST_ACQ_REL;
 #define CAS(mo, fo) \
-  atomic_compare_exchange_strong_explicit(a, &expected, desired, mo, fo); \
-  return expected
-  WITH_ORDER(o, CAS)
+  do { \
+    atomic_compare_exchange_strong_explicit(a, &expected, desired, mo, fo); \
+    return expected; \
+  } while (0)
+#define CAS_ACQ(mo) /* f is ACQ or RLX here */ \
+  if (f == HOST_ACQ) CAS(mo, memory_order_acquire); \
+  CAS(mo, memory_order_relaxed)
+  switch (o) {
+  case HOST_ACQ: CAS_ACQ(memory_order_acquire);
+  case HOST_REL: CAS(memory_order_release, memory_order_relaxed);
+  case HOST_ACQ_REL: CAS_ACQ(memory_order_acq_rel);
+  case HOST_SC:
+    if (f == HOST_SC) CAS(memory_order_seq_cst, memory_order_seq_cst);
+    CAS_ACQ(memory_order_seq_cst);
+  default: CAS(memory_order_relaxed, memory_order_relaxed);
+  }
+#undef CAS_ACQ
 #undef CAS
 }
 
@@ -642,7 +664,7 @@ static unsigned run_code(host_worker *w, size_t inst) {
     case HOST_EXCH: v = do_exchange(a, val(&o->a, r), o->order), w->nwrites++; break;
     case HOST_CAS: {
       lx_val expected = val(&o->a, r);
-      v = do_cas(a, expected, val(&o->b, r), o->order), w->nwrites++;
+      v = do_cas(a, expected, val(&o->b, r), o->order, o->fail_order), w->nwrites++;
       if (o->cas_ok >= 0) {   /* C++ (exec/lower.c, lower_rmw) */
         r[o->cas_ok] = v == expected;
         if (v != expected && o->a.reg >= 0) r[o->a.reg] = v;

@@ -123,6 +123,56 @@ static void test_host_code_atomics(void **state) {
   fixture_fini(&f);
 }
 
+/* A failed compare-exchange reads with its failure order: the C++ one
+ * written (or derived from the success order), the atom's read half in
+ * PTX.  It used to take the success order's derived one always, so a
+ * relaxed-success acquire-failure CAS ran relaxed on failure. */
+static const host_op *nth_cas(const host_code *hc, int n) {
+  for (size_t i = 0; i < hc->threads[0].nops; i++)
+    if (hc->threads[0].ops[i].code == HOST_CAS && n-- == 0) return &hc->threads[0].ops[i];
+  return NULL;
+}
+
+static void test_host_code_cas_failure_order(void **state) {
+  (void)state;
+  fixture f;
+  host_code hc;
+  assert_null(compile("C cas\n{ [x] = 0; }\n"
+                      "P0 (atomic_int* x) {\n"
+                      "  int e = 1;\n"
+                      "  int a = atomic_compare_exchange_strong_explicit(x, &e, 2, memory_order_relaxed, memory_order_acquire);\n"
+                      "  int b = atomic_compare_exchange_strong_explicit(x, &e, 3, memory_order_release, memory_order_relaxed);\n"
+                      "  int c = atomic_compare_exchange_strong_explicit(x, &e, 4, memory_order_acq_rel, memory_order_acquire);\n"
+                      "  int d = atomic_compare_exchange_strong(x, &e, 5);\n"
+                      "  int g = atomic_compare_exchange_strong_explicit(x, &e, 6, memory_order_seq_cst, memory_order_relaxed);\n"
+                      "}\n"
+                      "exists (0:a=0)\n",
+                      &f, &hc));
+  static const host_order want[][2] = {{HOST_RLX, HOST_ACQ}, {HOST_REL, HOST_RLX}, {HOST_ACQ_REL, HOST_ACQ},
+                                       {HOST_SC, HOST_SC}, {HOST_SC, HOST_RLX}};
+  for (int i = 0; i < (int)LC_ARRAY_LEN(want); i++) {
+    const host_op *o = nth_cas(&hc, i);
+    assert_non_null(o);
+    assert_int_equal(o->order, want[i][0]);
+    assert_int_equal(o->fail_order, want[i][1]);
+  }
+  assert_null(nth_cas(&hc, (int)LC_ARRAY_LEN(want)));
+  host_code_fini(&hc);
+  fixture_fini(&f);
+  assert_null(compile("PTX cas\n{ x=0; }\n"
+                      " P0@cta 0,gpu 0 ;\n"
+                      " atom.acq_rel.gpu.cas r1, x, 1, 5 ;\n"
+                      " atom.release.gpu.cas r2, x, 1, 5 ;\n"
+                      " atom.gpu.cas r3, x, 1, 5 ;\n"
+                      "exists (P0:r1 == 0)\n",
+                      &f, &hc));
+  assert_int_equal(nth_cas(&hc, 0)->fail_order, HOST_ACQ);
+  assert_int_equal(nth_cas(&hc, 1)->fail_order, HOST_RLX);
+  assert_int_equal(nth_cas(&hc, 2)->fail_order, HOST_RLX);
+  host_code_fini(&hc);
+  fixture_fini(&f);
+}
+
 static void test_host_code_barriers_and_loops(void **state) {
   (void)state;
   fixture f;
@@ -211,6 +261,7 @@ int main(void) {
     cmocka_unit_test(test_host_code_sb),
     cmocka_unit_test(test_host_code_orders),
     cmocka_unit_test(test_host_code_atomics),
+    cmocka_unit_test(test_host_code_cas_failure_order),
     cmocka_unit_test(test_host_code_barriers_and_loops),
     cmocka_unit_test(test_host_code_refuses_alias),
     cmocka_unit_test(test_host_code_refuses_proxies),
